@@ -1,0 +1,120 @@
+/*
+ * interloper.h: declarations shared by the interposer, the tools and the
+ * tests: the record contract's names, error codes, and the configuration
+ * parser that turns INTERLOPER_* variables into a struct il_config.
+ *
+ * Everything here is usable before main and from a signal handler unless a
+ * comment says otherwise: no function declared here allocates.
+ */
+#ifndef INTERLOPER_H
+#define INTERLOPER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef IL_VERSION
+#define IL_VERSION "0.1.0"
+#endif
+
+/* The record schema (see libinterloper(7) and DESIGN.md). */
+#define IL_SCHEMA "interloper/1"
+#define IL_DEFAULT_OUTPUT "./interloper.jsonl"
+
+/* Limits.  Fixed so that configuration and records need no heap. */
+#define IL_MAX_EVENTS 32
+#define IL_EVENT_NAME_MAX 128
+#define IL_EVENTS_MAX 2048 /* bytes of INTERLOPER_EVENTS */
+#define IL_PATH_MAX 4096
+#define IL_MAX_ERRORS 16
+#define IL_ERROR_MAX 400
+#define IL_STACK_OFFSET_MAX (64UL << 20) /* 64 MiB */
+#define IL_HEAP_OFFSET_MAX (1UL << 30)   /* 1 GiB */
+
+/* Error codes: 0 or one of these, negative, as in libpfm4. */
+enum il_err {
+    IL_OK = 0,
+    IL_EINVAL = -1,    /* malformed value */
+    IL_ERANGE = -2,    /* value out of range */
+    IL_ENOEVENT = -3,  /* unknown event name */
+    IL_ENOTSUP = -4,   /* event or feature not supported here */
+    IL_EPERM = -5,     /* not permitted (perf_event_paranoid, seccomp) */
+    IL_ESYS = -6,      /* a system call failed; see errno */
+    IL_ENOMEM = -7,    /* arena or buffer exhausted */
+    IL_ENOLIB = -8,    /* a library (libpfm4, libpapi) could not be loaded */
+    IL_ETOOMANY = -9,  /* too many events or errors */
+    IL_EUNREACH = -10, /* stack pin address cannot be reached */
+    IL_EBACKEND = -11, /* the backend failed */
+};
+const char *il_strerror(int err);
+
+enum il_backend_kind { IL_BACKEND_AUTO, IL_BACKEND_PERF, IL_BACKEND_PAPI, IL_BACKEND_NONE };
+const char *il_backend_name(enum il_backend_kind b);
+
+/*
+ * Inheritance of counters across clone():
+ *   ALL     threads and forked children count into the parent's record
+ *           (perf stat's semantics); forked children write no record;
+ *   THREADS threads count into the record, every forked child writes a
+ *           record of its own;
+ *   NONE    only the thread that started main is counted; forked children
+ *           write records of their own.
+ */
+enum il_inherit { IL_INHERIT_ALL, IL_INHERIT_THREADS, IL_INHERIT_NONE };
+const char *il_inherit_name(enum il_inherit m);
+
+enum il_pin { IL_PIN_NONE, IL_PIN_ADDR, IL_PIN_AUTO };
+
+struct il_config {
+    /* INTERLOPER_EVENTS, split in place into names[] */
+    char events_buf[IL_EVENTS_MAX];
+    const char *events[IL_MAX_EVENTS];
+    int nevents;
+    int events_default; /* 1 when INTERLOPER_EVENTS was unset or empty */
+
+    enum il_backend_kind backend;
+    enum il_inherit inherit;
+
+    /* INTERLOPER_OUTPUT as given ("-" for stderr); %p expanded later */
+    char output[IL_PATH_MAX];
+    int output_stderr;
+
+    unsigned long stack_offset_req; /* as requested */
+    unsigned long stack_offset;     /* applied: rounded down to 16 */
+    enum il_pin stack_pin;
+    uintptr_t stack_pin_addr;
+    unsigned long heap_offset;
+
+    int strict;
+    int debug;
+
+    /* One message per problem, each "INTERLOPER_X=value: what; expected". */
+    char errors[IL_MAX_ERRORS][IL_ERROR_MAX];
+    int nerrors;
+};
+
+/*
+ * Parse the INTERLOPER_* variables through getenv_fn (getenv, or a fake in
+ * tests) and scan env (may be NULL) for misspelt INTERLOPER_ names.
+ * Fills cfg with defaults for anything missing or malformed and appends one
+ * message per problem to cfg->errors.  Returns the number of errors.
+ */
+int il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *),
+                    char *const *env);
+
+/* Append one message "VAR=value: what" to cfg->errors (bounded). */
+void il_config_error(struct il_config *cfg, const char *var, const char *val, const char *what);
+
+/* Number parsing shared with the tools: decimal (leading zeros are decimal,
+ * so constant-width values like 00004096 work), 0x hex, optional k/m/g
+ * suffix (powers of 1024).  Returns 0 or IL_EINVAL/IL_ERANGE. */
+int il_parse_size(const char *s, unsigned long long max, unsigned long long *out);
+
+/* Expand %p (pid) and %% in an output template.  Returns 0 or IL_EINVAL
+ * (unknown %-sequence) or IL_ERANGE (does not fit). */
+int il_expand_output(const char *tmpl, long pid, char *out, size_t outsz);
+
+/* Variables interloper itself reads or sets; anything else that starts
+ * with INTERLOPER_ is reported as unknown. */
+extern const char *const il_known_vars[];
+
+#endif

@@ -1,0 +1,265 @@
+/*
+ * exitpaths: ends in the way its first argument names, so the system tests
+ * can check that every way of ending writes exactly one record.
+ *
+ *   exitpaths return N | exit N | _exit N | _Exit N | error N
+ *   exitpaths exec PATH ARGS... | execvp FILE ARGS... | execl PATH
+ *   exitpaths execfail | execnoexec FILE
+ *   exitpaths raise SIG | segv | abort | sigpipe | killthread SIG
+ *   exitpaths threads-exit N | pthread-exit
+ *   exitpaths fork-noexec | fork-exec PATH ARGS... | vfork-exec PATH
+ *   exitpaths sigview SIG | sigreset SIG
+ *   exitpaths atexit-work MIB | threads-busy N
+ *
+ * It prints to stdout, so the tests can compare stdout with and without
+ * the library.
+ */
+#include <err.h>
+#include <errno.h>
+#include <error.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void
+bye(void)
+{
+    printf("atexit handler ran\n");
+}
+
+static size_t atexit_mib;
+
+static void
+heavy_atexit(void)
+{
+    /* work done by the program's own atexit handler: must be counted */
+    size_t n = atexit_mib << 20;
+    char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return;
+    madvise(p, n, MADV_NOHUGEPAGE);
+    for (size_t i = 0; i < n; i += 4096)
+        p[i] = 1;
+    printf("heavy atexit handler touched %zu pages\n", n / 4096);
+}
+
+static void *
+spinner(void *arg)
+{
+    (void)arg;
+    struct timespec a, b;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+    volatile unsigned long x = 0;
+    do {
+        for (int i = 0; i < 100000; i++)
+            x += (unsigned long)i;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+    } while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 50000000L);
+    return NULL;
+}
+
+static pthread_barrier_t barrier;
+
+static void *
+exiter(void *arg)
+{
+    pthread_barrier_wait(&barrier);
+    exit((int)(long)arg);
+}
+
+static void *
+lingerer(void *arg)
+{
+    (void)arg;
+    usleep(50000);
+    printf("last thread done\n");
+    fflush(stdout);
+    return NULL;
+}
+
+static void *
+killer(void *arg)
+{
+    raise((int)(long)arg);
+    return NULL;
+}
+
+static void
+on_sig(int s)
+{
+    (void)s;
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc < 2)
+        errx(2, "usage: exitpaths MODE [ARGS]");
+    const char *m = argv[1];
+    int n = argc > 2 ? atoi(argv[2]) : 0;
+    atexit(bye);
+    printf("mode %s\n", m);
+
+    if (!strcmp(m, "return"))
+        return n;
+    if (!strcmp(m, "exit"))
+        exit(n);
+    if (!strcmp(m, "_exit")) {
+        fflush(stdout);
+        _exit(n);
+    }
+    if (!strcmp(m, "_Exit")) {
+        fflush(stdout);
+        _Exit(n);
+    }
+    if (!strcmp(m, "error"))
+        error(n, 0, "failing through error(3)");
+    if (!strcmp(m, "exec")) {
+        fflush(stdout);
+        execv(argv[2], argv + 2);
+        err(126, "execv");
+    }
+    if (!strcmp(m, "execvp")) {
+        fflush(stdout);
+        execvp(argv[2], argv + 2);
+        err(126, "execvp");
+    }
+    if (!strcmp(m, "execl")) {
+        fflush(stdout);
+        execl(argv[2], argv[2], "one", "two", (char *)NULL);
+        err(126, "execl");
+    }
+    if (!strcmp(m, "execfail")) {
+        execl("/nonexistent/program", "program", (char *)NULL);
+        printf("exec failed: %s\n", strerror(errno));
+        volatile unsigned long x = 0;
+        for (unsigned long i = 0; i < 20000000; i++)
+            x += i;
+        return 3;
+    }
+    if (!strcmp(m, "execnoexec")) {
+        /* passes every check but the kernel's: ENOEXEC */
+        char *args[] = {argv[2], NULL};
+        execve(argv[2], args, NULL);
+        printf("exec failed: %s\n", strerror(errno));
+        volatile unsigned long x = 0;
+        for (unsigned long i = 0; i < 20000000; i++)
+            x += i;
+        return 4;
+    }
+    if (!strcmp(m, "raise")) {
+        fflush(stdout);
+        raise(n);
+        return 99;
+    }
+    if (!strcmp(m, "segv")) {
+        fflush(stdout);
+        volatile int *p = NULL;
+        *p = 1;
+        return 99;
+    }
+    if (!strcmp(m, "abort")) {
+        fflush(stdout);
+        abort();
+    }
+    if (!strcmp(m, "sigpipe")) {
+        int p[2];
+        fflush(stdout);
+        if (pipe(p) < 0)
+            err(1, "pipe");
+        close(p[0]);
+        (void)!write(p[1], "x", 1);
+        return 99;
+    }
+    if (!strcmp(m, "killthread")) {
+        pthread_t t;
+        fflush(stdout);
+        pthread_create(&t, NULL, killer, (void *)(long)n);
+        pthread_join(t, NULL);
+        return 99;
+    }
+    if (!strcmp(m, "threads-exit")) {
+        pthread_t t[16];
+        if (n < 2 || n > 16)
+            n = 4;
+        fflush(stdout);
+        pthread_barrier_init(&barrier, NULL, (unsigned)n);
+        for (long i = 0; i < n; i++)
+            pthread_create(&t[i], NULL, exiter, (void *)(i + 10));
+        for (;;)
+            pause();
+    }
+    if (!strcmp(m, "pthread-exit")) {
+        pthread_t t;
+        fflush(stdout);
+        pthread_create(&t, NULL, lingerer, NULL);
+        pthread_exit(NULL);
+    }
+    if (!strcmp(m, "fork-noexec") || !strcmp(m, "fork-exec") || !strcmp(m, "vfork-exec")) {
+        fflush(stdout);
+        int st;
+        pid_t p = !strcmp(m, "vfork-exec") ? vfork() : fork();
+        if (p == 0) {
+            if (strcmp(m, "fork-noexec")) {
+                execv(argv[2], argv + 2);
+                _exit(127);
+            }
+            volatile unsigned long x = 0;
+            for (unsigned long i = 0; i < 20000000; i++)
+                x += i;
+            printf("child done\n");
+            exit(0);
+        }
+        waitpid(p, &st, 0);
+        printf("child status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st));
+        return 0;
+    }
+    if (!strcmp(m, "sigview")) {
+        /* what the program sees must be what it would see alone */
+        struct sigaction sa;
+        sigaction(n, NULL, &sa);
+        printf("sig %d: %s\n", n,
+               sa.sa_handler == SIG_DFL   ? "default"
+               : sa.sa_handler == SIG_IGN ? "ignored"
+                                          : "handler");
+        void (*old)(int) = signal(n, on_sig);
+        printf("signal() returned %s\n", old == SIG_DFL ? "default" : "other");
+        old = signal(n, SIG_DFL);
+        printf("signal() returned %s\n", old == on_sig ? "our handler" : "other");
+        sigaction(n, NULL, &sa);
+        printf("now %s\n", sa.sa_handler == SIG_DFL ? "default" : "other");
+        return 0;
+    }
+    if (!strcmp(m, "sigreset")) {
+        /* install a handler, put back the default, then die of it */
+        signal(n, on_sig);
+        signal(n, SIG_DFL);
+        fflush(stdout);
+        raise(n);
+        return 99;
+    }
+    if (!strcmp(m, "atexit-work")) {
+        atexit_mib = (size_t)n;
+        atexit(heavy_atexit);
+        exit(0);
+    }
+    if (!strcmp(m, "threads-busy")) {
+        /* n threads, 50 ms of CPU each */
+        pthread_t t[16];
+        if (n < 1 || n > 16)
+            n = 2;
+        for (int i = 0; i < n; i++)
+            pthread_create(&t[i], NULL, spinner, NULL);
+        for (int i = 0; i < n; i++)
+            pthread_join(t[i], NULL);
+        printf("threads done\n");
+        return 0;
+    }
+    errx(2, "unknown mode %s", m);
+}

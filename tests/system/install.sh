@@ -1,0 +1,26 @@
+#!/bin/sh
+# make install honours PREFIX and DESTDIR; the installed command works;
+# make uninstall removes what install put there.
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+
+try "make install PREFIX=... gives a working interloper"
+make -s -C "$TOP" install PREFIX="$T/p" >/dev/null
+assert_true "front command" [ -x "$T/p/bin/interloper" ]
+assert_eq "$("$T/p/bin/interloper" --lib)" "$T/p/lib/interloper/libinterloper.so" "library path"
+assert_true "events runs from the install" "$T/p/bin/interloper" events task-clock
+assert_true "library man page" [ -f "$T/p/share/man/man7/libinterloper.7" ]
+rm -f "$T/r.jsonl"
+INTERLOPER_OUTPUT="$T/r.jsonl" LD_PRELOAD="$("$T/p/bin/interloper" --lib)" /bin/true
+assert_eq "$(nrec "$T/r.jsonl")" 1 "the installed library measures"
+
+try "make uninstall removes it again"
+make -s -C "$TOP" uninstall PREFIX="$T/p" >/dev/null
+assert_eq "$(find "$T/p" -type f | wc -l | tr -d ' ')" 0 "files left"
+
+try "DESTDIR stages an install without touching PREFIX"
+make -s -C "$TOP" install PREFIX=/usr/local DESTDIR="$T/stage" >/dev/null
+assert_true "staged library" [ -f "$T/stage/usr/local/lib/interloper/libinterloper.so" ]
+assert_eq "$(sed -n 's/^IL_INSTALLED_LIBEXEC=//p' "$T/stage/usr/local/bin/interloper")" /usr/local/libexec/interloper "paths point at PREFIX"
+
+done_testing

@@ -1,0 +1,58 @@
+#!/bin/sh
+# A library whose constructor runs before interloper's: its calls to our
+# hooks work, and its choices survive.  LD_PRELOAD="ours theirs" makes
+# theirs initialise first (the tests check that it did).
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+E="$PROGS/exitpaths"
+EARLY="$PROGS/libearly.so"
+cd "$T" || exit 1
+
+early() {
+	_m=$1
+	shift
+	rm -f r.jsonl
+	EARLY_MODE=$_m INTERLOPER_DEBUG=1 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB $EARLY" "$@" >out 2>err
+	rc=$?
+	EARLY_MODE=$_m LD_PRELOAD="$EARLY" "$@" >out0 2>/dev/null
+	rc0=$?
+}
+
+try "the early constructor runs first"
+early none "$E" return 0
+assert_eq "$(grep -n -e 'early constructor' -e 'debug.*constructor' err | head -n 1 | cut -d: -f2-)" \
+	"early constructor" "first line of the two"
+assert_eq "$(nrec r.jsonl)" 1 "records"
+
+try "exit() in the early constructor: one record saying it ended before main"
+early exit "$E" return 0
+assert_eq "$rc" "$rc0" "status"
+assert_eq "$rc" 7 "status"
+assert_eq "$(nrec r.jsonl)" 1 "records"
+assert_true "valid" valid r.jsonl
+assert_match "$(jget r.jsonl 'r[0]["errors"][0]')" "before main" "error"
+
+try "_exit() in the early constructor: one record"
+early _exit "$E" return 0
+assert_eq "$rc" 8 "status"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"]')" _exit "how"
+
+try "fork in the early constructor: no record for the child, one for the program"
+early fork "$E" return 5
+assert_eq "$rc" 5 "status"
+assert_eq "$(nrec r.jsonl)" 1 "records"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"]')" return "how"
+
+try "a SIGTERM handler set in the early constructor stays the program's"
+early signal "$E" raise 15
+assert_eq "$rc" "$rc0" "status"
+assert_eq "$(cat out)" "$(cat out0)" "stdout"
+assert_match "$(cat out)" "early handler ran" "the early handler ran"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"]')" return "the program went on to return"
+
+try "SIGINT ignored by the early constructor stays ignored"
+early ignore "$E" raise 2
+assert_eq "$rc" "$rc0" "status"
+assert_eq "$rc" 99 "the program survived its SIGINT"
+
+done_testing

@@ -1,0 +1,93 @@
+#!/bin/sh
+# Every way a process image ends writes exactly one record, with the right
+# ending, and the program's stdout and exit status are unchanged.
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+E="$PROGS/exitpaths"
+# no core files from the signal cases (not POSIX, hence the guard)
+# shellcheck disable=SC3045
+ulimit -c 0 2>/dev/null || true
+cd "$T" || exit 1
+
+# case MODE HOW STATUS SIGNAL [ARGS...]
+check_end() {
+	_mode=$1 _how=$2 _st=$3 _sig=$4
+	shift 4
+	try "$_mode $* ends as $_how $_st $_sig, one record, same stdout and status"
+	rm -f r.jsonl
+	same_as_without r.jsonl "$E" "$_mode" "$@"
+	assert_eq "$(nrec r.jsonl)" 1 "records"
+	assert_true "records are valid" valid r.jsonl
+	assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"]')" "$_how" "exit.how"
+	assert_eq "$(jget r.jsonl 'r[0]["exit"]["status"]')" "$_st" "exit.status"
+	assert_eq "$(jget r.jsonl 'r[0]["exit"]["signal"]')" "$_sig" "exit.signal"
+}
+
+check_end return return 3 0 3
+check_end exit exit 4 0 4
+check_end _exit _exit 5 0 5
+check_end _Exit _exit 6 0 6
+check_end error exit 7 0 7
+check_end raise signal null 15 15
+check_end segv signal null 11
+check_end abort signal null 6
+check_end sigpipe signal null 13
+check_end killthread signal null 10 10
+check_end sigreset signal null 15 15
+check_end pthread-exit exit 0 0
+
+try "exit() is recorded after the program's own atexit handlers"
+rm -f r.jsonl
+same_as_without r.jsonl "$E" atexit-work 16
+pf=$(jget r.jsonl 'r[0]["events"]["page-faults"]["value"]')
+# the handler touched 4096 fresh pages after main had finished
+assert_true "page-faults ($pf) include the atexit handler's 4096" [ "$pf" -ge 4096 ]
+
+try "several threads calling exit at once: one record, the status that ended the process"
+rm -f r.jsonl
+with_lib r.jsonl "$E" threads-exit 8
+assert_eq "$(nrec r.jsonl)" 1 "records"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"]')" exit "exit.how"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["status"]')" "$rc" "recorded status is the process's"
+
+try "exec: the old image writes its record just before, the new image its own"
+rm -f r.jsonl
+same_as_without r.jsonl "$E" exec /bin/echo hello
+assert_eq "$(nrec r.jsonl)" 2 "records"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"]')" exec "first record's ending"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["exec"]')" /bin/echo "exec target"
+assert_eq "$(jget r.jsonl 'r[1]["argv"][0]')" /bin/echo "second record is the new image"
+assert_eq "$(jget r.jsonl 'r[0]["pid"] == r[1]["pid"]')" true "same pid across exec"
+
+try "execvp searches PATH: one record per image, the path found is recorded"
+rm -f r.jsonl
+same_as_without r.jsonl "$E" execvp echo hi
+assert_eq "$(nrec r.jsonl)" 2 "records"
+assert_match "$(jget r.jsonl 'r[0]["exit"]["exec"]')" '^/.*/echo$' "exec target"
+
+try "execl (variadic): one record per image, arguments passed through"
+rm -f r.jsonl
+same_as_without r.jsonl "$E" execl /bin/echo
+assert_eq "$(nrec r.jsonl)" 2 "records"
+assert_eq "$(tail -n 1 "$T/out")" "one two" "the new image's arguments"
+
+try "a failed exec keeps counting: no record for it, one for the image"
+rm -f r.jsonl
+same_as_without r.jsonl "$E" execfail
+assert_eq "$(nrec r.jsonl)" 1 "records"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"]')" return "exit.how"
+tc=$(jget r.jsonl 'r[0]["events"]["task-clock"]["value"]')
+# the busy loop after the failed exec is counted (tens of ms of CPU)
+assert_true "task-clock ($tc ns) covers the work after the failed exec" [ "$tc" -gt 5000000 ]
+
+try "an exec that fails after its record: the final record supersedes it"
+printf 'not a program\n' >noexec.bin
+chmod +x noexec.bin
+rm -f r.jsonl
+same_as_without r.jsonl "$E" execnoexec ./noexec.bin
+assert_eq "$(nrec r.jsonl)" 2 "records"
+assert_eq "$(jget r.jsonl 'r[1]["exit"]["status"]')" 4 "final record's status"
+assert_match "$(jget r.jsonl 'r[1]["errors"][0]')" supersedes "the final record says so"
+assert_eq "$(jget r.jsonl 'r[1]["events"]["task-clock"]["value"] > r[0]["events"]["task-clock"]["value"]')" true "counting went on"
+
+done_testing

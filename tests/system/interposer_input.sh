@@ -1,0 +1,88 @@
+#!/bin/sh
+# Bad input never breaks the program: one line on stderr naming the
+# variable and its value, the program runs as it would, the record carries
+# the error.  INTERLOPER_STRICT=1 stops before main with status 127.
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+P="$PROGS/probe"
+cd "$T" || exit 1
+
+# bad VAR VALUE PATTERN: one line on stderr, same stdout/status, record error
+bad() {
+	_var=$1 _val=$2 _pat=$3
+	try "$_var=$_val: one line, the program unharmed, the record says why"
+	rm -f r.jsonl
+	env "$_var=$_val" INTERLOPER_OUTPUT="${_out:-r.jsonl}" LD_PRELOAD="$LIB" "$P" hello >out 2>err
+	rc=$?
+	"$P" hello >out0
+	assert_eq "$rc" 0 "status"
+	assert_eq "$(cat out)" "$(cat out0)" "stdout"
+	if [ "$_var" = INTERLOPER_OUTPUT ]; then
+		# the record itself follows on stderr
+		tail -n 1 err >r.jsonl
+		sed -i '$d' err
+	fi
+	assert_eq "$(wc -l <err | tr -d ' ')" 1 "lines on stderr"
+	assert_match "$(cat err)" "^interloper: $_var=$_val: .*$_pat" "the line"
+	assert_true "valid record" valid r.jsonl
+	assert_match "$(jget r.jsonl '" | ".join(r[0]["errors"])')" "$_var=$_val: " "record error"
+	[ "$_var" = INTERLOPER_STRICT ] && return
+
+	try "$_var=$_val with INTERLOPER_STRICT=1: exit status 127 before main"
+	rm -f r.jsonl
+	env "$_var=$_val" INTERLOPER_STRICT=1 INTERLOPER_OUTPUT="${_out:-r.jsonl}" LD_PRELOAD="$LIB" "$P" hello >out 2>err
+	assert_eq "$?" 127 "status"
+	assert_eq "$(wc -c <out | tr -d ' ')" 0 "main never ran"
+	assert_match "$(tail -n 1 err)" "^interloper: INTERLOPER_STRICT=1: stopping before main" "last line"
+}
+
+bad INTERLOPER_EVENTS bogus-event "unknown event"
+bad INTERLOPER_STACK_OFFSET 12abc "not a byte count"
+bad INTERLOPER_STACK_PIN somewhere "not an address"
+bad INTERLOPER_HEAP_OFFSET -5 "not a byte count"
+bad INTERLOPER_BACKEND fast "expected auto, perf, papi or none"
+bad INTERLOPER_INHERIT sometimes "unknown mode"
+bad INTERLOPER_STRICT maybe "not a boolean"
+bad INTERLOPER_EVENT cycles "unknown variable"
+_out="$T/%z.jsonl" bad INTERLOPER_OUTPUT "$T/%z.jsonl" "unknown %-sequence; .*the record goes to stderr"
+
+try "an unwritable output path: one line, and the record goes to stderr instead"
+env INTERLOPER_OUTPUT=/nonexistent/dir/r.jsonl LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$?" 0 "status"
+assert_match "$(head -n 1 err)" "^interloper: INTERLOPER_OUTPUT=/nonexistent/dir/r.jsonl: cannot open" "the line"
+tail -n 1 err >stderr.jsonl
+assert_true "the record on stderr is valid" valid stderr.jsonl
+assert_match "$(jget stderr.jsonl 'r[0]["errors"][0]')" "cannot open" "and says why"
+
+try "INTERLOPER_OUTPUT=- writes the record to stderr, stdout untouched"
+env INTERLOPER_OUTPUT=- LD_PRELOAD="$LIB" "$P" hello >out 2>err
+"$P" hello >out0
+assert_eq "$(cat out)" "$(cat out0)" "stdout"
+assert_true "the record" valid err
+
+try "a relative output path is fixed before main, even if the program changes directory"
+rm -f r.jsonl
+INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" sh -c 'cd / && exit 0'
+assert_eq "$(nrec r.jsonl)" 1 "record in the starting directory"
+
+try "INTERLOPER_STRICT=1 with nothing wrong runs the program"
+rm -f r.jsonl
+INTERLOPER_STRICT=1 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$?" 0 "status"
+assert_eq "$(wc -c <err | tr -d ' ')" 0 "nothing on stderr"
+assert_eq "$(nrec r.jsonl)" 1 "records"
+
+try "INTERLOPER_DEBUG=1 talks on stderr only"
+INTERLOPER_DEBUG=1 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_match "$(cat err)" "^interloper: debug" "debug lines"
+assert_eq "$(cat out)" "$(cat out0)" "stdout as without"
+
+try "a program that closes every descriptor still gets its record"
+PY=$(python3 -c 'import sys; print(sys.executable)')
+rm -f r.jsonl
+INTERLOPER_OUTPUT="$T/r.jsonl" LD_PRELOAD="$LIB" "$PY" -c 'import os; os.closerange(3, 65536); print("closed")' >out
+assert_eq "$(cat out)" closed "stdout"
+assert_eq "$(nrec r.jsonl)" 1 "record written through a reopened file"
+assert_match "$(jget r.jsonl 'r[0]["events"]["task-clock"]["error"]')" "closed the counter" "the lost counter says why"
+
+done_testing

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The front command and the small tools: interloper, events, record.
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+cd "$T" || exit 1
+
+try "interloper --help lists the subcommands"
+out=$(sh "$IL" --help)
+for sub in run link events report plan plot; do
+	assert_match "$out" "^  $sub " "$sub listed"
+done
+
+try "interloper --lib prints the library for LD_PRELOAD"
+assert_eq "$(sh "$IL" --lib)" "$LIB" "path"
+
+try "an unknown subcommand is one clear line and status 1"
+sh "$IL" frobnicate >out 2>err
+assert_eq "$?" 1 "status"
+assert_eq "$(cat err)" "interloper: unknown subcommand 'frobnicate'; see interloper --help" "message"
+
+try "interloper events names each backend and whether it works"
+sh "$IL" events >out 2>err
+assert_eq "$?" 0 "status"
+assert_match "$(cat out)" "^  perf   " "perf"
+assert_match "$(cat out)" "^  papi   " "papi"
+assert_match "$(cat out)" "^  none   works" "none"
+assert_match "$(cat out)" "perf_event_paranoid=[-0-9]+" "paranoid level"
+if ! have_pmu; then
+	assert_match "$(cat out)" "hardware events: no \(not supported here \(no hardware PMU" "why no hardware events"
+fi
+
+try "interloper events resolves names to a backend and an encoding"
+sh "$IL" events --json task-clock perf::PAGE-FAULTS cycles:u >ev.json
+assert_eq "$(python3 -c 'import json; e=json.load(open("ev.json"))["events"]; print(e[0]["backend"], e[0]["via"], e[0]["type"], e[0]["config"], e[0]["opens"])')" \
+	"perf generic 1 0x1 True" "task-clock"
+assert_eq "$(python3 -c 'import json; e=json.load(open("ev.json"))["events"]; print(e[1]["via"], e[1]["config"])')" \
+	"libpfm4 0x2" "perf::PAGE-FAULTS through libpfm4"
+assert_eq "$(python3 -c 'import json; e=json.load(open("ev.json"))["events"]; print(e[2]["exclude_kernel"])')" True "cycles:u"
+
+try "interloper events: an unknown name is an error with the reason"
+sh "$IL" events no-such-event >out 2>err
+assert_eq "$?" 1 "status"
+assert_match "$(cat out)" "no-such-event +unresolved: unknown event" "reason"
+
+try "interloper record validate names the bad line"
+printf '{"schema":"interloper/1"}\nnot json\n' >bad.jsonl
+sh "$IL" record validate bad.jsonl 2>err
+assert_eq "$?" 1 "status"
+assert_match "$(head -n 1 err)" "bad.jsonl:1: not an interloper/1 record: version" "first bad line"
+assert_match "$(tail -n 1 err)" "bad.jsonl:2: not an interloper/1 record" "second bad line"
+
+try "interloper record label adds labels and keeps everything else"
+INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" /bin/true
+sh "$IL" record label bench=true system=O2 <r.jsonl >l.jsonl
+assert_true "valid" valid l.jsonl
+assert_eq "$(jget l.jsonl 'r[0]["labels"]')" '{"bench": "true", "system": "O2"}' "labels"
+assert_eq "$(jget l.jsonl 'r[0]["events"]')" "$(jget r.jsonl 'r[0]["events"]')" "events unchanged"
+sh "$IL" record label 'bad key=1' <r.jsonl >/dev/null 2>err
+assert_eq "$?" 1 "status for a bad key"
+assert_match "$(cat err)" "key 'bad key' must be" "message"
+
+try "interloper record summary prints a perf-stat-like summary"
+sh "$IL" record summary r.jsonl 2>err
+assert_match "$(cat err)" "Performance counter stats for '/bin/true'" "header"
+assert_match "$(cat err)" "seconds time elapsed" "time"
+
+done_testing

@@ -65,18 +65,14 @@ const char *il_inherit_name(enum il_inherit m);
 enum il_pin { IL_PIN_NONE, IL_PIN_ADDR, IL_PIN_AUTO };
 
 struct il_config {
-    /* INTERLOPER_EVENTS, split in place into names[] */
-    char events_buf[IL_EVENTS_MAX];
-    const char *events[IL_MAX_EVENTS];
+    /* scalars first: il_config_parse() clears only these */
+    const char *events[IL_MAX_EVENTS]; /* names, pointing into events_buf */
     int nevents;
     int events_default; /* 1 when INTERLOPER_EVENTS was unset or empty */
 
     enum il_backend_kind backend;
     enum il_inherit inherit;
-
-    /* INTERLOPER_OUTPUT as given ("-" for stderr); %p expanded later */
-    char output[IL_PATH_MAX];
-    int output_stderr;
+    int output_stderr; /* INTERLOPER_OUTPUT is "-" */
 
     unsigned long stack_offset_req; /* as requested */
     unsigned long stack_offset;     /* applied: rounded down to 16 */
@@ -86,10 +82,13 @@ struct il_config {
 
     int strict;
     int debug;
+    int nerrors;
 
+    /* buffers: valid up to their terminators, never cleared wholesale */
+    char events_buf[IL_EVENTS_MAX]; /* INTERLOPER_EVENTS, split in place */
+    char output[IL_PATH_MAX];       /* INTERLOPER_OUTPUT as given; %p expanded later */
     /* One message per problem, each "INTERLOPER_X=value: what; expected". */
     char errors[IL_MAX_ERRORS][IL_ERROR_MAX];
-    int nerrors;
 };
 
 /*

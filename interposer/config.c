@@ -11,6 +11,7 @@
  * and the value falls back to its default, so a typo never stops the
  * program (INTERLOPER_STRICT=1 makes the interposer stop it instead).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -156,7 +157,16 @@ il_expand_output(const char *tmpl, long pid, char *out, size_t outsz)
             one[0] = *p;
             ins = one;
         } else if (p[1] == 'p') {
-            snprintf(num, sizeof num, "%ld", pid);
+            /* decimal by hand: this runs before main, keep it cheap */
+            char tmp[24];
+            int i = 0, k = 0;
+            unsigned long v = pid < 0 ? 0 : (unsigned long)pid;
+            do
+                tmp[i++] = (char)('0' + v % 10);
+            while (v /= 10);
+            while (i)
+                num[k++] = tmp[--i];
+            num[k] = 0;
             ins = num;
             p++;
         } else if (p[1] == '%') {
@@ -275,7 +285,10 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
     unsigned long long n;
     int rc;
 
-    memset(cfg, 0, sizeof *cfg);
+    /* Only the scalars: the buffers are large, and this runs in every
+     * measured process. */
+    memset(cfg, 0, offsetof(struct il_config, events_buf));
+    cfg->events_buf[0] = 0;
     cfg->backend = IL_BACKEND_AUTO;
     cfg->inherit = IL_INHERIT_ALL;
     strcpy(cfg->output, IL_DEFAULT_OUTPUT);

@@ -185,8 +185,6 @@ il_events_setup(void)
 {
     struct il_config *c = &il.cfg;
     il.nev = 0;
-    for (int i = 0; i < IL_MAX_EVENTS; i++)
-        il.ev[i].fd = -1;
 
     if (c->backend == IL_BACKEND_NONE) {
         il.backend = IL_BACKEND_NONE;
@@ -216,6 +214,8 @@ il_events_setup(void)
         for (int i = 0; i < il.nev; i++)
             il_strlcpy(il.ev[i].name, c->events[i], sizeof il.ev[i].name);
     }
+    for (int i = 0; i < il.nev; i++)
+        il.ev[i].fd = -1; /* only the events in use: the rest is never read */
 
     if (c->backend == IL_BACKEND_PAPI) {
         try_papi();

@@ -39,21 +39,28 @@ static int (*real_execvpe)(const char *, char *const[], char *const[]);
 static int (*real_fexecve)(int, char *const[], char *const[]);
 static int (*real_execveat)(int, const char *, char *const[], char *const[], int);
 
+/* Resolved on first use, not in the constructor: most programs never
+ * fork or exec, and each dlsym costs about a thousand instructions. */
 void
 il_forkexec_resolve(void)
 {
+    if (__atomic_load_n((void **)&real_execve, __ATOMIC_ACQUIRE))
+        return;
     *(void **)&real_fork = dlsym(RTLD_NEXT, "fork");
-    *(void **)&real_execve = dlsym(RTLD_NEXT, "execve");
     *(void **)&real_execvp = dlsym(RTLD_NEXT, "execvp");
     *(void **)&real_execvpe = dlsym(RTLD_NEXT, "execvpe");
     *(void **)&real_fexecve = dlsym(RTLD_NEXT, "fexecve");
     *(void **)&real_execveat = dlsym(RTLD_NEXT, "execveat");
+    /* last, and released: its being set means all the others are */
+    void *ev = dlsym(RTLD_NEXT, "execve");
+    __atomic_store_n((void **)&real_execve, ev, __ATOMIC_RELEASE);
 }
 
 IL_EXPORT pid_t
 fork(void)
 {
     il_resolve_reals();
+    il_forkexec_resolve();
     if (!il.pid)
         il.pid = getpid(); /* before our constructor: this is the process */
     int measured = il.phase == IL_PHASE_RUNNING && il.pid == getpid();
@@ -130,6 +137,7 @@ IL_EXPORT int
 execve(const char *path, char *const argv[], char *const envp[])
 {
     il_resolve_reals();
+    il_forkexec_resolve();
     int w = exec_begin(runnable_at(AT_FDCWD, path, 0) ? path : NULL);
     int rc = real_execve(path, argv, envp);
     exec_end(w, errno);
@@ -147,6 +155,7 @@ execvpe(const char *file, char *const argv[], char *const envp[])
 {
     char buf[IL_PATH_MAX];
     il_resolve_reals();
+    il_forkexec_resolve();
     int w = exec_begin(search_path(file, buf, sizeof buf));
     int rc = real_execvpe(file, argv, envp);
     exec_end(w, errno);
@@ -158,6 +167,7 @@ execvp(const char *file, char *const argv[])
 {
     char buf[IL_PATH_MAX];
     il_resolve_reals();
+    il_forkexec_resolve();
     int w = exec_begin(search_path(file, buf, sizeof buf));
     int rc = real_execvp(file, argv);
     exec_end(w, errno);
@@ -169,6 +179,7 @@ fexecve(int fd, char *const argv[], char *const envp[])
 {
     struct stat st;
     il_resolve_reals();
+    il_forkexec_resolve();
     int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
     int w = exec_begin(ok ? "(fexecve)" : NULL);
     int rc = real_fexecve(fd, argv, envp);
@@ -180,6 +191,7 @@ IL_EXPORT int
 execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
 {
     il_resolve_reals();
+    il_forkexec_resolve();
     int ok;
     if (!*path && (flags & AT_EMPTY_PATH)) {
         struct stat st;

@@ -112,7 +112,7 @@ struct il_state {
     size_t prefix_len;
     char *buf;
     size_t bufcap;
-    const char *cfg_errors_json; /* config errors, comma-joined JSON strings */
+    const char *run_labels; /* a JSON object from interloper run, or NULL */
 
     /* problems found after main, for the record's "errors" */
     char late_errors[8][IL_ERROR_MAX];

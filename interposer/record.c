@@ -5,7 +5,8 @@
  * main and is built then with jansson, whose allocator is pointed at our
  * arena for the duration, so that jansson never touches the program's heap
  * (json_set_alloc_funcs; the previous functions are restored right after,
- * in case the program uses libjansson itself).  The rest (exit, events,
+ * in case the program uses libjansson itself, whose hash seed we also leave
+ * alone: see jw below).  The rest (exit, events,
  * times, floor, errors) is known only at the end, which may be inside a
  * signal handler or _exit, so it is appended by the signal-safe writer
  * below into a buffer sized before main.  One record, one line, one
@@ -63,6 +64,52 @@ arena_free(void *p)
 
 /* ------------------------------------------------------------ prefix */
 
+/*
+ * The prefix is written as literal keys (our own ASCII constants) and
+ * values that jansson encodes: strings, integers, arrays.  No jansson
+ * object is created: that would seed jansson's hash function (a read of
+ * /dev/urandom, some 15 us) and fill a hash table, in every measured
+ * process, for keys whose order we fix anyway.
+ */
+struct jw {
+    char *buf;
+    size_t len, cap;
+    int err;
+};
+
+static void
+jw_raw(struct jw *w, const char *s)
+{
+    size_t n = strlen(s);
+    if (w->len + n >= w->cap) {
+        w->err = 1;
+        return;
+    }
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+}
+
+/* a value, encoded by jansson; the reference is stolen */
+static void
+jw_val(struct jw *w, json_t *v)
+{
+    size_t room = w->cap - w->len;
+    size_t n = v ? json_dumpb(v, w->buf + w->len, room, JSON_COMPACT | JSON_ENCODE_ANY) : 0;
+    json_decref(v);
+    if (!n || n >= room)
+        w->err = 1;
+    else
+        w->len += n;
+}
+
+static void
+jw_key(struct jw *w, const char *k)
+{
+    jw_raw(w, w->buf[w->len - 1] == '{' ? "\"" : ",\"");
+    jw_raw(w, k);
+    jw_raw(w, "\":");
+}
+
 static json_t *
 jstr(const char *s)
 {
@@ -82,12 +129,22 @@ jhex(uintptr_t v)
     return json_string(b);
 }
 
-/* First "model name" (x86) or "Hardware"/"cpu model" line of /proc/cpuinfo;
- * the first 8 KiB are enough and keep the cost flat on big machines. */
+static json_t *
+jint(uint64_t v)
+{
+    return json_integer((json_int_t)v);
+}
+
+/*
+ * The CPU's model name: the first "model name", "Hardware" or "cpu model"
+ * line of /proc/cpuinfo.  Only its first 512 bytes are read, so the
+ * kernel formats one CPU's entry (about 6 us on the development VM, where
+ * the alternative, CPUID, traps to the hypervisor at 13 us a leaf).
+ */
 static void
 cpu_model(char *out, size_t n)
 {
-    static char b[8192];
+    char b[512];
     il_strlcpy(out, "", n);
     int fd = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -121,30 +178,44 @@ cpu_model(char *out, size_t n)
 }
 
 static void
-build_setup(json_t *o)
+write_setup(struct jw *w)
 {
-    json_t *s = json_object();
-    json_object_set_new(s, "env_bytes", json_integer((json_int_t)il.env_bytes));
-    json_object_set_new(s, "env_vars", json_integer((json_int_t)il.env_vars));
-    json_object_set_new(s, "argv_bytes", json_integer((json_int_t)il.argv_bytes));
-    json_object_set_new(s, "aslr", json_boolean(il.aslr));
-    json_object_set_new(s, "stack_offset", json_integer((json_int_t)il.stack_offset));
-    json_object_set_new(s, "stack_offset_requested",
-                        json_integer((json_int_t)il.cfg.stack_offset_req));
-    json_object_set_new(s, "stack_pinned", json_boolean(il.stack_pinned));
-    json_object_set_new(s, "stack_pin", il.stack_pinned ? jhex(il.stack_pin) : json_null());
-    json_object_set_new(s, "main_sp", jhex(il.main_sp));
-    json_object_set_new(s, "stack_top", jhex(il.stack_top));
-    json_object_set_new(s, "heap_offset", json_integer((json_int_t)il.heap_offset));
-    json_object_set_new(s, "heap_offset_requested", json_integer((json_int_t)il.cfg.heap_offset));
-    json_object_set_new(s, "heap_start", jhex(il.heap_start));
-    json_object_set_new(s, "heap_base", jhex(il.heap_base));
-    json_object_set_new(o, "setup", s);
+    jw_key(w, "setup");
+    jw_raw(w, "{");
+    jw_key(w, "env_bytes");
+    jw_val(w, jint(il.env_bytes));
+    jw_key(w, "env_vars");
+    jw_val(w, jint(il.env_vars));
+    jw_key(w, "argv_bytes");
+    jw_val(w, jint(il.argv_bytes));
+    jw_key(w, "aslr");
+    jw_val(w, json_boolean(il.aslr));
+    jw_key(w, "stack_offset");
+    jw_val(w, jint(il.stack_offset));
+    jw_key(w, "stack_offset_requested");
+    jw_val(w, jint(il.cfg.stack_offset_req));
+    jw_key(w, "stack_pinned");
+    jw_val(w, json_boolean(il.stack_pinned));
+    jw_key(w, "stack_pin");
+    jw_val(w, il.stack_pinned ? jhex(il.stack_pin) : json_null());
+    jw_key(w, "main_sp");
+    jw_val(w, jhex(il.main_sp));
+    jw_key(w, "stack_top");
+    jw_val(w, jhex(il.stack_top));
+    jw_key(w, "heap_offset");
+    jw_val(w, jint(il.heap_offset));
+    jw_key(w, "heap_offset_requested");
+    jw_val(w, jint(il.cfg.heap_offset));
+    jw_key(w, "heap_start");
+    jw_val(w, jhex(il.heap_start));
+    jw_key(w, "heap_base");
+    jw_val(w, jhex(il.heap_base));
+    jw_raw(w, "}");
 }
 
 /*
- * Build the part of the record that is known before main, into il.buf.
- * Also sizes il.buf for the rest.  Returns 0 or IL_ENOMEM.
+ * Build the part of the record that is known before main, into il.buf,
+ * sized for the rest too.  Returns 0 or IL_ENOMEM.
  */
 int
 il_record_prefix(void)
@@ -163,34 +234,50 @@ il_record_prefix(void)
     clock_gettime(CLOCK_REALTIME, &now);
     il_iso8601(&now, start);
 
-    json_t *o = json_object();
-    json_object_set_new(o, "schema", json_string(IL_SCHEMA));
-    json_object_set_new(o, "version", json_string(IL_VERSION));
-    json_object_set_new(o, "labels", json_object());
-    json_object_set_new(o, "pid", json_integer(getpid()));
-    json_object_set_new(o, "ppid", json_integer(getppid()));
+    /* escaping can at most sextuple a byte; the tail holds the rest */
+    size_t cap = 4096 + 6 * (il.argv_bytes + strlen(cpu) + sizeof u) + 65536 +
+                 (size_t)il.nev * 1024;
+    struct jw w = {il_arena_alloc(cap), 0, cap, 0};
+    if (!w.buf) {
+        json_set_alloc_funcs(old_m, old_f);
+        return IL_ENOMEM;
+    }
+    jw_raw(&w, "{");
+    jw_key(&w, "schema");
+    jw_val(&w, json_string(IL_SCHEMA));
+    jw_key(&w, "version");
+    jw_val(&w, json_string(IL_VERSION));
+    jw_key(&w, "labels");
+    jw_raw(&w, il.run_labels ? il.run_labels : "{}");
+    jw_key(&w, "pid");
+    jw_val(&w, json_integer(getpid()));
+    jw_key(&w, "ppid");
+    jw_val(&w, json_integer(getppid()));
     json_t *argv = json_array();
     for (int i = 0; i < il.argc && il.argv && il.argv[i]; i++)
         json_array_append_new(argv, jstr(il.argv[i]));
-    json_object_set_new(o, "argv", argv);
-    json_object_set_new(o, "host", jstr(u.nodename));
-    json_object_set_new(o, "cpu", jstr(cpu[0] ? cpu : u.machine));
-    json_object_set_new(o, "kernel", jstr(u.release));
-    json_object_set_new(o, "start", json_string(start));
-    json_object_set_new(o, "backend", json_string(il_backend_name(il.backend)));
-    json_object_set_new(o, "inherit", json_string(il_inherit_name(il.cfg.inherit)));
-    build_setup(o);
-
-    size_t need = json_dumpb(o, NULL, 0, JSON_COMPACT);
-    size_t cap = need + 65536 + (size_t)il.nev * 1024;
-    char *buf = need ? il_arena_alloc(cap) : NULL;
-    if (buf && json_dumpb(o, buf, need, JSON_COMPACT) == need && need > 1) {
-        il.buf = buf;
-        il.bufcap = cap;
-        il.prefix_len = need - 1; /* drop the closing brace */
-    }
+    jw_key(&w, "argv");
+    jw_val(&w, argv);
+    jw_key(&w, "host");
+    jw_val(&w, jstr(u.nodename));
+    jw_key(&w, "cpu");
+    jw_val(&w, jstr(cpu[0] ? cpu : u.machine));
+    jw_key(&w, "kernel");
+    jw_val(&w, jstr(u.release));
+    jw_key(&w, "start");
+    jw_val(&w, json_string(start));
+    jw_key(&w, "backend");
+    jw_val(&w, json_string(il_backend_name(il.backend)));
+    jw_key(&w, "inherit");
+    jw_val(&w, json_string(il_inherit_name(il.cfg.inherit)));
+    write_setup(&w);
     json_set_alloc_funcs(old_m, old_f);
-    return il.buf ? 0 : IL_ENOMEM;
+    if (w.err)
+        return IL_ENOMEM;
+    il.buf = w.buf;
+    il.bufcap = cap;
+    il.prefix_len = w.len;
+    return 0;
 }
 
 /* ------------------------------------------------------------ the rest */

@@ -30,8 +30,25 @@
 #include "il.h"
 
 static volatile sig_atomic_t ours[_NSIG];
+/* The program's view of a signal we hold: until the program sets one,
+ * SIG_DFL with no flags and an empty mask (what exec leaves), so the
+ * table is written only when the program asks for SIG_DFL itself; that
+ * keeps its pages untouched in most processes. */
 static struct sigaction view[_NSIG];
+static unsigned char view_set[_NSIG];
 static int installed;
+
+static struct sigaction
+view_of(int sig)
+{
+    struct sigaction sa;
+    if (view_set[sig])
+        return view[sig];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    return sa;
+}
 
 static int
 fatal_by_default(int sig)
@@ -114,7 +131,6 @@ il_signals_install(void)
             continue;
         if (prev.sa_handler == SIG_DFL && !(prev.sa_flags & SA_SIGINFO)) {
             ours[sig] = 1;
-            view[sig] = prev;
         } else {
             real_sigaction(sig, &prev, NULL);
         }
@@ -137,7 +153,7 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
     struct sigaction before;
     memset(&before, 0, sizeof before);
     if (was)
-        before = view[sig];
+        before = view_of(sig);
     if (act && act->sa_handler == SIG_DFL) {
         if (!was) {
             struct sigaction sa;
@@ -146,6 +162,7 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
         }
         if (rc == 0) {
             view[sig] = *act;
+            view_set[sig] = 1;
             ours[sig] = 1;
         }
     } else if (act) {

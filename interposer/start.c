@@ -51,7 +51,6 @@ il_resolve_reals(void)
     *(void **)&real_exit = dlsym(RTLD_NEXT, "exit");
     *(void **)&real__exit = dlsym(RTLD_NEXT, "_exit");
     *(void **)&real_sigaction = dlsym(RTLD_NEXT, "sigaction");
-    il_forkexec_resolve();
     *(void **)&real_start_main = dlsym(RTLD_NEXT, "__libc_start_main");
 }
 
@@ -154,24 +153,44 @@ report_problems(void)
  * il_main's own frame is small and of fixed size: main's stack pointer is
  * derived from it.
  */
+/* INTERLOPER_DEBUG=1: how long each step before main took, in us. */
+static void
+debug_step(const char *what, struct timespec *last)
+{
+    if (!il.cfg.debug)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    char b[32];
+    il_fmt_u64(b, il_ts_ns(last, &now) / 1000);
+    il_debug(what, " took us: ", b);
+    *last = now;
+}
+
 __attribute__((noinline)) static uintptr_t
 il_prepare(int argc, char **argv, char **envp, uintptr_t sp_now)
 {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
     il.main_tid = il_gettid();
     il.main_entered = 1;
     il_setup_facts(argc, argv, envp);
     if (il_arena_init((256u << 10) + 8 * il.argv_bytes + 64 * (size_t)argc) < 0)
         il_late_error("cannot map the record arena; no record will be written", "");
     il_output_open();
+    debug_step("setup facts and output", &t);
     il_events_setup();
     if (il.inherit_thread_unsupported)
         il_late_error("INTERLOPER_INHERIT=threads needs Linux 5.13 (inherit_thread); forked "
                       "children count into this record as well as their own",
                       "");
+    debug_step("events", &t);
     il_heap_apply();
     il_signals_install();
+    debug_step("heap and signals", &t);
     uintptr_t sp = il_main_stack(sp_now);
     il_record_prefix();
+    debug_step("record prefix", &t);
 
     int problems = report_problems();
     if (il.cfg.strict && problems) {

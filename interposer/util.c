@@ -13,8 +13,10 @@
 #include "il.h"
 
 /* The one instance of the interposer's state (il.h).  Defined here, with
- * the helpers every part links, so that the tools can share the code. */
-struct il_state il = {.out_fd = -1};
+ * the helpers every part links, so that the tools can share the code.
+ * Zero-initialised, so it lives in .bss and only the pages touched cost a
+ * page fault; out_fd is set to -1 by the constructor. */
+struct il_state il;
 
 size_t
 il_strlcpy(char *dst, const char *src, size_t n)

@@ -131,7 +131,7 @@ clean:
 
 format:
 	clang-format -i interposer/*.c interposer/*.h include/*.h tools/*.c tests/unit/*.c \
-		tests/progs/*.c $(wildcard stats/*.c stats/*.h)
+		tests/progs/*.c $(wildcard stats/*.c stats/*.h tests/stats/*.c)
 
 .PHONY: all deps check test tests-build install uninstall clean format
 

@@ -1,3 +1,34 @@
 # Build fragment for the statistics program (stats/), included by the
 # top-level Makefile.  Adds its executables to STATS_TARGETS and its cmocka
 # tests to UNIT_TESTS.
+#
+# One library of objects, three small programs (each a real file, so that
+# `make install` copies them), and the unit tests linked against it.
+STATS_LIBS = -ljansson -lgsl -lgslcblas -lm
+STATS_MODS = scan strtab input group describe ratio levels kde warn cli analyze \
+	out_text out_json
+STATS_LIB = $(B)/stats/libilstats.a
+STATS_CMDS = report plan plot
+STATS_TARGETS += $(STATS_CMDS:%=$(B)/libexec/interloper-%)
+STATS_UNIT = $(patsubst tests/stats/%.c,$(B)/tests/unit/%,$(wildcard tests/stats/test_stats_*.c))
+UNIT_TESTS += $(STATS_UNIT)
+
+$(B)/stats/%.o: stats/%.c stats/il_stats.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/libexec/interloper-%: $(B)/stats/%.o $(STATS_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(STATS_LIB) $(STATS_LIBS)
+
+$(STATS_UNIT): $(B)/tests/unit/test_stats_%: tests/stats/test_stats_%.c $(STATS_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Istats -o $@ $< $(STATS_LIB) -lcmocka $(STATS_LIBS)
+
+stats: $(STATS_TARGETS)
+
+.PHONY: stats

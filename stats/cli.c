@@ -1,0 +1,412 @@
+/*
+ * cli.c: the options of interloper-report, -plan and -plot, parsed in one
+ * place so that the three commands agree on names and meaning.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_stats.h"
+
+enum {
+    O_METRIC = 'm',
+    O_WHERE = 'w',
+    O_BY = 'b',
+    O_COMPARE = 'c',
+    O_OUT = 'o',
+    O_HELP = 'h',
+    O_FLOOR = 256,
+    O_STRICT,
+    O_POOLED,
+    O_SETUP,
+    O_LEVELS,
+    O_COSTS,
+    O_TARGET,
+    O_BOOT,
+    O_SEED,
+    O_JSON,
+    O_CSV,
+    O_MD,
+    O_GOBENCH,
+    O_TITLE,
+    O_KEEP,
+};
+
+static const char *const usage_report =
+    "usage: interloper report [--metric NAME] [--where LABEL=VALUE]... [--subtract-floor]\n"
+    "                         [--by LABEL,...] [--compare LABEL=BASELINE [--pooled]]\n"
+    "                         [--setup LABEL] [--levels L_n,...,L_1] [--strict]\n"
+    "                         [--json | --csv | --markdown | --gobench] FILE...\n"
+    "\n"
+    "Summarise interloper records: per group n, mean, sd, median, min, max, CV and the\n"
+    "95% t interval of the mean; ratios value/baseline with Fieller intervals; the\n"
+    "per-setup view of Mytkowicz et al.; the geometric mean over benchmarks; the\n"
+    "variance per level of Kalibera & Jones; outlier and independence warnings.\n"
+    "\n"
+    "  -m, --metric NAME        an event name, or wall, user, sys, maxrss (default wall)\n"
+    "  -w, --where LABEL=VALUE  keep records with this label value; repeat to combine\n"
+    "                           (same label: any of the values; different labels: all)\n"
+    "      --subtract-floor     subtract the record's calibrated floor.NAME (events)\n"
+    "  -b, --by LABEL,...       one group per combination of these labels\n"
+    "  -c, --compare L=BASE     ratio of means of every other value of L to BASE\n"
+    "      --pooled             n1+n2-2 degrees of freedom instead of Welch's\n"
+    "      --setup LABEL        per-setup ratios over the values of LABEL\n"
+    "      --levels L_n,...,L_1 Kalibera & Jones levels, highest first; the last\n"
+    "                           numbers the repetitions inside its parent\n"
+    "      --strict             stop at the first malformed line instead of skipping it\n"
+    "      --json, --csv, --markdown, --gobench   output format (default: a table)\n"
+    "\n"
+    "See interloper-report(1).\n";
+
+static const char *const usage_plan =
+    "usage: interloper plan --levels L_n,...,L_1 [--costs C_n,...,C_1] [--target X%]\n"
+    "                       [--bootstrap B [--seed S]] [--metric NAME]\n"
+    "                       [--where LABEL=VALUE]... [--subtract-floor] [--strict] [--json]\n"
+    "                       FILE...\n"
+    "\n"
+    "Dimension an experiment after Kalibera & Jones: the variance each level adds\n"
+    "(S_i^2, T_i^2), the optimal repetition counts of the lower levels from their\n"
+    "costs, the top-level count for a target interval half-width, and a seeded\n"
+    "hierarchical bootstrap of the mean.\n"
+    "\n"
+    "  --levels L_n,...,L_1   label names, highest level first\n"
+    "  --costs C_n,...,C_1    seconds per repetition of each level, excluding lower\n"
+    "                         levels, highest first; give one value fewer to measure the\n"
+    "                         lowest level's cost as the mean wall time of the records\n"
+    "  --target X%            relative half-width of the 95% interval to reach\n"
+    "  --bootstrap B          B hierarchical bootstrap replicates\n"
+    "  --seed S               random seed of the bootstrap (default 1)\n"
+    "  --metric, --where, --subtract-floor, --strict   as in interloper-report(1)\n"
+    "  --json                 JSON instead of a table\n"
+    "\n"
+    "See interloper-plan(1).\n";
+
+static const char *const usage_plot =
+    "usage: interloper plot violin|env|hist|seq -o FILE.png|FILE.svg [--metric NAME]\n"
+    "                       [--where LABEL=VALUE]... [--subtract-floor] [--by LABEL,...]\n"
+    "                       [--compare LABEL=BASELINE] [--setup LABEL] [--title TEXT]\n"
+    "                       [--keep DIR] [--strict] FILE...\n"
+    "\n"
+    "Render with gnuplot:\n"
+    "  violin  per-setup ratios for each benchmark (Mytkowicz et al., Fig. 2b/3b);\n"
+    "          needs --compare and --setup\n"
+    "  env     the metric against setup.env_bytes, mean and 95% interval (Fig. 1b)\n"
+    "  hist    histogram over setups of the suite's geometric-mean ratio (Fig. 6);\n"
+    "          needs --compare and --setup\n"
+    "  seq     run-sequence, lag and autocorrelation plots of one group\n"
+    "\n"
+    "  -o, --output FILE   the image; its suffix, .png or .svg, picks the format\n"
+    "      --title TEXT    the plot title\n"
+    "      --keep DIR      keep the gnuplot script and data in DIR\n"
+    "\n"
+    "See interloper-plot(1).\n";
+
+static const char *
+usage_text(enum il_tool t)
+{
+    return t == IL_TOOL_REPORT ? usage_report : t == IL_TOOL_PLAN ? usage_plan : usage_plot;
+}
+
+static void
+bad(enum il_tool t, const char *fmt, const char *arg)
+{
+    fputs(usage_text(t), stderr);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    warnx(fmt, arg);
+#pragma GCC diagnostic pop
+    exit(1);
+}
+
+/* Split a comma list in place into out[], at most max entries. */
+static size_t
+split(enum il_tool t, char *s, const char **out, size_t max, const char *opt)
+{
+    size_t n = 0;
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+        if (n == max)
+            bad(t, "%s: too many names; at most 8 levels or 24 labels", opt);
+        out[n++] = tok;
+    }
+    if (n == 0)
+        bad(t, "%s: expected a comma-separated list of label names", opt);
+    return n;
+}
+
+static double
+number(enum il_tool t, const char *s, const char *opt)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v))
+        bad(t, "%s: expected a number", opt);
+    return v;
+}
+
+static void
+check_distinct(const struct il_opts *o)
+{
+    for (size_t i = 0; i < o->nby; i++) {
+        if (o->setup && strcmp(o->by[i], o->setup) == 0)
+            errx(1, "--setup %s: the setup label must not also be in --by", o->setup);
+        for (size_t j = 0; j < o->nlevels; j++)
+            if (strcmp(o->by[i], o->levels[j]) == 0)
+                errx(1, "--levels: '%s' is also in --by; a level label must not group", o->by[i]);
+    }
+    if (o->cmp_label && o->setup && strcmp(o->cmp_label, o->setup) == 0)
+        errx(1, "--setup %s: the setup label must differ from the --compare label", o->setup);
+    for (size_t i = 0; i < o->nlevels; i++)
+        for (size_t j = i + 1; j < o->nlevels; j++)
+            if (strcmp(o->levels[i], o->levels[j]) == 0)
+                errx(1, "--levels: '%s' appears twice; name each level once", o->levels[i]);
+}
+
+/* Register the label names as data slots, where-labels first. */
+static void
+assign_slots(struct il_opts *o)
+{
+    struct il_sel *sel = &o->sel;
+    for (size_t i = 0; i < o->nby; i++)
+        o->by_slot[i] = il_sel_slot(sel, o->by[i]);
+    if (o->cmp_label)
+        o->cmp_slot = il_sel_slot(sel, o->cmp_label);
+    if (o->setup)
+        o->setup_slot = il_sel_slot(sel, o->setup);
+    for (size_t i = 0; i < o->nlevels; i++)
+        o->level_slot[i] = il_sel_slot(sel, o->levels[i]);
+}
+
+/* Which options each tool takes. */
+static int
+takes(enum il_tool t, int c)
+{
+    switch (c) {
+    case O_METRIC:
+    case O_WHERE:
+    case O_HELP:
+    case O_FLOOR:
+    case O_STRICT:
+        return 1;
+    case O_BY:
+    case O_COMPARE:
+    case O_SETUP:
+        return t != IL_TOOL_PLAN;
+    case O_POOLED:
+    case O_CSV:
+    case O_MD:
+    case O_GOBENCH:
+        return t == IL_TOOL_REPORT;
+    case O_LEVELS:
+    case O_JSON:
+        return t != IL_TOOL_PLOT;
+    case O_COSTS:
+    case O_TARGET:
+    case O_BOOT:
+    case O_SEED:
+        return t == IL_TOOL_PLAN;
+    case O_OUT:
+    case O_TITLE:
+    case O_KEEP:
+        return t == IL_TOOL_PLOT;
+    }
+    return 0;
+}
+
+void
+il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
+{
+    static const struct option lo[] = {
+        {"metric", required_argument, NULL, O_METRIC},
+        {"where", required_argument, NULL, O_WHERE},
+        {"by", required_argument, NULL, O_BY},
+        {"compare", required_argument, NULL, O_COMPARE},
+        {"output", required_argument, NULL, O_OUT},
+        {"help", no_argument, NULL, O_HELP},
+        {"subtract-floor", no_argument, NULL, O_FLOOR},
+        {"strict", no_argument, NULL, O_STRICT},
+        {"pooled", no_argument, NULL, O_POOLED},
+        {"setup", required_argument, NULL, O_SETUP},
+        {"levels", required_argument, NULL, O_LEVELS},
+        {"costs", required_argument, NULL, O_COSTS},
+        {"target", required_argument, NULL, O_TARGET},
+        {"bootstrap", required_argument, NULL, O_BOOT},
+        {"seed", required_argument, NULL, O_SEED},
+        {"json", no_argument, NULL, O_JSON},
+        {"csv", no_argument, NULL, O_CSV},
+        {"markdown", no_argument, NULL, O_MD},
+        {"gobench", no_argument, NULL, O_GOBENCH},
+        {"title", required_argument, NULL, O_TITLE},
+        {"keep", required_argument, NULL, O_KEEP},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->tool = tool;
+    o->seed = 1;
+    o->sel.metric = "wall";
+    char *costs = NULL;
+    int c, nfmt = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":m:w:b:c:o:h", lo, NULL)) != -1) {
+        if (c == ':')
+            bad(tool, "%s: expected a value after this option", argv[optind - 1]);
+        if (c == '?') {
+            if (optopt) {
+                char opt[3] = {'-', (char)optopt, '\0'};
+                bad(tool, "%s: unknown option; see --help", opt);
+            }
+            bad(tool, "%s: unknown option; see --help", argv[optind - 1]);
+        }
+        if (!takes(tool, c))
+            bad(tool, "%s: not an option of this command", argv[optind - 1]);
+        switch (c) {
+        case O_HELP:
+            fputs(usage_text(tool), stdout);
+            exit(0);
+        case O_METRIC:
+            o->sel.metric = optarg;
+            break;
+        case O_WHERE: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg)
+                bad(tool, "--where %s: expected LABEL=VALUE", optarg);
+            *eq = '\0';
+            o->sel.where = realloc(o->sel.where, (o->sel.nwhere + 1) * sizeof *o->sel.where);
+            if (!o->sel.where)
+                err(1, "out of memory");
+            o->sel.where[o->sel.nwhere].slot = il_sel_slot(&o->sel, optarg);
+            o->sel.where[o->sel.nwhere++].value = eq + 1;
+            break;
+        }
+        case O_BY:
+            o->nby = split(tool, optarg, o->by, IL_MAX_SLOTS, "--by");
+            break;
+        case O_COMPARE: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg || !eq[1])
+                bad(tool, "--compare %s: expected LABEL=BASELINE, e.g. system=O2", optarg);
+            *eq = '\0';
+            o->cmp_label = optarg;
+            o->cmp_base = eq + 1;
+            break;
+        }
+        case O_OUT:
+            o->out = optarg;
+            break;
+        case O_FLOOR:
+            o->sel.subtract_floor = 1;
+            break;
+        case O_STRICT:
+            o->sel.strict = 1;
+            break;
+        case O_POOLED:
+            o->pooled = 1;
+            break;
+        case O_SETUP:
+            o->setup = optarg;
+            break;
+        case O_LEVELS:
+            o->nlevels = split(tool, optarg, o->levels, IL_MAX_LEVELS, "--levels");
+            break;
+        case O_COSTS:
+            costs = optarg;
+            break;
+        case O_TARGET: {
+            char *pct = strchr(optarg, '%');
+            if (pct && pct[1])
+                bad(tool, "--target %s: expected a percentage such as 1%%", optarg);
+            if (pct)
+                *pct = '\0';
+            o->target = number(tool, optarg, "--target") / 100;
+            if (!(o->target > 0 && o->target < 1))
+                bad(tool,
+                    "--target: expected a percentage above 0 and below 100, such as "
+                    "1%s",
+                    "%");
+            break;
+        }
+        case O_BOOT: {
+            double b = number(tool, optarg, "--bootstrap");
+            if (b < 100 || b > 1e8 || b != floor(b))
+                bad(tool,
+                    "--bootstrap: expected a whole number of replicates from 100 to "
+                    "100000000 (10000 is typical)%s",
+                    "");
+            o->boot = (size_t)b;
+            break;
+        }
+        case O_SEED: {
+            double s = number(tool, optarg, "--seed");
+            if (s < 0 || s != floor(s) || s > 4294967295.0)
+                bad(tool, "--seed: expected a whole number from 0 to 4294967295%s", "");
+            o->seed = (unsigned long)s;
+            break;
+        }
+        case O_JSON:
+        case O_CSV:
+        case O_MD:
+        case O_GOBENCH:
+            nfmt++;
+            o->fmt = c == O_JSON  ? IL_FMT_JSON
+                     : c == O_CSV ? IL_FMT_CSV
+                     : c == O_MD  ? IL_FMT_MARKDOWN
+                                  : IL_FMT_GOBENCH;
+            break;
+        case O_TITLE:
+            o->title = optarg;
+            break;
+        case O_KEEP:
+            o->keep = optarg;
+            break;
+        }
+    }
+    if (nfmt > 1)
+        bad(tool, "give at most one of --json, --csv, --markdown, --gobench%s", "");
+    if (tool == IL_TOOL_PLOT) {
+        if (optind >= argc)
+            bad(tool, "expected a plot kind: violin, env, hist or seq%s", "");
+        o->plot_kind = argv[optind++];
+        if (strcmp(o->plot_kind, "violin") && strcmp(o->plot_kind, "env") &&
+            strcmp(o->plot_kind, "hist") && strcmp(o->plot_kind, "seq"))
+            bad(tool, "unknown plot kind '%s'; expected violin, env, hist or seq", o->plot_kind);
+        if (!o->out)
+            bad(tool, "-o FILE is required (FILE.png or FILE.svg)%s", "");
+    }
+    o->files = argv + optind;
+    o->nfiles = argc - optind;
+    if (o->nfiles == 0)
+        bad(tool, "expected one or more .jsonl files of records (- for stdin)%s", "");
+    if (il_metric_parse(o->sel.metric, &o->sel.kind) < 0)
+        bad(tool, "--metric: expected an event name, or wall, user, sys, maxrss%s", "");
+    if (o->sel.subtract_floor && o->sel.kind != IL_M_EVENT)
+        errx(1, "--subtract-floor applies to events only; '%s' has no calibrated floor",
+             o->sel.metric);
+    if (o->setup && !o->cmp_label)
+        errx(1, "--setup needs --compare LABEL=BASELINE: the per-setup view is a ratio");
+    if (tool == IL_TOOL_PLAN && o->nlevels == 0)
+        bad(tool,
+            "--levels is required: name the levels, highest first, e.g. "
+            "--levels layout,exec,iter%s",
+            "");
+    if (costs) {
+        const char *tok[IL_MAX_LEVELS];
+        o->ncosts = split(tool, costs, tok, IL_MAX_LEVELS, "--costs");
+        for (size_t i = 0; i < o->ncosts; i++) {
+            o->costs[i] = number(tool, tok[i], "--costs");
+            if (!(o->costs[i] > 0))
+                errx(1, "--costs: every cost must be positive seconds; got %s", tok[i]);
+        }
+        if (o->ncosts != o->nlevels && o->ncosts + 1 != o->nlevels)
+            errx(1,
+                 "--costs: %zu values for %zu levels; give one per level, highest first, "
+                 "or one fewer to measure the lowest level's cost from wall times",
+                 o->ncosts, o->nlevels);
+    }
+    if (tool == IL_TOOL_PLAN && o->ncosts + 1 == o->nlevels)
+        o->sel.want_wall = 1;
+    check_distinct(o);
+    assign_slots(o);
+}

@@ -1,0 +1,231 @@
+/*
+ * describe.c: one sample: summary statistics, the t interval of the mean,
+ * and the diagnostics that say whether that interval can be trusted:
+ * MAD outliers, a special first run, and independence of the run sequence
+ * (Kalibera & Jones, section 6.1: run-sequence, lag and ACF plots with
+ * +-1.96/sqrt(n) bounds; Ljung-Box summarises the ACF in one p-value).
+ */
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_stats.h"
+
+double
+il_mean(const double *x, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    double m = s / (double)n;
+    /* One correction pass keeps large offsets (ns counters) exact. */
+    double c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += x[i] - m;
+    return m + c / (double)n;
+}
+
+double
+il_var(const double *x, size_t n, double mean)
+{
+    double s = 0, c = 0;
+    if (n < 2)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = x[i] - mean;
+        s += d * d;
+        c += d;
+    }
+    return (s - c * c / (double)n) / (double)(n - 1);
+}
+
+int
+il_dcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Linear interpolation between order statistics (R type 7). */
+double
+il_quantile_sorted(const double *s, size_t n, double p)
+{
+    if (n == 0)
+        return NAN;
+    double h = (double)(n - 1) * p;
+    size_t i = (size_t)floor(h);
+    if (i + 1 >= n)
+        return s[n - 1];
+    return s[i] + (h - (double)i) * (s[i + 1] - s[i]);
+}
+
+/* The k-th smallest of a[0..n-1] (0-based), reordering a: Hoare's
+ * selection, linear on average, where a full sort would be n log n. */
+static double
+select_k(double *a, size_t n, size_t k)
+{
+    long lo = 0, hi = (long)n - 1, kk = (long)k;
+    while (hi > lo) {
+        double x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi];
+        double pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        long i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < pivot)
+                i++;
+            while (a[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = a[i];
+                a[i++] = a[j];
+                a[j--] = t;
+            }
+        }
+        if (kk <= j)
+            hi = j;
+        else if (kk >= i)
+            lo = i;
+        else
+            break;
+    }
+    return a[kk];
+}
+
+/* Type 7 quantile of an unsorted array, reordering it. */
+static double
+quantile_select(double *a, size_t n, double p)
+{
+    double h = (double)(n - 1) * p;
+    size_t i = (size_t)floor(h);
+    double lo = select_k(a, n, i);
+    if (i + 1 >= n || h == (double)i)
+        return lo;
+    double next = a[i + 1];
+    for (size_t j = i + 2; j < n; j++)
+        if (a[j] < next)
+            next = a[j];
+    return lo + (h - (double)i) * (next - lo);
+}
+
+double
+il_tq(double df)
+{
+    return gsl_cdf_tdist_Pinv(0.5 + IL_CONF / 2, df);
+}
+
+void
+il_summarize(const double *x, size_t n, double *scratch, struct il_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    if (n == 0)
+        return;
+    s->mean = il_mean(x, n);
+    s->min = s->max = x[0];
+    for (size_t i = 1; i < n; i++) {
+        if (x[i] < s->min)
+            s->min = x[i];
+        if (x[i] > s->max)
+            s->max = x[i];
+    }
+    memcpy(scratch, x, n * sizeof *x);
+    s->median = quantile_select(scratch, n, 0.5);
+    if (n >= 2) {
+        s->sd = sqrt(il_var(x, n, s->mean));
+        s->cv = s->mean != 0 ? s->sd / fabs(s->mean) : NAN;
+        double hw = il_tq((double)(n - 1)) * s->sd / sqrt((double)n);
+        s->lo = s->mean - hw;
+        s->hi = s->mean + hw;
+        s->has_sd = s->has_ci = 1;
+    }
+}
+
+double
+il_median_mad(const double *x, size_t n, double *scratch, double *mad)
+{
+    memcpy(scratch, x, n * sizeof *x);
+    double med = quantile_select(scratch, n, 0.5);
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = fabs(x[i] - med);
+    *mad = quantile_select(scratch, n, 0.5);
+    return med;
+}
+
+/* Robust scale: MAD/0.6745, or, when more than half the values tie,
+ * 1.2533 times the mean absolute deviation from the median. */
+static double
+robust_scale(const double *x, size_t n, double med, double mad)
+{
+    if (mad > 0)
+        return mad / 0.6745;
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += fabs(x[i] - med);
+    return 1.2533 * s / (double)n;
+}
+
+size_t
+il_acf(const double *x, size_t n, size_t maxlag, double *acf)
+{
+    double m = il_mean(x, n), c0 = 0;
+    for (size_t t = 0; t < n; t++)
+        c0 += (x[t] - m) * (x[t] - m);
+    if (maxlag > n - 1)
+        maxlag = n - 1;
+    if (c0 == 0)
+        return 0;
+    for (size_t k = 1; k <= maxlag; k++) {
+        double c = 0;
+        for (size_t t = 0; t + k < n; t++)
+            c += (x[t] - m) * (x[t + k] - m);
+        acf[k - 1] = c / c0;
+    }
+    return maxlag;
+}
+
+/* Q = n (n + 2) sum_k acf_k^2 / (n - k), chi-squared with h degrees of
+ * freedom under independence (Ljung & Box, 1978). */
+double
+il_ljung_box(const double *acf, size_t n, int h, double *q)
+{
+    double s = 0;
+    for (int k = 1; k <= h; k++)
+        s += acf[k - 1] * acf[k - 1] / (double)(n - (size_t)k);
+    *q = (double)n * (double)(n + 2) * s;
+    return gsl_cdf_chisq_Q(*q, h);
+}
+
+void
+il_diagnose(const double *x, size_t n, double *scratch, struct il_diag *d)
+{
+    memset(d, 0, sizeof *d);
+    if (n >= IL_DIAG_MIN_N) {
+        double mad, med = il_median_mad(x, n, scratch, &mad);
+        double sc = robust_scale(x, n, med, mad);
+        if (sc > 0) {
+            d->mad_checked = 1;
+            for (size_t i = 0; i < n; i++)
+                if (fabs(x[i] - med) / sc > IL_OUTLIER_Z)
+                    d->outliers++;
+            /* The first run against the others only. */
+            double mad1, med1 = il_median_mad(x + 1, n - 1, scratch, &mad1);
+            double sc1 = robust_scale(x + 1, n - 1, med1, mad1);
+            if (sc1 > 0) {
+                d->first_z = (x[0] - med1) / sc1;
+                d->first_special = fabs(d->first_z) > IL_OUTLIER_Z;
+            }
+        }
+    }
+    if (n >= IL_ACF_MIN_N) {
+        size_t maxlag = n / 4 < IL_MAX_ACF ? n / 4 : IL_MAX_ACF;
+        d->nacf = il_acf(x, n, maxlag, d->acf);
+        d->acf_bound = 1.959963984540054 / sqrt((double)n);
+        /* h = min(10, n/5) lags, a common rule for Ljung-Box. */
+        int h = (int)(n / 5 < 10 ? n / 5 : 10);
+        if (d->nacf >= (size_t)h && h >= 1) {
+            d->has_lb = 1;
+            d->lb_lags = h;
+            d->lb_p = il_ljung_box(d->acf, n, h, &d->lb_q);
+        }
+    }
+}

@@ -1,0 +1,277 @@
+/*
+ * levels.c: multi-level repetition after Kalibera & Jones, "Rigorous
+ * Benchmarking in Reasonable Time", ISMM 2013, section 9:
+ *   9.2  S_i^2 (eq. 1) and the unbiased T_i^2.  We use the corrected form
+ *        T_i^2 = S_i^2 - S_(i-1)^2 / r_(i-1) (../shared/oracles/stats.md);
+ *        the published form used T_(i-1)^2 there and is biased for i >= 3.
+ *   9.3  the interval of the grand mean from S_n^2 alone, and the
+ *        non-parametric alternative: a hierarchical bootstrap.
+ *   9.1  optimal lower-level counts r_i = ceil(sqrt(c_(i+1) T_i^2 /
+ *        (c_i T_(i+1)^2))) from costs c_i exclusive of lower levels.
+ * Index 0 is level 1, the lowest (e.g. iterations).
+ */
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_stats.h"
+
+int
+il_levels_compute(const double *y, const size_t *r, size_t n, struct il_levels *lv)
+{
+    size_t N = 1;
+    memset(lv, 0, sizeof *lv);
+    if (n < 1 || n > IL_MAX_LEVELS)
+        return IL_SE_RANGE;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i] < 2)
+            return IL_SE_FEW;
+        N *= r[i];
+    }
+    double *cur = malloc(N * sizeof *cur);
+    if (!cur)
+        return IL_SE_NOMEM;
+    memcpy(cur, y, N * sizeof *cur);
+    lv->n = n;
+    size_t count = N;
+    for (size_t i = 0; i < n; i++) {
+        size_t blocks = count / r[i];
+        double sum = 0;
+        for (size_t b = 0; b < blocks; b++) {
+            double m = il_mean(cur + b * r[i], r[i]);
+            sum += il_var(cur + b * r[i], r[i], m);
+            cur[b] = m;
+        }
+        lv->r[i] = r[i];
+        lv->S2[i] = sum / (double)blocks;
+        count = blocks;
+    }
+    lv->mean = cur[0];
+    free(cur);
+    double pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        lv->T2[i] = i == 0 ? lv->S2[0] : lv->S2[i] - lv->S2[i - 1] / (double)r[i - 1];
+        if (lv->T2[i] > 0)
+            pos += lv->T2[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        lv->share[i] = pos > 0 && lv->T2[i] > 0 ? lv->T2[i] / pos : 0;
+    size_t rn = r[n - 1];
+    double hw = il_tq((double)(rn - 1)) * sqrt(lv->S2[n - 1] / (double)rn);
+    lv->lo = lv->mean - hw;
+    lv->hi = lv->mean + hw;
+    lv->has_ci = 1;
+    return 0;
+}
+
+/*
+ * A level with T_i^2 <= 0 adds no variance: repeat it once (the paper:
+ * "semantically equivalent to running the initial experiment again with
+ * fewer levels").  For r_i the parent is then the next level up with
+ * T^2 > 0, and its cost includes the single runs of the levels between.
+ */
+void
+il_levels_reps(const struct il_levels *lv, const double *cost, long *reps)
+{
+    for (size_t i = 0; i + 1 < lv->n; i++) {
+        if (lv->T2[i] <= 0) {
+            reps[i] = 1;
+            continue;
+        }
+        size_t k = i + 1;
+        double c = cost[k];
+        while (k < lv->n && lv->T2[k] <= 0) {
+            k++;
+            if (k < lv->n)
+                c += cost[k];
+        }
+        if (k == lv->n) {
+            reps[i] = 0;
+            continue;
+        }
+        reps[i] = (long)ceil(sqrt(c / cost[i] * lv->T2[i] / lv->T2[k]));
+        if (reps[i] < 1)
+            reps[i] = 1;
+    }
+}
+
+/* Expected S_n^2 of a real experiment with lower counts reps:
+ * T_n^2 + T_(n-1)^2 / r_(n-1) + T_(n-2)^2 / (r_(n-1) r_(n-2)) + ... */
+static double
+predicted_s2(const struct il_levels *lv, const long *reps)
+{
+    size_t n = lv->n;
+    double s = lv->T2[n - 1] > 0 ? lv->T2[n - 1] : 0, div = 1;
+    for (size_t i = n - 1; i-- > 0;) {
+        div *= (double)(reps[i] > 0 ? reps[i] : (long)lv->r[i]);
+        if (lv->T2[i] > 0)
+            s += lv->T2[i] / div;
+    }
+    return s;
+}
+
+int
+il_levels_target(const struct il_levels *lv, const long *reps, double rel, long limit, long *top)
+{
+    double s2 = predicted_s2(lv, reps), goal = rel * fabs(lv->mean);
+    if (!(rel > 0) || lv->n == 0)
+        return IL_SE_RANGE;
+    for (long rn = 2; rn <= limit; rn++) {
+        if (il_tq((double)(rn - 1)) * sqrt(s2 / (double)rn) <= goal) {
+            *top = rn;
+            return 0;
+        }
+    }
+    return IL_SE_NOTFOUND;
+}
+
+struct boot {
+    const double *y;
+    const size_t *r;
+    size_t size[IL_MAX_LEVELS + 1];
+    gsl_rng *rng;
+};
+
+/* Mean of a resampled level-i unit (i >= 1; level 1 is one value). */
+static double
+unit_mean(struct boot *b, size_t i, size_t off)
+{
+    if (i == 1)
+        return b->y[off];
+    size_t rr = b->r[i - 2], sz = b->size[i - 1];
+    double s = 0;
+    for (size_t k = 0; k < rr; k++)
+        s += unit_mean(b, i - 1, off + gsl_rng_uniform_int(b->rng, rr) * sz);
+    return s / (double)rr;
+}
+
+int
+il_boot_hier(const double *y, const size_t *r, size_t n, size_t B, unsigned long seed, double *out)
+{
+    struct boot b = {y, r, {0}, NULL};
+    if (n < 1 || n > IL_MAX_LEVELS)
+        return IL_SE_RANGE;
+    b.size[1] = 1;
+    for (size_t i = 2; i <= n; i++)
+        b.size[i] = b.size[i - 1] * r[i - 2];
+    b.rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!b.rng)
+        return IL_SE_NOMEM;
+    gsl_rng_set(b.rng, seed);
+    size_t rn = r[n - 1];
+    for (size_t k = 0; k < B; k++) {
+        double s = 0;
+        for (size_t j = 0; j < rn; j++)
+            s += unit_mean(&b, n, gsl_rng_uniform_int(b.rng, rn) * b.size[n]);
+        out[k] = s / (double)rn;
+    }
+    gsl_rng_free(b.rng);
+    return 0;
+}
+
+struct arr {
+    const double *x;
+    const uint32_t *const *lab;
+    size_t n, *idx, ny;
+    double *y;
+    size_t want[IL_MAX_LEVELS], first[IL_MAX_LEVELS];
+    int set[IL_MAX_LEVELS];
+    size_t *where, *depth, *got, *wantp, *other;
+};
+
+static const struct arr *sort_ctx;
+
+static int
+cmp_rec(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    for (size_t d = 0; d < sort_ctx->n; d++) {
+        uint32_t x = sort_ctx->lab[a][d], y = sort_ctx->lab[b][d];
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return (a > b) - (a < b);
+}
+
+static int
+walk(struct arr *a, size_t lo, size_t hi, size_t d)
+{
+    if (d == a->n) {
+        if (hi - lo != 1) {
+            *a->where = a->idx[lo];
+            *a->other = a->idx[lo + 1];
+            *a->depth = d;
+            *a->got = hi - lo;
+            return IL_SE_DUP;
+        }
+        a->y[a->ny++] = a->x[a->idx[lo]];
+        return 0;
+    }
+    size_t c = 0;
+    for (size_t i = lo; i < hi; c++) {
+        size_t j = i;
+        while (j < hi && a->lab[a->idx[j]][d] == a->lab[a->idx[i]][d])
+            j++;
+        i = j;
+    }
+    if (!a->set[d]) {
+        a->set[d] = 1;
+        a->want[d] = c;
+        a->first[d] = a->idx[lo];
+    } else if (a->want[d] != c) {
+        *a->where = a->idx[lo];
+        *a->other = a->first[d];
+        *a->depth = d;
+        *a->got = c;
+        *a->wantp = a->want[d];
+        return IL_SE_UNBAL;
+    }
+    for (size_t i = lo; i < hi;) {
+        size_t j = i;
+        while (j < hi && a->lab[a->idx[j]][d] == a->lab[a->idx[i]][d])
+            j++;
+        int e = walk(a, i, j, d + 1);
+        if (e)
+            return e;
+        i = j;
+    }
+    return 0;
+}
+
+int
+il_levels_arrange(const double *x, const uint32_t *const *lab, size_t nrec, size_t n, double **y,
+                  size_t *r, size_t *where, size_t *depth, size_t *got, size_t *want, size_t *other)
+{
+    struct arr a;
+    memset(&a, 0, sizeof a);
+    a.x = x;
+    a.lab = lab;
+    a.n = n;
+    a.where = where;
+    a.depth = depth;
+    a.got = got;
+    a.wantp = want;
+    a.other = other;
+    a.idx = malloc(nrec * sizeof *a.idx);
+    a.y = malloc(nrec * sizeof *a.y);
+    if (!a.idx || !a.y) {
+        free(a.idx);
+        free(a.y);
+        return IL_SE_NOMEM;
+    }
+    for (size_t i = 0; i < nrec; i++)
+        a.idx[i] = i;
+    sort_ctx = &a;
+    qsort(a.idx, nrec, sizeof *a.idx, cmp_rec);
+    int e = walk(&a, 0, nrec, 0);
+    free(a.idx);
+    if (e) {
+        free(a.y);
+        return e;
+    }
+    for (size_t i = 0; i < n; i++)
+        r[i] = a.want[n - 1 - i];
+    *y = a.y;
+    return 0;
+}

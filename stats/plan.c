@@ -1,0 +1,26 @@
+/*
+ * plan.c: interloper-plan, repetition counts per level after Kalibera &
+ * Jones, from an initial experiment's records.  See interloper-plan(1).
+ */
+#include <err.h>
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+
+#include "il_stats.h"
+
+int
+main(int argc, char **argv)
+{
+    struct il_opts o;
+    struct il_report r;
+    gsl_set_error_handler_off();
+    il_parse_opts(IL_TOOL_PLAN, argc, argv, &o);
+    il_analyze(&o, &r);
+    if (o.fmt == IL_FMT_JSON)
+        il_out_json(stdout, &r);
+    else
+        il_out_text(stdout, &r, 0);
+    if (fflush(stdout) || ferror(stdout))
+        err(1, "stdout");
+    return 0;
+}

@@ -1,0 +1,487 @@
+/*
+ * scan.c: a validating JSON scanner that records where wanted fields lie.
+ *
+ * Why not jansson alone: decoding a whole 700-byte record into jansson
+ * objects costs ~10 us, so a million records take over 10 s.  This scanner
+ * checks the full grammar (strings, escapes, UTF-8, numbers, nesting) at a
+ * few hundred MB/s without allocating, and keeps the byte spans of the few
+ * paths a command needs.  jansson still explains malformed lines (input.c).
+ * Differences from jansson are deliberate and tested (test_stats_scan):
+ * numbers of any magnitude are accepted, as the record contract allows.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_stats.h"
+
+#define IL_SCAN_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH */
+
+struct st {
+    struct il_scan *sc;
+    const char *base, *end;
+};
+
+static const char *
+fail(struct st *st, const char *p, const char *why)
+{
+    if (!st->sc->err) {
+        st->sc->err = why;
+        st->sc->errpos = (size_t)(p - st->base);
+    }
+    return NULL;
+}
+
+/* Byte classes: 1 = plain string byte (printable ASCII other than '"' and
+ * '\\'), 2 = white space. */
+static unsigned char cls[256];
+
+static void
+init_cls(void)
+{
+    if (cls['a'])
+        return;
+    for (int c = 0x20; c < 0x80; c++)
+        cls[c] = c != '"' && c != '\\';
+    cls[' '] = 1; /* a plain byte in strings; ws() tests it by value */
+    cls['\t'] = cls['\n'] = cls['\r'] = 2;
+}
+
+static const char *
+ws(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || cls[(unsigned char)*p] == 2))
+        p++;
+    return p;
+}
+
+static int
+hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Four hex digits at p, or -1. */
+static long
+hex4(const char *p, const char *e)
+{
+    long u = 0;
+    if (e - p < 4)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        int h = hexval((unsigned char)p[i]);
+        if (h < 0)
+            return -1;
+        u = u * 16 + h;
+    }
+    return u;
+}
+
+/* One UTF-8 sequence starting with a byte >= 0x80; returns its length or 0. */
+static size_t
+utf8_len(const unsigned char *p, const unsigned char *e)
+{
+    unsigned c = p[0];
+    size_t n;
+    unsigned long u;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        u = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        u = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        u = c & 0x07;
+    } else {
+        return 0;
+    }
+    if ((size_t)(e - p) < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        u = (u << 6) | (p[i] & 0x3F);
+    }
+    if ((n == 3 && u < 0x800) || (n == 4 && (u < 0x10000 || u > 0x10FFFF)) ||
+        (u >= 0xD800 && u <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+/* A string starting at the opening quote; returns the byte after the
+ * closing quote.  *esc is set when it holds a backslash escape. */
+static const char *
+string(struct st *st, const char *p, int *esc)
+{
+    const char *e = st->end;
+    *esc = 0;
+    p++;
+    for (;;) {
+        while (p < e && cls[(unsigned char)*p] == 1)
+            p++;
+        if (p >= e)
+            return fail(st, p, "premature end of input in a string");
+        unsigned char c = (unsigned char)*p;
+        if (c == '"')
+            return p + 1;
+        if (c < 0x20)
+            return fail(st, p, "control character in a string");
+        if (c >= 0x80) {
+            size_t n = utf8_len((const unsigned char *)p, (const unsigned char *)e);
+            if (!n)
+                return fail(st, p, "invalid UTF-8 in a string");
+            p += n;
+            continue;
+        }
+        /* a backslash */
+        *esc = 1;
+        if (++p >= e)
+            return fail(st, p, "premature end of input in an escape");
+        switch (*p) {
+        case '"':
+        case '\\':
+        case '/':
+        case 'b':
+        case 'f':
+        case 'n':
+        case 'r':
+        case 't':
+            p++;
+            break;
+        case 'u': {
+            long u = hex4(p + 1, e);
+            if (u < 0)
+                return fail(st, p, "invalid \\u escape");
+            p += 5;
+            if (u == 0)
+                return fail(st, p, "\\u0000 is not allowed");
+            if (u >= 0xDC00 && u <= 0xDFFF)
+                return fail(st, p, "lone low surrogate in a \\u escape");
+            if (u >= 0xD800 && u <= 0xDBFF) {
+                long l = (e - p >= 6 && p[0] == '\\' && p[1] == 'u') ? hex4(p + 2, e) : -1;
+                if (l < 0xDC00 || l > 0xDFFF)
+                    return fail(st, p, "high surrogate without a low surrogate");
+                p += 6;
+            }
+            break;
+        }
+        default:
+            return fail(st, p, "invalid escape in a string");
+        }
+    }
+}
+
+static const char *
+number(struct st *st, const char *p)
+{
+    const char *e = st->end;
+    if (p < e && *p == '-')
+        p++;
+    if (p < e && *p == '0') {
+        p++;
+    } else if (p < e && *p >= '1' && *p <= '9') {
+        while (p < e && *p >= '0' && *p <= '9')
+            p++;
+    } else {
+        return fail(st, p, "invalid token");
+    }
+    if (p < e && *p == '.') {
+        p++;
+        if (p >= e || *p < '0' || *p > '9')
+            return fail(st, p, "invalid number: no digit after the point");
+        while (p < e && *p >= '0' && *p <= '9')
+            p++;
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < e && (*p == '+' || *p == '-'))
+            p++;
+        if (p >= e || *p < '0' || *p > '9')
+            return fail(st, p, "invalid number: no digit in the exponent");
+        while (p < e && *p >= '0' && *p <= '9')
+            p++;
+    }
+    return p;
+}
+
+static int
+key_is(const char *k, size_t n, int esc, const char *want, size_t wn)
+{
+    if (!esc)
+        return n == wn && (n == 0 || (k[0] == want[0] && memcmp(k, want, n) == 0));
+    char buf[256];
+    if (n >= sizeof buf)
+        return 0;
+    size_t m = il_json_unescape(k, n, buf);
+    return m == wn && memcmp(buf, want, m) == 0;
+}
+
+static const char *value(struct st *st, const char *p, uint32_t mask, int d, int collect);
+
+static const char *
+object(struct st *st, const char *p, uint32_t mask, int d, int collect)
+{
+    const char *e = st->end;
+    const struct il_scan *sc = st->sc;
+    p = ws(p + 1, e);
+    if (p < e && *p == '}')
+        return p + 1;
+    for (;;) {
+        if (p >= e || *p != '"')
+            return fail(st, p, "string or '}' expected");
+        int esc;
+        const char *k = p + 1, *q = string(st, p, &esc);
+        if (!q)
+            return NULL;
+        size_t kn = (size_t)(q - 1 - k);
+        if (collect)
+            sc->key_cb(sc->key_ctx, k, kn, esc);
+        uint32_t sub = 0;
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int i = __builtin_ctz(m);
+            const struct il_path *pa = &sc->paths[i];
+            if (pa->depth > d && key_is(k, kn, esc, pa->key[d], pa->klen[d]))
+                sub |= 1u << i;
+        }
+        p = ws(q, e);
+        if (p >= e || *p != ':')
+            return fail(st, p, "':' expected");
+        p = ws(p + 1, e);
+        int sub_collect = 0;
+        if (sub && sc->keys_of >= 0 && (sub >> sc->keys_of & 1) &&
+            sc->paths[sc->keys_of].depth == d + 1)
+            sub_collect = 1;
+        p = value(st, p, sub, d + 1, sub_collect);
+        if (!p)
+            return NULL;
+        p = ws(p, e);
+        if (p < e && *p == ',') {
+            p = ws(p + 1, e);
+            continue;
+        }
+        if (p < e && *p == '}')
+            return p + 1;
+        return fail(st, p, "',' or '}' expected");
+    }
+}
+
+static const char *
+array(struct st *st, const char *p, int d)
+{
+    const char *e = st->end;
+    p = ws(p + 1, e);
+    if (p < e && *p == ']')
+        return p + 1;
+    for (;;) {
+        p = value(st, p, 0, d + 1, 0);
+        if (!p)
+            return NULL;
+        p = ws(p, e);
+        if (p < e && *p == ',') {
+            p = ws(p + 1, e);
+            continue;
+        }
+        if (p < e && *p == ']')
+            return p + 1;
+        return fail(st, p, "',' or ']' expected");
+    }
+}
+
+static const char *
+value(struct st *st, const char *p, uint32_t mask, int d, int collect)
+{
+    const char *e = st->end, *start = p, *q;
+    struct il_scan *sc = st->sc;
+    if (d > IL_SCAN_DEPTH)
+        return fail(st, p, "maximum parsing depth reached");
+    if (p >= e)
+        return fail(st, p, "premature end of input");
+    int esc;
+    switch (*p) {
+    case '{':
+        q = object(st, p, mask, d, collect);
+        break;
+    case '[':
+        q = array(st, p, d);
+        break;
+    case '"':
+        q = string(st, p, &esc);
+        break;
+    case 't':
+        q = (e - p >= 4 && memcmp(p, "true", 4) == 0) ? p + 4 : fail(st, p, "invalid token");
+        break;
+    case 'f':
+        q = (e - p >= 5 && memcmp(p, "false", 5) == 0) ? p + 5 : fail(st, p, "invalid token");
+        break;
+    case 'n':
+        q = (e - p >= 4 && memcmp(p, "null", 4) == 0) ? p + 4 : fail(st, p, "invalid token");
+        break;
+    default:
+        q = number(st, p);
+        break;
+    }
+    if (!q)
+        return NULL;
+    /* A literal or number must end at a delimiter ("truex", "1x"). */
+    if (q < e && *start != '{' && *start != '[' && *start != '"' &&
+        !(*q == ',' || *q == '}' || *q == ']' || *q == ' ' || *q == '\t' || *q == '\n' ||
+          *q == '\r'))
+        return fail(st, q, "invalid token");
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int i = __builtin_ctz(m);
+        if (sc->paths[i].depth == d) {
+            sc->found[i].p = start;
+            sc->found[i].n = (size_t)(q - start);
+        }
+    }
+    return q;
+}
+
+void
+il_path_set(struct il_path *p, const char *k0, const char *k1, const char *k2)
+{
+    const char *k[IL_SCAN_KEYS] = {k0, k1, k2};
+    p->depth = 0;
+    for (int i = 0; i < IL_SCAN_KEYS; i++) {
+        p->key[i] = k[i];
+        p->klen[i] = k[i] ? strlen(k[i]) : 0;
+        if (k[i])
+            p->depth = i + 1;
+    }
+}
+
+int
+il_scan_line(struct il_scan *sc, const char *s, size_t n)
+{
+    struct st st = {sc, s, s + n};
+    init_cls();
+    sc->err = NULL;
+    sc->errpos = 0;
+    for (int i = 0; i < sc->npaths; i++)
+        sc->found[i].p = NULL;
+    const char *p = ws(s, s + n);
+    if (p >= st.end || (*p != '{' && *p != '['))
+        return fail(&st, p, "'[' or '{' expected"), -1;
+    uint32_t all = sc->npaths >= 32 ? UINT32_MAX : (1u << sc->npaths) - 1;
+    p = value(&st, p, all, 0, 0);
+    if (!p)
+        return -1;
+    p = ws(p, st.end);
+    if (p != st.end)
+        return fail(&st, p, "end of file expected"), -1;
+    return 0;
+}
+
+/* Append code point u as UTF-8. */
+static size_t
+put_utf8(char *o, unsigned long u)
+{
+    if (u < 0x80) {
+        o[0] = (char)u;
+        return 1;
+    }
+    if (u < 0x800) {
+        o[0] = (char)(0xC0 | (u >> 6));
+        o[1] = (char)(0x80 | (u & 0x3F));
+        return 2;
+    }
+    if (u < 0x10000) {
+        o[0] = (char)(0xE0 | (u >> 12));
+        o[1] = (char)(0x80 | ((u >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (u & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (u >> 18));
+    o[1] = (char)(0x80 | ((u >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((u >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (u & 0x3F));
+    return 4;
+}
+
+/* The input was validated by il_scan_line, so escapes are well formed;
+ * a \uXXXX escape takes 6 bytes and yields at most 4 (or 12 -> 4). */
+size_t
+il_json_unescape(const char *s, size_t n, char *out)
+{
+    const char *e = s + n;
+    size_t o = 0;
+    while (s < e) {
+        if (*s != '\\') {
+            out[o++] = *s++;
+            continue;
+        }
+        s++;
+        if (s >= e)
+            break;
+        char c = *s++;
+        switch (c) {
+        case 'b':
+            out[o++] = '\b';
+            break;
+        case 'f':
+            out[o++] = '\f';
+            break;
+        case 'n':
+            out[o++] = '\n';
+            break;
+        case 'r':
+            out[o++] = '\r';
+            break;
+        case 't':
+            out[o++] = '\t';
+            break;
+        case 'u': {
+            long u = hex4(s, e);
+            if (u < 0)
+                break;
+            s += 4;
+            if (u >= 0xD800 && u <= 0xDBFF && e - s >= 6 && s[0] == '\\' && s[1] == 'u') {
+                long l = hex4(s + 2, e);
+                if (l >= 0xDC00 && l <= 0xDFFF) {
+                    u = 0x10000 + ((u - 0xD800) << 10) + (l - 0xDC00);
+                    s += 6;
+                }
+            }
+            o += put_utf8(out + o, (unsigned long)u);
+            break;
+        }
+        default:
+            out[o++] = c;
+            break;
+        }
+    }
+    out[o] = '\0';
+    return o;
+}
+
+int
+il_span_number(struct il_span sp, double *v)
+{
+    char buf[64], *end;
+    if (!sp.p || sp.n == 0)
+        return -1;
+    char c = sp.p[0];
+    if (c != '-' && (c < '0' || c > '9'))
+        return -1;
+    if (sp.n < sizeof buf) {
+        memcpy(buf, sp.p, sp.n);
+        buf[sp.n] = '\0';
+        *v = strtod(buf, &end);
+        return end == buf + sp.n ? 0 : -1;
+    }
+    char *big = malloc(sp.n + 1);
+    if (!big)
+        return -1;
+    memcpy(big, sp.p, sp.n);
+    big[sp.n] = '\0';
+    *v = strtod(big, &end);
+    int ok = end == big + sp.n;
+    free(big);
+    return ok ? 0 : -1;
+}

@@ -1,0 +1,198 @@
+/*
+ * test_stats_describe.c: summaries, diagnostics, geometric means, verdict
+ * words, level arrangement and the --target search, on values small
+ * enough to check by hand (each expectation says how).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_stats.h"
+
+static void
+near(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fabs(want)))
+        fail_msg("got %.15g, expected %.15g", got, want);
+}
+
+static void
+summary_and_quantiles(void **state)
+{
+    static const double x[] = {4, 1, 3, 2, 100};
+    double scratch[5];
+    struct il_summary s;
+    il_summarize(x, 5, scratch, &s);
+    near(s.mean, 22, 1e-12);
+    near(s.median, 3, 1e-12);
+    near(s.min, 1, 1e-12);
+    near(s.max, 100, 1e-12);
+    near(s.sd, sqrt(((18 * 18) + 21 * 21 + 19 * 19 + 20 * 20 + 78 * 78) / 4.0), 1e-12);
+    assert_true(s.has_ci);
+    near(s.hi - s.mean, il_tq(4) * s.sd / sqrt(5), 1e-12);
+    static const double q[] = {1, 2, 3, 4};
+    near(il_quantile_sorted(q, 4, 0.25), 1.75, 1e-12); /* R type 7 */
+    il_summarize(x, 1, scratch, &s);
+    assert_false(s.has_ci);
+    assert_false(s.has_sd);
+}
+
+/* Selection-based medians agree with sorting, ties included. */
+static void
+median_matches_sort(void **state)
+{
+    double x[257], scratch[257], sorted[257];
+    unsigned long r = 7;
+    for (size_t n = 1; n <= 257; n += 8) {
+        for (size_t i = 0; i < n; i++) {
+            r = r * 6364136223846793005UL + 1442695040888963407UL;
+            x[i] = (double)((r >> 33) % 7); /* many ties */
+        }
+        struct il_summary s;
+        il_summarize(x, n, scratch, &s);
+        memcpy(sorted, x, n * sizeof *x);
+        qsort(sorted, n, sizeof *sorted, il_dcmp);
+        near(s.median + 1, il_quantile_sorted(sorted, n, 0.5) + 1, 1e-15);
+        near(s.min + 1, sorted[0] + 1, 1e-15);
+        near(s.max + 1, sorted[n - 1] + 1, 1e-15);
+        double mad, med = il_median_mad(x, n, scratch, &mad);
+        near(med + 1, il_quantile_sorted(sorted, n, 0.5) + 1, 1e-15);
+    }
+}
+
+static void
+mad_outlier_and_first_run(void **state)
+{
+    /* median 3, MAD 1, so 100 lies 97 / 1.4826 = 65 robust SDs away. */
+    static const double x[] = {1, 2, 3, 4, 100};
+    double scratch[16];
+    struct il_diag d;
+    il_diagnose(x, 5, scratch, &d);
+    assert_true(d.mad_checked);
+    assert_int_equal(d.outliers, 1);
+    assert_false(d.first_special);
+    /* A first run far above the rest, which agree closely. */
+    static const double y[] = {50, 10, 10.1, 9.9, 10, 10.2, 9.8};
+    il_diagnose(y, 7, scratch, &d);
+    assert_true(d.first_special);
+    assert_true(d.first_z > 3.5);
+    /* Fewer than 5 values: not checked, never a warning from noise. */
+    il_diagnose(y, 4, scratch, &d);
+    assert_false(d.mad_checked);
+}
+
+static void
+acf_and_ljung_box(void **state)
+{
+    /* 1..10: lag-1 ACF 57.75 / 82.5 = 0.7, lag-2 34 / 82.5. */
+    double x[10], acf[4], q;
+    for (int i = 0; i < 10; i++)
+        x[i] = i + 1;
+    assert_int_equal(il_acf(x, 10, 4, acf), 4);
+    near(acf[0], 0.7, 1e-12);
+    near(acf[1], 34 / 82.5, 1e-12);
+    /* With 2 lags, chi-squared(2) has survival exp(-Q/2). */
+    double p = il_ljung_box(acf, 10, 2, &q);
+    near(q, 10.0 * 12 * (0.49 / 9 + (34 / 82.5) * (34 / 82.5) / 8), 1e-12);
+    near(p, exp(-q / 2), 1e-9);
+    struct il_diag d;
+    double scratch[10];
+    il_diagnose(x, 10, scratch, &d);
+    assert_true(d.has_lb);
+    assert_true(d.lb_p < 0.05);
+    near(d.acf_bound, 1.959963984540054 / sqrt(10), 1e-12);
+    static const double flat[12] = {0};
+    assert_int_equal(il_acf(flat, 12, 3, acf), 0); /* no variance, no ACF */
+}
+
+static void
+geometric_mean(void **state)
+{
+    double r[] = {2, 0.5, 1}, gm, lo, hi;
+    size_t bad = 99;
+    assert_int_equal(il_geomean_ci(r, 2, &gm, &lo, &hi, &bad), 0);
+    near(gm, 1, 1e-12);
+    near(lo * hi, 1, 1e-9); /* symmetric in log space */
+    near(log(hi), il_tq(1) * sqrt(2 * log(2) * log(2) / 1) / sqrt(2), 1e-9);
+    assert_int_equal(il_geomean_ci(r, 1, &gm, &lo, &hi, &bad), IL_SE_FEW);
+    near(gm, 2, 1e-12);
+    r[1] = 0;
+    assert_int_equal(il_geomean_ci(r, 3, &gm, &lo, &hi, &bad), IL_SE_NONPOS);
+    assert_int_equal(bad, 1);
+}
+
+static void
+change_words(void **state)
+{
+    char b[64];
+    il_change(b, sizeof b, 0.993, 1);
+    assert_string_equal(b, "0.7% faster");
+    il_change(b, sizeof b, 1.08, 1);
+    assert_string_equal(b, "8.0% slower");
+    il_change(b, sizeof b, 1.02, 0);
+    assert_string_equal(b, "2.0% higher");
+    il_change(b, sizeof b, 1, 0);
+    assert_string_equal(b, "no change");
+}
+
+static void
+arrange_levels(void **state)
+{
+    /* top A: reps 1, 2; top B: reps 1, 2 (given out of order). */
+    static const uint32_t k[][2] = {{2, 11}, {1, 11}, {1, 10}, {2, 10}};
+    static const double x[] = {4, 2, 1, 3};
+    const uint32_t *lab[4] = {k[0], k[1], k[2], k[3]};
+    double *y;
+    size_t r[2], w, d, got, want, other;
+    assert_int_equal(il_levels_arrange(x, lab, 4, 2, &y, r, &w, &d, &got, &want, &other), 0);
+    assert_int_equal(r[0], 2);
+    assert_int_equal(r[1], 2);
+    assert_true(y[0] == 1 && y[1] == 2 && y[2] == 3 && y[3] == 4);
+    free(y);
+    /* B loses a repetition: unbalanced at depth 1. */
+    assert_int_equal(il_levels_arrange(x, lab, 3, 2, &y, r, &w, &d, &got, &want, &other),
+                     IL_SE_UNBAL);
+    assert_int_equal(d, 1);
+    assert_int_equal(got, 1);
+    assert_int_equal(want, 2);
+    /* A repetition number used twice. */
+    static const uint32_t kd[][2] = {{1, 10}, {1, 10}, {2, 10}, {2, 11}};
+    const uint32_t *labd[4] = {kd[0], kd[1], kd[2], kd[3]};
+    assert_int_equal(il_levels_arrange(x, labd, 4, 2, &y, r, &w, &d, &got, &want, &other),
+                     IL_SE_DUP);
+    assert_int_equal(got, 2);
+}
+
+static void
+target_search(void **state)
+{
+    static const double y[] = {9, 5, 8, 3, 10, 6, 7, 11, 1, 12, 2, 4};
+    static const size_t r[] = {4, 3};
+    struct il_levels lv;
+    long reps[2] = {19, 0}, top;
+    assert_int_equal(il_levels_compute(y, r, 2, &lv), 0);
+    assert_int_equal(il_levels_target(&lv, reps, 0.10, 1000000, &top), 0);
+    /* The smallest count whose predicted half-width is within 10%. */
+    double s2 = lv.T2[1] + lv.T2[0] / 19;
+    assert_true(il_tq((double)(top - 1)) * sqrt(s2 / (double)top) <= 0.65);
+    assert_true(il_tq((double)(top - 2)) * sqrt(s2 / (double)(top - 1)) > 0.65);
+    assert_int_equal(il_levels_target(&lv, reps, 1e-9, 1000, &top), IL_SE_NOTFOUND);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(summary_and_quantiles), cmocka_unit_test(mad_outlier_and_first_run),
+        cmocka_unit_test(acf_and_ljung_box),     cmocka_unit_test(geometric_mean),
+        cmocka_unit_test(change_words),          cmocka_unit_test(arrange_levels),
+        cmocka_unit_test(target_search),         cmocka_unit_test(median_matches_sort),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,216 @@
+/*
+ * test_stats_scan.c: the record scanner (stats/scan.c) against jansson,
+ * the reference parser: the same lines are accepted and rejected, on a
+ * list of edge cases and on thousands of seeded mutations of a record.
+ * The one deliberate difference: numbers beyond jansson's range
+ * (integers over 64 bits, reals over DBL_MAX) are accepted.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_stats.h"
+
+static int
+jansson_ok(const char *s, size_t n, int *range)
+{
+    json_error_t e;
+    json_t *j = json_loadb(s, n, 0, &e);
+    *range = !j && (strstr(e.text, "too big") || strstr(e.text, "overflow"));
+    json_decref(j);
+    return j != NULL;
+}
+
+static int
+scan_ok(const char *s, size_t n)
+{
+    struct il_scan sc;
+    memset(&sc, 0, sizeof sc);
+    sc.keys_of = -1;
+    return il_scan_line(&sc, s, n) == 0;
+}
+
+static void
+agree(const char *s, size_t n)
+{
+    int range, j = jansson_ok(s, n, &range), m = scan_ok(s, n);
+    if (range)
+        return;
+    if (j != m)
+        fail_msg("jansson %s, scanner %s: '%.*s'", j ? "accepts" : "rejects",
+                 m ? "accepts" : "rejects", (int)n, s);
+}
+
+static void
+edge_cases(void **state)
+{
+    static const char *const cases[] = {
+        "{}",
+        "[]",
+        " {\"a\" : [1, 2.5e-3, -0, 0.0E+1, true, false, null, \"x\"]} ",
+        "{\"s\":\"\\u00e9\\ud83d\\ude00\"}",
+        "{\"s\":\"\xc3\xa9\xf0\x9f\x98\x80\"}",
+        "{\"a\":{\"b\":{\"c\":[[]]}}}",
+        "{\"a\":\"\\\\\\\"\\/\\b\\f\\n\\r\\t\"}",
+        "{\"a\":1}\r\n",
+        "",
+        " ",
+        "{",
+        "}",
+        "{\"a\"}",
+        "{\"a\":}",
+        "{\"a\":1,}",
+        "[1,]",
+        "{\"a\":01}",
+        "{\"a\":1.}",
+        "{\"a\":.5}",
+        "{\"a\":1e}",
+        "{\"a\":-}",
+        "{\"a\":tru}",
+        "{\"a\":truex}",
+        "{\"a\":nul}",
+        "{\"a\":\"\\x\"}",
+        "{\"a\":\"\\u12\"}",
+        "{\"a\":\"\\u0000\"}",
+        "{\"a\":\"\\udc00\"}",
+        "{\"a\":\"\\ud800\"}",
+        "{\"a\":\"\\ud800\\u0041\"}",
+        "{\"a\":\"\x01\"}",
+        "{\"a\":\"\xff\"}",
+        "{\"a\":\"\xc0\xaf\"}",
+        "{\"a\":\"\xed\xa0\x80\"}",
+        "{\"a\":\"\xf4\x90\x80\x80\"}",
+        "{\"a\":1} x",
+        "{\"a\":1}{}",
+        "\"str\"",
+        "1",
+        "{'a':1}",
+        "{\"a\":NaN}",
+        "{\"a\":Infinity}",
+        "{\"a\":+1}",
+        "{a:1}",
+        "[1 2]",
+        "{\"a\":1 \"b\":2}",
+        "[\"a\"\"b\"]",
+        "{\"a\":[1,2]]",
+        "[1}",
+        "{\"a\" 1}",
+        "{,}",
+        "{\"a\":1,,\"b\":2}",
+        "[-01]",
+        "[1e+]",
+        "[0x10]",
+        "[\"\\U0041\"]",
+        "[\"a\tb\"]",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        agree(cases[i], strlen(cases[i]));
+}
+
+static void
+deep_nesting(void **state)
+{
+    for (size_t depth = 2040; depth <= 2060; depth += 10) {
+        char *s = malloc(2 * depth + 1);
+        assert_non_null(s);
+        memset(s, '[', depth);
+        memset(s + depth, ']', depth);
+        agree(s, 2 * depth);
+        free(s);
+    }
+}
+
+static void
+big_numbers_accepted(void **state)
+{
+    const char *big = "{\"v\":123456789012345678901234567890,\"w\":1e400}";
+    assert_true(scan_ok(big, strlen(big)));
+}
+
+static void
+seeded_mutations(void **state)
+{
+    static const char rec[] =
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\\u00e9\",\"rep\":2},"
+        "\"events\":{\"task-clock\":{\"value\":123456,\"enabled_ns\":1.5e3},"
+        "\"cycles\":{\"value\":null,\"error\":\"not \\\"supported\\\"\"}},"
+        "\"argv\":[\"./prog\",\"-x\",[],{}],\"aslr\":false,\"ok\":true,\"f\":-0.25E-2}";
+    const char alphabet[] = "{}[]:,\"\\/ 0123456789-+.eEtrufalsn\x01\x80\xc3\xa9\xff";
+    char buf[sizeof rec + 8];
+    unsigned long x = 12345;
+    for (int iter = 0; iter < 50000; iter++) {
+        size_t n = sizeof rec - 1;
+        memcpy(buf, rec, n);
+        int edits = 1 + iter % 3;
+        for (int e = 0; e < edits; e++) {
+            x = x * 6364136223846793005UL + 1442695040888963407UL;
+            size_t pos = (x >> 33) % n;
+            char c = alphabet[(x >> 17) % (sizeof alphabet - 1)];
+            switch ((x >> 9) % 3) {
+            case 0: /* replace */
+                buf[pos] = c;
+                break;
+            case 1: /* delete */
+                memmove(buf + pos, buf + pos + 1, n - pos - 1);
+                n--;
+                break;
+            default: /* insert */
+                memmove(buf + pos + 1, buf + pos, n - pos);
+                buf[pos] = c;
+                n++;
+                break;
+            }
+        }
+        agree(buf, n);
+    }
+}
+
+static void
+finds_paths_and_decodes(void **state)
+{
+    static const char line[] =
+        "{\"labels\":{\"b\\u0065nch\":\"a\\u00e9\\ud83d\\ude00\",\"rep\":2.50},"
+        "\"events\":{\"cycles\":{\"value\":null},\"task-clock\":{\"value\":-1.5e3}}}";
+    struct il_path p[3];
+    struct il_scan sc;
+    memset(&sc, 0, sizeof sc);
+    il_path_set(&p[0], "labels", "bench", NULL);
+    il_path_set(&p[1], "labels", "rep", NULL);
+    il_path_set(&p[2], "events", "task-clock", "value");
+    sc.paths = p;
+    sc.npaths = 3;
+    sc.keys_of = -1;
+    assert_int_equal(il_scan_line(&sc, line, strlen(line)), 0);
+    assert_non_null(sc.found[0].p);
+    char out[64];
+    size_t n = il_json_unescape(sc.found[0].p + 1, sc.found[0].n - 2, out);
+    assert_int_equal(n, 1 + 2 + 4);
+    assert_string_equal(out, "a\xc3\xa9\xf0\x9f\x98\x80");
+    assert_int_equal(sc.found[1].n, 4); /* the number's text, "2.50" */
+    assert_memory_equal(sc.found[1].p, "2.50", 4);
+    double v;
+    assert_int_equal(il_span_number(sc.found[2], &v), 0);
+    assert_true(v == -1500.0);
+    struct il_span s = {"\"x\"", 3};
+    assert_int_equal(il_span_number(s, &v), -1);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(edge_cases),
+        cmocka_unit_test(deep_nesting),
+        cmocka_unit_test(big_numbers_accepted),
+        cmocka_unit_test(seeded_mutations),
+        cmocka_unit_test(finds_paths_and_decodes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -28,7 +28,7 @@ DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmoc
 # ---------------------------------------------------------------- interposer
 # Objects shared by the library and the tools are built position-independent.
 IL_CORE = config util events perf pfm papi record
-IL_HOOKS = start finish signals forkexec setup
+IL_HOOKS = start finish signals forkexec setup run
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
 IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o
 IL_PIC = -fPIC -fvisibility=hidden -fno-strict-aliasing
@@ -49,7 +49,8 @@ $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
 		-ljansson -ldl
 
 # ---------------------------------------------------------------- tools
-TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record
+TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
+	$(B)/libexec/interloper-exec
 
 $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
@@ -58,6 +59,10 @@ $(B)/tools/%.o: tools/%.c
 $(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lpfm -ldl
+
+$(B)/libexec/interloper-exec: $(B)/tools/exec.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 
 $(B)/libexec/interloper-record: $(B)/tools/record.o
 	@mkdir -p $(@D)

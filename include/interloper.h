@@ -87,6 +87,7 @@ struct il_config {
     /* buffers: valid up to their terminators, never cleared wholesale */
     char events_buf[IL_EVENTS_MAX]; /* INTERLOPER_EVENTS, split in place */
     char output[IL_PATH_MAX];       /* INTERLOPER_OUTPUT as given; %p expanded later */
+    char run_spec[IL_PATH_MAX];     /* INTERLOPER_RUN: the spec interloper run wrote */
     /* One message per problem, each "INTERLOPER_X=value: what; expected". */
     char errors[IL_MAX_ERRORS][IL_ERROR_MAX];
 };

@@ -21,6 +21,7 @@ const char *const il_known_vars[] = {
     "INTERLOPER_EVENTS",       "INTERLOPER_BACKEND",    "INTERLOPER_OUTPUT",
     "INTERLOPER_STACK_OFFSET", "INTERLOPER_STACK_PIN",  "INTERLOPER_HEAP_OFFSET",
     "INTERLOPER_INHERIT",      "INTERLOPER_STRICT",     "INTERLOPER_DEBUG",
+    "INTERLOPER_RUN",
     /* set by the interloper command for its own use */
     "INTERLOPER_PAD",          "INTERLOPER_LIBRARY",    "INTERLOPER_LIBEXEC",
     "INTERLOPER_FRONT",        NULL,
@@ -289,6 +290,7 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
      * measured process. */
     memset(cfg, 0, offsetof(struct il_config, events_buf));
     cfg->events_buf[0] = 0;
+    cfg->run_spec[0] = 0;
     cfg->backend = IL_BACKEND_AUTO;
     cfg->inherit = IL_INHERIT_ALL;
     strcpy(cfg->output, IL_DEFAULT_OUTPUT);
@@ -348,9 +350,11 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
     if ((v = nonempty(getenv_fn("INTERLOPER_STACK_PIN")))) {
         if (!strcmp(v, "auto")) {
             cfg->stack_pin = IL_PIN_AUTO;
+        } else if (!strcmp(v, "none")) {
+            cfg->stack_pin = IL_PIN_NONE; /* interloper run's "no pin", same width as auto */
         } else if ((rc = il_parse_size(v, (1ULL << 56), &n)) < 0 || n == 0) {
             add_error(cfg, "INTERLOPER_STACK_PIN", v,
-                      "not an address; expected auto or a stack address such as "
+                      "not an address; expected auto, none or a stack address such as "
                       "0x7fffffffd000%s",
                       NULL);
         } else {
@@ -385,6 +389,15 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
                       NULL);
     }
 
+    if ((v = nonempty(getenv_fn("INTERLOPER_RUN")))) {
+        if (v[0] != '/' || strlen(v) >= sizeof cfg->run_spec)
+            add_error(cfg, "INTERLOPER_RUN", v,
+                      "not an absolute path; expected the spec file interloper run wrote%s",
+                      NULL);
+        else
+            strcpy(cfg->run_spec, v);
+    }
+
     cfg->strict = parse_bool(cfg, "INTERLOPER_STRICT", nonempty(getenv_fn("INTERLOPER_STRICT")));
     cfg->debug = parse_bool(cfg, "INTERLOPER_DEBUG", nonempty(getenv_fn("INTERLOPER_DEBUG")));
 
@@ -403,7 +416,8 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
             snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), *env);
             add_error(cfg, name, eq ? eq + 1 : "",
                       "unknown variable; expected one of INTERLOPER_EVENTS, _BACKEND, _OUTPUT, "
-                      "_STACK_OFFSET, _STACK_PIN, _HEAP_OFFSET, _INHERIT, _STRICT, _DEBUG%s",
+                      "_STACK_OFFSET, _STACK_PIN, _HEAP_OFFSET, _INHERIT, _STRICT, _DEBUG, "
+                      "_RUN%s",
                       NULL);
         }
     }

@@ -105,6 +105,7 @@ il_finish(enum il_how how, int status, int sig, const char *exec_path)
         il_counters_read_and_floor();
         size_t n = il_record_finish(how, status, sig, exec_path);
         il_output_write(il.buf, n);
+        il_run_end(how, status, sig, 1);
     } else {
         /* before main: a constructor ended the process */
         static char pre[8192];
@@ -114,6 +115,7 @@ il_finish(enum il_how how, int status, int sig, const char *exec_path)
             il_output_open();
         size_t n = il_record_premain(pre, sizeof pre, how, status, sig, exec_path);
         il_output_write(pre, n);
+        il_run_end(how, status, sig, 0);
     }
     __atomic_store_n(&il.phase, IL_PHASE_DONE, __ATOMIC_SEQ_CST);
     pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -219,6 +219,10 @@ IL_HIDDEN void il_block_forever(void);
 /* signals.c */
 IL_HIDDEN void il_signals_install(void);
 
+/* run.c: the spec from interloper run */
+IL_HIDDEN void il_run_load(void);
+IL_HIDDEN void il_run_end(enum il_how how, int status, int sig, int measured);
+
 /* start.c */
 IL_HIDDEN void il_child_restart(void);
 

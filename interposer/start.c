@@ -175,6 +175,7 @@ il_prepare(int argc, char **argv, char **envp, uintptr_t sp_now)
     il.main_tid = il_gettid();
     il.main_entered = 1;
     il_setup_facts(argc, argv, envp);
+    il_run_load();
     if (il_arena_init((256u << 10) + 8 * il.argv_bytes + 64 * (size_t)argc) < 0)
         il_late_error("cannot map the record arena; no record will be written", "");
     il_output_open();

@@ -8,6 +8,7 @@
  *   probe touch MIB    write one byte per page of MIB fresh MiB
  *   probe env          print the environment, one variable per line
  *   probe hello        print a fixed line and the arguments
+ *   probe pid          print the process id
  */
 #include <err.h>
 #include <fcntl.h>
@@ -67,6 +68,10 @@ main(int argc, char **argv)
     if (!strcmp(argv[1], "env")) {
         for (char **e = environ; *e; e++)
             printf("%s\n", *e);
+        return 0;
+    }
+    if (!strcmp(argv[1], "pid")) {
+        printf("%ld\n", (long)getpid());
         return 0;
     }
     if (!strcmp(argv[1], "hello")) {

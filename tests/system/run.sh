@@ -1,0 +1,149 @@
+#!/bin/sh
+# interloper run: one run in place, the setup under control, records
+# labelled in the results file.
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+P="$PROGS/probe"
+E="$PROGS/exitpaths"
+cd "$T" || exit 1
+
+run() { sh "$IL" run -q --output "$T/res.jsonl" "$@"; }
+last() { jget res.jsonl "r[-1]$1"; }
+sp() { jget res.jsonl 'int(r[-1]["setup"]["main_sp"], 16)'; }
+
+try "PROG is exec'd in place: same pid, its own output"
+rm -f res.jsonl
+sh -c 'echo $$ >pid.txt; exec sh "$0" run -q --output "$1" -- "$2" pid' "$IL" "$T/res.jsonl" "$P" >out
+assert_eq "$(cat out)" "$(cat pid.txt)" "the program's pid is the command's"
+assert_eq "$(last '["pid"]')" "$(cat pid.txt)" "and the record's"
+
+try "the exit status and the signal are the program's own"
+run -- "$E" return 7 >/dev/null
+assert_eq "$?" 7 "status"
+sh -c 'exec sh "$0" run -q --output "$1" -- "$2" segv' "$IL" "$T/res.jsonl" "$E" >/dev/null 2>&1
+assert_eq "$?" 139 "killed by SIGSEGV"
+assert_eq "$(last '["exit"]["signal"]')" 11 "the record says so"
+
+try "labels are added to the record and never reach the program"
+rm -f res.jsonl
+run --label bench=probe --label system=O3 -- "$P" env >env.out
+assert_eq "$(last '["labels"]')" '{"bench": "probe", "system": "O3"}' "labels"
+assert_eq "$(grep -c -e O3 -e 'bench=' env.out)" 0 "no label value in the environment"
+
+try "records are appended to the results file"
+rm -f res.jsonl
+run --label rep=1 -- "$P" hello >/dev/null
+run --label rep=2 -- "$P" hello >/dev/null
+assert_eq "$(nrec res.jsonl)" 2 "records"
+assert_eq "$(jget res.jsonl '[x["labels"]["rep"] for x in r]')" '["1", "2"]' "in order"
+assert_true "valid" valid res.jsonl
+
+try "a summary goes to stderr unless -q"
+sh "$IL" run --output "$T/res.jsonl" -- "$P" hello >out 2>err
+assert_match "$(cat err)" "Performance counter stats for '$P hello'" "summary"
+assert_match "$(cat err)" "seconds time elapsed" "times"
+assert_eq "$(cat out)" "hello from probe" "stdout untouched"
+run -- "$P" hello >out 2>err
+assert_eq "$(wc -c <err | tr -d ' ')" 0 "quiet"
+
+try "ASLR is off by default and on when asked"
+run -- "$P" layout >out
+assert_eq "$(last '["setup"]["aslr"]')" false "record"
+assert_eq "$(sed -n 's/^norandomize //p' out)" 1 "the program's personality"
+if [ "$(cat /proc/sys/kernel/randomize_va_space)" != 0 ]; then
+	run --aslr on -- "$P" layout >out
+	assert_eq "$(last '["setup"]["aslr"]')" true "record with --aslr on"
+else
+	run --aslr on -- "$P" layout >out 2>err
+	assert_match "$(cat err)" "disabled system-wide" "--aslr on refused"
+fi
+
+try "--env-size makes the environment exactly N bytes"
+run --env-size 3000 -- "$P" env >env.out
+assert_eq "$(last '["setup"]["env_bytes"]')" 3000 "env_bytes"
+assert_eq "$(awk '{ n += length($0) + 1 } END { print n }' env.out)" 3000 "what the program received"
+
+try "--env-size below the minimum names the minimum"
+run --env-size 10 -- "$P" hello >out 2>err
+assert_eq "$?" 1 "status"
+assert_match "$(cat err)" "^interloper run: --env-size 10: below the minimum reachable, [0-9]+ bytes" "message"
+assert_eq "$(wc -c <out | tr -d ' ')" 0 "the program did not run"
+
+try "with ASLR off, N+16k bytes of environment move main_sp by exactly 16k"
+run --env-size 3000 -- "$P" layout >/dev/null
+a=$(sp)
+run --env-size 19384 -- "$P" layout >/dev/null
+assert_eq "$((a - $(sp)))" 16384 "main_sp shift"
+
+try "the same setup gives the same main_sp on every run"
+run --env-size 5000 -- "$P" layout >/dev/null
+a=$(sp)
+run --env-size 5000 -- "$P" layout >/dev/null
+b=$(sp)
+run --env-size 5000 -- "$P" layout >/dev/null
+assert_eq "$a $b" "$(sp) $(sp)" "three runs"
+
+try "--stack-pin gives one main_sp for every environment size from 0 to 4096 added"
+: >sps
+for n in 0 16 100 1000 2047 4096; do
+	run --stack-pin --env-add $n -- "$P" layout >/dev/null
+	sp >>sps
+done
+assert_eq "$(sort -u sps | wc -l | tr -d ' ')" 1 "distinct main_sp"
+assert_eq "$(last '["setup"]["stack_pinned"]')" true "pinned"
+run --env-add 0 -- "$P" layout >/dev/null
+a=$(sp)
+run --env-add 4096 -- "$P" layout >/dev/null
+assert_eq "$((a - $(sp)))" 4096 "unpinned, the same sizes move it"
+
+try "--stack-offset and --heap-offset move main_sp and heap_start"
+run -- "$P" layout >/dev/null
+s0=$(sp) h0=$(last '["setup"]["heap_start"]')
+run --stack-offset 4096 --heap-offset 8192 -- "$P" layout >/dev/null
+assert_eq "$((s0 - $(sp)))" 4096 "stack"
+assert_eq "$(($(last '["setup"]["heap_start"]') - h0))" 8192 "heap"
+
+# The shell in front may reorder variables (dash exports in hash order);
+# names and values are what must not change.
+try "the program's own environment variables are unchanged, but for the pad"
+env FOO=bar "$P" env | grep -v -e '^INTERLOPER_' -e '^LD_PRELOAD=' | sort >plain.env
+env FOO=bar sh "$IL" run -q --output "$T/res.jsonl" --env-add 100 -- "$P" env |
+	grep -v -e '^INTERLOPER_' -e '^LD_PRELOAD=' | sort >run.env
+assert_eq "$(cat run.env)" "$(cat plain.env)" "variables and values"
+
+try "--env-clean keeps PATH, HOME and --keep names only"
+env FOO=bar BAZ=1 sh "$IL" run -q --output "$T/res.jsonl" --env-clean --keep FOO -- "$P" env |
+	grep -v -e '^INTERLOPER_' -e '^LD_PRELOAD=' | cut -d= -f1 | sort >clean.env
+assert_eq "$(tr '\n' ' ' <clean.env)" "FOO HOME PATH " "names"
+
+try "a static program: one clear line, nothing run"
+printf 'int main(void){return 0;}\n' >s.c
+if cc -static -o static.bin s.c 2>/dev/null; then
+	run -- ./static.bin >out 2>err
+	assert_eq "$?" 1 "status"
+	assert_eq "$(cat err)" "interloper: LD_PRELOAD cannot apply to ./static.bin (static)" "message"
+else
+	skip "cc -static cannot link here (no libc.a)"
+fi
+
+try "a setuid program: one clear line"
+cp "$P" suid.bin && chmod u+s suid.bin
+run -- ./suid.bin hello >out 2>err
+assert_eq "$(cat err)" "interloper: LD_PRELOAD cannot apply to ./suid.bin (setuid)" "message"
+
+try "bad options: one line each, status 1"
+for args in "--env-size lots" "--stack-offset -4" "--aslr maybe" "--label =x" "--backend fast" "--frobnicate"; do
+	# shellcheck disable=SC2086 # one word per option and value
+	run $args -- "$P" hello >out 2>err
+	assert_eq "$?:$(wc -l <err | tr -d ' '):$(wc -c <out | tr -d ' ')" "1:1:0" "$args"
+	assert_match "$(cat err)" "^interloper run: " "$args message"
+done
+run -- /nonexistent/prog >out 2>err
+assert_match "$(cat err)" "^interloper run: /nonexistent/prog: not a program file" "missing program"
+
+try "no spec directory is left behind"
+set -- "${TMPDIR:-/tmp}"/interloper-run.*
+[ -e "$1" ] && ls -d "$@" >&2
+assert_eq "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'interloper-run.*' 2>/dev/null | wc -l | tr -d ' ')" 0 "leftovers"
+
+done_testing

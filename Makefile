@@ -22,7 +22,7 @@ B = build
 
 # Debian packages the build and the tests need (the README says why).
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
-	libgsl-dev gnuplot-nox mandoc shellcheck valgrind linux-perf hyperfine \
+	libgsl-dev gnuplot-nox mandoc shellcheck valgrind linux-perf \
 	python3 gzip binutils lld util-linux
 
 # ---------------------------------------------------------------- interposer
@@ -50,7 +50,7 @@ $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
 
 # ---------------------------------------------------------------- tools
 TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
-	$(B)/libexec/interloper-exec
+	$(B)/libexec/interloper-exec $(B)/libexec/interloper-hold
 
 $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
@@ -63,6 +63,10 @@ $(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ)
 $(B)/libexec/interloper-exec: $(B)/tools/exec.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+
+$(B)/libexec/interloper-hold: $(B)/tools/hold.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^
 
 $(B)/libexec/interloper-record: $(B)/tools/record.o
 	@mkdir -p $(@D)

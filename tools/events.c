@@ -263,6 +263,7 @@ print_event(json_t *e)
 int
 main(int argc, char **argv)
 {
+    program_invocation_short_name = (char *)"interloper events"; /* err(3) prefix */
     int as_json = 0, list = 0, c;
     static const struct option opts[] = {
         {"json", no_argument, NULL, 'j'},

@@ -261,6 +261,7 @@ each_line(const char *path, int summarise)
 int
 main(int argc, char **argv)
 {
+    program_invocation_short_name = (char *)"interloper record"; /* err(3) prefix */
     if (argc < 2) {
         usage(stderr);
         return 1;

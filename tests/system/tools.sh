@@ -64,4 +64,19 @@ sh "$IL" record summary r.jsonl 2>err
 assert_match "$(cat err)" "Performance counter stats for '/bin/true'" "header"
 assert_match "$(cat err)" "seconds time elapsed" "time"
 
+try "interloper hold runs the command and ends as it ended"
+sh "$IL" hold -- sh -c 'exit 3'
+assert_eq "$?" 3 "status"
+sh "$IL" hold sh -c 'kill -TERM $$' 2>/dev/null
+assert_eq "$?" 143 "death by the command's signal"
+sh "$IL" hold -- /nonexistent/cmd 2>err
+assert_eq "$?" 127 "a missing command"
+assert_match "$(cat err)" "^interloper hold: cannot execute /nonexistent/cmd" "message"
+
+try "measurements under interloper hold count the same events"
+rm -f h.jsonl
+sh "$IL" hold env INTERLOPER_OUTPUT="$T/h.jsonl" INTERLOPER_EVENTS=page-faults LD_PRELOAD="$LIB" \
+	"$PROGS/probe" touch 8 >/dev/null
+assert_eq "$(jget h.jsonl 'r[0]["events"]["page-faults"]["value"] >= 2048')" true "8 MiB of faults counted"
+
 done_testing

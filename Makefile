@@ -116,6 +116,7 @@ test: tests-build
 	@sh tests/run
 
 SCRIPTS = $(wildcard scripts/interloper-*)
+SHLIBS = $(wildcard scripts/il-*.sh)
 MANPAGES = $(wildcard man/*.[1-9])
 
 install: all
@@ -126,6 +127,7 @@ install: all
 	chmod 755 $(DESTDIR)$(BINDIR)/interloper
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/interloper/libinterloper.so
 	install -m 755 $(TOOLS) $(STATS_TARGETS) $(SCRIPTS) $(DESTDIR)$(LIBEXECDIR)
+	install -m 644 $(SHLIBS) $(DESTDIR)$(LIBEXECDIR)
 	for m in $(MANPAGES); do \
 		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s; done

@@ -64,6 +64,16 @@ sh "$IL" record summary r.jsonl 2>err
 assert_match "$(cat err)" "Performance counter stats for '/bin/true'" "header"
 assert_match "$(cat err)" "seconds time elapsed" "time"
 
+try "the dependency step, not as root, names the exact apt-get line and stops"
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	skip "needs root (to become another user) and setpriv"
+else
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups sh "$TOP/scripts/deps.sh" gzip zz-no-such-package 2>&1)
+	assert_eq "$?" 1 "status"
+	assert_match "$out" "run as root: apt-get install -y zz-no-such-package$" "the line"
+	assert_eq "$(printf '%s\n' "$out" | grep -c gzip)" 0 "installed packages are not named"
+fi
+
 try "interloper hold runs the command and ends as it ended"
 sh "$IL" hold -- sh -c 'exit 3'
 assert_eq "$?" 3 "status"

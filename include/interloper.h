@@ -88,6 +88,7 @@ struct il_config {
     char events_buf[IL_EVENTS_MAX]; /* INTERLOPER_EVENTS, split in place */
     char output[IL_PATH_MAX];       /* INTERLOPER_OUTPUT as given; %p expanded later */
     char run_spec[IL_PATH_MAX];     /* INTERLOPER_RUN: the spec interloper run wrote */
+    char pin_text[40];              /* INTERLOPER_STACK_PIN as given, for messages */
     /* One message per problem, each "INTERLOPER_X=value: what; expected". */
     char errors[IL_MAX_ERRORS][IL_ERROR_MAX];
 };

@@ -347,7 +347,9 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
         }
     }
 
+    cfg->pin_text[0] = 0;
     if ((v = nonempty(getenv_fn("INTERLOPER_STACK_PIN")))) {
+        snprintf(cfg->pin_text, sizeof cfg->pin_text, "%s", v);
         if (!strcmp(v, "auto")) {
             cfg->stack_pin = IL_PIN_AUTO;
         } else if (!strcmp(v, "none")) {

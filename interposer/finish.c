@@ -97,6 +97,7 @@ il_finish(enum il_how how, int status, int sig, const char *exec_path)
         /* ended before our constructor ran: read the variables now */
         il.pid = getpid();
         il.out_fd = -1;
+        il.err_fd = -1;
         il_config_parse(&il.cfg, env_get, environ);
     }
 

@@ -103,6 +103,9 @@ struct il_state {
     int out_fd;
     dev_t out_dev;
     ino_t out_ino;
+    int err_fd; /* our copy of stderr, when records or the summary go there */
+    dev_t err_dev;
+    ino_t err_ino;
 
     /* the record: the prefix is built with jansson before main; the rest
      * is appended at the end by signal-safe code into buf */
@@ -120,6 +123,7 @@ struct il_state {
     int exec_failed_errno; /* a record was written, then exec failed */
     int phase_before_finish;
     int strict_failed;
+    int pin_failed; /* INTERLOPER_STACK_PIN could not be applied */
 };
 
 extern struct il_state il IL_HIDDEN;
@@ -205,6 +209,8 @@ IL_HIDDEN uintptr_t il_main_stack(uintptr_t sp_now);
 IL_HIDDEN void il_heap_apply(void);
 IL_HIDDEN int il_output_open(void);
 IL_HIDDEN void il_output_write(const char *s, size_t n);
+IL_HIDDEN void il_keep_stderr(void);
+IL_HIDDEN int il_stderr_fd(void);
 IL_HIDDEN int il_call_main(uintptr_t sp, il_main_fn fn, int argc, char **argv, char **envp);
 
 /* finish.c */

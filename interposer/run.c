@@ -86,6 +86,8 @@ il_run_load(void)
     for (const char *p = pid; p && *p >= '0' && *p <= '9'; p++)
         R.pid = R.pid * 10 + (*p - '0');
     R.summary = sum && sum[0] == '1';
+    if (R.summary)
+        il_keep_stderr();
     R.loaded = 1;
 }
 
@@ -217,7 +219,7 @@ summary(enum il_how how, int status, int sig)
     il_fmt_u64(a, il.heap_offset);
     add(&l, a);
     add(&l, il.aslr ? ", ASLR on\n\n" : ", ASLR off\n\n");
-    il_write_all(2, l.b, l.n);
+    il_write_all(il_stderr_fd(), l.b, l.n);
 }
 
 /*

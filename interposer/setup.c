@@ -123,19 +123,26 @@ il_main_stack(uintptr_t sp_now)
         uintptr_t want = il.cfg.stack_pin == IL_PIN_AUTO ? il.stack_top - IL_PIN_AUTO_DEPTH
                                                          : il.cfg.stack_pin_addr;
         want &= ~(uintptr_t)15;
-        const char *var = "INTERLOPER_STACK_PIN";
-        if (!il.stack_top || !IL_HAVE_TRAMPOLINE) {
-            setup_error(var, want, "pinning is not supported on this machine; main runs "
-                                   "unpinned");
-        } else if (want > base - 4096) {
-            setup_error(var, want,
-                        "cannot be reached: it lies above main's natural frame (the "
-                        "environment and argv are too large for it); expected an address "
-                        "lower on the stack, or auto; main runs unpinned");
-        } else if (il.stack_top - want + IL_STACK_ROOM > limit) {
-            setup_error(var, want,
-                        "cannot be reached: it lies beyond the stack limit (ulimit -s); "
-                        "expected an address nearer the stack top; main runs unpinned");
+        const char *why = NULL;
+        if (!il.stack_top || !IL_HAVE_TRAMPOLINE)
+            why = "pinning is not supported on this machine";
+        else if (want > base - 4096)
+            why = "cannot be reached: it lies above main's natural frame (the environment and "
+                  "argv are too large for it); expected an address lower on the stack, or auto";
+        else if (il.stack_top - want + IL_STACK_ROOM > limit)
+            why = "cannot be reached: it lies beyond the stack limit (ulimit -s); expected an "
+                  "address nearer the stack top";
+        if (why) {
+            /* A pin is an intervention the user asked for; running
+             * unpinned would quietly measure something else.  So this
+             * stops the program before main (il_prepare). */
+            char what[IL_ERROR_MAX];
+            char *p = il_cat(what, why);
+            p = il_cat(p, " (main's stack pointer would be ");
+            p = il_fmt_hex(p, want);
+            il_cat(p, ")");
+            il_config_error(&il.cfg, "INTERLOPER_STACK_PIN", il.cfg.pin_text, what);
+            il.pin_failed = 1;
         } else {
             base = want;
             il.stack_pinned = 1;
@@ -172,6 +179,36 @@ il_heap_apply(void)
 }
 
 /*
+ * Many programs close their stderr on the way out (coreutils' close_stdout
+ * does, from an atexit handler), before our record or summary is written.
+ * When either goes to stderr, keep a copy of the descriptor, moved high,
+ * taken before main; il_stderr_fd() returns it while it is still ours.
+ */
+void
+il_keep_stderr(void)
+{
+    struct stat st;
+    if (il.err_fd > 0 || fstat(2, &st) < 0)
+        return;
+    int fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0)
+        return;
+    il.err_fd = il_move_fd_high(fd);
+    il.err_dev = st.st_dev;
+    il.err_ino = st.st_ino;
+}
+
+int
+il_stderr_fd(void)
+{
+    struct stat st;
+    if (il.err_fd > 0 && fstat(il.err_fd, &st) == 0 && st.st_dev == il.err_dev &&
+        st.st_ino == il.err_ino)
+        return il.err_fd;
+    return 2;
+}
+
+/*
  * Open the record's destination before main: a relative path is made
  * absolute now, because the program may chdir; the descriptor is moved
  * high so the program's own descriptor numbers are unchanged.  On failure
@@ -183,8 +220,10 @@ il_output_open(void)
     char exp[IL_PATH_MAX];
     il.out_path[0] = 0;
     il.out_fd = -1;
-    if (il.cfg.output_stderr)
+    if (il.cfg.output_stderr) {
+        il_keep_stderr();
         return 0;
+    }
     if (il_expand_output(il.cfg.output, (long)getpid(), exp, sizeof exp) < 0)
         il_strlcpy(exp, IL_DEFAULT_OUTPUT, sizeof exp);
     if (exp[0] == '/') {
@@ -196,6 +235,7 @@ il_output_open(void)
             il_config_error(&il.cfg, "INTERLOPER_OUTPUT", il.cfg.output,
                             "cannot make the path absolute; the record goes to stderr");
             il.out_path[0] = 0;
+            il_keep_stderr();
             return IL_ESYS;
         }
         if (strcmp(il.out_path, "/"))
@@ -210,6 +250,7 @@ il_output_open(void)
         il_cat(p, "; expected a writable file path, or - for stderr; the record goes to stderr");
         il_config_error(&il.cfg, "INTERLOPER_OUTPUT", il.cfg.output, what);
         il.out_path[0] = 0;
+        il_keep_stderr();
         return IL_ESYS;
     }
     il.out_fd = il_move_fd_high(fd);
@@ -232,7 +273,7 @@ il_output_write(const char *s, size_t n)
 {
     sigset_t before, pipe_only;
     sigpending(&before);
-    int fd = 2, opened = -1;
+    int fd = il_stderr_fd(), opened = -1;
     if (il.out_path[0]) {
         struct stat st;
         if (il.out_fd >= 0 && fstat(il.out_fd, &st) == 0 && st.st_dev == il.out_dev &&
@@ -241,7 +282,7 @@ il_output_write(const char *s, size_t n)
         } else {
             /* the program closed our descriptor, or we are a new child */
             opened = open(il.out_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
-            fd = opened >= 0 ? opened : 2;
+            fd = opened >= 0 ? opened : il_stderr_fd();
         }
     }
     il_write_all(fd, s, n);

@@ -70,6 +70,7 @@ il_ctor(void)
         return; /* forked by an earlier constructor: the parent measures */
     il.pid = getpid();
     il.out_fd = -1;
+    il.err_fd = -1;
     il_config_parse(&il.cfg, env_get, environ);
     on_exit(il_on_exit, NULL);
     __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
@@ -194,8 +195,12 @@ il_prepare(int argc, char **argv, char **envp, uintptr_t sp_now)
     debug_step("record prefix", &t);
 
     int problems = report_problems();
+    if (il.pin_failed) {
+        il_msg("INTERLOPER_STACK_PIN: stopping before main with exit status 127", NULL, NULL);
+        syscall(SYS_exit_group, 127);
+    }
     if (il.cfg.strict && problems) {
-        il_msg("INTERLOPER_STRICT=1: stopping before main with exit status 127", NULL, NULL);
+        il_msg("INTERLOPER_STRICT: stopping before main with exit status 127", NULL, NULL);
         il.strict_failed = 1;
         syscall(SYS_exit_group, 127);
     }

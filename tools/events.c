@@ -107,7 +107,6 @@ backends(int text)
     il_event_generic("task-clock", &a);
     int sw = try_open(&a, why, sizeof why);
     json_t *perf = json_object();
-    json_object_set_new(perf, "software", json_boolean(sw));
     if (!sw)
         json_object_set_new(perf, "software_error", json_string(why));
     il_event_generic("cycles", &a);
@@ -115,6 +114,7 @@ backends(int text)
     json_object_set_new(perf, "hardware", json_boolean(hw));
     if (!hw)
         json_object_set_new(perf, "hardware_error", json_string(why));
+    json_object_set_new(perf, "works", json_boolean(sw || hw));
     int par = il_perf_paranoid();
     json_object_set_new(perf, "perf_event_paranoid", json_integer(par));
     json_object_set_new(perf, "paranoid_meaning", json_string(paranoid_meaning(par)));
@@ -125,6 +125,10 @@ backends(int text)
     json_object_set_new(pj, "works", json_boolean(pok));
     json_object_set_new(pj, "detail", json_string(papi));
     json_object_set_new(b, "papi", pj);
+    json_t *none = json_object();
+    json_object_set_new(none, "works", json_true());
+    json_object_set_new(none, "detail", json_string("times only (wall, user, sys, maxrss)"));
+    json_object_set_new(b, "none", none);
 
     json_t *pfm = json_object();
     int rc = pfm_initialize();

@@ -246,12 +246,24 @@ main(int argc, char **argv)
             if (!dry)
                 cleanup(dir);
             errx(1, "--env-size %llu: below the minimum reachable, %zu bytes (this environment "
-                    "with an empty pad); expected at least %zu",
-                 size, base, base);
+                    "with an empty pad)",
+                 size, base);
         }
         padlen = (size_t)(size - base);
     } else if (have_add) {
         padlen = (size_t)add;
+    }
+    /* the kernel takes no single string longer than MAX_ARG_STRLEN */
+    size_t maxpad = 32 * 4096 - strlen("INTERLOPER_PAD=") - 1;
+    if (padlen > maxpad) {
+        if (!dry)
+            cleanup(dir);
+        if (have_size)
+            errx(1, "--env-size %llu: the pad would be %zu bytes, above the kernel's limit of %zu "
+                    "for one variable; expected at most %zu",
+                 size, padlen, maxpad, base + maxpad);
+        errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable", add,
+             maxpad);
     }
     char *pad = malloc(strlen("INTERLOPER_PAD=") + padlen + 1);
     if (!pad)

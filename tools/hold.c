@@ -52,10 +52,8 @@ main(int argc, char **argv)
     }
     if (argc > 1 && !strcmp(argv[1], "--"))
         first = 2;
-    else if (argc > 1 && argv[1][0] == '-') {
-        usage(stderr);
-        errx(1, "unknown option %s", argv[1]);
-    }
+    else if (argc > 1 && argv[1][0] == '-')
+        errx(1, "unknown option %s; see interloper hold --help", argv[1]);
 
     int held = 0;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {

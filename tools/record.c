@@ -30,8 +30,10 @@ usage(FILE *f)
                "label     add labels to each record on stdin; write to stdout, or append\n"
                "          to OUT with one write per record\n"
                "summary   print a perf-stat-like summary of each record\n"
-               "validate  check each line against schema interloper/1; exit 1 on the first\n"
-               "          bad line, naming it as FILE:LINE\n");
+               "validate  check each line against schema interloper/1; name every bad\n"
+               "          line as FILE:LINE, and exit 1 if there was one\n"
+               "\n"
+               "The summary goes to stderr, as perf stat's does.  See interloper(1).\n");
 }
 
 static int
@@ -199,10 +201,14 @@ check(json_t *r)
         return "not a JSON object";
     for (size_t i = 0; i < sizeof req / sizeof req[0]; i++) {
         json_t *v = json_object_get(r, req[i].key);
-        if (!v)
-            return req[i].key;
-        if (json_typeof(v) != req[i].type)
-            return req[i].key;
+        static char why[96];
+        static const char *const tn[] = {"an object", "an array", "a string", "an integer",
+                                         "a number", "true", "false", "null"};
+        if (!v || json_typeof(v) != req[i].type) {
+            snprintf(why, sizeof why, "%s %s; expected %s", req[i].key,
+                     v ? "has the wrong type" : "is missing", tn[req[i].type]);
+            return why;
+        }
     }
     if (strcmp(json_string_value(json_object_get(r, "schema")), "interloper/1"))
         return "schema is not interloper/1";
@@ -262,10 +268,8 @@ int
 main(int argc, char **argv)
 {
     program_invocation_short_name = (char *)"interloper record"; /* err(3) prefix */
-    if (argc < 2) {
-        usage(stderr);
-        return 1;
-    }
+    if (argc < 2)
+        errx(1, "expected an operation, label, summary or validate; see interloper record --help");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);
         return 0;
@@ -282,6 +286,5 @@ main(int argc, char **argv)
             bad |= each_line(argv[i], 0);
         return bad;
     }
-    usage(stderr);
     errx(1, "unknown operation '%s'; expected label, summary or validate", argv[1]);
 }

@@ -33,7 +33,7 @@ bad() {
 	env "$_var=$_val" INTERLOPER_STRICT=1 INTERLOPER_OUTPUT="${_out:-r.jsonl}" LD_PRELOAD="$LIB" "$P" hello >out 2>err
 	assert_eq "$?" 127 "status"
 	assert_eq "$(wc -c <out | tr -d ' ')" 0 "main never ran"
-	assert_match "$(tail -n 1 err)" "^interloper: INTERLOPER_STRICT=1: stopping before main" "last line"
+	assert_match "$(tail -n 1 err)" "^interloper: INTERLOPER_STRICT: stopping before main" "last line"
 }
 
 bad INTERLOPER_EVENTS bogus-event "unknown event"
@@ -59,6 +59,12 @@ env INTERLOPER_OUTPUT=- LD_PRELOAD="$LIB" "$P" hello >out 2>err
 "$P" hello >out0
 assert_eq "$(cat out)" "$(cat out0)" "stdout"
 assert_true "the record" valid err
+
+try "a program that closes its stderr on the way out still gets its record there"
+# coreutils close stdout and stderr from an atexit handler
+INTERLOPER_OUTPUT=- LD_PRELOAD="$LIB" /bin/echo hi >out 2>err
+assert_eq "$(cat out)" hi "stdout"
+assert_true "the record, on the stderr the program closed" valid err
 
 try "a relative output path is fixed before main, even if the program changes directory"
 rm -f r.jsonl

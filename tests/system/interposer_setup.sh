@@ -92,12 +92,12 @@ want=$(jget l.jsonl 'hex(int(r[0]["setup"]["main_sp"], 16) - 0x10000)')
 layout INTERLOPER_STACK_PIN="$want"
 assert_eq "$(jget l.jsonl 'r[0]["setup"]["main_sp"]')" "$want" "main_sp"
 
-try "an unreachable pin fails clearly, and the program still runs"
+try "an unreachable pin fails clearly: one line, status 127 before main"
 layout INTERLOPER_STACK_PIN=0x7ffffffff000
-assert_eq "$(grep -c '^interloper: INTERLOPER_STACK_PIN=0x7ffffffff000: cannot be reached' l.err)" 1 "one line"
-assert_eq "$(jget l.jsonl 'r[0]["setup"]["stack_pinned"]')" false "not pinned"
-assert_match "$(jget l.jsonl 'r[0]["errors"][0]')" "cannot be reached" "record carries it"
-assert_eq "$(field fd)" 3 "program ran"
+assert_eq "$(grep -c '^interloper: INTERLOPER_STACK_PIN=0x7ffffffff000: cannot be reached' l.err)" 1 "the line"
+assert_match "$(tail -n 1 l.err)" "^interloper: INTERLOPER_STACK_PIN: stopping before main with exit status 127" "then"
+assert_eq "$(wc -c <l.out | tr -d ' ')" 0 "main never ran"
+assert_eq "$(nrec l.jsonl)" 0 "no record"
 
 try "a heap offset shifts heap_start and the program's heap by N"
 layout INTERLOPER_HEAP_OFFSET=00000000

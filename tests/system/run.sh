@@ -46,6 +46,16 @@ assert_eq "$(cat out)" "hello from probe" "stdout untouched"
 run -- "$P" hello >out 2>err
 assert_eq "$(wc -c <err | tr -d ' ')" 0 "quiet"
 
+try "a program name is looked up in PATH, not among the shell's builtins"
+rm -f res.jsonl
+run -- true
+assert_eq "$?" 0 "status"
+assert_match "$(last '["argv"][0]')" "^true$" "argv[0] as given"
+
+try "the summary survives a program that closes its stderr"
+sh "$IL" run --output "$T/res.jsonl" -- /bin/echo hi >out 2>err
+assert_match "$(cat err)" "Performance counter stats for '/bin/echo hi'" "summary"
+
 try "ASLR is off by default and on when asked"
 run -- "$P" layout >out
 assert_eq "$(last '["setup"]["aslr"]')" false "record"
@@ -132,7 +142,8 @@ run -- ./suid.bin hello >out 2>err
 assert_eq "$(cat err)" "interloper: LD_PRELOAD cannot apply to ./suid.bin (setuid)" "message"
 
 try "bad options: one line each, status 1"
-for args in "--env-size lots" "--stack-offset -4" "--aslr maybe" "--label =x" "--backend fast" "--frobnicate"; do
+for args in "--env-size lots" "--stack-offset -4" "--stack-offset 7" "--aslr maybe" "--label =x" \
+	"--backend fast" "--frobnicate" "--keep FOO" "--env-size 999999" "--stack-pin=zz"; do
 	# shellcheck disable=SC2086 # one word per option and value
 	run $args -- "$P" hello >out 2>err
 	assert_eq "$?:$(wc -l <err | tr -d ' '):$(wc -c <out | tr -d ' ')" "1:1:0" "$args"

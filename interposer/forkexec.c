@@ -70,6 +70,45 @@ fork(void)
     return p;
 }
 
+/*
+ * daemon(3): glibc's forks and exits internally, past our hooks.  Done
+ * here with our fork() and _exit(): the parent ends with its record, and
+ * the child, which carries on with the program's work, is measured from
+ * the fork on, whatever INTERLOPER_INHERIT says (under "all" the parent's
+ * counters would die with the parent).
+ */
+IL_EXPORT int daemon(int nochdir, int noclose);
+
+IL_EXPORT int
+daemon(int nochdir, int noclose)
+{
+    il_resolve_reals();
+    il_forkexec_resolve();
+    int measured = il.phase == IL_PHASE_RUNNING && il.pid == getpid();
+    pid_t p = fork();
+    if (p < 0)
+        return -1;
+    if (p > 0)
+        _exit(0);
+    if (measured && il.cfg.inherit == IL_INHERIT_ALL)
+        il_child_restart();
+    if (setsid() < 0)
+        return -1;
+    if (!nochdir && chdir("/") < 0)
+        return -1;
+    if (!noclose) {
+        int fd = open("/dev/null", O_RDWR);
+        if (fd < 0)
+            return -1;
+        dup2(fd, 0);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        if (fd > 2)
+            close(fd);
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------- exec */
 
 static int

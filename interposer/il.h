@@ -72,8 +72,9 @@ struct il_state {
     struct il_config cfg;
     volatile int phase;
     volatile pid_t finisher; /* tid that owns FINISHING */
-    volatile pid_t claimer;  /* tid whose exit()/return ended the program */
-    int claimed_how;
+    volatile pid_t exit_tid;   /* the first thread to call exit() */
+    volatile pid_t return_tid; /* the thread whose main returned */
+    int quick_status;          /* quick_exit()'s status */
 
     pid_t pid;       /* the process this state belongs to */
     pid_t main_tid;  /* the thread that opened the counters */
@@ -122,6 +123,7 @@ struct il_state {
     int nlate;
     int exec_failed_errno; /* a record was written, then exec failed */
     int phase_before_finish;
+    int finished_how; /* the ending the record written says */
     int strict_failed;
     int pin_failed; /* INTERLOPER_STACK_PIN could not be applied */
 };
@@ -142,7 +144,7 @@ IL_HIDDEN char *il_fmt_u64(char *p, uint64_t v);
 IL_HIDDEN char *il_fmt_i64(char *p, int64_t v);
 IL_HIDDEN char *il_fmt_hex(char *p, uint64_t v);
 IL_HIDDEN char *il_cat(char *p, const char *s);
-IL_HIDDEN void il_write_all(int fd, const char *s, size_t n);
+IL_HIDDEN int il_write_all(int fd, const char *s, size_t n);
 IL_HIDDEN void il_msg(const char *a, const char *b, const char *c);
 IL_HIDDEN void il_debug(const char *a, const char *b, const char *c);
 IL_HIDDEN pid_t il_gettid(void);
@@ -165,6 +167,7 @@ IL_HIDDEN int il_perf_open(struct il_event *e, enum il_inherit inherit);
 IL_HIDDEN void il_perf_close_all(void);
 IL_HIDDEN void il_perf_enable(void);
 IL_HIDDEN void il_perf_disable(void);
+IL_HIDDEN void il_perf_stop(void);
 IL_HIDDEN void il_perf_read(void);
 IL_HIDDEN void il_perf_floor(void);
 IL_HIDDEN int il_perf_has_pmu(void);
@@ -203,6 +206,14 @@ IL_HIDDEN size_t il_record_finish(enum il_how how, int status, int sig, const ch
 IL_HIDDEN size_t il_record_premain(char *buf, size_t cap, enum il_how how, int status, int sig,
                                    const char *exec_path);
 
+/* trampoline.S: call fn(argc, argv, envp) with the stack pointer sp */
+#if defined(__x86_64__) || defined(__aarch64__)
+#define IL_HAVE_TRAMPOLINE 1
+IL_HIDDEN int il_call_on_stack(uintptr_t sp, il_main_fn fn, int argc, char **argv, char **envp);
+#else
+#define IL_HAVE_TRAMPOLINE 0
+#endif
+
 /* setup.c */
 IL_HIDDEN void il_setup_facts(int argc, char **argv, char **envp);
 IL_HIDDEN uintptr_t il_main_stack(uintptr_t sp_now);
@@ -214,12 +225,12 @@ IL_HIDDEN int il_stderr_fd(void);
 IL_HIDDEN int il_call_main(uintptr_t sp, il_main_fn fn, int argc, char **argv, char **envp);
 
 /* finish.c */
-IL_HIDDEN void il_finish(enum il_how how, int status, int sig, const char *exec_path);
-IL_HIDDEN int il_claim(enum il_how how);
+IL_HIDDEN int il_finish(enum il_how how, int status, int sig, const char *exec_path);
 IL_HIDDEN int il_armed(void);
 IL_HIDDEN void il_resume_after_exec(int err);
 IL_HIDDEN void il_late_error(const char *a, const char *b);
 IL_HIDDEN void il_on_exit(int status, void *arg);
+IL_HIDDEN void il_on_quick_exit(void);
 IL_HIDDEN void il_block_forever(void);
 
 /* signals.c */

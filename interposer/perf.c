@@ -167,6 +167,15 @@ il_perf_disable(void)
             ioctl(il.ev[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
+/* At the end: only descriptors that are still ours (see il_perf_read). */
+void
+il_perf_stop(void)
+{
+    for (int i = 0; i < il.nev; i++)
+        if (il.ev[i].ok && fd_is_ours(&il.ev[i]))
+            ioctl(il.ev[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
 struct il_reading {
     uint64_t value, enabled, running;
 };

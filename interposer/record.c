@@ -116,7 +116,7 @@ jstr(const char *s)
     size_t n = strlen(s);
     char *tmp = il_arena_alloc(3 * n + 8);
     if (!tmp)
-        return json_string("");
+        return NULL; /* out of arena: jw_val marks the record */
     size_t m = il_utf8_sanitize(s, n, tmp, 3 * n + 8);
     return json_stringn(tmp, m);
 }
@@ -213,12 +213,24 @@ write_setup(struct jw *w)
     jw_raw(w, "}");
 }
 
+static int build_prefix(int with_argv);
+
 /*
  * Build the part of the record that is known before main, into il.buf,
- * sized for the rest too.  Returns 0 or IL_ENOMEM.
+ * sized for the rest too.  Returns 0 or IL_ENOMEM.  A command line too
+ * large for the arena is left out, and the record says so.
  */
 int
 il_record_prefix(void)
+{
+    if (build_prefix(1) == 0)
+        return 0;
+    il_late_error("the command line is too large to record; argv is left empty", "");
+    return build_prefix(0);
+}
+
+static int
+build_prefix(int with_argv)
 {
     json_malloc_t old_m;
     json_free_t old_f;
@@ -235,8 +247,8 @@ il_record_prefix(void)
     il_iso8601(&now, start);
 
     /* escaping can at most sextuple a byte; the tail holds the rest */
-    size_t cap = 4096 + 6 * (il.argv_bytes + strlen(cpu) + sizeof u) + 65536 +
-                 (size_t)il.nev * 1024;
+    size_t cap = 4096 + 6 * ((with_argv ? il.argv_bytes : 0) + strlen(cpu) + sizeof u) +
+                 65536 + (size_t)il.nev * 1024;
     struct jw w = {il_arena_alloc(cap), 0, cap, 0};
     if (!w.buf) {
         json_set_alloc_funcs(old_m, old_f);
@@ -254,8 +266,9 @@ il_record_prefix(void)
     jw_key(&w, "ppid");
     jw_val(&w, json_integer(getppid()));
     json_t *argv = json_array();
-    for (int i = 0; i < il.argc && il.argv && il.argv[i]; i++)
-        json_array_append_new(argv, jstr(il.argv[i]));
+    for (int i = 0; with_argv && i < il.argc && il.argv && il.argv[i]; i++)
+        if (json_array_append_new(argv, jstr(il.argv[i])) < 0)
+            w.err = 1;
     jw_key(&w, "argv");
     jw_val(&w, argv);
     jw_key(&w, "host");

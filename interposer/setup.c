@@ -41,12 +41,7 @@
 /* stack the program keeps below a pinned or offset main, at least */
 #define IL_STACK_ROOM (128UL << 10)
 
-#if defined(__x86_64__) || defined(__aarch64__)
-#define IL_HAVE_TRAMPOLINE 1
-extern int il_call_on_stack(uintptr_t sp, il_main_fn fn, int argc, char **argv,
-                            char **envp) IL_HIDDEN;
-#else
-#define IL_HAVE_TRAMPOLINE 0
+#if !IL_HAVE_TRAMPOLINE
 #include <alloca.h>
 #endif
 
@@ -113,8 +108,11 @@ uintptr_t
 il_main_stack(uintptr_t sp_now)
 {
     struct rlimit rl;
-    uintptr_t limit = ~(uintptr_t)0;
-    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    /* with no stack limit, the stack still cannot grow into the mmap
+     * area: take 1 GiB as the most a pin or offset may reach */
+    uintptr_t limit = 1UL << 30;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (uintptr_t)rl.rlim_cur < limit)
         limit = (uintptr_t)rl.rlim_cur;
     uintptr_t base = (sp_now - 256) & ~(uintptr_t)15;
 
@@ -217,31 +215,32 @@ il_stderr_fd(void)
 int
 il_output_open(void)
 {
-    char exp[IL_PATH_MAX];
     il.out_path[0] = 0;
     il.out_fd = -1;
     if (il.cfg.output_stderr) {
         il_keep_stderr();
         return 0;
     }
-    if (il_expand_output(il.cfg.output, (long)getpid(), exp, sizeof exp) < 0)
-        il_strlcpy(exp, IL_DEFAULT_OUTPUT, sizeof exp);
-    if (exp[0] == '/') {
-        il_strlcpy(il.out_path, exp, sizeof il.out_path);
-    } else {
-        const char *rel = exp[0] == '.' && exp[1] == '/' ? exp + 2 : exp;
-        if (!getcwd(il.out_path, sizeof il.out_path) ||
-            strlen(il.out_path) + strlen(rel) + 2 > sizeof il.out_path) {
+    /* Make the template absolute once, in place, so that a child forked
+     * after a chdir (INTERLOPER_INHERIT=threads) still writes here. */
+    if (il.cfg.output[0] != '/') {
+        char abs[IL_PATH_MAX];
+        const char *rel = il.cfg.output;
+        if (rel[0] == '.' && rel[1] == '/')
+            rel += 2;
+        if (!getcwd(abs, sizeof abs) || strlen(abs) + strlen(rel) + 2 > sizeof abs) {
             il_config_error(&il.cfg, "INTERLOPER_OUTPUT", il.cfg.output,
                             "cannot make the path absolute; the record goes to stderr");
-            il.out_path[0] = 0;
             il_keep_stderr();
             return IL_ESYS;
         }
-        if (strcmp(il.out_path, "/"))
-            strcat(il.out_path, "/");
-        strcat(il.out_path, rel);
+        if (strcmp(abs, "/"))
+            strcat(abs, "/");
+        strcat(abs, rel);
+        il_strlcpy(il.cfg.output, abs, sizeof il.cfg.output);
     }
+    if (il_expand_output(il.cfg.output, (long)getpid(), il.out_path, sizeof il.out_path) < 0)
+        il_strlcpy(il.out_path, il.cfg.output, sizeof il.out_path);
     int fd = open(il.out_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
     if (fd < 0) {
         char what[IL_ERROR_MAX];
@@ -271,7 +270,7 @@ il_output_open(void)
 void
 il_output_write(const char *s, size_t n)
 {
-    sigset_t before, pipe_only;
+    sigset_t before, ours;
     sigpending(&before);
     int fd = il_stderr_fd(), opened = -1;
     if (il.out_path[0]) {
@@ -285,14 +284,30 @@ il_output_write(const char *s, size_t n)
             fd = opened >= 0 ? opened : il_stderr_fd();
         }
     }
-    il_write_all(fd, s, n);
+    /* Under a file-size limit (ulimit -f) a write past it would be cut
+     * short and raise SIGXFSZ, killing the program: a record that does not
+     * fit is not written, and the line on stderr says so. */
+    struct rlimit rl;
+    struct stat st;
+    int err = 0;
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        (uint64_t)st.st_size + n > (uint64_t)rl.rlim_cur) {
+        il_msg("the record does not fit under the file-size limit (ulimit -f); it is not "
+               "written",
+               NULL, NULL);
+    } else {
+        err = il_write_all(fd, s, n);
+    }
     if (opened >= 0)
         close(opened);
-    if (!sigismember(&before, SIGPIPE)) {
+    /* A SIGPIPE or SIGXFSZ that our own write raised is ours to take. */
+    int sig = err == EPIPE ? SIGPIPE : err == EFBIG ? SIGXFSZ : 0;
+    if (sig && !sigismember(&before, sig)) {
         struct timespec zero = {0, 0};
-        sigemptyset(&pipe_only);
-        sigaddset(&pipe_only, SIGPIPE);
-        sigtimedwait(&pipe_only, NULL, &zero);
+        sigemptyset(&ours);
+        sigaddset(&ours, sig);
+        sigtimedwait(&ours, NULL, &zero);
     }
 }
 

@@ -4,18 +4,29 @@
  *
  * Before main, for every signal whose default action ends the process and
  * whose disposition is still SIG_DFL, il_on_signal is installed.  It writes
- * the record, restores SIG_DFL, re-raises the signal to this thread and
- * unblocks it: the default action then happens exactly as it would have
- * (core dump included).  Signals the program inherited as ignored (nohup,
- * background jobs) are left alone.  As pid 1 (a container's init) SIG_DFL
- * means "ignore", so nothing is installed there.
+ * the record on a stack of its own (the program's alternate signal stack,
+ * if it has one, may be far too small for us), restores SIG_DFL, and ends
+ * the process as the signal would have:
+ *   - a fault raised by the hardware (SIGSEGV, SIGBUS, SIGILL, SIGFPE with
+ *     si_code > 0) is left to happen again: returning re-runs the faulting
+ *     instruction, and the default action takes it with its own siginfo,
+ *     so a core dump shows the real fault, not us;
+ *   - anything else is re-raised to this thread and unblocked.
+ * Signals the program inherited as ignored (nohup, background jobs) are
+ * left alone.  As pid 1 (a container's init) SIG_DFL means "ignore" for
+ * signals from outside, so only the synchronous ones are installed there.
  *
- * The program must not notice: our sigaction(), signal(), bsd_signal()
- * and sysv_signal() keep the program's view.  Asking for the disposition
+ * The program must not notice: our sigaction(), signal(), bsd_signal() and
+ * sysv_signal() keep the program's view.  Asking for the disposition
  * answers with what the program set (SIG_DFL at first); setting SIG_DFL
- * keeps our handler in place; setting a handler or SIG_IGN installs it
- * for real, and our handler is back when the program returns to SIG_DFL.
- * The pattern is libmonitor's signal.c.
+ * keeps our handler in place; setting a handler or SIG_IGN installs it for
+ * real, and our handler is back when the program returns to SIG_DFL.  The
+ * pattern is libmonitor's signal.c.  Because glibc's sigset(), ssignal()
+ * and sigignore() change dispositions past any hook, every call checks
+ * what is really installed before trusting its own notes.  A one-shot
+ * handler (SA_RESETHAND, as sysv_signal sets) is run through il_oneshot,
+ * so that the "reset to SIG_DFL" lands on our handler, not on a bare
+ * SIG_DFL that would lose the record.
  *
  * Not covered, and documented: SIGKILL; a stack overflow with no
  * alternate stack (the kernel cannot run any handler); a program that
@@ -30,25 +41,20 @@
 #include "il.h"
 
 static volatile sig_atomic_t ours[_NSIG];
-/* The program's view of a signal we hold: until the program sets one,
- * SIG_DFL with no flags and an empty mask (what exec leaves), so the
- * table is written only when the program asks for SIG_DFL itself; that
- * keeps its pages untouched in most processes. */
+/* The program's view of a signal we hold.  Until the program sets one it
+ * is SIG_DFL with the flags the kernel reported at install and an empty
+ * mask, so the table of full sigactions is written only when the program
+ * sets SIG_DFL itself: its pages stay untouched in most processes. */
 static struct sigaction view[_NSIG];
 static unsigned char view_set[_NSIG];
+static int dfl_flags[_NSIG];
+/* one-shot handlers, run through il_oneshot */
+static struct sigaction oneshot[_NSIG];
 static int installed;
 
-static struct sigaction
-view_of(int sig)
-{
-    struct sigaction sa;
-    if (view_set[sig])
-        return view[sig];
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_DFL;
-    sigemptyset(&sa.sa_mask);
-    return sa;
-}
+/* the handler's own stack; taken by the first thread that needs it */
+static char handler_stack[64 << 10] __attribute__((aligned(16)));
+static volatile int handler_stack_taken;
 
 static int
 fatal_by_default(int sig)
@@ -81,20 +87,74 @@ fatal_by_default(int sig)
     return sig >= SIGRTMIN && sig <= SIGRTMAX;
 }
 
+/* raised by the process itself: the ones that end even pid 1 */
+static int
+synchronous(int sig)
+{
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
+           sig == SIGSYS || sig == SIGTRAP || sig == SIGABRT;
+}
+
+static struct sigaction
+view_of(int sig)
+{
+    struct sigaction sa;
+    if (view_set[sig])
+        return view[sig];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sa.sa_flags = dfl_flags[sig];
+    sigemptyset(&sa.sa_mask);
+    return sa;
+}
+
+static int
+signal_work(int sig, char **unused1, char **unused2)
+{
+    (void)unused1;
+    (void)unused2;
+    return il_finish(IL_HOW_SIGNAL, 0, sig, NULL);
+}
+
 static void
 il_on_signal(int sig, siginfo_t *info, void *uctx)
 {
-    (void)info;
     (void)uctx;
     int saved = errno;
-    il_finish(IL_HOW_SIGNAL, 0, sig, NULL);
+    int mine = il.pid == getpid(); /* not a vfork child sharing our memory */
+    int wrote;
+#if IL_HAVE_TRAMPOLINE
+    int free_ = 0;
+    if (__atomic_compare_exchange_n(&handler_stack_taken, &free_, 1, 0, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST)) {
+        uintptr_t top = ((uintptr_t)handler_stack + sizeof handler_stack) & ~(uintptr_t)15;
+        wrote = il_call_on_stack(top, signal_work, sig, NULL, NULL);
+        __atomic_store_n(&handler_stack_taken, 0, __ATOMIC_SEQ_CST);
+    } else
+#endif
+        wrote = signal_work(sig, NULL, NULL);
+
+    /* This very thread already wrote the record for another ending, and
+     * is on its way to it (a signal slipped in between our write and the
+     * real _exit): end as the record says, not by this signal. */
+    if (mine && !wrote && il.phase == IL_PHASE_DONE && il.finisher == il_gettid() &&
+        il.finished_how != IL_HOW_SIGNAL && il.finished_how != IL_HOW_EXEC) {
+        errno = saved;
+        return;
+    }
 
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
     real_sigaction(sig, &dfl, NULL);
-    ours[sig] = 0;
+    if (mine)
+        ours[sig] = 0;
+    if (info && info->si_code > 0 &&
+        (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE)) {
+        errno = saved;
+        return; /* the instruction faults again, under SIG_DFL */
+    }
     syscall(SYS_tgkill, getpid(), il_gettid(), sig);
     sigset_t s;
     sigemptyset(&s);
@@ -114,11 +174,33 @@ our_action(struct sigaction *sa)
     sigfillset(&sa->sa_mask);
 }
 
+/*
+ * A handler the program set with SA_RESETHAND: the kernel would reset the
+ * disposition to SIG_DFL on delivery.  For us SIG_DFL means our handler,
+ * so put that back first, then run the program's handler as it asked.
+ */
+static void
+il_oneshot(int sig, siginfo_t *info, void *uctx)
+{
+    struct sigaction h = oneshot[sig], sa;
+    our_action(&sa);
+    real_sigaction(sig, &sa, NULL);
+    if (il.pid == getpid()) {
+        ours[sig] = 1;
+        view_set[sig] = 0;
+    }
+    if (h.sa_flags & SA_SIGINFO)
+        h.sa_sigaction(sig, info, uctx);
+    else if (h.sa_handler != SIG_DFL && h.sa_handler != SIG_IGN)
+        h.sa_handler(sig);
+}
+
 void
 il_signals_install(void)
 {
-    if (installed || getpid() == 1)
+    if (installed)
         return;
+    int pid1 = getpid() == 1;
     struct sigaction sa, prev;
     sigset_t all, old;
     our_action(&sa);
@@ -127,10 +209,12 @@ il_signals_install(void)
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old);
     for (int sig = 1; sig < _NSIG; sig++) {
-        if (!fatal_by_default(sig) || real_sigaction(sig, &sa, &prev) < 0)
+        if (!fatal_by_default(sig) || (pid1 && !synchronous(sig)) ||
+            real_sigaction(sig, &sa, &prev) < 0)
             continue;
         if (prev.sa_handler == SIG_DFL && !(prev.sa_flags & SA_SIGINFO)) {
             ours[sig] = 1;
+            dfl_flags[sig] = prev.sa_flags;
         } else {
             real_sigaction(sig, &prev, NULL);
         }
@@ -149,32 +233,38 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old);
-    int rc = 0, was = ours[sig];
-    struct sigaction before;
-    memset(&before, 0, sizeof before);
-    if (was)
-        before = view_of(sig);
-    if (act && act->sa_handler == SIG_DFL) {
-        if (!was) {
-            struct sigaction sa;
-            our_action(&sa);
-            rc = real_sigaction(sig, &sa, &before);
+    /* what is really installed, whatever our notes say */
+    struct sigaction cur, before;
+    int rc = real_sigaction(sig, NULL, &cur);
+    int was = rc == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == il_on_signal;
+    int one = rc == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == il_oneshot;
+    before = was ? view_of(sig) : one ? oneshot[sig] : cur;
+    ours[sig] = was;
+    if (rc == 0 && act) {
+        if (act->sa_handler == SIG_DFL) {
+            if (!was) {
+                struct sigaction sa;
+                our_action(&sa);
+                rc = real_sigaction(sig, &sa, NULL);
+            }
+            if (rc == 0) {
+                view[sig] = *act;
+                view_set[sig] = 1;
+                ours[sig] = 1;
+            }
+        } else if (act->sa_handler != SIG_IGN && (act->sa_flags & SA_RESETHAND)) {
+            struct sigaction w = *act;
+            w.sa_sigaction = il_oneshot;
+            w.sa_flags = (act->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+            oneshot[sig] = *act;
+            rc = real_sigaction(sig, &w, NULL);
+            if (rc == 0)
+                ours[sig] = 0;
+        } else {
+            rc = real_sigaction(sig, act, NULL);
+            if (rc == 0)
+                ours[sig] = 0;
         }
-        if (rc == 0) {
-            view[sig] = *act;
-            view_set[sig] = 1;
-            ours[sig] = 1;
-        }
-    } else if (act) {
-        struct sigaction tmp;
-        rc = real_sigaction(sig, act, &tmp);
-        if (rc == 0) {
-            if (!was)
-                before = tmp;
-            ours[sig] = 0;
-        }
-    } else if (!was) {
-        rc = real_sigaction(sig, NULL, &before);
     }
     int err = errno;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -188,16 +278,16 @@ static sighandler_t
 set_handler(int sig, sighandler_t h, int flags)
 {
     struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = h;
-    sa.sa_flags = flags;
-    sigemptyset(&sa.sa_mask);
-    if (!(flags & SA_NODEFER) && sig > 0 && sig < _NSIG)
-        sigaddset(&sa.sa_mask, sig);
     if (sig <= 0 || sig >= _NSIG || h == SIG_ERR) {
         errno = EINVAL;
         return SIG_ERR;
     }
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = h;
+    sa.sa_flags = flags;
+    sigemptyset(&sa.sa_mask);
+    if (!(flags & SA_NODEFER))
+        sigaddset(&sa.sa_mask, sig);
     if (sigaction(sig, &sa, &old) < 0)
         return SIG_ERR;
     return old.sa_handler;

@@ -73,6 +73,7 @@ il_ctor(void)
     il.err_fd = -1;
     il_config_parse(&il.cfg, env_get, environ);
     on_exit(il_on_exit, NULL);
+    at_quick_exit(il_on_quick_exit);
     __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
     il_debug("constructor", "", "");
 }
@@ -93,7 +94,7 @@ void
 il_counters_stop(void)
 {
     if (il.backend == IL_BACKEND_PERF)
-        il_perf_disable();
+        il_perf_stop();
     else if (il.backend == IL_BACKEND_PAPI)
         il_papi_stop_read();
     clock_gettime(CLOCK_MONOTONIC, &il.t1);
@@ -177,7 +178,9 @@ il_prepare(int argc, char **argv, char **envp, uintptr_t sp_now)
     il.main_entered = 1;
     il_setup_facts(argc, argv, envp);
     il_run_load();
-    if (il_arena_init((256u << 10) + 8 * il.argv_bytes + 64 * (size_t)argc) < 0)
+    /* the record's prefix needs about 10 bytes per byte of argv (6 for
+     * the worst escaping, 3 to make it valid UTF-8, 1 for jansson's copy) */
+    if (il_arena_init((256u << 10) + 12 * il.argv_bytes + 96 * (size_t)argc) < 0)
         il_late_error("cannot map the record arena; no record will be written", "");
     il_output_open();
     debug_step("setup facts and output", &t);
@@ -236,8 +239,7 @@ il_main(int argc, char **argv, char **envp)
     il_counters_start();
     int ret = il_call_main(sp, real_main, argc, argv, envp);
 
-    if (!il_claim(IL_HOW_RETURN))
-        il_block_forever(); /* another thread is already in exit() */
+    il.return_tid = il_gettid();
     return ret;
 }
 
@@ -261,9 +263,10 @@ __libc_start_main(il_main_fn main, int argc, char **argv, void (*init)(void),
 void
 il_child_restart(void)
 {
+    __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
     il.pid = getpid();
     il.main_tid = il_gettid();
-    il.claimer = 0;
+    il.exit_tid = il.return_tid = 0;
     il.finisher = 0;
     il.nlate = 0;
     il.exec_failed_errno = 0;

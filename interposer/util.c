@@ -82,7 +82,8 @@ il_cat(char *p, const char *s)
     return p;
 }
 
-void
+/* Write all of s; 0, or the errno that stopped it. */
+int
 il_write_all(int fd, const char *s, size_t n)
 {
     while (n) {
@@ -90,11 +91,12 @@ il_write_all(int fd, const char *s, size_t n)
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            return;
+            return errno;
         }
         s += w;
         n -= (size_t)w;
     }
+    return 0;
 }
 
 /* One line on stderr: "interloper: " a b c "\n", with one write(2). */

@@ -14,7 +14,7 @@
 set -u
 TOP=${TOP:?TOP must be set by tests/run}
 B="$TOP/build"
-LIB="$B/libinterloper.so"
+LIB=${IL_TEST_LIB:-"$B/libinterloper.so"} # IL_TEST_LIB: test another build
 PROGS="$B/tests/progs"
 IL="$TOP/scripts/interloper"
 IL_RESULTS=${IL_RESULTS:-/dev/null}

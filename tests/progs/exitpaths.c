@@ -10,6 +10,8 @@
  *   exitpaths fork-noexec | fork-exec PATH ARGS... | vfork-exec PATH
  *   exitpaths sigview SIG | sigreset SIG
  *   exitpaths atexit-work MIB | threads-busy N
+ *   exitpaths altstack SIG | sigset SIG | resethand SIG | vfork-sig SIG
+ *   exitpaths quick N | daemon | fsize | thread-_exit N | race-endings
  *
  * It prints to stdout, so the tests can compare stdout with and without
  * the library.
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,7 +67,51 @@ spinner(void *arg)
     return NULL;
 }
 
+static volatile int handled;
+
+static void
+reraise(int s)
+{
+    handled++;
+    printf("handler ran\n");
+    fflush(stdout);
+    raise(s); /* with SA_RESETHAND the default action applies now */
+}
+
+static void
+slow_atexit(void)
+{
+    usleep(200000);
+    printf("atexit done\n");
+}
+
+static void *
+late_exit(void *arg)
+{
+    usleep(50000);
+    _exit((int)(long)arg);
+}
+
 static pthread_barrier_t barrier;
+
+static void *
+mixed_ender(void *arg)
+{
+    long k = (long)arg;
+    pthread_barrier_wait(&barrier);
+    switch (k % 4) {
+    case 0:
+        exit((int)(10 + k));
+    case 1:
+        _exit((int)(20 + k));
+    case 2:
+        raise(SIGTERM);
+        break;
+    default:
+        kill(getpid(), SIGUSR1);
+    }
+    return NULL;
+}
 
 static void *
 exiter(void *arg)
@@ -260,6 +307,83 @@ main(int argc, char **argv)
             pthread_join(t[i], NULL);
         printf("threads done\n");
         return 0;
+    }
+    if (!strcmp(m, "altstack")) {
+        /* a small alternate signal stack, as programs that catch overflows use */
+        static char alt[4096]; /* small, but above MINSIGSTKSZ on x86-64 */
+        stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0};
+        sigaltstack(&ss, NULL);
+        fflush(stdout);
+        raise(n);
+        return 99;
+    }
+    if (!strcmp(m, "sigset")) {
+        /* glibc's sigset() bypasses sigaction(); then back to default */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        sigset(n, on_sig);
+#pragma GCC diagnostic pop
+        signal(n, SIG_DFL);
+        fflush(stdout);
+        raise(n);
+        return 99;
+    }
+    if (!strcmp(m, "resethand")) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = reraise;
+        sa.sa_flags = SA_RESETHAND;
+        sigaction(n, &sa, NULL);
+        raise(n);
+        return 99;
+    }
+    if (!strcmp(m, "vfork-sig")) {
+        /* a vfork child shares our memory; what we see must not change */
+        pid_t p = vfork();
+        if (p == 0)
+            raise(n);
+        waitpid(p, NULL, 0);
+        struct sigaction sa;
+        sigaction(n, NULL, &sa);
+        printf("sig %d: %s\n", n, sa.sa_handler == SIG_DFL ? "default" : "other");
+        return 0;
+    }
+    if (!strcmp(m, "quick")) {
+        fflush(stdout);
+        quick_exit(n);
+    }
+    if (!strcmp(m, "daemon")) {
+        fflush(stdout);
+        if (daemon(1, 1) < 0)
+            err(1, "daemon");
+        volatile unsigned long x = 0;
+        for (unsigned long i = 0; i < 20000000; i++)
+            x += i;
+        return 0;
+    }
+    if (!strcmp(m, "fsize")) {
+        /* a file-size limit below the record's size must not kill us */
+        struct rlimit rl = {100, 100};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        printf("ok\n");
+        return 0;
+    }
+    if (!strcmp(m, "thread-_exit")) {
+        /* another thread's _exit during the atexit handlers ends the process */
+        pthread_t t;
+        atexit(slow_atexit);
+        pthread_create(&t, NULL, late_exit, (void *)(long)n);
+        return 0;
+    }
+    if (!strcmp(m, "race-endings")) {
+        /* exit, _exit, a thread signal and a process signal, all at once */
+        pthread_t t[8];
+        fflush(stdout);
+        pthread_barrier_init(&barrier, NULL, 9);
+        for (long i = 0; i < 8; i++)
+            pthread_create(&t[i], NULL, mixed_ender, (void *)i);
+        pthread_barrier_wait(&barrier);
+        exit(99);
     }
     errx(2, "unknown mode %s", m);
 }

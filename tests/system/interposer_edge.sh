@@ -1,0 +1,76 @@
+#!/bin/sh
+# The corners an independent review found: small alternate signal stacks,
+# dispositions set past our hooks, one-shot handlers, vfork children,
+# quick_exit, daemon, file-size limits, _exit during atexit handlers, long
+# command lines, several threads ending the process in different ways.
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+E="$PROGS/exitpaths"
+# shellcheck disable=SC3045 # no core files; not POSIX, hence the guard
+ulimit -c 0 2>/dev/null || true
+cd "$T" || exit 1
+
+ends_as() { # ends_as WHAT HOW STATUS SIGNAL MODE ARGS...
+	_w=$1 _how=$2 _st=$3 _sig=$4
+	shift 4
+	try "$_w"
+	rm -f r.jsonl
+	same_as_without r.jsonl "$E" "$@"
+	assert_eq "$(nrec r.jsonl)" 1 "records"
+	assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "status", "signal")]')" \
+		"[\"$_how\", $_st, $_sig]" "exit"
+}
+
+ends_as "a fatal signal on a small alternate signal stack" signal null 15 altstack 15
+ends_as "a handler set with sigset(), then SIG_DFL again: still recorded" signal null 15 sigset 15
+ends_as "a one-shot (SA_RESETHAND) handler that re-raises" signal null 15 resethand 15
+ends_as "quick_exit" exit 9 0 quick 9
+ends_as "_exit from another thread while atexit handlers run" _exit 5 0 thread-_exit 5
+
+try "a vfork child that dies of a signal leaves the parent's view alone"
+rm -f r.jsonl
+same_as_without r.jsonl "$E" vfork-sig 15
+assert_match "$(cat "$T/out")" "sig 15: default" "the parent's view"
+
+try "daemon(): the parent's record, and the daemon's own"
+rm -f r.jsonl
+with_lib "$T/r.jsonl" "$E" daemon
+i=0
+while [ "$(nrec r.jsonl)" -lt 2 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+assert_eq "$(nrec r.jsonl)" 2 "records"
+assert_eq "$(jget r.jsonl 'sorted(x["exit"]["how"] for x in r)')" '["_exit", "return"]' "endings"
+assert_eq "$(jget r.jsonl '[x for x in r if x["exit"]["how"] == "return"][0]["events"]["task-clock"]["value"] > 5000000')" true \
+	"the daemon's work is measured"
+
+try "a file-size limit smaller than the record: the program is unharmed"
+rm -f r.jsonl
+printf '%0200d\n' 0 >r.jsonl
+same_as_without r.jsonl "$E" fsize
+assert_eq "$rc" 0 "status"
+assert_eq "$(nrec r.jsonl)" 1 "no record cut in half"
+assert_match "$(cat "$T/err")" "^interloper: the record does not fit under the file-size limit" "said once"
+
+try "a long command line is recorded whole"
+big=$(printf '%030000d' 0)
+rm -f r.jsonl
+with_lib r.jsonl "$PROGS/probe" hello "$big" "$big" "$big" "$big" "$big"
+assert_eq "$(jget r.jsonl '[len(a) for a in r[0]["argv"][2:]]')" "[30000, 30000, 30000, 30000, 30000]" "argv lengths"
+
+try "threads ending the process in different ways: the record agrees with the wait status"
+bad=0
+i=0
+while [ $i -lt 60 ]; do
+	rm -f r.jsonl
+	INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD=$LIB "$E" race-endings >/dev/null 2>&1
+	st=$?
+	# the wait status as the shell reports it: 128 + signal, or the status
+	want=$(jget r.jsonl 'r[0]["exit"]["signal"] + 128 if r[0]["exit"]["how"] == "signal" else r[0]["exit"]["status"]' 2>/dev/null)
+	[ "$(nrec r.jsonl)" = 1 ] && [ "$want" = "$st" ] || bad=$((bad + 1))
+	i=$((i + 1))
+done
+assert_eq "$bad" 0 "disagreements in 60 runs"
+
+done_testing

@@ -146,6 +146,86 @@ warn_groups(const struct il_report *r)
     }
 }
 
+/* Labels that number or place the runs of one series rather than tell
+ * series apart: they may vary along a run sequence. */
+static int
+numbers_runs(const char *name)
+{
+    static const char *const names[] = {
+        "rep",   "repetition", "iter", "iteration", "run",    "exec",    "execution",
+        "trial", "invocation", "copy", "setup",     "layout", "env_add",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int
+cmp_nat(const void *a, const void *b)
+{
+    return il_natcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* plot seq: one group, and no label outside --by that tells series apart
+ * (system, bench, ...) may take several values, or the run sequence would
+ * interleave several series. */
+static void
+one_series(const struct il_report *r)
+{
+    const struct il_opts *o = r->o;
+    const struct il_data *d = &r->d;
+    if (r->gs.ng != 1)
+        errx(1, "seq: the selection has %zu groups (%s, ...); select one group with --where",
+             r->gs.ng, r->gname[0]);
+    char mixed[1024], ex[512] = "", part[512];
+    char *parts[IL_MAX_SLOTS + 1];
+    size_t nmixed = 0;
+    for (size_t i = 0; i < d->nlv; i++) {
+        const struct il_labvals *l = &d->lv[i];
+        int absent = l->present < d->n, by = 0;
+        for (size_t j = 0; j < o->nby; j++)
+            by |= strcmp(o->by[j], l->name) == 0;
+        if (l->nval + (size_t)absent < 2 || by || numbers_runs(l->name))
+            continue;
+        if (nmixed == IL_MAX_SLOTS) {
+            parts[nmixed++] = xstrdup("...");
+            break;
+        }
+        const char **v = xcalloc(l->nval, sizeof *v);
+        size_t k = 0, m;
+        for (size_t id = 1; id < l->seencap && k < l->nval; id++)
+            if (l->seen[id])
+                v[k++] = il_str(&d->st, (uint32_t)id);
+        qsort(v, k, sizeof *v, cmp_nat);
+        if (!nmixed)
+            snprintf(ex, sizeof ex, "%s=%s", l->name, v[0]);
+        m = (size_t)snprintf(part, sizeof part, "%s=", l->name);
+        for (size_t j = 0; j < k && j < 6 && m < sizeof part; j++)
+            m += (size_t)snprintf(part + m, sizeof part - m, "%s%s", j ? "," : "",
+                                  j == 5 && k > 6 ? "..." : v[j]);
+        if (absent && m < sizeof part)
+            snprintf(part + m, sizeof part - m, ",(absent)");
+        parts[nmixed++] = xstrdup(part);
+        free(v);
+    }
+    if (!nmixed)
+        return;
+    /* "a=x,y", "a=x,y and b=z,w", "a=x,y, b=z,w and c=u,v" */
+    size_t m = 0;
+    mixed[0] = '\0';
+    for (size_t i = 0; i < nmixed && m < sizeof mixed; i++)
+        m += (size_t)snprintf(mixed + m, sizeof mixed - m, "%s%s",
+                              i == 0            ? ""
+                              : i + 1 == nmixed ? " and "
+                                                : ", ",
+                              parts[i]);
+    errx(1,
+         "seq: the selected records mix %s; one run sequence needs one value of each: pick "
+         "it with --where, e.g. --where %s",
+         mixed, ex);
+}
+
 struct sv {
     uint32_t s;
     double v;
@@ -497,6 +577,8 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     }
     il_group_by(&r->d, key, nkey, &r->gs);
     describe_groups(r);
+    if (o->tool == IL_TOOL_PLOT && strcmp(o->plot_kind, "seq") == 0)
+        one_series(r);
     if (o->nlevels)
         levels(r);
     if (o->cmp_label)

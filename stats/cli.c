@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +37,7 @@ enum {
 };
 
 static const char *const usage_report =
-    "usage: interloper report [--metric NAME] [--where LABEL=VALUE]... [--subtract-floor]\n"
+    "usage: interloper report [--metric NAME] [--where LABEL[!]=VALUE]... [--subtract-floor]\n"
     "                         [--by LABEL,...] [--compare LABEL=BASELINE [--pooled]]\n"
     "                         [--setup LABEL] [--levels L_n,...,L_1] [--strict]\n"
     "                         [--json | --csv | --markdown | --gobench] FILE...\n"
@@ -49,6 +50,7 @@ static const char *const usage_report =
     "  -m, --metric NAME        an event name, or wall, user, sys, maxrss (default wall)\n"
     "  -w, --where LABEL=VALUE  keep records with this label value; repeat to combine\n"
     "                           (same label: any of the values; different labels: all)\n"
+    "  -w, --where LABEL!=VALUE leave out records with this label value (e.g. rep!=1)\n"
     "      --subtract-floor     subtract the record's calibrated floor.NAME (events)\n"
     "  -b, --by LABEL,...       one group per combination of these labels\n"
     "  -c, --compare L=BASE     ratio of means of every other value of L to BASE\n"
@@ -64,8 +66,8 @@ static const char *const usage_report =
 static const char *const usage_plan =
     "usage: interloper plan --levels L_n,...,L_1 [--costs C_n,...,C_1] [--target X%]\n"
     "                       [--bootstrap B [--seed S]] [--metric NAME]\n"
-    "                       [--where LABEL=VALUE]... [--subtract-floor] [--strict] [--json]\n"
-    "                       FILE...\n"
+    "                       [--where LABEL[!]=VALUE]... [--subtract-floor] [--strict]\n"
+    "                       [--json] FILE...\n"
     "\n"
     "Dimension an experiment after Kalibera & Jones: the variance each level adds\n"
     "(S_i^2, T_i^2), the optimal repetition counts of the lower levels from their\n"
@@ -79,14 +81,15 @@ static const char *const usage_plan =
     "  --target X%            relative half-width of the 95% interval to reach\n"
     "  --bootstrap B          B hierarchical bootstrap replicates\n"
     "  --seed S               random seed of the bootstrap (default 1)\n"
-    "  --metric, --where, --subtract-floor, --strict   as in interloper-report(1)\n"
+    "  --metric, --where, --subtract-floor, --strict   as in interloper-report(1);\n"
+    "                         --where LABEL!=VALUE leaves records out (e.g. rep!=1)\n"
     "  --json                 JSON instead of a table\n"
     "\n"
     "See interloper-plan(1).\n";
 
 static const char *const usage_plot =
     "usage: interloper plot violin|env|hist|seq -o FILE.png|FILE.svg [--metric NAME]\n"
-    "                       [--where LABEL=VALUE]... [--subtract-floor] [--by LABEL,...]\n"
+    "                       [--where LABEL[!]=VALUE]... [--subtract-floor] [--by LABEL,...]\n"
     "                       [--compare LABEL=BASELINE] [--setup LABEL] [--title TEXT]\n"
     "                       [--keep DIR] [--strict] FILE...\n"
     "\n"
@@ -96,11 +99,16 @@ static const char *const usage_plot =
     "  env     the metric against setup.env_bytes, mean and 95% interval (Fig. 1b)\n"
     "  hist    histogram over setups of the suite's geometric-mean ratio (Fig. 6);\n"
     "          needs --compare and --setup\n"
-    "  seq     run-sequence, lag and autocorrelation plots of one group\n"
+    "  seq     run-sequence, lag and autocorrelation plots of one group; the records\n"
+    "          must not mix values of a label such as system or bench (pick one\n"
+    "          with --where)\n"
     "\n"
     "  -o, --output FILE   the image; its suffix, .png or .svg, picks the format\n"
     "      --title TEXT    the plot title\n"
     "      --keep DIR      keep the gnuplot script and data in DIR\n"
+    "  --metric, --where, --subtract-floor, --by, --compare, --setup, --strict\n"
+    "                      as in interloper-report(1); --where LABEL!=VALUE leaves\n"
+    "                      records out (e.g. rep!=1)\n"
     "\n"
     "See interloper-plot(1).\n";
 
@@ -110,40 +118,50 @@ usage_text(enum il_tool t)
     return t == IL_TOOL_REPORT ? usage_report : t == IL_TOOL_PLAN ? usage_plan : usage_plot;
 }
 
-static void
-bad(enum il_tool t, const char *fmt, const char *arg)
+static const char *
+tool_name(enum il_tool t)
 {
-    fputs(usage_text(t), stderr);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    warnx(fmt, arg);
-#pragma GCC diagnostic pop
-    exit(1);
+    return t == IL_TOOL_REPORT ? "interloper report"
+           : t == IL_TOOL_PLAN ? "interloper plan"
+                               : "interloper plot";
+}
+
+/* Bad usage: one line on stderr naming what was wrong and what was
+ * expected, exit 1.  The full usage is for --help alone. */
+static void bad(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+static void
+bad(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verrx(1, fmt, ap);
 }
 
 /* Split a comma list in place into out[], at most max entries. */
 static size_t
-split(enum il_tool t, char *s, const char **out, size_t max, const char *opt)
+split(char *s, const char **out, size_t max, const char *opt)
 {
     size_t n = 0;
     for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
         if (n == max)
-            bad(t, "%s: too many names; at most 8 levels or 24 labels", opt);
+            bad("%s: too many names; at most %d levels or %d labels", opt, IL_MAX_LEVELS,
+                IL_MAX_SLOTS);
         out[n++] = tok;
     }
     if (n == 0)
-        bad(t, "%s: expected a comma-separated list of label names", opt);
+        bad("%s: expected a comma-separated list of label names", opt);
     return n;
 }
 
 static double
-number(enum il_tool t, const char *s, const char *opt)
+number(const char *s, const char *opt)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
     if (errno || end == s || *end || !isfinite(v))
-        bad(t, "%s: expected a number", opt);
+        bad("%s %s: expected a number", opt, s);
     return v;
 }
 
@@ -251,17 +269,40 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
     int c, nfmt = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":m:w:b:c:o:h", lo, NULL)) != -1) {
+        const char *arg = argv[optind - 1];
         if (c == ':')
-            bad(tool, "%s: expected a value after this option", argv[optind - 1]);
+            bad("%s: expected a value after this option; see %s --help", arg, tool_name(tool));
         if (c == '?') {
-            if (optopt) {
-                char opt[3] = {'-', (char)optopt, '\0'};
-                bad(tool, "%s: unknown option; see --help", opt);
-            }
-            bad(tool, "%s: unknown option; see --help", argv[optind - 1]);
+            int n = (int)strcspn(arg, "="), islong = strncmp(arg, "--", 2) == 0 && arg[2];
+            if (!islong || (optopt && optopt < 256 && !strchr("mwbcoh", optopt)))
+                bad("unknown option -%c; see %s --help", optopt, tool_name(tool));
+            /* A long option known but given a value it does not take */
+            if (optopt)
+                bad("%.*s takes no value; see %s --help", n, arg, tool_name(tool));
+            /* --name=value: name the option alone; a prefix of several
+             * option names is ambiguous */
+            char amb[256] = "";
+            size_t k = 0, na = 0;
+            for (size_t i = 0; lo[i].name; i++)
+                if (takes(tool, lo[i].val) && strncmp(lo[i].name, arg + 2, (size_t)n - 2) == 0 &&
+                    k < sizeof amb)
+                    k += (size_t)snprintf(amb + k, sizeof amb - k, "%s--%s", na++ ? ", " : "",
+                                          lo[i].name);
+            if (na > 1)
+                bad("ambiguous option %.*s (%s); see %s --help", n, arg, amb, tool_name(tool));
+            if (na == 1)
+                bad("unknown option %.*s; did you mean %s? see %s --help", n, arg, amb,
+                    tool_name(tool));
+            bad("unknown option %.*s; see %s --help", n, arg, tool_name(tool));
         }
-        if (!takes(tool, c))
-            bad(tool, "%s: not an option of this command", argv[optind - 1]);
+        if (!takes(tool, c)) {
+            const char *name = "?";
+            for (size_t i = 0; lo[i].name; i++)
+                if (lo[i].val == c)
+                    name = lo[i].name;
+            bad("--%s is not an option of %s; see %s --help", name, tool_name(tool),
+                tool_name(tool));
+        }
         switch (c) {
         case O_HELP:
             fputs(usage_text(tool), stdout);
@@ -270,24 +311,29 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
             o->sel.metric = optarg;
             break;
         case O_WHERE: {
+            /* LABEL=VALUE keeps, LABEL!=VALUE leaves out. */
             char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg)
-                bad(tool, "--where %s: expected LABEL=VALUE", optarg);
-            *eq = '\0';
+            int neg = eq && eq > optarg && eq[-1] == '!';
+            char *end = neg ? eq - 1 : eq;
+            if (!eq || end == optarg)
+                bad("--where %s: expected LABEL=VALUE, or LABEL!=VALUE to leave records out",
+                    optarg);
+            *end = '\0';
             o->sel.where = realloc(o->sel.where, (o->sel.nwhere + 1) * sizeof *o->sel.where);
             if (!o->sel.where)
                 err(1, "out of memory");
             o->sel.where[o->sel.nwhere].slot = il_sel_slot(&o->sel, optarg);
+            o->sel.where[o->sel.nwhere].neg = neg;
             o->sel.where[o->sel.nwhere++].value = eq + 1;
             break;
         }
         case O_BY:
-            o->nby = split(tool, optarg, o->by, IL_MAX_SLOTS, "--by");
+            o->nby = split(optarg, o->by, IL_MAX_SLOTS, "--by");
             break;
         case O_COMPARE: {
             char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg || !eq[1])
-                bad(tool, "--compare %s: expected LABEL=BASELINE, e.g. system=O2", optarg);
+                bad("--compare %s: expected LABEL=BASELINE, e.g. system=O2", optarg);
             *eq = '\0';
             o->cmp_label = optarg;
             o->cmp_base = eq + 1;
@@ -309,7 +355,7 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
             o->setup = optarg;
             break;
         case O_LEVELS:
-            o->nlevels = split(tool, optarg, o->levels, IL_MAX_LEVELS, "--levels");
+            o->nlevels = split(optarg, o->levels, IL_MAX_LEVELS, "--levels");
             break;
         case O_COSTS:
             costs = optarg;
@@ -317,31 +363,26 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
         case O_TARGET: {
             char *pct = strchr(optarg, '%');
             if (pct && pct[1])
-                bad(tool, "--target %s: expected a percentage such as 1%%", optarg);
+                bad("--target %s: expected a percentage such as 1%%", optarg);
             if (pct)
                 *pct = '\0';
-            o->target = number(tool, optarg, "--target") / 100;
+            o->target = number(optarg, "--target") / 100;
             if (!(o->target > 0 && o->target < 1))
-                bad(tool,
-                    "--target: expected a percentage above 0 and below 100, such as "
-                    "1%s",
-                    "%");
+                bad("--target: expected a percentage above 0 and below 100, such as 1%%");
             break;
         }
         case O_BOOT: {
-            double b = number(tool, optarg, "--bootstrap");
+            double b = number(optarg, "--bootstrap");
             if (b < 100 || b > 1e8 || b != floor(b))
-                bad(tool,
-                    "--bootstrap: expected a whole number of replicates from 100 to "
-                    "100000000 (10000 is typical)%s",
-                    "");
+                bad("--bootstrap: expected a whole number of replicates from 100 to "
+                    "100000000 (10000 is typical)");
             o->boot = (size_t)b;
             break;
         }
         case O_SEED: {
-            double s = number(tool, optarg, "--seed");
+            double s = number(optarg, "--seed");
             if (s < 0 || s != floor(s) || s > 4294967295.0)
-                bad(tool, "--seed: expected a whole number from 0 to 4294967295%s", "");
+                bad("--seed: expected a whole number from 0 to 4294967295");
             o->seed = (unsigned long)s;
             break;
         }
@@ -364,38 +405,36 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
         }
     }
     if (nfmt > 1)
-        bad(tool, "give at most one of --json, --csv, --markdown, --gobench%s", "");
+        bad("give at most one of --json, --csv, --markdown, --gobench");
     if (tool == IL_TOOL_PLOT) {
         if (optind >= argc)
-            bad(tool, "expected a plot kind: violin, env, hist or seq%s", "");
+            bad("expected a plot kind: violin, env, hist or seq; see interloper plot --help");
         o->plot_kind = argv[optind++];
         if (strcmp(o->plot_kind, "violin") && strcmp(o->plot_kind, "env") &&
             strcmp(o->plot_kind, "hist") && strcmp(o->plot_kind, "seq"))
-            bad(tool, "unknown plot kind '%s'; expected violin, env, hist or seq", o->plot_kind);
+            bad("unknown plot kind '%s'; expected violin, env, hist or seq", o->plot_kind);
         if (!o->out)
-            bad(tool, "-o FILE is required (FILE.png or FILE.svg)%s", "");
+            bad("-o FILE is required (FILE.png or FILE.svg)");
     }
     o->files = argv + optind;
     o->nfiles = argc - optind;
     if (o->nfiles == 0)
-        bad(tool, "expected one or more .jsonl files of records (- for stdin)%s", "");
+        bad("expected one or more .jsonl files of records (- for stdin)");
     if (il_metric_parse(o->sel.metric, &o->sel.kind) < 0)
-        bad(tool, "--metric: expected an event name, or wall, user, sys, maxrss%s", "");
+        bad("--metric: expected an event name, or wall, user, sys, maxrss");
     if (o->sel.subtract_floor && o->sel.kind != IL_M_EVENT)
         errx(1, "--subtract-floor applies to events only; '%s' has no calibrated floor",
              o->sel.metric);
     if (o->setup && !o->cmp_label)
         errx(1, "--setup needs --compare LABEL=BASELINE: the per-setup view is a ratio");
     if (tool == IL_TOOL_PLAN && o->nlevels == 0)
-        bad(tool,
-            "--levels is required: name the levels, highest first, e.g. "
-            "--levels layout,exec,iter%s",
-            "");
+        bad("--levels is required: name the levels, highest first, e.g. "
+            "--levels layout,exec,iter");
     if (costs) {
         const char *tok[IL_MAX_LEVELS];
-        o->ncosts = split(tool, costs, tok, IL_MAX_LEVELS, "--costs");
+        o->ncosts = split(costs, tok, IL_MAX_LEVELS, "--costs");
         for (size_t i = 0; i < o->ncosts; i++) {
-            o->costs[i] = number(tool, tok[i], "--costs");
+            o->costs[i] = number(tok[i], "--costs");
             if (!(o->costs[i] > 0))
                 errx(1, "--costs: every cost must be positive seconds; got %s", tok[i]);
         }

@@ -138,16 +138,28 @@ enum il_metric_kind { IL_M_EVENT, IL_M_WALL, IL_M_USER, IL_M_SYS, IL_M_MAXRSS };
 struct il_where {
     size_t slot;
     char *value;
+    int neg; /* LABEL!=VALUE: leave such records out */
 };
 
 struct il_sel {
     const char *metric;
     enum il_metric_kind kind;
     int subtract_floor, strict, want_env, want_wall;
+    int want_labels; /* note every label of the kept records (struct il_labvals) */
     const char *slot_name[IL_MAX_SLOTS]; /* label names kept per record */
     size_t nslots;
-    struct il_where *where; /* same slot: any value; different: all */
+    struct il_where *where; /* same slot: any value and none of the !=
+                             * values; different slots: all */
     size_t nwhere;
+};
+
+/* One label name over the kept records, with want_labels. */
+struct il_labvals {
+    char *name;
+    size_t present; /* records that have it (not null) */
+    size_t nval;    /* distinct values among them */
+    uint8_t *seen;  /* by string id of struct il_data's st */
+    size_t seencap;
 };
 
 struct il_data {
@@ -162,6 +174,8 @@ struct il_data {
     size_t files, lines, records, selected, malformed, notrecord, unsupported, missing, nofloor,
         noenv, badvalue;
     char *first_schema_other; /* a schema other than interloper/1, if seen */
+    struct il_labvals *lv;    /* with want_labels: every label name seen */
+    size_t nlv;
 };
 
 int il_metric_parse(const char *name, enum il_metric_kind *kind);
@@ -315,7 +329,8 @@ struct il_opts {
     size_t by_slot[IL_MAX_SLOTS], cmp_slot, setup_slot, level_slot[IL_MAX_LEVELS];
 };
 
-/* Parse argv for tool; prints usage and exits on --help and bad use. */
+/* Parse argv for tool; prints the usage to stdout and exits 0 on --help,
+ * and exits 1 after one line on stderr on bad use. */
 void il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o);
 
 /* ------------------------------------------------------------ analyze.c */

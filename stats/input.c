@@ -203,13 +203,24 @@ where_ok(struct rd *rd)
         if (!rd->is_where[s])
             continue;
         mark_seen(rd, s, rd->ids[s]);
-        int any = 0;
+        /* A record without the label matches neither = nor !=. */
+        if (rd->ids[s] == IL_MISSING_ID)
+            return 0;
+        int any = 0, incl = 0;
         const char *v = il_str(&rd->d->st, rd->ids[s]);
-        for (size_t w = 0; w < sel->nwhere && !any; w++)
-            if (sel->where[w].slot == s && rd->ids[s] != IL_MISSING_ID &&
-                strcmp(sel->where[w].value, v) == 0)
-                any = 1;
-        if (!any)
+        for (size_t w = 0; w < sel->nwhere; w++) {
+            if (sel->where[w].slot != s)
+                continue;
+            int eq = strcmp(sel->where[w].value, v) == 0;
+            if (sel->where[w].neg) {
+                if (eq)
+                    return 0;
+            } else {
+                incl = 1;
+                any |= eq;
+            }
+        }
+        if (incl && !any)
             return 0;
     }
     return 1;
@@ -259,6 +270,111 @@ push(struct il_data *d, double v, double env, double wall, const uint32_t *ids)
     d->wall[d->n] = wall;
     memcpy(d->lab + d->n * d->nslots, ids, d->nslots * sizeof *ids);
     d->n++;
+}
+
+static const char *
+skip_ws(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* The end of the JSON value at p, which the scanner has validated. */
+static const char *
+skip_value(const char *p, const char *e)
+{
+    int depth = 0;
+    do {
+        if (*p == '"') {
+            for (p++; p < e && *p != '"'; p++)
+                if (*p == '\\')
+                    p++;
+            p++;
+        } else if (*p == '{' || *p == '[') {
+            depth++;
+            p++;
+        } else if (*p == '}' || *p == ']') {
+            depth--;
+            p++;
+        } else if (depth == 0) {
+            while (p < e && !strchr(",}] \t\r\n", *p))
+                p++;
+        } else {
+            p++;
+        }
+    } while (depth > 0 && p < e);
+    return p;
+}
+
+static void
+note_label(struct rd *rd, const char *k, size_t kn, int esc, struct il_span v)
+{
+    struct il_data *d = rd->d;
+    char *name = xmalloc(kn + 1);
+    if (esc) {
+        kn = il_json_unescape(k, kn, name);
+    } else {
+        memcpy(name, k, kn);
+    }
+    name[kn] = '\0';
+    struct il_labvals *l = NULL;
+    for (size_t i = 0; i < d->nlv && !l; i++)
+        if (strcmp(d->lv[i].name, name) == 0)
+            l = &d->lv[i];
+    if (l) {
+        free(name);
+    } else {
+        d->lv = realloc(d->lv, (d->nlv + 1) * sizeof *d->lv);
+        if (!d->lv)
+            err(1, "out of memory");
+        l = &d->lv[d->nlv++];
+        memset(l, 0, sizeof *l);
+        l->name = name;
+    }
+    uint32_t id = label_id(rd, v);
+    if (id == IL_MISSING_ID)
+        return;
+    l->present++;
+    if (id >= l->seencap) {
+        size_t cap = 2 * (size_t)id + 64;
+        l->seen = realloc(l->seen, cap);
+        if (!l->seen)
+            err(1, "out of memory");
+        memset(l->seen + l->seencap, 0, cap - l->seencap);
+        l->seencap = cap;
+    }
+    if (!l->seen[id]) {
+        l->seen[id] = 1;
+        l->nval++;
+    }
+}
+
+/* Every label of a kept record, for want_labels. */
+static void
+collect_labels(struct rd *rd, struct il_span sp)
+{
+    const char *p = sp.p + 1, *e = sp.p + sp.n;
+    for (;;) {
+        p = skip_ws(p, e);
+        if (p >= e || *p != '"')
+            break;
+        const char *k = ++p;
+        int esc = 0;
+        while (p < e && *p != '"') {
+            esc |= *p == '\\';
+            p += *p == '\\' ? 2 : 1;
+        }
+        size_t kn = (size_t)(p - k);
+        p = skip_ws(p + 1, e); /* at the colon */
+        p = skip_ws(p + 1, e);
+        const char *v = p;
+        p = skip_value(p, e);
+        note_label(rd, k, kn, esc, (struct il_span){v, (size_t)(p - v)});
+        p = skip_ws(p, e);
+        if (p < e && *p == ',')
+            p++;
+    }
 }
 
 static void
@@ -332,6 +448,8 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
     if (sel->want_wall && il_span_number(f[P_WALL], &wall) < 0)
         wall = NAN;
     push(d, v, env, wall, rd->ids);
+    if (sel->want_labels)
+        collect_labels(rd, f[P_LABELS]);
 }
 
 static void
@@ -467,6 +585,11 @@ il_data_free(struct il_data *d)
     free(d->wall);
     free(d->lab);
     free(d->first_schema_other);
+    for (size_t i = 0; i < d->nlv; i++) {
+        free(d->lv[i].name);
+        free(d->lv[i].seen);
+    }
+    free(d->lv);
     il_strtab_free(&d->st);
     memset(d, 0, sizeof *d);
 }

@@ -3,6 +3,7 @@
  * interloper records.  See interloper-report(1).
  */
 #include <err.h>
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 
@@ -13,6 +14,8 @@ main(int argc, char **argv)
 {
     struct il_opts o;
     struct il_report r;
+    static char name[] = "interloper report";
+    program_invocation_short_name = name; /* what the user typed, for err(3) */
     gsl_set_error_handler_off();
     il_parse_opts(IL_TOOL_REPORT, argc, argv, &o);
     il_analyze(&o, &r);

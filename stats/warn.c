@@ -28,7 +28,8 @@ static const char *const templates[IL_W_COUNT] = {
                       "3.5); they are kept: look for interference (other load, frequency "
                       "scaling) before publishing",
     [IL_W_FIRST] = "%s: the first run differs from the rest (modified z = %.1f); it is kept: "
-                   "add a warm-up run, or leave it out explicitly with --where",
+                   "add a warm-up run, or leave such runs out with --where LABEL!=VALUE "
+                   "(e.g. --where rep!=1)",
     [IL_W_DEPENDENT] = "%s: successive runs are correlated (Ljung-Box p = %.2g over %d lags, "
                        "lag-1 autocorrelation %.2f, bound +-%.2f); the interval assumes "
                        "independent runs and may be too narrow: interleave or randomise the "

@@ -4,6 +4,8 @@
  * list of edge cases and on thousands of seeded mutations of a record.
  * The one deliberate difference: numbers beyond jansson's range
  * (integers over 64 bits, reals over DBL_MAX) are accepted.
+ * Then the reading of records (stats/input.c) as far as it walks the
+ * scanner's spans: --where LABEL!=VALUE and every label of a record.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "il_stats.h"
 
@@ -202,6 +205,115 @@ finds_paths_and_decodes(void **state)
     assert_int_equal(il_span_number(s, &v), -1);
 }
 
+/* Read the text as a .jsonl file with sel. */
+static void
+read_text(const char *text, const struct il_sel *sel, struct il_data *d)
+{
+    char path[] = "/tmp/test_stats_scan.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    assert_int_equal(fclose(fp), 0);
+    char *files[] = {path};
+    il_read(sel, files, 1, d);
+    unlink(path);
+}
+
+static const struct il_labvals *
+labvals(const struct il_data *d, const char *name)
+{
+    for (size_t i = 0; i < d->nlv; i++)
+        if (strcmp(d->lv[i].name, name) == 0)
+            return &d->lv[i];
+    fail_msg("no label '%s'", name);
+    return NULL;
+}
+
+static int
+has_value(const struct il_data *d, const struct il_labvals *l, const char *v)
+{
+    for (size_t id = 1; id < l->seencap; id++)
+        if (l->seen[id] && strcmp(il_str(&d->st, (uint32_t)id), v) == 0)
+            return 1;
+    return 0;
+}
+
+static void
+where_not_equal(void **state)
+{
+    static const char text[] =
+        "{\"schema\":\"interloper/1\",\"labels\":{\"rep\":1},\"times\":{\"wall_ns\":1}}\n"
+        "{\"schema\":\"interloper/1\",\"labels\":{\"rep\":2},\"times\":{\"wall_ns\":2}}\n"
+        "{\"schema\":\"interloper/1\",\"labels\":{\"rep\":3},\"times\":{\"wall_ns\":4}}\n"
+        "{\"schema\":\"interloper/1\",\"labels\":{},\"times\":{\"wall_ns\":8}}\n";
+    struct il_where w[3] = {{0, "1", 1}, {0, "2", 0}, {0, "3", 0}};
+    struct il_sel sel;
+    struct il_data d;
+    memset(&sel, 0, sizeof sel);
+    sel.metric = "wall";
+    sel.kind = IL_M_WALL;
+    assert_int_equal(il_sel_slot(&sel, "rep"), 0);
+    /* rep != 1: 2 and 3; the record without rep is left out */
+    sel.where = w;
+    sel.nwhere = 1;
+    read_text(text, &sel, &d);
+    assert_int_equal(d.n, 2);
+    assert_true(d.val[0] == 2 && d.val[1] == 4);
+    il_data_free(&d);
+    /* rep != 1 and rep = 2 or 3 */
+    sel.nwhere = 3;
+    read_text(text, &sel, &d);
+    assert_int_equal(d.n, 2);
+    il_data_free(&d);
+    /* rep = 2 or 3 but != 3 */
+    w[0] = (struct il_where){0, "3", 1};
+    read_text(text, &sel, &d);
+    assert_int_equal(d.n, 1);
+    assert_true(d.val[0] == 2);
+    il_data_free(&d);
+}
+
+static void
+collects_every_label(void **state)
+{
+    static const char text[] =
+        "{\"schema\":\"interloper/1\",\"labels\":{ \"a\\u0062\" : \"x\\\"y\" , \"n\": 1.50,"
+        " \"o\": {\"k\":[1,\"}],\"]}, \"z\": null },\"times\":{\"wall_ns\":1}}\n"
+        "{\"schema\":\"interloper/1\",\"labels\":{\"ab\":\"q\",\"n\":2,\"o\":{\"k\":[1,\"}],\"]}},"
+        "\"times\":{\"wall_ns\":2}}\n"
+        "{\"schema\":\"interloper/1\",\"labels\":{\"ab\":\"q\",\"n\":2},"
+        "\"times\":{\"wall_ns\":3}}\n"
+        "{\"schema\":\"interloper/1\",\"labels\":{\"ab\":\"skipped\"},\"times\":{}}\n";
+    struct il_sel sel;
+    struct il_data d;
+    memset(&sel, 0, sizeof sel);
+    sel.metric = "wall";
+    sel.kind = IL_M_WALL;
+    sel.want_labels = 1;
+    read_text(text, &sel, &d);
+    assert_int_equal(d.n, 3);
+    assert_int_equal(d.nlv, 4);
+    const struct il_labvals *l = labvals(&d, "ab");
+    assert_int_equal(l->present, 3); /* the record without wall_ns is not kept */
+    assert_int_equal(l->nval, 2);
+    assert_true(has_value(&d, l, "x\"y") && has_value(&d, l, "q"));
+    assert_false(has_value(&d, l, "skipped"));
+    l = labvals(&d, "n");
+    assert_int_equal(l->present, 3);
+    assert_int_equal(l->nval, 2);
+    assert_true(has_value(&d, l, "1.50") && has_value(&d, l, "2"));
+    l = labvals(&d, "o");
+    assert_int_equal(l->present, 2);
+    assert_int_equal(l->nval, 1);
+    assert_true(has_value(&d, l, "{\"k\":[1,\"}],\"]}"));
+    l = labvals(&d, "z");
+    assert_int_equal(l->present, 0);
+    assert_int_equal(l->nval, 0);
+    il_data_free(&d);
+}
+
 int
 main(void)
 {
@@ -211,6 +323,8 @@ main(void)
         cmocka_unit_test(big_numbers_accepted),
         cmocka_unit_test(seeded_mutations),
         cmocka_unit_test(finds_paths_and_decodes),
+        cmocka_unit_test(where_not_equal),
+        cmocka_unit_test(collects_every_label),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,7 +35,100 @@ for sub in report plan plot; do
 	assert_eq "$?" 0 "exit status"
 	assert_match "$out" "^usage: interloper $sub " "usage line"
 	assert_match "$out" "interloper-$sub\\(1\\)" "points to the man page"
+	assert_eq "$(sh "$IL" "$sub" --help 2>&1 >/dev/null)" "" "nothing on stderr"
 done
+
+# one_line NAME ERE ARGS...: interloper ARGS fails with status 1 and
+# exactly one line on stderr matching ERE, and nothing on stdout.
+one_line() {
+	_what=$1 _ere=$2
+	shift 2
+	sh "$IL" "$@" >"$T/ol.out" 2>"$T/ol.err"
+	assert_eq "$?" 1 "$_what: exit status"
+	assert_eq "$(wc -l <"$T/ol.err" | tr -d ' ')" 1 "$_what: one line on stderr ($(head -c 300 "$T/ol.err"))"
+	assert_match "$(cat "$T/ol.err")" "$_ere" "$_what: message"
+	assert_eq "$(cat "$T/ol.out")" "" "$_what: nothing on stdout"
+}
+
+try "bad usage is one line naming the command as typed, never the usage"
+if built; then
+	one_line "report --metrc" '^interloper report: unknown option --metrc; see interloper report --help$' \
+		report --metrc x "$T/runs.jsonl"
+	one_line "report --compare without =BASELINE" \
+		'^interloper report: --compare system: expected LABEL=BASELINE' \
+		report --compare system "$T/runs.jsonl"
+	one_line "report --se" '^interloper report: unknown option --se; did you mean --setup\? see interloper report --help$' \
+		report --se setup "$T/runs.jsonl"
+	one_line "report --s" '^interloper report: ambiguous option --s \(--subtract-floor, --strict, --setup\); ' \
+		report --s "$T/runs.jsonl"
+	one_line "report --json=1" '^interloper report: --json takes no value; see interloper report --help$' \
+		report --json=1 "$T/runs.jsonl"
+	one_line "report -x" '^interloper report: unknown option -x; see interloper report --help$' \
+		report -x "$T/runs.jsonl"
+	one_line "report --where without a value" '^interloper report: --where: expected a value' \
+		report --where
+	one_line "report --where without =" '^interloper report: --where rep: expected LABEL=VALUE' \
+		report --where rep "$T/runs.jsonl"
+	one_line "report without files" '^interloper report: expected one or more \.jsonl files' report
+	one_line "plan --bogus" '^interloper plan: unknown option --bogus; see interloper plan --help$' \
+		plan --levels setup,rep --bogus "$T/runs.jsonl"
+	one_line "plan --by" '^interloper plan: --by is not an option of interloper plan' \
+		plan --levels setup,rep --by bench "$T/runs.jsonl"
+	one_line "plan --seed x" '^interloper plan: --seed x: expected a number$' \
+		plan --levels setup,rep --bootstrap 100 --seed x "$T/runs.jsonl"
+	one_line "plot --bogus" '^interloper plot: unknown option --bogus; see interloper plot --help$' \
+		plot seq --bogus -o "$T/b.png" "$T/runs.jsonl"
+	one_line "plot without a kind" '^interloper plot: expected a plot kind' plot
+	one_line "plot without -o" '^interloper plot: -o FILE is required' plot seq "$T/runs.jsonl"
+	one_line "plot --levels" '^interloper plot: --levels is not an option of interloper plot' \
+		plot seq --levels setup,rep -o "$T/b.png" "$T/runs.jsonl"
+	assert_true "no image" test ! -e "$T/b.png"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "--where LABEL!=VALUE leaves records out"
+if built; then
+	n=$(sh "$IL" report --where bench=b0 --where system=O2 --json "$T/runs.jsonl" 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["groups"][0]["n"])')
+	assert_eq "$n" 24 "all reps"
+	n=$(sh "$IL" report --where bench=b0 --where system=O2 --where 'rep!=0' --json "$T/runs.jsonl" \
+		2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["groups"][0]["n"])')
+	assert_eq "$n" 16 "rep 0 left out"
+	n=$(sh "$IL" report --where 'bench!=b1' --where system=O2 --where 'rep!=0' --where 'rep!=2' \
+		--json "$T/runs.jsonl" 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["groups"][0]["n"])')
+	assert_eq "$n" 8 "several != combine, and with = of another label"
+	n=$(sh "$IL" report --where rep=1 --where rep=2 --where 'rep!=2' --where bench=b0 \
+		--where system=O2 --json "$T/runs.jsonl" 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["groups"][0]["n"])')
+	assert_eq "$n" 8 "= and != of one label: any of the values, none of the others"
+	one_line "all left out" "^interloper report: empty selection: no record matches every --where" \
+		report --where 'rep!=0' --where 'rep!=1' --where 'rep!=2' "$T/runs.jsonl"
+	one_line "a misspelt label" "^interloper report: empty selection: no record has the label 'rpe'" \
+		report --where 'rpe!=0' "$T/runs.jsonl"
+	one_line "no label" '^interloper report: --where !=0: expected LABEL=VALUE' \
+		report --where '!=0' "$T/runs.jsonl"
+	out=$(sh "$IL" report --help)
+	assert_match "$out" 'LABEL!=VALUE' "--help documents it"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "the first-run warning's advice can be followed"
+if built; then
+	awk 'BEGIN {
+		for (r = 1; r <= 12; r++)
+			printf "{\"schema\":\"interloper/1\",\"labels\":{\"rep\":\"%d\"},\"times\":{\"wall_ns\":%d,\"user_ns\":1,\"sys_ns\":0}}\n", r, r == 1 ? 500 : 100 + r % 3
+	}' >"$T/first-run.jsonl"
+	err=$(sh "$IL" report "$T/first-run.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" 'the first run differs from the rest.*--where LABEL!=VALUE \(e\.g\. --where rep!=1\)' \
+		"the warning names --where LABEL!=VALUE"
+	err=$(sh "$IL" report --where 'rep!=1' "$T/first-run.jsonl" 2>&1 >/dev/null)
+	assert_eq "$(printf '%s\n' "$err" | grep -c 'first run')" 0 "following it removes the warning"
+else
+	skip "the statistics programs are not built; run make"
+fi
 
 try "several files and stdin read the same records"
 if built; then
@@ -131,6 +224,81 @@ if built; then
 	err=$(sh "$IL" plot seq --by system -o "$T/y.png" "$T/runs.jsonl" 2>&1 >/dev/null)
 	assert_eq "$?" 1 "exit status"
 	assert_match "$err" "select one group with --where" "message"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "plot seq refuses a mixture of systems or benchmarks, naming them"
+if built; then
+	one_line "no --where" \
+		'^interloper plot: seq: the selected records mix bench=b0,b1 and system=O2,O3; .*pick it with --where, e\.g\. --where bench=b0$' \
+		plot seq -o "$T/m.png" "$T/runs.jsonl"
+	one_line "one benchmark, both systems" \
+		'^interloper plot: seq: the selected records mix system=O2,O3; .*--where system=O2$' \
+		plot seq --where bench=b1 -o "$T/m.png" "$T/runs.jsonl"
+	one_line "--by bench, both systems" '^interloper plot: seq: the selected records mix system=O2,O3; ' \
+		plot seq --by bench --where bench=b1 -o "$T/m.png" "$T/runs.jsonl"
+	one_line "two values of one --where label" '^interloper plot: seq: the selected records mix system=O2,O3; ' \
+		plot seq --where bench=b1 --where system=O2 --where system=O3 -o "$T/m.png" "$T/runs.jsonl"
+	# A label some records lack also mixes two kinds of records.
+	{
+		cat "$T/runs.jsonl"
+		printf '{"schema":"interloper/1","labels":{"bench":"b1","rep":"9"},"times":{"wall_ns":5,"user_ns":1,"sys_ns":0}}\n'
+	} >"$T/absent.jsonl"
+	one_line "a label some records lack" \
+		'^interloper plot: seq: the selected records mix system=O2,O3,\(absent\); ' \
+		plot seq --where bench=b1 -o "$T/m.png" "$T/absent.jsonl"
+	assert_true "no image" test ! -e "$T/m.png"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "plot -o into a missing or unwritable place is one line, before gnuplot runs"
+if built; then
+	one_line "missing directory" \
+		"^interloper plot: -o $T/nonexistent/dir/v\\.png: the directory $T/nonexistent/dir does not exist\$" \
+		plot violin --by bench --compare system=O2 --setup setup -o "$T/nonexistent/dir/v.png" "$T/runs.jsonl"
+	one_line "a file as the directory" "^interloper plot: -o $T/runs\\.jsonl/v\\.png: $T/runs\\.jsonl is not a directory\$" \
+		plot violin --by bench --compare system=O2 --setup setup -o "$T/runs.jsonl/v.png" "$T/runs.jsonl"
+	mkdir -p "$T/dir.png"
+	one_line "a directory as the image" "^interloper plot: -o $T/dir\\.png: this is a directory" \
+		plot violin --by bench --compare system=O2 --setup setup -o "$T/dir.png" "$T/runs.jsonl"
+	mkdir -p "$T/ro"
+	chmod 555 "$T/ro"
+	if [ -w "$T/ro" ]; then
+		: # root writes anywhere; nothing to check
+	else
+		one_line "an unwritable directory" "^interloper plot: -o $T/ro/v\\.png: the directory $T/ro is not writable\$" \
+			plot violin --by bench --compare system=O2 --setup setup -o "$T/ro/v.png" "$T/runs.jsonl"
+	fi
+	chmod 755 "$T/ro"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "gnuplot failing is one line with its first error"
+if built; then
+	mkdir -p "$T/fakebin"
+	cat >"$T/fakebin/gnuplot" <<-'EOF'
+		#!/bin/sh
+		echo '         plot foo' >&2
+		echo '              ^' >&2
+		echo "\"$1\" line 3: warning: something odd" >&2
+		echo "\"$1\" line 9: undefined variable: foo" >&2
+		echo 'more noise' >&2
+		exit 1
+	EOF
+	chmod +x "$T/fakebin/gnuplot"
+	# Five steady runs: no warning precedes the error.
+	for v in 100 101 102 103 104; do
+		printf '{"schema":"interloper/1","labels":{"rep":"%s"},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0}}\n' "$v" "$v"
+	done >"$T/steady.jsonl"
+	_path=$PATH
+	PATH="$T/fakebin:$PATH"
+	one_line "fake gnuplot" \
+		'^interloper plot: gnuplot failed: plot\.gp line 9: undefined variable: foo \(--keep DIR keeps the script to inspect\)$' \
+		plot seq -o "$T/f.png" "$T/steady.jsonl"
+	PATH=$_path
 else
 	skip "the statistics programs are not built; run make"
 fi

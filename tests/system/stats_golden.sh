@@ -41,8 +41,11 @@ for dir in "$TOP"/tests/golden/*/; do
 		assert_eq "$(diff "$dir/expected.err" "$T/err")" "" "standard error against expected.err"
 	fi
 	if [ "$want" -ne 0 ]; then
-		# An error is one line naming what was wrong (usage text aside).
-		assert_match "$(tail -n 1 "$T/err")" '^interloper-(report|plan): ' "error message"
+		# An error is one line naming what was wrong, prefixed with the
+		# command as the user typed it, and never followed by the usage.
+		assert_match "$(tail -n 1 "$T/err")" '^interloper (report|plan): ' "error message"
+		assert_eq "$(grep -c -v -E '^interloper (report|plan): warning: ' "$T/err")" 1 \
+			"one error line besides warnings"
 	fi
 done
 done_testing

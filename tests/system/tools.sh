@@ -68,7 +68,9 @@ try "the dependency step, not as root, names the exact apt-get line and stops"
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	skip "needs root (to become another user) and setpriv"
 else
-	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups sh "$TOP/scripts/deps.sh" gzip zz-no-such-package 2>&1)
+	# the script on stdin: the tree may not be readable by that user
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups sh -s gzip zz-no-such-package \
+		<"$TOP/scripts/deps.sh" 2>&1)
 	assert_eq "$?" 1 "status"
 	assert_match "$out" "run as root: apt-get install -y zz-no-such-package$" "the line"
 	assert_eq "$(printf '%s\n' "$out" | grep -c gzip)" 0 "installed packages are not named"

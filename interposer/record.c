@@ -178,38 +178,31 @@ cpu_model(char *out, size_t n)
 }
 
 static void
+jw_kv(struct jw *w, const char *k, json_t *v)
+{
+    jw_key(w, k);
+    jw_val(w, v);
+}
+
+static void
 write_setup(struct jw *w)
 {
     jw_key(w, "setup");
     jw_raw(w, "{");
-    jw_key(w, "env_bytes");
-    jw_val(w, jint(il.env_bytes));
-    jw_key(w, "env_vars");
-    jw_val(w, jint(il.env_vars));
-    jw_key(w, "argv_bytes");
-    jw_val(w, jint(il.argv_bytes));
-    jw_key(w, "aslr");
-    jw_val(w, json_boolean(il.aslr));
-    jw_key(w, "stack_offset");
-    jw_val(w, jint(il.stack_offset));
-    jw_key(w, "stack_offset_requested");
-    jw_val(w, jint(il.cfg.stack_offset_req));
-    jw_key(w, "stack_pinned");
-    jw_val(w, json_boolean(il.stack_pinned));
-    jw_key(w, "stack_pin");
-    jw_val(w, il.stack_pinned ? jhex(il.stack_pin) : json_null());
-    jw_key(w, "main_sp");
-    jw_val(w, jhex(il.main_sp));
-    jw_key(w, "stack_top");
-    jw_val(w, jhex(il.stack_top));
-    jw_key(w, "heap_offset");
-    jw_val(w, jint(il.heap_offset));
-    jw_key(w, "heap_offset_requested");
-    jw_val(w, jint(il.cfg.heap_offset));
-    jw_key(w, "heap_start");
-    jw_val(w, jhex(il.heap_start));
-    jw_key(w, "heap_base");
-    jw_val(w, jhex(il.heap_base));
+    jw_kv(w, "env_bytes", jint(il.env_bytes));
+    jw_kv(w, "env_vars", jint(il.env_vars));
+    jw_kv(w, "argv_bytes", jint(il.argv_bytes));
+    jw_kv(w, "aslr", json_boolean(il.aslr));
+    jw_kv(w, "stack_offset", jint(il.stack_offset));
+    jw_kv(w, "stack_offset_requested", jint(il.cfg.stack_offset_req));
+    jw_kv(w, "stack_pinned", json_boolean(il.stack_pinned));
+    jw_kv(w, "stack_pin", il.stack_pinned ? jhex(il.stack_pin) : json_null());
+    jw_kv(w, "main_sp", jhex(il.main_sp));
+    jw_kv(w, "stack_top", jhex(il.stack_top));
+    jw_kv(w, "heap_offset", jint(il.heap_offset));
+    jw_kv(w, "heap_offset_requested", jint(il.cfg.heap_offset));
+    jw_kv(w, "heap_start", jhex(il.heap_start));
+    jw_kv(w, "heap_base", jhex(il.heap_base));
     jw_raw(w, "}");
 }
 
@@ -255,34 +248,23 @@ build_prefix(int with_argv)
         return IL_ENOMEM;
     }
     jw_raw(&w, "{");
-    jw_key(&w, "schema");
-    jw_val(&w, json_string(IL_SCHEMA));
-    jw_key(&w, "version");
-    jw_val(&w, json_string(IL_VERSION));
+    jw_kv(&w, "schema", json_string(IL_SCHEMA));
+    jw_kv(&w, "version", json_string(IL_VERSION));
     jw_key(&w, "labels");
     jw_raw(&w, il.run_labels ? il.run_labels : "{}");
-    jw_key(&w, "pid");
-    jw_val(&w, json_integer(getpid()));
-    jw_key(&w, "ppid");
-    jw_val(&w, json_integer(getppid()));
+    jw_kv(&w, "pid", json_integer(getpid()));
+    jw_kv(&w, "ppid", json_integer(getppid()));
     json_t *argv = json_array();
     for (int i = 0; with_argv && i < il.argc && il.argv && il.argv[i]; i++)
         if (json_array_append_new(argv, jstr(il.argv[i])) < 0)
             w.err = 1;
-    jw_key(&w, "argv");
-    jw_val(&w, argv);
-    jw_key(&w, "host");
-    jw_val(&w, jstr(u.nodename));
-    jw_key(&w, "cpu");
-    jw_val(&w, jstr(cpu[0] ? cpu : u.machine));
-    jw_key(&w, "kernel");
-    jw_val(&w, jstr(u.release));
-    jw_key(&w, "start");
-    jw_val(&w, json_string(start));
-    jw_key(&w, "backend");
-    jw_val(&w, json_string(il_backend_name(il.backend)));
-    jw_key(&w, "inherit");
-    jw_val(&w, json_string(il_inherit_name(il.cfg.inherit)));
+    jw_kv(&w, "argv", argv);
+    jw_kv(&w, "host", jstr(u.nodename));
+    jw_kv(&w, "cpu", jstr(cpu[0] ? cpu : u.machine));
+    jw_kv(&w, "kernel", jstr(u.release));
+    jw_kv(&w, "start", json_string(start));
+    jw_kv(&w, "backend", json_string(il_backend_name(il.backend)));
+    jw_kv(&w, "inherit", json_string(il_inherit_name(il.cfg.inherit)));
     write_setup(&w);
     json_set_alloc_funcs(old_m, old_f);
     if (w.err)

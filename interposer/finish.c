@@ -47,12 +47,6 @@ env_get(const char *name)
     return getenv(name);
 }
 
-int
-il_armed(void)
-{
-    return il.phase != IL_PHASE_LOADED && il.pid == getpid();
-}
-
 void
 il_block_forever(void)
 {

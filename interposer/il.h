@@ -78,7 +78,6 @@ struct il_state {
 
     pid_t pid;       /* the process this state belongs to */
     pid_t main_tid;  /* the thread that opened the counters */
-    int main_entered;
 
     enum il_backend_kind backend;
     struct il_event ev[IL_MAX_EVENTS];
@@ -124,7 +123,6 @@ struct il_state {
     int exec_failed_errno; /* a record was written, then exec failed */
     int phase_before_finish;
     int finished_how; /* the ending the record written says */
-    int strict_failed;
     int pin_failed; /* INTERLOPER_STACK_PIN could not be applied */
 };
 
@@ -226,7 +224,6 @@ IL_HIDDEN int il_call_main(uintptr_t sp, il_main_fn fn, int argc, char **argv, c
 
 /* finish.c */
 IL_HIDDEN int il_finish(enum il_how how, int status, int sig, const char *exec_path);
-IL_HIDDEN int il_armed(void);
 IL_HIDDEN void il_resume_after_exec(int err);
 IL_HIDDEN void il_late_error(const char *a, const char *b);
 IL_HIDDEN void il_on_exit(int status, void *arg);

@@ -175,7 +175,6 @@ il_prepare(int argc, char **argv, char **envp, uintptr_t sp_now)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     il.main_tid = il_gettid();
-    il.main_entered = 1;
     il_setup_facts(argc, argv, envp);
     il_run_load();
     /* the record's prefix needs about 10 bytes per byte of argv (6 for
@@ -204,7 +203,6 @@ il_prepare(int argc, char **argv, char **envp, uintptr_t sp_now)
     }
     if (il.cfg.strict && problems) {
         il_msg("INTERLOPER_STRICT: stopping before main with exit status 127", NULL, NULL);
-        il.strict_failed = 1;
         syscall(SYS_exit_group, 127);
     }
     if (il.cfg.debug) {

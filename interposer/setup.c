@@ -85,7 +85,8 @@ il_setup_facts(int argc, char **argv, char **envp)
         il.argv_bytes += strlen(argv[i]) + 1;
 
     char b[16] = "2";
-    int norand = personality(0xffffffff) != -1 && (personality(0xffffffff) & ADDR_NO_RANDOMIZE);
+    int pers = personality(0xffffffff);
+    int norand = pers != -1 && (pers & ADDR_NO_RANDOMIZE);
     read_small("/proc/sys/kernel/randomize_va_space", b, sizeof b);
     il.aslr = !norand && b[0] != '0';
     il.stack_top = stack_top();

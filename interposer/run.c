@@ -143,6 +143,24 @@ seconds(uint64_t ns, char out[32])
 }
 
 static void
+add_num(struct line *l, uint64_t v)
+{
+    char b[24];
+    il_fmt_u64(b, v);
+    add(l, b);
+}
+
+/* "    0.001234567 seconds ...", right-aligned like perf stat */
+static void
+add_seconds(struct line *l, uint64_t ns, const char *what)
+{
+    char b[32];
+    seconds(ns, b);
+    add_pad(l, b, 20);
+    add(l, what);
+}
+
+static void
 summary(enum il_how how, int status, int sig)
 {
     static const char *const how_name[] = {"return", "exit", "_exit", "exec", "signal"};
@@ -196,28 +214,20 @@ summary(enum il_how how, int status, int sig)
         }
         add(&l, "\n");
     }
-    seconds(il_ts_ns(&il.t0, &il.t1), a);
     add(&l, "\n");
-    add_pad(&l, a, 20);
-    add(&l, " seconds time elapsed\n");
-    seconds(il_tv_ns(&il.ru1.ru_utime) - il_tv_ns(&il.ru0.ru_utime), a);
-    add_pad(&l, a, 20);
-    add(&l, " seconds user\n");
-    seconds(il_tv_ns(&il.ru1.ru_stime) - il_tv_ns(&il.ru0.ru_stime), a);
-    add_pad(&l, a, 20);
-    add(&l, " seconds sys\n\n  setup: env ");
-    il_fmt_u64(a, il.env_bytes);
-    add(&l, a);
+    add_seconds(&l, il_ts_ns(&il.t0, &il.t1), " seconds time elapsed\n");
+    add_seconds(&l, il_tv_ns(&il.ru1.ru_utime) - il_tv_ns(&il.ru0.ru_utime), " seconds user\n");
+    add_seconds(&l, il_tv_ns(&il.ru1.ru_stime) - il_tv_ns(&il.ru0.ru_stime), " seconds sys\n");
+    add(&l, "\n  setup: env ");
+    add_num(&l, il.env_bytes);
     add(&l, " bytes, main_sp ");
     il_fmt_hex(a, il.main_sp);
     add(&l, a);
     add(&l, il.stack_pinned ? " (pinned)" : "");
     add(&l, ", stack offset ");
-    il_fmt_u64(a, il.stack_offset);
-    add(&l, a);
+    add_num(&l, il.stack_offset);
     add(&l, ", heap offset ");
-    il_fmt_u64(a, il.heap_offset);
-    add(&l, a);
+    add_num(&l, il.heap_offset);
     add(&l, il.aslr ? ", ASLR on\n\n" : ", ASLR off\n\n");
     il_write_all(il_stderr_fd(), l.b, l.n);
 }

@@ -102,7 +102,11 @@ il_perf_open(struct il_event *e, enum il_inherit inherit)
     il_attr_init(&a, inherit);
     long fd = il_sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0 && errno == EINVAL && a.inherit_thread) {
-        /* inherit_thread needs Linux 5.13 */
+        /* inherit_thread needs Linux 5.13: said once, for all events */
+        if (!il.inherit_thread_unsupported)
+            il_late_error("INTERLOPER_INHERIT=threads needs Linux 5.13 (inherit_thread); "
+                          "forked children count into this record as well as their own",
+                          "");
         il.inherit_thread_unsupported = 1;
         a.inherit_thread = 0;
         fd = il_sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);

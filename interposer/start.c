@@ -172,8 +172,9 @@ debug_step(const char *what, struct timespec *last)
 __attribute__((noinline)) static uintptr_t
 il_prepare(int argc, char **argv, char **envp, uintptr_t sp_now)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    struct timespec t = {0, 0};
+    if (il.cfg.debug)
+        clock_gettime(CLOCK_MONOTONIC, &t);
     il.main_tid = il_gettid();
     il_setup_facts(argc, argv, envp);
     il_run_load();
@@ -184,10 +185,6 @@ il_prepare(int argc, char **argv, char **envp, uintptr_t sp_now)
     il_output_open();
     debug_step("setup facts and output", &t);
     il_events_setup();
-    if (il.inherit_thread_unsupported)
-        il_late_error("INTERLOPER_INHERIT=threads needs Linux 5.13 (inherit_thread); forked "
-                      "children count into this record as well as their own",
-                      "");
     debug_step("events", &t);
     il_heap_apply();
     il_signals_install();

@@ -12,24 +12,6 @@
 
 #include "il_stats.h"
 
-static void *
-xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p)
-        err(1, "out of memory");
-    return p;
-}
-
-static char *
-xstrdup(const char *s)
-{
-    char *p = strdup(s);
-    if (!p)
-        err(1, "out of memory");
-    return p;
-}
-
 void
 il_change(char *buf, size_t n, double x, int timey)
 {
@@ -81,7 +63,7 @@ verdict_cmp(const struct il_report *r, const struct il_cmp *c)
                  s->n, hi, lo,
                  s->straddles ? ", so one setup alone could have shown either conclusion"
                               : ", all in the same direction");
-        return xstrdup(out);
+        return il_xstrdup(out);
     }
     size_t ny = r->gs.g[c->g].n, nx = r->gs.g[c->base].n;
     if (c->few) {
@@ -89,7 +71,7 @@ verdict_cmp(const struct il_report *r, const struct il_cmp *c)
                  "%s: ratio %.4g from %zu and %zu runs; fewer than 2 runs on a side gives no "
                  "interval",
                  head, c->f.ratio, ny, nx);
-        return xstrdup(out);
+        return il_xstrdup(out);
     }
     if (c->f.kind != IL_CI_BOUNDED) {
         snprintf(out, sizeof out,
@@ -97,12 +79,12 @@ verdict_cmp(const struct il_report *r, const struct il_cmp *c)
                  "from zero, so the 95%% confidence set is %s",
                  head, c->f.ratio,
                  c->f.kind == IL_CI_EXCLUSIVE ? "two half-lines" : "the whole line");
-        return xstrdup(out);
+        return il_xstrdup(out);
     }
     il_change(est, sizeof est, c->f.ratio, timey);
     ci_words(ci, sizeof ci, c->f.ratio, c->f.lo, c->f.hi, timey);
     snprintf(out, sizeof out, "%s: %s, %s, from %zu and %zu runs (Fieller)", head, est, ci, ny, nx);
-    return xstrdup(out);
+    return il_xstrdup(out);
 }
 
 /* Summaries and diagnostics of every group; the warnings come later, so
@@ -111,13 +93,13 @@ static void
 describe_groups(struct il_report *r)
 {
     size_t ng = r->gs.ng, maxn = 1;
-    r->sum = xcalloc(ng, sizeof *r->sum);
-    r->diag = xcalloc(ng, sizeof *r->diag);
-    r->gname = xcalloc(ng, sizeof *r->gname);
+    r->sum = il_xcalloc(ng, sizeof *r->sum);
+    r->diag = il_xcalloc(ng, sizeof *r->diag);
+    r->gname = il_xcalloc(ng, sizeof *r->gname);
     for (size_t g = 0; g < ng; g++)
         if (r->gs.g[g].n > maxn)
             maxn = r->gs.g[g].n;
-    double *scratch = xcalloc(maxn, sizeof *scratch);
+    double *scratch = il_xcalloc(maxn, sizeof *scratch);
     for (size_t g = 0; g < ng; g++) {
         const struct il_group *gr = &r->gs.g[g];
         r->gname[g] = il_group_name(&r->d, &r->gs, gr->key, " ", SIZE_MAX);
@@ -189,10 +171,10 @@ one_series(const struct il_report *r)
         if (l->nval + (size_t)absent < 2 || by || numbers_runs(l->name))
             continue;
         if (nmixed == IL_MAX_SLOTS) {
-            parts[nmixed++] = xstrdup("...");
+            parts[nmixed++] = il_xstrdup("...");
             break;
         }
-        const char **v = xcalloc(l->nval, sizeof *v);
+        const char **v = il_xcalloc(l->nval, sizeof *v);
         size_t k = 0, m;
         for (size_t id = 1; id < l->seencap && k < l->nval; id++)
             if (l->seen[id])
@@ -206,7 +188,7 @@ one_series(const struct il_report *r)
                                   j == 5 && k > 6 ? "..." : v[j]);
         if (absent && m < sizeof part)
             snprintf(part + m, sizeof part - m, ",(absent)");
-        parts[nmixed++] = xstrdup(part);
+        parts[nmixed++] = il_xstrdup(part);
         free(v);
     }
     if (!nmixed)
@@ -243,7 +225,7 @@ static size_t
 setup_means(const struct il_report *r, const struct il_group *g, struct sv *out)
 {
     const struct il_data *d = &r->d;
-    struct sv *t = xcalloc(g->n, sizeof *t);
+    struct sv *t = il_xcalloc(g->n, sizeof *t);
     for (size_t i = 0; i < g->n; i++) {
         t[i].s = d->lab[g->rec[i] * d->nslots + r->o->setup_slot];
         t[i].v = g->x[i];
@@ -267,11 +249,11 @@ static void
 per_setup(struct il_report *r, struct il_cmp *c, const char *name)
 {
     const struct il_group *gy = &r->gs.g[c->g], *gx = &r->gs.g[c->base];
-    struct sv *ys = xcalloc(gy->n, sizeof *ys), *xs = xcalloc(gx->n, sizeof *xs);
+    struct sv *ys = il_xcalloc(gy->n, sizeof *ys), *xs = il_xcalloc(gx->n, sizeof *xs);
     size_t ny = setup_means(r, gy, ys), nx = setup_means(r, gx, xs), i = 0, j = 0;
     struct il_setups *s = &c->su;
-    s->ratio = xcalloc(ny < nx ? ny : nx, sizeof *s->ratio);
-    s->setup = xcalloc(ny < nx ? ny : nx, sizeof *s->setup);
+    s->ratio = il_xcalloc(ny < nx ? ny : nx, sizeof *s->ratio);
+    s->setup = il_xcalloc(ny < nx ? ny : nx, sizeof *s->setup);
     while (i < ny && j < nx) {
         if (ys[i].s != xs[j].s) {
             s->unpaired++;
@@ -299,7 +281,7 @@ per_setup(struct il_report *r, struct il_cmp *c, const char *name)
         il_warn(IL_W_UNPAIRED, name, s->unpaired, s->n);
     if (!s->n)
         return;
-    double *tmp = xcalloc(s->n, sizeof *tmp);
+    double *tmp = il_xcalloc(s->n, sizeof *tmp);
     memcpy(tmp, s->ratio, s->n * sizeof *tmp);
     qsort(tmp, s->n, sizeof *tmp, il_dcmp);
     s->min = tmp[0];
@@ -334,8 +316,8 @@ suite(struct il_report *r)
 {
     const struct il_data *d = &r->d;
     int timey = il_metric_is_time(r->o->sel.metric, r->o->sel.kind);
-    double *rat = xcalloc(r->ncmp, sizeof *rat);
-    r->suite = xcalloc(r->ncmp, sizeof *r->suite);
+    double *rat = il_xcalloc(r->ncmp, sizeof *rat);
+    r->suite = il_xcalloc(r->ncmp, sizeof *r->suite);
     for (size_t i = 0; i < r->ncmp; i++) {
         uint32_t v = r->gs.g[r->cmp[i].g].key[r->cmp_pos];
         size_t k;
@@ -368,7 +350,7 @@ suite(struct il_report *r)
             snprintf(ci, sizeof ci, "no interval from one benchmark");
         snprintf(out, sizeof out, "%s, geometric mean over %zu benchmarks: %s, %s", what, s->n, est,
                  ci);
-        s->verdict = xstrdup(out);
+        s->verdict = il_xstrdup(out);
     }
     free(rat);
 }
@@ -388,7 +370,7 @@ compare(struct il_report *r)
         errx(1, "--compare %s=%s: no selected record has %s=%s; %s takes the values: %s",
              o->cmp_label, o->cmp_base, o->cmp_label, o->cmp_base, o->cmp_label, buf);
     }
-    r->cmp = xcalloc(r->gs.ng, sizeof *r->cmp);
+    r->cmp = il_xcalloc(r->gs.ng, sizeof *r->cmp);
     for (size_t g = 0; g < r->gs.ng; g++) {
         const uint32_t *key = r->gs.g[g].key;
         if (key[r->cmp_pos] == r->base_id)
@@ -445,8 +427,8 @@ levels(struct il_report *r)
              "(%s, ...); narrow it with --where",
              r->gs.ng, r->gname[0]);
     const struct il_group *g = &r->gs.g[0];
-    uint32_t *ids = xcalloc(g->n * n, sizeof *ids);
-    const uint32_t **lab = xcalloc(g->n, sizeof *lab);
+    uint32_t *ids = il_xcalloc(g->n * n, sizeof *ids);
+    const uint32_t **lab = il_xcalloc(g->n, sizeof *lab);
     for (size_t k = 0; k < g->n; k++) {
         for (size_t i = 0; i < n; i++) {
             ids[k * n + i] = d->lab[g->rec[k] * d->nslots + o->level_slot[i]];
@@ -545,7 +527,7 @@ plan(struct il_report *r)
         r->has_top = 1;
     }
     if (o->boot) {
-        double *rep = xcalloc(o->boot, sizeof *rep);
+        double *rep = il_xcalloc(o->boot, sizeof *rep);
         if (il_boot_hier(r->ly, r->lv.r, n, o->boot, o->seed, rep))
             errx(1, "--bootstrap: out of memory");
         r->bmean = il_mean(rep, o->boot);

@@ -9,15 +9,6 @@
 
 #include "il_stats.h"
 
-static void *
-xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p)
-        err(1, "out of memory");
-    return p;
-}
-
 static uint64_t
 key_hash(const uint32_t *k, size_t n)
 {
@@ -57,9 +48,9 @@ il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il
     /* The table grows as groups appear; usually groups are few. */
     size_t nslot = 1024, cap = 16, ng = 0;
     size_t *table = malloc(nslot * sizeof *table);
-    uint32_t *keys = xcalloc(cap * (nkey ? nkey : 1), sizeof *keys);
-    size_t *count = xcalloc(cap, sizeof *count);
-    uint32_t *gidx = xcalloc(d->n, sizeof *gidx);
+    uint32_t *keys = il_xcalloc(cap * (nkey ? nkey : 1), sizeof *keys);
+    size_t *count = il_xcalloc(cap, sizeof *count);
+    uint32_t *gidx = il_xcalloc(d->n, sizeof *gidx);
     uint32_t k[IL_MAX_SLOTS];
     if (!table)
         err(1, "out of memory");
@@ -106,12 +97,12 @@ il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il
         count[g]++;
     }
     gs->ng = ng;
-    gs->g = xcalloc(ng, sizeof *gs->g);
+    gs->g = il_xcalloc(ng, sizeof *gs->g);
     for (size_t g = 0; g < ng; g++) {
-        gs->g[g].key = xcalloc(nkey ? nkey : 1, sizeof *gs->g[g].key);
+        gs->g[g].key = il_xcalloc(nkey ? nkey : 1, sizeof *gs->g[g].key);
         memcpy(gs->g[g].key, keys + g * nkey, nkey * sizeof *keys);
-        gs->g[g].x = xcalloc(count[g], sizeof *gs->g[g].x);
-        gs->g[g].rec = xcalloc(count[g], sizeof *gs->g[g].rec);
+        gs->g[g].x = il_xcalloc(count[g], sizeof *gs->g[g].x);
+        gs->g[g].rec = il_xcalloc(count[g], sizeof *gs->g[g].rec);
     }
     for (size_t r = 0; r < d->n; r++) {
         struct il_group *g = &gs->g[gidx[r]];
@@ -147,7 +138,7 @@ il_group_name(const struct il_data *d, const struct il_groups *gs, const uint32_
     size_t len = 8, o = 0;
     for (size_t i = 0; i < gs->nkey; i++)
         len += strlen(d->slot_name[gs->slot[i]]) + strlen(il_str(&d->st, key[i])) + strlen(sep) + 2;
-    char *s = xcalloc(len, 1);
+    char *s = il_xcalloc(len, 1);
     for (size_t i = 0; i < gs->nkey; i++) {
         if (i == skip)
             continue;

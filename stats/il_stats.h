@@ -52,6 +52,13 @@ enum il_se_err {
 };
 const char *il_se_strerror(int e);
 
+/* ------------------------------------------------------------ strtab.c */
+/* Allocation that cannot fail: out of memory ends the program with err(3). */
+void *il_xmalloc(size_t n);
+void *il_xcalloc(size_t n, size_t sz);
+void *il_xrealloc(void *p, size_t n);
+char *il_xstrdup(const char *s);
+
 /* ------------------------------------------------------------ warn.c */
 enum il_wkind {
     IL_W_LINE,        /* file, line, what */

@@ -97,15 +97,6 @@ il_sel_slot(struct il_sel *sel, const char *name)
     return sel->nslots++;
 }
 
-static void *
-xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        err(1, "out of memory");
-    return p;
-}
-
 static void
 collect_event(void *ctx, const char *k, size_t n, int esc)
 {
@@ -172,7 +163,7 @@ label_id(struct rd *rd, struct il_span sp)
             if (rd->bufcap < n + 1) {
                 rd->bufcap = 2 * n + 1;
                 free(rd->buf);
-                rd->buf = xmalloc(rd->bufcap);
+                rd->buf = il_xmalloc(rd->bufcap);
             }
             n = il_json_unescape(s, n, rd->buf);
             s = rd->buf;
@@ -311,7 +302,7 @@ static void
 note_label(struct rd *rd, const char *k, size_t kn, int esc, struct il_span v)
 {
     struct il_data *d = rd->d;
-    char *name = xmalloc(kn + 1);
+    char *name = il_xmalloc(kn + 1);
     if (esc) {
         kn = il_json_unescape(k, kn, name);
     } else {
@@ -406,7 +397,7 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
     d->records++;
     if (!d->first_schema_other &&
         !(f[P_SCHEMA].n == 14 && memcmp(f[P_SCHEMA].p, "\"interloper/1\"", 14) == 0)) {
-        d->first_schema_other = xmalloc(f[P_SCHEMA].n + 64);
+        d->first_schema_other = il_xmalloc(f[P_SCHEMA].n + 64);
         snprintf(d->first_schema_other, f[P_SCHEMA].n + 64, "%s:%zu: schema %.*s", file, line,
                  (int)f[P_SCHEMA].n, f[P_SCHEMA].p);
     }

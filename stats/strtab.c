@@ -19,20 +19,47 @@ fnv1a(const char *s, size_t n)
     return h;
 }
 
-static void *
-xrealloc(void *p, size_t n)
+void *
+il_xmalloc(size_t n)
 {
-    void *q = realloc(p, n);
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        err(1, "out of memory");
+    return p;
+}
+
+void *
+il_xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p)
+        err(1, "out of memory");
+    return p;
+}
+
+void *
+il_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
     if (!q)
         err(1, "out of memory");
     return q;
+}
+
+char *
+il_xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (!p)
+        err(1, "out of memory");
+    return p;
 }
 
 static void
 rehash(struct il_strtab *t, size_t nslot)
 {
     free(t->slot);
-    t->slot = xrealloc(NULL, nslot * sizeof *t->slot);
+    t->slot = il_xrealloc(NULL, nslot * sizeof *t->slot);
     memset(t->slot, 0xFF, nslot * sizeof *t->slot);
     t->nslot = nslot;
     for (uint32_t id = 0; id < t->n; id++) {
@@ -48,8 +75,8 @@ il_strtab_init(struct il_strtab *t)
 {
     memset(t, 0, sizeof *t);
     t->cap = 64;
-    t->str = xrealloc(NULL, t->cap * sizeof *t->str);
-    t->hash = xrealloc(NULL, t->cap * sizeof *t->hash);
+    t->str = il_xrealloc(NULL, t->cap * sizeof *t->str);
+    t->hash = il_xrealloc(NULL, t->cap * sizeof *t->hash);
     t->str[0] = strdup("(none)");
     if (!t->str[0])
         err(1, "out of memory");
@@ -81,11 +108,11 @@ il_strtab_intern(struct il_strtab *t, const char *s, size_t n)
         errx(1, "more than 4 billion distinct label values");
     if (t->n == t->cap) {
         t->cap *= 2;
-        t->str = xrealloc(t->str, t->cap * sizeof *t->str);
-        t->hash = xrealloc(t->hash, t->cap * sizeof *t->hash);
+        t->str = il_xrealloc(t->str, t->cap * sizeof *t->str);
+        t->hash = il_xrealloc(t->hash, t->cap * sizeof *t->hash);
     }
     uint32_t id = t->n++;
-    t->str[id] = xrealloc(NULL, n + 1);
+    t->str[id] = il_xrealloc(NULL, n + 1);
     memcpy(t->str[id], s, n);
     t->str[id][n] = '\0';
     t->hash[id] = h;

@@ -275,6 +275,7 @@ main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    opterr = 0; /* our own one-line message below */
     while ((c = getopt_long(argc, argv, "jlh", opts, NULL)) != -1) {
         switch (c) {
         case 'j':
@@ -287,8 +288,7 @@ main(int argc, char **argv)
             usage(stdout);
             return 0;
         default:
-            usage(stderr);
-            return 1;
+            errx(1, "unknown option %s; see interloper events --help", argv[optind - 1]);
         }
     }
 

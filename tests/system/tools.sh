@@ -42,6 +42,11 @@ sh "$IL" events no-such-event >out 2>err
 assert_eq "$?" 1 "status"
 assert_match "$(cat out)" "no-such-event +unresolved: unknown event" "reason"
 
+try "interloper events: an unknown option is one line"
+sh "$IL" events --frob >out 2>err
+assert_eq "$?" 1 "status"
+assert_eq "$(cat err)" "interloper events: unknown option --frob; see interloper events --help" "message"
+
 try "interloper record validate names the bad line"
 printf '{"schema":"interloper/1"}\nnot json\n' >bad.jsonl
 sh "$IL" record validate bad.jsonl 2>err

@@ -1,7 +1,11 @@
 # interloper: plain Makefile.  `make` builds, `make check` installs missing
 # Debian packages (as root) and runs every test, `make install` honours
 # PREFIX and DESTDIR.
-VERSION = 0.1.0
+# The version lives in one place, the file VERSION; the C parts get it as
+# IL_VERSION, the scripts read the file (installed beside them).
+VERSION := $(shell cat VERSION)
+
+.DEFAULT_GOAL := all
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -25,56 +29,14 @@ DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmoc
 	libgsl-dev gnuplot-nox mandoc shellcheck valgrind linux-perf \
 	python3 gzip binutils lld util-linux
 
-# ---------------------------------------------------------------- interposer
-# Objects shared by the library and the tools are built position-independent.
-IL_CORE = config util events perf pfm papi record
-IL_HOOKS = start finish signals forkexec setup run
-IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
-IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o
-IL_PIC = -fPIC -fvisibility=hidden -fno-strict-aliasing
-
-LIB = $(B)/libinterloper.so
-
-$(B)/interposer/%.o: interposer/%.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(IL_PIC) -Iinterposer -c $< -o $@
-
-$(B)/interposer/trampoline.o: interposer/trampoline.S
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -fPIC -c $< -o $@
-
-$(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
-	$(CC) -shared $(CFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) \
-		-Wl,--version-script=interposer/exports.map -Wl,-z,now -Wl,-z,nodelete \
-		-ljansson -ldl
-
-# ---------------------------------------------------------------- tools
-TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
-	$(B)/libexec/interloper-exec $(B)/libexec/interloper-hold
-
-$(B)/tools/%.o: tools/%.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Iinterposer -c $< -o $@
-
-$(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lpfm -ldl
-
-$(B)/libexec/interloper-exec: $(B)/tools/exec.o
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
-
-$(B)/libexec/interloper-hold: $(B)/tools/hold.o
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^
-
-$(B)/libexec/interloper-record: $(B)/tools/record.o
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
-
 # ---------------------------------------------------------------- parts with their own fragments
+# Each part's build lives beside its sources.  LIB is the library, TOOLS
+# and STATS_TARGETS the programs in build/libexec, UNIT_TESTS the cmocka
+# suites.
 STATS_TARGETS =
 UNIT_TESTS =
+include interposer/interposer.mk
+include tools/tools.mk
 include stats/stats.mk
 
 # ---------------------------------------------------------------- tests
@@ -119,23 +81,24 @@ SCRIPTS = $(wildcard scripts/interloper-*)
 SHLIBS = $(wildcard scripts/il-*.sh)
 MANPAGES = $(wildcard man/*.[1-9])
 
+# install writes a receipt of every file and directory it made; uninstall
+# removes exactly those.  A plain `make uninstall` undoes the last install
+# from this tree (build/last-install names its receipt), whatever PREFIX
+# it had; with PREFIX (or DESTDIR) given, the install at that place.
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/interloper $(DESTDIR)$(LIBEXECDIR)
-	sed -e 's|^IL_INSTALLED_LIBEXEC=.*|IL_INSTALLED_LIBEXEC=$(LIBEXECDIR)|' \
-	    -e 's|^IL_INSTALLED_LIB=.*|IL_INSTALLED_LIB=$(LIBDIR)/interloper/libinterloper.so|' \
-	    scripts/interloper > $(DESTDIR)$(BINDIR)/interloper
-	chmod 755 $(DESTDIR)$(BINDIR)/interloper
-	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/interloper/libinterloper.so
-	install -m 755 $(TOOLS) $(STATS_TARGETS) $(SCRIPTS) $(DESTDIR)$(LIBEXECDIR)
-	install -m 644 $(SHLIBS) $(DESTDIR)$(LIBEXECDIR)
-	for m in $(MANPAGES); do \
-		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
-		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s; done
+	@env DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' LIBDIR='$(LIBDIR)' \
+		LIBEXECDIR='$(LIBEXECDIR)' MANDIR='$(MANDIR)' B='$(B)' LIB='$(LIB)' \
+		PROGRAMS='$(TOOLS) $(STATS_TARGETS) $(SCRIPTS)' DATA='$(SHLIBS)' \
+		MANPAGES='$(MANPAGES)' sh scripts/install.sh install
+	@echo "interloper: installed in $(DESTDIR)$(PREFIX); make uninstall removes it"
 
+ifeq ($(origin PREFIX)$(origin DESTDIR)$(origin LIBEXECDIR),fileundefinedfile)
+RECEIPT = $(shell cat $(B)/last-install 2>/dev/null || echo $(LIBEXECDIR)/installed)
+else
+RECEIPT = $(DESTDIR)$(LIBEXECDIR)/installed
+endif
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/interloper
-	rm -rf $(DESTDIR)$(LIBDIR)/interloper $(DESTDIR)$(LIBEXECDIR)
-	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+	@B='$(B)' sh scripts/install.sh uninstall '$(RECEIPT)'
 
 clean:
 	rm -rf $(B) bench/out

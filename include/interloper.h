@@ -12,12 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The version comes from the file VERSION, through the Makefile. */
 #ifndef IL_VERSION
-#define IL_VERSION "0.1.0"
+#error "IL_VERSION is not defined: build with the Makefile, which reads the file VERSION"
 #endif
 
-/* The record schema (see libinterloper(7) and DESIGN.md). */
-#define IL_SCHEMA "interloper/1"
+/* The record's field names, the schema string and the labels. */
+#include "il_names.h"
+
 #define IL_DEFAULT_OUTPUT "./interloper.jsonl"
 
 /* Limits.  Fixed so that configuration and records need no heap. */

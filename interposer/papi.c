@@ -105,14 +105,19 @@ il_papi_open(char *why, size_t whysz)
         return IL_EBACKEND;
     }
     int cidx = P.component_index ? P.component_index("perf_event") : 0;
-    if ((rc = P.assign_component(P.es, cidx < 0 ? 0 : cidx)) != PAPI_OK) {
-        const PAPI_component_info_t *ci = P.component_info(cidx < 0 ? 0 : cidx);
-        if (ci && ci->disabled && ci->disabled_reason[0]) {
-            char *p = il_cat(why, "PAPI's perf_event component is disabled: ");
-            il_strlcpy(p, ci->disabled_reason, whysz - (size_t)(p - why));
-        } else {
-            papi_err(why, whysz, "PAPI_assign_eventset_component: ", rc);
-        }
+    if (cidx < 0)
+        cidx = 0;
+    /* A disabled component (no PMU: "libpfm4 no default PMU found") still
+     * accepts an event set, and then knows no event: say why at once. */
+    const PAPI_component_info_t *dis = P.component_info(cidx);
+    if (dis && dis->disabled) {
+        char *p = il_cat(why, "PAPI's perf_event component is disabled: ");
+        il_strlcpy(p, dis->disabled_reason[0] ? dis->disabled_reason : "no reason given",
+                   whysz - (size_t)(p - why));
+        return IL_EBACKEND;
+    }
+    if ((rc = P.assign_component(P.es, cidx)) != PAPI_OK) {
+        papi_err(why, whysz, "PAPI_assign_eventset_component: ", rc);
         return IL_EBACKEND;
     }
     if (il.cfg.inherit != IL_INHERIT_NONE) {

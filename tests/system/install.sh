@@ -14,9 +14,22 @@ rm -f "$T/r.jsonl"
 INTERLOPER_OUTPUT="$T/r.jsonl" LD_PRELOAD="$("$T/p/bin/interloper" --lib)" /bin/true
 assert_eq "$(nrec "$T/r.jsonl")" 1 "the installed library measures"
 
-try "make uninstall removes it again"
-make -s -C "$TOP" uninstall PREFIX="$T/p" >/dev/null
-assert_eq "$(find "$T/p" -type f | wc -l | tr -d ' ')" 0 "files left"
+try "a plain make uninstall removes what the last install put there, directories too"
+make -s -C "$TOP" uninstall >/dev/null
+assert_true "nothing left, not even the directories it made" [ ! -e "$T/p" ]
+
+try "make uninstall PREFIX=... removes the install at that prefix"
+make -s -C "$TOP" install PREFIX="$T/q" >/dev/null
+mkdir -p "$T/q/share/man/man1/keep" # not the install's: stays
+make -s -C "$TOP" uninstall PREFIX="$T/q" >/dev/null
+assert_eq "$(find "$T/q" -type f | wc -l | tr -d ' ')" 0 "files left"
+assert_true "a directory the install did not make stays" [ -d "$T/q/share/man/man1/keep" ]
+assert_true "the directories it made are gone" [ ! -e "$T/q/libexec" ]
+
+try "make uninstall where nothing is installed: one line, status non-zero"
+out=$(make -s -C "$TOP" uninstall PREFIX="$T/none" 2>&1)
+assert_ne "$?" 0 "status"
+assert_match "$out" "^interloper install: .*/installed: no such receipt" "message"
 
 try "DESTDIR stages an install without touching PREFIX"
 make -s -C "$TOP" install PREFIX=/usr/local DESTDIR="$T/stage" >/dev/null

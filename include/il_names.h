@@ -1,0 +1,90 @@
+/*
+ * il_names.h: the names that cross a boundary between interloper's parts,
+ * declared once.  The record schema interloper/1 is a contract (DESIGN.md,
+ * libinterloper(7)): the library writes these fields, the tools and the
+ * statistics read them, and so do users' own scripts.  Labels are written
+ * by the drivers (interloper run, interloper sweep) and read by the
+ * report.  Add names freely; never rename one.
+ *
+ * Plain string literals, so that they concatenate with other literals in
+ * the signal-safe record writer ("\"" IL_F_EXIT "\":{").
+ */
+#ifndef IL_NAMES_H
+#define IL_NAMES_H
+
+/* ------------------------------------------------------------ the record */
+#define IL_SCHEMA "interloper/1"
+
+/* top level */
+#define IL_F_SCHEMA "schema"
+#define IL_F_VERSION "version"
+#define IL_F_LABELS "labels"
+#define IL_F_PID "pid"
+#define IL_F_PPID "ppid"
+#define IL_F_ARGV "argv"
+#define IL_F_HOST "host"
+#define IL_F_CPU "cpu"
+#define IL_F_KERNEL "kernel"
+#define IL_F_START "start"
+#define IL_F_BACKEND "backend"
+#define IL_F_INHERIT "inherit"
+#define IL_F_SETUP "setup"
+#define IL_F_EXIT "exit"
+#define IL_F_EVENTS "events"
+#define IL_F_TIMES "times"
+#define IL_F_MAXRSS "maxrss_kib"
+#define IL_F_FLOOR "floor"
+#define IL_F_ERRORS "errors"
+
+/* exit: how the image ended, with what */
+#define IL_F_HOW "how"
+#define IL_F_STATUS "status"
+#define IL_F_SIGNAL "signal"
+#define IL_F_EXEC "exec"
+#define IL_HOW_NAME_RETURN "return"
+#define IL_HOW_NAME_EXIT "exit"
+#define IL_HOW_NAME__EXIT "_exit"
+#define IL_HOW_NAME_EXEC "exec"
+#define IL_HOW_NAME_SIGNAL "signal"
+
+/* events.NAME */
+#define IL_F_VALUE "value"
+#define IL_F_ENABLED "enabled_ns"
+#define IL_F_RUNNING "running_ns"
+#define IL_F_SCOPE "scope"
+#define IL_F_ERROR "error"
+
+/* times */
+#define IL_F_WALL "wall_ns"
+#define IL_F_USER "user_ns"
+#define IL_F_SYS "sys_ns"
+
+/* setup */
+#define IL_F_ENV_BYTES "env_bytes"
+#define IL_F_ENV_VARS "env_vars"
+#define IL_F_ARGV_BYTES "argv_bytes"
+#define IL_F_ASLR "aslr"
+#define IL_F_STACK_OFFSET "stack_offset"
+#define IL_F_STACK_OFFSET_REQ "stack_offset_requested"
+#define IL_F_STACK_PINNED "stack_pinned"
+#define IL_F_STACK_PIN "stack_pin"
+#define IL_F_MAIN_SP "main_sp"
+#define IL_F_STACK_TOP "stack_top"
+#define IL_F_HEAP_OFFSET "heap_offset"
+#define IL_F_HEAP_OFFSET_REQ "heap_offset_requested"
+#define IL_F_HEAP_START "heap_start"
+#define IL_F_HEAP_BASE "heap_base"
+
+/* ------------------------------------------------------------ labels */
+/* Written by interloper run and interloper sweep (interloper-sweep(1)),
+ * read by interloper report and plot (interloper-report(1)). */
+#define IL_L_BENCH "bench"
+#define IL_L_SYSTEM "system"
+#define IL_L_SETUP "setup"
+#define IL_L_ENV_ADD "env_add"
+#define IL_L_LAYOUT "layout"
+#define IL_L_REP "rep"
+/* a warm-up run: kept in the results, left out by the report by default */
+#define IL_L_WARMUP "warmup"
+
+#endif

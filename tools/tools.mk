@@ -1,0 +1,25 @@
+# Build fragment for the C tools (tools/ -> build/libexec), included by
+# the top-level Makefile.
+TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
+	$(B)/libexec/interloper-exec $(B)/libexec/interloper-hold
+
+$(B)/tools/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Iinterposer -c $< -o $@
+
+$(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lpfm -ldl
+
+$(B)/libexec/interloper-exec: $(B)/tools/exec.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+
+$(B)/libexec/interloper-hold: $(B)/tools/hold.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^
+
+$(B)/libexec/interloper-record: $(B)/tools/record.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+

@@ -23,3 +23,8 @@ $(B)/libexec/interloper-record: $(B)/tools/record.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 
+
+# The one generator of every order (include/il_prng.h).
+$(B)/tests/unit/test_prng: tests/unit/test_prng.c $(B)/tools/prng.o
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $^ -lcmocka

@@ -1,0 +1,34 @@
+/*
+ * il_prng.h: interloper's one random-number generator, for every order it
+ * draws (link orders, function orders, sweep plans and run orders).
+ *
+ * xoshiro128** (Blackman and Vigna, 2018) on four 32-bit words, seeded by
+ * running a counter (step 0x9e3779b9) from SEED ^ fmix32(STREAM) through
+ * murmur3's fmix32; uniform integers below N by rejection (no modulo
+ * bias); Fisher-Yates in Durstenfeld's form.  The same seed and stream give
+ * the same numbers on any machine: interloper-link(1) documents the
+ * algorithm so that orders can be recomputed without interloper
+ * (tests/link/prng_ref.py does, in Python).
+ */
+#ifndef IL_PRNG_H
+#define IL_PRNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct il_rng {
+    uint32_t s[4];
+};
+
+/* Streams of one seed: 0 the object orders of interloper link, K >= 2 the
+ * function orders of binary K; the sweep's streams are named in sweep.c. */
+void il_rng_init(struct il_rng *g, uint32_t seed, uint32_t stream);
+void il_rng_set_state(struct il_rng *g, const uint32_t s[4]);
+uint32_t il_rng_next(struct il_rng *g);
+/* Uniform in [0, n), 1 <= n <= 2^32 (n = 0 means 2^32). */
+uint32_t il_rng_below(struct il_rng *g, uint64_t n);
+/* Shuffle a[0..n-1] in place: for i = n-1 down to 1, swap a[i] with
+ * a[below(i+1)]. */
+void il_rng_shuffle(struct il_rng *g, uint32_t *a, size_t n);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * prng.c: the generator of il_prng.h.  Pure: no I/O, no global state.
+ */
+#include "il_prng.h"
+
+static uint32_t
+fmix32(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+static uint32_t
+rotl(uint32_t x, int k)
+{
+    return (x << k) | (x >> (32 - k));
+}
+
+void
+il_rng_init(struct il_rng *g, uint32_t seed, uint32_t stream)
+{
+    uint32_t k = seed ^ fmix32(stream);
+    for (int i = 0; i < 4; i++) {
+        k += 0x9e3779b9u;
+        g->s[i] = fmix32(k);
+    }
+    if (!(g->s[0] | g->s[1] | g->s[2] | g->s[3]))
+        g->s[0] = 1; /* the one state xoshiro cannot leave */
+}
+
+void
+il_rng_set_state(struct il_rng *g, const uint32_t s[4])
+{
+    for (int i = 0; i < 4; i++)
+        g->s[i] = s[i];
+}
+
+uint32_t
+il_rng_next(struct il_rng *g)
+{
+    uint32_t *s = g->s;
+    uint32_t r = rotl(s[1] * 5, 7) * 9;
+    uint32_t t = s[1] << 9;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 11);
+    return r;
+}
+
+uint32_t
+il_rng_below(struct il_rng *g, uint64_t n)
+{
+    if (n == 0 || n > (1ull << 32))
+        n = 1ull << 32;
+    uint64_t lim = (1ull << 32) - (1ull << 32) % n;
+    for (;;) {
+        uint64_t r = il_rng_next(g);
+        if (r < lim)
+            return (uint32_t)(r % n);
+    }
+}
+
+void
+il_rng_shuffle(struct il_rng *g, uint32_t *a, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = il_rng_below(g, i);
+        uint32_t t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}

@@ -84,6 +84,10 @@
 #define IL_L_ENV_ADD "env_add"
 #define IL_L_LAYOUT "layout"
 #define IL_L_REP "rep"
+#define IL_L_LAYOUT_KIND "layout_kind" /* original, alphabetical, random (the manifest's) */
+#define IL_L_RUN "run"                 /* the run's id in the plan */
+#define IL_L_PLAN "plan"               /* a short identity of the plan */
+#define IL_L_SEED "seed"               /* the plan's seed */
 /* a warm-up run: kept in the results, left out by the report by default */
 #define IL_L_WARMUP "warmup"
 

@@ -12,6 +12,7 @@
  *   exitpaths atexit-work MIB | threads-busy N
  *   exitpaths altstack SIG | sigset SIG | resethand SIG | vfork-sig SIG
  *   exitpaths quick N | daemon | fsize | thread-_exit N | race-endings
+ *   exitpaths oneshot-view SIG | sysv-view SIG
  *
  * It prints to stdout, so the tests can compare stdout with and without
  * the library.
@@ -384,6 +385,35 @@ main(int argc, char **argv)
             pthread_create(&t[i], NULL, mixed_ender, (void *)i);
         pthread_barrier_wait(&barrier);
         exit(99);
+    }
+    if (!strcmp(m, "oneshot-view") || !strcmp(m, "sysv-view")) {
+        /* what sigaction() reports after a one-shot handler fired */
+        struct sigaction sa, before, after;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sig;
+        sa.sa_flags = SA_RESETHAND | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaddset(&sa.sa_mask, SIGUSR2);
+        if (!strcmp(m, "oneshot-view"))
+            sigaction(n, &sa, NULL);
+        else
+            sysv_signal(n, on_sig);
+        sigaction(n, NULL, &before);
+        raise(n);
+        sigaction(n, NULL, &after);
+        for (int k = 0; k < 2; k++) {
+            struct sigaction *v = k ? &after : &before;
+            printf("%s: handler %s flags %#x mask", k ? "after" : "before",
+                   v->sa_handler == SIG_DFL   ? "default"
+                   : v->sa_handler == on_sig  ? "on_sig"
+                                              : "other",
+                   (unsigned)v->sa_flags);
+            for (int s2 = 1; s2 < 32; s2++)
+                if (sigismember(&v->sa_mask, s2))
+                    printf(" %d", s2);
+            printf("\n");
+        }
+        return 0;
     }
     errx(2, "unknown mode %s", m);
 }

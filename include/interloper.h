@@ -74,7 +74,8 @@ struct il_config {
 
     enum il_backend_kind backend;
     enum il_inherit inherit;
-    int output_stderr; /* INTERLOPER_OUTPUT is "-" */
+    int output_stderr;   /* INTERLOPER_OUTPUT is "-" */
+    int output_fallback; /* ... or malformed: stderr, the record marked as fallen back */
 
     unsigned long stack_offset_req; /* as requested */
     unsigned long stack_offset;     /* applied: rounded down to 16 */
@@ -97,7 +98,8 @@ struct il_config {
 
 /*
  * Parse the INTERLOPER_* variables through getenv_fn (getenv, or a fake in
- * tests) and scan env (may be NULL) for misspelt INTERLOPER_ names.
+ * tests; NULL looks them up in env) and scan env (may be NULL) for
+ * misspelt INTERLOPER_ names.  Async-signal-safe when getenv_fn is.
  * Fills cfg with defaults for anything missing or malformed and appends one
  * message per problem to cfg->errors.  Returns the number of errors.
  */

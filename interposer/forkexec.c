@@ -4,7 +4,10 @@
  * exec ends a process image, so it ends a measurement: the record is
  * written just before the real exec, and the new image (which inherits
  * LD_PRELOAD) measures itself and writes its own.  Our descriptors are
- * close-on-exec.  A failed exec must not lose the measurement, so before
+ * close-on-exec.  execve, execv, execvp, execvpe, execl, execlp, execle,
+ * fexecve and execveat are hooked; an exec made by a raw system call, or
+ * inside glibc (posix_spawn, system), is not, and then the old image
+ * writes no record (the new one does).  A failed exec must not lose the measurement, so before
  * writing we check that the exec can succeed (the file exists, is a
  * regular file and executable, searching PATH as execvp does); when it
  * cannot, nothing is written and the counters simply keep counting.  If
@@ -18,19 +21,21 @@
  * in the child stands aside).  With threads or none, every forked child
  * starts counters and a record of its own.  vfork children share our
  * memory and so are never measured; they normally exec at once, and the
- * new image measures itself.
+ * new image measures itself.  A fork before main (in a constructor) is
+ * not counted by the parent, whose counters start later: the child
+ * measures itself if it reaches main (start.c).
  */
 #include <alloca.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "il.h"
+#include "sys.h"
+
+extern char **__environ;
 
 static pid_t (*real_fork)(void);
 static int (*real_execve)(const char *, char *const[], char *const[]);
@@ -41,8 +46,8 @@ static int (*real_execveat)(int, const char *, char *const[], char *const[], int
 
 /* Resolved on first use, not in the constructor: most programs never
  * fork or exec, and each dlsym costs about a thousand instructions. */
-void
-il_forkexec_resolve(void)
+static void
+resolve(void)
 {
     if (__atomic_load_n((void **)&real_execve, __ATOMIC_ACQUIRE))
         return;
@@ -56,18 +61,30 @@ il_forkexec_resolve(void)
     __atomic_store_n((void **)&real_execve, ev, __ATOMIC_RELEASE);
 }
 
+static int
+running_here(void)
+{
+    return il_measured() && il.phase == IL_PHASE_RUNNING;
+}
+
 IL_EXPORT pid_t
 fork(void)
 {
-    il_resolve_reals();
-    il_forkexec_resolve();
-    if (!il.pid)
-        il.pid = getpid(); /* before our constructor: this is the process */
-    int measured = il.phase == IL_PHASE_RUNNING && il.pid == getpid();
+    resolve();
+    if (!il.pid && !il.secure)
+        il.pid = (pid_t)il_sys_getpid(); /* before our constructor: this is the process */
+    int measured = running_here();
     pid_t p = real_fork();
-    if (p == 0 && measured && il.cfg.inherit != IL_INHERIT_ALL)
+    if (p == 0 && measured && il.inherit != IL_INHERIT_ALL)
         il_child_restart();
     return p;
+}
+
+static int
+fail(long rc)
+{
+    errno = (int)-rc;
+    return -1;
 }
 
 /*
@@ -82,29 +99,28 @@ IL_EXPORT int daemon(int nochdir, int noclose);
 IL_EXPORT int
 daemon(int nochdir, int noclose)
 {
-    il_resolve_reals();
-    il_forkexec_resolve();
-    int measured = il.phase == IL_PHASE_RUNNING && il.pid == getpid();
+    int measured = running_here();
     pid_t p = fork();
     if (p < 0)
         return -1;
     if (p > 0)
         _exit(0);
-    if (measured && il.cfg.inherit == IL_INHERIT_ALL)
+    if (measured && il.inherit == IL_INHERIT_ALL)
         il_child_restart();
-    if (setsid() < 0)
-        return -1;
-    if (!nochdir && chdir("/") < 0)
-        return -1;
+    long rc = IL_SC(SYS_setsid, 0, 0, 0);
+    if (rc < 0)
+        return fail(rc);
+    if (!nochdir && (rc = IL_SC(SYS_chdir, "/", 0, 0)) < 0)
+        return fail(rc);
     if (!noclose) {
-        int fd = open("/dev/null", O_RDWR);
+        long fd = il_sys_open("/dev/null", O_RDWR, 0);
         if (fd < 0)
-            return -1;
-        dup2(fd, 0);
-        dup2(fd, 1);
-        dup2(fd, 2);
+            return fail(fd);
+        for (int i = 0; i < 3; i++)
+            if (fd != i)
+                IL_SC(SYS_dup3, fd, i, 0);
         if (fd > 2)
-            close(fd);
+            il_sys_close((int)fd);
     }
     return 0;
 }
@@ -115,8 +131,13 @@ static int
 runnable_at(int dirfd, const char *path, int flags)
 {
     struct stat st;
-    return path && faccessat(dirfd, path, X_OK, AT_EACCESS | flags) == 0 &&
-           fstatat(dirfd, path, &st, flags) == 0 && S_ISREG(st.st_mode);
+    if (!path)
+        return 0;
+    long rc = il_sc6(SYS_faccessat2, dirfd, (long)path, X_OK, AT_EACCESS | flags, 0, 0);
+    if (rc == -ENOSYS) /* before Linux 5.8: the real ids, which is close enough */
+        rc = il_sc6(SYS_faccessat, dirfd, (long)path, X_OK, 0, 0, 0);
+    return rc == 0 && il_sc6(SYS_newfstatat, dirfd, (long)path, (long)&st, flags, 0, 0) == 0 &&
+           S_ISREG(st.st_mode);
 }
 
 /* execvp's search: the first PATH entry holding an executable file.  The
@@ -128,7 +149,7 @@ search_path(const char *file, char *buf, size_t n)
         return NULL;
     if (strchr(file, '/'))
         return runnable_at(AT_FDCWD, file, 0) ? file : NULL;
-    const char *path = getenv("PATH");
+    const char *path = il_getenv(__environ, "PATH");
     if (!path)
         path = "/bin:/usr/bin";
     size_t flen = strlen(file);
@@ -158,10 +179,9 @@ static int
 exec_begin(const char *shown)
 {
     int ph = il.phase;
-    if (il.pid != getpid() || (ph != IL_PHASE_RUNNING && ph != IL_PHASE_INIT) || !shown)
+    if (!il_measured() || (ph != IL_PHASE_RUNNING && ph != IL_PHASE_INIT) || !shown)
         return 0;
-    il_finish(IL_HOW_EXEC, 0, 0, shown);
-    return 1;
+    return il_finish(IL_HOW_EXEC, 0, 0, shown);
 }
 
 static void
@@ -172,11 +192,17 @@ exec_end(int wrote, int err)
     errno = err;
 }
 
+static int
+fd_runnable(int fd)
+{
+    struct stat st;
+    return il_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
+}
+
 IL_EXPORT int
 execve(const char *path, char *const argv[], char *const envp[])
 {
-    il_resolve_reals();
-    il_forkexec_resolve();
+    resolve();
     int w = exec_begin(runnable_at(AT_FDCWD, path, 0) ? path : NULL);
     int rc = real_execve(path, argv, envp);
     exec_end(w, errno);
@@ -186,15 +212,14 @@ execve(const char *path, char *const argv[], char *const envp[])
 IL_EXPORT int
 execv(const char *path, char *const argv[])
 {
-    return execve(path, argv, environ);
+    return execve(path, argv, __environ);
 }
 
 IL_EXPORT int
 execvpe(const char *file, char *const argv[], char *const envp[])
 {
     char buf[IL_PATH_MAX];
-    il_resolve_reals();
-    il_forkexec_resolve();
+    resolve();
     int w = exec_begin(search_path(file, buf, sizeof buf));
     int rc = real_execvpe(file, argv, envp);
     exec_end(w, errno);
@@ -205,8 +230,7 @@ IL_EXPORT int
 execvp(const char *file, char *const argv[])
 {
     char buf[IL_PATH_MAX];
-    il_resolve_reals();
-    il_forkexec_resolve();
+    resolve();
     int w = exec_begin(search_path(file, buf, sizeof buf));
     int rc = real_execvp(file, argv);
     exec_end(w, errno);
@@ -216,11 +240,8 @@ execvp(const char *file, char *const argv[])
 IL_EXPORT int
 fexecve(int fd, char *const argv[], char *const envp[])
 {
-    struct stat st;
-    il_resolve_reals();
-    il_forkexec_resolve();
-    int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
-    int w = exec_begin(ok ? "(fexecve)" : NULL);
+    resolve();
+    int w = exec_begin(fd_runnable(fd) ? "(fexecve)" : NULL);
     int rc = real_fexecve(fd, argv, envp);
     exec_end(w, errno);
     return rc;
@@ -229,16 +250,13 @@ fexecve(int fd, char *const argv[], char *const envp[])
 IL_EXPORT int
 execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
 {
-    il_resolve_reals();
-    il_forkexec_resolve();
+    resolve();
     int ok;
-    if (!*path && (flags & AT_EMPTY_PATH)) {
-        struct stat st;
-        ok = fstat(dirfd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
-    } else {
+    if (!*path && (flags & AT_EMPTY_PATH))
+        ok = fd_runnable(dirfd);
+    else
         ok = runnable_at(dirfd, path, flags & AT_SYMLINK_NOFOLLOW);
-    }
-    int w = exec_begin(ok ? path : NULL);
+    int w = exec_begin(ok ? (*path ? path : "(execveat)") : NULL);
     int rc = real_execveat ? real_execveat(dirfd, path, argv, envp, flags) : (errno = ENOSYS, -1);
     exec_end(w, errno);
     return rc;
@@ -246,19 +264,19 @@ execveat(int dirfd, const char *path, char *const argv[], char *const envp[], in
 
 /* The variadic forms collect their arguments on the stack and go through
  * the hooks above: glibc's own execl* call execve internally, past us. */
-#define COLLECT_ARGS(first, ap, argv)                                                          \
-    do {                                                                                       \
-        va_list c;                                                                             \
-        size_t n = 1;                                                                          \
-        va_copy(c, ap);                                                                        \
-        while (va_arg(c, char *))                                                              \
-            n++;                                                                               \
-        va_end(c);                                                                             \
-        argv = alloca((n + 1) * sizeof(char *));                                               \
-        argv[0] = (char *)(first);                                                             \
-        for (size_t i = 1; i <= n; i++)                                                        \
-            argv[i] = va_arg(ap, char *);                                                      \
-        argv[n] = NULL;                                                                        \
+#define COLLECT_ARGS(first, ap, argv)                                                              \
+    do {                                                                                           \
+        va_list c;                                                                                 \
+        size_t n = 1;                                                                              \
+        va_copy(c, ap);                                                                            \
+        while (va_arg(c, char *))                                                                  \
+            n++;                                                                                   \
+        va_end(c);                                                                                 \
+        argv = alloca((n + 1) * sizeof(char *));                                                   \
+        argv[0] = (char *)(first);                                                                 \
+        for (size_t i = 1; i <= n; i++)                                                            \
+            argv[i] = va_arg(ap, char *);                                                          \
+        argv[n] = NULL;                                                                            \
     } while (0)
 
 IL_EXPORT int
@@ -269,7 +287,7 @@ execl(const char *path, const char *arg, ...)
     va_start(ap, arg);
     COLLECT_ARGS(arg, ap, argv);
     va_end(ap);
-    return execve(path, argv, environ);
+    return execve(path, argv, __environ);
 }
 
 IL_EXPORT int

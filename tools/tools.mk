@@ -19,7 +19,8 @@ $(B)/libexec/interloper-hold: $(B)/tools/hold.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^
 
-$(B)/libexec/interloper-record: $(B)/tools/record.o
+$(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/interposer/summary.o \
+		$(B)/interposer/util.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 

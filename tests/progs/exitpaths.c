@@ -404,9 +404,9 @@ main(int argc, char **argv)
         for (int k = 0; k < 2; k++) {
             struct sigaction *v = k ? &after : &before;
             printf("%s: handler %s flags %#x mask", k ? "after" : "before",
-                   v->sa_handler == SIG_DFL   ? "default"
-                   : v->sa_handler == on_sig  ? "on_sig"
-                                              : "other",
+                   v->sa_handler == SIG_DFL  ? "default"
+                   : v->sa_handler == on_sig ? "on_sig"
+                                             : "other",
                    (unsigned)v->sa_flags);
             for (int s2 = 1; s2 < 32; s2++)
                 if (sigismember(&v->sa_mask, s2))

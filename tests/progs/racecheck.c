@@ -2,14 +2,16 @@
  * racecheck: run one program many times, with or without the library, and
  * check what each run left: the wait status, and the records.
  *
- *   racecheck [-n RUNS] [-t SECONDS] [-l LIBRARY] [-o DIR] -- PROG ARGS...
+ *   racecheck [-n RUNS] [-t SECONDS] [-l LIBRARY [-b]] [-o DIR] -- PROG ARGS...
  *
  * With -l, each run has LD_PRELOAD=LIBRARY and INTERLOPER_OUTPUT pointing
  * at a file of its own (in DIR, default $TMPDIR), and racecheck checks
  * that the run wrote exactly one record whose "exit" agrees with the wait
  * status the parent saw.  Without -l the program runs plainly (the
- * reference distribution).  A run still alive after SECONDS (default 10)
- * is killed and counted as a hang.
+ * reference distribution); with -b as well, runs with and without the
+ * library alternate (so that the load of a shared machine hits both
+ * alike) and a second line gives the plain distribution.  A run still
+ * alive after SECONDS (default 10) is killed and counted as a hang.
  *
  * Prints one line: runs, hangs, lost (no record), extra (more than one),
  * mismatches, then the distribution of endings ("status 1: 9712 ...").
@@ -29,8 +31,18 @@
 
 extern char **environ;
 
-/* endings: index 0..255 exit statuses, 256 + signal */
-static long dist[256 + 65];
+/* endings: index 0..255 exit statuses, 256 + signal; [0] with the
+ * library (or plain without -l), [1] plain beside it (-b) */
+static long dist[2][256 + 65];
+
+static void
+print_dist(const long *d)
+{
+    for (int i = 0; i < 256 + 65; i++)
+        if (d[i])
+            printf(" %s %d: %ld", i >= 256 ? "signal" : "status", i & 255, d[i]);
+    printf("\n");
+}
 
 static long
 num_after(const char *s, const char *key)
@@ -64,10 +76,13 @@ int
 main(int argc, char **argv)
 {
     long runs = 100;
-    int secs = 10, c;
+    int secs = 10, c, both = 0;
     const char *lib = NULL, *dir = getenv("TMPDIR");
-    while ((c = getopt(argc, argv, "n:t:l:o:")) != -1) {
+    while ((c = getopt(argc, argv, "n:t:l:o:b")) != -1) {
         switch (c) {
+        case 'b':
+            both = 1;
+            break;
         case 'n':
             runs = atol(optarg);
             break;
@@ -81,7 +96,8 @@ main(int argc, char **argv)
             dir = optarg;
             break;
         default:
-            errx(2, "usage: racecheck [-n RUNS] [-t SECONDS] [-l LIB] [-o DIR] -- PROG ARGS...");
+            errx(2,
+                 "usage: racecheck [-n RUNS] [-t SECONDS] [-l LIB [-b]] [-o DIR] -- PROG ARGS...");
         }
     }
     if (optind >= argc)
@@ -96,11 +112,13 @@ main(int argc, char **argv)
     size_t nenv = 0;
     for (char **e = environ; *e; e++)
         nenv++;
-    char **env = calloc(nenv + 3, sizeof *env);
+    char **env = calloc(nenv + 3, sizeof *env), **plain = calloc(nenv + 1, sizeof *env);
     size_t k = 0;
     for (char **e = environ; *e; e++)
         if (strncmp(*e, "LD_PRELOAD=", 11) && strncmp(*e, "INTERLOPER_OUTPUT=", 18))
             env[k++] = *e;
+    memcpy(plain, env, k * sizeof *env);
+    plain[k] = NULL;
     if (lib) {
         env[k++] = envlib;
         env[k++] = envout;
@@ -114,14 +132,16 @@ main(int argc, char **argv)
 
     long hangs = 0, lost = 0, extra = 0, mismatch = 0;
     static char buf[1 << 20];
-    for (long r = 0; r < runs; r++) {
+    for (long step = 0; step < (both ? 2 : 1) * runs; step++) {
+        long r = both ? step / 2 : step;
+        int with = !both || step % 2 == 0;
         unlink(out);
         pid_t p = fork();
         if (p < 0)
             err(2, "fork");
         if (p == 0) {
             sigprocmask(SIG_UNBLOCK, &chld, NULL);
-            execve(argv[optind], argv + optind, env);
+            execve(argv[optind], argv + optind, with ? env : plain);
             _exit(127);
         }
         struct timespec to = {secs, 0};
@@ -133,15 +153,15 @@ main(int argc, char **argv)
             if (sigtimedwait(&chld, NULL, &to) < 0 && errno == EAGAIN) {
                 kill(p, SIGKILL);
                 waitpid(p, &st, 0);
-                hangs++;
+                hangs += with;
                 done = 1;
             }
         }
         if (done)
             continue;
         int end = WIFSIGNALED(st) ? 256 + WTERMSIG(st) : WEXITSTATUS(st);
-        dist[end]++;
-        if (!lib)
+        dist[!with][end]++;
+        if (!lib || !with)
             continue;
         int fd = open(out, O_RDONLY | O_CLOEXEC);
         ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : 0;
@@ -168,9 +188,10 @@ main(int argc, char **argv)
     unlink(out);
     printf("runs %ld hangs %ld lost %ld extra %ld mismatches %ld |", runs, hangs, lost, extra,
            mismatch);
-    for (int i = 0; i < 256 + 65; i++)
-        if (dist[i])
-            printf(" %s %d: %ld", i >= 256 ? "signal" : "status", i & 255, dist[i]);
-    printf("\n");
+    print_dist(dist[0]);
+    if (both) {
+        printf("plain %ld runs interleaved |", runs);
+        print_dist(dist[1]);
+    }
     return hangs || lost || extra || mismatch ? 1 : 0;
 }

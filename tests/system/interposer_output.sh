@@ -34,10 +34,12 @@ assert_match "$(grep -v '^interloper: record: ' err)" "^interloper: cannot write
 fallback err >fb.jsonl
 assert_true "the record on stderr" valid fb.jsonl
 
-try "a FIFO whose reader left before the end: no SIGPIPE, one line, the record on stderr"
+try "a FIFO whose reader left before the end: one line, the record on stderr"
 rm -f fifo && mkfifo fifo
-# the reader opens the FIFO and leaves while the program still runs
-(exec 3<"$T/fifo" && sleep 0.2) &
+# a reader and a writer meet on the FIFO, and both leave while the
+# program still runs
+cat fifo >/dev/null &
+sh -c 'exec 4>"$1"; sleep 0.1' sh "$T/fifo" &
 timeout 20 env INTERLOPER_OUTPUT="$T/fifo" LD_PRELOAD="$LIB" "$P" busy 600 >out 2>err
 rc=$?
 wait
@@ -45,6 +47,13 @@ assert_eq "$rc" 0 "status"
 assert_match "$(grep -v '^interloper: record: ' err)" "^interloper: cannot write the record to $T/fifo: " "the reason"
 fallback err >fb.jsonl
 assert_true "the record on stderr" valid fb.jsonl
+
+try "records to a stderr pipe whose reader left: no SIGPIPE, the program's status stands"
+(
+	env INTERLOPER_OUTPUT=- LD_PRELOAD="$LIB" "$P" busy 300 >out
+	echo $? >rc
+) 2>&1 | true
+assert_eq "$(cat rc)" 0 "status (141 would be death by SIGPIPE)"
 
 try "a FIFO with a reader gets the whole record"
 rm -f fifo && mkfifo fifo
@@ -84,7 +93,7 @@ EOF
 	assert_true "the cut record, whole, on stderr" valid fb.jsonl
 	assert_eq "$(nrec full.jsonl)" 3 "lines in the file: first, torn, third"
 	"$B/libexec/interloper-record" validate full.jsonl 2>val.err
-	assert_eq "$(cut -d: -f2 val.err | tr '\n' ' ')" "2 " "only the torn line is malformed"
+	assert_eq "$(cut -d: -f3 val.err | tr '\n' ' ')" "2 " "only the torn line is malformed"
 	assert_eq "$(sed -n 3p full.jsonl | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["argv"][2])')" \
 		three "the next record stands alone"
 fi

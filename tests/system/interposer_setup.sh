@@ -112,7 +112,6 @@ done
 # The plain run gets an environment of the same size: LD_PRELOAD is
 # replaced by IL_PRELOAD, a name of the same length, with the same value.
 plain_layout() {
-	rm -f l.jsonl
 	env "$@" INTERLOPER_OUTPUT="$T/l.jsonl" setarch "$(uname -m)" -R \
 		env IL_PRELOAD="$LIB" "$P" layout >p.out 2>p.err
 }

@@ -14,8 +14,8 @@
  *
  * Everything here is async-signal-safe (raw system calls): the finish
  * path calls stop_read, floor and restart, maybe from a signal handler.
- * Names other than the generic ones are encoded by libpfm4 in a helper
- * child (pfm.c) before main.
+ * The names are encoded before main by il_perf_encode (pfm.c), which is
+ * not: generic names by names.c, the others by libpfm4 in a helper child.
  */
 #include <errno.h>
 #include <string.h>
@@ -135,42 +135,12 @@ il_perf_open_one(struct il_event *e, enum il_inherit inherit, int top)
     return 0;
 }
 
-/* Resolve every name (generic here, the rest by libpfm4 in one helper
- * child) and open the counters. */
+/* Open a counter for every event il_perf_encode() could encode (events.c
+ * calls it first: it is not async-signal-safe, and this file is). */
 static int
 perf_open(void)
 {
-    const char *pfm_names[IL_MAX_EVENTS];
-    int pfm_idx[IL_MAX_EVENTS], npfm = 0, nok = 0;
-
-    for (int i = 0; i < il.nev; i++) {
-        struct il_event *e = &il.ev[i];
-        e->fd = -1;
-        if (il_event_generic(e->name, &e->attr) == 0) {
-            e->resolved = 1;
-        } else if (il_event_is_papi_name(e->name)) {
-            e->ok = 0;
-            il_strlcpy(e->error, "a PAPI name; perf needs a generic or libpfm4 name",
-                       sizeof e->error);
-        } else {
-            pfm_idx[npfm] = i;
-            pfm_names[npfm++] = e->name;
-        }
-    }
-    if (npfm) {
-        struct il_pfm_result res[IL_MAX_EVENTS];
-        il_pfm_resolve(pfm_names, npfm, res);
-        for (int j = 0; j < npfm; j++) {
-            struct il_event *e = &il.ev[pfm_idx[j]];
-            if (res[j].rc == 0) {
-                e->attr = res[j].attr;
-                e->resolved = 1;
-            } else {
-                e->ok = 0;
-                il_strlcpy(e->error, res[j].error, sizeof e->error);
-            }
-        }
-    }
+    int nok = 0;
     for (int i = 0; i < il.nev; i++)
         if (il.ev[i].resolved && il_perf_open_one(&il.ev[i], il.inherit, il.fd_top) == 0)
             nok++;

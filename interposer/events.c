@@ -106,6 +106,7 @@ il_events_setup(void)
         return;
     }
     const struct il_backend *first = il_backends[IL_BACKEND_PERF];
+    il_perf_encode(); /* the names, before the (async-signal-safe) perf backend opens */
     first->open();
     if (any_ok())
         il.be = first;

@@ -236,6 +236,7 @@ struct il_pfm_result {
     char error[IL_ERRSHORT];
 };
 IL_HIDDEN int il_pfm_resolve(const char *const *names, int n, struct il_pfm_result *out);
+IL_HIDDEN void il_perf_encode(void);
 
 /* backend_papi.c, also for interloper events */
 IL_HIDDEN int il_papi_probe(char *info, size_t n);

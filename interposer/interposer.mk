@@ -9,9 +9,11 @@
 IL_CORE = config util names events backend_perf backend_papi backend_none pfm record summary \
 	output setup run
 IL_HOOKS = start finish signals forkexec libc
-IL_SAFE = libc util config record summary output finish signals backend_perf backend_none run
+IL_SAFE = libc util names config record summary output finish signals backend_perf \
+	backend_none run stack
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
-IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o
+IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o \
+	$(B)/interposer/stack.o
 IL_PIC = -fPIC -fvisibility=hidden -fno-strict-aliasing -ftls-model=initial-exec
 
 LIB = $(B)/libinterloper.so
@@ -20,7 +22,7 @@ $(B)/interposer/%.o: interposer/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(IL_PIC) -Iinterposer -c $< -o $@
 
-$(B)/interposer/trampoline.o: interposer/trampoline.S
+$(B)/interposer/%.o: interposer/%.S
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -fPIC -c $< -o $@
 

@@ -158,3 +158,45 @@ il_pfm_resolve(const char *const *names, int n, struct il_pfm_result *out)
     }
     return 0;
 }
+
+/*
+ * The perf encoding of every event of il.ev: generic names here, PAPI
+ * names refused, the rest by libpfm4, all in one helper child.  Before
+ * main, for the perf backend's open.
+ */
+void
+il_perf_encode(void)
+{
+    const char *pfm_names[IL_MAX_EVENTS];
+    int pfm_idx[IL_MAX_EVENTS], npfm = 0;
+    for (int i = 0; i < il.nev; i++) {
+        struct il_event *e = &il.ev[i];
+        e->fd = -1;
+        if (e->resolved)
+            continue;
+        if (il_event_generic(e->name, &e->attr) == 0) {
+            e->resolved = 1;
+        } else if (il_event_is_papi_name(e->name)) {
+            e->ok = 0;
+            il_strlcpy(e->error, "a PAPI name; perf needs a generic or libpfm4 name",
+                       sizeof e->error);
+        } else {
+            pfm_idx[npfm] = i;
+            pfm_names[npfm++] = e->name;
+        }
+    }
+    if (!npfm)
+        return;
+    struct il_pfm_result res[IL_MAX_EVENTS];
+    il_pfm_resolve(pfm_names, npfm, res);
+    for (int j = 0; j < npfm; j++) {
+        struct il_event *e = &il.ev[pfm_idx[j]];
+        if (res[j].rc == 0) {
+            e->attr = res[j].attr;
+            e->resolved = 1;
+        } else {
+            e->ok = 0;
+            il_strlcpy(e->error, res[j].error, sizeof e->error);
+        }
+    }
+}

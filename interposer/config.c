@@ -323,14 +323,11 @@ parse_events(struct il_config *cfg, const char *v)
 /* getenv over env, for callers that pass no getenv_fn: env is scanned
  * once for INTERLOPER_ variables (there are few), and lookups go through
  * those alone.  This runs in every measured process. */
-static const char *ilvars[24];
-static int nilvars;
-
 static const char *
-lookup(const char *name)
+lookup(const struct il_config *cfg, const char *name)
 {
-    for (int i = 0; i < nilvars; i++) {
-        const char *v = ilvars[i], *n = name;
+    for (int i = 0; i < cfg->nfound; i++) {
+        const char *v = cfg->found[i], *n = name;
         while (*n && *v == *n)
             v++, n++;
         if (!*n && *v == '=')
@@ -339,33 +336,33 @@ lookup(const char *name)
     return NULL;
 }
 
+/* the variable's value, through getenv_fn or the variables found */
+#define GET(name) (getenv_fn ? getenv_fn(name) : lookup(cfg, name))
+
 int
 il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), char *const *env)
 {
     const char *v;
-    if (!getenv_fn) {
-        nilvars = 0;
-        for (char *const *e = env; e && *e; e++)
-            if ((*e)[0] == 'I' && !strncmp(*e, "INTERLOPER_", 11) &&
-                nilvars < (int)(sizeof ilvars / sizeof ilvars[0]))
-                ilvars[nilvars++] = *e;
-        getenv_fn = lookup;
-    }
     unsigned long long n;
     int rc;
 
     /* Only the scalars: the buffers are large, and this runs in every
      * measured process. */
-    memset(cfg, 0, offsetof(struct il_config, events_buf));
+    memset(cfg, 0, offsetof(struct il_config, pin_text));
     cfg->events_buf[0] = 0;
     cfg->run_spec[0] = 0;
     cfg->backend = IL_BACKEND_AUTO;
     cfg->inherit = IL_INHERIT_ALL;
     strcpy(cfg->output, IL_DEFAULT_OUTPUT);
+    if (!getenv_fn)
+        for (char *const *e = env; e && *e; e++)
+            if ((*e)[0] == 'I' && !strncmp(*e, "INTERLOPER_", 11) &&
+                cfg->nfound < (int)(sizeof cfg->found / sizeof cfg->found[0]))
+                cfg->found[cfg->nfound++] = *e;
 
-    parse_events(cfg, nonempty(getenv_fn("INTERLOPER_EVENTS")));
+    parse_events(cfg, nonempty(GET("INTERLOPER_EVENTS")));
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_BACKEND")))) {
+    if ((v = nonempty(GET("INTERLOPER_BACKEND")))) {
         if (!strcmp(v, "auto"))
             cfg->backend = IL_BACKEND_AUTO;
         else if (!strcmp(v, "perf"))
@@ -379,7 +376,7 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
                       "unknown backend; expected auto, perf, papi or none%s", NULL);
     }
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_OUTPUT")))) {
+    if ((v = nonempty(GET("INTERLOPER_OUTPUT")))) {
         char probe[IL_PATH_MAX];
         if (!strcmp(v, "-")) {
             cfg->output_stderr = 1;
@@ -402,7 +399,7 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
         }
     }
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_STACK_OFFSET")))) {
+    if ((v = nonempty(GET("INTERLOPER_STACK_OFFSET")))) {
         rc = il_parse_size(v, IL_STACK_OFFSET_MAX, &n);
         if (rc < 0)
             add_error(cfg, "INTERLOPER_STACK_OFFSET", v,
@@ -417,7 +414,7 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
     }
 
     cfg->pin_text[0] = 0;
-    if ((v = nonempty(getenv_fn("INTERLOPER_STACK_PIN")))) {
+    if ((v = nonempty(GET("INTERLOPER_STACK_PIN")))) {
         size_t o = 0;
         put_cut(cfg->pin_text, sizeof cfg->pin_text, &o, v, sizeof cfg->pin_text - 4);
         if (!strcmp(v, "auto")) {
@@ -435,7 +432,7 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
         }
     }
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_HEAP_OFFSET")))) {
+    if ((v = nonempty(GET("INTERLOPER_HEAP_OFFSET")))) {
         rc = il_parse_size(v, IL_HEAP_OFFSET_MAX, &n);
         if (rc < 0)
             add_error(cfg, "INTERLOPER_HEAP_OFFSET", v,
@@ -447,7 +444,7 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
             cfg->heap_offset = (unsigned long)n;
     }
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_INHERIT")))) {
+    if ((v = nonempty(GET("INTERLOPER_INHERIT")))) {
         if (!strcmp(v, "all") || !strcmp(v, "1"))
             cfg->inherit = IL_INHERIT_ALL;
         else if (!strcmp(v, "threads"))
@@ -461,7 +458,7 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
                       NULL);
     }
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_RUN")))) {
+    if ((v = nonempty(GET("INTERLOPER_RUN")))) {
         if (v[0] != '/' || strlen(v) >= sizeof cfg->run_spec)
             add_error(cfg, "INTERLOPER_RUN", v,
                       "not an absolute path; expected the spec file interloper run wrote%s", NULL);
@@ -469,8 +466,8 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
             strcpy(cfg->run_spec, v);
     }
 
-    cfg->strict = parse_bool(cfg, "INTERLOPER_STRICT", nonempty(getenv_fn("INTERLOPER_STRICT")));
-    cfg->debug = parse_bool(cfg, "INTERLOPER_DEBUG", nonempty(getenv_fn("INTERLOPER_DEBUG")));
+    cfg->strict = parse_bool(cfg, "INTERLOPER_STRICT", nonempty(GET("INTERLOPER_STRICT")));
+    cfg->debug = parse_bool(cfg, "INTERLOPER_DEBUG", nonempty(GET("INTERLOPER_DEBUG")));
 
     /* A misspelt variable would otherwise be silently ignored. */
     for (; env && *env; env++) {

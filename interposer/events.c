@@ -41,6 +41,7 @@ static void
 set_names(const char *const *names, int n)
 {
     il.nev = n;
+    il_populate(&il.ev[0], &il.ev[n]); /* no page fault of ours to count */
     for (int i = 0; i < n; i++) {
         memset(&il.ev[i], 0, sizeof il.ev[i]);
         il.ev[i].fd = -1;

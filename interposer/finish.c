@@ -131,7 +131,7 @@ write_record(void)
         il.cfg.nerrors = 0;
         il_config_parse(&il.cfg, NULL, __environ);
     }
-    if (ph <= IL_PHASE_INIT && !il.out_tmpl[0] && !il.cfg.output_stderr)
+    if (!il.out_ready)
         il_output_prepare();
 
     char *line = pre, why[IL_ERROR_MAX];

@@ -109,8 +109,25 @@ extern const struct il_backend il_backend_perf IL_HIDDEN;
 extern const struct il_backend il_backend_papi IL_HIDDEN;
 extern const struct il_backend il_backend_none IL_HIDDEN;
 
+typedef int (*il_main_fn)(int, char **, char **);
+/* what il_main_entry jumps to */
+struct il_main_args {
+    long argc;
+    char **argv, **envp;
+    il_main_fn main;
+};
+
+/*
+ * Everything the library keeps, in one place, ordered by use: what every
+ * measured process touches comes first and is prefaulted in one go
+ * (il_populate: MADV_POPULATE_WRITE), so that the library's own memory
+ * costs the program's page-fault count nothing; big, rarely used buffers
+ * come last and cost nothing until used.
+ */
 struct il_state {
-    struct il_config cfg;
+    struct il_main_args main_args; /* first: trampoline.S reads it at il+0 */
+    void (*real_exit)(int);
+    void *real_start_main;
     int secure; /* AT_SECURE: the library stands aside */
     volatile int phase;
 
@@ -121,14 +138,12 @@ struct il_state {
     int end_how, end_status, end_sig;
     const char *end_exec; /* the program exec'd, for an exec ending */
     uintptr_t writer;     /* the thread writing (or that wrote) the record */
-    int quick_status;     /* quick_exit()'s status */
 
     pid_t pid;      /* the process this state belongs to */
     pid_t main_tid; /* the thread that entered main */
 
     const struct il_backend *be;
     enum il_inherit inherit; /* as applied */
-    struct il_event ev[IL_MAX_EVENTS];
     int nev;
     int inherit_thread_unsupported;
     int fd_top; /* counters go at and below this descriptor */
@@ -151,9 +166,9 @@ struct il_state {
     long main_residue; /* bytes main's stack pointer sits below glibc's, unasked */
     char cpus[256];    /* CPU affinity before main, as a list "0-3,6" */
 
-    /* output */
-    char out_tmpl[IL_PATH_MAX]; /* absolute, %p not yet expanded; "" means stderr */
-    int err_fd;                 /* our copy of stderr, when records or the summary go there */
+    /* output: cfg.output, made absolute before main */
+    int out_ready;
+    int err_fd; /* our copy of stderr, when records or the summary go there */
     dev_t err_dev;
     ino_t err_ino;
 
@@ -163,24 +178,27 @@ struct il_state {
     size_t bufcap, prefix_len;
     const char *run_labels; /* a JSON object from interloper run, or NULL */
 
-    /* problems found after the configuration, for the record's "errors" */
-    char late_errors[IL_LATE_MAX][IL_ERROR_MAX];
+    /* the spec from interloper run (run.c) */
+    int run_loaded, run_summary;
+    pid_t run_pid;
+
+    /* fatal signals held (signals.c) */
+    int sig_installed;
+    volatile sig_atomic_t sig_ours[_NSIG];
+    int sig_dfl_flags[_NSIG];
+
     int nlate;
     int exec_failed_errno; /* a record was written, then exec failed */
     int pin_failed;        /* INTERLOPER_STACK_PIN could not be applied */
+
+    struct il_config cfg;              /* its scalars and the heads of its buffers are used */
+    struct il_event ev[IL_MAX_EVENTS]; /* the first nev */
+    /* problems found after the configuration, for the record's "errors" */
+    char late_errors[IL_LATE_MAX][IL_ERROR_MAX];
 };
 
 extern struct il_state il IL_HIDDEN;
 
-typedef int (*il_main_fn)(int, char **, char **);
-/* what il_main_entry jumps to (trampoline.S reads it) */
-struct il_main_args {
-    long argc;
-    char **argv, **envp;
-    il_main_fn main;
-};
-extern struct il_main_args il_main_args IL_HIDDEN;
-extern void (*real_exit)(int) IL_HIDDEN;
 extern __thread int il_tls_returned IL_HIDDEN; /* this thread's main returned */
 
 /* util.c: signal-safe formatting and output */
@@ -212,6 +230,7 @@ IL_HIDDEN void il_late_error(const char *a, const char *b);
 IL_HIDDEN const char *il_getenv(char *const *env, const char *name);
 IL_HIDDEN void il_block_forever(void);
 IL_HIDDEN int il_read_small(const char *path, char *b, size_t n);
+IL_HIDDEN void il_populate(const void *from, const void *to);
 
 /* names.c: generic event names */
 IL_HIDDEN int il_event_generic(const char *name, struct perf_event_attr *attr);

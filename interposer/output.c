@@ -70,38 +70,36 @@ il_stderr_fd(void)
 
 /*
  * Before main: settle the destination.  A relative path is made absolute
- * now (in place, so that a child forked after a chdir still writes here).
+ * now, in place in il.cfg.output (so that a child forked after a chdir
+ * still writes here).
  */
 int
 il_output_prepare(void)
 {
-    il.out_tmpl[0] = 0;
+    il.out_ready = 1;
     if (il.cfg.output_stderr) {
         il_keep_stderr();
         return 0;
     }
     const char *rel = il.cfg.output;
-    if (rel[0] == '/') {
-        il_strlcpy(il.out_tmpl, rel, sizeof il.out_tmpl);
+    if (rel[0] == '/')
         return 0;
-    }
-    char *p = il.out_tmpl;
-    long n = il_sys_getcwd(il.out_tmpl, sizeof il.out_tmpl);
+    char abs[IL_PATH_MAX];
+    long n = il_sys_getcwd(abs, sizeof abs);
     if (rel[0] == '.' && rel[1] == '/')
         rel += 2;
-    if (n <= 0 || strlen(il.out_tmpl) + strlen(rel) + 2 > sizeof il.out_tmpl) {
+    if (n <= 0 || strlen(abs) + strlen(rel) + 2 > sizeof abs) {
         il_config_error(&il.cfg, "INTERLOPER_OUTPUT", il.cfg.output,
                         "cannot make the path absolute; the record goes to stderr");
-        il.out_tmpl[0] = 0;
         il.cfg.output_stderr = 1;
         il.cfg.output_fallback = 1;
         return IL_ESYS;
     }
-    p += strlen(p);
+    char *p = abs + strlen(abs);
     if (p[-1] != '/')
         *p++ = '/';
-    il_strlcpy(p, rel, sizeof il.out_tmpl - (size_t)(p - il.out_tmpl));
-    il_strlcpy(il.cfg.output, il.out_tmpl, sizeof il.cfg.output);
+    il_strlcpy(p, rel, sizeof abs - (size_t)(p - abs));
+    il_strlcpy(il.cfg.output, abs, sizeof il.cfg.output);
     return 0;
 }
 
@@ -252,12 +250,12 @@ il_output_write(const char *line, size_t n, char *why, size_t whysz)
     int rc = 0;
     if (il.cfg.output_fallback) {
         il_output_fallback(line, n); /* said before main why */
-    } else if (!il.out_tmpl[0] || il.cfg.output_stderr) {
+    } else if (il.cfg.output_stderr) {
         il_write_all(il_stderr_fd(), line, n); /* stderr asked for: nowhere else to go */
     } else {
         char path[IL_PATH_MAX];
-        if (il_expand_output(il.out_tmpl, (long)il_sys_getpid(), path, sizeof path) < 0)
-            il_strlcpy(path, il.out_tmpl, sizeof path);
+        if (il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) < 0)
+            il_strlcpy(path, il.cfg.output, sizeof path);
         rc = write_file(path, line, n, why, whysz);
         if (rc < 0)
             il_msg(why, NULL, NULL);

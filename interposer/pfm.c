@@ -187,7 +187,7 @@ il_perf_encode(void)
     }
     if (!npfm)
         return;
-    struct il_pfm_result res[IL_MAX_EVENTS];
+    static struct il_pfm_result res[IL_MAX_EVENTS]; /* 10 KiB, off the stack */
     il_pfm_resolve(pfm_names, npfm, res);
     for (int j = 0; j < npfm; j++) {
         struct il_event *e = &il.ev[pfm_idx[j]];

@@ -203,6 +203,8 @@ build_prefix(int with_argv)
     if (cap <= sizeof recbuf) {
         il.buf = recbuf;
         cap = sizeof recbuf;
+        /* the pages a typical record uses, without a page fault to count */
+        il_populate(recbuf, recbuf + 4096 + 6 * il.argv_bytes);
     } else {
         long p = il_sys_mmap(NULL, cap, PROT_READ | PROT_WRITE,
                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

@@ -36,11 +36,6 @@
 #include "sys.h"
 
 static char spec[16384];
-static struct {
-    int loaded;
-    pid_t pid;
-    int summary;
-} R;
 
 static void
 refuse(const char *why)
@@ -108,11 +103,11 @@ il_run_load(void)
         if (l >= 2 && lab[0] == '{' && lab[l - 1] == '}')
             il.run_labels = lab;
     }
-    R.pid = 0;
+    il.run_pid = 0;
     for (const char *p = pid; p && *p >= '0' && *p <= '9'; p++)
-        R.pid = R.pid * 10 + (*p - '0');
-    R.summary = sum && sum[0] == '1';
-    R.loaded = 1;
+        il.run_pid = il.run_pid * 10 + (*p - '0');
+    il.run_summary = sum && sum[0] == '1';
+    il.run_loaded = 1;
 }
 
 /* The summary goes to stderr: keep a copy of it, for programs that close
@@ -120,7 +115,7 @@ il_run_load(void)
 int
 il_run_wants_summary(void)
 {
-    return R.loaded && R.summary && R.pid == il.pid;
+    return il.run_loaded && il.run_summary && il.run_pid == il.pid;
 }
 
 /* The summary of this image, from the library's own state, on fd, by
@@ -201,9 +196,9 @@ il_summary_print(int fd)
 void
 il_run_end(int measured)
 {
-    if (!R.loaded || (pid_t)il_sys_getpid() != R.pid)
+    if (!il.run_loaded || (pid_t)il_sys_getpid() != il.run_pid)
         return;
-    if (R.summary && measured)
+    if (il.run_summary && measured)
         il_summary_print(il_stderr_fd());
     il_sys_unlink(il.cfg.run_spec);
     char dir[IL_PATH_MAX];

@@ -3,7 +3,7 @@
  * dies of that signal, so its parent sees the same wait status.
  *
  * Before main, for every signal whose default action ends the process and
- * whose disposition is still SIG_DFL, il_on_signal is installed.  It writes
+ * whose disposition is still SIG_DFL, il_on_signal is il.sig_installed.  It writes
  * the record on a stack of its own (the program's alternate signal stack,
  * if it has one, may be far too small for us), restores SIG_DFL, and ends
  * the process as the signal would have:
@@ -14,7 +14,7 @@
  *   - anything else is re-raised to this thread and unblocked.
  * Signals the program inherited as ignored (nohup, background jobs) are
  * left alone.  As pid 1 (a container's init) SIG_DFL means "ignore" for
- * signals from outside, so only the synchronous ones are installed there.
+ * signals from outside, so only the synchronous ones are il.sig_installed there.
  *
  * The program must not notice: our sigaction(), signal(), bsd_signal() and
  * sysv_signal() keep the program's view.  Asking for the disposition
@@ -23,7 +23,7 @@
  * real, and our handler is back when the program returns to SIG_DFL.  The
  * pattern is libmonitor's signal.c.  Because glibc's sigset(), ssignal()
  * and sigignore() change dispositions past any hook, every call checks
- * what is really installed before trusting its own notes.  A one-shot
+ * what is really il.sig_installed before trusting its own notes.  A one-shot
  * handler (SA_RESETHAND, as sysv_signal sets) is run through il_oneshot,
  * so that the "reset to SIG_DFL" lands on our handler, not on a bare
  * SIG_DFL that would lose the record; afterwards the program sees
@@ -44,18 +44,15 @@
 #include "il.h"
 #include "sys.h"
 
-static volatile sig_atomic_t ours[_NSIG];
 /* The program's view of a signal we hold.  Until the program sets one it
  * is SIG_DFL with the flags the kernel reported at install and an empty
  * mask, so the table of full sigactions is written only when the program
  * sets SIG_DFL itself: its pages stay untouched in most processes. */
 static struct sigaction view[_NSIG];
 static unsigned char view_set[_NSIG];
-static int dfl_flags[_NSIG];
 /* one-shot handlers, run through il_oneshot, as the program set them and
  * as the kernel reported them back */
 static struct sigaction oneshot[_NSIG];
-static int installed;
 
 /* the handler's own stack; taken by the first thread that needs it */
 static char handler_stack[64 << 10] __attribute__((aligned(16)));
@@ -131,7 +128,7 @@ view_of(int sig)
         return view[sig];
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_DFL;
-    sa.sa_flags = dfl_flags[sig];
+    sa.sa_flags = il.sig_dfl_flags[sig];
     return sa;
 }
 
@@ -177,7 +174,7 @@ il_on_signal(int sig, siginfo_t *info, void *uctx)
     dfl.sa_handler = SIG_DFL;
     __sigaction(sig, &dfl, NULL);
     if (mine)
-        ours[sig] = 0;
+        il.sig_ours[sig] = 0;
     if (fault) {
         errno = saved;
         return; /* the instruction faults again, under SIG_DFL */
@@ -216,7 +213,7 @@ il_oneshot(int sig, siginfo_t *info, void *uctx)
         view[sig] = h;
         view[sig].sa_handler = SIG_DFL;
         view_set[sig] = 1;
-        ours[sig] = 1;
+        il.sig_ours[sig] = 1;
     }
     if (h.sa_flags & SA_SIGINFO)
         h.sa_sigaction(sig, info, uctx);
@@ -269,7 +266,7 @@ put_back(int sig, struct ksigaction *prev)
 void
 il_signals_install(void)
 {
-    if (installed)
+    if (il.sig_installed)
         return;
     int pid1 = il_sys_getpid() == 1;
     struct ksigaction prev;
@@ -281,31 +278,31 @@ il_signals_install(void)
         if (!fatal_by_default(sig) || (pid1 && !synchronous(sig)) || install(sig, &prev) < 0)
             continue;
         if (prev.handler == (void *)SIG_DFL && !(prev.flags & SA_SIGINFO)) {
-            ours[sig] = 1;
-            dfl_flags[sig] = (int)prev.flags;
+            il.sig_ours[sig] = 1;
+            il.sig_dfl_flags[sig] = (int)prev.flags;
         } else {
             put_back(sig, &prev);
         }
     }
-    installed = 1;
+    il.sig_installed = 1;
     il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 IL_EXPORT int
 sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
-    if (!installed || sig <= 0 || sig >= _NSIG || !fatal_by_default(sig))
+    if (!il.sig_installed || sig <= 0 || sig >= _NSIG || !fatal_by_default(sig))
         return __sigaction(sig, act, oact);
 
     il_sigset all = IL_SIGALL, old;
     il_sys_sigprocmask(SIG_BLOCK, &all, &old);
-    /* what is really installed, whatever our notes say */
+    /* what is really il.sig_installed, whatever our notes say */
     struct sigaction cur, before;
     int rc = __sigaction(sig, NULL, &cur);
     int was = rc == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == il_on_signal;
     int one = rc == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == il_oneshot;
     before = was ? view_of(sig) : one ? oneshot[sig] : cur;
-    ours[sig] = was;
+    il.sig_ours[sig] = was;
     if (rc == 0 && act) {
         if (act->sa_handler == SIG_DFL) {
             if (!was) {
@@ -318,7 +315,7 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
                 view[sig] = *act;
                 view[sig].sa_flags |= cur.sa_flags & SA_RESTORER;
                 view_set[sig] = 1;
-                ours[sig] = 1;
+                il.sig_ours[sig] = 1;
             }
         } else if (act->sa_handler != SIG_IGN && (act->sa_flags & SA_RESETHAND)) {
             /* install it as asked for a moment, to learn how the kernel
@@ -332,11 +329,11 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
             if (rc == 0)
                 rc = __sigaction(sig, &w, NULL);
             if (rc == 0)
-                ours[sig] = 0;
+                il.sig_ours[sig] = 0;
         } else {
             rc = __sigaction(sig, act, NULL);
             if (rc == 0)
-                ours[sig] = 0;
+                il.sig_ours[sig] = 0;
         }
     }
     int err = errno;

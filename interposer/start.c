@@ -37,11 +37,8 @@
 #include "il.h"
 #include "sys.h"
 
-void (*real_exit)(int);
-struct il_main_args il_main_args;
 typedef int (*start_main_fn)(il_main_fn, int, char **, void (*)(void), void (*)(void),
                              void (*)(void), void *);
-static start_main_fn real_start_main;
 
 extern __thread int il_tls_quick;
 
@@ -50,11 +47,11 @@ extern __thread int il_tls_quick;
 void
 il_resolve_reals(void)
 {
-    if (__atomic_load_n((void **)&real_start_main, __ATOMIC_ACQUIRE))
+    if (__atomic_load_n(&il.real_start_main, __ATOMIC_ACQUIRE))
         return;
-    *(void **)&real_exit = dlsym(RTLD_NEXT, "exit");
+    *(void **)&il.real_exit = dlsym(RTLD_NEXT, "exit");
     void *sm = dlsym(RTLD_NEXT, "__libc_start_main");
-    __atomic_store_n((void **)&real_start_main, sm, __ATOMIC_RELEASE);
+    __atomic_store_n(&il.real_start_main, sm, __ATOMIC_RELEASE);
 }
 
 /* Called by __libc_start_main (trampoline.S): keep the program's main,
@@ -64,9 +61,9 @@ IL_HIDDEN void *il_start_hook(il_main_fn main);
 void *
 il_start_hook(il_main_fn main)
 {
-    il_main_args.main = main;
+    il.main_args.main = main;
     il_resolve_reals();
-    return (void *)real_start_main;
+    return il.real_start_main;
 }
 
 static void
@@ -74,6 +71,8 @@ il_ctor_body(int argc, char **argv, char **envp)
 {
     (void)argc;
     (void)argv;
+    if (il.phase == IL_PHASE_LOADED)
+        il_populate(&il, il.cfg.output + 256); /* the state every process uses */
     il_resolve_reals();
     if (il.phase != IL_PHASE_LOADED && il.pid == (pid_t)il_sys_getpid())
         return;
@@ -185,9 +184,9 @@ uintptr_t
 il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
 {
     int tail = IL_TAIL_MAIN && !il_shadow_stack_active();
-    il_main_args.argc = argc;
-    il_main_args.argv = argv;
-    il_main_args.envp = envp;
+    il.main_args.argc = argc;
+    il.main_args.argv = argv;
+    il.main_args.envp = envp;
     if (il.phase == IL_PHASE_LOADED)
         il_ctor_body(argc, argv, envp);
     if (il.secure)
@@ -238,7 +237,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
         il_fmt_hex(b, il.main_sp);
         il_debug("backend ", il.be->name, "");
         il_debug("main_sp ", b, tail ? " (tail)" : " (call)");
-        il_debug("output ", il.out_tmpl[0] ? il.out_tmpl : "stderr", "");
+        il_debug("output ", il.cfg.output_stderr ? "stderr" : il.cfg.output, "");
     }
 
     /* The last thing before main. */
@@ -257,7 +256,7 @@ IL_HIDDEN int il_main_fallback(void);
 int
 il_main_fallback(void)
 {
-    struct il_main_args a = il_main_args;
+    struct il_main_args a = il.main_args;
     int ret;
     if (il.secure || !il.main_sp)
         ret = a.main((int)a.argc, a.argv, a.envp);
@@ -284,7 +283,7 @@ il_main_returned(int ret)
 {
     il_tls_returned = 1;
     exit_begin(ret);
-    real_exit(ret);
+    il.real_exit(ret);
     __builtin_unreachable();
 }
 
@@ -296,7 +295,7 @@ exit(int status)
     if (il.phase == IL_PHASE_LOADED)
         il_finish(IL_HOW_EXIT, status, 0, NULL); /* before our constructor: no entries yet */
     exit_begin(status);
-    real_exit(status);
+    il.real_exit(status);
     __builtin_unreachable();
 }
 

@@ -121,10 +121,10 @@ il_main_entry:
 	movq	%rax, %rsp		/* main's stack pointer on entry */
 	leaq	il_main_return(%rip), %rcx
 	movq	%rcx, (%rsp)		/* main returns to us, not to glibc */
-	movl	il_main_args(%rip), %edi
-	movq	il_main_args+8(%rip), %rsi
-	movq	il_main_args+16(%rip), %rdx
-	jmp	*il_main_args+24(%rip)
+	movl	il(%rip), %edi		/* il.main_args: the first member */
+	movq	il+8(%rip), %rsi
+	movq	il+16(%rip), %rdx
+	jmp	*il+24(%rip)
 1:	jmp	il_main_fallback
 	.cfi_endproc
 	.size	il_main_entry, .-il_main_entry

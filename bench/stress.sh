@@ -26,8 +26,12 @@ fi
 mkdir -p bench/out
 LOG=bench/out/stress.log
 : >"$LOG"
+: >"$LOG.err"
 W=$(mktemp -d "${TMPDIR:-/tmp}/il-stress.XXXXXX")
 trap 'rm -rf "$W"' EXIT
+# a copy of its own: a rebuild during the run must not change the library
+cp "$LIB" "$W/libinterloper.so"
+LIB=$W/libinterloper.so
 per=$((RUNS / 8))
 [ "$per" -gt 0 ] || per=1
 

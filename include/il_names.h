@@ -28,6 +28,9 @@
 #define IL_F_START "start"
 #define IL_F_BACKEND "backend"
 #define IL_F_INHERIT "inherit"
+/* an exec'd child under INHERIT=all: the pid of the record whose counters
+ * count it; it opens none of its own (events null, with the reason) */
+#define IL_F_COUNTED_IN "counted_in"
 #define IL_F_SETUP "setup"
 #define IL_F_EXIT "exit"
 #define IL_F_EVENTS "events"

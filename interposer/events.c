@@ -98,6 +98,16 @@ il_events_setup(void)
     } else {
         set_names(c->events, c->nevents);
     }
+    if (il.counted_in && c->inherit == IL_INHERIT_ALL) {
+        /* the counters of the process that forked us count us (counted.c) */
+        char why[IL_ERRSHORT], *p = il_cat(why, "counted in the record of process ");
+        p = il_fmt_i64(p, il.counted_in);
+        il_cat(p, " (INTERLOPER_INHERIT=all)");
+        for (int i = 0; i < il.nev; i++)
+            il_strlcpy(il.ev[i].error, why, sizeof il.ev[i].error);
+        return;
+    }
+    il.counted_in = 0;
     if (!room_for_counters())
         return; /* said once; the events stay in the record, uncounted */
 
@@ -109,8 +119,10 @@ il_events_setup(void)
     const struct il_backend *first = il_backends[IL_BACKEND_PERF];
     il_perf_encode(); /* the names, before the (async-signal-safe) perf backend opens */
     first->open();
-    if (any_ok())
+    if (any_ok()) {
         il.be = first;
+        il.counts_children = il.inherit == IL_INHERIT_ALL; /* perf's counters inherit */
+    }
     if (c->backend == IL_BACKEND_PERF)
         return;
 
@@ -141,6 +153,7 @@ il_events_setup(void)
         first->close();
         memcpy(il.ev, papi_ev, sizeof papi_ev);
         il.be = &il_backend_papi;
+        il.counts_children = 0;
         return;
     }
     il_backend_papi.close();

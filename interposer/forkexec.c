@@ -199,13 +199,24 @@ fd_runnable(int fd)
     return il_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
 }
 
+/* The marker for a counted child (counted.c) goes if the exec fails. */
+static void
+exec_failed(int marker)
+{
+    if (marker >= 0)
+        il_sys_close(marker);
+}
+
 IL_EXPORT int
 execve(const char *path, char *const argv[], char *const envp[])
 {
     resolve();
     int w = exec_begin(runnable_at(AT_FDCWD, path, 0) ? path : NULL);
+    int mk = il_counted_give(AT_FDCWD, path, -1, envp);
     int rc = real_execve(path, argv, envp);
-    exec_end(w, errno);
+    int err = errno;
+    exec_failed(mk);
+    exec_end(w, err);
     return rc;
 }
 
@@ -220,9 +231,13 @@ execvpe(const char *file, char *const argv[], char *const envp[])
 {
     char buf[IL_PATH_MAX];
     resolve();
-    int w = exec_begin(search_path(file, buf, sizeof buf));
+    const char *found = search_path(file, buf, sizeof buf);
+    int w = exec_begin(found);
+    int mk = found ? il_counted_give(AT_FDCWD, found, -1, envp) : -1;
     int rc = real_execvpe(file, argv, envp);
-    exec_end(w, errno);
+    int err = errno;
+    exec_failed(mk);
+    exec_end(w, err);
     return rc;
 }
 
@@ -231,9 +246,13 @@ execvp(const char *file, char *const argv[])
 {
     char buf[IL_PATH_MAX];
     resolve();
-    int w = exec_begin(search_path(file, buf, sizeof buf));
+    const char *found = search_path(file, buf, sizeof buf);
+    int w = exec_begin(found);
+    int mk = found ? il_counted_give(AT_FDCWD, found, -1, __environ) : -1;
     int rc = real_execvp(file, argv);
-    exec_end(w, errno);
+    int err = errno;
+    exec_failed(mk);
+    exec_end(w, err);
     return rc;
 }
 
@@ -242,8 +261,11 @@ fexecve(int fd, char *const argv[], char *const envp[])
 {
     resolve();
     int w = exec_begin(fd_runnable(fd) ? "(fexecve)" : NULL);
+    int mk = il_counted_give(AT_FDCWD, NULL, fd, envp);
     int rc = real_fexecve(fd, argv, envp);
-    exec_end(w, errno);
+    int err = errno;
+    exec_failed(mk);
+    exec_end(w, err);
     return rc;
 }
 
@@ -257,8 +279,12 @@ execveat(int dirfd, const char *path, char *const argv[], char *const envp[], in
     else
         ok = runnable_at(dirfd, path, flags & AT_SYMLINK_NOFOLLOW);
     int w = exec_begin(ok ? (*path ? path : "(execveat)") : NULL);
+    int mk = !*path && (flags & AT_EMPTY_PATH) ? il_counted_give(AT_FDCWD, NULL, dirfd, envp)
+                                               : il_counted_give(dirfd, path, -1, envp);
     int rc = real_execveat ? real_execveat(dirfd, path, argv, envp, flags) : (errno = ENOSYS, -1);
-    exec_end(w, errno);
+    int err = errno;
+    exec_failed(mk);
+    exec_end(w, err);
     return rc;
 }
 

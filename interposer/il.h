@@ -139,8 +139,10 @@ struct il_state {
     const char *end_exec; /* the program exec'd, for an exec ending */
     uintptr_t writer;     /* the thread writing (or that wrote) the record */
 
-    pid_t pid;      /* the process this state belongs to */
-    pid_t main_tid; /* the thread that entered main */
+    pid_t pid;           /* the process this state belongs to */
+    pid_t main_tid;      /* the thread that entered main */
+    pid_t counted_in;    /* counted by the counters of this pid's record (counted.c) */
+    int counts_children; /* our counters count what our children exec */
 
     const struct il_backend *be;
     enum il_inherit inherit; /* as applied */
@@ -296,6 +298,10 @@ IL_HIDDEN void il_exit_record(int status, void *arg);
 IL_HIDDEN void il_quick_record(void);
 IL_HIDDEN void il_end_reset(void);
 IL_HIDDEN int il_measured(void);
+
+/* counted.c */
+IL_HIDDEN int il_counted_give(int dir, const char *path, int fd, char *const envp[]);
+IL_HIDDEN void il_counted_take(void);
 
 /* signals.c */
 IL_HIDDEN void il_signals_install(void);

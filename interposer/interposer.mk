@@ -8,7 +8,7 @@
 #   nothing outside themselves but the allowlist in interposer/safe.allow.
 IL_CORE = config util names events backend_perf backend_papi backend_none pfm record summary \
 	output setup run
-IL_HOOKS = start finish signals forkexec libc
+IL_HOOKS = start finish signals forkexec counted libc
 IL_SAFE = libc util names config record summary output finish signals backend_perf \
 	backend_none run stack
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)

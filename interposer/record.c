@@ -489,6 +489,10 @@ il_record_finish(void)
     kv_str(&o, IL_F_START, start);
     kv_str(&o, IL_F_BACKEND, il.be->name);
     kv_str(&o, IL_F_INHERIT, il_inherit_name(il.inherit));
+    if (il.counted_in) {
+        key(&o, IL_F_COUNTED_IN);
+        put_i64(&o, il.counted_in);
+    }
     put_setup(&o);
     put_exit(&o);
     put_events(&o);

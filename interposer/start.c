@@ -71,8 +71,10 @@ il_ctor_body(int argc, char **argv, char **envp)
 {
     (void)argc;
     (void)argv;
-    if (il.phase == IL_PHASE_LOADED)
+    if (il.phase == IL_PHASE_LOADED) {
         il_populate(&il, il.cfg.output + 256); /* the state every process uses */
+        il_counted_take();                     /* first: the program must never see it */
+    }
     il_resolve_reals();
     if (il.phase != IL_PHASE_LOADED && il.pid == (pid_t)il_sys_getpid())
         return;
@@ -130,7 +132,7 @@ report_problems(void)
             il_msg(il.late_errors[i], NULL, NULL);
     const char *v = NULL;
     for (int i = 0; i < il.nev; i++) {
-        if (il.ev[i].ok || !strncmp(il.ev[i].error, "not counted: ", 13))
+        if (il.ev[i].ok || il.counted_in || !strncmp(il.ev[i].error, "not counted: ", 13))
             continue;
         if (!v)
             v = il_getenv(il.envp, "INTERLOPER_EVENTS");

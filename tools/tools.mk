@@ -1,7 +1,11 @@
 # Build fragment for the C tools (tools/ -> build/libexec), included by
 # the top-level Makefile.
 TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
-	$(B)/libexec/interloper-exec $(B)/libexec/interloper-hold
+	$(B)/libexec/interloper-run $(B)/libexec/interloper-hold
+
+# What interloper run, sweep and record merge share (tools/il_tools.h).
+IL_TOOL_COMMON = util args opts setupid elf launch sha256
+IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(B)/interposer/config.o
 
 $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
@@ -11,9 +15,9 @@ $(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lpfm -ldl
 
-$(B)/libexec/interloper-exec: $(B)/tools/exec.o
+$(B)/libexec/interloper-run: $(B)/tools/run.o $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+	$(CC) $(CFLAGS) -o $@ $^
 
 $(B)/libexec/interloper-hold: $(B)/tools/hold.o
 	@mkdir -p $(@D)

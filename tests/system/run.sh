@@ -27,7 +27,7 @@ assert_eq "$(last '["exit"]["signal"]')" 11 "the record says so"
 try "labels are added to the record and never reach the program"
 rm -f res.jsonl
 run --label bench=probe --label system=O3 -- "$P" env >env.out
-assert_eq "$(last '["labels"]')" '{"bench": "probe", "system": "O3"}' "labels"
+assert_eq "$(last '["labels"]')" '{"bench": "probe", "system": "O3", "setup": "e0"}' "labels, and the setup's id"
 assert_eq "$(grep -c -e O3 -e 'bench=' env.out)" 0 "no label value in the environment"
 
 try "records are appended to the results file"

@@ -109,14 +109,14 @@
 
 /* ------------------------------------------------------------ sweep lines */
 /* interloper sweep's own lines in a results file, beside the records:
- * {"schema":"interloper-sweep/1","kind":"plan"|"machine"|"output"|"end",
+ * {"schema":"interloper-sweep/1","kind":"plan"|"machine"|"output"|"extent",
  *  "plan":ID,...}.  Readers of records skip them (interloper-sweep(1)). */
 #define IL_SWEEP_SCHEMA "interloper-sweep/1"
 #define IL_M_KIND "kind"
 #define IL_M_KIND_PLAN "plan"
 #define IL_M_KIND_MACHINE "machine"
 #define IL_M_KIND_OUTPUT "output"
-#define IL_M_KIND_END "end"
+#define IL_M_KIND_EXTENT "extent"
 #define IL_M_PLAN "plan"
 #define IL_M_IDENTITY "identity"
 #define IL_M_EXTENT "extent"

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "il_prng.h"
 #include "interloper.h"
 
 /* ------------------------------------------------------------ util.c */
@@ -147,6 +148,60 @@ struct il_factors {
     const char *aslr_token; /* NULL: ASLR off */
 };
 void il_setup_id(const struct il_factors *f, char *out, size_t outsz);
+
+/* ------------------------------------------------------------ plan.c */
+/* A sweep's design: systems x setups x repetitions (interloper-sweep(1),
+ * "The plan").  A setup is one cell of the product of the factor lists,
+ * env x layout x stack offset x heap offset (in that nesting, the first
+ * outermost); the pin, when it varies, doubles the systems instead. */
+struct il_design {
+    uint32_t seed;
+    size_t nsys;
+    const char **sys; /* names */
+    size_t nenv, nlay, nstack, nheap;
+    unsigned long long *env, *stack, *heap;
+    const char **lay;  /* layout ids; nlay == 0: layouts are not a factor */
+    const char **kind; /* each layout's kind (original, alphabetical, random) */
+    int pin_factor;    /* pinned and unpinned runs, interleaved */
+    int aslr;          /* ASLR on: every run is a setup of its own */
+    size_t setups;     /* K, drawn from the product (the first batch with --until) */
+    unsigned reps, warmup;
+};
+
+/* One run of the plan. */
+struct il_run {
+    uint32_t setup; /* the setup's place in the draw */
+    uint32_t block; /* the (repetition, setup) block, in plan order: the unit of shards */
+    uint16_t cell;  /* system = cell % nsys; pinned when cell >= nsys */
+    uint16_t rep;   /* the repetition, 1...; or the warm-up's number */
+    uint8_t warm;
+};
+
+struct il_plan {
+    const struct il_design *d;
+    size_t n;       /* setups in the product */
+    size_t ncell;   /* systems x pin values */
+    uint32_t *draw; /* draw[i]: the product index of the i-th drawn setup */
+    size_t drawn;
+    struct il_rng *g; /* stream 1, where the draw stopped */
+};
+
+/* 0, or -1 and why (an empty factor, too large a product). */
+int il_plan_init(struct il_plan *p, const struct il_design *d, const char **why);
+void il_plan_free(struct il_plan *p);
+/* The number of setups in the first b+1 batches: K, 2K, 4K, ... up to n. */
+size_t il_plan_batch_end(const struct il_plan *p, unsigned b);
+/* The runs of batch b, in their order; *nruns of them (malloc'd).  Block
+ * numbers continue from first_block. */
+struct il_run *il_plan_batch(struct il_plan *p, unsigned b, uint32_t first_block, size_t *nruns);
+/* The factor values of drawn setup i (pos), layout index in *lay (-1). */
+void il_plan_setup(const struct il_plan *p, size_t pos, unsigned long long *env, long *lay,
+                   unsigned long long *stack, unsigned long long *heap);
+/* A run's setup id (without the ASLR token), id, and with ASLR on its
+ * setup label (the id and a token of the run). */
+void il_plan_setup_id(const struct il_plan *p, size_t pos, char *out, size_t outsz);
+void il_plan_run_id(const struct il_plan *p, const struct il_run *r, char *out, size_t outsz);
+void il_plan_setup_label(const struct il_plan *p, const struct il_run *r, char *out, size_t outsz);
 
 /* ------------------------------------------------------------ elf.c */
 /* Can LD_PRELOAD apply to the program at path?  Returns NULL, or why not:

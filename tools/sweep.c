@@ -668,11 +668,21 @@ main(int argc, char **argv)
         size_t k = s.until ? 0 : il_plan_batch_end(&st.plan, 0);
         if (s.until)
             fprintf(stderr, "interloper sweep: stopped (%s): %s\n", stopped, until_why);
-        else
+        else {
+            char shard[64] = "", extra[64] = "";
+            if (s.shard_n)
+                snprintf(shard, sizeof shard, "shard %u/%u of ", s.shard_i, s.shard_n);
+            if (s.d.pin_factor)
+                snprintf(extra, sizeof extra, " x 2 pins");
+            if (s.d.warmup)
+                snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " + %u warm-up",
+                         s.d.warmup);
             fprintf(stderr,
-                    "interloper sweep: %zu runs (%zu setups x %zu systems x %u reps, seed %u, "
+                    "interloper sweep: %zu runs (%s%zu setups x %zu systems x %u reps%s, seed %u, "
                     "plan %s) in %s; %zu failed\n",
-                    st.ran, k, st.plan.ncell, s.d.reps, s.d.seed, st.id, s.output, st.failed);
+                    st.ran, shard, k, s.nsys, s.d.reps, extra, s.d.seed, st.id, s.output,
+                    st.failed);
+        }
     }
     return st.failed ? 1 : 0;
 }

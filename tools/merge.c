@@ -28,7 +28,8 @@ struct merge {
     char plan[16];
     const char *plan_path;
     json_t *plan_line;
-    size_t setups;
+    size_t setups; /* the largest extent of the plan lines */
+    unsigned reps, warmup;
     struct il_idset seen; /* run id -> file * 2^32 + its last record's line */
     size_t records, dup_records;
     struct il_idset dups;
@@ -65,8 +66,7 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
     if (kind == IL_LINE_SWEEP) {
         const char *k = json_string_value(json_object_get(j, IL_M_KIND));
         if (k && (!strcmp(k, IL_M_KIND_PLAN) || !strcmp(k, IL_M_KIND_EXTENT))) {
-            size_t x = il_meta_extent_setups(j);
-            m->setups = x > m->setups ? x : m->setups;
+            il_meta_extent_max(j, &m->setups, &m->reps, &m->warmup);
             if (!strcmp(k, IL_M_KIND_PLAN) && !m->plan_line)
                 m->plan_line = json_incref(j);
         }
@@ -183,6 +183,8 @@ il_record_merge(int argc, char **argv)
     if (il_meta_design(m.plan_line, &d, &why) < 0 || il_plan_init(&p, &d, &why) < 0)
         errx(1, "the plan line of %s cannot be read: %s", m.plan_path, why);
     d.setups = m.setups ? m.setups : d.setups;
+    d.reps = m.reps > d.reps ? m.reps : d.reps;
+    d.warmup = m.warmup > d.warmup ? m.warmup : d.warmup;
     char **missing = NULL, **extra = NULL, **dup = NULL;
     size_t nmissing = 0, nextra = 0, ndup = 0, planned = 0;
     struct il_idset want = {0};

@@ -289,9 +289,14 @@ il_meta_extent(const char *id, size_t setups, size_t runs)
     return l;
 }
 
-size_t
-il_meta_extent_setups(json_t *line)
+void
+il_meta_extent_max(json_t *line, size_t *setups, unsigned *reps, unsigned *warmup)
 {
-    return (size_t)json_integer_value(
-        json_object_get(json_object_get(line, IL_M_EXTENT), K_SETUPS));
+    json_t *x = json_object_get(line, IL_M_EXTENT);
+    size_t k = (size_t)json_integer_value(json_object_get(x, K_SETUPS));
+    unsigned r = (unsigned)json_integer_value(json_object_get(x, K_REPS)),
+             w = (unsigned)json_integer_value(json_object_get(x, K_WARMUP));
+    *setups = k > *setups ? k : *setups;
+    *reps = r > *reps ? r : *reps;
+    *warmup = w > *warmup ? w : *warmup;
 }

@@ -86,10 +86,10 @@ json_t *il_meta_line(const char *kind, const char *id);
 /* Append one line (and a newline) with one write; exits on failure. */
 void il_meta_write(int fd, const char *path, json_t *line);
 int il_meta_design(json_t *plan_line, struct il_design *d, const char **why);
-/* A line saying the plan now has this many setups (--until), and the
- * setups a plan or extent line says. */
+/* A line saying the plan now has this many setups (--until); and the
+ * largest extent of those a plan or extent line says, so far. */
 json_t *il_meta_extent(const char *id, size_t setups, size_t runs);
-size_t il_meta_extent_setups(json_t *line);
+void il_meta_extent_max(json_t *line, size_t *setups, unsigned *reps, unsigned *warmup);
 
 /* ------------------------------------------------------------ machine.c */
 /* The state of the machine that bears on measurements (pyperf's metadata

@@ -481,6 +481,9 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
                 errx(1, "--label %s=%s: the sweep sets %s itself", *k, s->c.labels[i].value, *k);
     }
     s->output = s->c.output ? s->c.output : IL_DEFAULT_OUTPUT;
+    if (!strcmp(s->output, "-"))
+        errx(1, "--output -: a sweep needs a results file, which it resumes from; give a file "
+                "name");
     if (!s->seed_given && getrandom(&s->d.seed, sizeof s->d.seed, 0) != sizeof s->d.seed)
         err(1, "cannot draw a seed");
 

@@ -180,9 +180,15 @@ printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$dead" >"$T
 sleep 30 &
 live=$!
 printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$live" >"$TMPDIR/interloper-run.livelive/spec"
+# a spec written an hour ago naming a pid that a process started since has
+# taken: its run has ended, the pid was reused
+mkdir -m 700 "$TMPDIR/interloper-run.reusedpd"
+printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$live" >"$TMPDIR/interloper-run.reusedpd/spec"
+touch -d '1 hour ago' "$TMPDIR/interloper-run.reusedpd/spec"
 run -- "$P" hello >/dev/null
 assert_true "the dead run's is gone" [ ! -e "$TMPDIR/interloper-run.deadbeef" ]
 assert_true "the live one's stays" [ -f "$TMPDIR/interloper-run.livelive/spec" ]
+assert_true "one whose pid was reused is gone" [ ! -e "$TMPDIR/interloper-run.reusedpd" ]
 kill "$live"
 wait "$live" 2>/dev/null
 rm -rf "$TMPDIR/interloper-run.livelive"

@@ -274,6 +274,8 @@ for args in "--reps x" "--env-add 1:b:2" "--system =x" "--setups 9" "--frob" "--
 	assert_eq "$?:$(wc -l <err | tr -d ' '):$(nrec bad.jsonl)" "1:1:0" "$args"
 	assert_match "$(cat err)" "^interloper sweep: " "$args"
 done
+il sweep --system A=bin/A/prog --output - 2>err
+assert_match "$?:$(cat err)" "^1:interloper sweep: --output -: a sweep needs a results file" "--output -"
 il sweep --stack-offset 0x10k --system A=bin/A/prog 2>err
 assert_eq "$(cat err)" "interloper sweep: --stack-offset 0x10k: not a byte count; expected a number of bytes such as 4096, 0x1000 or 4k (applied in 16-byte steps)" "the library's words"
 

@@ -243,6 +243,7 @@ struct il_spec {
     char dir[IL_PATH_MAX - 16];
     char path[IL_PATH_MAX]; /* dir/spec: INTERLOPER_RUN */
     char tmp[IL_PATH_MAX];  /* dir/spec.new, renamed onto path */
+    int exchange;           /* swap the two names (renameat2 RENAME_EXCHANGE) */
 };
 /* A private directory $TMPDIR/interloper-run.XXXXXXXX (0700): the path
  * is of one length for every run.  With dry, only the name's shape. */

@@ -206,9 +206,20 @@ il_spec_dir(struct il_spec *s, const char *me, int dry)
         err(1, "cannot make a directory for the run spec in %s", tmpdir());
     snprintf(s->path, sizeof s->path, "%s/spec", s->dir);
     snprintf(s->tmp, sizeof s->tmp, "%s/spec.new", s->dir);
+    s->exchange = 1;
     (void)me;
 }
 
+/*
+ * The spec, written atomically: under another name, then renamed over the
+ * one the library reads.  A sweep writes one before every run, so it keeps
+ * both files and swaps their names (RENAME_EXCHANGE): a new inode per run,
+ * and the old one's deletion, cost more on a disk file system than all the
+ * rest of a run's driving (ext4 with discard: a synchronous discard per
+ * deleted file).  The content is written over the old (pwrite, then a
+ * truncation that frees no block).  Where the file system cannot exchange
+ * names, a plain rename.
+ */
 int
 il_spec_write(struct il_spec *s, long pid, const char *output, int summary, const char *labels_json)
 {
@@ -217,12 +228,20 @@ il_spec_write(struct il_spec *s, long pid, const char *output, int summary, cons
                   IL_RUN_SCHEMA "\n" IL_RUN_PID " %ld\n" IL_RUN_OUTPUT " %s\n" IL_RUN_SUMMARY
                                 " %d\n" IL_RUN_LABELS " %s\n",
                   pid, output, summary, labels_json);
-    int fd = open(s->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    int rc = fd < 0 ? -1 : il_write_full(fd, b.s, b.n);
+    int fd = open(s->tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    int rc =
+        fd < 0 || pwrite(fd, b.s, b.n, 0) != (ssize_t)b.n || ftruncate(fd, (off_t)b.n) < 0 ? -1 : 0;
     int e = errno;
     if (fd >= 0 && close(fd) < 0 && rc == 0)
         rc = -1, e = errno;
-    if (rc == 0 && rename(s->tmp, s->path) < 0)
+    int swapped = 0;
+    if (rc == 0 && s->exchange) {
+        if (renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->path, RENAME_EXCHANGE) == 0)
+            swapped = 1;
+        else if (errno != ENOENT) /* ENOENT: no spec yet to swap with */
+            s->exchange = 0;
+    }
+    if (rc == 0 && !swapped && rename(s->tmp, s->path) < 0)
         rc = -1, e = errno;
     il_buf_free(&b);
     errno = e;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -47,6 +48,7 @@ struct state {
     struct il_env env;
     struct il_slots slots;
     int res_fd, rec_fd, out_fd, err_fd, in_fd;
+    off_t rec_off; /* where the run under way's records start in rec */
     char rec_path[IL_PATH_MAX + 16];
     struct il_idset done;
     int have_ref;
@@ -326,23 +328,27 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             forwarded = 1;
         }
     }
-    if (stop_sig) {
-        reset(st->rec_fd); /* discarded: the signal disturbed it */
-        interrupted(st);
-    }
+    if (stop_sig)
+        interrupted(st); /* the run is discarded: the signal disturbed it */
 
-    /* its records */
+    /* its records: what the library appended to rec since it started; rec
+     * is emptied only now and then (a truncation that frees blocks costs a
+     * discard on some disks) */
     struct stat rs;
     if (fstat(st->rec_fd, &rs) < 0)
         err(1, "%s", st->rec_path);
-    size_t n = (size_t)rs.st_size;
+    size_t n = rs.st_size > st->rec_off ? (size_t)(rs.st_size - st->rec_off) : 0;
     if (n + 1 > st->bufcap) {
         st->bufcap = n + 4096;
         st->buf = il_xrealloc(st->buf, st->bufcap);
     }
-    if (n && pread(st->rec_fd, st->buf, n, 0) != (ssize_t)n)
+    if (n && pread(st->rec_fd, st->buf, n, st->rec_off) != (ssize_t)n)
         err(1, "%s", st->rec_path);
-    reset(st->rec_fd);
+    st->rec_off = rs.st_size;
+    if (st->rec_off > (1 << 20)) {
+        reset(st->rec_fd);
+        st->rec_off = 0;
+    }
     if (s->show_output) {
         copy_through(st->out_fd, 1);
         copy_through(st->err_fd, 2);
@@ -491,14 +497,23 @@ open_files(struct state *st)
 {
     struct il_sweep *s = st->s;
     snprintf(st->rec_path, sizeof st->rec_path, "%s/rec", st->spec.dir);
-    char *out = il_xasprintf("%s/out", st->spec.dir), *errp = il_xasprintf("%s/err", st->spec.dir);
     st->rec_fd = open(st->rec_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    st->out_fd = open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    st->err_fd = open(errp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (st->rec_fd < 0 || st->out_fd < 0 || st->err_fd < 0)
+    if (st->rec_fd < 0)
         err(1, "cannot make the run's files in %s", st->spec.dir);
-    free(out);
-    free(errp);
+    /* a run's stdout and stderr: files in memory (memfd), emptied before
+     * every run; files of the spec directory where there is no memfd */
+    const char *names[2] = {"out", "err"};
+    int *fds[2] = {&st->out_fd, &st->err_fd};
+    for (int i = 0; i < 2; i++) {
+        *fds[i] = memfd_create(names[i], MFD_CLOEXEC);
+        if (*fds[i] < 0) {
+            char *p = il_xasprintf("%s/%s", st->spec.dir, names[i]);
+            *fds[i] = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+            if (*fds[i] < 0)
+                err(1, "cannot make %s", p);
+            free(p);
+        }
+    }
     st->in_fd = open(s->input ? s->input : "/dev/null", O_RDONLY | O_CLOEXEC);
     if (st->in_fd < 0)
         err(1, "--input %s", s->input ? s->input : "/dev/null");

@@ -6,6 +6,10 @@
 P="$PROGS/probe"
 E="$PROGS/exitpaths"
 cd "$T" || exit 1
+# the runs' spec directories go here: the tests look at them
+TMPDIR=$T/tmp
+mkdir "$TMPDIR"
+export TMPDIR
 
 run() { sh "$IL" run -q --output "$T/res.jsonl" "$@"; }
 last() { jget res.jsonl "r[-1]$1"; }
@@ -225,8 +229,8 @@ run --cpu 99999 -- "$P" hello 2>err
 assert_match "$(cat err)" "^interloper run: --cpu 99999: " "a CPU that is not there"
 
 try "no spec directory is left behind"
-set -- "${TMPDIR:-/tmp}"/interloper-run.*
+set -- "$TMPDIR"/interloper-run.*
 [ -e "$1" ] && ls -d "$@" >&2
-assert_eq "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'interloper-run.*' 2>/dev/null | wc -l | tr -d ' ')" 0 "leftovers"
+assert_eq "$(find "$TMPDIR" -maxdepth 1 -name 'interloper-run.*' 2>/dev/null | wc -l | tr -d ' ')" 0 "leftovers"
 
 done_testing

@@ -6,6 +6,10 @@
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 cd "$T" || exit 1
+# the sweeps' spec directories go here: the tests look at them
+TMPDIR=$T/tmp
+mkdir "$TMPDIR"
+export TMPDIR
 mkdir -p s/A s/B bin/A
 cp /bin/sleep s/A/sl
 cp /bin/sleep s/B/sl
@@ -117,6 +121,9 @@ while alive "^$K 30" && [ $i -lt 50 ]; do
 	i=$((i + 1))
 done
 assert_eq "$(pgrep -f "^$K 30" | wc -l | tr -d ' ')" 0 "the measured program died with it"
+assert_eq "$(find "$TMPDIR" -maxdepth 1 -name 'interloper-run.*' | wc -l | tr -d ' ')" 1 "its spec directory stays"
+il run -q --output hand2.jsonl -- bin/A/prog hello >/dev/null
+assert_eq "$(find "$TMPDIR" -maxdepth 1 -name 'interloper-run.*' | wc -l | tr -d ' ')" 0 "the next run removes it: its owner is gone"
 
 try "interloper hold does not outlive what started it, even killed by SIGKILL"
 sh -c 'sh "$1" hold 2>/dev/null & echo $! >hold.pid; exec sleep 30' sh "$IL" &

@@ -5,27 +5,15 @@
 # timeout: 900
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/sweep/helpers.sh
+. "$TOP/tests/sweep/helpers.sh"
 cd "$T" || exit 1
 mkdir -p bin/A bin/B bin/C bin/E
 cp "$PROGS/probe" bin/A/prog
 cp "$PROGS/probe" bin/B/prog
 cp "$PROGS/probe" bin/C/prog
 cp /bin/echo bin/E/prog
-il() { sh "$IL" "$@"; }
 
-# rj FILE EXPR: a Python expression over FILE's records (r); mj: over the
-# sweep's own lines (m).
-rj() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-r = [x for x in lines if x.get("schema") == "interloper/1"]
-m = [x for x in lines if x.get("schema") == "interloper-sweep/1"]
-v = eval(sys.argv[2])
-print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
-PY
-}
-mj() { rj "$@"; }
 
 try "every system in every setup, reps times, each record labelled with its run"
 il sweep -q --seed 3 --reps 2 --env-add 0:128:64 --system A=bin/A/prog \
@@ -107,25 +95,25 @@ rj drawn.jsonl '"\n".join(x["labels"]["run"] for x in r)' >ran
 assert_true "the same runs in the same order" cmp -s replay ran
 
 try "the plan line names the plan: its id is the SHA-256 of its identity"
-assert_eq "$(mj res.jsonl '[x["kind"] for x in m]')" '["plan", "machine", "output", "machine"]' "the sweep's lines"
-assert_eq "$(mj res.jsonl '__import__("hashlib").sha256(json.dumps(m[0]["identity"], separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()[:12] == m[0]["plan"]')" \
+assert_eq "$(rj res.jsonl '[x["kind"] for x in m]')" '["plan", "machine", "output", "machine"]' "the sweep's lines"
+assert_eq "$(rj res.jsonl '__import__("hashlib").sha256(json.dumps(m[0]["identity"], separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()[:12] == m[0]["plan"]')" \
 	true "id = sha256(identity)"
-assert_eq "$(mj res.jsonl 'm[0]["identity"]["systems"][0]["sha256"][0]')" \
+assert_eq "$(rj res.jsonl 'm[0]["identity"]["systems"][0]["sha256"][0]')" \
 	"$(sha256sum bin/A/prog | cut -d' ' -f1)" "the binary's SHA-256 is sha256sum's"
-assert_eq "$(mj res.jsonl 'm[2]["stdout_sha256"]')" "$(bin/A/prog hello | sha256sum | cut -d' ' -f1)" \
+assert_eq "$(rj res.jsonl 'm[2]["stdout_sha256"]')" "$(bin/A/prog hello | sha256sum | cut -d' ' -f1)" \
 	"the output's SHA-256 is sha256sum's"
-assert_eq "$(mj res.jsonl '[m[0]["extent"], m[0]["identity"]["factors"]["env_add"]]')" \
+assert_eq "$(rj res.jsonl '[m[0]["extent"], m[0]["identity"]["factors"]["env_add"]]')" \
 	'[{"setups": 3, "setups_total": 3, "reps": 2, "warmup": 0, "runs": 12}, [0, 64, 128]]' "extent and factors"
 il sweep -q --seed 3 --reps 5 --setups 2 --env-add 0:128:64 --system A=bin/A/prog \
 	--system B=bin/B/prog --label suite=t --output other.jsonl -- hello
-assert_eq "$(mj other.jsonl 'm[0]["plan"]')" "$(mj res.jsonl 'm[0]["plan"]')" "more reps, fewer setups: the same plan"
+assert_eq "$(rj other.jsonl 'm[0]["plan"]')" "$(rj res.jsonl 'm[0]["plan"]')" "more reps, fewer setups: the same plan"
 
 try "the machine's state at the start and the end of the sweep"
-assert_eq "$(mj res.jsonl 'sorted(set(m[1]["machine"]) & {"governor", "boost", "smt", "thp", "loadavg", "steal_ticks", "host", "kernel"})')" \
+assert_eq "$(rj res.jsonl 'sorted(set(m[1]["machine"]) & {"governor", "boost", "smt", "thp", "loadavg", "steal_ticks", "host", "kernel"})')" \
 	'["boost", "governor", "host", "kernel", "loadavg", "smt", "steal_ticks", "thp"]' "snapshot fields"
-assert_eq "$(mj res.jsonl '[m[1]["when"], m[-1]["when"], m[-1]["sweep"]["runs"], m[-1]["sweep"]["stopped"]]')" \
+assert_eq "$(rj res.jsonl '[m[1]["when"], m[-1]["when"], m[-1]["sweep"]["runs"], m[-1]["sweep"]["stopped"]]')" \
 	'["start", "end", 12, "done"]' "start, end, and how it ended"
-assert_eq "$(mj res.jsonl 'm[1]["machine"]["thp"]')" \
+assert_eq "$(rj res.jsonl 'm[1]["machine"]["thp"]')" \
 	"$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo None)" "THP as the kernel says"
 
 try "paths of different lengths are refused: they would shift the stack"
@@ -202,11 +190,11 @@ seq 1000 >input.txt
 il sweep -q --seed 1 --reps 2 --env-add 0,64 --input input.txt --system A=cat/A/cat \
 	--system B=cat/B/cat --output in.jsonl
 assert_eq "$?" 0 "status"
-assert_eq "$(mj in.jsonl '[x["stdout_sha256"] for x in m if x["kind"] == "output"][0]')" \
+assert_eq "$(rj in.jsonl '[x["stdout_sha256"] for x in m if x["kind"] == "output"][0]')" \
 	"$(sha256sum <input.txt | cut -d' ' -f1)" "each run read the whole file"
-assert_eq "$(mj in.jsonl 'm[0]["identity"]["input_sha256"]')" "$(sha256sum <input.txt | cut -d' ' -f1)" "in the plan"
+assert_eq "$(rj in.jsonl 'm[0]["identity"]["input_sha256"]')" "$(sha256sum <input.txt | cut -d' ' -f1)" "in the plan"
 il sweep -q --seed 1 --reps 1 --system A=cat/A/cat --output noin.jsonl </dev/zero
-assert_eq "$(mj noin.jsonl '[x["stdout_bytes"] for x in m if x["kind"] == "output"][0]')" 0 "no input: nothing read"
+assert_eq "$(rj noin.jsonl '[x["stdout_bytes"] for x in m if x["kind"] == "output"][0]')" 0 "no input: nothing read"
 
 try "--show-output copies each run's output through; by default it is kept back"
 il sweep -q --seed 1 --reps 2 --system A=bin/A/prog --output show.jsonl -- hello >out
@@ -243,7 +231,7 @@ assert_match "$(head -n 1 err)" "^interloper sweep: run A/e0/r1 ended with statu
 il sweep -q --seed 1 --reps 3 --system A="$PROGS/exitpaths" --keep-going --output fail2.jsonl -- return 3 2>err
 assert_eq "$?" 1 "status"
 assert_eq "$(rj fail2.jsonl '[x["exit"]["status"] for x in r]')" '[3, 3, 3]' "every run kept, its status in the record"
-assert_eq "$(mj fail2.jsonl 'm[-1]["sweep"]["failed"]')" 3 "counted"
+assert_eq "$(rj fail2.jsonl 'm[-1]["sweep"]["failed"]')" 3 "counted"
 
 try "--warmup N: first N runs of each system in each setup, labelled warmup"
 il sweep -q --seed 6 --reps 2 --warmup 2 --env-add 0,64 --system A=bin/A/prog --system B=bin/B/prog \

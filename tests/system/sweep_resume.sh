@@ -5,6 +5,8 @@
 # timeout: 600
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/sweep/helpers.sh
+. "$TOP/tests/sweep/helpers.sh"
 cd "$T" || exit 1
 # the sweeps' spec directories go here: the tests look at them
 TMPDIR=$T/tmp
@@ -14,18 +16,7 @@ mkdir -p s/A s/B bin/A
 cp /bin/sleep s/A/sl
 cp /bin/sleep s/B/sl
 cp "$PROGS/probe" bin/A/prog
-il() { sh "$IL" "$@"; }
 alive() { pgrep -f "$1" >/dev/null; }
-recs() {
-	if [ -f "$1" ]; then grep -c '"schema":"interloper/1"' "$1"; else echo 0; fi
-}
-# runs FILE: the run ids of FILE's records, one a line, sorted
-runs() {
-	python3 -c 'import json, sys
-for l in open(sys.argv[1]):
-    x = json.loads(l)
-    if x.get("schema") == "interloper/1": print(x["labels"]["run"])' "$1" | sort
-}
 # wait_recs FILE N: until FILE has N records (at most 60 s)
 wait_recs() {
 	_i=0

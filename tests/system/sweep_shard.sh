@@ -4,24 +4,14 @@
 # timeout: 600
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/sweep/helpers.sh
+. "$TOP/tests/sweep/helpers.sh"
 cd "$T" || exit 1
 mkdir -p bin/A bin/B s/A s/B
 cp "$PROGS/probe" bin/A/prog
 cp "$PROGS/probe" bin/B/prog
 cp /bin/sleep s/A/sl
 cp /bin/sleep s/B/sl
-il() { sh "$IL" "$@"; }
-recs() {
-	if [ -f "$1" ]; then grep -c '"schema":"interloper/1"' "$1"; else echo 0; fi
-}
-# runs FILE...: the run ids of the files' records, one a line, sorted
-runs() {
-	python3 -c 'import json, sys
-for f in sys.argv[1:]:
-    for l in open(f):
-        x = json.loads(l)
-        if x.get("schema") == "interloper/1": print(x["labels"]["run"])' "$@" | sort
-}
 PLAN="--seed 8 --reps 3 --warmup 1 --env-add 0:256:64 --system A=bin/A/prog --system B=bin/B/prog"
 # shellcheck disable=SC2086 # the plan's options
 il sweep -n $PLAN -- hello | cut -f2 | sort >plan

@@ -5,14 +5,12 @@
 # timeout: 600
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/sweep/helpers.sh
+. "$TOP/tests/sweep/helpers.sh"
 cd "$T" || exit 1
 mkdir -p s/A s/B
 cp /bin/sleep s/A/sl
 cp /bin/sleep s/B/sl
-il() { sh "$IL" "$@"; }
-recs() {
-	if [ -f "$1" ]; then grep -c '"schema":"interloper/1"' "$1"; else echo 0; fi
-}
 setups() {
 	python3 -c 'import json, sys
 print(len({json.loads(l)["labels"]["setup"] for l in open(sys.argv[1]) if "\"interloper/1\"" in l}))' "$1"

@@ -82,6 +82,38 @@ il link -q --replay "$T/links5" --program ltp -k 2 -s 1 -d "$T/p" >"$T/p.list" 2
 assert_eq "$(head -n 1 "$T/p.list")" "$T/p/ltp.00" "--program ltp"
 fails "unknown program" "holds no recorded link of 'nosuch'" sh "$IL" link --replay "$T/links5" --program nosuch
 
+try "a crafted links file runs nothing, with and without -n"
+# Each file holds a good record, then a line that is shell code dressed as
+# a record.  interloper link must refuse the line by its number and run
+# nothing: no file appears, no link is made.  (A NUL byte once made grep
+# call the file binary, the check saw nothing, and the line was eval'ed.)
+good="il_link '$O' 'cc' '-o' 'p' 'main.o' 'vec.o'"
+i=0
+for bad in "il_link '$O' 'cc' 'a.o'; touch '$T/pwned'" \
+	"il_link '$O' 'cc' 'a.o' \$(touch '$T/pwned')" \
+	"il_link '$O' 'cc' \`touch '$T/pwned'\` 'a.o'" \
+	"il_link '$O' 'cc' 'a.o''\$(touch $T/pwned)'" \
+	"il_link '$O' 'cc' '-o' 'p' 'a.o'; touch '$T/pwned' #NUL" \
+	"touch '$T/pwned'" \
+	""; do
+	i=$((i + 1))
+	case $bad in
+	*'#NUL') printf '%s\n%s\000\n' "$good" "$bad" >"$T/crafted$i" ;;
+	*) printf '%s\n%s\n' "$good" "$bad" >"$T/crafted$i" ;;
+	esac
+	for n in -n ""; do
+		fails "crafted file $i ${n:-linking}" "$T/crafted$i line 2 is not a link record written by interloper cc" \
+			sh "$IL" link $n -q -k 2 -s 1 --replay "$T/crafted$i" -d "$T/crafted.out"
+		assert_true "file $i ${n:-linking}: nothing ran" test ! -e "$T/pwned"
+		assert_true "file $i ${n:-linking}: no output directory" test ! -e "$T/crafted.out"
+	done
+done
+# A record's words are data: shell syntax inside quotes is kept as written.
+printf "il_link '%s' 'cc' '-o' 'p\$(touch %s/pwned)' 'main.o' 'vec.o'\n" "$O" "$T" >"$T/quoted"
+sh "$IL" link -n -k 2 -s 1 --replay "$T/quoted" >"$T/quoted.out" 2>&1
+assert_eq "$?" 0 "a record with shell syntax inside its quotes is read"
+assert_true "and nothing ran" test ! -e "$T/pwned"
+
 try "bad records and bad use: one clear line"
 printf "il_link '/tmp' 'cc' 'a.o'; rm -rf /\n" >"$T/evil"
 fails "a record that is not ours" "line 1 is not a link record written by interloper cc" sh "$IL" link --replay "$T/evil"

@@ -62,6 +62,8 @@ usage(FILE *f)
           "                        found in a -L directory) by the members the link\n"
           "                        used, so that they move with the objects;\n"
           "                        all: by all its members\n"
+          "  -j, --jobs N          links at a time, 1 to 256 (default 1); the binaries\n"
+          "                        are the same whatever N\n"
           "      --replay FILE     relink a link recorded by `interloper cc`\n"
           "      --program NAME    with --replay: the last recorded link of NAME\n"
           "                        (default: the last recorded link)\n"
@@ -363,10 +365,9 @@ collect(struct il_link *l, const struct il_scan *s, int dry, struct tpls *t)
 }
 
 /* ---------------------------------------------------------------- linking */
-/* Link order J to OUTPUT (absolute).  The linker's messages go to LOG. */
-static int
-link_one(const struct il_link *l, const struct tpls *t, size_t j, const char *output,
-         const char *log)
+/* The command that links order J to OUTPUT (absolute). */
+static struct il_strv
+link_argv(const struct il_link *l, const struct tpls *t, size_t j, const char *output)
 {
     const uint32_t *ord = il_order(&l->ord, j);
     struct il_strv argv = {0};
@@ -404,6 +405,15 @@ link_one(const struct il_link *l, const struct tpls *t, size_t j, const char *ou
         }
         free(f);
     }
+    return argv;
+}
+
+/* Link order J to OUTPUT, the linker's messages to LOG; its status. */
+static int
+link_one(const struct il_link *l, const struct tpls *t, size_t j, const char *output,
+         const char *log)
+{
+    struct il_strv argv = link_argv(l, t, j, output);
     int st = il_run_to(argv.v, l->cwd, log, log);
     il_strv_free(&argv);
     return st;
@@ -466,6 +476,54 @@ same_file(const char *a, const char *b)
     return same;
 }
 
+/* Link orders FIRST to K-1 into L->tmp, L->jobs at a time: the binaries
+ * are the same whatever the number, each link being on its own. */
+static void
+link_rest(const struct il_link *l, const struct tpls *t, size_t first)
+{
+    struct {
+        pid_t pid;
+        size_t j;
+    } *job = il_xcalloc((size_t)l->jobs, sizeof *job);
+    size_t next = first, active = 0;
+    char id[32];
+    while (next < l->k || active) {
+        while (active < (size_t)l->jobs && next < l->k && !il_interrupted) {
+            il_id(l, next, id, sizeof id);
+            char *bin = il_fmt("%s/%s.%s", l->tmp, l->prog, id);
+            char *log = il_fmt("%s/log.%s", l->tmp, id);
+            struct il_strv argv = link_argv(l, t, next, bin);
+            job[active].pid = il_spawn(argv.v, l->cwd, log, log);
+            job[active++].j = next++;
+            il_strv_free(&argv);
+            free(bin);
+            free(log);
+        }
+        int st;
+        pid_t pid = il_wait(&st);
+        if (il_interrupted)
+            exit(128 + il_interrupted); /* cleanup() stops the others */
+        size_t a = 0;
+        while (a < active && job[a].pid != pid)
+            a++;
+        if (a == active)
+            continue; /* not a link of ours */
+        size_t j = job[a].j;
+        job[a] = job[--active];
+        il_id(l, j, id, sizeof id);
+        char *bin = il_fmt("%s/%s.%s", l->tmp, l->prog, id);
+        char *log = il_fmt("%s/log.%s", l->tmp, id);
+        if (st != 0)
+            fail(l, j, st, log, NULL);
+        if (access(bin, F_OK) < 0)
+            fail(l, j, 0, log, il_fmt("the link wrote no %s\n", bin));
+        unlink(log);
+        free(bin);
+        free(log);
+    }
+    free(job);
+}
+
 /* ---------------------------------------------------------------- cleanup */
 /* Nothing is left behind by a failure: the work directory, the extracted
  * members, and the output directory if this run made it. */
@@ -496,6 +554,7 @@ cleanup(void)
     struct il_link *l = cleanup_link;
     if (!l)
         return;
+    il_stop_all();
     if (l->tmp)
         rm_tree(l->tmp);
     if (made_archives) {
@@ -514,7 +573,7 @@ main(int argc, char **argv)
     program_invocation_short_name = (char *)ME; /* err(3) says "interloper link: " */
     struct il_link L = {0}, *l = &L;
     const char *out = NULL, *replay = NULL, *program = NULL, *v, *gran = "object";
-    const char *korders = "10", *kseed = NULL;
+    const char *korders = "10", *kseed = NULL, *kjobs = "1";
     int dry = 0, i = 1;
     l->mode = "keep";
     for (; i < argc; i++) {
@@ -529,6 +588,8 @@ main(int argc, char **argv)
             gran = v;
         else if (opt(argv, argc, &i, "-a", "--archives", &v))
             l->mode = v;
+        else if (opt(argv, argc, &i, "-j", "--jobs", &v))
+            kjobs = v;
         else if (opt(argv, argc, &i, NULL, "--replay", &v))
             replay = v;
         else if (opt(argv, argc, &i, NULL, "--program", &v))
@@ -546,8 +607,8 @@ main(int argc, char **argv)
         } else if (a[0] == '-')
             errx(1,
                  "unknown option '%s'; expected one of --orders --seed --out --granularity "
-                 "--archives --replay --program --dry-run --quiet, then -- and the link "
-                 "command",
+                 "--archives --jobs --replay --program --dry-run --quiet, then -- and the "
+                 "link command",
                  a);
         else
             break; /* the link command starts here */
@@ -555,6 +616,9 @@ main(int argc, char **argv)
     l->k = (size_t)num("--orders", korders, 10000);
     if (l->k < 1)
         errx(1, "--orders must be at least 1");
+    l->jobs = (int)num("--jobs", kjobs, IL_MAX_JOBS);
+    if (l->jobs < 1)
+        errx(1, "--jobs must be at least 1");
     if (strcmp(gran, "object") && strcmp(gran, "function"))
         errx(1, "--granularity must be 'object' or 'function', not '%s'", gran);
     l->function = !strcmp(gran, "function");
@@ -724,55 +788,54 @@ main(int argc, char **argv)
     if (l->function)
         il_symorder_write(l);
     il_manifest_begin(l);
-    char *log = il_fmt("%s/log", l->tmp);
-    char(*fps)[17] = il_xmalloc(l->k * sizeof *fps);
-    for (size_t j = 0; j < l->k; j++) {
-        il_id(l, j, id, sizeof id);
-        char *bin = il_fmt("%s/%s.%s", l->tmp, l->prog, id);
-        int st = link_one(l, &t, j, bin, log);
-        if (st != 0)
-            fail(l, j, st, log, NULL);
-        if (access(bin, F_OK) < 0)
-            fail(l, j, 0, log, il_fmt("the link wrote no %s\n", bin));
-        if (j == 0) {
-            /* The build's own warnings, once. */
-            char *w = il_slurp(log, NULL);
-            for (char *p = w, *e; p && *p; p = e + (*e != 0)) {
-                e = strchrnul(p, '\n');
-                fprintf(stderr, "  %.*s\n", (int)(e - p), p);
-            }
-            free(w);
-            /* The same order must give a byte-identical binary: link it
-             * once more, elsewhere, and compare.  A difference means
-             * something else varies between links (a timestamp, a random
-             * build-id, the output path), and would be confounded with the
-             * layout. */
-            char *dir = il_fmt("%s/again", l->tmp);
-            if (mkdir(dir, 0777) < 0)
-                err(1, "cannot create %s", dir);
-            char *again = il_fmt("%s/%s.%s", dir, l->prog, id);
-            st = link_one(l, &t, 0, again, log);
-            if (st != 0)
-                fail(l, 0, st, log, NULL);
-            l->reproducible = same_file(bin, again);
-            if (!l->reproducible)
-                il_warn("linking the same order twice gave different binaries: the link is not "
-                        "reproducible (a timestamp, a random build-id, or the output path in "
-                        "the binary); differences between the binaries are not only layout");
-            unlink(again);
-            rmdir(dir);
-            free(again);
-            free(dir);
-        }
-        free(bin);
-        char tfp[17], sha[65];
-        bin = il_fmt("%s.%s", l->prog, id);
-        il_fingerprint(l, bin, fps[j], tfp, sha);
-        il_manifest_binary(l, j, fps[j], tfp, sha);
-        free(bin);
+    /* Binary 0 first, twice: the same order must give a byte-identical
+     * binary.  A difference means something else varies between links (a
+     * timestamp, a random build-id, the output path), and would be
+     * confounded with the layout. */
+    il_id(l, 0, id, sizeof id);
+    char *log = il_fmt("%s/log", l->tmp), *bin = il_fmt("%s/%s.%s", l->tmp, l->prog, id);
+    int st = link_one(l, &t, 0, bin, log);
+    if (st != 0)
+        fail(l, 0, st, log, NULL);
+    if (access(bin, F_OK) < 0)
+        fail(l, 0, 0, log, il_fmt("the link wrote no %s\n", bin));
+    char *w = il_slurp(log, NULL); /* the build's own warnings, once */
+    for (char *p = w, *e; p && *p; p = e + (*e != 0)) {
+        e = strchrnul(p, '\n');
+        fprintf(stderr, "  %.*s\n", (int)(e - p), p);
     }
+    free(w);
+    char *dir = il_fmt("%s/again", l->tmp);
+    if (mkdir(dir, 0777) < 0)
+        err(1, "cannot create %s", dir);
+    char *again = il_fmt("%s/%s.%s", dir, l->prog, id);
+    st = link_one(l, &t, 0, again, log);
+    if (st != 0)
+        fail(l, 0, st, log, NULL);
+    l->reproducible = same_file(bin, again);
+    if (!l->reproducible)
+        il_warn("linking the same order twice gave different binaries: the link is not "
+                "reproducible (a timestamp, a random build-id, or the output path in the "
+                "binary); differences between the binaries are not only layout");
+    unlink(again);
     unlink(log);
+    rmdir(dir);
+    free(again);
+    free(dir);
+    free(bin);
     free(log);
+    link_rest(l, &t, 1);
+
+    /* Fingerprints, a batch of binaries at a time, then the manifest. */
+    char(*fps)[17] = il_xmalloc(l->k * sizeof *fps);
+    char(*tfps)[17] = il_xmalloc(l->k * sizeof *tfps);
+    char(*shas)[65] = il_xmalloc(l->k * sizeof *shas);
+    for (size_t j = 0; j < l->k; j += 64) {
+        size_t n = l->k - j < 64 ? l->k - j : 64;
+        il_fingerprints(l, j, n, fps + j, tfps + j, shas + j);
+    }
+    for (size_t j = 0; j < l->k; j++)
+        il_manifest_binary(l, j, fps[j], tfps[j], shas[j]);
     il_manifest_end(l);
 
     /* Different orders that give the same layout (an object with no symbols

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "linkcmd.h"
 #include "order.h"
@@ -37,6 +38,7 @@ struct il_link {
     size_t k;
     uint32_t seed;
     int seed_given, function, quiet;
+    int jobs;         /* links at a time */
     const char *mode; /* --archives: keep, used, all */
     /* the command */
     char *cwd;
@@ -61,26 +63,36 @@ struct il_link {
 /* Fatal errors and warnings, prefixed "interloper link: ". */
 void il_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Run ARGV in directory DIR (NULL: here), stdin from /dev/null, stdout to
- * the file OUT and stderr to the file ERR (OUT itself when ERR is OUT,
- * /dev/null when NULL).  Returns the exit status, 128+N for signal N, 127
- * when it could not be started; exits 128+N when interrupted by signal N. */
+/* ---------------------------------------------------------------- linkrun.c
+ * Children run in process groups of their own, stdin from /dev/null,
+ * stdout to the file OUT and stderr to the file ERR (OUT itself when ERR is
+ * OUT, /dev/null when NULL).  Statuses are exit statuses, 128+N for signal
+ * N, 127 when the program could not be started. */
+#define IL_MAX_JOBS 256
+pid_t il_spawn(char *const *argv, const char *dir, const char *out, const char *err);
+/* Wait for any child; its pid, and its status in *STATUS. */
+pid_t il_wait(int *status);
+/* Run ARGV and wait for it; exits 128+N when interrupted by signal N. */
 int il_run_to(char *const *argv, const char *dir, const char *out, const char *err);
+/* Stop the children still running, with their groups, and wait for them. */
+void il_stop_all(void);
 /* Interrupted by SIGINT or SIGTERM: the signal, else 0. */
 extern volatile int il_interrupted;
 void il_catch_signals(void);
 
+/* ---------------------------------------------------------------- linkaux.c */
 /* A file's contents, NUL-terminated; NULL on error. */
 char *il_slurp(const char *path, size_t *len);
 
 /* The id of binary J, zero-padded to L->width. */
 void il_id(const struct il_link *l, size_t j, char *buf, size_t len);
 
-/* Fingerprint the binary FILE in L->tmp: a hash of "name type address" of
- * every defined symbol from nm -P (FP) and of the text ones (TFP), 16 hex
- * digits each, and the file's SHA-256 (SHA, 64).  Dies on failure. */
-void il_fingerprint(const struct il_link *l, const char *file, char fp[17], char tfp[17],
-                    char sha[65]);
+/* Fingerprint binaries FIRST to FIRST+N-1 in L->tmp: a hash of "name
+ * type address" of every defined symbol from nm -P (FP[i]) and of the text
+ * ones (TFP[i]), 16 hex digits each, and the file's SHA-256 (SHA[i]).  One
+ * nm and one sha256sum for them all.  Dies on failure. */
+void il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
+                     char (*tfp)[17], char (*sha)[65]);
 
 /* Function granularity: refuse objects with a plain .text section, list
  * each object's functions (nm types T t W, by name), and write

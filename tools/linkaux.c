@@ -8,78 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "il_names.h"
 #include "link.h"
-
-/* ---------------------------------------------------------------- running */
-volatile int il_interrupted;
-static volatile pid_t running;
-
-static void
-on_signal(int sig)
-{
-    il_interrupted = sig;
-    if (running > 0)
-        kill(running, sig);
-}
-
-void
-il_catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
-static int
-il_run(char *const *argv, const char *dir, int out, int errfd)
-{
-    if (il_interrupted)
-        return 128 + il_interrupted;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        err(1, "cannot fork");
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        if (null >= 0) {
-            dup2(null, 0);
-            if (out < 0)
-                out = null;
-            if (errfd < 0)
-                errfd = null;
-        }
-        dup2(out, 1);
-        dup2(errfd, 2);
-        if (dir && chdir(dir) < 0) {
-            dprintf(2, "cannot change to directory %s: %s\n", dir, strerror(errno));
-            _exit(127);
-        }
-        execvp(argv[0], argv);
-        dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    running = pid;
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            err(1, "waitpid");
-    running = 0;
-    if (WIFSIGNALED(st))
-        return 128 + WTERMSIG(st);
-    return WEXITSTATUS(st);
-}
 
 char *
 il_slurp(const char *path, size_t *len)
@@ -108,26 +44,6 @@ void
 il_id(const struct il_link *l, size_t j, char *buf, size_t len)
 {
     snprintf(buf, len, "%0*zu", l->width, j);
-}
-
-int
-il_run_to(char *const *argv, const char *dir, const char *out, const char *errpath)
-{
-    int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        err(1, "cannot create %s", out);
-    int efd = fd;
-    if (errpath != out)
-        efd = errpath ? open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
-    if (errpath && efd < 0)
-        err(1, "cannot create %s", errpath);
-    int st = il_run(argv, dir, fd, efd);
-    close(fd);
-    if (efd >= 0 && efd != fd)
-        close(efd);
-    if (il_interrupted)
-        exit(128 + il_interrupted);
-    return st;
 }
 
 /* ---------------------------------------------------------------- fingerprints */
@@ -170,77 +86,117 @@ write_lines(const char *path, char **v, size_t n)
         err(1, "cannot write %s", path);
 }
 
-void
-il_fingerprint(const struct il_link *l, const char *file, char fp[17], char tfp[17], char sha[65])
+/* Write binary FILE's fingerprint inputs, LINES (nm's, as read), to
+ * TMP/FILE.all and TMP/FILE.text: "name type address", sorted. */
+static void
+fingerprint_input(const struct il_link *l, const char *file, struct il_strv *lines)
 {
-    char *nm = il_fmt("%s/nm", l->tmp), *p;
-    char *nm_argv[] = {"nm", "-P", "--defined-only", "--", (char *)file, NULL};
-    if (il_run_to(nm_argv, l->tmp, nm, NULL) != 0)
-        errx(1, "nm cannot read %s", file);
-    char *text = il_slurp(nm, NULL);
-    if (!text)
-        err(1, "cannot read %s", nm);
-    struct il_strv all = {0}, txt = {0};
-    for (char *s = text, *e; *s; s = e + (*e != 0)) {
-        e = strchrnul(s, '\n');
-        char c = *e, type[8];
-        *e = 0;
-        char *line = three_fields(s, type, sizeof type);
-        *e = c;
-        il_strv_push_own(&all, line);
-    }
-    free(text);
-    if (all.n)
-        qsort(all.v, all.n, sizeof *all.v, by_str);
-    for (size_t i = 0; i < all.n; i++) {
+    struct il_strv txt = {0};
+    if (lines->n)
+        qsort(lines->v, lines->n, sizeof *lines->v, by_str);
+    for (size_t i = 0; i < lines->n; i++) {
         char type[8];
-        free(three_fields(all.v[i], type, sizeof type));
+        free(three_fields(lines->v[i], type, sizeof type));
         if (strlen(type) == 1 && strchr("TtWw", type[0]))
-            il_strv_push(&txt, all.v[i]);
+            il_strv_push(&txt, lines->v[i]);
     }
     if (!txt.n)
         errx(1, "%s has no symbols to fingerprint (stripped?); remove -s from the link command",
              file);
-    p = il_fmt("%s/nm.all", l->tmp);
-    write_lines(p, all.v, all.n);
+    char *p = il_fmt("%s/%s.all", l->tmp, file);
+    write_lines(p, lines->v, lines->n);
     free(p);
-    p = il_fmt("%s/nm.text", l->tmp);
+    p = il_fmt("%s/%s.text", l->tmp, file);
     write_lines(p, txt.v, txt.n);
     free(p);
-    il_strv_free(&all);
     il_strv_free(&txt);
-    char *sum_argv[] = {"sha256sum", "--", "nm.all", "nm.text", (char *)file, NULL};
-    p = il_fmt("%s/sums", l->tmp);
-    if (il_run_to(sum_argv, l->tmp, p, NULL) != 0)
-        errx(1, "sha256sum cannot read %s", file);
-    char *sums = il_slurp(p, NULL);
-    if (!sums)
-        err(1, "cannot read %s", p);
-    char *line[3] = {NULL};
-    char *s = sums;
-    for (int i = 0; i < 3 && s && *s; i++) {
-        line[i] = s + (*s == '\\'); /* a name with odd bytes is marked \ */
-        s = strchr(s, '\n');
-        if (s)
-            s++;
+    il_strv_free(lines);
+}
+
+void
+il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17], char (*tfp)[17],
+                char (*sha)[65])
+{
+    /* One nm for the batch (nm costs ~30 ms to start, a link about as
+     * much); with several files it prints "FILE:" before each. */
+    struct il_strv files = {0}, argv = {0}, lines = {0};
+    for (size_t j = 0; j < n; j++) {
+        char id[32];
+        il_id(l, first + j, id, sizeof id);
+        il_strv_push_own(&files, il_fmt("%s.%s", l->prog, id));
     }
-    for (int i = 0; i < 3; i++)
-        if (!line[i] || strspn(line[i], "0123456789abcdef") < 64)
-            errx(1, "sha256sum printed something unexpected for %s", file);
-    snprintf(fp, 17, "%.16s", line[0]);
-    snprintf(tfp, 17, "%.16s", line[1]);
-    snprintf(sha, 65, "%.64s", line[2]);
-    free(sums);
-    unlink(p);
-    free(p);
+    il_strv_push(&argv, "nm");
+    il_strv_push(&argv, "-P");
+    il_strv_push(&argv, "--defined-only");
+    il_strv_push(&argv, "--");
+    for (size_t j = 0; j < n; j++)
+        il_strv_push(&argv, files.v[j]);
+    char *nm = il_fmt("%s/nm", l->tmp), *sums = il_fmt("%s/sums", l->tmp);
+    if (il_run_to(argv.v, l->tmp, nm, NULL) != 0)
+        errx(1, "nm cannot read %s", files.v[0]);
+    il_strv_free(&argv);
+    char *text = il_slurp(nm, NULL);
+    if (!text)
+        err(1, "cannot read %s", nm);
     unlink(nm);
+    long cur = n > 1 ? -1 : 0;
+    for (char *s = text, *e; *s; s = e + (*e != 0)) {
+        e = strchrnul(s, '\n');
+        char c = *e, type[8];
+        *e = 0;
+        size_t len = strlen(s);
+        const char *next = n > 1 && cur + 1 < (long)n ? files.v[cur + 1] : NULL;
+        if (next && len == strlen(next) + 1 && s[len - 1] == ':' && !memcmp(s, next, len - 1)) {
+            if (cur >= 0)
+                fingerprint_input(l, files.v[cur], &lines);
+            cur++;
+        } else if (cur >= 0) {
+            il_strv_push_own(&lines, three_fields(s, type, sizeof type));
+        }
+        *e = c;
+    }
+    free(text);
+    if (cur != (long)n - 1)
+        errx(1, "nm printed something unexpected for %s", files.v[cur + 1]);
+    fingerprint_input(l, files.v[cur], &lines);
+    /* One sha256sum for the batch: FILE.all, FILE.text and FILE, each. */
+    il_strv_push(&argv, "sha256sum");
+    il_strv_push(&argv, "--");
+    for (size_t j = 0; j < n; j++) {
+        il_strv_push_own(&argv, il_fmt("%s.all", files.v[j]));
+        il_strv_push_own(&argv, il_fmt("%s.text", files.v[j]));
+        il_strv_push(&argv, files.v[j]);
+    }
+    if (il_run_to(argv.v, l->tmp, sums, NULL) != 0)
+        errx(1, "sha256sum cannot read %s", files.v[0]);
+    char *out = il_slurp(sums, NULL);
+    if (!out)
+        err(1, "cannot read %s", sums);
+    unlink(sums);
+    char *line = out;
+    for (size_t j = 0; j < 3 * n; j++) {
+        if (!line || strspn(line + (*line == '\\'), "0123456789abcdef") < 64)
+            errx(1, "sha256sum printed something unexpected for %s", files.v[j / 3]);
+        line += *line == '\\'; /* a name with odd bytes is marked \ */
+        if (j % 3 == 0)
+            snprintf(fp[j / 3], 17, "%.16s", line);
+        else if (j % 3 == 1)
+            snprintf(tfp[j / 3], 17, "%.16s", line);
+        else
+            snprintf(sha[j / 3], 65, "%.64s", line);
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+        if (j % 3 < 2) {
+            char *f = il_fmt("%s/%s", l->tmp, argv.v[2 + j]);
+            unlink(f);
+            free(f);
+        }
+    }
+    free(out);
     free(nm);
-    p = il_fmt("%s/nm.all", l->tmp);
-    unlink(p);
-    free(p);
-    p = il_fmt("%s/nm.text", l->tmp);
-    unlink(p);
-    free(p);
+    free(sums);
+    il_strv_free(&argv);
+    il_strv_free(&files);
 }
 
 /* ---------------------------------------------------------------- function orders */

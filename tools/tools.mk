@@ -25,7 +25,7 @@ $(B)/libexec/interloper-record: $(B)/tools/record.o
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 
 # interloper link and interloper cc share the link command model.
-IL_LINK_OBJ = $(B)/tools/link.o $(B)/tools/linkaux.o $(B)/tools/archive.o \
+IL_LINK_OBJ = $(B)/tools/link.o $(B)/tools/linkaux.o $(B)/tools/linkrun.o $(B)/tools/archive.o \
 	$(B)/tools/order.o $(B)/tools/prng.o $(B)/tools/linkcmd.o $(B)/tools/xalloc.o
 
 $(B)/libexec/interloper-link: $(IL_LINK_OBJ)

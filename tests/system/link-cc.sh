@@ -72,6 +72,32 @@ assert_eq "$?" 0 "replay ($(cat "$T/q.err"))"
 printf '%s' "$odd" >"$T/odd.txt"
 assert_eq "$(manifest "$T/q/manifest.json" 'm["command"][-1] == open("'"$T/odd.txt"'").read()')" true "the argument round-trips"
 
+try "parallel links (make -j) never interleave their records"
+big=$(awk 'BEGIN { for (i = 0; i < 3000; i++) printf "-Wl,--defsym=x%d=0 ", i }')
+rm -f "$T/par"
+for w in 1 2 3 4 5 6 7 8; do
+	(
+		i=0
+		while [ "$i" -lt 20 ]; do
+			# shellcheck disable=SC2086 # many words on purpose
+			sh "$IL" cc --cc true --links "$T/par" -- -o "p$w" main.o $big || exit 1
+			i=$((i + 1))
+		done
+	) &
+done
+wait
+assert_eq "$(lines "$T/par")" 160 "records"
+assert_true "every line is a record of ~$(printf '%s' "$big" | wc -c | tr -d ' ') bytes" \
+	sh -c "sh '$IL' link -n -k 1 -s 1 --replay '$T/par' >/dev/null"
+
+try "a compiler killed by a signal: interloper cc dies of the same signal"
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$T/segvcc"
+chmod +x "$T/segvcc"
+rc=$(cd "$O" && python3 -c 'import subprocess, sys; print(subprocess.run(sys.argv[1:], stderr=subprocess.DEVNULL).returncode)' \
+	sh "$IL" cc --cc "$T/segvcc" --links "$T/segv.links" -- -o p main.o)
+assert_eq "$rc" -11 "killed by SIGSEGV (subprocess's -11)"
+assert_true "nothing recorded" test ! -e "$T/segv.links"
+
 try "--program picks one of several recorded links"
 cat "$L" "$T/links2" >"$T/links5"
 (cd "$O" && sh "$IL" cc --links "$T/links5" -- -O2 -o other main.o vec.o util.o rng.o sortx.o hash.o \

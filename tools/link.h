@@ -33,6 +33,20 @@ struct il_expanded {
     struct il_strv left;    /* members not linked */
 };
 
+/* The command's template: for each argument to pass, the argument itself
+ * (obj < 0), an object slot (obj >= 0, numbered in the original order),
+ * or the output (out). */
+struct il_tpl {
+    const char *arg;
+    long obj;
+    int out;
+};
+
+struct il_tpls {
+    struct il_tpl *v;
+    size_t n, cap;
+};
+
 struct il_link {
     /* what to do */
     size_t k;
@@ -62,6 +76,14 @@ struct il_link {
 
 /* Fatal errors and warnings, prefixed "interloper link: ". */
 void il_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---------------------------------------------------------------- linkobj.c */
+/* The objects of the command S scans: its .o arguments and, unless
+ * L->mode is keep, the members of its static archives, extracted into
+ * L->out/archives unless DRY (and with used, found by linking once).
+ * Fills L->obj, L->ar and the template T. */
+void il_collect(struct il_link *l, const struct il_scan *s, int dry, struct il_tpls *t);
+void il_tpl_add(struct il_tpls *t, const char *arg, long obj, int out);
 
 /* ---------------------------------------------------------------- linkrun.c
  * Children run in process groups of their own, stdin from /dev/null,

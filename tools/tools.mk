@@ -25,8 +25,8 @@ $(B)/libexec/interloper-record: $(B)/tools/record.o
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 
 # interloper link and interloper cc share the link command model.
-IL_LINK_OBJ = $(B)/tools/link.o $(B)/tools/linkaux.o $(B)/tools/linkrun.o $(B)/tools/archive.o \
-	$(B)/tools/order.o $(B)/tools/prng.o $(B)/tools/linkcmd.o $(B)/tools/xalloc.o
+IL_LINK_OBJ = $(addprefix $(B)/tools/,link.o linkobj.o linkaux.o linkrun.o archive.o order.o \
+	prng.o linkcmd.o xalloc.o)
 
 $(B)/libexec/interloper-link: $(IL_LINK_OBJ)
 	@mkdir -p $(@D)

@@ -13,13 +13,10 @@
 #include <sys/types.h>
 
 #include "il_prng.h"
+#include "il_xalloc.h"
 #include "interloper.h"
 
 /* ------------------------------------------------------------ util.c */
-void *il_xmalloc(size_t n);
-void *il_xcalloc(size_t n, size_t size);
-void *il_xrealloc(void *p, size_t n);
-char *il_xstrdup(const char *s);
 char *il_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A growing string, always terminated. */

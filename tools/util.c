@@ -1,6 +1,6 @@
 /*
- * util.c: allocation that cannot fail quietly, growing strings, whole
- * writes, clocks: for interloper's C commands.
+ * util.c: formatted allocation, growing strings, whole writes, clocks:
+ * for interloper's C commands (allocation itself: xalloc.c).
  */
 #include <err.h>
 #include <errno.h>
@@ -12,42 +12,6 @@
 #include <unistd.h>
 
 #include "il_tools.h"
-
-void *
-il_xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        err(1, "out of memory");
-    return p;
-}
-
-void *
-il_xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        err(1, "out of memory");
-    return p;
-}
-
-void *
-il_xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p)
-        err(1, "out of memory");
-    return p;
-}
-
-char *
-il_xstrdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d)
-        err(1, "out of memory");
-    return d;
-}
 
 char *
 il_xasprintf(const char *fmt, ...)

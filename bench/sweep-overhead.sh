@@ -17,7 +17,12 @@
 #   run loop  the same sh loop of interloper run -q, the path SPEC's submit
 #             takes: its cost per run is (run loop - sh loop)
 # Everything runs under interloper hold (the sweep holds by itself), so the
-# kernel's software-event switches cost none of them anything.
+# kernel's software-event switches cost none of them anything, and with
+# ASLR off (setarch -R), as the sweep and interloper run run programs.  The plain
+# loops write their records to memory (/dev/shm, where there is one), the
+# cheapest place there is, so that what the drivers add is all that
+# differs (the sweep's library writes to memory too, then the sweep
+# appends to the results file).
 # Goals (issue 9): the sweep <= 1 ms per run above plain, interloper run
 # <= 3 ms per invocation.
 set -eu
@@ -31,11 +36,18 @@ if [ ! -f "$LIB" ] || [ ! -x build/libexec/interloper-sweep ]; then
 	echo "bench/sweep-overhead.sh: build first: make" >&2
 	exit 1
 fi
+# held, and with ASLR off for every configuration, as the sweep and
+# interloper run have it by default
 if [ -z "${IL_BENCH_HELD:-}" ]; then
-	IL_BENCH_HELD=1 exec build/libexec/interloper-hold sh "$0" "$RUNS" "$ROUNDS"
+	IL_BENCH_HELD=1 exec build/libexec/interloper-hold setarch -R sh "$0" "$RUNS" "$ROUNDS"
 fi
 rm -rf "$OUT"
 mkdir -p "$OUT/bin/A"
+MEM=$OUT
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	MEM=$(mktemp -d /dev/shm/il-bench.XXXXXX)
+	trap 'rm -rf "$MEM"' EXIT
+fi
 cc -O2 -o "$OUT/loop" bench/loop.c
 cp /bin/true "$OUT/bin/A/true"
 HF=$(command -v hyperfine || true)
@@ -44,7 +56,7 @@ HF=$(command -v hyperfine || true)
 # one round: each configuration once; prints "name seconds-per-run"
 round() {
 	r=$1
-	t=$(INTERLOPER_OUTPUT="$OUT/plain.jsonl" LD_PRELOAD="$LIB" "$OUT/loop" "$RUNS" "$OUT/bin/A/true")
+	t=$(INTERLOPER_OUTPUT="$MEM/plain.jsonl" LD_PRELOAD="$LIB" "$OUT/loop" "$RUNS" "$OUT/bin/A/true")
 	echo "plain $t"
 	s=$(date +%s.%N)
 	$IL sweep -q --no-hold --seed "$r" --reps "$RUNS" --system "A=$OUT/bin/A/true" --output "$OUT/sweep.$r.jsonl"
@@ -58,14 +70,14 @@ round() {
 	s=$(date +%s.%N)
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		INTERLOPER_OUTPUT="$OUT/shloop.jsonl" LD_PRELOAD="$LIB" "$OUT/bin/A/true"
+		INTERLOPER_OUTPUT="$MEM/shloop.jsonl" LD_PRELOAD="$LIB" "$OUT/bin/A/true"
 		i=$((i + 1))
 	done
 	echo "shloop $(echo "$s $(date +%s.%N)" | awk '{ print $2 - $1 }')"
 	s=$(date +%s.%N)
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		$IL run -q --output "$OUT/runloop.jsonl" -- "$OUT/bin/A/true"
+		$IL run -q --output "$MEM/runloop.jsonl" -- "$OUT/bin/A/true"
 		i=$((i + 1))
 	done
 	echo "runloop $(echo "$s $(date +%s.%N)" | awk '{ print $2 - $1 }')"

@@ -156,10 +156,23 @@ end_line(struct state *st, const char *stopped)
     json_decref(l);
 }
 
+/* The spec directory goes with the sweep, however it exits (err(3) too);
+ * only a SIGKILL leaves it, to the next run's cleanup. */
+static struct il_spec *spec_made;
+
+static void
+remove_spec(void)
+{
+    if (spec_made)
+        il_spec_remove(spec_made);
+    spec_made = NULL;
+}
+
 static void
 finish(struct state *st)
 {
-    il_spec_remove(&st->spec);
+    (void)st;
+    remove_spec();
 }
 
 /* ------------------------------------------------------------ one run */
@@ -583,6 +596,8 @@ main(int argc, char **argv)
     /* the environment, built once; the spec directory, ours alone */
     il_spec_clean_stale();
     il_spec_dir(&st.spec, IL_SWEEP_ME, 0);
+    spec_made = &st.spec;
+    atexit(remove_spec);
     il_spec_owner(&st.spec);
     open_files(&st);
     unsigned long long padmax = 0;

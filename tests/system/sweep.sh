@@ -253,6 +253,15 @@ assert_eq "$(rj loop.jsonl 'sorted((x["labels"]["system"], x["labels"]["setup"],
 	"$(rj sw.jsonl 'sorted((x["labels"]["system"], x["labels"]["setup"], x["setup"]["env_bytes"]) for x in r)')" \
 	"(system, setup, env_bytes)"
 
+try "--help and the man page name the same options, for sweep and for run"
+for c in sweep run; do
+	il "$c" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u >"help.$c"
+	grep -E '^\.It Fl' "$TOP/man/interloper-$c.1" | grep -oE 'Fl -[a-z][a-z-]*' | sed 's/Fl -/--/' |
+		sort -u >"man.$c"
+	assert_eq "$(comm -3 "help.$c" "man.$c" | tr -d '\t' | tr '\n' ' ')" "" "interloper $c: options in one and not the other"
+	assert_ne "$(wc -l <"help.$c" | tr -d ' ')" 0 "options found"
+done
+
 try "bad options: one line, nothing run"
 for args in "--reps x" "--env-add 1:b:2" "--system =x" "--setups 9" "--frob" "--seed 4294967296" \
 	"--shard 3/2" "--until 0" "--stack-offset 7" "--stack-offset 0x10k" "--env-add 1,1" \

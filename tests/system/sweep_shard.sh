@@ -85,12 +85,12 @@ if ! command -v parallel >/dev/null; then
 else
 	SLOW="--seed 3 --reps 2 --env-add 0:192:64 --system A=s/A/sl --system B=s/B/sl"
 	# shellcheck disable=SC2086
-	parallel -j 4 sh "$IL" sweep -q $SLOW --shard '{}/4' --output 'par.{}.jsonl' -- 0.05 '2>par.{}.err' ::: 1 2 3 4
+	parallel -j 4 sh "$IL" sweep -q $SLOW --shard '{}/4' --output 'par.{}.jsonl' -- 0.2 '2>par.{}.err' ::: 1 2 3 4
 	assert_eq "$?" 0 "parallel's status"
 	il record merge -o par.jsonl par.1.jsonl par.2.jsonl par.3.jsonl par.4.jsonl 2>err
 	assert_eq "$?" 0 "merged: exactly the plan"
 	# shellcheck disable=SC2086
-	il sweep -n $SLOW -- 0.05 | cut -f2 | sort >splan
+	il sweep -n $SLOW -- 0.2 | cut -f2 | sort >splan
 	runs par.jsonl >got
 	assert_true "the plan's runs" cmp -s splan got
 	assert_match "$(cat par.*.err)" "warning: another sweep of plan [0-9a-f]{12} is running on this machine" "warned"

@@ -19,10 +19,11 @@ SYS="--system A=s/A/sl --system B=s/B/sl"
 
 try "a target already met after the first setups: it stops there and says why"
 # shellcheck disable=SC2086 # the systems
-il sweep --seed 1 --reps 2 --setups 3 --env-add 0:1024:64 --until 50 $SYS --output u1.jsonl -- 0.01 2>err
+# (a target wide enough for any machine, however loaded)
+il sweep --seed 1 --reps 2 --setups 4 --env-add 0:1024:64 --until 90 $SYS --output u1.jsonl -- 0.01 2>err
 assert_eq "$?" 0 "status"
-assert_eq "$(recs u1.jsonl)" 12 "3 setups x 2 systems x 2 reps"
-assert_match "$(tail -n 1 err)" "^interloper sweep: stopped \(precise enough\): every ratio's 95% interval is narrow enough \(widest: B/A [0-9.]+ \+-[0-9.]+%; target \+-50%\)$" "why"
+assert_eq "$(recs u1.jsonl)" 16 "4 setups x 2 systems x 2 reps"
+assert_match "$(tail -n 1 err)" "^interloper sweep: stopped \(precise enough\): every ratio's 95% interval is narrow enough \(widest: B/A [0-9.]+ \+-[0-9.]+%; target \+-90%\)$" "why"
 
 try "a target out of reach: more setups, batch by batch, up to --max-runs, and it says so"
 # shellcheck disable=SC2086

@@ -107,5 +107,83 @@
 #define IL_L_SEED "seed"               /* the plan's seed */
 /* a warm-up run: kept in the results, left out by the report by default */
 #define IL_L_WARMUP "warmup"
+/* further factors of a setup, and how the run was made (interloper-sweep(1)) */
+#define IL_L_STACK_OFFSET "stack_offset" /* bytes, decimal; a factor of the setup */
+#define IL_L_HEAP_OFFSET "heap_offset"   /* bytes, decimal; a factor of the setup */
+#define IL_L_PIN "pin"                   /* "on" or "off": the stack pin (section 7.2) */
+#define IL_L_CPUS "cpus"                 /* the CPU list of --cpu, e.g. "0-1,3" */
+#define IL_L_OUTPUT_CHECK "output_check" /* "off" with --no-check-output */
+
+/* ------------------------------------------------------------ the run spec */
+/* The hand-over from interloper run and sweep to the library, a file named
+ * by INTERLOPER_RUN (DESIGN.md, "Labels"): its first line, then one
+ * "KEY VALUE" line each. */
+#define IL_RUN_SCHEMA "interloper-run/1"
+#define IL_RUN_PID "pid"
+#define IL_RUN_OUTPUT "output"
+#define IL_RUN_SUMMARY "summary"
+#define IL_RUN_LABELS "labels"
+
+/* ------------------------------------------------------------ sweep lines */
+/* interloper sweep's own lines in a results file, beside the records:
+ * {"schema":"interloper-sweep/1","kind":"plan"|"machine"|"output"|"extent",
+ *  "plan":ID,...}.  Readers of records skip them (interloper-sweep(1)). */
+#define IL_SWEEP_SCHEMA "interloper-sweep/1"
+#define IL_M_KIND "kind"
+#define IL_M_KIND_PLAN "plan"
+#define IL_M_KIND_MACHINE "machine"
+#define IL_M_KIND_OUTPUT "output"
+#define IL_M_KIND_EXTENT "extent"
+#define IL_M_PLAN "plan"
+#define IL_M_IDENTITY "identity"
+#define IL_M_EXTENT "extent"
+#define IL_M_SHARD "shard"
+#define IL_M_SYSTEMS "systems"
+#define IL_M_COMMAND "command"
+#define IL_M_TIME "time"
+#define IL_M_WHEN "when"
+#define IL_M_RUN "run"
+#define IL_M_STDOUT_SHA256 "stdout_sha256"
+#define IL_M_STDOUT_BYTES "stdout_bytes"
+#define IL_M_STATUS "status"
+
+/* ------------------------------------------------------------ the link manifest
+ * DIR/manifest.json, written by interloper link (interloper-link(1)), read
+ * by interloper sweep: one JSON object, schema interloper-link/1. */
+#define IL_LINK_SCHEMA "interloper-link/1"
+#define IL_M_SCHEMA "schema"
+#define IL_M_VERSION "version"
+#define IL_M_PROGRAM "program"
+#define IL_M_SEED "seed"
+#define IL_M_SEED_GIVEN "seed_given"
+#define IL_M_PRNG "prng"
+#define IL_M_ORDERS "orders"
+#define IL_M_GRANULARITY "granularity"
+#define IL_M_CWD "cwd"
+#define IL_M_COMMAND "command"
+#define IL_M_OBJECTS "objects"           /* names, in the original order */
+#define IL_M_OBJECT_FILES "object_files" /* what the linker was given for each */
+#define IL_M_ARCHIVE_MODE "archive_mode" /* keep, used, all (--archives) */
+#define IL_M_ARCHIVES "archives"         /* the archives replaced by their members */
+#define IL_M_ARGUMENT "argument"         /* archives[]: the argument(s) replaced */
+#define IL_M_PATH "path"                 /* archives[]: the archive's path */
+#define IL_M_MEMBERS "members"           /* archives[]: names of the members linked */
+#define IL_M_FILES "files"               /* archives[]: their extracted files, in DIR */
+#define IL_M_LEFT_OUT "left_out"         /* archives[]: members not linked */
+#define IL_M_REPRODUCIBLE "reproducible"
+#define IL_M_BINARIES "binaries"
+/* binaries[] */
+#define IL_M_ID "id"
+#define IL_M_FILE "file"
+#define IL_M_KIND "kind"
+#define IL_M_FINGERPRINT "fingerprint"
+#define IL_M_TEXT_FINGERPRINT "text_fingerprint"
+#define IL_M_SHA256 "sha256"
+#define IL_M_SYMBOL_ORDER "symbol_order"
+#define IL_M_ORDER "order"
+/* binaries[].kind */
+#define IL_KIND_ORIGINAL "original"
+#define IL_KIND_ALPHABETICAL "alphabetical"
+#define IL_KIND_RANDOM "random"
 
 #endif

@@ -74,8 +74,8 @@ il_run_load(void)
            (r = il_sys_read((int)fd, spec + n, sizeof spec - 1 - (size_t)n)) > 0)
         n += r;
     il_sys_close((int)fd);
-    if (n <= 0 || strncmp(spec, "interloper-run/1\n", 17)) {
-        refuse("cannot read it as a spec of interloper-run/1");
+    if (n <= 0 || strncmp(spec, IL_RUN_SCHEMA "\n", sizeof IL_RUN_SCHEMA)) {
+        refuse("cannot read it as a spec of " IL_RUN_SCHEMA);
         return;
     }
     spec[n] = 0;
@@ -84,16 +84,19 @@ il_run_load(void)
         if (spec[i] == '\n')
             spec[i] = 0;
     const char *out = NULL, *pid = NULL, *sum = NULL, *lab = NULL;
+#define IS(key) (!strncmp(line, key " ", sizeof key) ? line + sizeof key : NULL)
     for (char *line = spec; line < spec + n; line += strlen(line) + 1) {
-        if (!strncmp(line, "output ", 7))
-            out = line + 7;
-        else if (!strncmp(line, "pid ", 4))
-            pid = line + 4;
-        else if (!strncmp(line, "summary ", 8))
-            sum = line + 8;
-        else if (!strncmp(line, "labels ", 7))
-            lab = line + 7;
+        const char *v;
+        if ((v = IS(IL_RUN_OUTPUT)))
+            out = v;
+        else if ((v = IS(IL_RUN_PID)))
+            pid = v;
+        else if ((v = IS(IL_RUN_SUMMARY)))
+            sum = v;
+        else if ((v = IS(IL_RUN_LABELS)))
+            lab = v;
     }
+#undef IS
     if (out && (out[0] == '/' || !strcmp(out, "-")) && strlen(out) < sizeof il.cfg.output) {
         il_strlcpy(il.cfg.output, out, sizeof il.cfg.output);
         il.cfg.output_stderr = !strcmp(out, "-");

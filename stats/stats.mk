@@ -17,7 +17,7 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o)
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/tools/xalloc.o
 	rm -f $@
 	$(AR) rcs $@ $^
 

@@ -183,6 +183,7 @@ summary_one(json_t *r)
     s.errors = errors;
     size_t n = il_summary_format(&s, text, sizeof text);
     fwrite(text, 1, n, stderr);
+    fputc('\n', stderr); /* as the library ends it (il_summary_print) */
 }
 
 /* The contract: the fields every record has, and their types. */

@@ -13,6 +13,7 @@
  *   exitpaths altstack SIG | sigset SIG | resethand SIG | vfork-sig SIG
  *   exitpaths quick N | daemon | fsize | thread-_exit N | race-endings
  *   exitpaths oneshot-view SIG | sysv-view SIG
+ *   exitpaths fexecve PATH ARGS... | execveat PATH ARGS...
  *
  * It prints to stdout, so the tests can compare stdout with and without
  * the library.
@@ -20,6 +21,7 @@
 #include <err.h>
 #include <errno.h>
 #include <error.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,6 +32,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 static void
 bye(void)
@@ -182,6 +186,17 @@ main(int argc, char **argv)
         fflush(stdout);
         execl(argv[2], argv[2], "one", "two", (char *)NULL);
         err(126, "execl");
+    }
+    if (!strcmp(m, "fexecve") || !strcmp(m, "execveat")) {
+        int fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            err(126, "open");
+        fflush(stdout);
+        if (!strcmp(m, "fexecve"))
+            fexecve(fd, argv + 2, environ);
+        else
+            execveat(fd, "", argv + 2, environ, AT_EMPTY_PATH);
+        err(126, "%s", m);
     }
     if (!strcmp(m, "execfail")) {
         execl("/nonexistent/program", "program", (char *)NULL);

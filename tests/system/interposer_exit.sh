@@ -59,6 +59,15 @@ assert_eq "$(jget r.jsonl 'r[0]["exit"]["exec"]')" /bin/echo "exec target"
 assert_eq "$(jget r.jsonl 'r[1]["argv"][0]')" /bin/echo "second record is the new image"
 assert_eq "$(jget r.jsonl 'r[0]["pid"] == r[1]["pid"]')" true "same pid across exec"
 
+for how in fexecve execveat; do
+	try "$how: the old image's exec record, then the new image's own"
+	rm -f r.jsonl
+	same_as_without r.jsonl "$E" "$how" /bin/echo hello
+	assert_eq "$(nrec r.jsonl)" 2 "records"
+	assert_eq "$(jget r.jsonl '[x["exit"]["how"] for x in r]')" '["exec", "return"]' "endings"
+	assert_eq "$(jget r.jsonl 'r[1]["argv"][0]')" /bin/echo "the new image"
+done
+
 try "execvp searches PATH: one record per image, the path found is recorded"
 rm -f r.jsonl
 same_as_without r.jsonl "$E" execvp echo hi

@@ -58,8 +58,6 @@
 /* set by il_main_return: this thread's main returned (the ending is
  * "return" unless it calls exit() since) */
 __thread int il_tls_returned __attribute__((tls_model("initial-exec")));
-/* set by our quick_exit: its status, for the at_quick_exit entry */
-__thread int il_tls_quick __attribute__((tls_model("initial-exec")));
 
 /* glibc's stdio list lock (libio/genops.c): held around stdio's list
  * walks, and by _IO_cleanup at the very end of exit().  Exported by
@@ -282,13 +280,15 @@ il_exit_record(int status, void *arg)
     exit_entry(status);
 }
 
-/* at_quick_exit entry: quick_exit runs no on_exit entries.  The writer
+/* at_quick_exit entry (registered with __cxa_at_quick_exit, which glibc
+ * calls with the status): quick_exit runs no on_exit entries.  The writer
  * ends the process itself, with the status recorded. */
 void
-il_quick_record(void)
+il_quick_record(void *arg, int status)
 {
-    if (il_finish(IL_HOW_EXIT, il_tls_quick, 0, NULL))
-        il_sys_exit_group(il_tls_quick);
+    (void)arg;
+    if (il_finish(IL_HOW_EXIT, status, 0, NULL))
+        il_sys_exit_group(status);
 }
 
 IL_EXPORT void

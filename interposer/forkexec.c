@@ -26,7 +26,6 @@
  * measures itself if it reaches main (start.c).
  */
 #include <alloca.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
@@ -37,28 +36,102 @@
 
 extern char **__environ;
 
-static pid_t (*real_fork)(void);
-static int (*real_execve)(const char *, char *const[], char *const[]);
-static int (*real_execvp)(const char *, char *const[]);
-static int (*real_execvpe)(const char *, char *const[], char *const[]);
-static int (*real_fexecve)(int, char *const[], char *const[]);
-static int (*real_execveat)(int, const char *, char *const[], char *const[], int);
+/* glibc's fork under its exported alias: bound at load, like every
+ * function the measured window may call, so that no symbol is looked up
+ * while counting. */
+extern pid_t __fork(void);
 
-/* Resolved on first use, not in the constructor: most programs never
- * fork or exec, and each dlsym costs about a thousand instructions. */
-static void
-resolve(void)
+/* The exec family, as glibc makes them: execve and execveat are the
+ * system calls themselves; execvp and execvpe search PATH (below).
+ * Nothing to resolve at run time. */
+static int
+sys_execveat(int dir, const char *path, char *const argv[], char *const envp[], int flags)
 {
-    if (__atomic_load_n((void **)&real_execve, __ATOMIC_ACQUIRE))
-        return;
-    *(void **)&real_fork = dlsym(RTLD_NEXT, "fork");
-    *(void **)&real_execvp = dlsym(RTLD_NEXT, "execvp");
-    *(void **)&real_execvpe = dlsym(RTLD_NEXT, "execvpe");
-    *(void **)&real_fexecve = dlsym(RTLD_NEXT, "fexecve");
-    *(void **)&real_execveat = dlsym(RTLD_NEXT, "execveat");
-    /* last, and released: its being set means all the others are */
-    void *ev = dlsym(RTLD_NEXT, "execve");
-    __atomic_store_n((void **)&real_execve, ev, __ATOMIC_RELEASE);
+    long rc = il_sc6(SYS_execveat, dir, (long)path, (long)argv, (long)envp, flags, 0);
+    errno = (int)-rc;
+    return -1;
+}
+
+static int
+sys_execve(const char *path, char *const argv[], char *const envp[])
+{
+    long rc = IL_SC(SYS_execve, path, argv, envp);
+    errno = (int)-rc;
+    return -1;
+}
+
+/* A file the kernel would not run (no #!, not ELF): run it with the
+ * shell, as glibc's execvp does. */
+static void
+script_execute(const char *file, char *const argv[], char *const envp[])
+{
+    size_t argc = 0;
+    while (argv[argc])
+        argc++;
+    char **nargv = alloca((argc > 1 ? argc + 2 : 3) * sizeof *nargv);
+    nargv[0] = (char *)"/bin/sh";
+    nargv[1] = (char *)file;
+    if (argc > 1)
+        memcpy(nargv + 2, argv + 1, argc * sizeof *nargv); /* with the NULL */
+    else
+        nargv[2] = NULL;
+    sys_execve(nargv[0], nargv, envp);
+}
+
+/* glibc 2.36's __execvpe_common, step for step (posix/execvpe.c). */
+static int
+exec_search(const char *file, char *const argv[], char *const envp[])
+{
+    if (!*file) {
+        errno = ENOENT;
+        return -1;
+    }
+    if (strchr(file, '/')) {
+        sys_execve(file, argv, envp);
+        if (errno == ENOEXEC)
+            script_execute(file, argv, envp);
+        return -1;
+    }
+    const char *path = il_getenv(__environ, "PATH");
+    if (!path)
+        path = "/bin:/usr/bin";
+    size_t flen = strlen(file) + 1, plen = strlen(path) + 1;
+    if (flen - 1 > 255 || plen > IL_PATH_MAX) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    char *buf = alloca(plen + flen + 1);
+    int eacces = 0;
+    for (const char *p = path, *sub;; p = sub) {
+        sub = strchr(p, ':');
+        if (!sub)
+            sub = p + strlen(p);
+        memcpy(buf, p, (size_t)(sub - p));
+        char *end = buf + (sub - p);
+        *end = '/';
+        memcpy(end + (p < sub), file, flen);
+        sys_execve(buf, argv, envp);
+        if (errno == ENOEXEC)
+            script_execute(buf, argv, envp);
+        switch (errno) {
+        case EACCES:
+            eacces = 1;
+            /* fall through */
+        case ENOENT:
+        case ESTALE:
+        case ENOTDIR:
+        case ENODEV:
+        case ETIMEDOUT:
+            break;
+        default:
+            return -1;
+        }
+        if (*sub++ == '\0')
+            break;
+    }
+    if (eacces)
+        errno = EACCES;
+    return -1;
 }
 
 static int
@@ -70,11 +143,10 @@ running_here(void)
 IL_EXPORT pid_t
 fork(void)
 {
-    resolve();
     if (!il.pid && !il.secure)
         il.pid = (pid_t)il_sys_getpid(); /* before our constructor: this is the process */
     int measured = running_here();
-    pid_t p = real_fork();
+    pid_t p = __fork();
     if (p == 0 && measured && il.inherit != IL_INHERIT_ALL)
         il_child_restart();
     return p;
@@ -210,10 +282,9 @@ exec_failed(int marker)
 IL_EXPORT int
 execve(const char *path, char *const argv[], char *const envp[])
 {
-    resolve();
     int w = exec_begin(runnable_at(AT_FDCWD, path, 0) ? path : NULL);
     int mk = il_counted_give(AT_FDCWD, path, -1, envp);
-    int rc = real_execve(path, argv, envp);
+    int rc = sys_execve(path, argv, envp);
     int err = errno;
     exec_failed(mk);
     exec_end(w, err);
@@ -230,11 +301,10 @@ IL_EXPORT int
 execvpe(const char *file, char *const argv[], char *const envp[])
 {
     char buf[IL_PATH_MAX];
-    resolve();
     const char *found = search_path(file, buf, sizeof buf);
     int w = exec_begin(found);
     int mk = found ? il_counted_give(AT_FDCWD, found, -1, envp) : -1;
-    int rc = real_execvpe(file, argv, envp);
+    int rc = exec_search(file, argv, envp);
     int err = errno;
     exec_failed(mk);
     exec_end(w, err);
@@ -245,11 +315,10 @@ IL_EXPORT int
 execvp(const char *file, char *const argv[])
 {
     char buf[IL_PATH_MAX];
-    resolve();
     const char *found = search_path(file, buf, sizeof buf);
     int w = exec_begin(found);
     int mk = found ? il_counted_give(AT_FDCWD, found, -1, __environ) : -1;
-    int rc = real_execvp(file, argv);
+    int rc = exec_search(file, argv, __environ);
     int err = errno;
     exec_failed(mk);
     exec_end(w, err);
@@ -259,10 +328,9 @@ execvp(const char *file, char *const argv[])
 IL_EXPORT int
 fexecve(int fd, char *const argv[], char *const envp[])
 {
-    resolve();
     int w = exec_begin(fd_runnable(fd) ? "(fexecve)" : NULL);
     int mk = il_counted_give(AT_FDCWD, NULL, fd, envp);
-    int rc = real_fexecve(fd, argv, envp);
+    int rc = fd < 0 ? (errno = EINVAL, -1) : sys_execveat(fd, "", argv, envp, AT_EMPTY_PATH);
     int err = errno;
     exec_failed(mk);
     exec_end(w, err);
@@ -272,7 +340,6 @@ fexecve(int fd, char *const argv[], char *const envp[])
 IL_EXPORT int
 execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
 {
-    resolve();
     int ok;
     if (!*path && (flags & AT_EMPTY_PATH))
         ok = fd_runnable(dirfd);
@@ -281,7 +348,7 @@ execveat(int dirfd, const char *path, char *const argv[], char *const envp[], in
     int w = exec_begin(ok ? (*path ? path : "(execveat)") : NULL);
     int mk = !*path && (flags & AT_EMPTY_PATH) ? il_counted_give(AT_FDCWD, NULL, dirfd, envp)
                                                : il_counted_give(dirfd, path, -1, envp);
-    int rc = real_execveat ? real_execveat(dirfd, path, argv, envp, flags) : (errno = ENOSYS, -1);
+    int rc = sys_execveat(dirfd, path, argv, envp, flags);
     int err = errno;
     exec_failed(mk);
     exec_end(w, err);

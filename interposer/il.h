@@ -295,7 +295,7 @@ IL_HIDDEN void il_exit_gate(void);
 IL_HIDDEN void il_resume_after_exec(int err);
 IL_HIDDEN void il_exit_lock(int status, void *arg);
 IL_HIDDEN void il_exit_record(int status, void *arg);
-IL_HIDDEN void il_quick_record(void);
+IL_HIDDEN void il_quick_record(void *arg, int status);
 IL_HIDDEN void il_end_reset(void);
 IL_HIDDEN int il_measured(void);
 

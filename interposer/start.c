@@ -40,10 +40,11 @@
 typedef int (*start_main_fn)(il_main_fn, int, char **, void (*)(void), void (*)(void),
                              void (*)(void), void *);
 
-extern __thread int il_tls_quick;
+extern int __cxa_at_quick_exit(void (*fn)(void *), void *dso);
 
 /* glibc's exit and __libc_start_main are the next definitions after ours:
- * two dlsym calls, in every process (about 6,000 instructions). */
+ * two dlsym calls in every process (about 3,000 instructions), before
+ * main, so that none happens while counting. */
 void
 il_resolve_reals(void)
 {
@@ -94,7 +95,8 @@ il_ctor_body(int argc, char **argv, char **envp)
     /* registered first, run last */
     on_exit(il_exit_record, NULL);
     on_exit(il_exit_lock, NULL);
-    at_quick_exit(il_quick_record);
+    /* glibc runs these as fn(arg, status): the status, without a hook */
+    __cxa_at_quick_exit((void (*)(void *))(void (*)(void))il_quick_record, NULL);
     __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
     il_debug("constructor", "", "");
 }
@@ -298,20 +300,6 @@ exit(int status)
         il_finish(IL_HOW_EXIT, status, 0, NULL); /* before our constructor: no entries yet */
     exit_begin(status);
     il.real_exit(status);
-    __builtin_unreachable();
-}
-
-IL_EXPORT void
-quick_exit(int status)
-{
-    static void (*real_quick_exit)(int);
-    if (!real_quick_exit)
-        *(void **)&real_quick_exit = dlsym(RTLD_NEXT, "quick_exit");
-    il_tls_returned = 0;
-    il_tls_quick = status;
-    if (il.phase == IL_PHASE_LOADED)
-        il_finish(IL_HOW_EXIT, status, 0, NULL);
-    real_quick_exit(status);
     __builtin_unreachable();
 }
 

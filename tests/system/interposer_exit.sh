@@ -74,6 +74,14 @@ same_as_without r.jsonl "$E" execvp echo hi
 assert_eq "$(nrec r.jsonl)" 2 "records"
 assert_match "$(jget r.jsonl 'r[0]["exit"]["exec"]')" '^/.*/echo$' "exec target"
 
+try "execvp of a file without #!: run by /bin/sh, as glibc does"
+printf 'echo from a script without a shebang\n' >noshebang
+chmod +x noshebang
+rm -f r.jsonl
+PATH="$T:$PATH" same_as_without r.jsonl "$E" execvp noshebang
+assert_match "$(cat "$T/out")" "from a script without a shebang" "the script ran"
+assert_eq "$(jget r.jsonl '[x["argv"][0] for x in r]')" "[\"$E\", \"/bin/sh\"]" "the images"
+
 try "execl (variadic): one record per image, arguments passed through"
 rm -f r.jsonl
 same_as_without r.jsonl "$E" execl /bin/echo

@@ -57,6 +57,16 @@ EOF2
 	assert_eq "$(tr '\n' ' ' <counts)" "$n0 $n0 $n0 " "descriptors seen: static, dynamic (counted), dynamic without the library"
 fi
 
+try "no symbol is bound for the library while it counts (fork, exec, exit)"
+rm -f r.jsonl
+LD_DEBUG=bindings INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" "$E" fork-exec /bin/true >dbg 2>&1
+pp=$(jget r.jsonl '[x["pid"] for x in r if x["argv"][0].endswith("exitpaths")][0]')
+# the parent's bindings made by the library after main began (the line
+# "mode fork-exec"); the child's new image binds before its own main
+late=$(awk -v pp="$pp:" 'f && $1 == pp && /binding file [^ ]*libinterloper/ { print } /^mode fork-exec/ { f = 1 }' dbg)
+assert_eq "$late" "" "bindings for the library after main"
+assert_true "the debug output shows the library's bindings before main" grep -q "binding file [^ ]*libinterloper" dbg
+
 try "a child that execs is a new image with its own record"
 rm -f r.jsonl
 same_as_without r.jsonl "$E" fork-exec /bin/true

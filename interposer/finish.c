@@ -13,22 +13,22 @@
  *            first thread to find the list empty, _IO_cleanup() and the
  *            final _exit, which we cannot hook.  Our constructor
  *            registers two entries first, so they run last, after every
- *            handler of the program:
- *              il_exit_lock   takes stdio's list lock (_IO_list_lock),
- *                             claims (this thread is the ender) and
- *                             writes the record.  Every other thread
- *                             that reaches glibc's final _IO_cleanup
- *                             waits for that lock, so it cannot end the
- *                             process first.
- *              il_exit_record keeps the list from being empty while the
- *                             first takes the lock (a thread finding it
- *                             empty would go straight to _IO_cleanup).
- *            The ender then goes on through _IO_cleanup (the lock is
- *            recursive) to _exit with the status recorded.  The winner
- *            is decided where glibc decides it (the first thread past the
- *            handlers), so the distribution of endings is the plain one.
- *   _exit(), _Exit(), a fatal signal (signals.c), quick_exit: the thread
- *            claims, writes, and ends the process itself.
+ *            handler of the program (il_exit_lock, il_exit_record: the
+ *            same work).  The thread that pops one takes stdio's list
+ *            lock (_IO_list_lock), claims (it is the ender) and writes
+ *            the record.  Every other thread that reaches glibc's final
+ *            _IO_cleanup waits for that lock, in the other entry or in
+ *            _IO_cleanup, so it cannot end the process first; two
+ *            entries, so that the list is not empty (a thread finding it
+ *            empty goes straight to _IO_cleanup) while the first popper
+ *            takes the lock.  The ender then goes on through _IO_cleanup
+ *            (the lock is recursive) to _exit with the status recorded.
+ *            The winner is decided where glibc decides it (the first
+ *            thread past the handlers), so the distribution of endings
+ *            is close to the plain one.
+ *   _exit(), _Exit(), a fatal signal (signals.c), quick_exit (through
+ *            its at_quick_exit entry): the thread claims, writes, and
+ *            ends the process itself.
  *   exec*()  (forkexec.c): claims, writes the exec record, execs; if the
  *            exec fails, it lets go and counting resumes.
  *
@@ -38,10 +38,11 @@
  * waits for another thread that calls exit() is not blocked: glibc lets
  * the second thread run the remaining handlers, and it becomes the ender.
  *
- * Left as documented residues: a thread returning from a program handler
- * at the instant (a few instructions) between another thread popping
- * il_exit_lock and taking the lock, while a third thread pops
- * il_exit_record; two threads in quick_exit at once (undefined in C).
+ * Left as documented residues: a thread finding the list empty and taking
+ * the lock in _IO_cleanup before both poppers of our entries took it (it
+ * needs three threads in exit within a few instructions, and both
+ * poppers preempted); two threads in quick_exit at once (undefined in
+ * C).
  *
  * Runs in signal handlers and inside _exit: async-signal-safe only.  A
  * forked child that is not measured (il.pid is the parent's) writes

@@ -233,6 +233,7 @@ IL_HIDDEN const char *il_getenv(char *const *env, const char *name);
 IL_HIDDEN void il_block_forever(void);
 IL_HIDDEN int il_read_small(const char *path, char *b, size_t n);
 IL_HIDDEN void il_populate(const void *from, const void *to);
+IL_HIDDEN const unsigned long *il_auxv(char **envp);
 
 /* names.c: generic event names */
 IL_HIDDEN int il_event_generic(const char *name, struct perf_event_attr *attr);

@@ -109,8 +109,8 @@ il_setup_facts(int argc, char **argv, char **envp)
         il.env_bytes += strlen(*e) + 1;
         il.env_vars++;
     }
-    if (!il.auxv && e)
-        il.auxv = (const unsigned long *)(e + 1); /* the auxiliary vector follows envp */
+    if (!il.auxv)
+        il.auxv = il_auxv(envp);
     for (int i = 0; i < argc && argv[i]; i++)
         il.argv_bytes += strlen(argv[i]) + 1;
     long pers = il_sys_personality(0xffffffff);

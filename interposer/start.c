@@ -79,10 +79,7 @@ il_ctor_body(int argc, char **argv, char **envp)
     il_resolve_reals();
     if (il.phase != IL_PHASE_LOADED && il.pid == (pid_t)il_sys_getpid())
         return;
-    char **e = envp;
-    while (e && *e)
-        e++;
-    il.auxv = e ? (const unsigned long *)(e + 1) : NULL;
+    il.auxv = il_auxv(envp);
     for (const unsigned long *a = il.auxv; a && a[0] != AT_NULL; a += 2)
         if (a[0] == AT_SECURE && a[1])
             il.secure = 1; /* setuid and the like: the variables are not ours to trust */

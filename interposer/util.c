@@ -409,3 +409,23 @@ il_populate(const void *from, const void *to)
     uintptr_t b = ((uintptr_t)to + 4095) & ~(uintptr_t)4095;
     IL_SC(SYS_madvise, a, b - a, MADV_POPULATE_WRITE);
 }
+
+/*
+ * The auxiliary vector: on the initial stack, after the environment's
+ * terminating NULL.  In a set-user-ID program ld.so has unset variables
+ * in place (LD_PRELOAD and the like), which shifts the array down and
+ * leaves as many NULLs again before the vector: skip them (the vector
+ * never starts with AT_NULL).  envp must be the initial one.
+ */
+const unsigned long *
+il_auxv(char **envp)
+{
+    if (!envp)
+        return NULL;
+    char **e = envp;
+    while (*e)
+        e++;
+    while (!*e)
+        e++;
+    return (const unsigned long *)e;
+}

@@ -57,10 +57,10 @@ if built; then
 	one_line "report --compare without =BASELINE" \
 		'^interloper report: --compare system: expected LABEL=BASELINE' \
 		report --compare system "$T/runs.jsonl"
-	one_line "report --se" '^interloper report: unknown option --se; did you mean --setup\? see interloper report --help$' \
+	one_line "report --co" '^interloper report: unknown option --co; did you mean --compare\? see interloper report --help$' \
+		report --co system=O2 "$T/runs.jsonl"
+	one_line "report --se" '^interloper report: ambiguous option --se \(--setup, --seed\); ' \
 		report --se setup "$T/runs.jsonl"
-	one_line "report --s" '^interloper report: ambiguous option --s \(--subtract-floor, --strict, --setup\); ' \
-		report --s "$T/runs.jsonl"
 	one_line "report --json=1" '^interloper report: --json takes no value; see interloper report --help$' \
 		report --json=1 "$T/runs.jsonl"
 	one_line "report -x" '^interloper report: unknown option -x; see interloper report --help$' \
@@ -105,7 +105,7 @@ if built; then
 	assert_eq "$n" 8 "= and != of one label: any of the values, none of the others"
 	one_line "all left out" "^interloper report: empty selection: no record matches every --where" \
 		report --where 'rep!=0' --where 'rep!=1' --where 'rep!=2' "$T/runs.jsonl"
-	one_line "a misspelt label" "^interloper report: empty selection: no record has the label 'rpe'" \
+	one_line "a misspelt label" "^interloper report: --where: no record has the label 'rpe' \\(96 records read\\); the labels are: bench, rep, setup, system$" \
 		report --where 'rpe!=0' "$T/runs.jsonl"
 	one_line "no label" '^interloper report: --where !=0: expected LABEL=VALUE' \
 		report --where '!=0' "$T/runs.jsonl"
@@ -152,7 +152,7 @@ r = json.load(open(sys.argv[1]))
 c = r["comparisons"][0]
 print(len(r["groups"]), sorted(c["setups"]), c["ci_kind"], len(c["ci"]), sorted(r["suite"]))
 ' "$T/r.json")
-	assert_eq "$v" "4 ['ci', 'max', 'mean', 'median', 'min', 'n', 'straddles_one', 'unpaired'] bounded 2 ['baseline', 'ci', 'geomean', 'n', 'value', 'verdict']" \
+	assert_eq "$v" "4 ['above_one', 'below_one', 'ci', 'geomean', 'geomean_ci', 'heterogeneity', 'max', 'mean', 'median', 'min', 'n', 'per_setup', 'raw_straddles_one', 'shares', 'straddles_one', 'unpaired'] bounded 2 ['baseline', 'ci', 'ci_benchmarks', 'geomean', 'n', 'value', 'verdict']" \
 		"fields"
 else
 	skip "the statistics programs are not built; run make"

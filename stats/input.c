@@ -822,6 +822,8 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
         il_warn(IL_W_NOENV, d->noenv);
     if (d->notcounted)
         il_warn(IL_W_NOTCOUNTED, d->notcounted, sel->metric);
+    if (d->warmup && !sel->include_warmup)
+        il_warn(IL_W_WARMUP, d->warmup, IL_L_WARMUP);
     if (d->multiplexed)
         il_warn(IL_W_MULTIPLEX, d->multiplexed, sel->metric, 100 * d->mux_frac,
                 sel->scale ? "scaled by enabled/running as perf stat does (--scale)"

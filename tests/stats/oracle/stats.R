@@ -48,6 +48,7 @@ msa <- tab["A", "Mean Sq"]; msb <- tab["B", "Mean Sq"]; mse <- tab["Residuals", 
 V <- (msa + msb - mse) / (I * J)
 dfc <- (msa + msb - mse)^2 / (msa^2 / (I - 1) + msb^2 / (J - 1) + mse^2 / ((I - 1) * (J - 1)))
 out("crossed_mean", mean(xa)); out("crossed_V", V); out("crossed_df", dfc)
+out("crossed_hw", qt(0.975, dfc) * sqrt(V))
 out("crossed_sA", (msa - mse) / J); out("crossed_sB", (msb - mse) / I); out("crossed_se", mse)
 
 # Heterogeneity: Cochran's Q with weights 1 / v, F reference with df2,

@@ -240,6 +240,75 @@ setup_summaries(struct il_setups *s, enum il_dkind kind, const uint32_t *fa, con
     free(tmp);
 }
 
+/*
+ * Each paired setup's ratio of means with its 95% interval and the
+ * interval at the Bonferroni level adj.  Two forms, and the wider of them:
+ * the normal-theory interval on the log scale with the pooled relative
+ * variances (ra, rb; df2 degrees of freedom), exact for normal noise, and
+ * a bootstrap of the pooled relative residuals (il_resid_boot), which keeps
+ * the skewness and tails of bursty noise.  A residual is a run against the
+ * mean of the other runs of its setup, so that a burst keeps its size.
+ * Both assume one error law in every setup, as the pooled test does.
+ */
+static void
+setup_intervals(const struct il_report *r, struct il_setups *s, const struct il_units *un,
+                const struct il_units *ud, const size_t *ia, const size_t *ib, size_t k, double adj,
+                double ra, double rb, double df2)
+{
+    size_t nta = 0, ntb = 0;
+    for (size_t u = 0; u < k; u++) {
+        nta += un->n[ia[u]];
+        ntb += ud->n[ib[u]];
+    }
+    double *ea = il_xcalloc(nta, sizeof *ea), *eb = il_xcalloc(ntb, sizeof *eb);
+    size_t ma = 0, mb = 0;
+    for (int side = 0; side < 2; side++) {
+        const struct il_units *U = side ? ud : un;
+        const size_t *ix = side ? ib : ia;
+        double *e = side ? eb : ea;
+        size_t *m = side ? &mb : &ma;
+        for (size_t u = 0; u < k; u++) {
+            size_t i = ix[u], n = U->n[i];
+            if (n < 2)
+                continue;
+            /* Leave-one-out: a run against the mean of the others keeps
+             * a burst's size (against its own setup's mean it shrinks);
+             * the spread that the others' mean adds is scaled away. */
+            double shrink = sqrt((double)(n - 1) / (double)n);
+            for (size_t j = 0; j < n; j++) {
+                double x = U->x[U->off[i] + j];
+                double rest = ((double)n * U->mean[i] - x) / (double)(n - 1);
+                e[(*m)++] = 1 + (x / rest - 1) * shrink;
+            }
+        }
+    }
+    double alpha[2] = {1 - IL_CONF, 1 - adj}, q[4];
+    for (size_t u = 0; u < k; u++) {
+        if (isfinite(s->lo[u]))
+            continue; /* done with another setup of the same sizes */
+        size_t na = s->na[u], nb = s->nb[u];
+        /* Enough replicates for the Bonferroni tail, within a budget. */
+        double B = fmax(20000, 400 * (double)k);
+        B = fmin(B, fmax(2000, 3e7 / (double)(na + nb)));
+        if (il_resid_boot(ea, ma, eb, mb, na, nb, (size_t)B, r->o->seed + na * 7919 + nb, alpha, q))
+            continue;
+        /* Never narrower than the normal-theory interval on the log
+         * scale with the pooled variance (exact for normal noise). */
+        double se = sqrt(ra / (double)na + rb / (double)nb);
+        double t1 = il_tq(df2) * se, t2 = il_tq_p(df2, 1 - (1 - adj) / 2) * se;
+        for (size_t v = u; v < k; v++) {
+            if (s->na[v] != na || s->nb[v] != nb)
+                continue;
+            s->lo[v] = s->ratio[v] * exp(-fmax(q[1], t1));
+            s->hi[v] = s->ratio[v] * exp(-fmin(q[0], -t1));
+            s->alo[v] = s->ratio[v] * exp(-fmax(q[3], t2));
+            s->ahi[v] = s->ratio[v] * exp(-fmin(q[2], -t2));
+        }
+    }
+    free(ea);
+    free(eb);
+}
+
 /* The per-setup view of comparison c over k paired units. */
 static void
 per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
@@ -275,6 +344,7 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
         fb[u] = s->sb[u] = un->fb[ia[u]];
     }
     c->has_setups = 1;
+    s->est_mean = o->est.kind == IL_EST_MEAN;
     setup_summaries(s, o->design, fa, fb);
     double adj = 1 - (1 - IL_CONF) / (double)k; /* Bonferroni */
     if (o->est.kind == IL_EST_MEAN) {
@@ -283,31 +353,30 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
             double *y = il_xcalloc(k, sizeof *y), *var = il_xcalloc(k, sizeof *var);
             double ca = 0, cb = 0;
             for (size_t u = 0; u < k; u++) {
+                double a = un->est[ia[u]], b = ud->est[ib[u]];
+                s->ratio[u] = a / b;
+                y[u] = log(s->ratio[u]);
+                var[u] = ra / (double)s->na[u] + rb / (double)s->nb[u];
                 ca += ra / (double)s->na[u] / (double)k;
                 cb += rb / (double)s->nb[u] / (double)k;
             }
             /* Satterthwaite's df of the pooled variance of a log ratio. */
             double df2 = (ca + cb) * (ca + cb) / (ca * ca / fA + cb * cb / fB);
-            double h = il_tq(df2), ha = il_tq_p(df2, 1 - (1 - adj) / 2);
-            for (size_t u = 0; u < k; u++) {
-                double a = un->est[ia[u]], b = ud->est[ib[u]], rr = a / b;
-                double va = ra * a * a / (double)s->na[u], vb = rb * b * b / (double)s->nb[u];
-                struct il_rvar rv = {a, b, va + rr * rr * vb, rr * vb, vb, df2};
-                struct il_fieller f;
-                il_fieller(&rv, h, &f);
-                if (f.kind == IL_CI_BOUNDED) {
-                    s->lo[u] = f.lo;
-                    s->hi[u] = f.hi;
-                }
-                il_fieller(&rv, ha, &f);
-                if (f.kind == IL_CI_BOUNDED) {
-                    s->alo[u] = f.lo;
-                    s->ahi[u] = f.hi;
-                }
-                y[u] = log(rr);
-                var[u] = ra / (double)s->na[u] + rb / (double)s->nb[u];
-            }
+            setup_intervals(r, s, un, ud, ia, ib, k, adj, ra, rb, df2);
             s->has_het = il_heterogeneity(y, var, k, df2, &s->het) == 0;
+            /* Crossed setups share their labels' effects: the Q-profile
+             * interval of tau^2 assumes independent setups (the test of no
+             * effect at all does not: without effects they are). */
+            if (o->design == IL_D_CROSSED)
+                s->het.has_tau_ci = 0;
+            if (s->has_het) {
+                size_t N = 0;
+                for (size_t u = 0; u < k; u++)
+                    N += s->na[u] + s->nb[u];
+                size_t P = N * 999 <= 20000000 ? 999 : (size_t)fmax(199, 2e7 / (double)N);
+                s->het.p = il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, P, o->seed);
+                s->het_perm = 1;
+            }
             free(y);
             free(var);
         }
@@ -329,6 +398,7 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
             s->het.df1 = (double)(k - 1);
             s->het.p = il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, IL_PERM, o->seed);
             s->het.q = s->het.tau2 = s->het.tau2_lo = s->het.tau2_hi = s->het.i2 = NAN;
+            s->het.has_tau_ci = 0;
             s->het.df2 = NAN;
         }
     }

@@ -532,7 +532,7 @@ struct il_setups {
     int has_gm_ci;
     const char *ci_method;
     /* A setup effect: the spread exceeds run-to-run noise. */
-    int has_het, het_perm;
+    int has_het, het_perm, est_mean;
     struct il_het het;
     size_t above, below; /* adjusted intervals wholly above / below 1 */
     int straddles;       /* het rejects and above and below are both > 0 */
@@ -613,6 +613,10 @@ void il_check_labels(const struct il_opts *o, const struct il_data *d);
 void il_compare(struct il_report *r);
 
 /* ------------------------------------------------------------ robust.c */
+/* Quantiles at alpha[l] / 2 and 1 - alpha[l] / 2 (l = 0, 1) of the log
+ * ratio of the means of na and nb draws from the residuals ea and eb. */
+int il_resid_boot(const double *ea, size_t nea, const double *eb, size_t neb, size_t na, size_t nb,
+                  size_t B, unsigned long seed, const double *alpha, double *q);
 /* Percentile bootstrap of the ratio est(y)/est(x), runs resampled within
  * each sample (stratified); B replicates, seeded.  Returns the variance
  * of the log ratio over replicates in *vlog. */
@@ -620,7 +624,8 @@ int il_boot_ratio(const struct il_estimator *e, const double *y, size_t ny, cons
                   size_t nx, size_t B, unsigned long seed, double level, double *lo, double *hi,
                   double *vlog, double *p);
 /* Permutation test of equal per-unit log ratios: within each unit, the
- * value and baseline runs (value scaled by 1/theta) are shuffled. */
+ * value and baseline runs (value scaled by 1/theta) are shuffled; for the
+ * mean the statistic is Cochran's Q against pooled variances. */
 double il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct il_units *b,
                    const size_t *ua, const size_t *ub, size_t k, double theta, size_t P,
                    unsigned long seed);

@@ -118,15 +118,16 @@ het(const struct il_setups *s)
     if (!s->has_het)
         return json_null();
     json_t *o = json_object();
-    set(o, "test", json_string(s->het_perm ? "permutation within setups" : "Cochran Q, F"));
+    set(o, "test",
+        json_string(s->est_mean ? "permutation of Cochran's Q within setups"
+                                : "permutation of the spread within setups"));
     set(o, "q", jnum(s->het.q));
     set(o, "df1", jnum(s->het.df1));
     set(o, "df2", jnum(s->het.df2));
     set(o, "p", jnum(s->het.p));
     set(o, "i2", jnum(s->het.i2));
-    set(o, "tau", s->het_perm ? json_null() : jnum(sqrt(s->het.tau2)));
-    set(o, "tau_ci",
-        jpair(sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), !s->het_perm && s->het.has_tau_ci));
+    set(o, "tau", !s->het.has_tau_ci ? json_null() : jnum(sqrt(s->het.tau2)));
+    set(o, "tau_ci", jpair(sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), s->het.has_tau_ci));
     return o;
 }
 

@@ -400,13 +400,16 @@ setups_table(FILE *fp, const struct il_report *r, int md)
             "the number of setups (Bonferroni), some setups lie wholly above 1 and others "
             "wholly below\n",
             pre,
-            o->est.kind == IL_EST_MEAN ? "Cochran's Q against pooled within-setup variances"
-                                       : "a permutation test within setups");
+            o->est.kind == IL_EST_MEAN
+                ? "Cochran's Q against pooled within-setup variances, its p-value by permuting "
+                  "the runs of the two sides within setups"
+                : "the spread of the per-setup ratios, its p-value by permuting the runs of the "
+                  "two sides within setups");
     for (size_t i = 0; i < r->ncmp; i++) {
         const struct il_setups *s = &r->cmp[i].su;
         if (!r->cmp[i].has_setups)
             continue;
-        if (s->has_het && !s->het_perm && s->het.p < 0.05)
+        if (s->has_het && s->het.has_tau_ci && s->het.p < 0.05)
             fprintf(fp,
                     "%s%s: setup standard deviation of the log ratio %.3g, 95%% CI [%.3g, %.3g]\n",
                     pre, r->gname[r->cmp[i].g], sqrt(s->het.tau2), sqrt(s->het.tau2_lo),

@@ -73,22 +73,100 @@ il_boot_ratio(const struct il_estimator *e, const double *y, size_t ny, const do
     return 0;
 }
 
-/* Sum of squared deviations of the per-unit log ratios; y[] scratch. */
-static double
-spread(const double *y, size_t k)
+/*
+ * Per-setup intervals of a ratio of means from the setups' pooled
+ * relative residuals (a residual bootstrap; Davison & Hinkley, "Bootstrap
+ * Methods and their Application", 1997, section 6.3).  When the run noise
+ * is multiplicative with one law in every setup, the error of a setup's
+ * log ratio, log(mean of na errors of A / mean of nb errors of B), has the
+ * same distribution in every setup; drawing the errors from all setups'
+ * residuals x / m_u, stretched by sqrt(n_u / (n_u - 1)), gives its
+ * quantiles with the skewness and the tails of the real noise (bursts),
+ * where a t quantile assumes normal setup means.  q receives the
+ * quantiles at a / 2, 1 - a / 2 for each of the two levels a.
+ */
+int
+il_resid_boot(const double *ea, size_t nea, const double *eb, size_t neb, size_t na, size_t nb,
+              size_t B, unsigned long seed, const double *alpha, double *q)
 {
-    double m = il_mean(y, k), s = 0;
+    if (nea < 2 || neb < 2 || na < 1 || nb < 1 || B < 100)
+        return IL_SE_FEW;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!g)
+        return IL_SE_NOMEM;
+    gsl_rng_set(g, seed);
+    double *z = il_xcalloc(B, sizeof *z);
+    for (size_t b = 0; b < B; b++) {
+        double sa = 0, sb = 0;
+        for (size_t i = 0; i < na; i++)
+            sa += ea[gsl_rng_uniform_int(g, nea)];
+        for (size_t i = 0; i < nb; i++)
+            sb += eb[gsl_rng_uniform_int(g, neb)];
+        z[b] = log(sa / (double)na) - log(sb / (double)nb);
+    }
+    gsl_rng_free(g);
+    qsort(z, B, sizeof *z, il_dcmp);
+    for (int l = 0; l < 2; l++) {
+        q[2 * l] = il_quantile_sorted(z, B, alpha[l] / 2);
+        q[2 * l + 1] = il_quantile_sorted(z, B, 1 - alpha[l] / 2);
+    }
+    free(z);
+    return 0;
+}
+
+/* Cochran's Q of the per-unit log ratios of the two parts of each unit's
+ * pooled runs, p[0 .. na) against p[na .. na + nb), against pooled
+ * relative variances; or, without studentize, their spread. */
+static double
+het_stat(const struct il_estimator *e, double *const *pool, const size_t *na, const size_t *nb,
+         size_t k, int studentize, double *y, double *scratch)
+{
+    double ra = 0, rb = 0, fa = 0, fb = 0;
+    double *ma = scratch, *mb = scratch + k;
+    for (size_t u = 0; u < k; u++) {
+        const double *x = pool[u];
+        ma[u] = il_estimate(e, x, na[u], scratch + 2 * k);
+        mb[u] = il_estimate(e, x + na[u], nb[u], scratch + 2 * k);
+        y[u] = log(ma[u] / mb[u]);
+        if (!studentize)
+            continue;
+        for (size_t i = 0; i < na[u]; i++)
+            ra += (x[i] / ma[u] - 1) * (x[i] / ma[u] - 1);
+        for (size_t i = 0; i < nb[u]; i++)
+            rb += (x[na[u] + i] / mb[u] - 1) * (x[na[u] + i] / mb[u] - 1);
+        fa += (double)(na[u] - 1);
+        fb += (double)(nb[u] - 1);
+    }
+    if (!studentize) {
+        double m = il_mean(y, k), s = 0;
+        for (size_t u = 0; u < k; u++)
+            s += (y[u] - m) * (y[u] - m);
+        return s;
+    }
+    ra = fa > 0 ? ra / fa : 0;
+    rb = fb > 0 ? rb / fb : 0;
+    double sw = 0, swy = 0, q = 0;
+    for (size_t u = 0; u < k; u++) {
+        double w = 1 / (ra / (double)na[u] + rb / (double)nb[u]);
+        sw += w;
+        swy += w * y[u];
+    }
+    double m = swy / sw;
     for (size_t u = 0; u < k; u++)
-        s += (y[u] - m) * (y[u] - m);
-    return s;
+        q += (y[u] - m) * (y[u] - m) / (ra / (double)na[u] + rb / (double)nb[u]);
+    return q;
 }
 
 /*
  * Under no setup effect the value runs of a setup, divided by the common
  * ratio theta, and its baseline runs come from one distribution, so their
  * labels may be exchanged within the setup (a shared setup effect stays:
- * nothing moves between setups).  The statistic is the spread of the
- * per-setup log ratios; theta is estimated, so the test is approximate.
+ * nothing moves between setups).  The statistic is Cochran's Q against
+ * pooled within-setup variances for the mean (studentized: the noise's
+ * tails and bursts enter its reference distribution, which an F or
+ * chi-squared reference would take as normal), or the spread of the
+ * per-setup log ratios for a quantile.  theta is estimated, so the test
+ * is approximate; exactly so for an A/A comparison.  P permutations.
  */
 double
 il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct il_units *b,
@@ -96,39 +174,42 @@ il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct
             unsigned long seed)
 {
     size_t maxn = 0;
-    for (size_t u = 0; u < k; u++)
-        if (a->n[ua[u]] + b->n[ub[u]] > maxn)
-            maxn = a->n[ua[u]] + b->n[ub[u]];
-    double *pool = il_xcalloc(maxn, sizeof *pool), *scratch = il_xcalloc(maxn, sizeof *scratch);
-    double *y = il_xcalloc(k, sizeof *y);
-    for (size_t u = 0; u < k; u++)
-        y[u] = log(a->est[ua[u]] / b->est[ub[u]]);
-    double t0 = spread(y, k);
+    double **pool = il_xcalloc(k, sizeof *pool);
+    size_t *na = il_xcalloc(k, sizeof *na), *nb = il_xcalloc(k, sizeof *nb);
+    int studentize = e->kind == IL_EST_MEAN;
+    for (size_t u = 0; u < k; u++) {
+        na[u] = a->n[ua[u]];
+        nb[u] = b->n[ub[u]];
+        if (na[u] + nb[u] > maxn)
+            maxn = na[u] + nb[u];
+        pool[u] = il_xcalloc(na[u] + nb[u], sizeof **pool);
+        for (size_t i = 0; i < na[u]; i++)
+            pool[u][i] = a->x[a->off[ua[u]] + i] / theta;
+        memcpy(pool[u] + na[u], b->x + b->off[ub[u]], nb[u] * sizeof **pool);
+    }
+    double *scratch = il_xcalloc(2 * k + maxn, sizeof *scratch), *y = il_xcalloc(k, sizeof *y);
+    double t0 = het_stat(e, pool, na, nb, k, studentize, y, scratch);
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     if (!g)
         return NAN;
     gsl_rng_set(g, seed);
     size_t ge = 0;
     for (size_t it = 0; it < P; it++) {
-        for (size_t u = 0; u < k; u++) {
-            size_t na = a->n[ua[u]], nb = b->n[ub[u]];
-            for (size_t i = 0; i < na; i++)
-                pool[i] = a->x[a->off[ua[u]] + i] / theta;
-            memcpy(pool + na, b->x + b->off[ub[u]], nb * sizeof *pool);
-            for (size_t i = na + nb - 1; i > 0; i--) {
+        for (size_t u = 0; u < k; u++)
+            for (size_t i = na[u] + nb[u] - 1; i > 0; i--) {
                 size_t j = gsl_rng_uniform_int(g, i + 1);
-                double t = pool[i];
-                pool[i] = pool[j];
-                pool[j] = t;
+                double t = pool[u][i];
+                pool[u][i] = pool[u][j];
+                pool[u][j] = t;
             }
-            double ea = il_estimate(e, pool, na, scratch),
-                   eb = il_estimate(e, pool + na, nb, scratch);
-            y[u] = log(ea / eb);
-        }
-        ge += spread(y, k) >= t0 * (1 - 1e-12);
+        ge += het_stat(e, pool, na, nb, k, studentize, y, scratch) >= t0 * (1 - 1e-12);
     }
     gsl_rng_free(g);
+    for (size_t u = 0; u < k; u++)
+        free(pool[u]);
     free(pool);
+    free(na);
+    free(nb);
     free(scratch);
     free(y);
     return (double)(ge + 1) / (double)(P + 1);

@@ -140,7 +140,7 @@ warn_groups(const struct il_report *r)
         if (dg->has_lb && dg->lb_p < 0.05 && r->o->design == IL_D_FLAT)
             il_warn_item(IL_W_DEPENDENT, r->gname[g], dg->lb_p, dg->acf[0]);
         /* A floor with a heavy upper tail (Kelly's skewness). */
-        if (r->o->est.kind == IL_EST_MEAN && r->sum[g].skew > 0.4)
+        if (r->o->tool == IL_TOOL_REPORT && r->o->est.kind == IL_EST_MEAN && r->sum[g].skew > 0.4)
             il_warn_item(IL_W_BURSTY, r->gname[g], r->sum[g].skew);
     }
 }

@@ -342,12 +342,12 @@ comparisons_table(FILE *fp, const struct il_report *r, int md)
         if (des)
             tab_add(&t, "%zu", cm->paired);
     }
-    snprintf(title, sizeof title, "comparisons: %s of %s, %s", o->speedup ? "speedup" : "ratio",
+    snprintf(title, sizeof title, "comparisons: %s of %s%s, %s", o->speedup ? "speedup" : "ratio",
              o->est.kind == IL_EST_MEAN     ? "means"
              : o->est.kind == IL_EST_MEDIAN ? "medians"
              : o->est.kind == IL_EST_MIN    ? "minima"
                                             : o->est.name,
-             o->speedup ? "baseline/value" : "value/baseline");
+             o->est.kind == IL_EST_Q ? "s" : "", o->speedup ? "baseline/value" : "value/baseline");
     tab_print(fp, &t, md, title);
     assumption(fp, r, md);
 }

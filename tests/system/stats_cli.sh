@@ -5,6 +5,8 @@
 # shellcheck disable=SC1091 # sourced from the tree at run time
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/stats/cli.sh
+. "$TOP/tests/stats/cli.sh"
 
 built() {
 	for p in report plan plot; do
@@ -38,17 +40,6 @@ for sub in report plan plot; do
 	assert_eq "$(sh "$IL" "$sub" --help 2>&1 >/dev/null)" "" "nothing on stderr"
 done
 
-# one_line NAME ERE ARGS...: interloper ARGS fails with status 1 and
-# exactly one line on stderr matching ERE, and nothing on stdout.
-one_line() {
-	_what=$1 _ere=$2
-	shift 2
-	sh "$IL" "$@" >"$T/ol.out" 2>"$T/ol.err"
-	assert_eq "$?" 1 "$_what: exit status"
-	assert_eq "$(wc -l <"$T/ol.err" | tr -d ' ')" 1 "$_what: one line on stderr ($(head -c 300 "$T/ol.err"))"
-	assert_match "$(cat "$T/ol.err")" "$_ere" "$_what: message"
-	assert_eq "$(cat "$T/ol.out")" "" "$_what: nothing on stdout"
-}
 
 try "bad usage is one line naming the command as typed, never the usage"
 if built; then

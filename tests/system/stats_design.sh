@@ -8,6 +8,8 @@
 # shellcheck disable=SC1091,SC2046,SC2086 # sourced; fields split on purpose
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/stats/cli.sh
+. "$TOP/tests/stats/cli.sh"
 
 ORACLE="$TOP/tests/stats/oracle"
 
@@ -15,9 +17,6 @@ built() {
 	[ -x "$B/libexec/interloper-report" ]
 }
 
-js() {
-	python3 -c 'import json, sys; r = json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"
-}
 
 # oracle NAME: the value of NAME in stats.out.
 oracle() {

@@ -10,6 +10,8 @@
 # shellcheck disable=SC1091 # sourced from the tree at run time
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/stats/cli.sh
+. "$TOP/tests/stats/cli.sh"
 
 built() {
 	[ -x "$B/libexec/interloper-report" ]

@@ -8,15 +8,13 @@
 # shellcheck disable=SC1091 # sourced from the tree at run time
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/stats/cli.sh
+. "$TOP/tests/stats/cli.sh"
 
 built() {
 	[ -x "$B/libexec/interloper-report" ] && [ -x "$B/libexec/interloper-plan" ]
 }
 
-# jq-like: python3 expression over the JSON on stdin ("r" is the object).
-js() {
-	python3 -c 'import json, sys; r = json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"
-}
 
 # rec SYSTEM REP VALUE [EXTRA_LABELS] [EXIT]: one record.
 rec() {
@@ -163,15 +161,6 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
-# one_line NAME ERE ARGS...: fails with status 1 and one line on stderr.
-one_line() {
-	_what=$1 _ere=$2
-	shift 2
-	sh "$IL" "$@" >"$T/ol.out" 2>"$T/ol.err"
-	assert_eq "$?" 1 "$_what: exit status"
-	assert_eq "$(wc -l <"$T/ol.err" | tr -d ' ')" 1 "$_what: one line on stderr ($(head -c 300 "$T/ol.err"))"
-	assert_match "$(cat "$T/ol.err")" "$_ere" "$_what: message"
-}
 
 try "a label named on the command line that no record carries is an error listing the labels"
 if built; then

@@ -70,6 +70,8 @@ static const struct scen scen[] = {
      NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
     {"specific", "system-specific setup effect sd 3% (Mytkowicz)", "--setup setup", 20, 0, 0, 5,
      5, 0.97, 1e6, 0.03, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+    {"specific-only", "the issue's case: system-specific effect 3%, none shared", "--setup setup",
+     20, 0, 0, 5, 5, 0.97, 1e6, 0, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
     {"crossed", "8 env sizes x 6 layouts, each its own effects (1.5%, 2%), 2 runs per cell",
      "--setup env_add,layout", 48, 8, 6, 2, 2, 0.97, 1e6, 0.015, 0.02, NORMAL, 0.01, 0.01, 0, 0, 0,
      0, 0},

@@ -287,9 +287,11 @@ setup_intervals(const struct il_report *r, struct il_setups *s, const struct il_
         if (isfinite(s->lo[u]))
             continue; /* done with another setup of the same sizes */
         size_t na = s->na[u], nb = s->nb[u];
-        /* Enough replicates for the Bonferroni tail, within a budget. */
+        /* Enough replicates for the Bonferroni tail, within a budget of
+         * 2e6 draws; beyond it the normal-theory interval, never narrower,
+         * carries the far tail. */
         double B = fmax(20000, 400 * (double)k);
-        B = fmin(B, fmax(2000, 3e7 / (double)(na + nb)));
+        B = fmin(B, fmax(2000, 2e6 / (double)(na + nb)));
         if (il_resid_boot(ea, ma, eb, mb, na, nb, (size_t)B, r->o->seed + na * 7919 + nb, alpha, q))
             continue;
         /* Never narrower than the normal-theory interval on the log
@@ -370,10 +372,12 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
             if (o->design == IL_D_CROSSED)
                 s->het.has_tau_ci = 0;
             if (s->has_het) {
+                /* 999 permutations, fewer for large data (one costs the
+                 * runs of the value side), but not below 99. */
                 size_t N = 0;
                 for (size_t u = 0; u < k; u++)
-                    N += s->na[u] + s->nb[u];
-                size_t P = N * 999 <= 20000000 ? 999 : (size_t)fmax(199, 2e7 / (double)N);
+                    N += s->na[u];
+                size_t P = N * 999 <= 4000000 ? 999 : (size_t)fmax(99, 4e6 / (double)N);
                 s->het.p = il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, P, o->seed);
                 s->het_perm = 1;
             }

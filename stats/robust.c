@@ -1,23 +1,26 @@
 /*
- * robust.c: resampling for the estimators that have no closed-form
- * interval (--estimator median or pNN): a percentile bootstrap of a ratio
+ * robust.c: resampling: a percentile bootstrap of a ratio of quantiles
  * with runs resampled within each sample (Efron & Tibshirani, "An
- * Introduction to the Bootstrap", 1993, chapter 13), and a permutation
- * test of equal per-setup ratios.  GSL's MT19937, seeded, so that a
- * report is reproducible.
+ * Introduction to the Bootstrap", 1993, chapter 13), a bootstrap of pooled
+ * residuals for per-setup intervals, and permutation tests of equal
+ * per-setup ratios.  Every draw comes from the project's one generator
+ * (include/il_prng.h), seeded by --seed, so that a report is reproducible.
  */
-#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "il_prng.h"
 #include "il_stats.h"
 
+/* Streams of --seed for the draws of each kind (il_rng_init). */
+enum { IL_STREAM_BOOT = 101, IL_STREAM_RESID = 102, IL_STREAM_PERM = 103 };
+
 static void
-resample(gsl_rng *g, const double *x, size_t n, double *out)
+resample(struct il_rng *g, const double *x, size_t n, double *out)
 {
     for (size_t i = 0; i < n; i++)
-        out[i] = x[gsl_rng_uniform_int(g, n)];
+        out[i] = x[il_rng_below(g, n)];
 }
 
 int
@@ -28,10 +31,8 @@ il_boot_ratio(const struct il_estimator *e, const double *y, size_t ny, const do
     *lo = *hi = *vlog = *p = NAN;
     if (ny < 2 || nx < 2 || B < 2)
         return IL_SE_FEW;
-    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!g)
-        return IL_SE_NOMEM;
-    gsl_rng_set(g, seed);
+    struct il_rng g0, *g = &g0;
+    il_rng_init(g, (uint32_t)seed, IL_STREAM_BOOT);
     size_t m = ny > nx ? ny : nx;
     double *by = il_xcalloc(m, sizeof *by), *scratch = il_xcalloc(m, sizeof *scratch);
     double *rep = il_xcalloc(B, sizeof *rep);
@@ -48,7 +49,6 @@ il_boot_ratio(const struct il_estimator *e, const double *y, size_t ny, const do
         below += r <= 1;
         above += r >= 1;
     }
-    gsl_rng_free(g);
     free(by);
     free(scratch);
     if (ok < 2) {
@@ -91,20 +91,17 @@ il_resid_boot(const double *ea, size_t nea, const double *eb, size_t neb, size_t
 {
     if (nea < 2 || neb < 2 || na < 1 || nb < 1 || B < 100)
         return IL_SE_FEW;
-    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!g)
-        return IL_SE_NOMEM;
-    gsl_rng_set(g, seed);
+    struct il_rng g;
+    il_rng_init(&g, (uint32_t)seed, IL_STREAM_RESID);
     double *z = il_xcalloc(B, sizeof *z);
     for (size_t b = 0; b < B; b++) {
         double sa = 0, sb = 0;
         for (size_t i = 0; i < na; i++)
-            sa += ea[gsl_rng_uniform_int(g, nea)];
+            sa += ea[il_rng_below(&g, nea)];
         for (size_t i = 0; i < nb; i++)
-            sb += eb[gsl_rng_uniform_int(g, neb)];
+            sb += eb[il_rng_below(&g, neb)];
         z[b] = log(sa / (double)na) - log(sb / (double)nb);
     }
-    gsl_rng_free(g);
     qsort(z, B, sizeof *z, il_dcmp);
     for (int l = 0; l < 2; l++) {
         q[2 * l] = il_quantile_sorted(z, B, alpha[l] / 2);
@@ -158,6 +155,68 @@ het_stat(const struct il_estimator *e, double *const *pool, const size_t *na, co
 }
 
 /*
+ * Cochran's Q of a permutation from sums alone: the value part of a unit
+ * is drawn by a partial Fisher-Yates shuffle of na of its runs, and the
+ * baseline part's sums are the unit's totals less the value part's, so a
+ * permutation costs the size of the value parts, not of everything.
+ */
+static double
+perm_q_fast(double *const *pool, const size_t *na, const size_t *nb, size_t k, double t0, size_t P,
+            unsigned long seed, double *y)
+{
+    double *tot = il_xcalloc(2 * k, sizeof *tot), *tot2 = tot + k;
+    for (size_t u = 0; u < k; u++)
+        for (size_t i = 0; i < na[u] + nb[u]; i++) {
+            tot[u] += pool[u][i];
+            tot2[u] += pool[u][i] * pool[u][i];
+        }
+    double *sa = il_xcalloc(4 * k, sizeof *sa), *sa2 = sa + k, *ma = sa + 2 * k, *mb = sa + 3 * k;
+    struct il_rng g;
+    il_rng_init(&g, (uint32_t)seed, IL_STREAM_PERM);
+    size_t ge = 0;
+    for (size_t it = 0; it < P; it++) {
+        double ra = 0, rb = 0, fa = 0, fb = 0;
+        for (size_t u = 0; u < k; u++) {
+            size_t n = na[u] + nb[u];
+            double *x = pool[u], s1 = 0, s2 = 0;
+            for (size_t i = 0; i < na[u]; i++) {
+                size_t j = i + il_rng_below(&g, n - i);
+                double t = x[i];
+                x[i] = x[j];
+                x[j] = t;
+                s1 += x[i];
+                s2 += x[i] * x[i];
+            }
+            sa[u] = s1;
+            sa2[u] = s2;
+            ma[u] = s1 / (double)na[u];
+            mb[u] = (tot[u] - s1) / (double)nb[u];
+            y[u] = log(ma[u] / mb[u]);
+            /* sum ((x / m - 1)^2) = S2 / m^2 - 2 S1 / m + n */
+            ra += s2 / (ma[u] * ma[u]) - 2 * s1 / ma[u] + (double)na[u];
+            rb += (tot2[u] - s2) / (mb[u] * mb[u]) - 2 * (tot[u] - s1) / mb[u] + (double)nb[u];
+            fa += (double)(na[u] - 1);
+            fb += (double)(nb[u] - 1);
+        }
+        ra = fa > 0 ? ra / fa : 0;
+        rb = fb > 0 ? rb / fb : 0;
+        double sw = 0, swy = 0, q = 0;
+        for (size_t u = 0; u < k; u++) {
+            double w = 1 / (ra / (double)na[u] + rb / (double)nb[u]);
+            sw += w;
+            swy += w * y[u];
+        }
+        double m = swy / sw;
+        for (size_t u = 0; u < k; u++)
+            q += (y[u] - m) * (y[u] - m) / (ra / (double)na[u] + rb / (double)nb[u]);
+        ge += q >= t0 * (1 - 1e-9);
+    }
+    free(tot);
+    free(sa);
+    return (double)(ge + 1) / (double)(P + 1);
+}
+
+/*
  * Under no setup effect the value runs of a setup, divided by the common
  * ratio theta, and its baseline runs come from one distribution, so their
  * labels may be exchanged within the setup (a shared setup effect stays:
@@ -189,22 +248,30 @@ il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct
     }
     double *scratch = il_xcalloc(2 * k + maxn, sizeof *scratch), *y = il_xcalloc(k, sizeof *y);
     double t0 = het_stat(e, pool, na, nb, k, studentize, y, scratch);
-    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!g)
-        return NAN;
-    gsl_rng_set(g, seed);
+    if (studentize) {
+        double p = perm_q_fast(pool, na, nb, k, t0, P, seed, y);
+        for (size_t u = 0; u < k; u++)
+            free(pool[u]);
+        free(pool);
+        free(na);
+        free(nb);
+        free(scratch);
+        free(y);
+        return p;
+    }
+    struct il_rng g;
+    il_rng_init(&g, (uint32_t)seed, IL_STREAM_PERM);
     size_t ge = 0;
     for (size_t it = 0; it < P; it++) {
         for (size_t u = 0; u < k; u++)
             for (size_t i = na[u] + nb[u] - 1; i > 0; i--) {
-                size_t j = gsl_rng_uniform_int(g, i + 1);
+                size_t j = il_rng_below(&g, i + 1);
                 double t = pool[u][i];
                 pool[u][i] = pool[u][j];
                 pool[u][j] = t;
             }
         ge += het_stat(e, pool, na, nb, k, studentize, y, scratch) >= t0 * (1 - 1e-12);
     }
-    gsl_rng_free(g);
     for (size_t u = 0; u < k; u++)
         free(pool[u]);
     free(pool);

@@ -17,7 +17,12 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o)
+# The project's one generator (include/il_prng.h), for resampling too.
+$(B)/stats/prng.o: tools/prng.c include/il_prng.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/stats/prng.o
 	rm -f $@
 	$(AR) rcs $@ $^
 

@@ -1,21 +1,33 @@
 #!/bin/sh
 # bench/link-scale.sh: what `interloper link` costs as programs grow.
 # Generates N small translation units (each calling the next), builds
-# them, and times a dry run (the generator alone) and a real relink of
-# K orders, at object and at function granularity.  Not a test.
+# them, and times, for each N:
+#   dry K      the orders alone (-n) for K orders
+#   dry 10000  the orders alone for 10,000 orders (the most link allows)
+#   plain      K+1 runs of the bare link command, one after another: what
+#              the linker alone costs (K orders and the reproducibility link)
+#   link       interloper link -k K, object granularity
+#   ratio      link / plain: what interloper adds around the linker
+#   func       interloper link -k K -g function (lld), if ld.lld is there
+# Not a test.  Seconds, wall clock, on a shared machine: compare ratios
+# from one run, not seconds across runs.
 #   sh bench/link-scale.sh [K] [N...]     default: K=33, N=50 200 400
+#   IL_LINK='sh old/interloper-link' sh bench/link-scale.sh
+#                                         another implementation of
+#                                         `interloper link`, same options
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 k=${1:-33}
 [ $# -eq 0 ] || shift
 [ $# -gt 0 ] || set -- 50 200 400
+IL_LINK=${IL_LINK:-"sh $top/scripts/interloper link"}
 work=$(mktemp -d "${TMPDIR:-/tmp}/il-bench-link.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
-printf '%-6s %-4s %-10s %-12s %-14s\n' objects K "dry run" "link (obj)" "link (func)"
+printf '%-7s %-5s %-7s %-9s %-7s %-7s %-6s %-7s\n' objects K "dry K" "dry 10000" plain link ratio func
 for n in "$@"; do
 	d=$work/n$n
 	mkdir -p "$d"
@@ -37,18 +49,34 @@ C
 		objs="$objs u$i.o"
 		i=$((i + 1))
 	done
+	cd "$d"
 	t0=$(now)
-	# shellcheck disable=SC2086
-	(cd "$d" && sh "$top/scripts/interloper-link" -n -k "$k" -s 1 -- cc -o p $objs >/dev/null 2>&1)
+	# shellcheck disable=SC2086 # IL_LINK is a command line; objs are names
+	$IL_LINK -n -k "$k" -s 1 -- cc -o p $objs >/dev/null 2>&1
 	t1=$(now)
 	# shellcheck disable=SC2086
-	(cd "$d" && sh "$top/scripts/interloper-link" -q -k "$k" -s 1 -d "$d/o" -- cc -o p $objs >/dev/null)
+	$IL_LINK -n -k 10000 -s 1 -- cc -o p $objs >/dev/null 2>&1
 	t2=$(now)
+	i=0
+	while [ "$i" -le "$k" ]; do
+		# shellcheck disable=SC2086
+		cc -o p $objs
+		i=$((i + 1))
+	done
+	t3=$(now)
+	# shellcheck disable=SC2086
+	$IL_LINK -q -k "$k" -s 1 -d "$d/o" -- cc -o p $objs >/dev/null
+	t4=$(now)
 	f=-
 	if command -v ld.lld >/dev/null 2>&1; then
 		# shellcheck disable=SC2086
-		(cd "$d" && sh "$top/scripts/interloper-link" -q -g function -k "$k" -s 1 -d "$d/f" -- cc -o p $objs >/dev/null)
-		f=$(secs "$t2" "$(now)")
+		$IL_LINK -q -g function -k "$k" -s 1 -d "$d/f" -- cc -o p $objs >/dev/null
+		f=$(secs "$t4" "$(now)")
 	fi
-	printf '%-6s %-4s %-10s %-12s %-14s\n' "$n" "$k" "$(secs "$t0" "$t1")" "$(secs "$t1" "$t2")" "$f"
+	cd "$work"
+	plain=$(secs "$t2" "$t3")
+	link=$(secs "$t3" "$t4")
+	printf '%-7s %-5s %-7s %-9s %-7s %-7s %-6s %-7s\n' "$n" "$k" "$(secs "$t0" "$t1")" \
+		"$(secs "$t1" "$t2")" "$plain" "$link" \
+		"$(awk -v a="$link" -v b="$plain" 'BEGIN { printf "%.2f", a / b }')" "$f"
 done

@@ -94,4 +94,43 @@
 /* a warm-up run: kept in the results, left out by the report by default */
 #define IL_L_WARMUP "warmup"
 
+/* ------------------------------------------------------------ the link manifest
+ * DIR/manifest.json, written by interloper link (interloper-link(1)), read
+ * by interloper sweep: one JSON object, schema interloper-link/1. */
+#define IL_LINK_SCHEMA "interloper-link/1"
+#define IL_M_SCHEMA "schema"
+#define IL_M_VERSION "version"
+#define IL_M_PROGRAM "program"
+#define IL_M_SEED "seed"
+#define IL_M_SEED_GIVEN "seed_given"
+#define IL_M_PRNG "prng"
+#define IL_M_ORDERS "orders"
+#define IL_M_GRANULARITY "granularity"
+#define IL_M_CWD "cwd"
+#define IL_M_COMMAND "command"
+#define IL_M_OBJECTS "objects"           /* names, in the original order */
+#define IL_M_OBJECT_FILES "object_files" /* what the linker was given for each */
+#define IL_M_ARCHIVE_MODE "archive_mode" /* keep, used, all (--archives) */
+#define IL_M_ARCHIVES "archives"         /* the archives replaced by their members */
+#define IL_M_ARGUMENT "argument"         /* archives[]: the argument(s) replaced */
+#define IL_M_PATH "path"                 /* archives[]: the archive's path */
+#define IL_M_MEMBERS "members"           /* archives[]: names of the members linked */
+#define IL_M_FILES "files"               /* archives[]: their extracted files, in DIR */
+#define IL_M_LEFT_OUT "left_out"         /* archives[]: members not linked */
+#define IL_M_REPRODUCIBLE "reproducible"
+#define IL_M_BINARIES "binaries"
+/* binaries[] */
+#define IL_M_ID "id"
+#define IL_M_FILE "file"
+#define IL_M_KIND "kind"
+#define IL_M_FINGERPRINT "fingerprint"
+#define IL_M_TEXT_FINGERPRINT "text_fingerprint"
+#define IL_M_SHA256 "sha256"
+#define IL_M_SYMBOL_ORDER "symbol_order"
+#define IL_M_ORDER "order"
+/* binaries[].kind */
+#define IL_KIND_ORIGINAL "original"
+#define IL_KIND_ALPHABETICAL "alphabetical"
+#define IL_KIND_RANDOM "random"
+
 #endif

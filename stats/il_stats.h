@@ -36,6 +36,7 @@
 #include <stdio.h>
 
 #include "il_names.h"
+#include "il_xalloc.h"
 
 #define IL_CONF 0.95        /* every interval is a 95% interval */
 #define IL_SCAN_MAXPATHS 64 /* fields one scan can locate */
@@ -62,11 +63,7 @@ enum il_se_err {
 const char *il_se_strerror(int e);
 
 /* ------------------------------------------------------------ strtab.c */
-/* Allocation that cannot fail: out of memory ends the program with err(3). */
-void *il_xmalloc(size_t n);
-void *il_xcalloc(size_t n, size_t sz);
-void *il_xrealloc(void *p, size_t n);
-char *il_xstrdup(const char *s);
+/* Allocation that cannot fail (il_xmalloc...): include/il_xalloc.h. */
 
 /* ------------------------------------------------------------ warn.c */
 enum il_wkind {

@@ -17,12 +17,9 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-# The project's one generator (include/il_prng.h), for resampling too.
-$(B)/stats/prng.o: tools/prng.c include/il_prng.h
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
-
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/stats/prng.o
+# The allocation helpers and the project's one generator (include/), for
+# resampling too, from tools/.
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/tools/xalloc.o $(B)/tools/prng.o
 	rm -f $@
 	$(AR) rcs $@ $^
 

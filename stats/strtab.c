@@ -19,42 +19,6 @@ fnv1a(const char *s, size_t n)
     return h;
 }
 
-void *
-il_xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        err(1, "out of memory");
-    return p;
-}
-
-void *
-il_xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p)
-        err(1, "out of memory");
-    return p;
-}
-
-void *
-il_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q)
-        err(1, "out of memory");
-    return q;
-}
-
-char *
-il_xstrdup(const char *s)
-{
-    char *p = strdup(s);
-    if (!p)
-        err(1, "out of memory");
-    return p;
-}
-
 static void
 rehash(struct il_strtab *t, size_t nslot)
 {

@@ -5,6 +5,12 @@ usage: prng_ref.py SEED K NAME...   prints what `interloper link -n` prints
        prng_ref.py --vector         prints xoshiro128**'s first outputs from
                                     the state (1, 2, 3, 4), to compare with
                                     the published reference implementation
+       prng_ref.py --symorder SEED K FUNCS NAME...
+                                    prints the ordering file of each random
+                                    binary of `interloper link -g function`,
+                                    after a line "== ID"; FUNCS holds lines
+                                    "I FUNCTION": object I's (from 0) text
+                                    symbols, types T t W as nm -P prints them
 """
 import sys
 
@@ -78,7 +84,40 @@ def orders(seed, k, names):
     return out
 
 
+def symorder(seed, k, funcs, names):
+    """Function orders: each object's functions sorted by name (once each),
+    shuffled on stream K, objects visited in alphabetical order; written
+    in binary K's object order."""
+    n = len(names)
+    fn = [sorted(set(funcs.get(i, []))) for i in range(n)]
+    out = []
+    ords = orders(seed, k, names)
+    alpha = ords[1][1]
+    w = max(2, len(str(k - 1)))
+    for b in range(2, k):
+        rng = Xoshiro128ss(seed, b)
+        shuffled = {}
+        for i in alpha:
+            f = fn[i][:]
+            for j in range(len(f) - 1, 0, -1):
+                r = rng.below(j + 1)
+                f[j], f[r] = f[r], f[j]
+            shuffled[i] = f
+        out.append("== %0*d" % (w, b))
+        for i in ords[b][1]:
+            out.extend(shuffled[i])
+    return out
+
+
 def main():
+    if sys.argv[1] == "--symorder":
+        seed, k, path, names = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5:]
+        funcs = {}
+        for line in open(path):
+            i, f = line.split()
+            funcs.setdefault(int(i), []).append(f)
+        print("\n".join(symorder(seed, k, funcs, names)))
+        return
     if sys.argv[1:] == ["--vector"]:
         g = Xoshiro128ss(state=[1, 2, 3, 4])
         print(" ".join(str(g.next()) for _ in range(6)))

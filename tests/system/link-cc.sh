@@ -72,6 +72,32 @@ assert_eq "$?" 0 "replay ($(cat "$T/q.err"))"
 printf '%s' "$odd" >"$T/odd.txt"
 assert_eq "$(manifest "$T/q/manifest.json" 'm["command"][-1] == open("'"$T/odd.txt"'").read()')" true "the argument round-trips"
 
+try "parallel links (make -j) never interleave their records"
+big=$(awk 'BEGIN { for (i = 0; i < 3000; i++) printf "-Wl,--defsym=x%d=0 ", i }')
+rm -f "$T/par"
+for w in 1 2 3 4 5 6 7 8; do
+	(
+		i=0
+		while [ "$i" -lt 20 ]; do
+			# shellcheck disable=SC2086 # many words on purpose
+			sh "$IL" cc --cc true --links "$T/par" -- -o "p$w" main.o $big || exit 1
+			i=$((i + 1))
+		done
+	) &
+done
+wait
+assert_eq "$(lines "$T/par")" 160 "records"
+assert_true "every line is a record of ~$(printf '%s' "$big" | wc -c | tr -d ' ') bytes" \
+	sh -c "sh '$IL' link -n -k 1 -s 1 --replay '$T/par' >/dev/null"
+
+try "a compiler killed by a signal: interloper cc dies of the same signal"
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$T/segvcc"
+chmod +x "$T/segvcc"
+rc=$(cd "$O" && python3 -c 'import subprocess, sys; print(subprocess.run(sys.argv[1:], stderr=subprocess.DEVNULL).returncode)' \
+	sh "$IL" cc --cc "$T/segvcc" --links "$T/segv.links" -- -o p main.o)
+assert_eq "$rc" -11 "killed by SIGSEGV (subprocess's -11)"
+assert_true "nothing recorded" test ! -e "$T/segv.links"
+
 try "--program picks one of several recorded links"
 cat "$L" "$T/links2" >"$T/links5"
 (cd "$O" && sh "$IL" cc --links "$T/links5" -- -O2 -o other main.o vec.o util.o rng.o sortx.o hash.o \
@@ -81,6 +107,38 @@ assert_eq "$?" 0 "the last link by default"
 il link -q --replay "$T/links5" --program ltp -k 2 -s 1 -d "$T/p" >"$T/p.list" 2>&1
 assert_eq "$(head -n 1 "$T/p.list")" "$T/p/ltp.00" "--program ltp"
 fails "unknown program" "holds no recorded link of 'nosuch'" sh "$IL" link --replay "$T/links5" --program nosuch
+
+try "a crafted links file runs nothing, with and without -n"
+# Each file holds a good record, then a line that is shell code dressed as
+# a record.  interloper link must refuse the line by its number and run
+# nothing: no file appears, no link is made.  (A NUL byte once made grep
+# call the file binary, the check saw nothing, and the line was eval'ed.)
+good="il_link '$O' 'cc' '-o' 'p' 'main.o' 'vec.o'"
+i=0
+for bad in "il_link '$O' 'cc' 'a.o'; touch '$T/pwned'" \
+	"il_link '$O' 'cc' 'a.o' \$(touch '$T/pwned')" \
+	"il_link '$O' 'cc' \`touch '$T/pwned'\` 'a.o'" \
+	"il_link '$O' 'cc' 'a.o''\$(touch $T/pwned)'" \
+	"il_link '$O' 'cc' '-o' 'p' 'a.o'; touch '$T/pwned' #NUL" \
+	"touch '$T/pwned'" \
+	""; do
+	i=$((i + 1))
+	case $bad in
+	*'#NUL') printf '%s\n%s\000\n' "$good" "$bad" >"$T/crafted$i" ;;
+	*) printf '%s\n%s\n' "$good" "$bad" >"$T/crafted$i" ;;
+	esac
+	for n in -n ""; do
+		fails "crafted file $i ${n:-linking}" "$T/crafted$i line 2 is not a link record written by interloper cc" \
+			sh "$IL" link $n -q -k 2 -s 1 --replay "$T/crafted$i" -d "$T/crafted.out"
+		assert_true "file $i ${n:-linking}: nothing ran" test ! -e "$T/pwned"
+		assert_true "file $i ${n:-linking}: no output directory" test ! -e "$T/crafted.out"
+	done
+done
+# A record's words are data: shell syntax inside quotes is kept as written.
+printf "il_link '%s' 'cc' '-o' 'p\$(touch %s/pwned)' 'main.o' 'vec.o'\n" "$O" "$T" >"$T/quoted"
+sh "$IL" link -n -k 2 -s 1 --replay "$T/quoted" >"$T/quoted.out" 2>&1
+assert_eq "$?" 0 "a record with shell syntax inside its quotes is read"
+assert_true "and nothing ran" test ! -e "$T/pwned"
 
 try "bad records and bad use: one clear line"
 printf "il_link '/tmp' 'cc' 'a.o'; rm -rf /\n" >"$T/evil"

@@ -103,6 +103,20 @@ flink "$T/c" 8 >/dev/null 2>&1
 assert_eq "$?" 0 "run with seed 8"
 assert_true "different ordering files" sh -c "! cmp -s '$T/a/symorder/05' '$T/c/symorder/05'"
 
+try "the function orders are the documented ones: an independent reference agrees"
+i=0
+for o in $OBJS; do
+	nm -P --defined-only "$O/$o" | awk -v i="$i" '$2 ~ /^[TtW]$/ { print i, $1 }'
+	i=$((i + 1))
+done >"$T/funcs"
+python3 "$SRC/prng_ref.py" --symorder 7 10 "$T/funcs" $OBJS >"$T/ref.symorder"
+for i in 02 03 04 05 06 07 08 09; do
+	echo "== $i"
+	cat "$T/a/symorder/$i"
+done >"$T/got.symorder"
+assert_true "ordering files of binaries 02 to 09" cmp -s "$T/got.symorder" "$T/ref.symorder"
+assert_eq "$(wc -l <"$T/funcs" | tr -d ' ')" "$(($(wc -l <"$T/a/symorder/02")))" "every function listed"
+
 try "objects without -ffunction-sections are refused, clearly"
 mkdir -p "$T/plain"
 cp "$O"/*.o "$T/plain/"

@@ -347,8 +347,10 @@ q_solve(const double *y, const double *var, size_t k, double want)
 /*
  * Cochran's Q = sum w_u (y_u - ybar_w)^2, w_u = 1 / var_u.  The variances
  * come from run-to-run variances pooled over all setups (df2 degrees of
- * freedom), so under no setup effect Q / (k - 1) is referred to F(k - 1,
- * df2) rather than chi-squared, which would treat them as known.  The
+ * freedom), so under no setup effect and normal noise Q / (k - 1) is F(k -
+ * 1, df2) rather than chi-squared, which would treat them as known.  (The
+ * report takes its p-value from a permutation test instead, robust.c:
+ * with bursty noise the F reference rejected 6.7% of A/A experiments.)  The
  * between-setup variance tau^2 is the Paule-Mandel estimate (Q(tau^2) =
  * k - 1) and its interval the Q-profile (Viechtbauer, Stat. Med. 2007):
  * Q(tau^2) at the chi-squared quantiles of k - 1 df, truncated at 0.

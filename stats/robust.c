@@ -111,6 +111,23 @@ il_resid_boot(const double *ea, size_t nea, const double *eb, size_t neb, size_t
     return 0;
 }
 
+/* Cochran's Q of the log ratios y against the pooled relative variances
+ * ra, rb of the two sides. */
+static double
+cochran_q(const double *y, const size_t *na, const size_t *nb, size_t k, double ra, double rb)
+{
+    double sw = 0, swy = 0, q = 0;
+    for (size_t u = 0; u < k; u++) {
+        double w = 1 / (ra / (double)na[u] + rb / (double)nb[u]);
+        sw += w;
+        swy += w * y[u];
+    }
+    double m = swy / sw;
+    for (size_t u = 0; u < k; u++)
+        q += (y[u] - m) * (y[u] - m) / (ra / (double)na[u] + rb / (double)nb[u]);
+    return q;
+}
+
 /* Cochran's Q of the per-unit log ratios of the two parts of each unit's
  * pooled runs, p[0 .. na) against p[na .. na + nb), against pooled
  * relative variances; or, without studentize, their spread. */
@@ -140,37 +157,33 @@ het_stat(const struct il_estimator *e, double *const *pool, const size_t *na, co
             s += (y[u] - m) * (y[u] - m);
         return s;
     }
-    ra = fa > 0 ? ra / fa : 0;
-    rb = fb > 0 ? rb / fb : 0;
-    double sw = 0, swy = 0, q = 0;
-    for (size_t u = 0; u < k; u++) {
-        double w = 1 / (ra / (double)na[u] + rb / (double)nb[u]);
-        sw += w;
-        swy += w * y[u];
-    }
-    double m = swy / sw;
-    for (size_t u = 0; u < k; u++)
-        q += (y[u] - m) * (y[u] - m) / (ra / (double)na[u] + rb / (double)nb[u]);
-    return q;
+    return cochran_q(y, na, nb, k, fa > 0 ? ra / fa : 0, fb > 0 ? rb / fb : 0);
 }
 
 /*
  * Cochran's Q of a permutation from sums alone: the value part of a unit
  * is drawn by a partial Fisher-Yates shuffle of na of its runs, and the
  * baseline part's sums are the unit's totals less the value part's, so a
- * permutation costs the size of the value parts, not of everything.
+ * permutation costs the size of the value parts, not of everything.  The
+ * sums are of d = x / c - 1 around the unit's overall mean c, so that
+ * counters with a coefficient of variation of 1e-9 keep their digits:
+ * for a part of n runs with sums s1, s2 of d, its mean is c (1 + s1 / n)
+ * and its relative sum of squares (s2 - s1^2 / n) / (1 + s1 / n)^2.
  */
 static double
 perm_q_fast(double *const *pool, const size_t *na, const size_t *nb, size_t k, double t0, size_t P,
             unsigned long seed, double *y)
 {
     double *tot = il_xcalloc(2 * k, sizeof *tot), *tot2 = tot + k;
-    for (size_t u = 0; u < k; u++)
-        for (size_t i = 0; i < na[u] + nb[u]; i++) {
+    for (size_t u = 0; u < k; u++) {
+        size_t n = na[u] + nb[u];
+        double c = il_mean(pool[u], n);
+        for (size_t i = 0; i < n; i++) {
+            pool[u][i] = pool[u][i] / c - 1;
             tot[u] += pool[u][i];
             tot2[u] += pool[u][i] * pool[u][i];
         }
-    double *sa = il_xcalloc(4 * k, sizeof *sa), *sa2 = sa + k, *ma = sa + 2 * k, *mb = sa + 3 * k;
+    }
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_PERM);
     size_t ge = 0;
@@ -178,41 +191,27 @@ perm_q_fast(double *const *pool, const size_t *na, const size_t *nb, size_t k, d
         double ra = 0, rb = 0, fa = 0, fb = 0;
         for (size_t u = 0; u < k; u++) {
             size_t n = na[u] + nb[u];
-            double *x = pool[u], s1 = 0, s2 = 0;
+            double *d = pool[u], s1 = 0, s2 = 0;
             for (size_t i = 0; i < na[u]; i++) {
                 size_t j = i + il_rng_below(&g, n - i);
-                double t = x[i];
-                x[i] = x[j];
-                x[j] = t;
-                s1 += x[i];
-                s2 += x[i] * x[i];
+                double t = d[i];
+                d[i] = d[j];
+                d[j] = t;
+                s1 += d[i];
+                s2 += d[i] * d[i];
             }
-            sa[u] = s1;
-            sa2[u] = s2;
-            ma[u] = s1 / (double)na[u];
-            mb[u] = (tot[u] - s1) / (double)nb[u];
-            y[u] = log(ma[u] / mb[u]);
-            /* sum ((x / m - 1)^2) = S2 / m^2 - 2 S1 / m + n */
-            ra += s2 / (ma[u] * ma[u]) - 2 * s1 / ma[u] + (double)na[u];
-            rb += (tot2[u] - s2) / (mb[u] * mb[u]) - 2 * (tot[u] - s1) / mb[u] + (double)nb[u];
+            double S1 = tot[u] - s1, S2 = tot2[u] - s2;
+            double ga = s1 / (double)na[u], gb = S1 / (double)nb[u];
+            y[u] = log1p(ga) - log1p(gb);
+            ra += (s2 - s1 * ga) / ((1 + ga) * (1 + ga));
+            rb += (S2 - S1 * gb) / ((1 + gb) * (1 + gb));
             fa += (double)(na[u] - 1);
             fb += (double)(nb[u] - 1);
         }
-        ra = fa > 0 ? ra / fa : 0;
-        rb = fb > 0 ? rb / fb : 0;
-        double sw = 0, swy = 0, q = 0;
-        for (size_t u = 0; u < k; u++) {
-            double w = 1 / (ra / (double)na[u] + rb / (double)nb[u]);
-            sw += w;
-            swy += w * y[u];
-        }
-        double m = swy / sw;
-        for (size_t u = 0; u < k; u++)
-            q += (y[u] - m) * (y[u] - m) / (ra / (double)na[u] + rb / (double)nb[u]);
+        double q = cochran_q(y, na, nb, k, fa > 0 ? ra / fa : 0, fb > 0 ? rb / fb : 0);
         ge += q >= t0 * (1 - 1e-9);
     }
     free(tot);
-    free(sa);
     return (double)(ge + 1) / (double)(P + 1);
 }
 

@@ -28,6 +28,9 @@ B = build
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
 	libgsl-dev gnuplot-nox mandoc shellcheck valgrind linux-perf \
 	python3 gzip binutils lld util-linux
+# Only for tests, which skip without them: a real Slurm and GNU parallel for
+# interloper sweep's scale-out (installed with no daemon started).
+DEB_TEST_PACKAGES = slurm-wlm munge parallel
 
 # ---------------------------------------------------------------- parts with their own fragments
 # Each part's build lives beside its sources.  LIB is the library, TOOLS
@@ -70,7 +73,10 @@ tests-build: all $(TEST_PROGS) $(UNIT_TESTS)
 deps:
 	@sh scripts/deps.sh $(DEB_PACKAGES)
 
-check: deps
+test-deps:
+	@sh scripts/deps.sh --test $(DEB_TEST_PACKAGES)
+
+check: deps test-deps
 	@$(MAKE) --no-print-directory tests-build
 	@sh tests/run
 
@@ -107,6 +113,6 @@ format:
 	clang-format -i interposer/*.c interposer/*.h include/*.h tools/*.c tests/unit/*.c \
 		tests/progs/*.c $(wildcard stats/*.c stats/*.h tests/stats/*.c)
 
-.PHONY: all deps check test tests-build install uninstall clean format
+.PHONY: all deps test-deps check test tests-build install uninstall clean format
 
 -include $(wildcard $(B)/*/*.d $(B)/*/*/*.d)

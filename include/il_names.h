@@ -93,6 +93,45 @@
 #define IL_L_SEED "seed"               /* the plan's seed */
 /* a warm-up run: kept in the results, left out by the report by default */
 #define IL_L_WARMUP "warmup"
+/* further factors of a setup, and how the run was made (interloper-sweep(1)) */
+#define IL_L_STACK_OFFSET "stack_offset" /* bytes, decimal; a factor of the setup */
+#define IL_L_HEAP_OFFSET "heap_offset"   /* bytes, decimal; a factor of the setup */
+#define IL_L_PIN "pin"                   /* "on" or "off": the stack pin (section 7.2) */
+#define IL_L_CPUS "cpus"                 /* the CPU list of --cpu, e.g. "0-1,3" */
+#define IL_L_OUTPUT_CHECK "output_check" /* "off" with --no-check-output */
+
+/* ------------------------------------------------------------ the run spec */
+/* The hand-over from interloper run and sweep to the library, a file named
+ * by INTERLOPER_RUN (DESIGN.md, "Labels"): its first line, then one
+ * "KEY VALUE" line each. */
+#define IL_RUN_SCHEMA "interloper-run/1"
+#define IL_RUN_PID "pid"
+#define IL_RUN_OUTPUT "output"
+#define IL_RUN_SUMMARY "summary"
+#define IL_RUN_LABELS "labels"
+
+/* ------------------------------------------------------------ sweep lines */
+/* interloper sweep's own lines in a results file, beside the records:
+ * {"schema":"interloper-sweep/1","kind":"plan"|"machine"|"output"|"extent",
+ *  "plan":ID,...}.  Readers of records skip them (interloper-sweep(1)). */
+#define IL_SWEEP_SCHEMA "interloper-sweep/1"
+#define IL_M_KIND "kind"
+#define IL_M_KIND_PLAN "plan"
+#define IL_M_KIND_MACHINE "machine"
+#define IL_M_KIND_OUTPUT "output"
+#define IL_M_KIND_EXTENT "extent"
+#define IL_M_PLAN "plan"
+#define IL_M_IDENTITY "identity"
+#define IL_M_EXTENT "extent"
+#define IL_M_SHARD "shard"
+#define IL_M_SYSTEMS "systems"
+#define IL_M_COMMAND "command"
+#define IL_M_TIME "time"
+#define IL_M_WHEN "when"
+#define IL_M_RUN "run"
+#define IL_M_STDOUT_SHA256 "stdout_sha256"
+#define IL_M_STDOUT_BYTES "stdout_bytes"
+#define IL_M_STATUS "status"
 
 /* ------------------------------------------------------------ the link manifest
  * DIR/manifest.json, written by interloper link (interloper-link(1)), read

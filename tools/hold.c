@@ -13,16 +13,22 @@
  *
  *   interloper hold [--] CMD [ARGS...]   run CMD while holding, return its status
  *   interloper hold                      hold until interrupted
+ *
+ * It never outlives what started it: when its parent ends, even by
+ * SIGKILL, the kernel sends it SIGTERM (PR_SET_PDEATHSIG), which it passes
+ * on to CMD.  interloper sweep holds by itself (holdev.c) and starts no
+ * hold.
  */
 #include <err.h>
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "il_tools.h"
 
 static void
 usage(FILE *f)
@@ -35,16 +41,19 @@ usage(FILE *f)
                "interrupted.  See interloper-hold(1).\n");
 }
 
+static volatile pid_t child;
+
+static void
+pass_on(int sig)
+{
+    if (child > 0)
+        kill(child, sig);
+}
+
 int
 main(int argc, char **argv)
 {
     program_invocation_short_name = (char *)"interloper hold"; /* err(3) prefix */
-    static const unsigned long kinds[] = {
-        PERF_COUNT_SW_PAGE_FAULTS,      PERF_COUNT_SW_PAGE_FAULTS_MIN,
-        PERF_COUNT_SW_PAGE_FAULTS_MAJ,  PERF_COUNT_SW_CONTEXT_SWITCHES,
-        PERF_COUNT_SW_CPU_MIGRATIONS,   PERF_COUNT_SW_ALIGNMENT_FAULTS,
-        PERF_COUNT_SW_EMULATION_FAULTS,
-    };
     int first = 1;
     if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
         usage(stdout);
@@ -55,18 +64,13 @@ main(int argc, char **argv)
     else if (argc > 1 && argv[1][0] == '-')
         errx(1, "unknown option %s; see interloper hold --help", argv[1]);
 
-    int held = 0;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        struct perf_event_attr a;
-        memset(&a, 0, sizeof a);
-        a.size = sizeof a;
-        a.type = PERF_TYPE_SOFTWARE;
-        a.config = kinds[i];
-        a.disabled = 1;
-        a.exclude_kernel = 1;
-        if (syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC) >= 0)
-            held++;
-    }
+    /* end with the parent: SIGTERM, then the same as an interrupt */
+    pid_t parent = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
+        err(1, "prctl(PR_SET_PDEATHSIG)");
+    if (getppid() != parent)
+        return 0; /* the parent is gone already */
+    int held = il_hold_events();
     if (!held)
         errx(1, "perf_event_open refused every software event (%s); nothing to hold",
              strerror(errno));
@@ -84,16 +88,32 @@ main(int argc, char **argv)
         return 0;
     }
 
+    /* the command's terminal signals are its own; TERM and HUP sent to us
+     * are passed on, so that it does not outlive us either */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = pass_on;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sigset_t pass, old;
+    sigemptyset(&pass);
+    sigaddset(&pass, SIGTERM);
+    sigaddset(&pass, SIGHUP);
+    sigprocmask(SIG_BLOCK, &pass, &old);
     pid_t p = fork();
     if (p < 0)
         err(1, "fork");
     if (p == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         execvp(argv[first], &argv[first]);
         err(errno == ENOENT ? 127 : 126, "cannot execute %s", argv[first]);
     }
-    /* the command's terminal signals are its own; we only wait */
-    signal(SIGINT, SIG_IGN);
-    signal(SIGQUIT, SIG_IGN);
+    child = p;
+    sigprocmask(SIG_SETMASK, &old, NULL);
     int st;
     while (waitpid(p, &st, 0) < 0)
         if (errno != EINTR)
@@ -101,6 +121,7 @@ main(int argc, char **argv)
     if (WIFSIGNALED(st)) {
         /* die the same way, so our caller sees the command's ending */
         signal(WTERMSIG(st), SIG_DFL);
+        prctl(PR_SET_PDEATHSIG, 0);
         raise(WTERMSIG(st));
     }
     return WIFEXITED(st) ? WEXITSTATUS(st) : 1;

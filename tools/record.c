@@ -20,32 +20,25 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sweep.h"
+
 static void
 usage(FILE *f)
 {
     fprintf(f, "usage: interloper record label [-o OUT] KEY=VALUE... < RECORDS\n"
                "       interloper record summary [FILE]\n"
                "       interloper record validate [FILE...]\n"
+               "       interloper record merge -o OUT RESULTS...\n"
                "\n"
                "label     add labels to each record on stdin; write to stdout, or append\n"
                "          to OUT with one write per record\n"
                "summary   print a perf-stat-like summary of each record\n"
                "validate  check each line against schema interloper/1; name every bad\n"
                "          line as FILE:LINE, and exit 1 if there was one\n"
+               "merge     join the results files of one plan's shards, checked against\n"
+               "          the plan (interloper-record(1))\n"
                "\n"
                "The summary goes to stderr, as perf stat's does.  See interloper(1).\n");
-}
-
-static int
-valid_label(const char *k)
-{
-    if (!*k)
-        return 0;
-    for (const char *p = k; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              *p == '_' || *p == '-' || *p == '.'))
-            return 0;
-    return 1;
 }
 
 static int
@@ -65,7 +58,7 @@ cmd_label(int argc, char **argv)
         if (!eq)
             errx(1, "label: '%s' is not KEY=VALUE", argv[i]);
         *eq = 0;
-        if (!valid_label(argv[i]))
+        if (!il_label_key_ok(argv[i]))
             errx(1, "label: key '%s' must be letters, digits, '_', '-' or '.'", argv[i]);
         json_object_set_new(labels, argv[i], json_string(eq + 1));
         *eq = '=';
@@ -269,13 +262,16 @@ main(int argc, char **argv)
 {
     program_invocation_short_name = (char *)"interloper record"; /* err(3) prefix */
     if (argc < 2)
-        errx(1, "expected an operation, label, summary or validate; see interloper record --help");
+        errx(1, "expected an operation, label, summary, validate or merge; see interloper record "
+                "--help");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);
         return 0;
     }
     if (!strcmp(argv[1], "label"))
         return cmd_label(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "merge"))
+        return il_record_merge(argc - 1, argv + 1);
     if (!strcmp(argv[1], "summary"))
         return each_line(argc > 2 ? argv[2] : NULL, 1);
     if (!strcmp(argv[1], "validate")) {
@@ -286,5 +282,5 @@ main(int argc, char **argv)
             bad |= each_line(argv[i], 0);
         return bad;
     }
-    errx(1, "unknown operation '%s'; expected label, summary or validate", argv[1]);
+    errx(1, "unknown operation '%s'; expected label, summary, validate or merge", argv[1]);
 }

@@ -1,8 +1,15 @@
 # Build fragment for the C tools (tools/ -> build/libexec), included by
 # the top-level Makefile.
 TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
-	$(B)/libexec/interloper-exec $(B)/libexec/interloper-hold \
+	$(B)/libexec/interloper-run $(B)/libexec/interloper-sweep $(B)/libexec/interloper-hold \
 	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc
+
+# What interloper run, sweep and record merge share (tools/il_tools.h).
+IL_TOOL_COMMON = util args opts setupid elf launch sha256 xalloc
+IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(B)/interposer/config.o
+# The plan, results files and their lines: the sweep's, and merge's.
+IL_PLAN_OBJ = $(addprefix $(B)/tools/,plan.o prng.o results.o meta.o)
+IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o until.o slurm.o holdev.o)
 
 $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
@@ -12,15 +19,22 @@ $(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lpfm -ldl
 
-$(B)/libexec/interloper-exec: $(B)/tools/exec.o
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
-
-$(B)/libexec/interloper-hold: $(B)/tools/hold.o
+$(B)/libexec/interloper-run: $(B)/tools/run.o $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^
 
-$(B)/libexec/interloper-record: $(B)/tools/record.o
+$(B)/libexec/interloper-sweep: $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lm
+
+$(B)/libexec/interloper-hold: $(B)/tools/hold.o $(B)/tools/holdev.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^
+
+# merge rebuilds a plan's runs with the sweep's own plan.c; meta.c's
+# identity half needs the sweep's options, which are linked for it.
+$(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(IL_PLAN_OBJ) \
+		$(B)/tools/sweep_cli.o $(B)/tools/machine.o $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 
@@ -45,3 +59,11 @@ $(B)/tests/unit/test_linkcmd: tests/unit/test_linkcmd.c $(B)/tools/linkcmd.o $(B
 $(B)/tests/unit/test_prng: tests/unit/test_prng.c $(B)/tools/prng.o
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $^ -lcmocka
+
+# The tools' own unit tests (tests/tools/).
+TOOLS_UNIT = $(patsubst tests/tools/%.c,$(B)/tests/unit/%,$(wildcard tests/tools/test_*.c))
+UNIT_TESTS += $(TOOLS_UNIT)
+
+$(TOOLS_UNIT): $(B)/tests/unit/test_%: tests/tools/test_%.c $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $^ -lcmocka -ljansson

@@ -6,6 +6,10 @@
 P="$PROGS/probe"
 E="$PROGS/exitpaths"
 cd "$T" || exit 1
+# the runs' spec directories go here: the tests look at them
+TMPDIR=$T/tmp
+mkdir "$TMPDIR"
+export TMPDIR
 
 run() { sh "$IL" run -q --output "$T/res.jsonl" "$@"; }
 last() { jget res.jsonl "r[-1]$1"; }
@@ -27,7 +31,7 @@ assert_eq "$(last '["exit"]["signal"]')" 11 "the record says so"
 try "labels are added to the record and never reach the program"
 rm -f res.jsonl
 run --label bench=probe --label system=O3 -- "$P" env >env.out
-assert_eq "$(last '["labels"]')" '{"bench": "probe", "system": "O3"}' "labels"
+assert_eq "$(last '["labels"]')" '{"bench": "probe", "system": "O3", "setup": "e0"}' "labels, and the setup's id"
 assert_eq "$(grep -c -e O3 -e 'bench=' env.out)" 0 "no label value in the environment"
 
 try "records are appended to the results file"
@@ -143,7 +147,8 @@ assert_eq "$(cat err)" "interloper: LD_PRELOAD cannot apply to ./suid.bin (setui
 
 try "bad options: one line each, status 1"
 for args in "--env-size lots" "--stack-offset -4" "--stack-offset 7" "--aslr maybe" "--label =x" \
-	"--backend fast" "--frobnicate" "--keep FOO" "--env-size 999999" "--stack-pin=zz"; do
+	"--backend fast" "--frobnicate" "--keep FOO" "--env-size 999999" "--stack-pin=zz" \
+	"--stack-offset 0x10k" "--cpu 1-0" "--label a=b --label a=c"; do
 	# shellcheck disable=SC2086 # one word per option and value
 	run $args -- "$P" hello >out 2>err
 	assert_eq "$?:$(wc -l <err | tr -d ' '):$(wc -c <out | tr -d ' ')" "1:1:0" "$args"
@@ -152,9 +157,80 @@ done
 run -- /nonexistent/prog >out 2>err
 assert_match "$(cat err)" "^interloper run: /nonexistent/prog: not a program file" "missing program"
 
+try "8 loops of 100 runs in parallel, sharing TMPDIR: every run succeeds and is labelled"
+i=1
+while [ $i -le 8 ]; do
+	(
+		k=1
+		while [ $k -le 100 ]; do
+			sh "$IL" run -q --label loop=$i --label k=$k --output "$T/par.jsonl" -- "$P" hello >/dev/null ||
+				echo "loop $i run $k: status $?" >>"$T/par.fail"
+			k=$((k + 1))
+		done
+	) 2>>"$T/par.err" &
+	i=$((i + 1))
+done
+wait
+assert_eq "$(cat "$T/par.fail" "$T/par.err" 2>/dev/null)" "" "no run failed, nothing said"
+assert_eq "$(jget par.jsonl 'len(r)')" 800 "records"
+assert_eq "$(jget par.jsonl 'len(set((x["labels"]["loop"], x["labels"]["k"]) for x in r))')" 800 "each labelled, each once"
+
+try "a stale spec directory (its run was killed) is removed; a live run's never is"
+mkdir -m 700 "$TMPDIR/interloper-run.deadbeef" "$TMPDIR/interloper-run.livelive"
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$dead" >"$TMPDIR/interloper-run.deadbeef/spec"
+sleep 30 &
+live=$!
+printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$live" >"$TMPDIR/interloper-run.livelive/spec"
+# a spec written an hour ago naming a pid that a process started since has
+# taken: its run has ended, the pid was reused
+mkdir -m 700 "$TMPDIR/interloper-run.reusedpd"
+printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$live" >"$TMPDIR/interloper-run.reusedpd/spec"
+touch -d '1 hour ago' "$TMPDIR/interloper-run.reusedpd/spec"
+run -- "$P" hello >/dev/null
+assert_true "the dead run's is gone" [ ! -e "$TMPDIR/interloper-run.deadbeef" ]
+assert_true "the live one's stays" [ -f "$TMPDIR/interloper-run.livelive/spec" ]
+assert_true "one whose pid was reused is gone" [ ! -e "$TMPDIR/interloper-run.reusedpd" ]
+kill "$live"
+wait "$live" 2>/dev/null
+rm -rf "$TMPDIR/interloper-run.livelive"
+
+try "sizes are read by the library's rules, and refused in its words"
+run --stack-offset 0x10k -- "$P" hello >/dev/null 2>err
+assert_eq "$?" 1 "status"
+INTERLOPER_STACK_OFFSET=0x10k INTERLOPER_OUTPUT="$T/lib.jsonl" LD_PRELOAD="$LIB" "$P" hello >/dev/null 2>&1
+said=$(jget lib.jsonl 'r[-1]["errors"][0]' | sed 's/^INTERLOPER_STACK_OFFSET=0x10k: //')
+assert_eq "$(cat err)" "interloper run: --stack-offset 0x10k: $said" "the library's message"
+run --stack-offset 0x1000 --heap-offset 2k -- "$P" layout >/dev/null
+assert_eq "$(last '["setup"]["stack_offset"]') $(last '["setup"]["heap_offset"]')" "4096 2048" "hex and k, as the library reads them"
+
+try "-n prints the environment and the full command, arguments included"
+run -n --env-add 8 -- "$P" hello 'two words' "it's" >out
+assert_eq "$(sed -n 's/^-- //p' out)" "$P $P hello 'two words' 'it'\\''s'" "the path exec'd, then argv"
+assert_eq "$(grep -c '^INTERLOPER_PAD=xxxxxxxx$' out)" 1 "the pad"
+assert_match "$(grep '^labels ' out)" '"setup":"e8"' "the labels"
+
+try "the setup's id label comes from the factors; --label overrides it"
+run --env-add 64 --stack-offset 32 --heap-offset 4096 -- "$P" hello >/dev/null
+assert_eq "$(last '["labels"]')" '{"setup": "e64-s32-h4096", "env_add": "64", "stack_offset": "32", "heap_offset": "4096"}' "labels"
+run --env-size 5000 --label setup=mine -- "$P" hello >/dev/null
+assert_eq "$(last '["labels"]["setup"]')" mine "--label wins"
+run --env-size 5000 -- "$P" hello >/dev/null
+assert_eq "$(last '["labels"]["setup"]')" E5000 "an exact size"
+
+try "--cpu runs the program on those CPUs and records them"
+cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
+sh "$IL" run -q --cpu "$cpu" --output "$T/res.jsonl" -- /bin/cat /proc/self/status >status.out
+assert_eq "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' status.out)" "$cpu" "the program's affinity"
+assert_eq "$(last '["labels"]["cpus"]')" "$cpu" "labelled"
+run --cpu 99999 -- "$P" hello 2>err
+assert_match "$(cat err)" "^interloper run: --cpu 99999: " "a CPU that is not there"
+
 try "no spec directory is left behind"
-set -- "${TMPDIR:-/tmp}"/interloper-run.*
+set -- "$TMPDIR"/interloper-run.*
 [ -e "$1" ] && ls -d "$@" >&2
-assert_eq "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'interloper-run.*' 2>/dev/null | wc -l | tr -d ' ')" 0 "leftovers"
+assert_eq "$(find "$TMPDIR" -maxdepth 1 -name 'interloper-run.*' 2>/dev/null | wc -l | tr -d ' ')" 0 "leftovers"
 
 done_testing

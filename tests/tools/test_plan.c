@@ -1,0 +1,192 @@
+/*
+ * test_plan.c: the properties of tools/plan.c that the sweep and merge rely
+ * on.  The orders themselves are checked against the sh sweep this replaced
+ * (tests/sweep/old-orders.txt) and an independent Python reference
+ * (tests/sweep/order_ref.py) by tests/system/sweep.sh.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "il_tools.h"
+
+static unsigned long long env[] = {0, 64, 128, 192, 256, 320, 384};
+static unsigned long long zero[] = {0};
+static unsigned long long stacks[] = {0, 16, 32};
+static const char *sys3[] = {"A", "B", "C"};
+
+static struct il_design
+design(void)
+{
+    struct il_design d;
+    memset(&d, 0, sizeof d);
+    d.seed = 12345;
+    d.nsys = 3;
+    d.sys = sys3;
+    d.nenv = 7;
+    d.env = env;
+    d.nstack = 3;
+    d.stack = stacks;
+    d.nheap = 1;
+    d.heap = zero;
+    d.reps = 3;
+    return d;
+}
+
+static struct il_run *
+batch(struct il_design *d, size_t *n, struct il_plan *p)
+{
+    const char *why;
+    assert_int_equal(il_plan_init(p, d, &why), 0);
+    return il_plan_batch(p, 0, 0, n);
+}
+
+/* K drawn setups are the first K of a larger draw: --until and --setups
+ * extend one plan */
+static void
+draws_are_prefixes(void **state)
+{
+    (void)state;
+    struct il_design d = design();
+    struct il_plan small, all;
+    size_t n;
+    d.setups = 5;
+    free(batch(&d, &n, &small));
+    struct il_design d2 = design();
+    free(batch(&d2, &n, &all));
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(small.draw[i], all.draw[i]);
+    /* and batch 1 of the small plan draws the next ones */
+    size_t n1;
+    free(il_plan_batch(&small, 1, 0, &n1));
+    assert_int_equal(il_plan_batch_end(&small, 1), 10);
+    for (size_t i = 0; i < 10; i++)
+        assert_int_equal(small.draw[i], all.draw[i]);
+    il_plan_free(&small);
+    il_plan_free(&all);
+}
+
+/* shards by block: disjoint, their union the plan, balanced to a block */
+static void
+shards_partition_the_plan(void **state)
+{
+    (void)state;
+    struct il_design d = design();
+    struct il_plan p;
+    size_t n;
+    struct il_run *r = batch(&d, &n, &p);
+    assert_int_equal(n, 21 * 3 * 3);
+    for (unsigned shards = 1; shards <= 7; shards++) {
+        size_t count[8] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[r[i].block % shards]++;
+        size_t lo = n, hi = 0, sum = 0;
+        for (unsigned s = 0; s < shards; s++) {
+            lo = count[s] < lo ? count[s] : lo;
+            hi = count[s] > hi ? count[s] : hi;
+            sum += count[s];
+        }
+        assert_int_equal(sum, n);
+        assert_true(hi - lo <= p.ncell); /* at most one block apart */
+    }
+    free(r);
+    il_plan_free(&p);
+}
+
+/* every run once: run ids are unique, and each (system, setup, rep) is there */
+static void
+run_ids_unique(void **state)
+{
+    (void)state;
+    struct il_design d = design();
+    d.pin_factor = 1;
+    d.warmup = 2;
+    struct il_plan p;
+    size_t n;
+    struct il_run *r = batch(&d, &n, &p);
+    assert_int_equal(n, 21 * 6 * (3 + 2));
+    char **ids = calloc(n, sizeof *ids);
+    for (size_t i = 0; i < n; i++) {
+        char id[256];
+        il_plan_run_id(&p, &r[i], id, sizeof id);
+        ids[i] = strdup(id);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(ids[i], ids[j]);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(ids[i]);
+    free(ids);
+    free(r);
+    il_plan_free(&p);
+}
+
+/* warm-up runs come before their setup's first measured run, and do not
+ * change the measured runs' order */
+static void
+warmups_first_order_kept(void **state)
+{
+    (void)state;
+    struct il_design d = design(), dw = design();
+    dw.warmup = 2;
+    struct il_plan p, pw;
+    size_t n, nw;
+    struct il_run *r = batch(&d, &n, &p), *rw = batch(&dw, &nw, &pw);
+    assert_int_equal(nw, n + 21 * 3 * 2);
+    size_t k = 0;
+    int measured[21] = {0};
+    for (size_t i = 0; i < nw; i++) {
+        if (rw[i].warm) {
+            assert_int_equal(measured[rw[i].setup], 0);
+            continue;
+        }
+        measured[rw[i].setup] = 1;
+        assert_int_equal(rw[i].setup, r[k].setup);
+        assert_int_equal(rw[i].cell, r[k].cell);
+        assert_int_equal(rw[i].rep, r[k].rep);
+        k++;
+    }
+    assert_int_equal(k, n);
+    free(r);
+    free(rw);
+    il_plan_free(&p);
+    il_plan_free(&pw);
+}
+
+/* the setup id comes from the factor values only */
+static void
+setup_ids(void **state)
+{
+    (void)state;
+    char id[128];
+    struct il_factors f;
+    memset(&f, 0, sizeof f);
+    f.env = 64;
+    il_setup_id(&f, id, sizeof id);
+    assert_string_equal(id, "e64");
+    f.layout = "03";
+    f.stack_offset = 32;
+    f.heap_offset = 4096;
+    il_setup_id(&f, id, sizeof id);
+    assert_string_equal(id, "e64-l03-s32-h4096");
+    f.env_exact = 1;
+    f.layout = NULL;
+    f.aslr_token = "0badf00d";
+    il_setup_id(&f, id, sizeof id);
+    assert_string_equal(id, "E64-s32-h4096-a0badf00d");
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(draws_are_prefixes), cmocka_unit_test(shards_partition_the_plan),
+        cmocka_unit_test(run_ids_unique),     cmocka_unit_test(warmups_first_order_kept),
+        cmocka_unit_test(setup_ids),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

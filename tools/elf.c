@@ -1,0 +1,214 @@
+/*
+ * elf.c: can LD_PRELOAD apply to a program?  Checked once per program (once
+ * per sweep), from the file itself, without readelf: the dynamic loader
+ * preloads only into dynamically linked ELF programs (a PT_INTERP header)
+ * run without privilege (no setuid or setgid bit); a script is what its
+ * interpreter is.  The library measures from __libc_start_main, so a
+ * program that does not import it is preloaded but not measured: a warning.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "il_tools.h"
+
+char *
+il_find_program(const char *prog)
+{
+    struct stat st;
+    if (strchr(prog, '/'))
+        return il_xstrdup(prog);
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    for (const char *p = path;; p++) {
+        const char *colon = strchr(p, ':');
+        size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        char *cand = n ? il_xasprintf("%.*s/%s", (int)n, p, prog) : il_xasprintf("./%s", prog);
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+            return cand;
+        free(cand);
+        if (!colon)
+            return NULL;
+        p = colon;
+    }
+}
+
+/* ELF64 or ELF32 of this machine's byte order; anything else is left to
+ * the kernel to judge. */
+struct elf {
+    const unsigned char *p;
+    size_t n;
+    int is64;
+};
+
+static int
+in(const struct elf *e, uint64_t off, uint64_t len)
+{
+    return off <= e->n && len <= e->n - off;
+}
+
+/* Does the file import __libc_start_main?  -1 when it cannot be told. */
+static int
+imports_lsm(const struct elf *e)
+{
+    uint64_t shoff, shnum, shentsize;
+    if (e->is64) {
+        const Elf64_Ehdr *h = (const void *)e->p;
+        shoff = h->e_shoff, shnum = h->e_shnum, shentsize = h->e_shentsize;
+        if (shentsize != sizeof(Elf64_Shdr))
+            return -1;
+    } else {
+        const Elf32_Ehdr *h = (const void *)e->p;
+        shoff = h->e_shoff, shnum = h->e_shnum, shentsize = h->e_shentsize;
+        if (shentsize != sizeof(Elf32_Shdr))
+            return -1;
+    }
+    if (!shoff || !in(e, shoff, shnum * shentsize))
+        return -1;
+    for (uint64_t i = 0; i < shnum; i++) {
+        uint64_t type, off, size, link, entsize;
+        if (e->is64) {
+            const Elf64_Shdr *s = (const void *)(e->p + shoff + i * shentsize);
+            type = s->sh_type, off = s->sh_offset, size = s->sh_size, link = s->sh_link,
+            entsize = s->sh_entsize;
+        } else {
+            const Elf32_Shdr *s = (const void *)(e->p + shoff + i * shentsize);
+            type = s->sh_type, off = s->sh_offset, size = s->sh_size, link = s->sh_link,
+            entsize = s->sh_entsize;
+        }
+        if (type != SHT_DYNSYM || link >= shnum || !entsize || !in(e, off, size))
+            continue;
+        uint64_t stroff, strsize;
+        if (e->is64) {
+            const Elf64_Shdr *s = (const void *)(e->p + shoff + link * shentsize);
+            stroff = s->sh_offset, strsize = s->sh_size;
+        } else {
+            const Elf32_Shdr *s = (const void *)(e->p + shoff + link * shentsize);
+            stroff = s->sh_offset, strsize = s->sh_size;
+        }
+        if (!in(e, stroff, strsize))
+            return -1;
+        static const char want[] = "__libc_start_main";
+        for (uint64_t k = 0; k + entsize <= size; k += entsize) {
+            uint64_t name, shndx;
+            if (e->is64) {
+                const Elf64_Sym *y = (const void *)(e->p + off + k);
+                name = y->st_name, shndx = y->st_shndx;
+            } else {
+                const Elf32_Sym *y = (const void *)(e->p + off + k);
+                name = y->st_name, shndx = y->st_shndx;
+            }
+            if (shndx == SHN_UNDEF && name + sizeof want <= strsize &&
+                !memcmp(e->p + stroff + name, want, sizeof want))
+                return 1;
+        }
+        return 0;
+    }
+    return -1;
+}
+
+/* "static" when there is no PT_INTERP; NULL when there is. */
+static const char *
+check_elf(const struct elf *e, int *warn)
+{
+    uint64_t phoff, phnum, phentsize;
+    if (e->is64) {
+        const Elf64_Ehdr *h = (const void *)e->p;
+        phoff = h->e_phoff, phnum = h->e_phnum, phentsize = h->e_phentsize;
+        if (phentsize != sizeof(Elf64_Phdr))
+            return NULL;
+    } else {
+        const Elf32_Ehdr *h = (const void *)e->p;
+        phoff = h->e_phoff, phnum = h->e_phnum, phentsize = h->e_phentsize;
+        if (phentsize != sizeof(Elf32_Phdr))
+            return NULL;
+    }
+    if (!in(e, phoff, phnum * phentsize))
+        return NULL; /* the kernel will say what is wrong with it */
+    int interp = 0;
+    for (uint64_t i = 0; i < phnum; i++) {
+        const unsigned char *ph = e->p + phoff + i * phentsize;
+        uint32_t type = e->is64 ? ((const Elf64_Phdr *)(const void *)ph)->p_type
+                                : ((const Elf32_Phdr *)(const void *)ph)->p_type;
+        if (type == PT_INTERP)
+            interp = 1;
+    }
+    if (!interp)
+        return "static";
+    if (imports_lsm(e) == 0)
+        *warn = 1;
+    return NULL;
+}
+
+static const char *
+preloadable(const char *path, int *warn, int depth)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        if (fd >= 0)
+            close(fd);
+        return NULL; /* exec will say why */
+    }
+    if (st.st_mode & (S_ISUID | S_ISGID)) {
+        close(fd);
+        return "setuid";
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size < 4) {
+        close(fd);
+        return NULL;
+    }
+    size_t n = (size_t)st.st_size;
+    void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED)
+        return NULL;
+    const unsigned char *p = m;
+    const char *why = NULL;
+    static char sentence[600];
+    if (p[0] == '#' && p[1] == '!') {
+        /* a script: its interpreter decides (through env, if so) */
+        char line[256];
+        size_t k = 0;
+        for (size_t i = 2; i < n && p[i] != '\n' && k + 1 < sizeof line; i++)
+            line[k++] = (char)p[i];
+        line[k] = 0;
+        char *save, *interp = strtok_r(line, " \t", &save), *arg = strtok_r(NULL, " \t", &save);
+        if (!interp) {
+            why = "a script without an interpreter";
+        } else if (depth < 2) {
+            const char *base = strrchr(interp, '/') ? strrchr(interp, '/') + 1 : interp;
+            char *found = NULL;
+            if (!strcmp(base, "env") && arg && !(found = il_find_program(arg))) {
+                snprintf(sentence, sizeof sentence, "its interpreter %s is not found", arg);
+                why = sentence;
+            } else {
+                why = preloadable(found ? found : interp, warn, depth + 1);
+            }
+            free(found);
+        }
+    } else if (n >= EI_NIDENT && !memcmp(p, ELFMAG, SELFMAG)) {
+        struct elf e = {p, n, p[EI_CLASS] == ELFCLASS64};
+        int native =
+            p[EI_DATA] == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB);
+        size_t hsz = e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+        if (native && (p[EI_CLASS] == ELFCLASS64 || p[EI_CLASS] == ELFCLASS32) && n >= hsz)
+            why = check_elf(&e, warn);
+    }
+    munmap(m, n);
+    return why;
+}
+
+const char *
+il_preloadable(const char *path, int *warn)
+{
+    *warn = 0;
+    return preloadable(path, warn, 0);
+}

@@ -1,0 +1,276 @@
+/*
+ * il_tools.h: what interloper's C commands share (run, sweep, record
+ * merge, hold): buffers, SHA-256, option words, the launcher, the plan,
+ * results files.  Not used by the library, which allocates nothing before
+ * main; these may allocate and exit on failure.
+ */
+#ifndef IL_TOOLS_H
+#define IL_TOOLS_H
+
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "il_prng.h"
+#include "il_xalloc.h"
+#include "interloper.h"
+
+/* ------------------------------------------------------------ util.c */
+char *il_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growing string, always terminated. */
+struct il_buf {
+    char *s;
+    size_t n, cap;
+};
+void il_buf_add(struct il_buf *b, const char *s, size_t n);
+void il_buf_puts(struct il_buf *b, const char *s);
+void il_buf_printf(struct il_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s as a JSON string, quotes included (control bytes as \u00XX) */
+void il_buf_json(struct il_buf *b, const char *s);
+/* UTF-8: the length of the sequence at p (0: not one); whether s is all
+ * UTF-8; a copy with every other byte taken as Latin-1. */
+size_t il_utf8_len(const unsigned char *p);
+int il_utf8_ok(const char *s);
+char *il_utf8_fix(const char *s);
+/* s as one sh word in single quotes */
+void il_buf_shell(struct il_buf *b, const char *s);
+/* s as one sh word, quoted only when it must be */
+void il_buf_word(struct il_buf *b, const char *s);
+void il_buf_free(struct il_buf *b);
+
+/* Write all of s, retrying short writes; 0 or -1 with errno. */
+int il_write_full(int fd, const void *s, size_t n);
+/* Seconds since the epoch as "2026-11-22T14:20:45Z". */
+void il_utc_now(char out[32]);
+/* A monotonic clock in seconds. */
+double il_now(void);
+
+/* ------------------------------------------------------------ sha256.c */
+struct il_sha256 {
+    uint32_t h[8];
+    uint64_t len;
+    unsigned char buf[64];
+    size_t nbuf;
+};
+void il_sha256_init(struct il_sha256 *c);
+void il_sha256_update(struct il_sha256 *c, const void *p, size_t n);
+void il_sha256_final(struct il_sha256 *c, unsigned char out[32]);
+/* The hex digest of n bytes, of an open descriptor read from offset 0
+ * (its size in *size), of a file.  0, or -1 with errno. */
+void il_sha256_hex(const void *p, size_t n, char hex[65]);
+int il_sha256_fd(int fd, char hex[65], unsigned long long *size);
+int il_sha256_file(const char *path, char hex[65]);
+
+/* ------------------------------------------------------------ args.c */
+/* Option words, the way interloper's commands read them: "--name value"
+ * or "--name=value"; options end at "--" or the first word that is not
+ * one. */
+struct il_args {
+    const char *me; /* "interloper run": the prefix of every message */
+    int argc;
+    char **argv;
+    int i;           /* the next word */
+    const char *opt; /* the current option, without "=value" */
+    char optbuf[64]; /* its name when it came with "=value" */
+    const char *inl; /* the value after "=", or NULL */
+};
+void il_args_init(struct il_args *a, const char *me, int argc, char **argv);
+/* The next option, or NULL at the end of the options (a "--" is eaten). */
+const char *il_args_next(struct il_args *a);
+/* The current option's value: after "=" or the next word; exits if none. */
+const char *il_args_value(struct il_args *a);
+/* Its value only when it is given after "=" or the next word passes ok(). */
+const char *il_args_optional(struct il_args *a, int (*ok)(const char *));
+/* The current option takes no value: exits if one was given after "=". */
+void il_args_flag(struct il_args *a);
+/* "interloper X: OPT VALUE: what" and exit 1. */
+void il_args_bad(struct il_args *a, const char *val, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+
+/* ------------------------------------------------------------ opts.c */
+/* The options of a run's setup that interloper run and sweep share, parsed
+ * once, by the library's own rules (il_config_parse, il_parse_size). */
+#define IL_ENV_MAX (8ULL << 20) /* --env-size, --env-add */
+
+enum il_pinmode { IL_PINMODE_NONE, IL_PINMODE_AUTO, IL_PINMODE_ADDR };
+
+struct il_label {
+    const char *key, *value;
+};
+
+struct il_common {
+    int env_clean;
+    const char **keep;
+    size_t nkeep;
+    const char *events, *backend;
+    int strict;
+    int aslr; /* 0 off (the default), 1 on */
+    int have_cpus;
+    cpu_set_t cpus;
+    char cpus_text[256]; /* the list, canonical: "0-1,3" */
+    struct il_label *labels;
+    size_t nlabels;
+    const char *output; /* as given; NULL: the default */
+    int quiet, dry;
+};
+
+void il_common_init(struct il_common *c);
+/* Handle a shared option; 1 if it was one. */
+int il_common_option(struct il_args *a, struct il_common *c);
+/* The variable VAR=VALUE by the library's parser: exits with the library's
+ * message, given as "OPT VALUE: what", when it refuses it. */
+void il_check_var(struct il_args *a, const char *var, const char *value, struct il_config *cfg);
+/* A byte count for --stack-offset (a multiple of 16), --heap-offset. */
+unsigned long long il_opt_stack_offset(struct il_args *a, const char *v);
+unsigned long long il_opt_heap_offset(struct il_args *a, const char *v);
+/* --env-size, --env-add: a byte count up to IL_ENV_MAX. */
+unsigned long long il_opt_env_bytes(struct il_args *a, const char *v);
+/* --stack-pin's value: auto or an address. */
+int il_is_pin_word(const char *v);
+enum il_pinmode il_opt_pin(struct il_args *a, const char *v, uintptr_t *addr);
+/* 1 if k is a valid label key (letters, digits, '_', '-', '.'). */
+int il_label_key_ok(const char *k);
+const char *il_label_get(const struct il_common *c, const char *key);
+
+/* ------------------------------------------------------------ setupid.c */
+/* The factor values of one setup, and its id (setupid.c says how the id
+ * is made): the same for interloper run and sweep. */
+struct il_factors {
+    int env_exact;          /* env is an exact size, not a pad */
+    unsigned long long env; /* the pad (env_add) or the size */
+    const char *layout;     /* NULL: not a factor */
+    unsigned long long stack_offset, heap_offset;
+    const char *aslr_token; /* NULL: ASLR off */
+};
+void il_setup_id(const struct il_factors *f, char *out, size_t outsz);
+
+/* ------------------------------------------------------------ plan.c */
+/* A sweep's design: systems x setups x repetitions (interloper-sweep(1),
+ * "The plan").  A setup is one cell of the product of the factor lists,
+ * env x layout x stack offset x heap offset (in that nesting, the first
+ * outermost); the pin, when it varies, doubles the systems instead. */
+struct il_design {
+    uint32_t seed;
+    size_t nsys;
+    const char **sys; /* names */
+    size_t nenv, nlay, nstack, nheap;
+    unsigned long long *env, *stack, *heap;
+    const char **lay;  /* layout ids; nlay == 0: layouts are not a factor */
+    const char **kind; /* each layout's kind (original, alphabetical, random) */
+    int pin_factor;    /* pinned and unpinned runs, interleaved */
+    int aslr;          /* ASLR on: every run is a setup of its own */
+    size_t setups;     /* K, drawn from the product (the first batch with --until) */
+    unsigned reps, warmup;
+};
+
+/* One run of the plan. */
+struct il_run {
+    uint32_t setup; /* the setup's place in the draw */
+    uint32_t block; /* the (repetition, setup) block, in plan order: the unit of shards */
+    uint16_t cell;  /* system = cell % nsys; pinned when cell >= nsys */
+    uint16_t rep;   /* the repetition, 1...; or the warm-up's number */
+    uint8_t warm;
+};
+
+struct il_plan {
+    const struct il_design *d;
+    size_t n;       /* setups in the product */
+    size_t ncell;   /* systems x pin values */
+    uint32_t *draw; /* draw[i]: the product index of the i-th drawn setup */
+    size_t drawn;
+    struct il_rng *g; /* stream 1, where the draw stopped */
+};
+
+/* 0, or -1 and why (an empty factor, too large a product). */
+int il_plan_init(struct il_plan *p, const struct il_design *d, const char **why);
+void il_plan_free(struct il_plan *p);
+/* The number of setups in the first b+1 batches: K, 2K, 4K, ... up to n. */
+size_t il_plan_batch_end(const struct il_plan *p, unsigned b);
+/* The runs of batch b, in their order; *nruns of them (malloc'd).  Block
+ * numbers continue from first_block. */
+struct il_run *il_plan_batch(struct il_plan *p, unsigned b, uint32_t first_block, size_t *nruns);
+/* The factor values of drawn setup i (pos), layout index in *lay (-1). */
+void il_plan_setup(const struct il_plan *p, size_t pos, unsigned long long *env, long *lay,
+                   unsigned long long *stack, unsigned long long *heap);
+/* A run's setup id (without the ASLR token), id, and with ASLR on its
+ * setup label (the id and a token of the run). */
+void il_plan_setup_id(const struct il_plan *p, size_t pos, char *out, size_t outsz);
+void il_plan_run_id(const struct il_plan *p, const struct il_run *r, char *out, size_t outsz);
+void il_plan_setup_label(const struct il_plan *p, const struct il_run *r, char *out, size_t outsz);
+
+/* ------------------------------------------------------------ elf.c */
+/* Can LD_PRELOAD apply to the program at path?  Returns NULL, or why not:
+ * "static", "setuid", or a sentence.  *warn is set when it can, but the
+ * program does not start through __libc_start_main. */
+const char *il_preloadable(const char *path, int *warn);
+/* PROG as exec would find it: a path if it has a '/', else the first
+ * executable regular file of that name in PATH.  NULL if none. */
+char *il_find_program(const char *prog);
+
+/* ------------------------------------------------------------ launch.c */
+/* The environment a measured program receives, built once. */
+struct il_env {
+    char **v;
+    size_t n, cap;
+};
+/* Slots for what varies between runs, at fixed places in the environment,
+ * each of a constant width, and the pad, always last. */
+struct il_slots {
+    char stack[48], heap[48], pin[48];
+    char *pad; /* "INTERLOPER_PAD=" then padmax bytes */
+    size_t padmax, padlen;
+};
+#define IL_PAD_PREFIX "INTERLOPER_PAD="
+/* the kernel takes no single string longer than MAX_ARG_STRLEN (32 pages) */
+#define IL_PAD_MAX (32 * 4096 - sizeof IL_PAD_PREFIX)
+
+const char *il_find_library(void);
+const char *il_libexec_dir(void);
+void il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, const char *lib,
+                  const char *spec, size_t padmax);
+void il_env_setup(struct il_slots *s, unsigned long long stack_offset,
+                  unsigned long long heap_offset, enum il_pinmode pin, uintptr_t pin_addr,
+                  size_t pad);
+size_t il_env_bytes(const struct il_env *e);
+
+/* The run spec (DESIGN.md, "Labels"). */
+struct il_spec {
+    char dir[IL_PATH_MAX - 16];
+    char path[IL_PATH_MAX]; /* dir/spec: INTERLOPER_RUN */
+    char tmp[IL_PATH_MAX];  /* dir/spec.new, renamed onto path */
+    int exchange;           /* swap the two names (renameat2 RENAME_EXCHANGE) */
+};
+/* A private directory $TMPDIR/interloper-run.XXXXXXXX (0700): the path
+ * is of one length for every run.  With dry, only the name's shape. */
+void il_spec_dir(struct il_spec *s, const char *me, int dry);
+/* Write the spec atomically: 0, or -1 with errno. */
+int il_spec_write(struct il_spec *s, long pid, const char *output, int summary,
+                  const char *labels_json);
+/* Remove the spec directory and what interloper put in it. */
+void il_spec_remove(struct il_spec *s);
+/* Remove the spec directories of runs and sweeps that have ended without
+ * removing theirs (killed): never one whose owner still runs. */
+void il_spec_clean_stale(void);
+/* The owner file of a sweep's spec directory (its spec says pid 0). */
+void il_spec_owner(struct il_spec *s);
+
+/* ASLR for the programs this process execs: 0 off, 1 on; exits on refusal. */
+void il_set_aslr(const char *me, int on);
+/* Parse a CPU list "0-3,6"; 0, or -1 with why. */
+int il_parse_cpus(const char *s, cpu_set_t *set, char *canon, size_t canonsz, const char **why);
+
+/* Start path with argv and env in a child that dies with this process
+ * (PR_SET_PDEATHSIG), its stdin, stdout, stderr on in, out, err (-1: ours),
+ * on the CPUs in cpus (NULL: ours).  The pid, or -1 with errno (exec failed
+ * or could not start). */
+pid_t il_spawn(const char *path, char *const argv[], char *const env[], int in, int out, int err,
+               const cpu_set_t *cpus);
+
+/* ------------------------------------------------------------ hold.c helpers (holdev.c) */
+/* Open one disabled counter of each software-event kind, close-on-exec;
+ * the number held. */
+int il_hold_events(void);
+
+#endif

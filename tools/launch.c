@@ -1,0 +1,474 @@
+/*
+ * launch.c: what interloper run and interloper sweep both do to start a
+ * measured program: find the library, build the environment to the byte,
+ * write the run spec, set ASLR and the CPUs, and exec (run, in place) or
+ * spawn (sweep, a child that dies with the sweep).
+ *
+ * The environment is the caller's (or with --env-clean only PATH, HOME and
+ * the --keep names), without any INTERLOPER_ variable, then LD_PRELOAD with
+ * the library in front, the variables of the setup (each of a constant
+ * width), INTERLOPER_RUN (the spec's path, of a constant length) and the
+ * pad INTERLOPER_PAD, always present and always last, so that two setups
+ * differ in the environment only by the pad's length (Mytkowicz et al.,
+ * ASPLOS'09, section 4.2: the environment's size moves the stack).
+ */
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "il_tools.h"
+
+extern char **environ;
+
+/* ------------------------------------------------------------ where things are */
+
+/* The directory of this program, from /proc/self/exe. */
+const char *
+il_libexec_dir(void)
+{
+    static char dir[PATH_MAX];
+    if (!dir[0]) {
+        ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+        if (n <= 0) {
+            strcpy(dir, ".");
+            return dir;
+        }
+        dir[n] = 0;
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = 0;
+    }
+    return dir;
+}
+
+/* $INTERLOPER_LIBRARY (the front command sets it), or beside this program
+ * in a build tree or an install; made absolute and canonical, so that its
+ * path, which is in every measured environment, is the same however the
+ * command was started. */
+const char *
+il_find_library(void)
+{
+    static char found[PATH_MAX];
+    const char *env = getenv("INTERLOPER_LIBRARY");
+    char *cand[3] = {NULL, NULL, NULL};
+    int k = 0;
+    if (env && *env)
+        cand[k++] = il_xstrdup(env);
+    cand[k++] = il_xasprintf("%s/../libinterloper.so", il_libexec_dir());
+    cand[k++] = il_xasprintf("%s/../../lib/interloper/libinterloper.so", il_libexec_dir());
+    const char *r = NULL;
+    for (int i = 0; i < k && !r; i++) {
+        struct stat st;
+        if (stat(cand[i], &st) == 0 && S_ISREG(st.st_mode) && realpath(cand[i], found))
+            r = found;
+    }
+    for (int i = 0; i < k; i++)
+        free(cand[i]);
+    return r;
+}
+
+/* ------------------------------------------------------------ the environment */
+
+static void
+env_put(struct il_env *e, char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    size_t k = eq ? (size_t)(eq - kv) : strlen(kv);
+    for (size_t i = 0; i < e->n; i++)
+        if (!strncmp(e->v[i], kv, k) && e->v[i][k] == '=') {
+            e->v[i] = kv;
+            return;
+        }
+    if (e->n + 2 > e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 64;
+        e->v = il_xrealloc(e->v, e->cap * sizeof *e->v);
+    }
+    e->v[e->n++] = kv;
+    e->v[e->n] = NULL;
+}
+
+static const char *
+env_get(const struct il_env *e, const char *name)
+{
+    size_t k = strlen(name);
+    for (size_t i = 0; i < e->n; i++)
+        if (!strncmp(e->v[i], name, k) && e->v[i][k] == '=')
+            return e->v[i] + k + 1;
+    return NULL;
+}
+
+size_t
+il_env_bytes(const struct il_env *e)
+{
+    size_t t = 0;
+    for (size_t i = 0; i < e->n; i++)
+        t += strlen(e->v[i]) + 1;
+    return t;
+}
+
+void
+il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, const char *lib,
+             const char *spec, size_t padmax)
+{
+    memset(e, 0, sizeof *e);
+    memset(s, 0, sizeof *s);
+    e->cap = 64;
+    e->v = il_xcalloc(e->cap, sizeof *e->v);
+    for (char **v = environ; *v; v++) {
+        if (!strncmp(*v, "INTERLOPER_", 11))
+            continue;
+        if (c->env_clean) {
+            int kept = !strncmp(*v, "PATH=", 5) || !strncmp(*v, "HOME=", 5);
+            for (size_t k = 0; k < c->nkeep && !kept; k++) {
+                size_t l = strlen(c->keep[k]);
+                kept = !strncmp(*v, c->keep[k], l) && (*v)[l] == '=';
+            }
+            if (!kept)
+                continue;
+        }
+        env_put(e, *v);
+    }
+    const char *old = env_get(e, "LD_PRELOAD");
+    env_put(e, old && *old ? il_xasprintf("LD_PRELOAD=%s:%s", lib, old)
+                           : il_xasprintf("LD_PRELOAD=%s", lib));
+    if (c->events)
+        env_put(e, il_xasprintf("INTERLOPER_EVENTS=%s", c->events));
+    if (c->backend)
+        env_put(e, il_xasprintf("INTERLOPER_BACKEND=%s", c->backend));
+    if (c->strict)
+        env_put(e, "INTERLOPER_STRICT=1");
+    il_env_setup(s, 0, 0, IL_PINMODE_NONE, 0, 0);
+    env_put(e, s->stack);
+    env_put(e, s->heap);
+    env_put(e, s->pin);
+    env_put(e, il_xasprintf("INTERLOPER_RUN=%s", spec));
+    s->padmax = padmax;
+    s->pad = il_xmalloc(sizeof IL_PAD_PREFIX + padmax);
+    memcpy(s->pad, IL_PAD_PREFIX, sizeof IL_PAD_PREFIX - 1);
+    memset(s->pad + sizeof IL_PAD_PREFIX - 1, 'x', padmax);
+    s->padlen = padmax;
+    s->pad[sizeof IL_PAD_PREFIX - 1 + padmax] = 0;
+    env_put(e, s->pad);
+    il_env_setup(s, 0, 0, IL_PINMODE_NONE, 0, 0);
+}
+
+/* Constant widths: 8 and 10 digits for the offsets (their maxima are 64M
+ * and 1G), and none, auto or an 18-character address for the pin. */
+void
+il_env_setup(struct il_slots *s, unsigned long long stack_offset, unsigned long long heap_offset,
+             enum il_pinmode pin, uintptr_t pin_addr, size_t pad)
+{
+    snprintf(s->stack, sizeof s->stack, "INTERLOPER_STACK_OFFSET=%08llu", stack_offset);
+    snprintf(s->heap, sizeof s->heap, "INTERLOPER_HEAP_OFFSET=%010llu", heap_offset);
+    if (pin == IL_PINMODE_ADDR)
+        snprintf(s->pin, sizeof s->pin, "INTERLOPER_STACK_PIN=0x%016llx",
+                 (unsigned long long)pin_addr);
+    else
+        snprintf(s->pin, sizeof s->pin, "INTERLOPER_STACK_PIN=%s",
+                 pin == IL_PINMODE_AUTO ? "auto" : "none");
+    if (s->pad && pad <= s->padmax) {
+        char *body = s->pad + sizeof IL_PAD_PREFIX - 1;
+        body[s->padlen] = 'x';
+        body[pad] = 0;
+        s->padlen = pad;
+    }
+}
+
+/* ------------------------------------------------------------ the spec */
+
+/* Where spec directories go: $TMPDIR (absolute, and without '%', which
+ * the library's output paths expand), else /dev/shm, in memory, where
+ * making and removing a directory and a file per run costs nothing like
+ * it does on a disk file system (on ext4 mounted with discard, more than
+ * the preloaded program itself), else /tmp. */
+static const char *
+tmpdir(void)
+{
+    const char *t = getenv("TMPDIR");
+    if (t && t[0] == '/' && !strchr(t, '%') && strlen(t) < IL_PATH_MAX - 64)
+        return t;
+    struct stat st;
+    if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK | X_OK) == 0)
+        return "/dev/shm";
+    return "/tmp";
+}
+
+#define SPEC_PREFIX "interloper-run."
+
+void
+il_spec_dir(struct il_spec *s, const char *me, int dry)
+{
+    snprintf(s->dir, sizeof s->dir, "%s/" SPEC_PREFIX "XXXXXXXX", tmpdir());
+    if (!dry && !mkdtemp(s->dir))
+        err(1, "cannot make a directory for the run spec in %s", tmpdir());
+    snprintf(s->path, sizeof s->path, "%s/spec", s->dir);
+    snprintf(s->tmp, sizeof s->tmp, "%s/spec.new", s->dir);
+    s->exchange = 1;
+    (void)me;
+}
+
+/*
+ * The spec, written atomically: under another name, then renamed over the
+ * one the library reads.  A sweep writes one before every run, so it keeps
+ * both files and swaps their names (RENAME_EXCHANGE): a new inode per run,
+ * and the old one's deletion, cost more on a disk file system than all the
+ * rest of a run's driving (ext4 with discard: a synchronous discard per
+ * deleted file).  The content is written over the old (pwrite, then a
+ * truncation that frees no block).  Where the file system cannot exchange
+ * names, a plain rename.
+ */
+int
+il_spec_write(struct il_spec *s, long pid, const char *output, int summary, const char *labels_json)
+{
+    struct il_buf b = {0};
+    il_buf_printf(&b,
+                  IL_RUN_SCHEMA "\n" IL_RUN_PID " %ld\n" IL_RUN_OUTPUT " %s\n" IL_RUN_SUMMARY
+                                " %d\n" IL_RUN_LABELS " %s\n",
+                  pid, output, summary, labels_json);
+    int fd = open(s->tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    int rc =
+        fd < 0 || pwrite(fd, b.s, b.n, 0) != (ssize_t)b.n || ftruncate(fd, (off_t)b.n) < 0 ? -1 : 0;
+    int e = errno;
+    if (fd >= 0 && close(fd) < 0 && rc == 0)
+        rc = -1, e = errno;
+    int swapped = 0;
+    if (rc == 0 && s->exchange) {
+        if (renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->path, RENAME_EXCHANGE) == 0)
+            swapped = 1;
+        else if (errno != ENOENT) /* ENOENT: no spec yet to swap with */
+            s->exchange = 0;
+    }
+    if (rc == 0 && !swapped && rename(s->tmp, s->path) < 0)
+        rc = -1, e = errno;
+    il_buf_free(&b);
+    errno = e;
+    return rc;
+}
+
+/* What interloper may leave in a spec directory. */
+static const char *const spec_files[] = {"spec", "spec.new", "owner", "rec", "out", "err", NULL};
+
+void
+il_spec_remove(struct il_spec *s)
+{
+    for (const char *const *f = spec_files; *f; f++) {
+        char p[IL_PATH_MAX + 16];
+        snprintf(p, sizeof p, "%s/%s", s->dir, *f);
+        unlink(p);
+    }
+    rmdir(s->dir);
+}
+
+void
+il_spec_owner(struct il_spec *s)
+{
+    char p[IL_PATH_MAX + 16], pid[32];
+    snprintf(p, sizeof p, "%s/owner", s->dir);
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0 || il_write_full(fd, pid, (size_t)n) < 0)
+        err(1, "cannot write %s", p);
+    close(fd);
+}
+
+/* The pid a file in dir names: the spec's "pid N" line, or for a sweep's
+ * spec ("pid 0") the owner file; its change time in *when.  0: none. */
+static long
+owner_of(int dfd, time_t *when)
+{
+    char b[256];
+    struct stat st;
+    long pid = 0;
+    int fd = openat(dfd, "spec", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0) {
+        ssize_t n = read(fd, b, sizeof b - 1);
+        if (n > 0 && fstat(fd, &st) == 0) {
+            b[n] = 0;
+            const char *p = strstr(b, "\n" IL_RUN_PID " ");
+            if (p)
+                pid = strtol(p + sizeof IL_RUN_PID + 1, NULL, 10);
+            *when = st.st_mtime;
+        }
+        close(fd);
+        if (pid > 0)
+            return pid;
+    }
+    fd = openat(dfd, "owner", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, b, sizeof b - 1);
+    if (n > 0 && fstat(fd, &st) == 0) {
+        b[n] = 0;
+        pid = strtol(b, NULL, 10);
+        *when = st.st_mtime;
+    }
+    close(fd);
+    return pid;
+}
+
+/* When process pid started, in seconds since the epoch (to a second);
+ * -1 if it does not exist. */
+static long long
+started(long pid)
+{
+    static long long boot = -1;
+    char p[64], b[1024];
+    if (boot < 0) {
+        FILE *f = fopen("/proc/stat", "re");
+        char line[256];
+        while (f && fgets(line, sizeof line, f))
+            if (!strncmp(line, "btime ", 6))
+                boot = atoll(line + 6);
+        if (f)
+            fclose(f);
+        if (boot < 0)
+            boot = 0;
+    }
+    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, b, sizeof b - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    b[n] = 0;
+    /* after the command's ")" : field 3 is the state, field 22 starttime */
+    char *q = strrchr(b, ')');
+    if (!q)
+        return -1;
+    int field = 2;
+    for (q++; *q && field < 22; q++)
+        if (*q == ' ')
+            field++;
+    return boot + atoll(q) / sysconf(_SC_CLK_TCK);
+}
+
+/*
+ * A spec directory is stale when its owner has ended: the process is gone,
+ * or the pid now belongs to a process that started after the owner wrote
+ * its file (a reused pid; start times are known to a second, so only a
+ * process that started 2 s later counts).  A directory without a readable
+ * owner is being made, or is not ours to judge: left alone.  So a live
+ * run's spec is never removed, whatever runs beside it.
+ */
+void
+il_spec_clean_stale(void)
+{
+    const char *t = tmpdir();
+    DIR *d = opendir(t);
+    if (!d)
+        return;
+    struct dirent *de;
+    uid_t me = getuid();
+    while ((de = readdir(d))) {
+        if (strncmp(de->d_name, SPEC_PREFIX, sizeof SPEC_PREFIX - 1))
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != me)
+            continue;
+        int dfd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (dfd < 0)
+            continue;
+        time_t when = 0;
+        long pid = owner_of(dfd, &when);
+        long long s = pid > 0 ? started(pid) : 0;
+        if (pid > 0 && (s < 0 || s > (long long)when + 2)) {
+            for (const char *const *f = spec_files; *f; f++)
+                unlinkat(dfd, *f, 0);
+            unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);
+        }
+        close(dfd);
+    }
+    closedir(d);
+}
+
+/* ------------------------------------------------------------ ASLR, CPUs, spawn */
+
+void
+il_set_aslr(const char *me, int on)
+{
+    int cur = personality(0xffffffff);
+    if (cur == -1)
+        err(1, "--aslr %s: cannot read the personality", on ? "on" : "off");
+    int want = on ? (cur & ~ADDR_NO_RANDOMIZE) : (cur | ADDR_NO_RANDOMIZE);
+    if (personality((unsigned long)want) == -1 || personality(0xffffffff) != want)
+        errx(1,
+             "--aslr %s: the personality cannot be changed here (%s); refusing to run with "
+             "ASLR %s",
+             on ? "on" : "off", strerror(errno ? errno : EPERM), on ? "off" : "on");
+    if (on) {
+        char b[8] = "2";
+        int fd = open("/proc/sys/kernel/randomize_va_space", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            if (read(fd, b, sizeof b - 1) < 0)
+                b[0] = '2';
+            close(fd);
+        }
+        if (b[0] == '0')
+            errx(1, "--aslr on: ASLR is disabled system-wide (kernel.randomize_va_space=0)");
+    }
+    (void)me;
+}
+
+/*
+ * vfork: the child shares our memory until it execs, so it costs no copy of
+ * the page tables, which is most of a fork's price for a large driver.  The
+ * child only makes system calls.  Signals are blocked around it so that no
+ * handler of ours runs in the child; the child unblocks them just before
+ * exec, which resets the handlers.
+ */
+pid_t
+il_spawn(const char *path, char *const argv[], char *const env[], int in, int out, int errfd,
+         const cpu_set_t *cpus)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
+    pid_t parent = getpid();
+    volatile int child_errno = 0;
+    pid_t p = vfork();
+    if (p == 0) {
+        /* die with the sweep, even by SIGKILL: no measured program is left
+         * behind, running on a machine someone else is measuring on */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+            _exit(127);
+        if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) ||
+            (errfd >= 0 && dup2(errfd, 2) < 0) ||
+            (cpus && sched_setaffinity(0, sizeof *cpus, cpus) < 0)) {
+            child_errno = errno;
+            _exit(127);
+        }
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        execve(path, argv, env);
+        child_errno = errno;
+        _exit(127);
+    }
+    int e = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (p < 0) {
+        errno = e;
+        return -1;
+    }
+    if (child_errno) {
+        int st;
+        while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+            ;
+        errno = child_errno;
+        return -1;
+    }
+    return p;
+}

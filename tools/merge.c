@@ -1,0 +1,227 @@
+/*
+ * merge.c: interloper record merge -o OUT RESULTS...: join the results
+ * files of a plan's shards (or of any runs of one plan) into one, checked
+ * against the plan: every line must belong to the same plan (its id), the
+ * runs are compared with the runs the plan has (rebuilt from the plan line
+ * by plan.c, as the sweep made them), and missing, duplicate and foreign
+ * run ids are said.  The shards' outputs must agree, as the runs of one
+ * sweep must.  OUT is written to a temporary file and renamed, so it is
+ * never partial; OUT may be one of the inputs.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sweep.h"
+
+#define ME "interloper record merge"
+
+struct merge {
+    const char *path; /* the file being read */
+    int file;         /* its number, from 1 */
+    int fd;           /* the temporary output */
+    char plan[16];
+    const char *plan_path;
+    json_t *plan_line;
+    size_t setups; /* the largest extent of the plan lines */
+    unsigned reps, warmup;
+    struct il_idset seen; /* run id -> file * 2^32 + its last record's line */
+    size_t records, dup_records;
+    struct il_idset dups;
+    char out_sha[65], out_path[IL_PATH_MAX], out_run[512];
+};
+
+static void
+put(struct merge *m, const char *raw, size_t n)
+{
+    if (il_write_full(m->fd, raw, n) < 0)
+        err(1, "cannot write the merged file");
+}
+
+static int
+on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
+{
+    struct merge *m = ctx;
+    enum il_line kind = il_line_kind(j);
+    const char *plan;
+    if (!j || kind == IL_LINE_OTHER)
+        errx(1, "%s:%ld: neither a record nor a line of interloper sweep", m->path, lineno);
+    plan = kind == IL_LINE_SWEEP ? json_string_value(json_object_get(j, IL_M_PLAN))
+                                 : il_record_label(j, IL_L_PLAN);
+    if (!plan)
+        errx(1, "%s:%ld: a record without a plan label; expected records of interloper sweep",
+             m->path, lineno);
+    if (!m->plan[0]) {
+        snprintf(m->plan, sizeof m->plan, "%s", plan);
+        m->plan_path = m->path;
+    } else if (strcmp(plan, m->plan)) {
+        errx(1, "%s:%ld: plan %s, but %s is plan %s; merge joins the shards of one plan", m->path,
+             lineno, plan, m->plan_path, m->plan);
+    }
+    if (kind == IL_LINE_SWEEP) {
+        const char *k = json_string_value(json_object_get(j, IL_M_KIND));
+        if (k && (!strcmp(k, IL_M_KIND_PLAN) || !strcmp(k, IL_M_KIND_EXTENT))) {
+            il_meta_extent_max(j, &m->setups, &m->reps, &m->warmup);
+            if (!strcmp(k, IL_M_KIND_PLAN) && !m->plan_line)
+                m->plan_line = json_incref(j);
+        }
+        const char *sha = json_string_value(json_object_get(j, IL_M_STDOUT_SHA256));
+        const char *run = json_string_value(json_object_get(j, IL_M_RUN));
+        if (k && !strcmp(k, IL_M_KIND_OUTPUT) && sha) {
+            if (!m->out_sha[0]) {
+                snprintf(m->out_sha, sizeof m->out_sha, "%s", sha);
+                snprintf(m->out_path, sizeof m->out_path, "%s", m->path);
+                snprintf(m->out_run, sizeof m->out_run, "%s", run ? run : "?");
+            } else if (strcmp(sha, m->out_sha)) {
+                errx(1,
+                     "%s:%ld: run %s wrote other output than run %s of %s (SHA-256 %.12s "
+                     "against %.12s); the shards did not compute the same thing",
+                     m->path, lineno, run ? run : "?", m->out_run, m->out_path, sha, m->out_sha);
+            }
+        }
+        put(m, raw, n);
+        return 0;
+    }
+    const char *run = il_record_label(j, IL_L_RUN);
+    if (!run)
+        errx(1, "%s:%ld: a record without a run label; expected records of interloper sweep",
+             m->path, lineno);
+    int added;
+    long *v = il_idset_add(&m->seen, run, &added);
+    long here = ((long)m->file << 32) | lineno;
+    if (!added && *v != here - 1) {
+        /* the same run again: another file, or a later write */
+        m->dup_records++;
+        il_idset_add(&m->dups, run, &added);
+        return 0;
+    }
+    *v = here;
+    m->records++;
+    put(m, raw, n);
+    return 0;
+}
+
+/* the temporary file, removed on any way out but the rename */
+static char *tmp;
+
+static void
+remove_tmp(void)
+{
+    if (tmp)
+        unlink(tmp);
+}
+
+static void
+say_some(const char *what, char **ids, size_t n)
+{
+    if (!n)
+        return;
+    fprintf(stderr, "%s: %zu %s:", ME, n, what);
+    for (size_t i = 0; i < n && i < 5; i++)
+        fprintf(stderr, " %s", ids[i]);
+    fprintf(stderr, "%s\n", n > 5 ? " ..." : "");
+}
+
+static void
+add(char ***v, size_t *n, const char *s)
+{
+    *v = il_xrealloc(*v, (*n + 1) * sizeof **v);
+    (*v)[(*n)++] = il_xstrdup(s);
+}
+
+int
+il_record_merge(int argc, char **argv)
+{
+    const char *out = NULL;
+    int i = 1;
+    if (i < argc && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
+        printf("usage: interloper record merge -o OUT RESULTS...\n"
+               "\n"
+               "Join the results files of one plan's shards into OUT, checked against the\n"
+               "plan: missing, duplicate and foreign runs are said, duplicates left out.\n"
+               "Exit status 0 when OUT holds exactly the plan's runs, 2 when it was written\n"
+               "but does not, 1 when nothing was written.  See interloper-record(1).\n");
+        return 0;
+    }
+    if (i + 1 < argc && !strcmp(argv[i], "-o")) {
+        out = argv[i + 1];
+        i += 2;
+    }
+    program_invocation_short_name = (char *)ME; /* err(3) prefix */
+    if (!out || i >= argc)
+        errx(1, "expected -o OUT and at least one results file; see interloper record "
+                "merge --help");
+    static struct merge m;
+    tmp = il_xasprintf("%s.XXXXXX", out);
+    m.fd = mkstemp(tmp);
+    if (m.fd >= 0)
+        atexit(remove_tmp);
+    mode_t mask = umask(0);
+    umask(mask);
+    if (m.fd < 0 || fchmod(m.fd, 0666 & ~mask) < 0)
+        err(1, "cannot write beside %s", out);
+    for (int k = i; k < argc; k++) {
+        m.path = argv[k];
+        m.file = k - i + 1;
+        if (il_results_scan(ME, argv[k], 0, on_line, &m) < 0)
+            err(1, "cannot read %s", argv[k]);
+    }
+    if (!m.plan_line) {
+        errx(1, "no plan line in %s%s; expected results files of interloper sweep", argv[i],
+             argc - i > 1 ? " or the others" : "");
+    }
+
+    /* the plan's runs, as the sweep made them */
+    struct il_design d;
+    struct il_plan p;
+    const char *why;
+    if (il_meta_design(m.plan_line, &d, &why) < 0 || il_plan_init(&p, &d, &why) < 0)
+        errx(1, "the plan line of %s cannot be read: %s", m.plan_path, why);
+    d.setups = m.setups ? m.setups : d.setups;
+    d.reps = m.reps > d.reps ? m.reps : d.reps;
+    d.warmup = m.warmup > d.warmup ? m.warmup : d.warmup;
+    char **missing = NULL, **extra = NULL, **dup = NULL;
+    size_t nmissing = 0, nextra = 0, ndup = 0, planned = 0;
+    struct il_idset want = {0};
+    uint32_t block = 0;
+    for (unsigned b = 0; !b || il_plan_batch_end(&p, b - 1) < m.setups; b++) {
+        size_t n;
+        struct il_run *runs = il_plan_batch(&p, b, block, &n);
+        for (size_t r = 0; r < n; r++) {
+            char id[512];
+            int added;
+            il_plan_run_id(&p, &runs[r], id, sizeof id);
+            il_idset_add(&want, id, &added);
+            planned++;
+            if (!il_idset_get(&m.seen, id))
+                add(&missing, &nmissing, id);
+        }
+        if (n)
+            block = runs[n - 1].block + 1;
+        free(runs);
+        if (il_plan_batch_end(&p, b) >= p.n)
+            break;
+    }
+    for (size_t k = 0; k < m.seen.cap; k++)
+        if (m.seen.key[k] && !il_idset_get(&want, m.seen.key[k]))
+            add(&extra, &nextra, m.seen.key[k]);
+    for (size_t k = 0; k < m.dups.cap; k++)
+        if (m.dups.key[k])
+            add(&dup, &ndup, m.dups.key[k]);
+
+    if (fsync(m.fd) < 0 || close(m.fd) < 0 || rename(tmp, out) < 0)
+        err(1, "cannot write %s", out);
+    free(tmp);
+    tmp = NULL;
+    fprintf(stderr, "%s: %s: plan %s, %zu of its %zu runs (%zu records) from %d files\n", ME, out,
+            m.plan, planned - nmissing, planned, m.records, argc - i);
+    say_some("runs missing", missing, nmissing);
+    say_some("runs found more than once (the first kept)", dup, ndup);
+    say_some("runs not in the plan", extra, nextra);
+    return nmissing || ndup || nextra ? 2 : 0;
+}

@@ -1,0 +1,265 @@
+/*
+ * opts.c: the options of a run's setup that interloper run and interloper
+ * sweep share, each parsed here once.  Values that become INTERLOPER_*
+ * variables are checked by the library's own parser, il_config_parse(), so
+ * that a value is accepted or refused, with the same words, whichever reads
+ * it first.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_tools.h"
+
+void
+il_common_init(struct il_common *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+/* ------------------------------------------------------------ the library's rules */
+
+static const char *fake_var, *fake_val;
+
+static const char *
+fake_getenv(const char *name)
+{
+    return fake_var && !strcmp(name, fake_var) ? fake_val : NULL;
+}
+
+void
+il_check_var(struct il_args *a, const char *var, const char *value, struct il_config *cfg)
+{
+    fake_var = var;
+    fake_val = value;
+    int n = il_config_parse(cfg, fake_getenv, NULL);
+    fake_var = fake_val = NULL;
+    if (!n)
+        return;
+    /* The message is "VAR=value: what"; the value is shown up to 80 bytes,
+     * then "...".  Say it of the option instead. */
+    const char *msg = cfg->errors[0];
+    size_t shown = strlen(value) > 80 ? 83 : strlen(value);
+    size_t skip = strlen(var) + 1 + shown;
+    if (strlen(msg) > skip + 2 && !strncmp(msg + skip, ": ", 2))
+        msg += skip + 2;
+    il_args_bad(a, value, "%s", msg);
+}
+
+unsigned long long
+il_opt_stack_offset(struct il_args *a, const char *v)
+{
+    struct il_config cfg;
+    il_check_var(a, "INTERLOPER_STACK_OFFSET", v, &cfg);
+    if (cfg.stack_offset_req % 16)
+        il_args_bad(a, v, "expected a multiple of 16 (the stack moves in 16-byte steps)");
+    return cfg.stack_offset_req;
+}
+
+unsigned long long
+il_opt_heap_offset(struct il_args *a, const char *v)
+{
+    struct il_config cfg;
+    il_check_var(a, "INTERLOPER_HEAP_OFFSET", v, &cfg);
+    return cfg.heap_offset;
+}
+
+unsigned long long
+il_opt_env_bytes(struct il_args *a, const char *v)
+{
+    unsigned long long n;
+    int rc = il_parse_size(v, IL_ENV_MAX, &n);
+    if (rc == IL_ERANGE)
+        il_args_bad(a, v, "too large; expected at most %llu", IL_ENV_MAX);
+    if (rc < 0)
+        il_args_bad(a, v, "not a byte count; expected a number such as 4096, 0x1000 or 4k");
+    return n;
+}
+
+int
+il_is_pin_word(const char *v)
+{
+    return !strcmp(v, "auto") || !strncmp(v, "0x", 2) || !strncmp(v, "0X", 2);
+}
+
+enum il_pinmode
+il_opt_pin(struct il_args *a, const char *v, uintptr_t *addr)
+{
+    if (!v || !strcmp(v, "auto"))
+        return IL_PINMODE_AUTO;
+    struct il_config cfg;
+    if (strncmp(v, "0x", 2) && strncmp(v, "0X", 2))
+        il_args_bad(a, v, "not an address; expected auto or a hex address such as 0x7fffffffd000");
+    il_check_var(a, "INTERLOPER_STACK_PIN", v, &cfg);
+    *addr = cfg.stack_pin_addr;
+    return IL_PINMODE_ADDR;
+}
+
+/* ------------------------------------------------------------ labels, CPUs */
+
+int
+il_label_key_ok(const char *k)
+{
+    if (!*k)
+        return 0;
+    for (const char *p = k; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '-' || *p == '.'))
+            return 0;
+    return 1;
+}
+
+const char *
+il_label_get(const struct il_common *c, const char *key)
+{
+    for (size_t i = 0; i < c->nlabels; i++)
+        if (!strcmp(c->labels[i].key, key))
+            return c->labels[i].value;
+    return NULL;
+}
+
+static void
+add_label(struct il_args *a, struct il_common *c, const char *v)
+{
+    const char *eq = strchr(v, '=');
+    if (!eq)
+        il_args_bad(a, v, "expected KEY=VALUE");
+    char *key = il_xstrdup(v);
+    key[eq - v] = 0;
+    if (!il_label_key_ok(key))
+        il_args_bad(a, v, "the key must be letters, digits, '_', '-' or '.'");
+    if (strchr(eq + 1, '\n') || !il_utf8_ok(eq + 1))
+        il_args_bad(a, v, "expected a value of one line of UTF-8 text");
+    if (il_label_get(c, key))
+        il_args_bad(a, v, "the key %s is given twice", key);
+    c->labels = il_xrealloc(c->labels, (c->nlabels + 1) * sizeof *c->labels);
+    c->labels[c->nlabels].key = key;
+    c->labels[c->nlabels].value = eq + 1;
+    c->nlabels++;
+}
+
+int
+il_parse_cpus(const char *s, cpu_set_t *set, char *canon, size_t canonsz, const char **why)
+{
+    CPU_ZERO(set);
+    const char *p = s;
+    if (!*p) {
+        *why = "an empty list";
+        return -1;
+    }
+    while (*p) {
+        char *end;
+        if (*p < '0' || *p > '9') {
+            *why = "not a CPU list";
+            return -1;
+        }
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        p = end;
+        if (*p == '-') {
+            p++;
+            if (*p < '0' || *p > '9') {
+                *why = "not a CPU list";
+                return -1;
+            }
+            hi = strtoul(p, &end, 10);
+            p = end;
+        }
+        if (hi < lo || hi >= CPU_SETSIZE) {
+            *why = hi < lo ? "a range that goes down" : "a CPU number beyond the kernel's limit";
+            return -1;
+        }
+        for (unsigned long c = lo; c <= hi; c++)
+            CPU_SET(c, set);
+        if (*p == ',')
+            p++;
+        else if (*p) {
+            *why = "not a CPU list";
+            return -1;
+        }
+    }
+    /* the canonical form: ascending ranges */
+    size_t o = 0;
+    canon[0] = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, set))
+            continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+            e++;
+        int n = e > c ? snprintf(canon + o, canonsz - o, "%s%d-%d", o ? "," : "", c, e)
+                      : snprintf(canon + o, canonsz - o, "%s%d", o ? "," : "", c);
+        if (n < 0 || (size_t)n >= canonsz - o) {
+            *why = "too long a list";
+            return -1;
+        }
+        o += (size_t)n;
+        c = e;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the shared options */
+
+int
+il_common_option(struct il_args *a, struct il_common *c)
+{
+    const char *o = a->opt, *v;
+    struct il_config cfg;
+    if (!strcmp(o, "--env-clean")) {
+        il_args_flag(a);
+        c->env_clean = 1;
+    } else if (!strcmp(o, "--keep")) {
+        v = il_args_value(a);
+        if (!*v || strchr(v, '=') || !il_label_key_ok(v) || strchr(v, '.') || strchr(v, '-'))
+            il_args_bad(a, v, "expected a variable name");
+        c->keep = il_xrealloc(c->keep, (c->nkeep + 1) * sizeof *c->keep);
+        c->keep[c->nkeep++] = v;
+    } else if (!strcmp(o, "--events")) {
+        v = il_args_value(a);
+        il_check_var(a, "INTERLOPER_EVENTS", v, &cfg);
+        c->events = v;
+    } else if (!strcmp(o, "--backend")) {
+        v = il_args_value(a);
+        il_check_var(a, "INTERLOPER_BACKEND", v, &cfg);
+        c->backend = v;
+    } else if (!strcmp(o, "--strict")) {
+        il_args_flag(a);
+        c->strict = 1;
+    } else if (!strcmp(o, "--aslr")) {
+        v = il_args_value(a);
+        if (strcmp(v, "on") && strcmp(v, "off"))
+            il_args_bad(a, v, "expected on or off");
+        c->aslr = !strcmp(v, "on");
+    } else if (!strcmp(o, "--cpu")) {
+        const char *why;
+        v = il_args_value(a);
+        if (il_parse_cpus(v, &c->cpus, c->cpus_text, sizeof c->cpus_text, &why) < 0)
+            il_args_bad(a, v, "%s; expected CPU numbers and ranges such as 0-3,6", why);
+        cpu_set_t mine;
+        if (sched_getaffinity(0, sizeof mine, &mine) == 0) {
+            CPU_AND(&mine, &mine, &c->cpus);
+            if (CPU_COUNT(&mine) != CPU_COUNT(&c->cpus))
+                il_args_bad(a, v,
+                            "not all of these CPUs are online and allowed here; expected "
+                            "some of those sched_getaffinity gives (see nproc, taskset -p $$)");
+        }
+        c->have_cpus = 1;
+    } else if (!strcmp(o, "--label")) {
+        add_label(a, c, il_args_value(a));
+    } else if (!strcmp(o, "--output")) {
+        v = il_args_value(a);
+        if (!*v)
+            il_args_bad(a, v, "expected a file name");
+        c->output = v;
+    } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
+        il_args_flag(a);
+        c->quiet = 1;
+    } else if (!strcmp(o, "-n") || !strcmp(o, "--dry-run")) {
+        il_args_flag(a);
+        c->dry = 1;
+    } else {
+        return 0;
+    }
+    return 1;
+}

@@ -1,0 +1,176 @@
+/*
+ * results.c: reading a results file, for resume (interloper sweep) and
+ * merge (interloper record merge).  A results file holds records (schema
+ * interloper/1), each labelled with its run's id and plan, and the sweep's
+ * own lines (schema interloper-sweep/1).  Every line is whole: the sweep
+ * appends each run's records with one write(2).  Only a crash mid-write
+ * leaves a torn last line, without its newline; it is set aside, never
+ * taken for a record.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "il_tools.h"
+#include "sweep.h"
+
+/* ------------------------------------------------------------ a set of ids */
+
+static uint64_t
+hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static size_t
+slot(const struct il_idset *s, const char *id)
+{
+    size_t i = (size_t)hash(id) & (s->cap - 1);
+    while (s->key[i] && strcmp(s->key[i], id))
+        i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+long *
+il_idset_get(struct il_idset *s, const char *id)
+{
+    if (!s->cap)
+        return NULL;
+    size_t i = slot(s, id);
+    return s->key[i] ? &s->val[i] : NULL;
+}
+
+long *
+il_idset_add(struct il_idset *s, const char *id, int *added)
+{
+    if (2 * (s->n + 1) > s->cap) {
+        struct il_idset big = {0};
+        big.cap = s->cap ? 2 * s->cap : 1024;
+        big.key = il_xcalloc(big.cap, sizeof *big.key);
+        big.val = il_xcalloc(big.cap, sizeof *big.val);
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->key[i]) {
+                size_t j = slot(&big, s->key[i]);
+                big.key[j] = s->key[i];
+                big.val[j] = s->val[i];
+            }
+        big.n = s->n;
+        free(s->key);
+        free(s->val);
+        *s = big;
+    }
+    size_t i = slot(s, id);
+    *added = !s->key[i];
+    if (!s->key[i]) {
+        s->key[i] = il_xstrdup(id);
+        s->val[i] = 0;
+        s->n++;
+    }
+    return &s->val[i];
+}
+
+void
+il_idset_free(struct il_idset *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->key[i]);
+    free(s->key);
+    free(s->val);
+    memset(s, 0, sizeof *s);
+}
+
+/* ------------------------------------------------------------ scanning */
+
+enum il_line
+il_line_kind(json_t *j)
+{
+    const char *schema = json_string_value(json_object_get(j, IL_F_SCHEMA));
+    if (schema && !strcmp(schema, IL_SWEEP_SCHEMA))
+        return IL_LINE_SWEEP;
+    if (schema && !strcmp(schema, IL_SCHEMA))
+        return IL_LINE_RECORD;
+    return IL_LINE_OTHER;
+}
+
+const char *
+il_record_label(json_t *j, const char *key)
+{
+    return json_string_value(json_object_get(json_object_get(j, IL_F_LABELS), key));
+}
+
+/*
+ * Call fn for every line of path: its number, its JSON (NULL when it is not
+ * JSON) and its bytes, newline included.  A last line without a newline is
+ * torn: with fix, its bytes are appended to PATH.torn and the file is cut
+ * back to the last whole line; without, it is skipped.  Either way it is
+ * said in one line on stderr.  Returns 0, or -1 if the file cannot be read
+ * (errno), or what fn returned when not 0.
+ */
+int
+il_results_scan(const char *me, const char *path, int fix,
+                int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n), void *ctx)
+{
+    int fd = open(path, fix ? O_RDWR | O_CLOEXEC : O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        close(fd);
+        return -1;
+    }
+    FILE *f = fdopen(fd, fix ? "r+" : "r");
+    if (!f) {
+        close(fd);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long lineno = 0;
+    off_t off = 0;
+    int rc = 0;
+    while (!rc && (n = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        if (line[n - 1] != '\n') {
+            /* torn: a crash mid-write */
+            if (fix) {
+                char *side = il_xasprintf("%s.torn", path);
+                int sfd = open(side, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+                if (sfd < 0 || il_write_full(sfd, line, (size_t)n) < 0 || close(sfd) < 0)
+                    err(1, "%s: cannot set its torn last line aside in %s", path, side);
+                if (ftruncate(fileno(f), off) < 0)
+                    err(1, "%s: cannot cut its torn last line", path);
+                fprintf(stderr,
+                        "%s: %s:%ld: the last line is torn (%zd bytes without a newline: a "
+                        "crash mid-write?); set aside in %s\n",
+                        me, path, lineno, n, side);
+                free(side);
+            } else {
+                fprintf(stderr,
+                        "%s: %s:%ld: the last line is torn (%zd bytes without a newline); "
+                        "left out\n",
+                        me, path, lineno, n);
+            }
+            break;
+        }
+        off += n;
+        if (n == 1)
+            continue; /* blank */
+        json_error_t je;
+        json_t *j = json_loadb(line, (size_t)n, 0, &je);
+        rc = fn(ctx, lineno, j, line, (size_t)n);
+        json_decref(j);
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}

@@ -1,0 +1,718 @@
+/*
+ * interloper sweep: experimental setup randomization, as Mytkowicz et al.
+ * propose it ("Producing Wrong Data Without Doing Anything Obviously
+ * Wrong!", ASPLOS'09, section 7.1.2), made to run for days: one seeded
+ * plan (plan.c), each run forked and exec'd directly (no shell, no helper:
+ * everything is parsed and checked once per sweep), every run's output
+ * verified, and the results file the sweep's memory, so that rerunning the
+ * command resumes it, shards of it run on many machines, and merged shards
+ * are checked against the plan.
+ *
+ * Each run: the spec (labels) written, the program spawned with its stdin
+ * from --input, its stdout and stderr into files of the spec directory,
+ * its record written by the library into another (rec); then, if it
+ * ended well and wrote what the others wrote, its records are appended to
+ * the results file with one write(2).  An interrupted run is discarded, so
+ * the results file never holds a partial line or a disturbed run.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sweep.h"
+
+static volatile sig_atomic_t stop_sig;
+
+static void
+on_signal(int sig)
+{
+    if (!stop_sig)
+        stop_sig = sig;
+}
+
+struct state {
+    struct il_sweep *s;
+    struct il_plan plan;
+    char id[16];
+    struct il_spec spec;
+    struct il_env env;
+    struct il_slots slots;
+    int res_fd, rec_fd, out_fd, err_fd, in_fd;
+    off_t rec_off; /* where the run under way's records start in rec */
+    char rec_path[IL_PATH_MAX + 16];
+    struct il_idset done;
+    int have_ref;
+    char ref_sha[65], ref_run[512];
+    unsigned long long ref_bytes;
+    size_t planned, skipped, todo, ran, failed;
+    double t0, shown;
+    int tty;
+    char **argv;
+    char *buf;
+    size_t bufcap;
+};
+
+/* ------------------------------------------------------------ resume */
+
+static int
+on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
+{
+    struct state *st = ctx;
+    const char *path = st->s->output, *plan;
+    enum il_line kind = il_line_kind(j);
+    if (!j || kind == IL_LINE_OTHER)
+        errx(1,
+             "%s:%ld: neither a record nor a line of interloper sweep; expected a results "
+             "file that interloper sweep wrote",
+             path, lineno);
+    if (kind == IL_LINE_SWEEP)
+        plan = json_string_value(json_object_get(j, IL_M_PLAN));
+    else
+        plan = il_record_label(j, IL_L_PLAN);
+    if (!plan || strcmp(plan, st->id))
+        errx(1,
+             "%s holds runs of another plan (%s, line %ld; this sweep's plan is %s); give "
+             "another --output, or the options and seed that made it",
+             path, plan ? plan : "none", lineno, st->id);
+    if (kind == IL_LINE_RECORD) {
+        const char *run = il_record_label(j, IL_L_RUN);
+        int added;
+        if (run)
+            il_idset_add(&st->done, run, &added);
+    } else {
+        const char *k = json_string_value(json_object_get(j, IL_M_KIND));
+        const char *sha = json_string_value(json_object_get(j, IL_M_STDOUT_SHA256));
+        if (k && !strcmp(k, IL_M_KIND_OUTPUT) && sha && strlen(sha) == 64 && !st->have_ref) {
+            st->have_ref = 1;
+            strcpy(st->ref_sha, sha);
+            st->ref_bytes =
+                (unsigned long long)json_integer_value(json_object_get(j, IL_M_STDOUT_BYTES));
+            snprintf(st->ref_run, sizeof st->ref_run, "%s",
+                     json_string_value(json_object_get(j, IL_M_RUN)));
+        }
+    }
+    (void)raw, (void)n;
+    return 0;
+}
+
+/* ------------------------------------------------------------ progress */
+
+static void
+clock_text(double t, char *out, size_t n)
+{
+    long s = (long)(t + 0.5);
+    if (s >= 3600)
+        snprintf(out, n, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    else
+        snprintf(out, n, "%ld:%02ld", s / 60, s % 60);
+}
+
+/* On a terminal, one line redrawn in place (at most 10 times a second);
+ * elsewhere, a line every 10 s. */
+static void
+progress(struct state *st, int last)
+{
+    if (st->s->c.quiet)
+        return;
+    double now = il_now();
+    if (!last && now - st->shown < (st->tty ? 0.1 : 10))
+        return;
+    if (last && !st->tty)
+        return;
+    st->shown = now;
+    char el[32], eta[32] = "-";
+    double t = now - st->t0;
+    clock_text(t, el, sizeof el);
+    if (st->ran)
+        clock_text(t / (double)st->ran * (double)(st->todo - st->ran), eta, sizeof eta);
+    fprintf(stderr, "%sinterloper sweep: %zu/%zu runs, %zu failed, %s elapsed, ETA %s%s",
+            st->tty ? "\r\033[K" : "", st->ran, st->todo, st->failed, el, eta,
+            st->tty ? (last ? "\n" : "") : "\n");
+}
+
+/* ------------------------------------------------------------ ending */
+
+static void
+end_line(struct state *st, const char *stopped)
+{
+    json_t *l = il_meta_line(IL_M_KIND_MACHINE, st->id);
+    json_object_set_new(l, IL_M_WHEN, json_string("end"));
+    json_object_set_new(l, "machine", il_machine());
+    json_object_set_new(l, "sweep",
+                        json_pack("{s:I,s:I,s:I,s:s}", "runs", (json_int_t)st->ran, "skipped",
+                                  (json_int_t)st->skipped, "failed", (json_int_t)st->failed,
+                                  "stopped", stopped));
+    il_meta_write(st->res_fd, st->s->output, l);
+    json_decref(l);
+}
+
+/* The spec directory goes with the sweep, however it exits (err(3) too);
+ * only a SIGKILL leaves it, to the next run's cleanup. */
+static struct il_spec *spec_made;
+
+static void
+remove_spec(void)
+{
+    if (spec_made)
+        il_spec_remove(spec_made);
+    spec_made = NULL;
+}
+
+static void
+finish(struct state *st)
+{
+    (void)st;
+    remove_spec();
+}
+
+/* ------------------------------------------------------------ one run */
+
+static void
+labels(struct state *st, const struct il_run *r, struct il_buf *b)
+{
+    const struct il_sweep *s = st->s;
+    const struct il_design *d = &s->d;
+    char setup[512], runid[512], num[32];
+    unsigned long long env, stack, heap;
+    long lay;
+    il_plan_setup(&st->plan, r->setup, &env, &lay, &stack, &heap);
+    il_plan_setup_label(&st->plan, r, setup, sizeof setup);
+    il_plan_run_id(&st->plan, r, runid, sizeof runid);
+    size_t k = r->cell % d->nsys;
+#define PAIR(key, val)                                                                             \
+    do {                                                                                           \
+        il_buf_puts(b, b->n > 1 ? "," : "");                                                       \
+        il_buf_json(b, key);                                                                       \
+        il_buf_puts(b, ":");                                                                       \
+        il_buf_json(b, val);                                                                       \
+    } while (0)
+    b->n = 0;
+    il_buf_puts(b, "{");
+    PAIR(IL_L_BENCH, s->bench);
+    PAIR(IL_L_SYSTEM, d->sys[k]);
+    PAIR(IL_L_SETUP, setup);
+    snprintf(num, sizeof num, "%llu", env);
+    PAIR(IL_L_ENV_ADD, num);
+    if (lay >= 0) {
+        PAIR(IL_L_LAYOUT, d->lay[lay]);
+        if (s->sys[k].kind[lay])
+            PAIR(IL_L_LAYOUT_KIND, s->sys[k].kind[lay]);
+    }
+    if (d->nstack > 1 || d->stack[0]) {
+        snprintf(num, sizeof num, "%llu", stack);
+        PAIR(IL_L_STACK_OFFSET, num);
+    }
+    if (d->nheap > 1 || d->heap[0]) {
+        snprintf(num, sizeof num, "%llu", heap);
+        PAIR(IL_L_HEAP_OFFSET, num);
+    }
+    if (d->pin_factor)
+        PAIR(IL_L_PIN, r->cell >= d->nsys ? "on" : "off");
+    else if (s->pin != IL_PINMODE_NONE)
+        PAIR(IL_L_PIN, "on");
+    snprintf(num, sizeof num, "%s%u", r->warm ? "w" : "", r->rep);
+    PAIR(IL_L_REP, num);
+    if (r->warm)
+        PAIR(IL_L_WARMUP, "1");
+    PAIR(IL_L_RUN, runid);
+    PAIR(IL_L_PLAN, st->id);
+    snprintf(num, sizeof num, "%u", d->seed);
+    PAIR(IL_L_SEED, num);
+    if (s->c.have_cpus)
+        PAIR(IL_L_CPUS, s->c.cpus_text);
+    if (!s->check_output)
+        PAIR(IL_L_OUTPUT_CHECK, "off");
+    for (size_t i = 0; i < s->c.nlabels; i++)
+        PAIR(s->c.labels[i].key, s->c.labels[i].value);
+    il_buf_puts(b, "}");
+#undef PAIR
+}
+
+/* The program's path for run r, and its pin. */
+static const char *
+program(struct state *st, const struct il_run *r, enum il_pinmode *pin)
+{
+    const struct il_sweep *s = st->s;
+    unsigned long long env, stack, heap;
+    long lay;
+    il_plan_setup(&st->plan, r->setup, &env, &lay, &stack, &heap);
+    *pin = !s->d.pin_factor ? s->pin : r->cell >= s->d.nsys ? IL_PINMODE_AUTO : IL_PINMODE_NONE;
+    return s->sys[r->cell % s->d.nsys].path[lay >= 0 ? lay : 0];
+}
+
+static void
+reset(int fd)
+{
+    if (fd >= 0 && (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0))
+        err(1, "cannot reset a file of the spec directory");
+}
+
+/* Copy what a run wrote into fd out to our own descriptor to. */
+static void
+copy_through(int from, int to)
+{
+    char b[65536];
+    off_t off = 0;
+    ssize_t n;
+    while ((n = pread(from, b, sizeof b, off)) > 0) {
+        if (il_write_full(to, b, (size_t)n) < 0)
+            break;
+        off += n;
+    }
+}
+
+/* The last lines of a failed run's stderr, to say why it failed. */
+static void
+stderr_tail(struct state *st)
+{
+    char b[600];
+    off_t size = lseek(st->err_fd, 0, SEEK_END);
+    off_t from = size > (off_t)sizeof b - 1 ? size - (off_t)sizeof b + 1 : 0;
+    ssize_t n = pread(st->err_fd, b, sizeof b - 1, from);
+    if (n <= 0)
+        return;
+    b[n] = 0;
+    char *save, *line = strtok_r(b, "\n", &save);
+    if (from > 0 && line)
+        line = strtok_r(NULL, "\n", &save); /* a cut first line */
+    for (int k = 0; line; line = strtok_r(NULL, "\n", &save), k++)
+        fprintf(stderr, "interloper sweep: | %s\n", line);
+}
+
+static void
+interrupted(struct state *st)
+{
+    char why[64];
+    int sig = stop_sig;
+    snprintf(why, sizeof why, "interrupted by %s",
+             sig == SIGINT    ? "SIGINT"
+             : sig == SIGTERM ? "SIGTERM"
+                              : "SIGHUP");
+    progress(st, 1);
+    end_line(st, why);
+    finish(st);
+    fprintf(stderr,
+            "interloper sweep: interrupted after %zu of %zu runs; rerun the same command to "
+            "resume\n",
+            st->skipped + st->ran, st->planned);
+    exit(128 + sig);
+}
+
+static void
+run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
+{
+    const struct il_sweep *s = st->s;
+    char runid[512];
+    unsigned long long env, stack, heap;
+    long lay;
+    enum il_pinmode pin;
+    il_plan_run_id(&st->plan, r, runid, sizeof runid);
+    il_plan_setup(&st->plan, r->setup, &env, &lay, &stack, &heap);
+    const char *path = program(st, r, &pin);
+    labels(st, r, lab);
+    if (il_spec_write(&st->spec, 0, st->rec_path, 0, lab->s) < 0)
+        err(1, "cannot write the run spec %s", st->spec.path);
+    il_env_setup(&st->slots, stack, heap, pin, s->pin_addr, (size_t)env);
+    if (lseek(st->in_fd, 0, SEEK_SET) < 0 && errno != ESPIPE)
+        err(1, "--input: cannot rewind");
+    reset(st->out_fd);
+    reset(st->err_fd);
+    st->argv[0] = (char *)path;
+    pid_t p = il_spawn(path, st->argv, st->env.v, st->in_fd, st->out_fd, st->err_fd,
+                       s->c.have_cpus ? &s->c.cpus : NULL);
+    if (p < 0)
+        err(1, "run %s: cannot execute %s", runid, path);
+    int status, forwarded = 0;
+    while (waitpid(p, &status, 0) < 0) {
+        if (errno != EINTR)
+            err(1, "waitpid");
+        if (stop_sig && !forwarded) {
+            kill(p, stop_sig); /* from the terminal it has it already */
+            forwarded = 1;
+        }
+    }
+    if (stop_sig)
+        interrupted(st); /* the run is discarded: the signal disturbed it */
+
+    /* its records: what the library appended to rec since it started; rec
+     * is emptied only now and then (a truncation that frees blocks costs a
+     * discard on some disks) */
+    struct stat rs;
+    if (fstat(st->rec_fd, &rs) < 0)
+        err(1, "%s", st->rec_path);
+    size_t n = rs.st_size > st->rec_off ? (size_t)(rs.st_size - st->rec_off) : 0;
+    if (n + 1 > st->bufcap) {
+        st->bufcap = n + 4096;
+        st->buf = il_xrealloc(st->buf, st->bufcap);
+    }
+    if (n && pread(st->rec_fd, st->buf, n, st->rec_off) != (ssize_t)n)
+        err(1, "%s", st->rec_path);
+    st->rec_off = rs.st_size;
+    if (st->rec_off > (1 << 20)) {
+        reset(st->rec_fd);
+        st->rec_off = 0;
+    }
+    if (s->show_output) {
+        copy_through(st->out_fd, 1);
+        copy_through(st->err_fd, 2);
+    }
+
+    int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    char what[128] = "";
+    if (!ok && WIFEXITED(status))
+        snprintf(what, sizeof what, "ended with status %d", WEXITSTATUS(status));
+    else if (!ok)
+        snprintf(what, sizeof what, "was killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else if (!n || st->buf[n - 1] != '\n')
+        snprintf(what, sizeof what, "wrote %s", n ? "a partial record" : "no record");
+
+    /* its output, against the first run's (or --expect-output) */
+    if (ok && !what[0] && s->check_output) {
+        char sha[65];
+        unsigned long long bytes;
+        if (il_sha256_fd(st->out_fd, sha, &bytes) < 0)
+            err(1, "cannot read run %s's output", runid);
+        if (!st->have_ref) {
+            st->have_ref = 1;
+            strcpy(st->ref_sha, sha);
+            st->ref_bytes = bytes;
+            snprintf(st->ref_run, sizeof st->ref_run, "%s", runid);
+            json_t *l = il_meta_line(IL_M_KIND_OUTPUT, st->id);
+            json_object_set_new(l, IL_M_RUN, json_string(runid));
+            json_object_set_new(l, IL_M_STDOUT_SHA256, json_string(sha));
+            json_object_set_new(l, IL_M_STDOUT_BYTES, json_integer((json_int_t)bytes));
+            json_object_set_new(l, IL_M_STATUS, json_integer(0));
+            il_meta_write(st->res_fd, s->output, l);
+            json_decref(l);
+        } else if (strcmp(sha, st->ref_sha)) {
+            progress(st, 1);
+            fprintf(stderr,
+                    "interloper sweep: run %s wrote other output than run %s (%llu bytes, "
+                    "SHA-256 %.12s, against %llu bytes, %.12s): the systems must compute the "
+                    "same thing; check the build, or give --no-check-output\n",
+                    runid, st->ref_run, bytes, sha, st->ref_bytes, st->ref_sha);
+            end_line(st, "output mismatch");
+            finish(st);
+            exit(1);
+        }
+    }
+    if (n && il_write_full(st->res_fd, st->buf, n) < 0)
+        err(1, "cannot append to %s", s->output);
+    st->ran++;
+    if (what[0]) {
+        st->failed++;
+        progress(st, 1);
+        fprintf(stderr, "interloper sweep: run %s %s%s\n", runid, what,
+                s->keep_going ? "" : "; stopping (--keep-going goes on)");
+        stderr_tail(st);
+        if (!s->keep_going) {
+            end_line(st, "a run failed");
+            finish(st);
+            exit(1);
+        }
+    }
+    progress(st, 0);
+}
+
+/* ------------------------------------------------------------ one host */
+
+/* Shards of one plan on one machine disturb each other's measurements:
+ * say so when another is running here (an abstract socket per plan, held
+ * for the sweep's life, gone with it however it ends). */
+static void
+one_per_host(struct state *st)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return;
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    int n = snprintf(a.sun_path + 1, sizeof a.sun_path - 1, "interloper-sweep/%s", st->id);
+    if (bind(fd, (struct sockaddr *)&a,
+             (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n)) == 0)
+        return; /* held until we end */
+    if (errno == EADDRINUSE)
+        fprintf(stderr,
+                "interloper sweep: warning: another sweep of plan %s is running on this "
+                "machine; runs that share a machine disturb each other's measurements: run "
+                "one shard per machine\n",
+                st->id);
+    close(fd);
+}
+
+/* ------------------------------------------------------------ the plan */
+
+static int
+in_shard(const struct il_sweep *s, const struct il_run *r)
+{
+    return !s->shard_n || r->block % s->shard_n == s->shard_i - 1;
+}
+
+static void
+dry_run(struct state *st, const struct il_run *runs, size_t n)
+{
+    const struct il_sweep *s = st->s;
+    struct il_buf b = {0};
+    for (size_t i = 0; i < n; i++) {
+        const struct il_run *r = &runs[i];
+        if (!in_shard(s, r))
+            continue;
+        char runid[512], setup[512];
+        unsigned long long env, stack, heap;
+        long lay;
+        enum il_pinmode pin;
+        il_plan_run_id(&st->plan, r, runid, sizeof runid);
+        il_plan_setup_label(&st->plan, r, setup, sizeof setup);
+        il_plan_setup(&st->plan, r->setup, &env, &lay, &stack, &heap);
+        const char *path = program(st, r, &pin);
+        b.n = 0;
+        il_buf_printf(&b, "%zu\t%s\tsetup %s\tenv_add %llu", i + 1, runid, setup, env);
+        if (lay >= 0)
+            il_buf_printf(&b, "\tlayout %s", s->d.lay[lay]);
+        il_buf_printf(&b, "\tstack_offset %llu\theap_offset %llu\tpin %s\t", stack, heap,
+                      pin == IL_PINMODE_NONE ? "off" : "on");
+        il_buf_word(&b, path);
+        for (size_t k = 0; k < s->nargs; k++) {
+            il_buf_puts(&b, " ");
+            il_buf_word(&b, s->args[k]);
+        }
+        if (s->input) {
+            il_buf_puts(&b, " < ");
+            il_buf_word(&b, s->input);
+        }
+        il_buf_puts(&b, "\n");
+        fputs(b.s, stdout);
+    }
+    il_buf_free(&b);
+}
+
+static size_t
+batch_runs(const struct state *st, unsigned b)
+{
+    return il_plan_batch_end(&st->plan, b) * st->plan.ncell *
+           ((size_t)st->s->d.reps + st->s->d.warmup);
+}
+
+static void
+open_files(struct state *st)
+{
+    struct il_sweep *s = st->s;
+    snprintf(st->rec_path, sizeof st->rec_path, "%s/rec", st->spec.dir);
+    st->rec_fd = open(st->rec_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (st->rec_fd < 0)
+        err(1, "cannot make the run's files in %s", st->spec.dir);
+    /* a run's stdout and stderr: files in memory (memfd), emptied before
+     * every run; files of the spec directory where there is no memfd */
+    const char *names[2] = {"out", "err"};
+    int *fds[2] = {&st->out_fd, &st->err_fd};
+    for (int i = 0; i < 2; i++) {
+        *fds[i] = memfd_create(names[i], MFD_CLOEXEC);
+        if (*fds[i] < 0) {
+            char *p = il_xasprintf("%s/%s", st->spec.dir, names[i]);
+            *fds[i] = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+            if (*fds[i] < 0)
+                err(1, "cannot make %s", p);
+            free(p);
+        }
+    }
+    st->in_fd = open(s->input ? s->input : "/dev/null", O_RDONLY | O_CLOEXEC);
+    if (st->in_fd < 0)
+        err(1, "--input %s", s->input ? s->input : "/dev/null");
+}
+
+int
+main(int argc, char **argv)
+{
+    program_invocation_short_name = (char *)IL_SWEEP_ME; /* err(3) prefix */
+    static struct il_sweep s;
+    static struct state st;
+    const char *why;
+    il_sweep_parse(&s, argc, argv);
+    st.s = &s;
+    if (il_plan_init(&st.plan, &s.d, &why) < 0)
+        errx(1, "the plan cannot be made: %s", why);
+    if (s.d.setups > st.plan.n)
+        errx(1, "--setups %zu: only %zu setups exist", s.d.setups, st.plan.n);
+    json_t *identity = il_meta_identity(&s);
+    il_meta_plan_id(identity, st.id);
+    if (!s.seed_given && !s.c.quiet)
+        fprintf(stderr, "interloper sweep: seed %u\n", s.d.seed);
+    for (size_t i = 0; i < s.d.nenv; i++)
+        if (s.d.env[i] > IL_PAD_MAX)
+            errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable",
+                 s.d.env[i], (size_t)IL_PAD_MAX);
+    if (s.max_runs && batch_runs(&st, 0) > s.max_runs)
+        errx(1,
+             "--max-runs %llu: the first batch alone has %zu runs; raise it, or lower "
+             "--setups or --reps",
+             s.max_runs, batch_runs(&st, 0));
+
+    size_t nruns;
+    struct il_run *runs = il_plan_batch(&st.plan, 0, 0, &nruns);
+    if (s.shard_n && s.shard_n > il_plan_batch_end(&st.plan, 0) * s.d.reps)
+        errx(1,
+             "--shard %u/%u: the plan has only %zu blocks of runs (a setup in a "
+             "repetition); use at most that many shards",
+             s.shard_i, s.shard_n, il_plan_batch_end(&st.plan, 0) * s.d.reps);
+    if (s.slurm) {
+        il_slurm(&s, st.id, nruns);
+        return 0;
+    }
+    if (s.c.dry) {
+        dry_run(&st, runs, nruns);
+        return 0;
+    }
+    const char *lib = il_find_library();
+    if (!lib)
+        errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
+
+    /* the results file: resume what is there */
+    if (il_results_scan(IL_SWEEP_ME, s.output, 1, on_line, &st) < 0 && errno != ENOENT)
+        err(1, "cannot read %s", s.output);
+    st.res_fd = open(s.output, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    if (st.res_fd < 0)
+        err(1, "--output %s", s.output);
+    if (s.expect && !st.have_ref) {
+        st.have_ref = 1;
+        strcpy(st.ref_sha, s.expect_sha);
+        snprintf(st.ref_run, sizeof st.ref_run, "--expect-output %s", s.expect);
+        struct stat es;
+        st.ref_bytes = stat(s.expect, &es) == 0 ? (unsigned long long)es.st_size : 0;
+    }
+    one_per_host(&st);
+
+    /* the environment, built once; the spec directory, ours alone */
+    il_spec_clean_stale();
+    il_spec_dir(&st.spec, IL_SWEEP_ME, 0);
+    spec_made = &st.spec;
+    atexit(remove_spec);
+    il_spec_owner(&st.spec);
+    open_files(&st);
+    unsigned long long padmax = 0;
+    for (size_t i = 0; i < s.d.nenv; i++)
+        padmax = s.d.env[i] > padmax ? s.d.env[i] : padmax;
+    il_env_build(&st.env, &st.slots, &s.c, lib, st.spec.path, (size_t)padmax);
+    st.argv = il_xcalloc(s.nargs + 2, sizeof *st.argv);
+    for (size_t i = 0; i < s.nargs; i++)
+        st.argv[i + 1] = s.args[i];
+    il_set_aslr(IL_SWEEP_ME, s.c.aslr);
+    if (s.hold)
+        il_hold_events();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+
+    json_t *line = il_meta_plan_line(&s, identity, st.id, &st.plan);
+    il_meta_write(st.res_fd, s.output, line);
+    json_decref(line);
+    line = il_meta_line(IL_M_KIND_MACHINE, st.id);
+    json_object_set_new(line, IL_M_WHEN, json_string("start"));
+    json_object_set_new(line, "machine", il_machine());
+    il_meta_write(st.res_fd, s.output, line);
+    json_decref(line);
+
+    st.tty = isatty(2);
+    st.t0 = st.shown = il_now();
+    struct il_buf lab = {0};
+    const char *stopped = "done";
+    char until_why[512] = "";
+    uint32_t block = 0;
+    for (unsigned b = 0;; b++) {
+        if (b) {
+            free(runs);
+            runs = il_plan_batch(&st.plan, b, block, &nruns);
+        }
+        size_t todo = 0;
+        for (size_t i = 0; i < nruns; i++) {
+            char runid[512];
+            il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
+            if (!in_shard(&s, &runs[i]))
+                continue;
+            st.planned++;
+            if (il_idset_get(&st.done, runid))
+                st.skipped++;
+            else
+                todo++;
+        }
+        st.todo += todo;
+        if (b == 0 && st.skipped && !s.c.quiet)
+            fprintf(stderr,
+                    "interloper sweep: resuming plan %s in %s: %zu of %zu runs are there "
+                    "already; running the other %zu\n",
+                    st.id, s.output, st.skipped, st.planned, todo);
+        for (size_t i = 0; i < nruns; i++) {
+            char runid[512];
+            if (stop_sig)
+                interrupted(&st);
+            if (!in_shard(&s, &runs[i]))
+                continue;
+            il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
+            if (!il_idset_get(&st.done, runid))
+                run_one(&st, &runs[i], &lab);
+        }
+        if (nruns)
+            block = runs[nruns - 1].block + 1;
+        if (!s.until)
+            break;
+        double widest;
+        progress(&st, 1);
+        if (il_until_check(&s, until_why, sizeof until_why, &widest)) {
+            stopped = "precise enough";
+            break;
+        }
+        size_t k = il_plan_batch_end(&st.plan, b), k2 = il_plan_batch_end(&st.plan, b + 1);
+        if (k2 == k) {
+            stopped = "all setups ran";
+            break;
+        }
+        if (s.max_runs && batch_runs(&st, b + 1) > s.max_runs) {
+            stopped = "--max-runs";
+            break;
+        }
+        if (!s.c.quiet)
+            fprintf(stderr, "interloper sweep: after %zu setups, %s; adding %zu setups\n", k,
+                    until_why, k2 - k);
+        json_t *x = il_meta_extent(st.id, k2, batch_runs(&st, b + 1));
+        il_meta_write(st.res_fd, s.output, x);
+        json_decref(x);
+    }
+    progress(&st, 1);
+    end_line(&st, stopped);
+    finish(&st);
+    if (!s.c.quiet) {
+        size_t k = s.until ? 0 : il_plan_batch_end(&st.plan, 0);
+        if (s.until)
+            fprintf(stderr, "interloper sweep: stopped (%s): %s\n", stopped, until_why);
+        else {
+            char shard[64] = "", extra[64] = "";
+            if (s.shard_n)
+                snprintf(shard, sizeof shard, "shard %u/%u of ", s.shard_i, s.shard_n);
+            if (s.d.pin_factor)
+                snprintf(extra, sizeof extra, " x 2 pins");
+            if (s.d.warmup)
+                snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " + %u warm-up",
+                         s.d.warmup);
+            fprintf(stderr,
+                    "interloper sweep: %zu runs (%s%zu setups x %zu systems x %u reps%s, seed %u, "
+                    "plan %s) in %s; %zu failed\n",
+                    st.ran, shard, k, s.nsys, s.d.reps, extra, s.d.seed, st.id, s.output,
+                    st.failed);
+        }
+    }
+    return st.failed ? 1 : 0;
+}

@@ -1,0 +1,112 @@
+/*
+ * sweep.h: the parts of interloper sweep and interloper record merge:
+ * options (sweep_cli.c), the run loop (sweep.c), results files
+ * (results.c), the plan's metadata lines (meta.c), the machine's state
+ * (machine.c), --until (until.c), Slurm (slurm.c), merge (merge.c).
+ */
+#ifndef IL_SWEEP_H
+#define IL_SWEEP_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "il_tools.h"
+
+#define IL_SWEEP_ME "interloper sweep"
+/* the generator and the order scheme; part of every plan's identity */
+#define IL_PLAN_GENERATOR "xoshiro128** seeded through fmix32; sweep order 1 (plan.c)"
+
+/* ------------------------------------------------------------ options */
+struct il_system {
+    const char *name;
+    const char *tmpl;  /* PROG as given; may hold {layout} */
+    char **path;       /* the program of each layout (one without layouts) */
+    char **sha256;     /* its SHA-256, hex */
+    const char **kind; /* each layout's kind from the manifest, or NULL */
+    json_t *link;      /* the manifest's command and cwd, or NULL */
+};
+
+struct il_sweep {
+    struct il_common c;
+    struct il_system *sys;
+    size_t nsys;
+    struct il_design d;
+    const char *bench;
+    const char *layouts; /* --layouts as given */
+    enum il_pinmode pin; /* with the pin a factor: the pinned runs' mode */
+    uintptr_t pin_addr;
+    int seed_given;
+    const char *input, *expect, *metric;
+    char input_sha[65], expect_sha[65];
+    int check_output, show_output, keep_going, hold;
+    double until; /* 0: no --until */
+    unsigned long long max_runs;
+    unsigned shard_i, shard_n; /* 0: no --shard */
+    unsigned slurm;            /* tasks; 0: no --slurm */
+    int submit;
+    char **sbatch; /* options for sbatch, after the second -- */
+    size_t nsbatch;
+    char **args; /* the program's arguments */
+    size_t nargs;
+    char **forward; /* the command's words for the Slurm script */
+    size_t nforward;
+    const char *output;
+    int argc;
+    char **argv;
+};
+
+void il_sweep_parse(struct il_sweep *s, int argc, char **argv);
+
+/* ------------------------------------------------------------ a set of run ids */
+struct il_idset {
+    char **key;
+    long *val;
+    size_t cap, n;
+};
+long *il_idset_add(struct il_idset *s, const char *id, int *added);
+long *il_idset_get(struct il_idset *s, const char *id);
+void il_idset_free(struct il_idset *s);
+
+/* ------------------------------------------------------------ results files */
+enum il_line { IL_LINE_OTHER, IL_LINE_RECORD, IL_LINE_SWEEP };
+enum il_line il_line_kind(json_t *j);
+const char *il_record_label(json_t *j, const char *key);
+int il_results_scan(const char *me, const char *path, int fix,
+                    int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n),
+                    void *ctx);
+
+/* ------------------------------------------------------------ metadata lines (meta.c) */
+/* The plan's identity (what defines the experiment), its id, and the
+ * design back from a plan line (for merge). */
+json_t *il_meta_identity(const struct il_sweep *s);
+void il_meta_plan_id(json_t *identity, char id[16]);
+json_t *il_meta_plan_line(const struct il_sweep *s, json_t *identity, const char *id,
+                          const struct il_plan *p);
+json_t *il_meta_line(const char *kind, const char *id);
+/* Append one line (and a newline) with one write; exits on failure. */
+void il_meta_write(int fd, const char *path, json_t *line);
+int il_meta_design(json_t *plan_line, struct il_design *d, const char **why);
+/* A line saying the plan now has this many setups (--until); and the
+ * largest extent of those a plan or extent line says, so far. */
+json_t *il_meta_extent(const char *id, size_t setups, size_t runs);
+void il_meta_extent_max(json_t *line, size_t *setups, unsigned *reps, unsigned *warmup);
+
+/* ------------------------------------------------------------ machine.c */
+/* The state of the machine that bears on measurements (pyperf's metadata
+ * is the bar): CPU governor, boost, SMT, transparent huge pages, load,
+ * steal time, ... */
+json_t *il_machine(void);
+
+/* ------------------------------------------------------------ until.c */
+/* Run interloper report on the results; 1 if every comparison's 95%
+ * interval has a half-width below pct percent of its ratio.  why says the
+ * widest. */
+int il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *widest);
+
+/* ------------------------------------------------------------ slurm.c */
+void il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs);
+
+/* ------------------------------------------------------------ merge.c */
+int il_record_merge(int argc, char **argv);
+
+#endif

@@ -1,0 +1,526 @@
+/*
+ * sweep_cli.c: interloper sweep's options, parsed once, and the systems'
+ * programs checked once per sweep: every layout's binary exists, is
+ * preloadable, has a path of the one length, and its SHA-256 is known
+ * (and is the one interloper link's manifest says).
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sweep.h"
+
+static void
+usage(FILE *f)
+{
+    fputs("usage: interloper sweep [options] --system NAME=PROG [--system NAME=PROG]...\n"
+          "                        [-- ARGS...]\n"
+          "\n"
+          "Run every system in every setup, REPS times, in a seeded random order, each\n"
+          "run's records labelled with its place in the plan and appended to the results\n"
+          "file; rerun the same command to resume.\n"
+          "\n"
+          "systems and setups (LIST: A:B:STEP from A to B, or a comma list):\n"
+          "  --system NAME=PROG  a system and its program (repeatable); PROG may hold\n"
+          "                      {layout}, replaced by each layout's id\n"
+          "  --layouts N|all|IDS the first N layouts of interloper link's manifest, all of\n"
+          "                      them, or a comma list of ids (one id: 05,)\n"
+          "  --env-add LIST      environment pads in bytes (default 0)\n"
+          "  --stack-offset LIST main's frame lower by these bytes (default 0)\n"
+          "  --heap-offset LIST  the heap later by these bytes (default 0)\n"
+          "  --stack-pin [ADDR|both]  pin main's stack (auto, or at ADDR); both: every\n"
+          "                      run pinned and unpinned, interleaved, labelled pin\n"
+          "  --aslr off|on       ASLR (default off); on: every run is a setup of its own\n"
+          "  --setups K          draw K of the setups at random (default: all)\n"
+          "  --reps R            runs of each system in each setup (default 3)\n"
+          "  --warmup N          first, N runs of each system in each setup, labelled\n"
+          "                      warmup (left out by interloper report)\n"
+          "  --seed S            seed of the draws and the order, 0 to 4294967295\n"
+          "                      (default: drawn; it is in every record)\n"
+          "the runs:\n"
+          "  --input FILE        every run's stdin (default /dev/null)\n"
+          "  --show-output       copy each run's stdout and stderr through after it ends\n"
+          "  --expect-output FILE  every run's stdout must be this file's bytes\n"
+          "  --no-check-output   do not check that all runs write the same stdout\n"
+          "  --keep-going        go on after a run that fails (default: stop)\n"
+          "  --cpu LIST          run the programs on these CPUs, e.g. 2 or 0-3\n"
+          "  --events LIST, --backend B, --env-clean, --keep NAME, --strict\n"
+          "                      as for interloper run\n"
+          "  --no-hold           do not hold the software events' kernel switches on\n"
+          "results:\n"
+          "  --bench NAME        the bench label (default: PROG's file name)\n"
+          "  --label KEY=VALUE   another label for every record (repeatable)\n"
+          "  --output FILE       results file (default ./interloper.jsonl)\n"
+          "  --until PCT         add setups until every ratio to the first system has a\n"
+          "                      95% interval within +-PCT percent (interloper report)\n"
+          "  --metric NAME       the metric --until watches (default wall)\n"
+          "  --max-runs N        with --until, at most N runs\n"
+          "scale-out:\n"
+          "  --shard I/N         run only the I-th of N disjoint parts of the plan\n"
+          "  --slurm N           write a Slurm job array of N shards, one node each,\n"
+          "                      exclusive; options for sbatch after ARGS and a second --\n"
+          "  --submit            with --slurm, submit it with sbatch\n"
+          "  -n, --dry-run       print the plan, one run per line with its full command\n"
+          "  -q, --quiet         no progress on stderr\n"
+          "  -h, --help          this text\n"
+          "\n"
+          "See interloper-sweep(1).\n",
+          f);
+}
+
+/* ------------------------------------------------------------ lists */
+
+static unsigned long long
+count(struct il_args *a, const char *v, unsigned long long lo, unsigned long long hi)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (!*v || *end || errno || v[0] == '-' || v[0] == '+' || n < lo || n > hi)
+        il_args_bad(a, v, "expected a whole number from %llu to %llu", lo, hi);
+    return n;
+}
+
+/* A:B:STEP or a comma list, each value read by elem(); no value twice. */
+static unsigned long long *
+list(struct il_args *a, const char *v, size_t *n,
+     unsigned long long (*elem)(struct il_args *, const char *))
+{
+    unsigned long long *out = NULL;
+    size_t k = 0;
+    char *w = il_xstrdup(v), *c1 = strchr(w, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (c1 && c2 && !strchr(c2 + 1, ':')) {
+        *c1 = *c2 = 0;
+        unsigned long long from = elem(a, w), to = elem(a, c1 + 1), step;
+        if (il_parse_size(c2 + 1, ~0ULL, &step) < 0 || step == 0)
+            il_args_bad(a, v, "expected A:B:STEP with a STEP of at least 1");
+        if (from > to)
+            il_args_bad(a, v, "expected A:B:STEP with A <= B");
+        if ((to - from) / step >= 1000000)
+            il_args_bad(a, v, "more than a million values");
+        for (unsigned long long x = from; x <= to; x += step) {
+            char t[32];
+            snprintf(t, sizeof t, "%llu", x);
+            out = il_xrealloc(out, (k + 1) * sizeof *out);
+            out[k++] = elem(a, t);
+        }
+    } else if (c1) {
+        il_args_bad(a, v, "expected A:B:STEP or a comma-separated list");
+    } else {
+        char *save, *p;
+        for (p = strtok_r(w, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+            out = il_xrealloc(out, (k + 1) * sizeof *out);
+            out[k++] = elem(a, p);
+        }
+        if (!k)
+            il_args_bad(a, v, "expected at least one value");
+    }
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < i; j++)
+            if (out[i] == out[j])
+                il_args_bad(a, v, "%llu is given twice; each value is one setup", out[i]);
+    free(w);
+    *n = k;
+    return out;
+}
+
+static int
+pin_word(const char *v)
+{
+    return il_is_pin_word(v) || !strcmp(v, "both");
+}
+
+/* ------------------------------------------------------------ systems and layouts */
+
+static char *
+subst(const char *tmpl, const char *id)
+{
+    struct il_buf b = {0};
+    il_buf_puts(&b, "");
+    for (const char *p = tmpl; *p;) {
+        const char *q = strstr(p, "{layout}");
+        if (!q) {
+            il_buf_puts(&b, p);
+            break;
+        }
+        il_buf_add(&b, p, (size_t)(q - p));
+        il_buf_puts(&b, id);
+        p = q + 8;
+    }
+    return b.s;
+}
+
+/* DIR/manifest.json beside the layouts' binaries, as interloper link
+ * writes it: binaries[].id, .file, .kind, .sha256 */
+static json_t *
+manifest(const struct il_system *y, char **dir)
+{
+    const char *brace = strstr(y->tmpl, "{layout}");
+    const char *slash = NULL;
+    for (const char *p = y->tmpl; p < brace; p++)
+        if (*p == '/')
+            slash = p;
+    if (strchr(brace + 8, '/'))
+        errx(1, "--system %s=%s: {layout} must be in the file name, not a directory", y->name,
+             y->tmpl);
+    *dir = slash ? il_xasprintf("%.*s", (int)(slash - y->tmpl), y->tmpl) : il_xstrdup(".");
+    char *path = il_xasprintf("%s/manifest.json", *dir);
+    json_error_t je;
+    json_t *m = json_load_file(path, 0, &je);
+    if (!m)
+        errx(1,
+             "--system %s=%s: cannot read %s (%s); expected the manifest interloper link "
+             "writes beside the binaries",
+             y->name, y->tmpl, path, je.text);
+    if (!json_is_array(json_object_get(m, "binaries")))
+        errx(1, "%s: no binaries[] array; expected a manifest of interloper link", path);
+    free(path);
+    return m;
+}
+
+static json_t *
+binary(json_t *m, const char *id)
+{
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(m, "binaries"), i, b)
+    {
+        const char *bid = json_string_value(json_object_get(b, "id"));
+        if (bid && !strcmp(bid, id))
+            return b;
+    }
+    return NULL;
+}
+
+static void
+layouts(struct il_sweep *s, struct il_args *a)
+{
+    char *dir;
+    if (!strstr(s->sys[0].tmpl, "{layout}"))
+        errx(1, "--system %s=%s: --layouts given, but the program has no {layout}", s->sys[0].name,
+             s->sys[0].tmpl);
+    json_t *m = manifest(&s->sys[0], &dir);
+    json_t *bins = json_object_get(m, "binaries");
+    const char *v = s->layouts;
+    size_t n = 0;
+    const char **ids = NULL;
+    if (!strcmp(v, "all") || (!strchr(v, ',') && v[0] != '0')) {
+        size_t want = !strcmp(v, "all") ? json_array_size(bins) : 0;
+        if (strcmp(v, "all")) {
+            a->opt = "--layouts";
+            want = count(a, v, 1, 1000000);
+        }
+        if (want > json_array_size(bins))
+            errx(1, "--layouts %s: the manifest of %s has %zu layouts", v, s->sys[0].tmpl,
+                 json_array_size(bins));
+        for (size_t i = 0; i < want; i++) {
+            const char *id = json_string_value(json_object_get(json_array_get(bins, i), "id"));
+            if (!id)
+                errx(1, "%s/manifest.json: binaries[%zu] has no id", dir, i);
+            ids = il_xrealloc(ids, (n + 1) * sizeof *ids);
+            ids[n++] = id;
+        }
+    } else {
+        char *w = il_xstrdup(v), *save;
+        for (char *p = strtok_r(w, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+            for (size_t i = 0; i < n; i++)
+                if (!strcmp(ids[i], p))
+                    errx(1, "--layouts %s: %s is given twice", v, p);
+            if (!il_label_key_ok(p))
+                errx(1, "--layouts %s: %s is not a layout id", v, p);
+            ids = il_xrealloc(ids, (n + 1) * sizeof *ids);
+            ids[n++] = p;
+        }
+        if (!n)
+            errx(1, "--layouts %s: expected a count, all, or ids", v);
+    }
+    s->d.lay = ids;
+    s->d.nlay = n;
+    s->d.kind = il_xcalloc(n, sizeof *s->d.kind);
+    free(dir);
+}
+
+/* The programs of system y, one per layout: each in its manifest. */
+static void
+programs(struct il_sweep *s, struct il_system *y)
+{
+    size_t n = s->d.nlay ? s->d.nlay : 1;
+    y->path = il_xcalloc(n, sizeof *y->path);
+    y->sha256 = il_xcalloc(n, sizeof *y->sha256);
+    y->kind = il_xcalloc(n, sizeof *y->kind);
+    int has = strstr(y->tmpl, "{layout}") != NULL;
+    if (has && !s->d.nlay)
+        errx(1,
+             "--system %s=%s: {layout} without --layouts; add --layouts all (or a count, or "
+             "ids)",
+             y->name, y->tmpl);
+    if (!has && s->d.nlay)
+        errx(1, "--system %s=%s: --layouts given, but the program has no {layout}", y->name,
+             y->tmpl);
+    char *dir = NULL;
+    json_t *m = has ? manifest(y, &dir) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        char *p = has ? subst(y->tmpl, s->d.lay[i]) : il_find_program(y->tmpl);
+        struct stat st, mst;
+        if (!p || stat(p, &st) < 0 || !S_ISREG(st.st_mode) || access(p, X_OK) < 0)
+            errx(1, "--system %s=%s: %s is not an executable file", y->name, y->tmpl,
+                 p ? p : y->tmpl);
+        int warn;
+        const char *why = il_preloadable(p, &warn);
+        if (why)
+            errx(1, "--system %s=%s: LD_PRELOAD cannot apply to %s (%s)", y->name, y->tmpl, p, why);
+        if (warn)
+            errx(1,
+                 "--system %s=%s: %s does not start through __libc_start_main, so nothing "
+                 "would be measured",
+                 y->name, y->tmpl, p);
+        y->path[i] = p;
+        y->sha256[i] = il_xmalloc(65);
+        if (il_sha256_file(p, y->sha256[i]) < 0)
+            err(1, "--system %s=%s: cannot read %s", y->name, y->tmpl, p);
+        if (!m)
+            continue;
+        json_t *b = binary(m, s->d.lay[i]);
+        if (!b)
+            errx(1, "--system %s=%s: layout %s is not in %s/manifest.json", y->name, y->tmpl,
+                 s->d.lay[i], dir);
+        const char *file = json_string_value(json_object_get(b, "file"));
+        char *mpath =
+            file ? (file[0] == '/' ? il_xstrdup(file) : il_xasprintf("%s/%s", dir, file)) : NULL;
+        if (!mpath || stat(mpath, &mst) < 0 || mst.st_dev != st.st_dev || mst.st_ino != st.st_ino)
+            errx(1, "--system %s=%s: layout %s is %s in %s/manifest.json, not %s", y->name, y->tmpl,
+                 s->d.lay[i], mpath ? mpath : "(no file)", dir, p);
+        free(mpath);
+        const char *sha = json_string_value(json_object_get(b, "sha256"));
+        if (sha && strcmp(sha, y->sha256[i]))
+            errx(1,
+                 "--system %s=%s: %s is not the binary interloper link made (its SHA-256 is "
+                 "not the manifest's); relink, or give the manifest that goes with it",
+                 y->name, y->tmpl, p);
+        y->kind[i] = json_string_value(json_object_get(b, "kind"));
+        if (y == &s->sys[0])
+            s->d.kind[i] = y->kind[i];
+    }
+    if (m) {
+        y->link = json_object();
+        json_object_set(y->link, "command", json_object_get(m, "command"));
+        json_object_set(y->link, "cwd", json_object_get(m, "cwd"));
+    }
+    free(dir);
+}
+
+/* ------------------------------------------------------------ the options */
+
+static void
+forward(struct il_sweep *s, int from, int to)
+{
+    for (int i = from; i < to; i++) {
+        s->forward = il_xrealloc(s->forward, (s->nforward + 1) * sizeof *s->forward);
+        s->forward[s->nforward++] = s->argv[i];
+    }
+}
+
+void
+il_sweep_parse(struct il_sweep *s, int argc, char **argv)
+{
+    struct il_args a;
+    const char *o, *v;
+    static unsigned long long zero = 0;
+    memset(s, 0, sizeof *s);
+    il_common_init(&s->c);
+    s->argc = argc;
+    s->argv = argv;
+    s->d.reps = 3;
+    s->d.env = s->d.stack = s->d.heap = &zero;
+    s->d.nenv = s->d.nstack = s->d.nheap = 1;
+    s->check_output = 1;
+    s->hold = 1;
+    s->metric = "wall";
+    il_args_init(&a, IL_SWEEP_ME, argc, argv);
+    int at = a.i;
+    while ((o = il_args_next(&a))) {
+        int keep = 1;
+        if (il_common_option(&a, &s->c)) {
+            keep = strcmp(o, "--output") && strcmp(o, "-n") && strcmp(o, "--dry-run");
+        } else if (!strcmp(o, "--system")) {
+            v = il_args_value(&a);
+            const char *eq = strchr(v, '=');
+            char *name = il_xstrdup(v);
+            if (!eq || !eq[1])
+                il_args_bad(&a, v, "expected NAME=PROG");
+            name[eq - v] = 0;
+            if (!il_label_key_ok(name))
+                il_args_bad(&a, v, "the name must be letters, digits, '_', '-' or '.'");
+            for (size_t i = 0; i < s->nsys; i++)
+                if (!strcmp(s->sys[i].name, name))
+                    il_args_bad(&a, v, "the system %s is given twice", name);
+            s->sys = il_xrealloc(s->sys, (s->nsys + 1) * sizeof *s->sys);
+            memset(&s->sys[s->nsys], 0, sizeof *s->sys);
+            s->sys[s->nsys].name = name;
+            s->sys[s->nsys++].tmpl = eq + 1;
+        } else if (!strcmp(o, "--layouts")) {
+            s->layouts = il_args_value(&a);
+        } else if (!strcmp(o, "--env-add")) {
+            s->d.env = list(&a, il_args_value(&a), &s->d.nenv, il_opt_env_bytes);
+        } else if (!strcmp(o, "--stack-offset")) {
+            s->d.stack = list(&a, il_args_value(&a), &s->d.nstack, il_opt_stack_offset);
+        } else if (!strcmp(o, "--heap-offset")) {
+            s->d.heap = list(&a, il_args_value(&a), &s->d.nheap, il_opt_heap_offset);
+        } else if (!strcmp(o, "--stack-pin")) {
+            v = il_args_optional(&a, pin_word);
+            s->d.pin_factor = v && !strcmp(v, "both");
+            s->pin = il_opt_pin(&a, s->d.pin_factor ? NULL : v, &s->pin_addr);
+        } else if (!strcmp(o, "--setups")) {
+            s->d.setups = (size_t)count(&a, il_args_value(&a), 1, 1ULL << 30);
+        } else if (!strcmp(o, "--reps")) {
+            s->d.reps = (unsigned)count(&a, il_args_value(&a), 1, 65535);
+        } else if (!strcmp(o, "--warmup")) {
+            s->d.warmup = (unsigned)count(&a, il_args_value(&a), 0, 65535);
+        } else if (!strcmp(o, "--seed")) {
+            s->d.seed = (uint32_t)count(&a, il_args_value(&a), 0, 4294967295ULL);
+            s->seed_given = 1;
+        } else if (!strcmp(o, "--bench")) {
+            s->bench = il_args_value(&a);
+            if (!*s->bench || strchr(s->bench, '\n') || !il_utf8_ok(s->bench))
+                il_args_bad(&a, s->bench, "expected a name of one line");
+        } else if (!strcmp(o, "--input")) {
+            s->input = il_args_value(&a);
+        } else if (!strcmp(o, "--show-output")) {
+            il_args_flag(&a);
+            s->show_output = 1;
+        } else if (!strcmp(o, "--expect-output")) {
+            s->expect = il_args_value(&a);
+        } else if (!strcmp(o, "--no-check-output")) {
+            il_args_flag(&a);
+            s->check_output = 0;
+        } else if (!strcmp(o, "--keep-going")) {
+            il_args_flag(&a);
+            s->keep_going = 1;
+        } else if (!strcmp(o, "--no-hold")) {
+            il_args_flag(&a);
+            s->hold = 0;
+        } else if (!strcmp(o, "--until")) {
+            v = il_args_value(&a);
+            char *end;
+            s->until = strtod(v, &end);
+            if (end == v || (*end && strcmp(end, "%")) || !(s->until > 0 && s->until < 100))
+                il_args_bad(&a, v, "expected a percentage above 0 and below 100, such as 1 or 0.5");
+        } else if (!strcmp(o, "--metric")) {
+            s->metric = il_args_value(&a);
+        } else if (!strcmp(o, "--max-runs")) {
+            s->max_runs = count(&a, il_args_value(&a), 1, ~0ULL);
+        } else if (!strcmp(o, "--shard")) {
+            v = il_args_value(&a);
+            unsigned i, n;
+            char c;
+            if (sscanf(v, "%u/%u%c", &i, &n, &c) != 2 || i < 1 || i > n || n > 1000000)
+                il_args_bad(&a, v, "expected I/N with 1 <= I <= N, such as 2/4");
+            s->shard_i = i, s->shard_n = n;
+            keep = 0;
+        } else if (!strcmp(o, "--slurm")) {
+            s->slurm = (unsigned)count(&a, il_args_value(&a), 1, 1000000);
+            keep = 0;
+        } else if (!strcmp(o, "--submit")) {
+            il_args_flag(&a);
+            s->submit = 1;
+            keep = 0;
+        } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            usage(stdout);
+            exit(0);
+        } else {
+            errx(1, "unknown option '%s'; see interloper sweep --help", o);
+        }
+        if (keep)
+            forward(s, at, a.i);
+        at = a.i;
+    }
+    /* what follows --: the program's arguments; with --slurm, up to a
+     * second --, after which come sbatch's options */
+    if (a.i < argc && (a.i == 1 || strcmp(argv[a.i - 1], "--")))
+        errx(1, "unexpected '%s'; the program's arguments go after --", argv[a.i]);
+    s->args = &argv[a.i];
+    for (int i = a.i; i < argc; i++) {
+        if (s->slurm && !strcmp(argv[i], "--")) {
+            s->sbatch = &argv[i + 1];
+            s->nsbatch = (size_t)(argc - i - 1);
+            break;
+        }
+        s->nargs++;
+    }
+
+    if (!s->nsys)
+        errx(1, "no system; expected at least one --system NAME=PROG");
+    if (s->c.nkeep && !s->c.env_clean)
+        errx(1, "--keep only matters with --env-clean; add --env-clean or drop --keep");
+    if (s->until && (s->shard_n || s->slurm))
+        errx(1, "--until decides from all the runs, so it does not go with --shard or --slurm");
+    if (s->max_runs && !s->until)
+        errx(1, "--max-runs bounds --until; add --until PCT or drop --max-runs");
+    if (s->until && s->nsys < 2)
+        errx(1, "--until compares systems; expected at least two --system");
+    if (s->submit && !s->slurm)
+        errx(1, "--submit submits the --slurm script; add --slurm N");
+    if (s->shard_n && s->slurm)
+        errx(1, "--slurm writes a script that runs each --shard; give one or the other");
+    if (s->expect && !s->check_output)
+        errx(1, "--expect-output and --no-check-output do not go together; choose one");
+    for (size_t i = 0; i < s->c.nlabels; i++) {
+        static const char *const ours[] = {IL_L_BENCH,        IL_L_SYSTEM, IL_L_SETUP,
+                                           IL_L_ENV_ADD,      IL_L_LAYOUT, IL_L_LAYOUT_KIND,
+                                           IL_L_REP,          IL_L_WARMUP, IL_L_RUN,
+                                           IL_L_PLAN,         IL_L_SEED,   IL_L_STACK_OFFSET,
+                                           IL_L_HEAP_OFFSET,  IL_L_PIN,    IL_L_CPUS,
+                                           IL_L_OUTPUT_CHECK, NULL};
+        for (const char *const *k = ours; *k; k++)
+            if (!strcmp(s->c.labels[i].key, *k))
+                errx(1, "--label %s=%s: the sweep sets %s itself", *k, s->c.labels[i].value, *k);
+    }
+    s->output = s->c.output ? s->c.output : IL_DEFAULT_OUTPUT;
+    if (!strcmp(s->output, "-"))
+        errx(1, "--output -: a sweep needs a results file, which it resumes from; give a file "
+                "name");
+    if (!s->seed_given && getrandom(&s->d.seed, sizeof s->d.seed, 0) != sizeof s->d.seed)
+        err(1, "cannot draw a seed");
+
+    /* the systems' programs, once */
+    if (s->layouts)
+        layouts(s, &a);
+    size_t plen = 0;
+    for (size_t k = 0; k < s->nsys; k++) {
+        struct il_system *y = &s->sys[k];
+        programs(s, y);
+        for (size_t i = 0; i < (s->d.nlay ? s->d.nlay : 1); i++) {
+            size_t l = strlen(y->path[i]);
+            if (!plen)
+                plen = l;
+            else if (l != plen)
+                errx(1,
+                     "--system %s=%s: %s has a path of %zu bytes, another system's has %zu; "
+                     "paths of different lengths shift the stack between systems: use paths "
+                     "of one length (bin/O2/prog and bin/O3/prog, say)",
+                     y->name, y->tmpl, y->path[i], l, plen);
+        }
+    }
+    s->d.nsys = s->nsys;
+    s->d.sys = il_xcalloc(s->nsys, sizeof *s->d.sys);
+    for (size_t k = 0; k < s->nsys; k++)
+        s->d.sys[k] = s->sys[k].name;
+    s->d.aslr = s->c.aslr;
+    if (!s->bench) {
+        /* the program's file name, without the layout's suffix */
+        char *b = subst(s->sys[0].tmpl, "");
+        size_t l = strlen(b);
+        while (l && b[l - 1] == '.')
+            b[--l] = 0;
+        s->bench = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
+    }
+    if (s->input && il_sha256_file(s->input, s->input_sha) < 0)
+        err(1, "--input %s", s->input);
+    if (s->expect && il_sha256_file(s->expect, s->expect_sha) < 0)
+        err(1, "--expect-output %s", s->expect);
+}

@@ -14,9 +14,6 @@
 
 /* ------------------------------------------------------------ the record */
 #define IL_SCHEMA "interloper/1"
-/* Lines of a results file that the sweep writes about itself (the plan,
- * machine snapshots); readers of records skip them. */
-#define IL_SCHEMA_SWEEP "interloper-sweep/1"
 
 /* top level */
 #define IL_F_SCHEMA "schema"

@@ -614,7 +614,7 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
         return;
     }
     struct il_span *f = rd->sc.found;
-    if (span_is(f[P_SCHEMA], "\"" IL_SCHEMA_SWEEP "\"")) {
+    if (span_is(f[P_SCHEMA], "\"" IL_SWEEP_SCHEMA "\"")) {
         d->sweep_lines++; /* the sweep's own metadata: not a record */
         return;
     }

@@ -252,6 +252,8 @@ assign_slots(struct il_opts *o)
     il_sel_slot(sel, IL_L_SETUP);
     il_sel_slot(sel, IL_L_ENV_ADD);
     il_sel_slot(sel, IL_L_LAYOUT);
+    il_sel_slot(sel, IL_L_STACK_OFFSET);
+    il_sel_slot(sel, IL_L_HEAP_OFFSET);
     if (o->nsetup) {
         o->design = o->nsetup == 2 ? IL_D_CROSSED : IL_D_ONE;
         o->design_slot[0] = o->setup_slot[0];

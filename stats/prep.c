@@ -281,17 +281,22 @@ il_check_labels(const struct il_opts *o, const struct il_data *d)
         need(d, o->level_slot[i], "--levels");
     if (o->per)
         need(d, o->per_slot, "--per");
-    /* Design labels of interloper sweep that vary but are not named. */
-    static const char *const design[] = {IL_L_SETUP, IL_L_ENV_ADD, IL_L_LAYOUT};
-    char have[256] = "";
-    size_t o2 = 0, nvary = 0;
-    int env = 0, layout = 0;
-    for (size_t i = 0; i < 3; i++) {
+    /* Design labels of interloper sweep that vary but are not named: the
+     * setup id and the factors it is crossed from. */
+    static const char *const design[] = {IL_L_SETUP, IL_L_ENV_ADD, IL_L_LAYOUT, IL_L_STACK_OFFSET,
+                                         IL_L_HEAP_OFFSET};
+    char have[512] = "", pair[128] = "", sugg[512];
+    size_t o2 = 0, nvary = 0, nfact = 0, named_fact = 0;
+    for (size_t i = 0; i < sizeof design / sizeof design[0]; i++) {
         size_t s = slot_of(d, design[i]), k = s == SIZE_MAX ? 0 : distinct(d, s);
         if (k < 2)
             continue;
-        env |= i == 1;
-        layout |= i == 2;
+        if (i > 0) {
+            named_fact += named(o, design[i]) != 0;
+            if (nfact++ < 2)
+                snprintf(pair + strlen(pair), sizeof pair - strlen(pair), "%s%s",
+                         nfact > 1 ? "," : "", design[i]);
+        }
         if (named(o, design[i]))
             continue;
         nvary++;
@@ -300,18 +305,28 @@ il_check_labels(const struct il_opts *o, const struct il_data *d)
     }
     if (!nvary || o->tool != IL_TOOL_REPORT)
         return;
-    if (o->design == IL_D_FLAT)
-        il_warn(IL_W_DESIGN, have,
-                env && layout
-                    ? "they treat every run as independent, which understates them when "
-                      "setups have effects of their own; name the design with --setup "
-                      "env_add,layout (crossed) or --setup setup"
-                    : "they treat every run as independent, which understates them when "
-                      "setups have effects of their own; name the design with --setup LABEL");
-    else if (o->design == IL_D_ONE && env && layout && !named(o, IL_L_ENV_ADD) &&
-             !named(o, IL_L_LAYOUT))
-        il_warn(IL_W_DESIGN, have,
-                "each setup is taken as independent, but setups that share an environment "
-                "size or a layout share its effect; --setup env_add,layout models the two as "
-                "crossed");
+    if (o->design == IL_D_FLAT) {
+        if (nfact == 2)
+            snprintf(sugg, sizeof sugg,
+                     "they treat every run as independent, which understates them when setups "
+                     "have effects of their own; name the design with --setup %s (crossed) or "
+                     "--setup setup",
+                     pair);
+        else
+            snprintf(sugg, sizeof sugg,
+                     "they treat every run as independent, which understates them when setups "
+                     "have effects of their own; name the design with --setup LABEL");
+        il_warn(IL_W_DESIGN, have, sugg);
+    } else if (o->design == IL_D_ONE && nfact >= 2 && !named_fact) {
+        if (nfact == 2)
+            snprintf(sugg, sizeof sugg,
+                     "each setup is taken as independent, but setups that share a value of "
+                     "either share its effect; --setup %s models the two as crossed",
+                     pair);
+        else
+            snprintf(sugg, sizeof sugg,
+                     "each setup is taken as independent, but setups that share a factor's value "
+                     "share its effect; --setup A,B models two factors as crossed");
+        il_warn(IL_W_DESIGN, have, sugg);
+    }
 }

@@ -125,7 +125,7 @@ if built; then
 	err=$(sh "$IL" report --compare system=O2 "$T/sweep.jsonl" 2>&1 >/dev/null)
 	assert_match "$err" 'the records carry setup \(3 values\), env_add \(3 values\), layout \(2 values\), which the intervals ignore: .*--setup env_add,layout \(crossed\) or --setup setup \[design-ignored\]' "flat"
 	err=$(sh "$IL" report --compare system=O2 --setup setup "$T/sweep.jsonl" 2>&1 >/dev/null)
-	assert_match "$err" 'setups that share an environment size or a layout share its effect; --setup env_add,layout' "one label over crossed setups"
+	assert_match "$err" 'setups that share a value of either share its effect; --setup env_add,layout models the two as crossed' "one label over crossed setups"
 	err=$(sh "$IL" report --compare system=O2 --setup env_add,layout "$T/sweep.jsonl" 2>&1 >/dev/null)
 	assert_eq "$(printf '%s\n' "$err" | grep -c 'design-ignored')" 0 "not once named"
 	out=$(sh "$IL" report --compare system=O2 --json "$T/sweep.jsonl" 2>/dev/null)

@@ -91,7 +91,7 @@ il_group_intervals(struct il_report *r)
             s->est = il_mean(u->est, u->k);
             s->ci_method =
                 o->design == IL_D_CROSSED ? "t over setups, two crossed labels" : "t over setups";
-            struct il_dvar v;
+            struct il_dvar v = {0}; /* freed even when not initialised (the minimum) */
             if (o->est.kind != IL_EST_MIN &&
                 il_dvar_init(&v, u->k, u->fa, o->design == IL_D_CROSSED ? u->fb : NULL) == 0) {
                 double m;
@@ -414,6 +414,8 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     if (o->nlevels)
         levels(r);
     il_group_intervals(r);
+    if (o->tool == IL_TOOL_REPORT)
+        il_group_setups(r);
     if (o->cmp_label)
         il_compare(r);
     if (o->tool == IL_TOOL_PLAN)

@@ -774,6 +774,7 @@ il_compare(struct il_report *r)
         else
             snprintf(buf, sizeof buf, "%s / %s", r->gname[g], r->gname[b]);
         one_comparison(r, c, buf);
+        il_setup_var_ratio(r, c);
         if (!c->few && c->f.kind != IL_CI_BOUNDED)
             il_warn_item(IL_W_NOTBOUNDED, buf,
                          c->f.kind == IL_CI_EXCLUSIVE ? "two half-lines" : "the whole line");

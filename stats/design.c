@@ -376,3 +376,21 @@ il_heterogeneity(const double *y, const double *var, size_t k, double df2, struc
     h->has_tau_ci = 1;
     return 0;
 }
+
+/* The Q-profile interval of tau^2 at level conf (il_heterogeneity's is at
+ * IL_CONF): for two intervals that must hold together (a ratio of two
+ * groups' tau^2, setupfx.c). */
+int
+il_tau2_ci(const double *y, const double *var, size_t k, double conf, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (k < 2)
+        return IL_SE_FEW;
+    for (size_t u = 0; u < k; u++)
+        if (!(var[u] > 0))
+            return IL_SE_ZEROVAR;
+    double df = (double)(k - 1);
+    *lo = q_solve(y, var, k, gsl_cdf_chisq_Qinv((1 - conf) / 2, df));
+    *hi = q_solve(y, var, k, gsl_cdf_chisq_Pinv((1 - conf) / 2, df));
+    return 0;
+}

@@ -422,6 +422,8 @@ struct il_het {
     int has_tau_ci;
 };
 int il_heterogeneity(const double *y, const double *var, size_t k, double df2, struct il_het *h);
+/* The Q-profile interval of tau^2 alone, at level conf. */
+int il_tau2_ci(const double *y, const double *var, size_t k, double conf, double *lo, double *hi);
 
 /* ------------------------------------------------------------ levels.c */
 struct il_levels {
@@ -552,6 +554,8 @@ struct il_cmp {
     int has_flat;
     struct il_fieller flat; /* the interval as if all runs were independent */
     double vlog, vlog_df;   /* variance of log ratio and its df (suite) */
+    int has_svr;            /* the ratio of the two groups' setup variances */
+    double svr, svr_lo, svr_hi;
     int has_setups;
     struct il_setups su;
     char *verdict;
@@ -568,6 +572,24 @@ struct il_suite {
     char *verdict;
 };
 
+/* A group's setup effect (setupfx.c): how much its setups' estimates
+ * differ beyond run-to-run noise, and which setups stand out. */
+struct il_gsetups {
+    size_t k;
+    uint32_t *setup;    /* unit ids, in unit order */
+    double *est;        /* each setup's estimate */
+    size_t *n;          /* its runs */
+    double *z;          /* modified z-score of its log estimate among the setups */
+    double center;      /* the median of the setup estimates */
+    unsigned char *out; /* stands out: |z| > IL_OUTLIER_Z, and beyond its noise if known */
+    size_t nout;
+    int has_test; /* p: no setup effect, by permuting runs across setups */
+    double p;
+    int has_tau;       /* het: tau^2 of the log estimate (Q, i2, interval) */
+    struct il_het het; /* its p is the F reference's; p above is the test */
+    double *y, *var;   /* log estimates and the variances of their errors (NAN: none) */
+};
+
 struct il_report {
     const struct il_opts *o;
     struct il_data d;
@@ -576,6 +598,7 @@ struct il_report {
     struct il_diag *diag;
     char **gname;
     struct il_units *units; /* per group, with a design */
+    struct il_gsetups *gsu; /* per group, with a design (report only) */
     size_t cmp_pos;         /* key position of the compared label */
     uint32_t base_id;
     struct il_cmp *cmp;
@@ -598,6 +621,14 @@ void il_analyze(const struct il_opts *o, struct il_report *r);
 void il_change(char *buf, size_t n, double x, int timey, int speedup);
 /* Per-group summaries with the design's intervals (describe_groups). */
 void il_group_intervals(struct il_report *r);
+
+/* ------------------------------------------------------------ setupfx.c */
+/* Each group's setup effect, with a design (r->gsu). */
+void il_group_setups(struct il_report *r);
+/* Comparison c's ratio of setup variances (tau^2), value over baseline in
+ * the report's direction, with an interval of at least 95%. */
+void il_setup_var_ratio(const struct il_report *r, struct il_cmp *c);
+void il_gsetups_free(struct il_gsetups *s);
 
 /* ------------------------------------------------------------ prep.c */
 /* After reading: leave out failed runs (--include-failed keeps them) and

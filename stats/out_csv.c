@@ -118,12 +118,77 @@ interval(FILE *fp, double est, const char *kind, double lo, double hi, int ok, d
     csv_num(fp, ph, 1);
 }
 
+/* "labels;LABEL=VALUE" with the value quoted as il_labels_text does. */
+static char *
+with_label(const char *labels, const char *name, const char *v)
+{
+    size_t len = strlen(labels) + strlen(name) + 2 * strlen(v) + 8, m;
+    char *s = il_xcalloc(len, 1);
+    m = (size_t)snprintf(s, len, "%s%s%s=", labels, *labels ? ";" : "", name);
+    if (*v && !strpbrk(v, ";=\"\\")) {
+        snprintf(s + m, len - m, "%s", v);
+        return s;
+    }
+    s[m++] = '"';
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            s[m++] = '\\';
+        s[m++] = *v;
+    }
+    s[m] = '"';
+    return s;
+}
+
+/* A group's setup effect (setup_effect: tau and its interval, p, the
+ * setups that stand out in the verdict column), then each setup
+ * (group_setup: its estimate, runs, the median setup's estimate and its
+ * modified z; stands out in the verdict column). */
+static void
+group_setup_rows(FILE *fp, const struct il_report *r, size_t g)
+{
+    const struct il_opts *o = r->o;
+    const struct il_gsetups *s = &r->gsu[g];
+    char *name = il_labels_text(r, r->gs.g[g].key, ";", SIZE_MAX);
+    int tau = s->has_tau && s->het.has_tau_ci;
+    head(fp, r, "setup_effect", name, "", s->k, 0, 0);
+    interval(fp, s->has_tau ? sqrt(s->het.tau2) : NAN, tau ? "bounded" : "none",
+             sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), tau, NAN,
+             "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile); p: "
+             "runs permuted across setups",
+             s->has_test ? s->p : NAN, NAN);
+    fputc(',', fp);
+    csv_num(fp, s->center, 1);
+    fputs(",,,,,,", fp);
+    char list[1024];
+    size_t m = 0;
+    list[0] = '\0';
+    for (size_t u = 0; u < s->k && m < sizeof list; u++)
+        if (s->out && s->out[u])
+            m += (size_t)snprintf(list + m, sizeof list - m, "%s%s", m ? " " : "",
+                                  il_str(&r->d.st, s->setup[u]));
+    csv_str(fp, m ? list : "");
+    fputs(",\n", fp);
+    for (size_t u = 0; u < s->k; u++) {
+        char *lab = with_label(name, o->d_label[0], il_str(&r->d.st, s->setup[u]));
+        head(fp, r, "group_setup", lab, "", s->n[u], 0, 0);
+        interval(fp, s->est[u], "none", NAN, NAN, 0, NAN, "per setup", NAN, NAN);
+        fputc(',', fp);
+        csv_num(fp, s->center, 1);
+        fputs(",,,,,,", fp);
+        csv_str(fp, s->out && s->out[u] ? "stands out" : "");
+        csv_num(fp, s->z[u], 1);
+        fputc('\n', fp);
+        free(lab);
+    }
+    free(name);
+}
+
 void
 il_out_csv(FILE *fp, const struct il_report *r)
 {
     const struct il_opts *o = r->o;
     fputs("kind,labels,baseline,metric,unit,estimator,direction,n,n_baseline,estimate,ci_kind,"
-          "ci_lo,ci_hi,df,ci_method,p,p_holm,sd,median,min,max,cv,s2,t2,share,verdict\n",
+          "ci_lo,ci_hi,df,ci_method,p,p_holm,sd,median,min,max,cv,s2,t2,share,verdict,z\n",
           fp);
     for (size_t g = 0; g < r->gs.ng; g++) {
         const struct il_summary *s = &r->sum[g];
@@ -136,7 +201,7 @@ il_out_csv(FILE *fp, const struct il_report *r)
         csv_int(fp, s->exact, s->imin, s->min);
         csv_int(fp, s->exact, s->imax, s->max);
         csv_num(fp, s->cv, s->has_sd);
-        fputs(",,,,\n", fp);
+        fputs(",,,,,\n", fp);
         free(name);
     }
     for (size_t i = 0; i < r->ncmp; i++) {
@@ -151,7 +216,14 @@ il_out_csv(FILE *fp, const struct il_report *r)
                  c->method, c->has_p ? c->p : NAN, c->holm ? c->p_holm : NAN);
         fputs(",,,,,,,,", fp);
         csv_str(fp, c->verdict);
-        fputc('\n', fp);
+        fputs(",\n", fp);
+        if (c->has_svr) {
+            head(fp, r, "setup_variance", a, b, 0, 0, 0);
+            interval(fp, c->svr, isfinite(c->svr_hi) ? "bounded" : "unbounded", c->svr_lo,
+                     c->svr_hi, 1, NAN, "tau^2 over tau^2, Q-profile intervals at 97.5% each", NAN,
+                     NAN);
+            fputs(",,,,,,,,,,\n", fp);
+        }
         if (c->has_setups) {
             const struct il_setups *s = &c->su;
             head(fp, r, "setups", a, b, s->n, 0, 0);
@@ -162,27 +234,13 @@ il_out_csv(FILE *fp, const struct il_report *r)
             csv_num(fp, s->median, 1);
             csv_num(fp, s->min, 1);
             csv_num(fp, s->max, 1);
-            fputs(",,,,,\n", fp);
+            fputs(",,,,,,\n", fp);
             for (size_t u = 0; u < s->n; u++) {
-                const char *id = il_str(&r->d.st, s->setup[u]);
-                size_t len = strlen(a) + 2 * strlen(id) + 64;
-                char *lab = il_xcalloc(len, 1);
-                size_t m = (size_t)snprintf(lab, len, "%s;setup=", a);
-                if (strpbrk(id, ";=\"\\")) {
-                    lab[m++] = '"';
-                    for (const char *q = id; *q; q++) {
-                        if (*q == '"' || *q == '\\')
-                            lab[m++] = '\\';
-                        lab[m++] = *q;
-                    }
-                    lab[m++] = '"';
-                } else {
-                    snprintf(lab + m, len - m, "%s", id);
-                }
+                char *lab = with_label(a, "setup", il_str(&r->d.st, s->setup[u]));
                 head(fp, r, "setup", lab, b, s->na[u], s->nb[u], 1);
                 interval(fp, s->ratio[u], isfinite(s->lo[u]) ? "bounded" : "none", s->lo[u],
                          s->hi[u], isfinite(s->lo[u]), NAN, "per setup", NAN, NAN);
-                fputs(",,,,,,,,,\n", fp);
+                fputs(",,,,,,,,,,\n", fp);
                 free(lab);
             }
         }
@@ -199,12 +257,14 @@ il_out_csv(FILE *fp, const struct il_report *r)
                  "these benchmarks: each ratio's own uncertainty", NAN, NAN);
         fputs(",,,,,,,,", fp);
         csv_str(fp, s->verdict);
-        fputc('\n', fp);
+        fputs(",\n", fp);
         head(fp, r, "suite_benchmarks", a, b, s->n, 0, 0);
         interval(fp, s->gm, s->has_bci ? "bounded" : "none", s->blo, s->bhi, s->has_bci,
                  (double)s->n - 1, "benchmarks like these: t in log space", NAN, NAN);
-        fputs(",,,,,,,,,\n", fp);
+        fputs(",,,,,,,,,,\n", fp);
     }
+    for (size_t g = 0; r->gsu && g < r->gs.ng; g++)
+        group_setup_rows(fp, r, g);
     if (r->has_levels) {
         for (size_t g = 0; g < r->gs.ng; g++) {
             const struct il_levels *lv = r->gs.ng == 1 ? &r->lv : &r->glv[g];
@@ -219,7 +279,7 @@ il_out_csv(FILE *fp, const struct il_report *r)
                 csv_num(fp, lv->S2[i], 1);
                 csv_num(fp, lv->T2[i], 1);
                 csv_num(fp, lv->share[i], 1);
-                fputs(",\n", fp);
+                fputs(",,\n", fp);
                 free(lab);
             }
             free(gname);

@@ -6,10 +6,10 @@
  * are integers stay integers, exact up to 2^63.
  *   tool, metric, unit, subtract_floor, estimator, direction, design, input
  *   groups[].{labels,n,mean,sd,median,min,max,cv,estimate,ci,ci_method,
- *             ci_df,skewness,diag,levels}
+ *             ci_df,skewness,diag,levels,setup_effect}
  *   comparisons[].{labels,baseline_labels,value,baseline,ratio,ci_kind,ci,
  *                  ci_outside,df,ci_method,p,p_holm,n,n_baseline,setups_paired,
- *                  setups_unpaired,flat,setups,verdict}
+ *                  setups_unpaired,flat,setups,setup_variance,verdict}
  *       ratio = value / baseline (baseline / value with --speedup);
  *       ci is [lo, hi] only when ci_kind is "bounded", else null;
  *       ci_outside is [lo, hi] for "exclusive": the set is <= lo or >= hi;
@@ -84,6 +84,43 @@ diag(const struct il_diag *d)
 
 static json_t *levels(const struct il_report *r, const struct il_levels *lv);
 
+/* groups[].setup_effect (setupfx.c). */
+static json_t *
+setup_effect(const struct il_report *r, const struct il_gsetups *s)
+{
+    const struct il_opts *o = r->o;
+    json_t *j = json_object(), *a = json_array(), *out = json_array();
+    int tau = s->has_tau && s->het.has_tau_ci;
+    set(j, "setups", json_integer((json_int_t)s->k));
+    set(j, "center", jnum(s->center));
+    set(j, "test",
+        s->has_test
+            ? json_string(o->est.kind == IL_EST_MEAN ? "permutation of Cochran's Q across setups"
+                                                     : "permutation of the spread across setups")
+            : json_null());
+    set(j, "p", s->has_test ? jnum(s->p) : json_null());
+    set(j, "q", s->has_tau ? jnum(s->het.q) : json_null());
+    set(j, "i2", s->has_tau ? jnum(s->het.i2) : json_null());
+    set(j, "tau", s->has_tau ? jnum(sqrt(s->het.tau2)) : json_null());
+    set(j, "tau_ci", jpair(sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), tau));
+    set(j, "tau2", s->has_tau ? jnum(s->het.tau2) : json_null());
+    set(j, "tau2_ci", jpair(s->het.tau2_lo, s->het.tau2_hi, tau));
+    for (size_t u = 0; u < s->k; u++) {
+        json_t *e = json_object();
+        set(e, "setup", json_string(il_str(&r->d.st, s->setup[u])));
+        set(e, "n", json_integer((json_int_t)s->n[u]));
+        set(e, "estimate", jnum(s->est[u]));
+        set(e, "z", jnum(s->z[u]));
+        set(e, "stands_out", json_boolean(s->out && s->out[u]));
+        if (s->out && s->out[u])
+            json_array_append_new(out, json_string(il_str(&r->d.st, s->setup[u])));
+        json_array_append_new(a, e);
+    }
+    set(j, "stand_out", out);
+    set(j, "per_setup", a);
+    return j;
+}
+
 static json_t *
 groups(const struct il_report *r)
 {
@@ -107,6 +144,8 @@ groups(const struct il_report *r)
         set(o, "diag", diag(&r->diag[g]));
         if (r->glv)
             set(o, "levels", levels(r, &r->glv[g]));
+        if (r->gsu)
+            set(o, "setup_effect", setup_effect(r, &r->gsu[g]));
         json_array_append_new(a, o);
     }
     return a;
@@ -229,6 +268,11 @@ comparisons(const struct il_report *r)
             r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->units) : json_null());
         set(o, "flat", flat(c));
         set(o, "setups", c->has_setups ? setups(r, &c->su) : json_null());
+        set(o, "setup_variance",
+            c->has_svr ? json_pack("{s:o,s:o}", "ratio", jnum(c->svr), "ci",
+                                   json_pack("[oo]", jnum(c->svr_lo),
+                                             isfinite(c->svr_hi) ? jnum(c->svr_hi) : json_null()))
+                       : json_null());
         set(o, "verdict", json_string(c->verdict));
         json_array_append_new(a, o);
     }

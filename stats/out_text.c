@@ -447,6 +447,113 @@ setups_table(FILE *fp, const struct il_report *r, int md)
     }
 }
 
+/* A percentage with two significant digits at least ("0.052%", "5.2%",
+ * "18.0%", "99.8%": never 100% unless it is). */
+static const char *
+pct(char *buf, size_t n, double x)
+{
+    double a = fabs(100 * x);
+    snprintf(buf, n, "%.*f%%", a == 0 || a == 100 ? 0 : a >= 1 ? 1 : a >= 0.1 ? 2 : 3, 100 * x);
+    return buf;
+}
+
+/* Each group's setup effect (setupfx.c), and the ratios of the compared
+ * groups' setup variances. */
+static void
+group_setups_table(FILE *fp, const struct il_report *r, int md)
+{
+    const struct il_opts *o = r->o;
+    struct tab t;
+    char a[64], b[64], c[160], title[256];
+    size_t k = nkeycols(r, SIZE_MAX), base = k ? k : 1;
+    tab_init(&t, base + 5);
+    for (size_t i = base; i < base + 4; i++)
+        t.right[i] = 1;
+    if (!k)
+        tab_add(&t, "group");
+    key_heads(&t, r, SIZE_MAX);
+    const char *h[] = {"setups", "tau", "95% CI", "beyond noise", "setups that stand out"};
+    for (size_t i = 0; i < 5; i++)
+        tab_add(&t, "%s", h[i]);
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        const struct il_gsetups *s = &r->gsu[g];
+        if (!k)
+            tab_add(&t, "all");
+        key_cells(&t, r, r->gs.g[g].key, SIZE_MAX);
+        tab_add(&t, "%zu", s->k);
+        tab_add(&t, "%s", s->has_tau ? pct(a, sizeof a, sqrt(s->het.tau2)) : "-");
+        if (s->has_tau && s->het.has_tau_ci)
+            snprintf(c, sizeof c, "[%s, %s]", pct(a, sizeof a, sqrt(s->het.tau2_lo)),
+                     pct(b, sizeof b, sqrt(s->het.tau2_hi)));
+        else
+            snprintf(c, sizeof c, "-");
+        tab_add(&t, "%s", c);
+        if (s->has_test)
+            tab_add(&t, "%s (p %.2g)", s->p < 0.05 ? "yes" : "no", s->p);
+        else
+            tab_add(&t, "-");
+        char list[512];
+        size_t m = 0, shown = 0;
+        list[0] = '\0';
+        for (size_t u = 0; u < s->k && m < sizeof list; u++) {
+            if (!s->out || !s->out[u])
+                continue;
+            if (shown++ == 4) {
+                m += (size_t)snprintf(list + m, sizeof list - m, ", ... (%zu)", s->nout);
+                break;
+            }
+            m += (size_t)snprintf(list + m, sizeof list - m, "%s%s %+.1f%%", shown > 1 ? ", " : "",
+                                  il_str(&r->d.st, s->setup[u]), 100 * (s->est[u] / s->center - 1));
+        }
+        tab_add(&t, "%s", shown ? list : "none");
+    }
+    snprintf(title, sizeof title,
+             "setup effects: how much each group's %s differs between setups (%s%s%s)", o->est.name,
+             o->d_label[0], o->design == IL_D_CROSSED ? " x " : "",
+             o->design == IL_D_CROSSED ? o->d_label[1] : "");
+    tab_print(fp, &t, md, title);
+    const char *pre = md ? "\n" : "  ";
+    fprintf(fp,
+            "%stau: the standard deviation of the setups' log %s beyond run-to-run noise (about "
+            "a relative one; Paule-Mandel, Q-profile interval%s%s); beyond noise: runs shuffled "
+            "across setups; stand out: when that test says yes, %s more than %.1f MADs from the "
+            "median setup's (its difference shown) and, where tau is given, beyond the setup's "
+            "own noise\n",
+            pre, o->est.name,
+            o->design == IL_D_CROSSED ? "; none for crossed labels, whose setups share effects"
+                                      : "",
+            o->est.kind == IL_EST_MEAN ? "" : "; a quantile needs 10 runs in every setup",
+            o->est.name, IL_OUTLIER_Z);
+    for (size_t i = 0; i < r->ncmp; i++) {
+        const struct il_cmp *cm = &r->cmp[i];
+        if (!cm->has_svr)
+            continue;
+        const char *val = il_str(&r->d.st, r->gs.g[cm->g].key[r->cmp_pos]);
+        char what[512];
+        if (strcmp(cm->unit, "all") == 0)
+            snprintf(what, sizeof what, "%s vs %s", val, o->cmp_base);
+        else
+            snprintf(what, sizeof what, "%s vs %s (%s)", val, o->cmp_base, cm->unit);
+        if (isfinite(cm->svr_hi))
+            snprintf(c, sizeof c, "[%.3g, %.3g]", cm->svr_lo, cm->svr_hi);
+        else
+            snprintf(c, sizeof c, "[%.3g, unbounded)", cm->svr_lo);
+        char change[256] = "", e[32], f[32], g3[32];
+        if (cm->svr_hi < 1)
+            snprintf(change, sizeof change, ": it fell, by %s (95%% CI %s to %s)",
+                     isfinite(cm->svr) ? pct(e, sizeof e, 1 - cm->svr) : "?",
+                     pct(f, sizeof f, 1 - cm->svr_hi), pct(g3, sizeof g3, 1 - cm->svr_lo));
+        else if (cm->svr_lo > 1)
+            snprintf(change, sizeof change, ": it rose, %s-fold at least", num(e, cm->svr_lo));
+        else
+            snprintf(change, sizeof change, ": no change can be claimed");
+        fprintf(fp, "%s%s: setup variance (tau^2) %s/%s %s, 95%% CI %s%s\n", pre, what,
+                o->speedup ? "baseline" : "value", o->speedup ? "value" : "baseline",
+                isfinite(cm->svr) ? num(b, cm->svr) : "undefined (none in the denominator)", c,
+                change);
+    }
+}
+
 static void
 suite_table(FILE *fp, const struct il_report *r, int md)
 {
@@ -584,6 +691,8 @@ il_out_text(FILE *fp, const struct il_report *r, int md)
         any |= r->cmp[i].has_setups;
     if (any)
         setups_table(fp, r, md);
+    if (r->gsu)
+        group_setups_table(fp, r, md);
     if (r->nsuite)
         suite_table(fp, r, md);
     if (r->has_levels) {

@@ -104,6 +104,13 @@ heterogeneity(void **state)
     near(h.tau2, 0.000526630024240422, 1e-8, "tau^2 (Paule-Mandel)");
     near(h.tau2_lo, 1.08705340118057e-05, 1e-6, "tau^2 lower (Q-profile)");
     near(h.tau2_hi, 0.00349343957149548, 1e-8, "tau^2 upper (Q-profile)");
+    /* The same at 97.5% (stats.R: het_tau2_lo975, het_tau2_hi975). */
+    double lo, hi;
+    assert_int_equal(il_tau2_ci(y, v, 8, 0.975, &lo, &hi), 0);
+    assert_true(lo == 0);
+    near(hi, 0.00453863234995948, 1e-8, "tau^2 upper at 97.5%");
+    assert_true(hi > h.tau2_hi);
+    assert_int_equal(il_tau2_ci(y, v, 1, 0.975, &lo, &hi), IL_SE_FEW);
 }
 
 /* stats.R: q10*, q50* (R's type 7 and qbinom). */

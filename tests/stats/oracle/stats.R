@@ -97,3 +97,35 @@ for (re in 1:100) for (ri in 1:20) {
   if (f < best[1]) best <- c(f, re, ri)
 }
 out("plan_exec", best[2]); out("plan_iter", best[3])
+
+# Q-profile interval of the same tau^2 at 97.5% (il_tau2_ci), for two
+# intervals that must hold together.
+out("het_tau2_lo975", solve_t2(qchisq(0.9875, kk - 1)))
+out("het_tau2_hi975", solve_t2(qchisq(0.0125, kk - 1)))
+
+# A group's setup effect (setupfx.c, interloper-report(1) "Setup
+# effects"): 6 setups of 5 runs, setup s4 about 12% slower (pin off), and
+# the same runs with s4 like the others (pin on).  log means, the pooled
+# relative variance of the runs over n, Paule-Mandel tau^2 with its
+# Q-profile interval; the ratio on/off of tau^2 with 97.5% intervals.
+# tests/system/stats_setupfx.sh holds the same runs.
+runs_off <- list(c(100.2, 101.5, 99.8, 100.9, 100.4), c(100.8, 99.6, 101.1, 100.3, 99.9),
+                 c(99.7, 100.6, 100.1, 101.2, 100.0), c(112.3, 111.0, 113.1, 111.8, 112.6),
+                 c(100.5, 99.9, 100.7, 101.4, 100.2), c(101.0, 100.3, 99.5, 100.8, 100.6))
+runs_on <- runs_off
+runs_on[[4]] <- c(100.4, 101.2, 99.9, 100.6, 100.1)
+effect <- function(runs, conf) {
+  m <- sapply(runs, mean); y <- log(m); n <- sapply(runs, length)
+  ra <- sum(unlist(mapply(function(x, mu) (x / mu - 1)^2, runs, m))) / sum(n - 1)
+  v <- ra / n
+  Qg <- function(t2) { w <- 1 / (v + t2); mu <- sum(w * y) / sum(w); sum(w * (y - mu)^2) }
+  s <- function(target) if (Qg(0) <= target) 0 else
+    uniroot(function(t) Qg(t) - target, c(0, 10), tol = 1e-15)$root
+  k <- length(y)
+  c(s(k - 1), s(qchisq(1 - (1 - conf) / 2, k - 1)), s(qchisq((1 - conf) / 2, k - 1)))
+}
+e_off <- effect(runs_off, 0.95); e_on <- effect(runs_on, 0.95)
+out("gsu_off_tau2", e_off[1]); out("gsu_off_lo", e_off[2]); out("gsu_off_hi", e_off[3])
+out("gsu_on_tau2", e_on[1]); out("gsu_on_lo", e_on[2]); out("gsu_on_hi", e_on[3])
+b_off <- effect(runs_off, 0.975); b_on <- effect(runs_on, 0.975)
+out("gsu_ratio_lo", b_on[2] / b_off[3]); out("gsu_ratio_hi", b_on[3] / b_off[2])

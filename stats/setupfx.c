@@ -1,0 +1,280 @@
+/*
+ * setupfx.c: the setup effect of one group, and the ratio of two groups'
+ * setup effects (interloper-report(1), "Setup effects").
+ *
+ * Mytkowicz et al. (ASPLOS'09, Fig. 1 and section 7.2) read a setup
+ * effect off one system's runs: the environment size moves the cycles of
+ * a micro-kernel, and pinning the stack makes that movement collapse.
+ * Here a group's setups (--setup LABEL) are the units of a random-effects
+ * model on the log scale, log est_u = m + a_u + e_u, with a_u the setup's
+ * effect (variance tau^2, Kalibera & Jones's between-setup variance at
+ * the top level, relative) and e_u the error of the setup's estimate from
+ * its runs (variance var_u, from run-to-run noise pooled over the setups).
+ *   - Whether the setups differ at all: a permutation test.  With no setup
+ *     effect every run could have come from any setup, so runs are
+ *     shuffled across the group's setups; the statistic is Cochran's Q
+ *     against the pooled variance, recomputed for each shuffle (the mean),
+ *     or the weighted spread of the log estimates (a quantile).  Bursty,
+ *     skewed noise enters its reference distribution as it is.
+ *   - How much: tau^2 by Paule-Mandel, with its Q-profile interval
+ *     (Viechtbauer, Stat. Med. 2007), as for per-setup ratios (design.c).
+ *   - Which setups: when the test rejects, those whose log estimate is
+ *     an outlier among the setups' by the MAD rule (Iglewicz & Hoaglin,
+ *     |modified z| > 3.5) and, where tau is given, beyond the setup's own
+ *     noise: where to look again with many more runs.
+ * The ratio of two groups' tau^2 (a comparison, say pin=on against
+ * pin=off) takes its interval from the two groups' Q-profile intervals at
+ * 97.5% each, which then hold together with at least 95% (Bonferroni).
+ */
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_prng.h"
+#include "il_stats.h"
+
+/* Streams of --seed (robust.c uses 101 to 103). */
+enum { IL_STREAM_GPERM = 104, IL_STREAM_GBOOT = 105 };
+
+#define IL_GBOOT 200   /* bootstrap replicates of a setup's quantile */
+#define IL_GQ_MIN_N 10 /* fewest runs a setup for a quantile's variance */
+
+/* The statistic of the test: Q against the pooled relative variance (the
+ * mean; ra recomputed from the runs) or the weighted spread of the log
+ * estimates (a quantile).  x holds the runs setup by setup, n[u] each;
+ * y receives the log estimates.  NAN when an estimate is not positive. */
+static double
+stat(const struct il_estimator *e, const double *x, const size_t *n, size_t k, double *y,
+     double *scratch)
+{
+    double ss = 0, f = 0, sw = 0, swy = 0;
+    for (size_t u = 0, off = 0; u < k; off += n[u++]) {
+        double est = il_estimate(e, x + off, n[u], scratch);
+        if (!(est > 0))
+            return NAN;
+        y[u] = log(est);
+        sw += (double)n[u];
+        swy += (double)n[u] * y[u];
+        if (e->kind != IL_EST_MEAN)
+            continue;
+        for (size_t i = 0; i < n[u]; i++)
+            ss += (x[off + i] / est - 1) * (x[off + i] / est - 1);
+        f += (double)(n[u] - 1);
+    }
+    double m = swy / sw, s = 0;
+    for (size_t u = 0; u < k; u++)
+        s += (double)n[u] * (y[u] - m) * (y[u] - m);
+    if (e->kind != IL_EST_MEAN)
+        return s;
+    return ss > 0 ? s / (ss / f) : INFINITY;
+}
+
+/* The permutation p-value of no setup effect: runs shuffled across the
+ * setups, P times. */
+static double
+perm_p(const struct il_estimator *e, const struct il_units *un, size_t P, unsigned long seed)
+{
+    size_t N = 0, maxn = 1;
+    for (size_t u = 0; u < un->k; u++) {
+        N += un->n[u];
+        maxn = un->n[u] > maxn ? un->n[u] : maxn;
+    }
+    double *x = il_xcalloc(N, sizeof *x), *y = il_xcalloc(un->k, sizeof *y);
+    double *scratch = il_xcalloc(maxn, sizeof *scratch);
+    memcpy(x, un->x, N * sizeof *x);
+    double t0 = stat(e, x, un->n, un->k, y, scratch);
+    size_t ge = 0, done = 0;
+    struct il_rng g;
+    il_rng_init(&g, (uint32_t)seed, IL_STREAM_GPERM);
+    for (size_t it = 0; it < P && isfinite(t0); it++) {
+        for (size_t i = N - 1; i > 0; i--) {
+            size_t j = il_rng_below(&g, i + 1);
+            double t = x[i];
+            x[i] = x[j];
+            x[j] = t;
+        }
+        double t = stat(e, x, un->n, un->k, y, scratch);
+        if (isnan(t))
+            continue;
+        ge += t >= t0 * (1 - 1e-12);
+        done++;
+    }
+    free(x);
+    free(y);
+    free(scratch);
+    return done ? (double)(ge + 1) / (double)(done + 1) : NAN;
+}
+
+/* The pooled variance of a setup's log estimate times its runs: the mean's
+ * relative variance (its degrees of freedom in *df), or for a quantile
+ * the n-weighted average of bootstrap variances of the log quantile (df
+ * infinite).  NAN when it cannot be had. */
+static double
+pooled_var(const struct il_estimator *e, const struct il_units *un, unsigned long seed, double *df)
+{
+    double s = 0, f = 0;
+    if (e->kind == IL_EST_MEAN) {
+        for (size_t u = 0; u < un->k; u++) {
+            const double *x = un->x + un->off[u];
+            for (size_t i = 0; i < un->n[u]; i++)
+                s += (x[i] / un->mean[u] - 1) * (x[i] / un->mean[u] - 1);
+            f += (double)(un->n[u] - 1);
+        }
+        *df = f;
+        return f > 0 ? s / f : NAN;
+    }
+    size_t maxn = 1;
+    for (size_t u = 0; u < un->k; u++)
+        maxn = un->n[u] > maxn ? un->n[u] : maxn;
+    double *b = il_xcalloc(maxn, sizeof *b), *scratch = il_xcalloc(maxn, sizeof *scratch);
+    double *rep = il_xcalloc(IL_GBOOT, sizeof *rep);
+    struct il_rng g;
+    il_rng_init(&g, (uint32_t)seed, IL_STREAM_GBOOT);
+    for (size_t u = 0; u < un->k; u++) {
+        const double *x = un->x + un->off[u];
+        size_t n = un->n[u];
+        for (size_t r = 0; r < IL_GBOOT; r++) {
+            for (size_t i = 0; i < n; i++)
+                b[i] = x[il_rng_below(&g, n)];
+            double est = il_estimate(e, b, n, scratch);
+            rep[r] = est > 0 ? log(est) : NAN;
+        }
+        double v = il_var(rep, IL_GBOOT, il_mean(rep, IL_GBOOT));
+        s += v * (double)n;
+        f += 1;
+    }
+    free(b);
+    free(scratch);
+    free(rep);
+    *df = INFINITY;
+    return f > 0 && isfinite(s) ? s / f : NAN;
+}
+
+/* Modified z-scores of y among themselves (the MAD rule; the mean
+ * absolute deviation when more than half are equal). */
+static void
+modified_z(const double *y, size_t k, double *z)
+{
+    double *s = il_xcalloc(k, sizeof *s), mad;
+    double med = il_median_mad(y, k, s, &mad);
+    double scale = mad > 0 ? mad / 0.6745 : 0;
+    if (!(scale > 0)) {
+        double a = 0;
+        for (size_t u = 0; u < k; u++)
+            a += fabs(y[u] - med);
+        scale = 1.253314 * a / (double)k;
+    }
+    for (size_t u = 0; u < k; u++)
+        z[u] = scale > 0 ? (y[u] - med) / scale : 0;
+    free(s);
+}
+
+static void
+one_group(const struct il_report *r, const struct il_units *un, struct il_gsetups *s)
+{
+    const struct il_opts *o = r->o;
+    size_t k = un->k, N = 0, minn = SIZE_MAX, pos = 1;
+    s->k = k;
+    s->setup = il_xcalloc(k, sizeof *s->setup);
+    s->est = il_xcalloc(k, sizeof *s->est);
+    s->n = il_xcalloc(k, sizeof *s->n);
+    s->z = il_xcalloc(k, sizeof *s->z);
+    s->y = il_xcalloc(k, sizeof *s->y);
+    s->var = il_xcalloc(k, sizeof *s->var);
+    for (size_t u = 0; u < k; u++) {
+        s->setup[u] = un->id[u];
+        s->est[u] = un->est[u];
+        s->n[u] = un->n[u];
+        minn = un->n[u] < minn ? un->n[u] : minn;
+        pos &= un->est[u] > 0;
+        N += un->n[u];
+        s->y[u] = un->est[u] > 0 ? log(un->est[u]) : NAN;
+        s->var[u] = NAN;
+    }
+    double *t = il_xcalloc(k, sizeof *t);
+    memcpy(t, s->est, k * sizeof *t);
+    qsort(t, k, sizeof *t, il_dcmp);
+    s->center = il_quantile_sorted(t, k, 0.5);
+    free(t);
+    if (!pos || k < 2)
+        return;
+    modified_z(s->y, k, s->z);
+    if (o->est.kind != IL_EST_MIN && minn >= 2) {
+        /* 999 permutations, fewer for large data, but not below 99. */
+        size_t P = N * 999 <= 4000000 ? 999 : (size_t)fmax(99, 4e6 / (double)N);
+        s->p = perm_p(&o->est, un, P, o->seed);
+        s->has_test = isfinite(s->p);
+    }
+    /* A quantile's variance from a bootstrap of few runs is no estimate. */
+    double df2 = NAN, v = NAN;
+    if (o->est.kind == IL_EST_MEAN ? minn >= 2 : o->est.kind != IL_EST_MIN && minn >= IL_GQ_MIN_N)
+        v = pooled_var(&o->est, un, o->seed, &df2);
+    if (v > 0) {
+        for (size_t u = 0; u < k; u++)
+            s->var[u] = v / (double)s->n[u];
+        s->has_tau = il_heterogeneity(s->y, s->var, k, df2, &s->het) == 0;
+        /* The units of crossed labels share their labels' effects: the
+         * Q-profile interval assumes independent setups. */
+        if (o->design == IL_D_CROSSED)
+            s->het.has_tau_ci = 0;
+    }
+    /* Outliers among the setups of a group whose setups differ beyond
+     * noise (the test: the MAD rule alone flags a setup in most groups of
+     * a few setups with none), and beyond their own noise when it is
+     * known (normal, Bonferroni over the setups). */
+    double zq = gsl_cdf_ugaussian_Qinv((1 - IL_CONF) / 2 / (double)k), med = log(s->center);
+    for (size_t u = 0; u < k; u++) {
+        int out = s->has_test && s->p < 1 - IL_CONF && fabs(s->z[u]) > IL_OUTLIER_Z;
+        if (out && s->has_tau)
+            out = fabs(s->y[u] - med) > zq * sqrt(s->var[u]);
+        s->out = s->out ? s->out : il_xcalloc(k, 1);
+        s->out[u] = (unsigned char)out;
+        s->nout += (size_t)out;
+    }
+}
+
+void
+il_group_setups(struct il_report *r)
+{
+    if (r->o->design == IL_D_FLAT || !r->units)
+        return;
+    r->gsu = il_xcalloc(r->gs.ng, sizeof *r->gsu);
+    for (size_t g = 0; g < r->gs.ng; g++)
+        one_group(r, &r->units[g], &r->gsu[g]);
+}
+
+/* tau^2 of the value over tau^2 of the baseline (the report's direction),
+ * with the Bonferroni pair of 97.5% Q-profile intervals. */
+void
+il_setup_var_ratio(const struct il_report *r, struct il_cmp *c)
+{
+    const struct il_opts *o = r->o;
+    if (!r->gsu)
+        return;
+    const struct il_gsetups *a = &r->gsu[o->speedup ? c->base : c->g];
+    const struct il_gsetups *b = &r->gsu[o->speedup ? c->g : c->base];
+    if (!a->has_tau || !b->has_tau || !a->het.has_tau_ci || !b->het.has_tau_ci)
+        return;
+    double conf = 1 - (1 - IL_CONF) / 2, alo, ahi, blo, bhi;
+    if (il_tau2_ci(a->y, a->var, a->k, conf, &alo, &ahi) ||
+        il_tau2_ci(b->y, b->var, b->k, conf, &blo, &bhi) || !(bhi > 0))
+        return; /* no setup variance in the baseline to compare with */
+    c->has_svr = 1;
+    c->svr = b->het.tau2 > 0 ? a->het.tau2 / b->het.tau2 : NAN;
+    c->svr_lo = bhi > 0 ? alo / bhi : NAN;
+    c->svr_hi = blo > 0 ? ahi / blo : INFINITY;
+}
+
+void
+il_gsetups_free(struct il_gsetups *s)
+{
+    free(s->setup);
+    free(s->est);
+    free(s->n);
+    free(s->z);
+    free(s->y);
+    free(s->var);
+    free(s->out);
+    memset(s, 0, sizeof *s);
+}

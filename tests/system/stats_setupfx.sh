@@ -1,0 +1,135 @@
+#!/bin/sh
+# stats_setupfx.sh: interloper report's setup effects of a group (tau with
+# its interval, the test, the setups that stand out) and the ratio of two
+# groups' setup variances, against base R (tests/stats/oracle/stats.R,
+# gsu_*), through the CLI as a user runs it.
+# shellcheck disable=SC1091 # sourced from the tree at run time
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+
+ORACLE="$TOP/tests/stats/oracle/stats.out"
+
+built() {
+	[ -x "$B/libexec/interloper-report" ]
+}
+
+# oracle NAME: the value stats.R printed for NAME.
+oracle() {
+	sed -n "s/^$1 //p" "$ORACLE"
+}
+
+# The runs of stats.R: setup s4 about 12% slower with pin=off.
+{
+	i=0
+	for row in "100.2 101.5 99.8 100.9 100.4" "100.8 99.6 101.1 100.3 99.9" \
+		"99.7 100.6 100.1 101.2 100.0" "112.3 111.0 113.1 111.8 112.6" \
+		"100.5 99.9 100.7 101.4 100.2" "101.0 100.3 99.5 100.8 100.6"; do
+		i=$((i + 1))
+		r=0
+		for v in $row; do
+			r=$((r + 1))
+			printf '{"schema":"interloper/1","labels":{"pin":"off","setup":"s%d","rep":"%d"},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0}}\n' "$i" "$r" "$v"
+			[ "$i" -eq 4 ] && v=$(echo "100.4 101.2 99.9 100.6 100.1" | cut -d' ' -f"$r")
+			printf '{"schema":"interloper/1","labels":{"pin":"on","setup":"s%d","rep":"%d"},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0}}\n' "$i" "$r" "$v"
+		done
+	done
+} >"$T/fx.jsonl"
+
+try "a group's setup effect: tau and its interval as base R computes them"
+if built; then
+	sh "$IL" report --by pin --setup setup --json "$T/fx.jsonl" >"$T/fx.json" 2>"$T/err"
+	assert_eq "$?" 0 "exit status ($(cat "$T/err"))"
+	v=$(python3 - "$T/fx.json" "$(oracle gsu_off_tau2)" "$(oracle gsu_off_lo)" "$(oracle gsu_off_hi)" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+g = {x["labels"]["pin"]: x["setup_effect"] for x in r["groups"]}
+want = [float(a) for a in sys.argv[2:5]]
+got = [g["off"]["tau2"]] + g["off"]["tau2_ci"]
+ok = all(abs(a - b) <= 1e-7 * max(abs(b), 1e-12) for a, b in zip(got, want))
+print("same" if ok else "got %r want %r" % (got, want))
+EOF
+)
+	assert_eq "$v" same "tau^2 and its Q-profile interval (pin=off)"
+	v=$(python3 -c '
+import json, sys
+g = {x["labels"]["pin"]: x["setup_effect"] for x in json.load(open(sys.argv[1]))["groups"]}
+print(g["off"]["stand_out"], g["on"]["stand_out"], g["off"]["p"] <= 0.01, g["on"]["tau2"],
+      g["off"]["setups"], abs(g["off"]["tau"] ** 2 - g["off"]["tau2"]) < 1e-15)' "$T/fx.json")
+	assert_eq "$v" "['s4'] [] True 0.0 6 True" "s4 stands out, only with pin=off; the test rejects"
+	out=$(sh "$IL" report --by pin --setup setup "$T/fx.jsonl" 2>/dev/null)
+	assert_match "$out" 'setup effects: how much each group' "the text table"
+	assert_match "$out" '  off +6 +[0-9.]+% +\[[0-9.]+%, [0-9.]+%\] +yes \(p 0\.00[0-9]*\) +s4 \+1[12]\.[0-9]%' \
+		"the pin=off row names s4 and its difference"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "the ratio of two groups' setup variances, with Bonferroni'd Q-profile ends"
+if built; then
+	sh "$IL" report --compare pin=off --setup setup --json "$T/fx.jsonl" >"$T/cmp.json" 2>/dev/null
+	v=$(python3 - "$T/cmp.json" "$(oracle gsu_ratio_lo)" "$(oracle gsu_ratio_hi)" <<'EOF'
+import json, sys
+sv = json.load(open(sys.argv[1]))["comparisons"][0]["setup_variance"]
+lo, hi = float(sys.argv[2]), float(sys.argv[3])
+ok = sv["ratio"] == 0 and sv["ci"][0] == lo and abs(sv["ci"][1] - hi) <= 1e-6 * hi
+print("same" if ok else "got %r want %r" % (sv, [lo, hi]))
+EOF
+)
+	assert_eq "$v" same "ratio on/off and its interval"
+	out=$(sh "$IL" report --compare pin=off --setup setup "$T/fx.jsonl" 2>/dev/null)
+	assert_match "$out" 'on vs off: setup variance \(tau\^2\) value/baseline 0, 95% CI \[0, 0\.0015[0-9]*\]: it fell, by 100% \(95% CI 99\.8% to 100%\)' \
+		"said in words"
+	csv=$(sh "$IL" report --compare pin=off --setup setup --csv "$T/fx.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s\n' "$csv" | head -n 1 | tr ',' '\n' | tail -n 1)" z "the CSV's last column"
+	assert_eq "$(printf '%s\n' "$csv" | grep -c '^group_setup,')" 12 "a group_setup row per setup and group"
+	assert_eq "$(printf '%s\n' "$csv" | grep '^group_setup,pin=off;setup=s4,' | cut -d, -f26)" "stands out" \
+		"s4 stands out in the CSV"
+	assert_eq "$(printf '%s\n' "$csv" | grep -c '^setup_variance,pin=on,pin=off,')" 1 "a setup_variance row"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "no tau for a quantile with few runs a setup, or for the minimum; the test still runs"
+if built; then
+	v=$(sh "$IL" report --by pin --setup setup --estimator p10 --json "$T/fx.jsonl" 2>/dev/null |
+		python3 -c '
+import json, sys
+g = {x["labels"]["pin"]: x["setup_effect"] for x in json.load(sys.stdin)["groups"]}
+print(g["off"]["tau"], g["off"]["tau_ci"], g["off"]["p"] is not None, g["off"]["stand_out"])')
+	assert_eq "$v" "None None True ['s4']" "p10 of 5 runs: the test and the MAD rule only"
+	v=$(sh "$IL" report --by pin --setup setup --estimator min --json "$T/fx.jsonl" 2>/dev/null |
+		python3 -c '
+import json, sys
+g = {x["labels"]["pin"]: x["setup_effect"] for x in json.load(sys.stdin)["groups"]}
+print(g["off"]["tau"], g["off"]["p"], g["off"]["stand_out"])')
+	assert_eq "$v" "None None []" "the minimum: no test, so no setup is said to stand out"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "no setup effect: the permutation test rejects about 5% of A/A groups, and as few stand out"
+if built; then
+	# 200 groups of 8 setups x 6 runs of one noisy distribution (skewed,
+	# like the VM's bursts): a valid test rejects 10 of 200 on average; more
+	# than 22 (p < 0.001 under the binomial) would be wrong.
+	awk 'BEGIN {
+		srand(11)
+		for (g = 0; g < 200; g++) for (s = 0; s < 8; s++) for (r = 0; r < 6; r++) {
+			v = 1000 * (1 + 0.01 * rand()) * (rand() < 0.3 ? 1 + 0.2 * rand() : 1)
+			printf "{\"schema\":\"interloper/1\",\"labels\":{\"g\":\"%d\",\"setup\":\"s%d\"},\"times\":{\"wall_ns\":%.3f,\"user_ns\":1,\"sys_ns\":0}}\n", g, s, v
+		}
+	}' >"$T/aa.jsonl"
+	for e in mean median; do
+		n=$(sh "$IL" report --by g --setup setup --estimator $e --json "$T/aa.jsonl" 2>/dev/null |
+			python3 -c '
+import json, sys
+g = json.load(sys.stdin)["groups"]
+print(sum(x["setup_effect"]["p"] < 0.05 for x in g), sum(len(x["setup_effect"]["stand_out"]) > 0 for x in g))')
+		assert_true "$e: rejections ${n% *} of 200 (expected about 10)" test "${n% *}" -le 22
+		assert_true "$e: groups with a setup that stands out ${n#* } of 200" test "${n#* }" -le 22
+	done
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+done_testing

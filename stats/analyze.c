@@ -151,8 +151,22 @@ static int
 numbers_runs(const char *name)
 {
     static const char *const names[] = {
-        "rep",   "repetition", "iter", "iteration", "run",    "exec",    "execution",
-        "trial", "invocation", "copy", "setup",     "layout", "env_add",
+        "rep",
+        "repetition",
+        "iter",
+        "iteration",
+        "run",
+        "exec",
+        "execution",
+        "trial",
+        "invocation",
+        "copy",
+        IL_L_SETUP,
+        IL_L_LAYOUT,
+        IL_L_ENV_ADD,
+        IL_L_LAYOUT_KIND,
+        IL_L_STACK_OFFSET,
+        IL_L_HEAP_OFFSET,
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
@@ -166,15 +180,15 @@ cmp_nat(const void *a, const void *b)
     return il_natcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* plot seq: one group, and no label outside --by that tells series apart
- * (system, bench, ...) may take several values, or the run sequence would
- * interleave several series. */
+/* plot seq and env: no label outside --by that tells series apart
+ * (system, bench, ...) may take several values, or a run sequence or a
+ * line would interleave several series; seq also wants one group. */
 static void
-one_series(const struct il_report *r)
+one_series(const struct il_report *r, int seq)
 {
     const struct il_opts *o = r->o;
     const struct il_data *d = &r->d;
-    if (r->gs.ng != 1)
+    if (seq && r->gs.ng != 1)
         errx(1, "seq: the selection has %zu groups (%s, ...); select one group with --where",
              r->gs.ng, r->gname[0]);
     char mixed[1024], ex[512] = "", part[512];
@@ -219,10 +233,17 @@ one_series(const struct il_report *r)
                               : i + 1 == nmixed ? " and "
                                                 : ", ",
                               parts[i]);
+    if (seq)
+        errx(1,
+             "seq: the selected records mix %s; one run sequence needs one value of each: pick "
+             "it with --where, e.g. --where %s",
+             mixed, ex);
+    char lab[256];
+    snprintf(lab, sizeof lab, "%.*s", (int)strcspn(ex, "="), ex);
     errx(1,
-         "seq: the selected records mix %s; one run sequence needs one value of each: pick "
-         "it with --where, e.g. --where %s",
-         mixed, ex);
+         "env: the selected records mix %s; one line needs one value of each: split them "
+         "into lines with --by %s, or pick one with --where, e.g. --where %s",
+         mixed, lab, ex);
 }
 
 /* "layout=r07 exec=2" for record rec, levels [0, depth). */
@@ -409,8 +430,9 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     }
     il_group_by(&r->d, key, nkey, &r->gs);
     describe_groups(r);
-    if (o->tool == IL_TOOL_PLOT && strcmp(o->plot_kind, "seq") == 0)
-        one_series(r);
+    if (o->tool == IL_TOOL_PLOT && strcmp(o->plot_kind, "violin") != 0 &&
+        strcmp(o->plot_kind, "hist") != 0)
+        one_series(r, strcmp(o->plot_kind, "seq") == 0);
     if (o->nlevels)
         levels(r);
     il_group_intervals(r);

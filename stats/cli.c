@@ -41,6 +41,8 @@ enum {
     O_ESTIMATOR,
     O_SPEEDUP,
     O_QUIET,
+    O_BINS,
+    O_SIZE,
 };
 
 static const char *const usage_report =
@@ -117,23 +119,29 @@ static const char *const usage_plan =
     "See interloper-plan(1).\n";
 
 static const char *const usage_plot =
-    "usage: interloper plot violin|env|hist|seq -o FILE.png|FILE.svg [--metric NAME]\n"
+    "usage: interloper plot violin|env|hist|seq -o FILE.png|FILE.svg|FILE.pdf [--metric NAME]\n"
     "                       [--where LABEL[!]=VALUE]... [--subtract-floor] [--by LABEL,...]\n"
-    "                       [--compare LABEL=BASELINE [--speedup]] [--setup LABEL]\n"
+    "                       [--compare LABEL=BASELINE [--speedup]] [--setup LABEL[,LABEL]]\n"
+    "                       [--estimator mean|median|pNN|min] [--bins N] [--size W,H]\n"
     "                       [--title TEXT] [--keep DIR] [--strict] FILE...\n"
     "\n"
-    "Render with gnuplot:\n"
-    "  violin  per-setup ratios for each benchmark (Mytkowicz et al., Fig. 2b/3b);\n"
-    "          needs --compare and --setup\n"
-    "  env     the metric against setup.env_bytes, mean and 95% interval (Fig. 1b)\n"
-    "  hist    histogram over setups of the suite's geometric-mean ratio (Fig. 6);\n"
-    "          needs --compare and --setup\n"
-    "  seq     run-sequence, lag and autocorrelation plots of one group; the records\n"
-    "          must not mix values of a label such as system or bench (pick one\n"
-    "          with --where)\n"
+    "Render with gnuplot, for print (a column of a two-column paper by default):\n"
+    "  violin  per-setup ratios for each benchmark (Mytkowicz et al., Fig. 2b/3b), the\n"
+    "          density clipped to the data; median, quartiles, and the original (+) and\n"
+    "          alphabetical (x) link orders marked; needs --compare and --setup\n"
+    "  env     the metric against setup.env_bytes, the estimate and its 95% interval\n"
+    "          per size, one line per --by group (Fig. 1b)\n"
+    "  hist    histogram over setups of the suite's geometric-mean ratio (Fig. 6), with\n"
+    "          a rug of the values; needs --compare and --setup\n"
+    "  seq     run-sequence, lag and autocorrelation plots of one group\n"
+    "  env and seq refuse records that mix values of a label such as system or bench\n"
+    "  outside --by (pick one with --where, or split them with --by)\n"
     "\n"
-    "  -o, --output FILE   the image; its suffix, .png or .svg, picks the format\n"
-    "      --title TEXT    the plot title\n"
+    "  -o, --output FILE   the image; its suffix, .png, .svg or .pdf, picks the format\n"
+    "      --estimator E   mean (default), median, pNN or min, as in interloper-report(1)\n"
+    "      --bins N        hist: N bins (default: Freedman-Diaconis or Rice, the more)\n"
+    "      --size W,H      the figure's size in inches (default 3.4,2.3; seq 7,4.6)\n"
+    "      --title TEXT    the plot title ('' for none)\n"
     "      --keep DIR      keep the gnuplot script and data in DIR\n"
     "  --metric, --where, --subtract-floor, --by, --compare, --speedup, --setup,\n"
     "  --scale, --per, --include-failed, --include-warmup, --quiet-warning, --strict\n"
@@ -295,8 +303,9 @@ takes(enum il_tool t, int c)
     case O_CSV:
     case O_MD:
     case O_GOBENCH:
-    case O_ESTIMATOR:
         return t == IL_TOOL_REPORT;
+    case O_ESTIMATOR:
+        return t != IL_TOOL_PLAN;
     case O_LEVELS:
     case O_JSON:
     case O_BOOT:
@@ -308,6 +317,8 @@ takes(enum il_tool t, int c)
     case O_OUT:
     case O_TITLE:
     case O_KEEP:
+    case O_BINS:
+    case O_SIZE:
         return t == IL_TOOL_PLOT;
     }
     return 0;
@@ -345,6 +356,8 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
         {"estimator", required_argument, NULL, O_ESTIMATOR},
         {"speedup", no_argument, NULL, O_SPEEDUP},
         {"quiet-warning", required_argument, NULL, O_QUIET},
+        {"bins", required_argument, NULL, O_BINS},
+        {"size", required_argument, NULL, O_SIZE},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -522,6 +535,25 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
         case O_KEEP:
             o->keep = optarg;
             break;
+        case O_BINS: {
+            double b = number(optarg, "--bins");
+            if (b < 1 || b > 1000 || b != floor(b))
+                bad("--bins %s: expected a whole number of bins from 1 to 1000", optarg);
+            o->bins = (size_t)b;
+            break;
+        }
+        case O_SIZE: {
+            char *end, *comma = strchr(optarg, ',');
+            errno = 0;
+            o->size_w = strtod(optarg, &end);
+            if (comma && end == comma)
+                o->size_h = strtod(comma + 1, &end);
+            if (!comma || end == comma || *end || errno || !(o->size_w >= 1 && o->size_w <= 20) ||
+                !(o->size_h >= 1 && o->size_h <= 20))
+                bad("--size %s: expected WIDTH,HEIGHT in inches, each from 1 to 20, e.g. 3.4,2.3",
+                    optarg);
+            break;
+        }
         }
     }
     if (nfmt > 1)
@@ -534,7 +566,9 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
             strcmp(o->plot_kind, "hist") && strcmp(o->plot_kind, "seq"))
             bad("unknown plot kind '%s'; expected violin, env, hist or seq", o->plot_kind);
         if (!o->out)
-            bad("-o FILE is required (FILE.png or FILE.svg)");
+            bad("-o FILE is required (FILE.png, FILE.svg or FILE.pdf)");
+        if (o->bins && strcmp(o->plot_kind, "hist"))
+            bad("--bins is for hist; %s has no bins", o->plot_kind);
     }
     o->files = argv + optind;
     o->nfiles = argc - optind;

@@ -246,6 +246,8 @@ int il_sel_is_time(const struct il_sel *sel);
 void il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d);
 void il_data_free(struct il_data *d);
 size_t il_sel_slot(struct il_sel *sel, const char *name); /* add or find */
+/* The data slot of a kept label, or SIZE_MAX (prep.c). */
+size_t il_data_slot(const struct il_data *d, const char *name);
 /* Keep the records whose keep[i] is set, in order. */
 void il_data_keep(struct il_data *d, const uint8_t *keep);
 /* "bench, rep, setup, system" (at most 24 named). */
@@ -481,6 +483,8 @@ struct il_opts {
     struct il_estimator est;
     enum il_fmt fmt;
     const char *plot_kind, *out, *keep, *title;
+    size_t bins;           /* plot hist: 0 for the default */
+    double size_w, size_h; /* plot: inches; 0 for the kind's default */
     char **files;
     int nfiles;
     /* slots in sel */

@@ -243,8 +243,8 @@ need(const struct il_data *d, size_t slot, const char *opt)
          d->slot_name[slot], d->records, buf);
 }
 
-static size_t
-slot_of(const struct il_data *d, const char *name)
+size_t
+il_data_slot(const struct il_data *d, const char *name)
 {
     for (size_t i = 0; i < d->nslots; i++)
         if (strcmp(d->slot_name[i], name) == 0)
@@ -288,7 +288,7 @@ il_check_labels(const struct il_opts *o, const struct il_data *d)
     char have[512] = "", pair[128] = "", sugg[512];
     size_t o2 = 0, nvary = 0, nfact = 0, named_fact = 0;
     for (size_t i = 0; i < sizeof design / sizeof design[0]; i++) {
-        size_t s = slot_of(d, design[i]), k = s == SIZE_MAX ? 0 : distinct(d, s);
+        size_t s = il_data_slot(d, design[i]), k = s == SIZE_MAX ? 0 : distinct(d, s);
         if (k < 2)
             continue;
         if (i > 0) {

@@ -1,0 +1,56 @@
+/*
+ * plot.h: what interloper-plot's two files share (plot.c: the command,
+ * the terminal, gnuplot; plot_kinds.c: the four figures).
+ */
+#ifndef IL_PLOT_H
+#define IL_PLOT_H
+
+#include <stdio.h>
+
+#include "il_stats.h"
+
+#define IL_PLOT_DPI 300 /* PNG pixels per inch: print resolution */
+
+struct plot {
+    const struct il_opts *o;
+    struct il_report *r;
+    char dir[4096];
+    char *made[16]; /* files to remove unless --keep */
+    size_t nmade;
+    FILE *gp;        /* the script */
+    double w, h;     /* the figure's size in inches */
+    const char *fmt; /* "png", "svg" or "pdf" */
+};
+
+/* Colours that stay apart for colour-blind readers and in grey (Paul
+ * Tol's "bright" scheme). */
+extern const char *const il_plot_colour[7];
+
+/* A data file in the plot's directory, removed at the end unless --keep. */
+FILE *il_plot_data(struct plot *p, const char *name, char *path, size_t n);
+void il_plot_close(FILE *fp, const char *path);
+/* s as a gnuplot string in single quotes. */
+void il_plot_quote(FILE *fp, const char *s);
+/* The terminal, output, fonts, margins and labels; title NULL or "" for
+ * none (--title overrides it). */
+void il_plot_header(struct plot *p, const char *xlabel, const char *ylabel, const char *title);
+
+/* A metric's values shown in a unit of a readable size: value * f, and the
+ * unit's name ("ms", "millions", or "" for none). */
+struct il_scale {
+    double f;
+    char unit[32];
+};
+void il_plot_scale(const struct il_opts *o, double maxabs, struct il_scale *sc);
+/* "task-clock (ms)", "cycles (millions)", "instructions/cycles". */
+void il_plot_metric_label(const struct il_opts *o, const struct il_scale *sc, char *buf, size_t n);
+/* A tick step of 1, 2 or 5 times a power of ten giving at most about
+ * want ticks over [lo, hi]. */
+double il_plot_step(double lo, double hi, int want);
+
+void il_plot_violin(struct plot *p);
+void il_plot_env(struct plot *p);
+void il_plot_hist(struct plot *p);
+void il_plot_seq(struct plot *p);
+
+#endif

@@ -1,0 +1,668 @@
+/*
+ * plot_kinds.c: the four figures of interloper-plot, each written as data
+ * files and a gnuplot script (plot.c renders them):
+ *   violin  per-setup ratios per benchmark (Mytkowicz et al., Fig. 2b/3b):
+ *           a kernel density clipped to the data, the median (white dot)
+ *           and the quartiles (bar), the original (+) and alphabetical (x)
+ *           link orders marked, a dashed line at 1
+ *   env     the metric against setup.env_bytes, the estimate and its 95%
+ *           interval at each size, a line per group (Fig. 1b)
+ *   hist    the suite's geometric-mean ratio per setup (Fig. 6), with a rug
+ *   seq     run sequence, lag-1 plot, ACF with +-1.96/sqrt(n), and the lag
+ *           plot of the same data randomly reordered (Kalibera & Jones,
+ *           section 6.1)
+ * Ranges are set from the data, with room for the key and for the line at
+ * 1, so that nothing sits on the frame.
+ */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_prng.h"
+#include "plot.h"
+
+#define IL_KDE_POINTS 200
+
+/* The unit (setup or cell) id of record rec, as units.c names it. */
+static uint32_t
+unit_of(const struct il_report *r, size_t rec)
+{
+    const struct il_opts *o = r->o;
+    const struct il_data *d = &r->d;
+    uint32_t a = d->lab[rec * d->nslots + o->design_slot[0]];
+    if (o->design != IL_D_CROSSED)
+        return a;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s/%s", il_str(&d->st, a),
+             il_str(&d->st, d->lab[rec * d->nslots + o->design_slot[1]]));
+    uint32_t id = il_strtab_find(&d->st, buf);
+    return id == UINT32_MAX ? IL_MISSING_ID : id;
+}
+
+/* 1 when every record of unit u in group g is of layout kind k. */
+static int
+unit_kind(const struct il_report *r, size_t g, uint32_t u, size_t kslot, const char *k)
+{
+    const struct il_data *d = &r->d;
+    const struct il_group *gr = &r->gs.g[g];
+    int seen = 0;
+    for (size_t i = 0; i < gr->n; i++) {
+        size_t rec = gr->rec[i];
+        if (unit_of(r, rec) != u)
+            continue;
+        if (strcmp(il_str(&d->st, d->lab[rec * d->nslots + kslot]), k) != 0)
+            return 0;
+        seen = 1;
+    }
+    return seen;
+}
+
+/* "O3 / O2" in the report's direction. */
+static void
+direction(const struct il_report *r, const struct il_cmp *c, char *buf, size_t n)
+{
+    const struct il_opts *o = r->o;
+    const char *val = il_str(&r->d.st, r->gs.g[c->g].key[r->cmp_pos]);
+    if (o->speedup)
+        snprintf(buf, n, "%s/%s", o->cmp_base, val);
+    else
+        snprintf(buf, n, "%s/%s", val, o->cmp_base);
+}
+
+/* The label of comparison c's violin or series: the values of its other
+ * labels, or the compared value when it has none. */
+static void
+unit_label(const struct il_report *r, const struct il_cmp *c, int several_values, char *buf,
+           size_t n)
+{
+    const char *val = il_str(&r->d.st, r->gs.g[c->g].key[r->cmp_pos]);
+    size_t m = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < r->gs.nkey && m < n; i++)
+        if (i != r->cmp_pos)
+            m += (size_t)snprintf(buf + m, n - m, "%s%s", m ? " " : "",
+                                  il_str(&r->d.st, r->gs.g[c->g].key[i]));
+    if (!m || several_values)
+        snprintf(buf + m, n - m, "%s%s", m ? " " : "", val);
+}
+
+/* The top of a range [lo, hi] that leaves the fraction f of the height
+ * above hi free (for a key). */
+static double
+room_above(double lo, double hi, double f)
+{
+    return lo + (hi - lo) / (1 - f);
+}
+
+/* The fraction of the plot's height that rows of a key take: a row of
+ * 8-point text is about 11 points of a plot area of the figure's height
+ * less 40 points of margins. */
+static double
+key_fraction(int rows, double h)
+{
+    return fmin(0.6, rows * 11 / (h * 72 - 40));
+}
+
+/* y range with 1 inside and off the frame, and keyrows rows of a key
+ * above the data. */
+static void
+yrange_with_one(FILE *gp, double lo, double hi, int keyrows, double h)
+{
+    lo = fmin(lo, 1);
+    hi = fmax(hi, 1);
+    double span = hi - lo > 0 ? hi - lo : fabs(hi) * 0.02 + 1e-9, pad = 0.08 * span;
+    double f = key_fraction(keyrows, h);
+    fprintf(gp, "set yrange [%.10g:%.10g]\nset ytics %.10g\n", lo - pad,
+            room_above(lo - pad, hi + pad, f), il_plot_step(lo - pad, hi + pad, 5));
+}
+
+void
+il_plot_violin(struct plot *p)
+{
+    struct il_report *r = p->r;
+    const struct il_opts *o = r->o;
+    char vpath[4200], mpath[4200], kpath[4200], title[512], ylab[512], dir[256];
+    FILE *v = il_plot_data(p, "violins.dat", vpath, sizeof vpath);
+    FILE *m = il_plot_data(p, "medians.dat", mpath, sizeof mpath);
+    FILE *k = il_plot_data(p, "marks.dat", kpath, sizeof kpath);
+    double dens[IL_KDE_POINTS], peak = 0, ylo = INFINITY, yhi = -INFINITY;
+    size_t nv = 0, kslot = il_data_slot(&r->d, IL_L_LAYOUT_KIND), nmark[2] = {0, 0};
+    /* First pass: the densities' common scale, so that widths compare. */
+    for (int pass = 0; pass < 2; pass++) {
+        nv = 0;
+        for (size_t i = 0; i < r->ncmp; i++) {
+            const struct il_cmp *c = &r->cmp[i];
+            const struct il_setups *s = &c->su;
+            if (!c->has_setups)
+                continue;
+            nv++;
+            /* The density over the data's range only (clipped): beyond the
+             * extremes it would show ratios no setup gave. */
+            double lo = s->min, hi = s->max, w = 0;
+            int flat = !(hi - lo > 1e-12 * fabs(hi));
+            if (!flat)
+                il_kde(s->ratio, s->n, lo, hi, IL_KDE_POINTS, dens);
+            for (size_t j = 0; j < IL_KDE_POINTS && !flat; j++)
+                peak = pass == 0 && dens[j] > peak ? dens[j] : peak;
+            ylo = fmin(ylo, lo);
+            yhi = fmax(yhi, hi);
+            if (pass == 0)
+                continue;
+            w = peak > 0 ? 0.42 / peak : 0;
+            if (!flat) {
+                for (size_t j = 0; j < IL_KDE_POINTS; j++)
+                    fprintf(v, "%.10g %.10g\n", (double)nv - w * dens[j],
+                            lo + (hi - lo) * (double)j / (IL_KDE_POINTS - 1));
+                for (size_t j = IL_KDE_POINTS; j-- > 0;)
+                    fprintf(v, "%.10g %.10g\n", (double)nv + w * dens[j],
+                            lo + (hi - lo) * (double)j / (IL_KDE_POINTS - 1));
+                fprintf(v, "%.10g %.10g\n", (double)nv - w * dens[0], lo);
+            } else {
+                fprintf(v, "%.10g %.10g\n%.10g %.10g\n", (double)nv - 0.3, lo, (double)nv + 0.3,
+                        lo);
+            }
+            fputs("\n\n", v);
+            double *t = il_xcalloc(s->n, sizeof *t);
+            memcpy(t, s->ratio, s->n * sizeof *t);
+            qsort(t, s->n, sizeof *t, il_dcmp);
+            fprintf(m, "%zu %.10g %.10g %.10g\n", nv, s->median, il_quantile_sorted(t, s->n, 0.25),
+                    il_quantile_sorted(t, s->n, 0.75));
+            free(t);
+            for (size_t u = 0; u < s->n && kslot != SIZE_MAX; u++)
+                for (int kind = 0; kind < 2; kind++)
+                    if (unit_kind(r, c->g, s->setup[u], kslot,
+                                  kind ? IL_KIND_ALPHABETICAL : IL_KIND_ORIGINAL)) {
+                        fprintf(k, "%zu %.10g %d\n", nv, s->ratio[u], kind);
+                        nmark[kind]++;
+                    }
+        }
+    }
+    il_plot_close(v, vpath);
+    il_plot_close(m, mpath);
+    il_plot_close(k, kpath);
+    if (!nv)
+        errx(1, "violin: no comparison has paired setups; check --compare and --setup");
+    const struct il_cmp *c0 = NULL;
+    int several = 0;
+    for (size_t i = 0; i < r->ncmp; i++) {
+        if (!r->cmp[i].has_setups)
+            continue;
+        if (c0 && r->gs.g[r->cmp[i].g].key[r->cmp_pos] != r->gs.g[c0->g].key[r->cmp_pos])
+            several = 1;
+        c0 = c0 ? c0 : &r->cmp[i];
+    }
+    direction(r, c0, dir, sizeof dir);
+    char setup[256];
+    snprintf(setup, sizeof setup, "%s%s%s", o->setup[0], o->nsetup == 2 ? " x " : "",
+             o->nsetup == 2 ? o->setup[1] : "");
+    if (several)
+        snprintf(title, sizeof title, "per-%s %s vs %s", setup, o->cmp_label, o->cmp_base);
+    else
+        snprintf(title, sizeof title, "%s, one value per %s", o->speedup ? "speedup" : "ratio",
+                 setup);
+    snprintf(ylab, sizeof ylab, "%s of %s%s%s", o->speedup ? "speedup" : "ratio",
+             several ? o->speedup ? o->cmp_base : "value" : "", several ? "/" : "",
+             several ? o->speedup ? "value" : o->cmp_base : dir);
+    char metric[300];
+    snprintf(metric, sizeof metric, ", %s", o->sel.metric);
+    strncat(ylab, metric, sizeof ylab - strlen(ylab) - 1);
+    il_plot_header(p, "", ylab, title);
+    FILE *gp = p->gp;
+    size_t nkey = 3 + (nmark[0] > 0) + (nmark[1] > 0);
+    yrange_with_one(gp, ylo, yhi, nv <= 2 ? (int)nkey : 0, p->h);
+    /* Tick labels: the values that tell the violins apart, turned only
+     * when they would not fit side by side. */
+    size_t chars = 0;
+    char lab[512];
+    for (size_t i = 0; i < r->ncmp; i++)
+        if (r->cmp[i].has_setups) {
+            unit_label(r, &r->cmp[i], several, lab, sizeof lab);
+            chars += strlen(lab) + 2;
+        }
+    fprintf(gp, "set xrange [0.4:%zu.6]\nunset grid\nset grid ytics lc rgb '#e4e4e4' lw 0.6\n", nv);
+    fprintf(gp, "set xtics scale 0 %s(", (double)chars > p->w * 11 ? "rotate by 30 right " : "");
+    for (size_t i = 0, n = 0; i < r->ncmp; i++) {
+        if (!r->cmp[i].has_setups)
+            continue;
+        unit_label(r, &r->cmp[i], several, lab, sizeof lab);
+        fputs(n ? ", " : "", gp);
+        il_plot_quote(gp, lab);
+        fprintf(gp, " %zu", ++n);
+    }
+    fputs(")\n", gp);
+    if (nv <= 2)
+        fputs("set key inside top left Left reverse samplen 1 spacing 0.9\n", gp);
+    else
+        fputs("set key outside bottom center horizontal Left reverse samplen 1 spacing 0.85\n", gp);
+    fprintf(gp,
+            "set style fill solid 0.3 border lc rgb '%s'\n"
+            "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 0.8 lc rgb "
+            "'#555555' back\n",
+            il_plot_colour[0]);
+    fputs("plot for [i=0:*] ", gp);
+    il_plot_quote(gp, vpath);
+    fprintf(gp,
+            " index i with filledcurves closed lc rgb '%s' title (i == 0 ? 'density, clipped "
+            "to the data' : ''), \\\n  ",
+            il_plot_colour[0]);
+    il_plot_quote(gp, mpath);
+    fputs(" using 1:3:(0):($4-$3) with vectors nohead lw 2.5 lc rgb 'black' title 'quartiles', "
+          "\\\n  ",
+          gp);
+    il_plot_quote(gp, mpath);
+    fputs(" using 1:2 with points pt 7 ps 0.9 lc rgb 'white' notitle, \\\n  ", gp);
+    il_plot_quote(gp, mpath);
+    fputs(" using 1:2 with points pt 6 ps 0.9 lw 1.2 lc rgb 'black' title 'median'", gp);
+    for (int kind = 0; kind < 2; kind++) {
+        if (!nmark[kind])
+            continue;
+        fputs(", \\\n  ", gp);
+        il_plot_quote(gp, kpath);
+        fprintf(gp,
+                " using 1:($3 == %d ? $2 : NaN) with points pt %d ps 1.4 lw 1.6 lc rgb '%s' "
+                "title '%s link order'",
+                kind, kind ? 2 : 1, il_plot_colour[kind ? 5 : 1],
+                kind ? IL_KIND_ALPHABETICAL : IL_KIND_ORIGINAL);
+    }
+    fputc('\n', gp);
+}
+
+static int
+cmp_env(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The group's name for a key: its labels that differ between groups,
+ * the values alone when one label does. */
+static void
+series_name(const struct il_report *r, size_t g, char *buf, size_t n)
+{
+    size_t m = 0, nvary = 0, vary[IL_MAX_SLOTS];
+    for (size_t i = 0; i < r->gs.nkey; i++) {
+        int differs = 0;
+        for (size_t h = 0; h < r->gs.ng && !differs; h++)
+            differs = r->gs.g[h].key[i] != r->gs.g[0].key[i];
+        if (differs)
+            vary[nvary++] = i;
+    }
+    buf[0] = '\0';
+    for (size_t j = 0; j < nvary && m < n; j++) {
+        size_t i = vary[j];
+        const char *v = il_str(&r->d.st, r->gs.g[g].key[i]);
+        if (nvary == 1)
+            m += (size_t)snprintf(buf + m, n - m, "%s", v);
+        else
+            m += (size_t)snprintf(buf + m, n - m, "%s%s=%s", m ? " " : "",
+                                  r->d.slot_name[r->gs.slot[i]], v);
+    }
+    if (!m)
+        snprintf(buf, n, "%s", r->gname[g]);
+}
+
+/* The estimate and its 95% interval of x[0..n) (sorted in place): the
+ * report's own intervals, lo = hi = NAN without one. */
+static void
+estimate_ci(const struct il_estimator *e, double *x, size_t n, double *est, double *lo, double *hi)
+{
+    double m;
+    *lo = *hi = NAN;
+    qsort(x, n, sizeof *x, il_dcmp);
+    switch (e->kind) {
+    case IL_EST_MEAN:
+        if (il_tci(x, n, &m, lo, hi))
+            *lo = *hi = NAN;
+        *est = il_mean(x, n);
+        return;
+    case IL_EST_MIN:
+        *est = x[0];
+        return;
+    default:
+        *est = il_quantile_sorted(x, n, e->kind == IL_EST_MEDIAN ? 0.5 : e->p);
+        if (il_quantile_ci(x, n, e->kind == IL_EST_MEDIAN ? 0.5 : e->p, lo, hi, NULL))
+            *lo = *hi = NAN;
+    }
+}
+
+void
+il_plot_env(struct plot *p)
+{
+    struct il_report *r = p->r;
+    const struct il_opts *o = r->o;
+    char path[4200], ylab[512], title[512], metric[300], name[512];
+    FILE *f = il_plot_data(p, "env.dat", path, sizeof path);
+    double maxabs = 0, xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    size_t maxn = 1, sizes = 0;
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        maxn = r->gs.g[g].n > maxn ? r->gs.g[g].n : maxn;
+        for (size_t i = 0; i < r->gs.g[g].n; i++)
+            maxabs = fmax(maxabs, fabs(r->gs.g[g].x[i]));
+    }
+    struct il_scale sc;
+    il_plot_scale(o, maxabs, &sc);
+    double *ev = il_xcalloc(2 * maxn, sizeof *ev), *x = il_xcalloc(maxn, sizeof *x);
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        const struct il_group *gr = &r->gs.g[g];
+        for (size_t i = 0; i < gr->n; i++) {
+            ev[2 * i] = r->d.env[gr->rec[i]];
+            ev[2 * i + 1] = gr->x[i] * sc.f;
+        }
+        qsort(ev, gr->n, 2 * sizeof *ev, cmp_env);
+        fprintf(f, "# %s\n", r->gname[g]);
+        for (size_t i = 0; i < gr->n;) {
+            size_t j = i, k = 0;
+            while (j < gr->n && ev[2 * j] == ev[2 * i])
+                x[k++] = ev[2 * j++ + 1];
+            double est, lo, hi;
+            estimate_ci(&o->est, x, k, &est, &lo, &hi);
+            /* The metric is never negative: a whisker below 0 says nothing. */
+            if (isfinite(lo) && lo < 0)
+                lo = 0;
+            fprintf(f, "%.10g %.10g %.10g %.10g %zu\n", ev[2 * i], est, isfinite(lo) ? lo : est,
+                    isfinite(hi) ? hi : est, k);
+            xlo = fmin(xlo, ev[2 * i]);
+            xhi = fmax(xhi, ev[2 * i]);
+            ylo = fmin(ylo, isfinite(lo) ? lo : est);
+            yhi = fmax(yhi, isfinite(hi) ? hi : est);
+            sizes++;
+            i = j;
+        }
+        fputs("\n\n", f);
+    }
+    free(ev);
+    free(x);
+    il_plot_close(f, path);
+    il_plot_metric_label(o, &sc, metric, sizeof metric);
+    snprintf(ylab, sizeof ylab, "%s, %s%s", metric, o->est.name,
+             o->est.kind == IL_EST_MIN ? "" : " and 95% CI");
+    snprintf(title, sizeof title, "%s against environment size", o->sel.metric);
+    il_plot_header(p, "environment size (bytes)", ylab, title);
+    FILE *gp = p->gp;
+    double span = yhi - ylo > 0 ? yhi - ylo : fabs(yhi) * 0.02 + 1e-9;
+    double xspan = xhi - xlo > 0 ? xhi - xlo : 1;
+    fprintf(gp, "set xrange [%.10g:%.10g]\nset xtics %.10g\n", xlo - 0.02 * xspan,
+            xhi + 0.02 * xspan, il_plot_step(xlo, xhi, 5));
+    /* The key: one row when the names are short, else one name a row;
+     * room above the data for it. */
+    size_t chars = 0;
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        series_name(r, g, name, sizeof name);
+        chars += strlen(name) + 6;
+    }
+    int rows = r->gs.ng < 2                 ? 0
+               : (double)chars <= p->w * 10 ? 1
+               : r->gs.ng > 3               ? (int)(r->gs.ng + 1) / 2
+                                            : (int)r->gs.ng;
+    double keyf = key_fraction(rows, p->h);
+    fprintf(gp, "set yrange [%.10g:%.10g]\nset ytics %.10g\n", ylo - 0.05 * span,
+            room_above(ylo - 0.05 * span, yhi + 0.05 * span, keyf), il_plot_step(ylo, yhi, 5));
+    if (rows > 1)
+        fprintf(gp,
+                "set key inside top right vertical maxrows %d Left reverse samplen 1.5 "
+                "spacing 0.85\n",
+                rows);
+    else
+        fputs("set key inside top right horizontal Left reverse samplen 1.5 spacing 0.85\n", gp);
+    /* Points with thin whiskers, and a line through the estimates. */
+    int small = sizes / (r->gs.ng ? r->gs.ng : 1) > 60;
+    fputs("plot ", gp);
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        const char *col = il_plot_colour[g % 6];
+        series_name(r, g, name, sizeof name);
+        fputs(g ? ", \\\n  " : "", gp);
+        il_plot_quote(gp, path);
+        static const int pt[] = {7, 5, 9, 13, 11, 15};
+        fprintf(gp,
+                " index %zu using 1:2:3:4 with yerrorbars pt %d ps %s lw 0.5 lc rgb '%s' title ", g,
+                pt[g % 6], small ? "0.25" : "0.5", col);
+        il_plot_quote(gp, name);
+        fputs(", \\\n  ", gp);
+        il_plot_quote(gp, path);
+        fprintf(gp, " index %zu using 1:2 with lines lw 0.6 lc rgb '%s' notitle", g, col);
+    }
+    fputc('\n', gp);
+}
+
+void
+il_plot_hist(struct plot *p)
+{
+    struct il_report *r = p->r;
+    const struct il_opts *o = r->o;
+    char path[4200], rpath[4200], title[512], xlab[512], dir[256];
+    FILE *f = il_plot_data(p, "hist.dat", path, sizeof path);
+    FILE *rug = il_plot_data(p, "rug.dat", rpath, sizeof rpath);
+    size_t nser = 0, maxc = 0, nbench = 0, nset = 0;
+    uint32_t ser[64];
+    double xlo = INFINITY, xhi = -INFINITY;
+    const struct il_cmp *first = NULL;
+    for (size_t si = 0; si < r->nsuite + (r->nsuite == 0); si++) {
+        /* Without a benchmark dimension each setup's "suite" is its ratio. */
+        uint32_t v = r->nsuite ? r->suite[si].value : r->gs.g[r->cmp[0].g].key[r->cmp_pos];
+        size_t nb = 0, maxs = 0;
+        const struct il_cmp **cs = il_xcalloc(r->ncmp + 1, sizeof *cs);
+        for (size_t i = 0; i < r->ncmp; i++)
+            if (r->gs.g[r->cmp[i].g].key[r->cmp_pos] == v && r->cmp[i].has_setups) {
+                cs[nb++] = &r->cmp[i];
+                maxs = r->cmp[i].su.n > maxs ? r->cmp[i].su.n : maxs;
+            }
+        if (!nb) {
+            free(cs);
+            continue;
+        }
+        first = first ? first : cs[0];
+        /* Setups measured for every benchmark: geometric mean of their ratios. */
+        double *gm = il_xcalloc(maxs, sizeof *gm);
+        size_t ng = 0;
+        for (size_t k = 0; k < cs[0]->su.n; k++) {
+            uint32_t s = cs[0]->su.setup[k];
+            double lsum = log(cs[0]->su.ratio[k]);
+            size_t found = 1;
+            for (size_t b = 1; b < nb; b++)
+                for (size_t j = 0; j < cs[b]->su.n; j++)
+                    if (cs[b]->su.setup[j] == s) {
+                        lsum += log(cs[b]->su.ratio[j]);
+                        found++;
+                        break;
+                    }
+            if (found == nb)
+                gm[ng++] = exp(lsum / (double)nb);
+        }
+        free(cs);
+        if (ng == 0) {
+            free(gm);
+            continue;
+        }
+        qsort(gm, ng, sizeof *gm, il_dcmp);
+        /* Bins: --bins, else the more of Freedman-Diaconis and Rice
+         * (2 n^(1/3)), which for a few dozen setups gives enough bins to
+         * see a shape where Freedman-Diaconis alone gives four. */
+        double span = gm[ng - 1] - gm[0];
+        size_t nbins = o->bins;
+        if (!nbins) {
+            double iqr = il_quantile_sorted(gm, ng, 0.75) - il_quantile_sorted(gm, ng, 0.25);
+            size_t fd = iqr > 0 ? (size_t)ceil(span / (2 * iqr / cbrt((double)ng))) : 1;
+            size_t rice = (size_t)ceil(2 * cbrt((double)ng));
+            nbins = fd > rice ? fd : rice;
+            nbins = nbins > 100 ? 100 : nbins;
+        }
+        double bw = span > 0 ? span / (double)nbins : fabs(gm[0]) * 1e-3 + 1e-9;
+        if (!(span > 0))
+            nbins = 1;
+        for (size_t b = 0, i = 0; b < nbins; b++) {
+            size_t c = 0;
+            double edge = gm[0] + (double)(b + 1) * bw;
+            while (i < ng && (gm[i] < edge || b + 1 == nbins)) {
+                i++;
+                c++;
+            }
+            fprintf(f, "%.10g %zu %.10g\n", gm[0] + ((double)b + 0.5) * bw, c, bw);
+            maxc = c > maxc ? c : maxc;
+        }
+        fprintf(f, "# %s\n\n\n", il_str(&r->d.st, v));
+        for (size_t i = 0; i < ng; i++)
+            fprintf(rug, "%.10g\n", gm[i]);
+        fputs("\n\n", rug);
+        xlo = fmin(xlo, gm[0] - bw / 2);
+        xhi = fmax(xhi, gm[ng - 1] + bw / 2);
+        if (nser < 64)
+            ser[nser++] = v;
+        nbench = nb > nbench ? nb : nbench;
+        nset = ng > nset ? ng : nset;
+        free(gm);
+    }
+    il_plot_close(f, path);
+    il_plot_close(rug, rpath);
+    if (!nser)
+        errx(1, "hist: no setup was measured for every benchmark on both sides; check "
+                "--compare and --setup");
+    direction(r, first, dir, sizeof dir);
+    const char *what = o->speedup ? "speedup" : "ratio";
+    if (nbench > 1)
+        snprintf(xlab, sizeof xlab, "%s (%s), geometric mean over %zu benchmarks", what,
+                 nser > 1 ? o->speedup ? "baseline/value" : "value/baseline" : dir, nbench);
+    else
+        snprintf(xlab, sizeof xlab, "%s of %s, %s", what,
+                 nser > 1 ? o->speedup ? "baseline/value" : "value/baseline" : dir, o->sel.metric);
+    snprintf(title, sizeof title, "%s per %s%s%s, %zu setups",
+             nbench > 1 ? "suite geometric mean" : what, o->setup[0], o->nsetup == 2 ? " x " : "",
+             o->nsetup == 2 ? o->setup[1] : "", nset);
+    il_plot_header(p, xlab, "setups", title);
+    FILE *gp = p->gp;
+    double span = xhi - xlo > 0 ? xhi - xlo : 1, pad = 0.05 * span;
+    int one = 1 >= xlo - span && 1 <= xhi + span; /* the line at 1, when near */
+    double lo = one ? fmin(xlo, 1) : xlo, hi = one ? fmax(xhi, 1) : xhi;
+    fprintf(gp, "set xrange [%.10g:%.10g]\nset xtics %.10g\n", lo - pad, hi + pad,
+            il_plot_step(lo, hi, 5));
+    double top = (double)maxc * (nser > 1 ? 1.35 : 1.12) + 0.5;
+    fprintf(gp, "set yrange [0:%.10g]\nset ytics %.10g\nset mytics 1\n", top,
+            fmax(1, il_plot_step(0, (double)maxc, 5)));
+    if (one)
+        fputs("set arrow from first 1, graph 0 to first 1, graph 1 nohead dt 2 lw 0.8 lc rgb "
+              "'#555555' back\n",
+              gp);
+    if (nser > 1)
+        fputs("set key inside top left Left reverse horizontal samplen 1 spacing 0.85\n", gp);
+    fputs("set style fill transparent solid 0.45 border\nplot ", gp);
+    double rugh = top * 0.035;
+    for (size_t s = 0; s < nser; s++) {
+        const char *col = il_plot_colour[s % 6];
+        fputs(s ? ", \\\n  " : "", gp);
+        il_plot_quote(gp, path);
+        fprintf(gp, " index %zu using 1:2:3 with boxes lc rgb '%s' title ", s, col);
+        il_plot_quote(gp, nser > 1 ? il_str(&r->d.st, ser[s]) : "");
+        fputs(", \\\n  ", gp);
+        il_plot_quote(gp, rpath);
+        fprintf(gp,
+                " index %zu using 1:(0):(0):(%.10g) with vectors nohead lw 0.8 lc rgb '%s' "
+                "notitle",
+                s, rugh, col);
+    }
+    fputc('\n', gp);
+}
+
+/* "system=O2 bench=mcf": the --where labels that keep records, or the
+ * group's name. */
+static void
+selection_name(const struct il_report *r, char *buf, size_t n)
+{
+    const struct il_opts *o = r->o;
+    size_t m = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < o->sel.nwhere && m < n; i++)
+        if (!o->sel.where[i].neg)
+            m += (size_t)snprintf(buf + m, n - m, "%s%s=%s", m ? " " : "",
+                                  o->sel.slot_name[o->sel.where[i].slot], o->sel.where[i].value);
+    if (!m)
+        snprintf(buf, n, "%s", strcmp(r->gname[0], "all") ? r->gname[0] : "all records");
+}
+
+void
+il_plot_seq(struct plot *p)
+{
+    struct il_report *r = p->r;
+    const struct il_opts *o = r->o;
+    const struct il_group *g = &r->gs.g[0];
+    if (g->n < 3)
+        errx(1, "seq: %s has %zu values; run-sequence and lag plots need at least 3", r->gname[0],
+             g->n);
+    char spath[4200], apath[4200], title[768], sel[512], metric[300];
+    double maxabs = 0, lo = INFINITY, hi = -INFINITY, acf[40];
+    for (size_t i = 0; i < g->n; i++) {
+        maxabs = fmax(maxabs, fabs(g->x[i]));
+        lo = fmin(lo, g->x[i]);
+        hi = fmax(hi, g->x[i]);
+    }
+    struct il_scale sc;
+    il_plot_scale(o, maxabs, &sc);
+    lo *= sc.f;
+    hi *= sc.f;
+    FILE *s = il_plot_data(p, "seq.dat", spath, sizeof spath);
+    double *sh = il_xcalloc(g->n, sizeof *sh);
+    memcpy(sh, g->x, g->n * sizeof *sh);
+    /* The contrast: the same values in a random order (seeded: the same
+     * figure every time). */
+    struct il_rng rng;
+    il_rng_init(&rng, 1, 0);
+    for (size_t i = g->n - 1; i > 0; i--) {
+        size_t j = il_rng_below(&rng, i + 1);
+        double t = sh[i];
+        sh[i] = sh[j];
+        sh[j] = t;
+    }
+    /* columns: run, value, previous value, shuffled, previous shuffled */
+    for (size_t i = 0; i < g->n; i++)
+        fprintf(s, "%zu %.10g %.10g %.10g %.10g\n", i + 1, g->x[i] * sc.f,
+                i ? g->x[i - 1] * sc.f : NAN, sh[i] * sc.f, i ? sh[i - 1] * sc.f : NAN);
+    il_plot_close(s, spath);
+    free(sh);
+    FILE *a = il_plot_data(p, "acf.dat", apath, sizeof apath);
+    size_t nl = il_acf(g->x, g->n, g->n - 1 < 40 ? g->n - 1 : 40, acf);
+    for (size_t k = 0; k < nl; k++)
+        fprintf(a, "%zu %.10g\n", k + 1, acf[k]);
+    if (!nl)
+        fputs("1 0\n", a);
+    il_plot_close(a, apath);
+    double bound = 1.959963984540054 / sqrt((double)g->n);
+    selection_name(r, sel, sizeof sel);
+    il_plot_metric_label(o, &sc, metric, sizeof metric);
+    snprintf(title, sizeof title, "%s: %s, %zu runs", sel, metric, g->n);
+    il_plot_header(p, "", "", NULL);
+    FILE *gp = p->gp;
+    double span = hi - lo > 0 ? hi - lo : fabs(hi) * 0.02 + 1e-9, step = il_plot_step(lo, hi, 4);
+    char range[128];
+    snprintf(range, sizeof range, "[%.10g:%.10g]", lo - 0.05 * span, hi + 0.05 * span);
+    fputs("set key off\nset multiplot layout 2,2 title ", gp);
+    il_plot_quote(gp, o->title ? o->title : title);
+    fprintf(gp,
+            "\nset title 'run sequence'\nset xlabel 'run'\nset ylabel ''\nset yrange %s\n"
+            "set ytics %.10g\nset xrange [0:%zu]\nset xtics %.10g\nplot ",
+            range, step, g->n + 1, il_plot_step(1, (double)g->n, 5));
+    il_plot_quote(gp, spath);
+    fprintf(gp, " using 1:2 with linespoints pt 7 ps 0.25 lw 0.5 lc rgb '%s'\n", il_plot_colour[0]);
+    fprintf(gp,
+            "set title 'lag 1'\nset xlabel 'previous run'\nset xrange %s\nset xtics %.10g\n"
+            "set size ratio -1\nplot ",
+            range, step);
+    il_plot_quote(gp, spath);
+    fprintf(gp, " using 3:2 with points pt 7 ps 0.3 lc rgb '%s'\n", il_plot_colour[0]);
+    fprintf(gp,
+            "set size noratio\nset xrange [0:*]\nset title 'autocorrelation (dashed: "
+            "+-1.96/sqrt(n))'\nset xlabel 'lag'\nset yrange [-1:1]\nset ytics 0.5\n"
+            "set xtics %.10g\nplot ",
+            il_plot_step(1, (double)(nl ? nl : 1), 5));
+    il_plot_quote(gp, apath);
+    fprintf(gp,
+            " using 1:2 with impulses lw 2 lc rgb '%s', %.10g with lines dt 2 lc rgb '#555555', "
+            "%.10g with lines dt 2 lc rgb '#555555'\n",
+            il_plot_colour[0], bound, -bound);
+    fprintf(gp,
+            "set title 'lag 1, the same runs shuffled (for contrast)'\nset xlabel 'previous "
+            "run'\nset xrange %s\nset yrange %s\nset xtics %.10g\nset ytics %.10g\n"
+            "set size ratio -1\nplot ",
+            range, range, step, step);
+    il_plot_quote(gp, spath);
+    fprintf(gp, " using 5:4 with points pt 7 ps 0.3 lc rgb '%s'\nunset multiplot\n",
+            il_plot_colour[6]);
+}

@@ -1,0 +1,243 @@
+#!/bin/sh
+# stats_plot.sh: interloper plot's figures checked for real: valid PNG, SVG
+# and PDF files of the size asked for, and what gnuplot plotted, from its
+# own data files (--keep) and its own view of the ranges (GPVAL_*), against
+# values computed here from the records (python3, not interloper's code).
+# timeout: 300
+# shellcheck disable=SC1091 # sourced from the tree at run time
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+
+ready() {
+	[ -x "$B/libexec/interloper-plot" ] && command -v gnuplot >/dev/null 2>&1
+}
+why="the statistics programs are not built (run make) or gnuplot is missing (Debian: gnuplot-nox)"
+
+# 2 benchmarks x 2 systems x 3 env sizes x 4 layouts x 3 runs, as a sweep
+# labels them; O3 about 2% faster, layout 02 about 3% slower for O3 only.
+awk 'BEGIN {
+	srand(7)
+	kind[0] = "original"; kind[1] = "alphabetical"; kind[2] = "random"; kind[3] = "random"
+	for (b = 0; b < 2; b++) for (e = 0; e < 3; e++) for (l = 0; l < 4; l++) for (y = 0; y < 2; y++) for (r = 1; r <= 3; r++) {
+		v = (b + 1) * 2e6 * (y ? 0.98 * (l == 2 ? 1.03 : 1) : 1) * (1 + 0.01 * (e - 1) * (l - 1.5)) * (1 + 0.004 * rand())
+		printf "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"b%d\",\"system\":\"%s\",\"setup\":\"e%d-l0%d\",\"env_add\":\"%d\",\"layout\":\"0%d\",\"layout_kind\":\"%s\",\"rep\":\"%d\"},", b, y ? "O3" : "O2", 64 * e, l, 64 * e, l, kind[l], r
+		printf "\"events\":{\"task-clock\":{\"value\":%d,\"enabled_ns\":1,\"running_ns\":1}},\"times\":{\"wall_ns\":%d,\"user_ns\":1,\"sys_ns\":0},\"setup\":{\"env_bytes\":%d}}\n", v, v, 1000 + 64 * e
+	}
+}' >"$T/r.jsonl"
+
+# size FILE: "WIDTH HEIGHT" of an image: pixels of a PNG (IHDR), the
+# width and height attributes of an SVG, the MediaBox of a PDF (points).
+size() {
+	python3 - "$1" <<'EOF'
+import re, struct, sys
+import xml.etree.ElementTree as ET
+p = sys.argv[1]
+d = open(p, "rb").read()
+if p.endswith(".png"):
+    assert d[:8] == b"\x89PNG\r\n\x1a\n" and d[12:16] == b"IHDR", "not a PNG"
+    print(*struct.unpack(">II", d[16:24]))
+elif p.endswith(".svg"):
+    root = ET.fromstring(d)
+    assert root.tag.endswith("svg"), "not an SVG"
+    print(root.get("width"), root.get("height"))
+else:
+    assert d[:5] == b"%PDF-" and d.rstrip().endswith(b"%%EOF"), "not a PDF"
+    m = re.search(rb"MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", d)
+    print(round(float(m.group(1))), round(float(m.group(2))))
+EOF
+}
+
+# gpval DIR: gnuplot's own view of what it plotted from the kept script:
+# "ymin ymax datamin datamax" of the y axis.
+gpval() {
+	(cd "$1" && gnuplot -e "load 'plot.gp'; print GPVAL_Y_MIN, GPVAL_Y_MAX, GPVAL_DATA_Y_MIN, GPVAL_DATA_Y_MAX" 2>&1)
+}
+
+args_of() {
+	case $1 in
+	violin) echo "--by bench --compare system=O2 --setup env_add,layout" ;;
+	hist) echo "--by bench --compare system=O2 --setup setup" ;;
+	env) echo "--by bench,system --metric task-clock" ;;
+	seq) echo "--where bench=b1 --where system=O3" ;;
+	esac
+}
+
+for kind in violin env hist seq; do
+	try "plot $kind: a PNG, an SVG and a PDF of the size asked for"
+	if ! ready; then
+		skip "$why"
+		continue
+	fi
+	for fmt in png svg pdf; do
+		# 3.4 x 2.3 inches (seq 7 x 4.6): PNG at 300 dots an inch, SVG at 72
+		# units (rounded), PDF in points (cairo truncates)
+		case $kind.$fmt in
+		seq.png) want="2100 1380" ;;
+		seq.*) want="504 331" ;;
+		*.png) want="1020 690" ;;
+		*.svg) want="245 166" ;;
+		*) want="244 165" ;;
+		esac
+		# shellcheck disable=SC2046 # the arguments are split on purpose
+		sh "$IL" plot "$kind" $(args_of $kind) --quiet-warning all -o "$T/$kind.$fmt" "$T/r.jsonl" \
+			>"$T/out" 2>"$T/err"
+		assert_eq "$?" 0 "$fmt: exit status ($(cat "$T/err"))"
+		assert_eq "$(cat "$T/out")" "$T/$kind.$fmt" "$fmt: prints the image's path"
+		assert_eq "$(size "$T/$kind.$fmt" 2>&1)" "$want" "$fmt: a valid file of the default size"
+	done
+	# shellcheck disable=SC2046
+	sh "$IL" plot "$kind" $(args_of $kind) --quiet-warning all --size 7,2.6 -o "$T/w.png" "$T/r.jsonl" >/dev/null 2>&1
+	assert_eq "$(size "$T/w.png" 2>&1)" "2100 780" "--size 7,2.6 at 300 dots an inch"
+done
+
+try "violin: the density ends where the data end, 1 is off the frame, and the link orders are marked"
+if ready; then
+	sh "$IL" plot violin --by bench --compare system=O2 --setup env_add,layout --keep "$T/kv" \
+		--quiet-warning all -o "$T/v.png" "$T/r.jsonl" >/dev/null 2>&1
+	sh "$IL" report --by bench --compare system=O2 --setup env_add,layout --json "$T/r.jsonl" \
+		>"$T/v.json" 2>/dev/null
+	v=$(python3 - "$T/kv" "$T/v.json" "$T/r.jsonl" <<'EOF'
+import json, sys, collections
+d, rep, recs = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
+blocks = open(d + "/violins.dat").read().strip().split("\n\n\n")
+out = []
+for i, (b, c) in enumerate(zip(blocks, rep["comparisons"])):
+    ys = [float(l.split()[1]) for l in b.split("\n") if l.strip()]
+    s = c["setups"]
+    out.append(abs(min(ys) - s["min"]) < 1e-9 * s["min"] and abs(max(ys) - s["max"]) < 1e-9 * s["max"])
+# the marks: each original/alphabetical cell's ratio of means, from the records
+m = collections.defaultdict(list)
+for l in open(recs):
+    r = json.loads(l)["labels"]
+    m[(r["bench"], r["system"], r["env_add"], r["layout"], r["layout_kind"])].append(json.loads(l)["events"]["task-clock"]["value"])
+want = sorted((int(b[1]) + 1, k, sum(m[(b, "O3", e, l, k)]) / 3 / (sum(m[(b, "O2", e, l, k)]) / 3))
+              for (b, sy, e, l, k) in m if sy == "O2" and k != "random")
+got = sorted((int(x.split()[0]), "alphabetical" if x.split()[2] == "1" else "original", float(x.split()[1]))
+             for x in open(d + "/marks.dat") if x.strip())
+out.append(len(got) == len(want) == 12 and all(a[:2] == b[:2] and abs(a[2] - b[2]) < 1e-9 for a, b in zip(got, want)))
+print(out)
+EOF
+)
+	assert_eq "$v" "[True, True, True]" "violin ends at each violin's smallest and largest ratio; + and x at the right ratios"
+	g=$(gpval "$T/kv")
+	assert_true "gnuplot's y range holds 1 off the frame and the data inside ($g)" python3 -c '
+import sys
+ymin, ymax, dmin, dmax = map(float, sys.argv[1].split())
+span = ymax - ymin
+sys.exit(0 if ymin + 0.02 * span < 1 < ymax - 0.02 * span and ymin <= dmin and dmax <= ymax else 1)' "$g"
+	assert_true "a key names the median, the quartiles and the link orders" \
+		grep -q "title 'median'.*\|title 'quartiles'" "$T/kv/plot.gp"
+	assert_eq "$(grep -c "title 'original link order'\|title 'alphabetical link order'" "$T/kv/plot.gp")" 2 \
+		"both marks in the key"
+	assert_match "$(grep '^set xtics' "$T/kv/plot.gp")" "'b0' 1, 'b1' 2" "ticks name the benchmarks, not bench=b0"
+else
+	skip "$why"
+fi
+
+try "violin --speedup plots baseline/value and says so"
+if ready; then
+	sh "$IL" plot violin --where bench=b0 --compare system=O2 --setup env_add,layout --speedup \
+		--keep "$T/ks" --quiet-warning all -o "$T/s.png" "$T/r.jsonl" >/dev/null 2>&1
+	m=$(sh "$IL" report --where bench=b0 --compare system=O2 --setup env_add,layout --speedup --json \
+		"$T/r.jsonl" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["comparisons"][0]["setups"]["median"])')
+	assert_true "the median drawn is the report's speedup median ($m)" python3 -c '
+import sys
+got = float(open(sys.argv[1]).read().split()[1])
+sys.exit(0 if abs(got - float(sys.argv[2])) < 1e-9 and got > 1 else 1)' "$T/ks/medians.dat" "$m"
+	assert_match "$(grep '^set ylabel' "$T/ks/plot.gp")" "speedup of O2/O3" "the y label says which way"
+	assert_match "$(grep '^set xtics' "$T/ks/plot.gp")" "^set xtics scale 0 \\('O3' 1\\)" "one violin, its tick not turned"
+else
+	skip "$why"
+fi
+
+try "env: one line per system, estimates from the records, whiskers above 0, units in ms"
+if ready; then
+	sh "$IL" plot env --metric task-clock --where bench=b1 --by system --keep "$T/ke" \
+		--quiet-warning all -o "$T/e.pdf" "$T/r.jsonl" >/dev/null 2>&1
+	v=$(python3 - "$T/ke/env.dat" "$T/r.jsonl" <<'EOF'
+import json, sys, collections
+m = collections.defaultdict(list)
+for l in open(sys.argv[2]):
+    r = json.loads(l)
+    if r["labels"]["bench"] == "b1":
+        m[(r["labels"]["system"], r["setup"]["env_bytes"])].append(r["events"]["task-clock"]["value"] / 1e6)
+blocks = [b for b in open(sys.argv[1]).read().split("\n\n\n") if b.strip()]
+ok = len(blocks) == 2
+for sysname, b in zip(["O2", "O3"], blocks):
+    for l in b.split("\n"):
+        if not l.strip() or l.startswith("#"):
+            continue
+        x, est, lo, hi, n = l.split()
+        xs = m[(sysname, int(x))]
+        ok &= abs(float(est) - sum(xs) / len(xs)) < 1e-6 and float(lo) >= 0 and int(n) == len(xs) == 12
+print(ok)
+EOF
+)
+	assert_eq "$v" True "the means per size and system"
+	assert_match "$(grep '^set ylabel' "$T/ke/plot.gp")" "task-clock \\(ms\\), mean and 95% CI" "SI units"
+	assert_match "$(grep '^set key' "$T/ke/plot.gp")" "inside" "the key inside"
+	assert_match "$(grep '^set title' "$T/ke/plot.gp")" "task-clock against environment size" "a real title"
+	g=$(gpval "$T/ke")
+	assert_true "gnuplot's y range holds the data ($g)" python3 -c '
+import sys
+ymin, ymax, dmin, dmax = map(float, sys.argv[1].split())
+sys.exit(0 if ymin <= dmin and dmax < ymax and dmin >= 0 else 1)' "$g"
+	one_line() {
+		err=$(sh "$IL" plot env --metric task-clock -o "$T/x.png" "$T/r.jsonl" 2>&1 >/dev/null)
+		assert_eq "$?" 1 "exit status"
+		assert_match "$err" '^interloper plot: env: the selected records mix bench=b0,b1 and system=O2,O3; .*--by bench' "$1"
+		assert_true "no image" test ! -e "$T/x.png"
+	}
+	one_line "systems are never pooled into one line"
+	# a mean interval reaching below 0 is cut at 0
+	for v in 1 2 100; do
+		printf '{"schema":"interloper/1","labels":{},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0},"setup":{"env_bytes":50}}\n' "$v"
+	done >"$T/neg.jsonl"
+	sh "$IL" plot env --keep "$T/kn" --quiet-warning all -o "$T/n.png" "$T/neg.jsonl" >/dev/null 2>&1
+	assert_eq "$(awk 'NF == 5 { print $3 }' "$T/kn/env.dat")" 0 "the whisker stops at 0"
+else
+	skip "$why"
+fi
+
+try "hist: --bins, a rug of every value, headroom, no series count in the title"
+if ready; then
+	sh "$IL" plot hist --where bench=b0 --compare system=O2 --setup setup --bins 5 --keep "$T/kh" \
+		--quiet-warning all -o "$T/h.svg" "$T/r.jsonl" >/dev/null 2>&1
+	assert_eq "$(grep -c . "$T/kh/hist.dat" | tr -d ' ')" 6 "5 bins and the series' name"
+	assert_eq "$(awk 'NF == 3 { s += $2 } END { print s }' "$T/kh/hist.dat")" 12 "counts add up to the 12 setups"
+	assert_eq "$(grep -c . "$T/kh/rug.dat" | tr -d ' ')" 12 "a rug tick per setup"
+	top=$(sed -n 's/^set yrange \[0:\([0-9.e+]*\)\]/\1/p' "$T/kh/plot.gp")
+	maxc=$(awk 'NF == 3 && $2 > m { m = $2 } END { print m }' "$T/kh/hist.dat")
+	assert_true "the tallest bar ($maxc) below the top ($top)" python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 1.1 * float(sys.argv[2]) else 1)' "$top" "$maxc"
+	assert_true "no '(1 series)' in the title" sh -c "! grep -q 'series' '$T/kh/plot.gp'"
+	sh "$IL" plot hist --where bench=b0 --compare system=O2 --setup setup --keep "$T/kd" \
+		--quiet-warning all -o "$T/d.png" "$T/r.jsonl" >/dev/null 2>&1
+	assert_eq "$(awk 'NF == 3' "$T/kd/hist.dat" | wc -l | tr -d ' ')" 5 "12 setups: Rice's 2 n^(1/3) = 5 bins, not Freedman-Diaconis's fewer"
+	err=$(sh "$IL" plot env --bins 4 -o "$T/y.png" "$T/r.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" '^interloper plot: --bins is for hist' "--bins elsewhere is an error"
+else
+	skip "$why"
+fi
+
+try "seq: the title names the selection, and the lag plots' ticks are few and short"
+if ready; then
+	sh "$IL" plot seq --metric task-clock --where bench=b1 --where system=O3 --keep "$T/kq" \
+		--quiet-warning all -o "$T/q.png" "$T/r.jsonl" >/dev/null 2>&1
+	assert_match "$(grep 'multiplot' "$T/kq/plot.gp")" "'bench=b1 system=O3: task-clock \\(ms\\), 36 runs'" "title"
+	# shellcheck disable=SC2016 # awk's own fields
+	assert_true "values in ms" awk 'NR == 1 && $2 > 3 && $2 < 5 { ok = 1 } END { exit !ok }' "$T/kq/seq.dat"
+else
+	skip "$why"
+fi
+
+try "-o with another suffix is one line naming the three formats"
+if ready; then
+	err=$(sh "$IL" plot seq --where bench=b1 --where system=O3 -o "$T/q.jpg" "$T/r.jsonl" 2>&1 >/dev/null)
+	assert_eq "$err" "interloper plot: -o $T/q.jpg: expected a file name ending in .png, .svg or .pdf" "message"
+	err=$(sh "$IL" plot seq --size 3 -o "$T/q.png" "$T/r.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" '^interloper plot: --size 3: expected WIDTH,HEIGHT in inches' "--size without a height"
+else
+	skip "$why"
+fi
+
+done_testing

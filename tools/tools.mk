@@ -2,7 +2,7 @@
 # the top-level Makefile.
 TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 	$(B)/libexec/interloper-run $(B)/libexec/interloper-sweep $(B)/libexec/interloper-hold \
-	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc
+	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc $(B)/libexec/interloper-build
 
 # What interloper run, sweep and record merge share (tools/il_tools.h).
 IL_TOOL_COMMON = util args opts setupid elf launch sha256 xalloc
@@ -44,6 +44,11 @@ IL_LINK_OBJ = $(addprefix $(B)/tools/,link.o linkobj.o linkaux.o linkrun.o archi
 	prng.o linkcmd.o xalloc.o)
 
 $(B)/libexec/interloper-link: $(IL_LINK_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+
+# interloper build runs make, interloper cc and interloper link per system.
+$(B)/libexec/interloper-build: $(B)/tools/build.o $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 

@@ -6,7 +6,7 @@ cd "$T" || exit 1
 
 try "interloper --help lists the subcommands"
 out=$(sh "$IL" --help)
-for sub in run link events report plan plot; do
+for sub in run link build events report plan plot; do
 	assert_match "$out" "^  $sub " "$sub listed"
 done
 

@@ -1,0 +1,90 @@
+#!/bin/sh
+# build.sh: interloper build makes the systems of a link-order experiment
+# in one step: the 12-file test program (tests/link) built at -O1 and -O2
+# through interloper cc, each relinked in the same orders from one seed;
+# the orders are checked against the manifests, the binaries against each
+# other, and bad input against one-line messages.
+# timeout: 300
+# shellcheck source=/dev/null
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+# shellcheck source=/dev/null
+. "$TOP/tests/link/testlib.sh"
+
+ready() {
+	[ -x "$B/libexec/interloper-build" ] && command -v cc >/dev/null 2>&1 && command -v make >/dev/null 2>&1
+}
+
+try "two systems built and relinked in the same 6 orders from one seed"
+if ready; then
+	il build -k 6 -s 7 -d "$T/b" --system O1=CFLAGS=-O1 --system O2=CFLAGS=-O2 \
+		"$TOP/tests/link" ltp >"$T/out" 2>"$T/err"
+	assert_eq "$?" 0 "exit status ($(cat "$T/err"))"
+	assert_eq "$(lines "$T/out")" 12 "the 12 binaries' paths on stdout"
+	assert_eq "$(head -n 1 "$T/out")" "$T/b/O1/link/ltp.00" "the first"
+	assert_match "$(cat "$T/err")" "^interloper build: 2 systems of ltp, 6 binaries each in the same orders \\(seed 7\\), in $T/b; measure them with interloper sweep --layouts 6 --system 'O1=$T/b/O1/link/ltp\\.\\{layout\\}' --system 'O2=$T/b/O2/link/ltp\\.\\{layout\\}'\$" \
+		"the summary names the sweep's options"
+	assert_eq "$(manifest "$T/b/O1/link/manifest.json" '[b["order"] for b in m["binaries"]]')" \
+		"$(manifest "$T/b/O2/link/manifest.json" '[b["order"] for b in m["binaries"]]')" "the same orders"
+	assert_eq "$(manifest "$T/b/O1/link/manifest.json" 'm["seed"]')" 7 "the seed"
+	assert_match "$(manifest "$T/b/O1/link/manifest.json" 'm["command"]')" '"-O1"' "O1 built with -O1"
+	assert_match "$(manifest "$T/b/O2/link/manifest.json" 'm["command"]')" '"-O2"' "O2 built with -O2"
+	assert_true "the two builds differ" sh -c "! cmp -s '$T/b/O1/link/ltp.00' '$T/b/O2/link/ltp.00'"
+	a=$("$T/b/O1/link/ltp.03" | md5sum)
+	assert_eq "$("$T/b/O2/link/ltp.05" | md5sum)" "$a" "the same output"
+	assert_true "make's output kept" test -s "$T/b/O2/build.log"
+	# The sweep takes the binaries as the summary says.
+	sh "$IL" sweep -q -n --seed 1 --reps 1 --layouts 6 --system "O1=$T/b/O1/link/ltp.{layout}" \
+		--system "O2=$T/b/O2/link/ltp.{layout}" >"$T/plan" 2>"$T/err"
+	assert_eq "$?" 0 "interloper sweep accepts them ($(head -c 300 "$T/err"))"
+	assert_eq "$(lines "$T/plan")" 12 "12 runs planned"
+else
+	skip "needs the tools built, cc and make"
+fi
+
+try "without -s a seed is drawn once, for every system"
+if ready; then
+	il build -k 3 -d "$T/c" --system A=CFLAGS=-O1 --system B=CFLAGS=-O2 "$TOP/tests/link" ltp \
+		>/dev/null 2>"$T/err"
+	s=$(manifest "$T/c/A/link/manifest.json" 'm["seed"]')
+	assert_eq "$(manifest "$T/c/B/link/manifest.json" 'm["seed"]')" "$s" "one seed"
+	assert_match "$(cat "$T/err")" "\\(seed $s\\)" "said"
+else
+	skip "needs the tools built, cc and make"
+fi
+
+try "the calling make's variables do not reach the systems' builds"
+if ready; then
+	# A make of the caller's would hand this to ours, and the link would fail.
+	MAKEFLAGS='LDLIBS=-lnonexistentlib' MAKELEVEL=1 il build -k 2 -s 1 -d "$T/m" \
+		--system O2=CFLAGS=-O2 "$TOP/tests/link" ltp >/dev/null 2>"$T/err"
+	assert_eq "$?" 0 "exit status ($(cat "$T/err"))"
+	assert_true "no LDLIBS of the caller's" sh -c "! grep -q nonexistentlib '$T/m/O2/build.log'"
+else
+	skip "needs the tools built, cc and make"
+fi
+
+try "bad input is one line, and nothing is left half-built in a directory that was not empty"
+if ready; then
+	fails "names of different lengths" "--system O2 and O3s: names of different lengths" \
+		il build --system O2=CFLAGS=-O2 --system O3s=CFLAGS=-O3 -d "$T/x" "$TOP/tests/link"
+	fails "no variable" "--system O2: expected NAME=VAR=VALUE" il build --system O2 -d "$T/x" "$TOP/tests/link"
+	fails "no system" "expected at least one --system" il build -d "$T/x" "$TOP/tests/link"
+	fails "no source directory" "expected the program's source directory" il build --system O2=CFLAGS=-O2
+	fails "a file for sources" "not a directory; expected the program's source directory" \
+		il build --system O2=CFLAGS=-O2 -d "$T/x" "$TOP/tests/link/main.c"
+	mkdir -p "$T/full" && : >"$T/full/f"
+	fails "a directory not empty" "-d $T/full: the directory is not empty" \
+		il build --system O2=CFLAGS=-O2 -d "$T/full" "$TOP/tests/link"
+	fails "a build that fails" "the build of O2 failed \\(exit status 2; its output is in $T/y/O2/build.log\\)" \
+		il build --system O2=CFLAGS=-fno-such-option-here -d "$T/y" "$TOP/tests/link" ltp
+	fails "a bad -k, in interloper link's words" "relinking O2 failed \\(exit status 1\\): interloper link: --orders" \
+		il build -k 0 --system O2=CFLAGS=-O2 -d "$T/z" "$TOP/tests/link" ltp
+	out=$(il build --help)
+	assert_match "$out" "^usage: interloper build " "--help"
+	assert_match "$out" "interloper-build\\(1\\)" "points to the man page"
+else
+	skip "needs the tools built, cc and make"
+fi
+
+done_testing

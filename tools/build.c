@@ -1,0 +1,438 @@
+/*
+ * build.c: interloper build, the systems of a link-order experiment in one
+ * step (interloper-build(1)).
+ *
+ * Mytkowicz et al. (ASPLOS'09, section 4.1) compare two builds of one
+ * program (O2 and O3) over the same link orders.  By hand that is: copy
+ * the sources once per system, build each through interloper cc with its
+ * own flags and links file, relink each with interloper link and one seed
+ * into directories whose paths have one length, and check that the two
+ * builds linked the same objects, or their "same" orders are not the same.
+ * This program does exactly that, with the project's own cc shim and link,
+ * and says which options give the binaries to interloper sweep.
+ *
+ * Nothing is evaluated by a shell: make, cp and interloper link are run
+ * with argument vectors.  make's recipes do go through sh, so the CC value
+ * given to make quotes its words for sh.
+ */
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "il_tools.h"
+
+extern char **environ;
+
+static const char *const usage_text =
+    "usage: interloper build --system NAME=VAR=VALUE... [-k K] [-s SEED]\n"
+    "                        [-a keep|used|all] [-g object|function] [-j JOBS]\n"
+    "                        [--program NAME] [--cc COMPILER] [--make MAKE] [-d DIR] [-q]\n"
+    "                        [--] SRCDIR [MAKE-ARGS...]\n"
+    "\n"
+    "Build one program's sources once per system, each through interloper cc with\n"
+    "its own make variables, and relink every system in the same K orders from one\n"
+    "seed (interloper link), so that interloper sweep can compare them layout by\n"
+    "layout (Mytkowicz et al., section 4.1).  The binaries' paths go to stdout.\n"
+    "\n"
+    "  --system NAME=VAR=VALUE  a system and one make variable of its build; repeat\n"
+    "                        for more variables and systems; names of one length\n"
+    "  -k, --orders K        binaries per system (default 16)\n"
+    "  -s, --seed SEED       the orders' seed (default: drawn, and said)\n"
+    "  -a, --archives MODE   static archives: keep, used (default) or all\n"
+    "  -g, --granularity G   object (default) or function\n"
+    "  -j, --jobs N          links at a time (default 1)\n"
+    "      --program NAME    the program to relink, when the build links several\n"
+    "      --cc COMPILER     the real compiler (default cc)\n"
+    "      --make MAKE       the make command, split at blanks (default make)\n"
+    "  -d, --out DIR         a new or empty directory (default interloper-build):\n"
+    "                        DIR/NAME/src, build.log, links, link.log, DIR/NAME/link/\n"
+    "  -q, --quiet           no summary\n"
+    "  MAKE-ARGS             for every system's make (targets, VAR=VALUE)\n"
+    "\n"
+    "See interloper-build(1).\n";
+
+#define IL_MAX_SYSTEMS 16
+
+struct sys {
+    const char *name;
+    const char **vars; /* VAR=VALUE words for make */
+    size_t nvars;
+};
+
+static int
+name_ok(const char *s, size_t n)
+{
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.", s[i]))
+            return 0;
+    return s[0] != '.';
+}
+
+/* Run argv (PATH searched), its stdout to out_fd and stderr to err_fd
+ * (-1: ours), with the environment env; the wait status. */
+static int
+run(char *const argv[], int out_fd, int err_fd, char *const env[])
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        err(1, "fork");
+    if (pid == 0) {
+        if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
+            _exit(127);
+        if (err_fd >= 0 && dup2(err_fd, STDERR_FILENO) < 0)
+            _exit(127);
+        execvpe(argv[0], argv, env);
+        dprintf(STDERR_FILENO, "interloper build: %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            err(1, "waitpid");
+    return st;
+}
+
+static const char *
+how(int st, char *buf, size_t n)
+{
+    if (WIFSIGNALED(st))
+        snprintf(buf, n, "killed by signal %d", WTERMSIG(st));
+    else
+        snprintf(buf, n, "exit status %d", WEXITSTATUS(st));
+    return buf;
+}
+
+/* The last line of a file with text, for an error message. */
+static void
+last_line(const char *path, char *out, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    out[0] = '\0';
+    while (f && fgets(line, sizeof line, f))
+        if (line[strspn(line, " \t\r\n")])
+            snprintf(out, n, "%.*s", (int)strcspn(line, "\r\n"), line);
+    if (f)
+        fclose(f);
+}
+
+/* The environment for make: the caller's, without what a make that called
+ * us hands to its children (its variables and jobserver), so that each
+ * system builds the same whoever starts interloper build. */
+static char **
+make_env(void)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **e = il_xcalloc(n + 1, sizeof *e);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        static const char *const drop[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", "MAKEOVERRIDES="};
+        int keep = 1;
+        for (size_t j = 0; j < sizeof drop / sizeof drop[0]; j++)
+            keep &= strncmp(environ[i], drop[j], strlen(drop[j])) != 0;
+        if (keep)
+            e[k++] = environ[i];
+    }
+    return e;
+}
+
+/* DIR must be new or empty; it is made, and its absolute path returned. */
+static char *
+out_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) < 0) {
+        if (errno != EEXIST)
+            err(1, "-d %s", dir);
+        struct stat sb;
+        if (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode))
+            errx(1, "-d %s: not a directory; expected a new or empty directory", dir);
+        DIR *d = opendir(dir);
+        if (!d)
+            err(1, "-d %s", dir);
+        for (struct dirent *e; (e = readdir(d));)
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                errx(1, "-d %s: the directory is not empty; expected a new or empty directory",
+                     dir);
+        closedir(d);
+    }
+    char *abs = realpath(dir, NULL);
+    if (!abs)
+        err(1, "-d %s", dir);
+    return abs;
+}
+
+/* The orders of a manifest (interloper-link(1), "The manifest"), one
+ * string per binary, its objects joined by blanks; and the program. */
+static char **
+orders(const char *path, size_t *n, char **program)
+{
+    json_error_t je;
+    json_t *m = json_load_file(path, 0, &je);
+    if (!m)
+        errx(1, "%s: %s", path, je.text);
+    json_t *bins = json_object_get(m, "binaries");
+    const char *prog = json_string_value(json_object_get(m, "program"));
+    if (!json_is_array(bins) || !prog)
+        errx(1, "%s: not a manifest of interloper link (no binaries or program)", path);
+    *program = il_xstrdup(prog);
+    *n = json_array_size(bins);
+    char **out = il_xcalloc(*n + 1, sizeof *out);
+    for (size_t i = 0; i < *n; i++) {
+        struct il_buf b = {0};
+        json_t *o = json_object_get(json_array_get(bins, i), "order");
+        for (size_t j = 0; j < json_array_size(o); j++) {
+            if (j)
+                il_buf_puts(&b, " ");
+            il_buf_puts(&b, json_string_value(json_array_get(o, j)));
+        }
+        out[i] = b.s ? b.s : il_xstrdup("");
+    }
+    json_decref(m);
+    return out;
+}
+
+int
+main(int argc, char **argv)
+{
+    static char me[] = "interloper build";
+    program_invocation_short_name = me;
+    struct il_args a;
+    struct sys sys[IL_MAX_SYSTEMS];
+    size_t nsys = 0;
+    const char *k = "16", *seed = NULL, *arch = "used", *gran = "object", *jobs = "1";
+    const char *program = NULL, *cc = "cc", *make = "make", *dir = "interloper-build";
+    int quiet = 0;
+    il_args_init(&a, me, argc, argv);
+    for (const char *opt; (opt = il_args_next(&a));) {
+        if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (!strcmp(opt, "--system")) {
+            const char *v = il_args_value(&a), *eq = strchr(v, '='),
+                       *eq2 = eq ? strchr(eq + 1, '=') : 0;
+            if (!eq || !eq2 || eq2 == eq + 1 || !name_ok(v, (size_t)(eq - v)))
+                il_args_bad(&a, v,
+                            "expected NAME=VAR=VALUE, a system name (letters, digits, '_', '-', "
+                            "'.') and one make variable, e.g. O3=CFLAGS=-O3");
+            size_t i = 0;
+            while (i < nsys && (strlen(sys[i].name) != (size_t)(eq - v) ||
+                                strncmp(sys[i].name, v, (size_t)(eq - v))))
+                i++;
+            if (i == nsys) {
+                if (nsys == IL_MAX_SYSTEMS)
+                    il_args_bad(&a, v, "at most %d systems", IL_MAX_SYSTEMS);
+                sys[nsys].name = il_xasprintf("%.*s", (int)(eq - v), v);
+                sys[nsys].vars = NULL;
+                sys[nsys++].nvars = 0;
+            }
+            sys[i].vars = realloc(sys[i].vars, (sys[i].nvars + 1) * sizeof *sys[i].vars);
+            if (!sys[i].vars)
+                err(1, "out of memory");
+            sys[i].vars[sys[i].nvars++] = eq + 1;
+        } else if (!strcmp(opt, "-k") || !strcmp(opt, "--orders")) {
+            k = il_args_value(&a);
+        } else if (!strcmp(opt, "-s") || !strcmp(opt, "--seed")) {
+            seed = il_args_value(&a);
+        } else if (!strcmp(opt, "-a") || !strcmp(opt, "--archives")) {
+            arch = il_args_value(&a);
+        } else if (!strcmp(opt, "-g") || !strcmp(opt, "--granularity")) {
+            gran = il_args_value(&a);
+        } else if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs")) {
+            jobs = il_args_value(&a);
+        } else if (!strcmp(opt, "--program")) {
+            program = il_args_value(&a);
+        } else if (!strcmp(opt, "--cc")) {
+            cc = il_args_value(&a);
+        } else if (!strcmp(opt, "--make")) {
+            make = il_args_value(&a);
+        } else if (!strcmp(opt, "-d") || !strcmp(opt, "--out")) {
+            dir = il_args_value(&a);
+        } else if (!strcmp(opt, "-q") || !strcmp(opt, "--quiet")) {
+            il_args_flag(&a);
+            quiet = 1;
+        } else {
+            errx(1, "unknown option %s; see interloper build --help", opt);
+        }
+    }
+    if (!nsys)
+        errx(1, "expected at least one --system NAME=VAR=VALUE; see interloper build --help");
+    for (size_t i = 1; i < nsys; i++)
+        if (strlen(sys[i].name) != strlen(sys[0].name))
+            errx(1,
+                 "--system %s and %s: names of different lengths; the binaries' paths hold "
+                 "the name and must have one length (the path is on the stack), e.g. O2 and O3",
+                 sys[0].name, sys[i].name);
+    if (a.i >= argc)
+        errx(1, "expected the program's source directory; see interloper build --help");
+    const char *src = argv[a.i++];
+    struct stat sb;
+    if (stat(src, &sb) < 0 || !S_ISDIR(sb.st_mode))
+        errx(1, "%s: not a directory; expected the program's source directory", src);
+    /* interloper link checks -k, -a, -g and -j itself, in its own words;
+     * the seed is drawn here, once, so that every system gets it. */
+    char seedbuf[16];
+    if (!seed) {
+        uint32_t s;
+        if (getrandom(&s, sizeof s, 0) != sizeof s)
+            err(1, "getrandom");
+        snprintf(seedbuf, sizeof seedbuf, "%u", s);
+        seed = seedbuf;
+    }
+    char *top = out_dir(dir);
+    const char *libexec = il_libexec_dir();
+    char **env = make_env();
+    char **first = NULL, *prog0 = NULL;
+    size_t norders = 0;
+    for (size_t i = 0; i < nsys; i++) {
+        char *sd = il_xasprintf("%s/%s", top, sys[i].name);
+        char *srcd = il_xasprintf("%s/src", sd), *links = il_xasprintf("%s/links", sd);
+        char *log = il_xasprintf("%s/build.log", sd), *linkd = il_xasprintf("%s/link", sd);
+        char *from = il_xasprintf("%s/.", src), why[64], line[1100];
+        if (mkdir(sd, 0777) < 0)
+            err(1, "%s", sd);
+        char *cp[] = {"cp", "-R", from, srcd, NULL};
+        int st = run(cp, -1, -1, environ);
+        if (!WIFEXITED(st) || WEXITSTATUS(st))
+            errx(1, "cp -R %s %s failed (%s)", from, srcd, how(st, why, sizeof why));
+        /* make [its words] -C src CC='...interloper-cc' --cc CC --links L -- VARS... ARGS... */
+        struct il_buf ccv = {0};
+        char *shim = il_xasprintf("%s/interloper-cc", libexec);
+        il_buf_shell(&ccv, shim);
+        il_buf_puts(&ccv, " --cc ");
+        il_buf_shell(&ccv, cc);
+        il_buf_puts(&ccv, " --links ");
+        il_buf_shell(&ccv, links);
+        il_buf_puts(&ccv, " --");
+        char *ccarg = il_xasprintf("CC=%s", ccv.s), *mk = il_xstrdup(make);
+        size_t cap = (size_t)argc + sys[i].nvars + 16, n = 0;
+        char **mv = il_xcalloc(cap + strlen(make), sizeof *mv);
+        for (char *w = strtok(mk, " \t"); w; w = strtok(NULL, " \t"))
+            mv[n++] = w;
+        if (!n)
+            errx(1, "--make: expected a command, e.g. make or 'make -j2'");
+        mv[n++] = "-C";
+        mv[n++] = srcd;
+        mv[n++] = ccarg;
+        for (size_t j = 0; j < sys[i].nvars; j++)
+            mv[n++] = (char *)sys[i].vars[j];
+        for (int j = a.i; j < argc; j++)
+            mv[n++] = argv[j];
+        int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (lfd < 0)
+            err(1, "%s", log);
+        st = run(mv, lfd, lfd, env);
+        close(lfd);
+        if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+            last_line(log, line, sizeof line);
+            errx(1, "the build of %s failed (%s; its output is in %s): %s", sys[i].name,
+                 how(st, why, sizeof why), log, line);
+        }
+        if (access(links, F_OK) < 0)
+            errx(1,
+                 "the build of %s linked nothing through interloper cc (%s is missing); does "
+                 "the Makefile take CC from make's command line? (its output is in %s)",
+                 sys[i].name, links, log);
+        /* interloper link --replay LINKS -k K -s SEED -a A -g G -j J -d DIR -q [--program P] */
+        char *link = il_xasprintf("%s/interloper-link", libexec);
+        char *lv[] = {link,
+                      "--replay",
+                      links,
+                      "-k",
+                      (char *)k,
+                      "-s",
+                      (char *)seed,
+                      "-a",
+                      (char *)arch,
+                      "-g",
+                      (char *)gran,
+                      "-j",
+                      (char *)jobs,
+                      "-d",
+                      linkd,
+                      "-q",
+                      program ? "--program" : NULL,
+                      (char *)program,
+                      NULL};
+        /* link's messages: one line of ours on failure, its warnings through */
+        char *lerr = il_xasprintf("%s/link.log", sd);
+        int efd = open(lerr, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (efd < 0)
+            err(1, "%s", lerr);
+        st = run(lv, -1, efd, environ);
+        if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+            last_line(lerr, line, sizeof line);
+            errx(1, "relinking %s failed (%s): %s", sys[i].name, how(st, why, sizeof why), line);
+        }
+        char chunk[4096];
+        ssize_t got;
+        lseek(efd, 0, SEEK_SET);
+        while ((got = read(efd, chunk, sizeof chunk)) > 0)
+            if (il_write_full(STDERR_FILENO, chunk, (size_t)got) < 0)
+                break;
+        close(efd);
+        free(lerr);
+        char *man = il_xasprintf("%s/manifest.json", linkd), *prog;
+        size_t no;
+        char **ord = orders(man, &no, &prog);
+        if (!first) {
+            first = ord;
+            norders = no;
+            prog0 = prog;
+        } else {
+            for (size_t j = 0; j < no && j < norders; j++)
+                if (strcmp(ord[j], first[j]))
+                    errx(1,
+                         "%s and %s linked different objects, so one seed gave them different "
+                         "orders: binary %zu is '%s' for %s and '%s' for %s; build both from "
+                         "the same sources and targets",
+                         sys[0].name, sys[i].name, j, first[j], sys[0].name, ord[j], sys[i].name);
+            if (no != norders || strcmp(prog, prog0))
+                errx(1, "%s and %s: different programs or numbers of binaries (%s, %s)",
+                     sys[0].name, sys[i].name, prog0, prog);
+        }
+        free(man);
+        free(link);
+        free(mv);
+        free(mk);
+        free(ccarg);
+        free(shim);
+        il_buf_free(&ccv);
+        free(sd);
+        free(srcd);
+        free(links);
+        free(log);
+        free(linkd);
+        free(from);
+    }
+    if (!quiet) {
+        struct il_buf b = {0};
+        for (size_t i = 0; i < nsys; i++) {
+            il_buf_printf(&b, " --system ");
+            char *v =
+                il_xasprintf("%s=%s/%s/link/%s.{layout}", sys[i].name, dir, sys[i].name, prog0);
+            il_buf_word(&b, v);
+            free(v);
+        }
+        fprintf(stderr,
+                "interloper build: %zu system%s of %s, %zu binaries each in the same orders "
+                "(seed %s), in %s; measure them with interloper sweep --layouts %zu%s\n",
+                nsys, nsys == 1 ? "" : "s", prog0, norders, seed, dir, norders, b.s);
+        il_buf_free(&b);
+    }
+    free(top);
+    free(env);
+    return 0;
+}

@@ -585,10 +585,11 @@ struct il_gsetups {
     size_t *n;          /* its runs */
     double *z;          /* modified z-score of its log estimate among the setups */
     double center;      /* the median of the setup estimates */
-    unsigned char *out; /* stands out: |z| > IL_OUTLIER_Z, and beyond its noise if known */
+    unsigned char *out; /* stands out: its deviation passes crit (setupfx.c) */
     size_t nout;
     int has_test; /* p: no setup effect, by permuting runs across setups */
     double p;
+    double crit;       /* the 95% point of the largest sqrt(n) |log est - median| */
     int has_tau;       /* het: tau^2 of the log estimate (Q, i2, interval) */
     struct il_het het; /* its p is the F reference's; p above is the test */
     double *y, *var;   /* log estimates and the variances of their errors (NAN: none) */

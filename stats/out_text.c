@@ -513,17 +513,15 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
              o->design == IL_D_CROSSED ? o->d_label[1] : "");
     tab_print(fp, &t, md, title);
     const char *pre = md ? "\n" : "  ";
-    fprintf(fp,
-            "%stau: the standard deviation of the setups' log %s beyond run-to-run noise (about "
-            "a relative one; Paule-Mandel, Q-profile interval%s%s); beyond noise: runs shuffled "
-            "across setups; stand out: when that test says yes, %s more than %.1f MADs from the "
-            "median setup's (its difference shown) and, where tau is given, beyond the setup's "
-            "own noise\n",
-            pre, o->est.name,
-            o->design == IL_D_CROSSED ? "; none for crossed labels, whose setups share effects"
-                                      : "",
-            o->est.kind == IL_EST_MEAN ? "" : "; a quantile needs 10 runs in every setup",
-            o->est.name, IL_OUTLIER_Z);
+    fprintf(
+        fp,
+        "%stau: the standard deviation of the setups' log %s beyond run-to-run noise (about "
+        "a relative one; Paule-Mandel, Q-profile interval%s%s); beyond noise: runs shuffled "
+        "across setups; stand out: %s further from the median setup's (the difference "
+        "shown) than the largest deviation that shuffled runs give in 95%% of shuffles\n",
+        pre, o->est.name,
+        o->design == IL_D_CROSSED ? "; none for crossed labels, whose setups share effects" : "",
+        o->est.kind == IL_EST_MEAN ? "" : "; a quantile needs 10 runs in every setup", o->est.name);
     for (size_t i = 0; i < r->ncmp; i++) {
         const struct il_cmp *cm = &r->cmp[i];
         if (!cm->has_svr)

@@ -18,15 +18,15 @@
  *     skewed noise enters its reference distribution as it is.
  *   - How much: tau^2 by Paule-Mandel, with its Q-profile interval
  *     (Viechtbauer, Stat. Med. 2007), as for per-setup ratios (design.c).
- *   - Which setups: when the test rejects, those whose log estimate is
- *     an outlier among the setups' by the MAD rule (Iglewicz & Hoaglin,
- *     |modified z| > 3.5) and, where tau is given, beyond the setup's own
- *     noise: where to look again with many more runs.
+ *   - Which setups: those whose log estimate lies further from the
+ *     median setup's than the largest such deviation that shuffled runs
+ *     give in 95% of shuffles (maxT, family-wise over the setups): where
+ *     to look again with many more runs.  Each setup's modified z-score
+ *     among the setups (the MAD rule of Iglewicz & Hoaglin) is given too.
  * The ratio of two groups' tau^2 (a comparison, say pin=on against
  * pin=off) takes its interval from the two groups' Q-profile intervals at
  * 97.5% each, which then hold together with at least 95% (Bonferroni).
  */
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,20 +70,40 @@ stat(const struct il_estimator *e, const double *x, const size_t *n, size_t k, d
     return ss > 0 ? s / (ss / f) : INFINITY;
 }
 
-/* The permutation p-value of no setup effect: runs shuffled across the
- * setups, P times. */
+/* The largest deviation of a setup's log estimate from the setups'
+ * median, each scaled by the square root of its runs (its noise shrinks
+ * so): the statistic of "which setups stand out". */
 static double
-perm_p(const struct il_estimator *e, const struct il_units *un, size_t P, unsigned long seed)
+max_dev(const double *y, const size_t *n, size_t k, double *scratch)
 {
-    size_t N = 0, maxn = 1;
-    for (size_t u = 0; u < un->k; u++) {
+    memcpy(scratch, y, k * sizeof *scratch);
+    qsort(scratch, k, sizeof *scratch, il_dcmp);
+    double med = il_quantile_sorted(scratch, k, 0.5), m = 0;
+    for (size_t u = 0; u < k; u++)
+        m = fmax(m, sqrt((double)n[u]) * fabs(y[u] - med));
+    return m;
+}
+
+/* Runs shuffled across the setups, P times: the p-value of no setup effect
+ * (the spread statistic), and the 95% point of the largest deviation
+ * (max_dev) that no setup effect gives, in *crit: a setup whose own
+ * deviation passes it stands out with a family-wise error of 5% over all
+ * setups (the single-step maxT method of Westfall and Young, 1993), which
+ * finds one setup in hundreds that the spread of all of them hides. */
+static double
+perm_p(const struct il_estimator *e, const struct il_units *un, size_t P, unsigned long seed,
+       double *crit)
+{
+    size_t N = 0, maxn = 1, k = un->k;
+    for (size_t u = 0; u < k; u++) {
         N += un->n[u];
         maxn = un->n[u] > maxn ? un->n[u] : maxn;
     }
-    double *x = il_xcalloc(N, sizeof *x), *y = il_xcalloc(un->k, sizeof *y);
-    double *scratch = il_xcalloc(maxn, sizeof *scratch);
+    double *x = il_xcalloc(N, sizeof *x), *y = il_xcalloc(k, sizeof *y);
+    double *scratch = il_xcalloc(maxn > k ? maxn : k, sizeof *scratch);
+    double *mx = il_xcalloc(P + 1, sizeof *mx);
     memcpy(x, un->x, N * sizeof *x);
-    double t0 = stat(e, x, un->n, un->k, y, scratch);
+    double t0 = stat(e, x, un->n, k, y, scratch);
     size_t ge = 0, done = 0;
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_GPERM);
@@ -94,15 +114,21 @@ perm_p(const struct il_estimator *e, const struct il_units *un, size_t P, unsign
             x[i] = x[j];
             x[j] = t;
         }
-        double t = stat(e, x, un->n, un->k, y, scratch);
+        double t = stat(e, x, un->n, k, y, scratch);
         if (isnan(t))
             continue;
         ge += t >= t0 * (1 - 1e-12);
-        done++;
+        mx[done++] = max_dev(y, un->n, k, scratch);
+    }
+    *crit = NAN;
+    if (done) {
+        qsort(mx, done, sizeof *mx, il_dcmp);
+        *crit = il_quantile_sorted(mx, done, IL_CONF);
     }
     free(x);
     free(y);
     free(scratch);
+    free(mx);
     return done ? (double)(ge + 1) / (double)(done + 1) : NAN;
 }
 
@@ -203,7 +229,7 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
     if (o->est.kind != IL_EST_MIN && minn >= 2) {
         /* 999 permutations, fewer for large data, but not below 99. */
         size_t P = N * 999 <= 4000000 ? 999 : (size_t)fmax(99, 4e6 / (double)N);
-        s->p = perm_p(&o->est, un, P, o->seed);
+        s->p = perm_p(&o->est, un, P, o->seed, &s->crit);
         s->has_test = isfinite(s->p);
     }
     /* A quantile's variance from a bootstrap of few runs is no estimate. */
@@ -219,18 +245,17 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
         if (o->design == IL_D_CROSSED)
             s->het.has_tau_ci = 0;
     }
-    /* Outliers among the setups of a group whose setups differ beyond
-     * noise (the test: the MAD rule alone flags a setup in most groups of
-     * a few setups with none), and beyond their own noise when it is
-     * known (normal, Bonferroni over the setups). */
-    double zq = gsl_cdf_ugaussian_Qinv((1 - IL_CONF) / 2 / (double)k), med = log(s->center);
-    for (size_t u = 0; u < k; u++) {
-        int out = s->has_test && s->p < 1 - IL_CONF && fabs(s->z[u]) > IL_OUTLIER_Z;
-        if (out && s->has_tau)
-            out = fabs(s->y[u] - med) > zq * sqrt(s->var[u]);
-        s->out = s->out ? s->out : il_xcalloc(k, 1);
-        s->out[u] = (unsigned char)out;
-        s->nout += (size_t)out;
+    /* The setups that stand out: their deviation from the median setup
+     * passes what the shuffled runs give the largest of all (perm_p). */
+    double *ys = il_xcalloc(k, sizeof *ys);
+    memcpy(ys, s->y, k * sizeof *ys);
+    qsort(ys, k, sizeof *ys, il_dcmp);
+    double med = il_quantile_sorted(ys, k, 0.5); /* as max_dev takes it */
+    free(ys);
+    s->out = il_xcalloc(k, 1);
+    for (size_t u = 0; u < k && s->has_test; u++) {
+        s->out[u] = sqrt((double)s->n[u]) * fabs(s->y[u] - med) > s->crit;
+        s->nout += s->out[u];
     }
 }
 

@@ -107,6 +107,26 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+try "one setup in a hundred stands out (the largest deviation of shuffled runs, maxT), and no other"
+if built; then
+	# 100 sizes x 8 runs of bursty noise; size 4160 is 15% slower: too
+	# little for the spread of all 100 to show, enough to stand out.
+	awk 'BEGIN {
+		srand(3)
+		for (s = 0; s < 100; s++) for (r = 0; r < 8; r++) {
+			v = 1e6 * (s == 65 ? 1.15 : 1) * (1 + 0.01 * rand()) * (rand() < 0.3 ? 1 + 0.3 * rand() : 1)
+			printf "{\"schema\":\"interloper/1\",\"labels\":{\"env_add\":\"%d\"},\"times\":{\"wall_ns\":%.0f,\"user_ns\":1,\"sys_ns\":0}}\n", 64 * s, v
+		}
+	}' >"$T/spike.jsonl"
+	v=$(sh "$IL" report --setup env_add --estimator p10 --json "$T/spike.jsonl" 2>/dev/null | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["groups"][0]["setup_effect"]
+print(e["stand_out"])')
+	assert_eq "$v" "['4160']" "the slow size, and only it"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 try "no setup effect: the permutation test rejects about 5% of A/A groups, and as few stand out"
 if built; then
 	# 200 groups of 8 setups x 6 runs of one noisy distribution (skewed,

@@ -83,6 +83,12 @@ check: deps test-deps
 test: tests-build
 	@sh tests/run
 
+# The seed paper's experiments on this machine, with a summary and figures
+# in $(DEMO_OUT) (demo/demo.sh; about 5 minutes, QUICK=1 about one).
+DEMO_OUT ?= demo/out
+demo: all
+	@sh demo/demo.sh $(if $(filter 1,$(QUICK)),--quick) --out '$(DEMO_OUT)'
+
 # The exit races, 10,000 runs of each pattern (minutes; bench/stress.sh).
 stress: tests-build
 	@sh bench/stress.sh
@@ -116,12 +122,13 @@ uninstall:
 	@B='$(B)' sh scripts/install.sh uninstall '$(RECEIPT)'
 
 clean:
-	rm -rf $(B) bench/out
+	rm -rf $(B) bench/out demo/out
 
 format:
 	clang-format -i interposer/*.c interposer/*.h include/*.h tools/*.c tests/unit/*.c \
 		tests/progs/*.c $(wildcard stats/*.c stats/*.h tests/stats/*.c)
 
-.PHONY: all deps test-deps check test tests-build install uninstall clean format stress check-pmu
+.PHONY: all deps test-deps check test tests-build install uninstall clean format stress check-pmu \
+	demo
 
 -include $(wildcard $(B)/*/*.d $(B)/*/*/*.d)

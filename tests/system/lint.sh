@@ -10,7 +10,7 @@ if ! command -v shellcheck >/dev/null; then
 	skip "shellcheck is not installed (make deps installs it)"
 else
 	files=$(grep -l -e '^#!/bin/sh' -e '^# shellcheck shell=sh' scripts/* tests/run tests/system/*.sh \
-		tests/link/*.sh bench/* .ci/run 2>/dev/null)
+		tests/link/*.sh bench/* demo/*.sh .ci/run 2>/dev/null)
 	# shellcheck disable=SC2086 # one argument per file
 	out=$(shellcheck -s sh -x $files 2>&1)
 	assert_eq "$out" "" "shellcheck output"

@@ -1,0 +1,457 @@
+#!/bin/sh
+# demo.sh: the seed paper's experiments (Mytkowicz et al., "Producing Wrong
+# Data Without Doing Anything Obviously Wrong!", ASPLOS 2009) on this
+# machine, with interloper's own commands and the toolchain; `make demo`
+# runs it.  Writes results, reports, figures and a summary, README.md, to
+# the output directory:
+#   1. the micro-kernel of Fig. 1 at -O0, -O2 and -O3 over environment sizes
+#      0-4096 in 16-byte steps (coarse), then with many repetitions around
+#      the sizes that stood out (focused);
+#   2. the causal analysis of section 7.2: the focused sizes pinned and
+#      unpinned, interleaved in one sweep;
+#   3. link order (Fig. 2/3): bzip2 1.0.8 at -O2 and -O3 relinked in many
+#      orders with one seed (interloper build), swept over layouts x
+#      environment sizes, compressing and decompressing;
+#   4. README.md, written from the reports' numbers.
+# Every number in the summary is a report's (interloper report --csv); the
+# figures are interloper plot's.
+set -eu
+
+usage() {
+	cat <<EOF
+usage: sh demo/demo.sh [--quick] [--out DIR]
+
+Reproduce the seed paper's experiments on this machine and write the
+results, reports, figures and a summary (DIR/README.md) to DIR (default
+demo/out).  --quick: fewer sizes, repetitions and layouts (about a
+minute; for CI), whose numbers are indicative only.
+EOF
+}
+
+die() {
+	echo "demo: $*" >&2
+	exit 1
+}
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$TOP/demo/out
+QUICK=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) QUICK=1 ;;
+	--out)
+		[ $# -gt 1 ] || die "--out needs a directory"
+		OUT=$2
+		shift
+		;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	*)
+		usage >&2
+		die "unknown argument $1; expected --quick or --out DIR"
+		;;
+	esac
+	shift
+done
+
+IL=${IL:-"sh $TOP/scripts/interloper"}
+il() {
+	# shellcheck disable=SC2086 # IL is a command and its first words
+	$IL "$@"
+}
+
+# The design, full and quick.  Full: about 5 minutes on a quiet 2-core VM.
+if [ "$QUICK" = 1 ]; then
+	MODE=quick
+	COARSE_REPS=4 WINDOW=2 FOCUS_REPS=10 MAX_WINDOWS=2
+	LAYOUTS=16 BZ_ENV=0,2048 BZ_REPS=2 BZ_INPUT="sample2.ref"
+else
+	MODE=full
+	COARSE_REPS=8 WINDOW=4 FOCUS_REPS=40 MAX_WINDOWS=3
+	LAYOUTS=32 BZ_ENV=0,1024,2048,3072 BZ_REPS=8 BZ_INPUT="sample1.ref sample2.ref sample3.ref"
+fi
+SEED=20090307 # ASPLOS'09 began on 7 March 2009
+EST=p10       # the VM's noise comes in bursts: a low quantile (interloper-report(1))
+
+rm -rf "$OUT"
+mkdir -p "$OUT/work"
+OUT=$(cd "$OUT" && pwd)
+W=$OUT/work
+LOG=$OUT/demo.log
+: >"$LOG"
+
+say() {
+	printf 'demo: %s\n' "$*" >&2
+	printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" >>"$LOG"
+}
+
+now() { date +%s; }
+
+# csv FILE KIND COLUMNS: the rows of kind KIND of an interloper report
+# --csv, their COLUMNS (names, comma-separated) separated by tabs.
+csv() {
+	awk -v kind="$2" -v cols="$3" '
+	function split_csv(line, f,   n, i, c, q, cur) {
+		n = 0; cur = ""; q = 0
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (q) {
+				if (c == "\"") {
+					if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = 0
+				} else cur = cur c
+			} else if (c == "\"") q = 1
+			else if (c == ",") { f[++n] = cur; cur = "" }
+			else cur = cur c
+		}
+		f[++n] = cur
+		return n
+	}
+	NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; m = split(cols, want, ","); next }
+	{
+		split_csv($0, f)
+		if (f[1] != kind) next
+		out = ""
+		for (i = 1; i <= m; i++) out = out (i > 1 ? "\t" : "") f[col[want[i]]]
+		print out
+	}' "$1"
+}
+
+# label LABELS NAME: the value of NAME in "a=1;b=2".
+label() {
+	printf '%s\n' "$1" | tr ';' '\n' | sed -n "s/^$2=//p"
+}
+
+# pv P: a p-value with two significant digits.
+pv() {
+	awk -v x="$1" 'BEGIN { printf "%.2g", x }'
+}
+
+# pct X [DIGITS]: 100 X with DIGITS decimals (1).
+pct() {
+	awk -v x="$1" -v d="${2:-1}" 'BEGIN { printf "%.*f%%", d, 100 * x }'
+}
+
+T0=$(now)
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+say "$MODE demo into $OUT (load average $LOAD0)"
+
+# ------------------------------------------------------------ the metric
+# cycles where the machine counts them, task-clock where it has no PMU.
+if il events --json cycles 2>/dev/null | grep -q '"opens": *true'; then
+	METRIC=cycles
+	WHY="this machine counts cycles (a hardware PMU)"
+else
+	METRIC=task-clock
+	WHY="this machine has no hardware PMU (a VM), so cycles cannot be counted and task-clock, the CPU time of the process in ns, is the best metric"
+fi
+say "metric $METRIC: $WHY"
+
+# ------------------------------------------------------------ 1. env size
+say "1. micro-kernel: building -O0 (as written), -O2 and -O3 (KEEP=volatile)"
+for o in O0 O2 O3; do
+	mkdir -p "$W/kernel/$o"
+	case $o in
+	O0) cc -O0 -o "$W/kernel/$o/kernel" "$TOP/demo/kernel.c" ;;
+	*) cc "-$o" -DKEEP=volatile -o "$W/kernel/$o/kernel" "$TOP/demo/kernel.c" ;;
+	esac
+done
+K="--system O0=$W/kernel/O0/kernel --system O2=$W/kernel/O2/kernel --system O3=$W/kernel/O3/kernel"
+
+t=$(now)
+say "1. coarse pass: env 0-4096 in 16-byte steps, $COARSE_REPS runs each, interleaved"
+# shellcheck disable=SC2086 # K holds options
+il sweep -q --seed "$SEED" --reps "$COARSE_REPS" --env-clean --env-add 0:4096:16 \
+	--events "$METRIC" --bench kernel $K --output "$OUT/env-coarse.jsonl"
+T_COARSE=$(($(now) - t))
+R="--metric $METRIC --quiet-warning all"
+# shellcheck disable=SC2086
+il report $R --by system --setup env_add --estimator $EST "$OUT/env-coarse.jsonl" >"$OUT/report-env-coarse.txt"
+# shellcheck disable=SC2086
+il report $R --by system --setup env_add --estimator $EST --csv "$OUT/env-coarse.jsonl" >"$W/coarse.csv"
+# shellcheck disable=SC2086
+il report $R --by system --levels env_add,rep --csv "$OUT/env-coarse.jsonl" >"$W/levels.csv"
+# shellcheck disable=SC2086
+il report $R --by system --levels env_add,rep "$OUT/env-coarse.jsonl" >"$OUT/report-env-levels.txt"
+# shellcheck disable=SC2086
+il plot env $R --by system --estimator $EST --title '' -o "$OUT/fig1-env-coarse.png" "$OUT/env-coarse.jsonl" >/dev/null
+# shellcheck disable=SC2086
+il plot env $R --by system --estimator $EST --title '' -o "$OUT/fig1-env-coarse.pdf" "$OUT/env-coarse.jsonl" >/dev/null
+
+# The sizes that stood out, found by the report (setups that stand out),
+# the strongest first; when none did, the one furthest from its system's
+# median, so that the focused pass looks at the best candidate anyway.
+csv "$W/coarse.csv" group_setup labels,estimate,median,verdict,z |
+	awk -F'\t' '{ z = $5 < 0 ? -$5 : $5; print ($4 == "stands out"), z, $1 }' |
+	sort -k1,1nr -k2,2gr >"$W/candidates"
+STOOD=$(awk '$1 == 1' "$W/candidates" | wc -l | tr -d ' ')
+CENTRES=""
+n=0
+while read -r out _ labels; do
+	[ "$n" -lt "$MAX_WINDOWS" ] || break
+	[ "$out" = 1 ] || [ "$STOOD" = 0 ] || continue
+	e=$(label "$labels" env_add)
+	case " $CENTRES " in *" $e "*) continue ;; esac
+	CENTRES="$CENTRES $e"
+	n=$((n + 1))
+	[ "$STOOD" != 0 ] || break
+done <"$W/candidates"
+SIZES=$(for c in $CENTRES; do
+	i=-$WINDOW
+	while [ "$i" -le "$WINDOW" ]; do
+		s=$((c + 16 * i))
+		[ "$s" -lt 0 ] || [ "$s" -gt 4096 ] || echo "$s"
+		i=$((i + 1))
+	done
+done | sort -n -u | tr '\n' ',' | sed 's/,$//')
+say "1. stood out in the coarse pass: $STOOD setups; focusing on ${CENTRES# } +-$WINDOW steps: $SIZES"
+
+# ------------------------------------------------------------ 2. causal
+t=$(now)
+say "1+2. focused pass: those sizes, $FOCUS_REPS runs each, pinned and unpinned interleaved"
+# shellcheck disable=SC2086
+il sweep -q --seed "$SEED" --reps "$FOCUS_REPS" --env-clean --env-add "$SIZES" --stack-pin both \
+	--events "$METRIC" --bench kernel $K --output "$OUT/env-focus.jsonl"
+T_FOCUS=$(($(now) - t))
+# shellcheck disable=SC2086
+il report $R --by system --compare pin=off --setup env_add --estimator $EST "$OUT/env-focus.jsonl" \
+	>"$OUT/report-causal.txt"
+# shellcheck disable=SC2086
+il report $R --by system --compare pin=off --setup env_add --estimator $EST --csv "$OUT/env-focus.jsonl" \
+	>"$W/focus.csv"
+for o in O0 O2 O3; do
+	for f in png pdf; do
+		# shellcheck disable=SC2086
+		il plot env $R --where system=$o --by pin --estimator $EST --title '' \
+			-o "$OUT/fig1-pin-$o.$f" "$OUT/env-focus.jsonl" >/dev/null
+	done
+done
+
+# ------------------------------------------------------------ 3. link order
+BZ=$TOP/demo/bzip2/bzip2-1.0.8
+t=$(now)
+say "3. bzip2 1.0.8 at -O2 and -O3 through interloper cc, $LAYOUTS orders each, seed $SEED"
+FLAGS="-Wall -Winline -g -D_FILE_OFFSET_BITS=64"
+il build -q -k "$LAYOUTS" -s "$SEED" --program bzip2 -d "$W/bz" \
+	--system "O2=CFLAGS=$FLAGS -O2" --system "O3=CFLAGS=$FLAGS -O3" "$BZ" bzip2 >"$W/bz.list"
+T_BUILD=$(($(now) - t))
+NOBJ=$(sed -n 's/^  "objects": \[\(.*\)\],$/\1/p' "$W/bz/O2/link/manifest.json" | tr ',' '\n' | grep -c .)
+set --
+for f in $BZ_INPUT; do set -- "$@" "$BZ/$f"; done
+cat "$@" >"$W/input"
+"$W/bz/O2/link/bzip2.00" -9 -c <"$W/input" >"$W/input.bz2"
+BZSYS="--system O2=$W/bz/O2/link/bzip2.{layout} --system O3=$W/bz/O3/link/bzip2.{layout}"
+t=$(now)
+say "3. sweep: $LAYOUTS layouts x env $BZ_ENV, $BZ_REPS runs each, compressing and decompressing"
+# shellcheck disable=SC2086
+il sweep -q --seed "$SEED" --reps "$BZ_REPS" --env-clean --layouts "$LAYOUTS" --env-add "$BZ_ENV" \
+	--events "$METRIC" --bench compress $BZSYS --input "$W/input" \
+	--output "$OUT/bzip2-compress.jsonl" -- -9 -c
+# shellcheck disable=SC2086
+il sweep -q --seed "$SEED" --reps "$BZ_REPS" --env-clean --layouts "$LAYOUTS" --env-add "$BZ_ENV" \
+	--events "$METRIC" --bench decompress $BZSYS --input "$W/input.bz2" \
+	--output "$OUT/bzip2-decompress.jsonl" -- -d -c
+T_BZ=$(($(now) - t))
+BZF="$OUT/bzip2-compress.jsonl $OUT/bzip2-decompress.jsonl"
+C="--by bench --compare system=O2 --speedup --estimator $EST"
+# shellcheck disable=SC2086
+il report $R $C --setup env_add,layout $BZF >"$OUT/report-bzip2.txt"
+# shellcheck disable=SC2086
+il report $R $C --setup env_add,layout --csv $BZF >"$W/bz.csv"
+# shellcheck disable=SC2086
+il report $R $C --setup layout --csv $BZF >"$W/bz-layout.csv"
+for f in png pdf; do
+	# Fig. 2b: one value per link order (over all sizes); Fig. 3b: per size;
+	# Fig. 6: the suite's (both runs') geometric mean per setup.
+	# shellcheck disable=SC2086
+	il plot violin $R $C --setup layout --title '' -o "$OUT/fig2-violin-layout.$f" $BZF >/dev/null
+	# shellcheck disable=SC2086
+	il plot violin $R $C --setup env_add --title '' -o "$OUT/fig3-violin-env.$f" $BZF >/dev/null
+	# shellcheck disable=SC2086
+	il plot hist $R --compare system=O2 --speedup --estimator $EST --by bench --setup env_add,layout \
+		--title '' -o "$OUT/fig6-hist.$f" $BZF >/dev/null
+done
+
+T_ALL=$(($(now) - T0))
+LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
+say "writing the summary"
+
+# ------------------------------------------------------------ 4. summary
+runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { print s }'; }
+{
+	echo "# The seed paper's experiments on this machine"
+	echo
+	echo "Written by \`make demo\`$([ "$QUICK" = 1 ] && echo " QUICK=1") (demo/demo.sh) from its own results, on"
+	echo "$(date -u +%Y-%m-%d) at $(date -u +%H:%M) UTC: host $(uname -n), kernel $(uname -r),"
+	echo "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs."
+	echo "Load average $LOAD0 at the start and $LOAD1 at the end (1, 5, 15 minutes):"
+	if [ "${LOAD0%%.*}" -ge 1 ]; then
+		echo "the machine was busy with other work, whose bursts the repetitions and the $EST estimator are meant to absorb."
+	else
+		echo "a quiet machine."
+	fi
+	echo
+	echo "- Mode: **$MODE**$([ "$QUICK" = 1 ] && echo " (fewer sizes, repetitions and layouts: the numbers are indicative only; run \`make demo\` for the real ones)")."
+	echo "- Took $T_ALL s in all: coarse pass $T_COARSE s, focused pass $T_FOCUS s, bzip2 build $T_BUILD s, bzip2 sweeps $T_BZ s."
+	echo "- Metric: **$METRIC**: $WHY."
+	echo "- Estimator: $EST (the 10th percentile of the runs in each setup): on a machine whose noise"
+	echo "  is bursts of slow runs, a low quantile follows the undisturbed time; every interval is 95%."
+	echo "- Paper: Mytkowicz, Diwan, Hauswirth, Sweeney, \"Producing Wrong Data Without Doing Anything"
+	echo "  Obviously Wrong!\", ASPLOS 2009."
+	echo
+	echo "## 1. Environment size (the paper's Fig. 1)"
+	echo
+	echo "The paper's micro-kernel (demo/kernel.c: static globals incremented through a stack variable,"
+	echo "its loop scaled to 65536 x 64 iterations) built at -O0 as written, and at -O2 and -O3 with"
+	echo "\`-DKEEP=volatile\` (gcc folds the loop as written into three additions at -O2 and -O3)."
+	echo "Coarse pass: environment pads 0 to 4096 bytes in 16-byte steps (257 sizes), $COARSE_REPS runs of each"
+	echo "system in each, $(runs "$OUT/env-coarse.jsonl") runs in a seeded random interleaved order, \`--env-clean\` (the paper's"
+	echo "minimal environment), ASLR off."
+	echo
+	echo "![the metric against the environment size](fig1-env-coarse.png)"
+	echo
+	echo "Between-setup against within-setup variance (Kalibera & Jones levels \`env_add,rep\`, the share of"
+	echo "each level's corrected T^2; report-env-levels.txt):"
+	echo
+	echo "| system | between sizes (env_add) | within a size (rep) |"
+	echo "|---|---:|---:|"
+	csv "$W/levels.csv" level labels,share | awk -F'\t' '
+		{ split($1, kv, ";"); s = ""; l = ""
+		  for (i in kv) { if (kv[i] ~ /^system=/) s = substr(kv[i], 8); if (kv[i] ~ /^level=/) l = substr(kv[i], 7) }
+		  v[s, l] = $2; sys[s] = 1 }
+		END { n = 0; for (s in sys) k[++n] = s
+		      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (k[j] < k[i]) { t = k[i]; k[i] = k[j]; k[j] = t }
+		      for (i = 1; i <= n; i++) printf "| %s | %.1f%% | %.1f%% |\n", k[i], 100 * v[k[i], "env_add"], 100 * v[k[i], "rep"] }'
+	echo
+	echo "Setup effects of the coarse pass (report-env-coarse.txt): whether the sizes differ beyond"
+	echo "run-to-run noise (runs shuffled across sizes), and which sizes stand out: further from the"
+	echo "median size than the largest deviation that shuffled runs give in 95% of shuffles:"
+	echo
+	csv "$W/coarse.csv" setup_effect labels,p,verdict | while IFS="$(printf '\t')" read -r lab p so; do
+		s=$(label "$lab" system)
+		p=$(pv "$p")
+		if [ -n "$so" ]; then
+			list=$(for e in $so; do
+				csv "$W/coarse.csv" group_setup labels,estimate,median | awk -F'\t' -v l="system=$s;env_add=$e" '$1 == l { printf "%s (%+.1f%%)\n", substr(l, index(l, "env_add=") + 8), 100 * ($2 / $3 - 1) }'
+			done | tr '\n' ' ' | sed 's/ $//; s/) /), /g')
+			echo "- $s: $(awk -v p="$p" 'BEGIN { print (p < 0.05 ? "sizes differ (p = " p ")" : "no difference between sizes as a whole (p = " p ")") }'); stand out: $list"
+		else
+			echo "- $s: $(awk -v p="$p" 'BEGIN { print (p < 0.05 ? "sizes differ (p = " p ") but none stands out alone" : "no difference between sizes beyond noise (p = " p ")") }')"
+		fi
+	done
+	echo
+	echo "Focused pass: the sizes within $WINDOW steps of${CENTRES} ($SIZES), $FOCUS_REPS runs of each system"
+	echo "in each, pinned and unpinned, $(runs "$OUT/env-focus.jsonl") runs interleaved (report-causal.txt). Unpinned:"
+	echo
+	csv "$W/focus.csv" setup_effect labels,estimate,ci_lo,ci_hi,p,verdict | while IFS="$(printf '\t')" read -r lab tau lo hi p so; do
+		[ "$(label "$lab" pin)" = off ] || continue
+		p=$(pv "$p")
+		s=$(label "$lab" system)
+		list=""
+		for e in $so; do
+			d=$(csv "$W/focus.csv" group_setup labels,estimate,median | awk -F'\t' -v l="system=$s;pin=off;env_add=$e" '$1 == l { printf "%+.1f%%", 100 * ($2 / $3 - 1) }')
+			list="$list${list:+, }$e ($d)"
+		done
+		sp=""
+		for e in $so; do
+			# where main's frame was: the records' own setup.main_sp
+			m=$(grep '"schema":"interloper/1"' "$OUT/env-focus.jsonl" | grep "\"system\":\"$s\"" |
+				grep '"pin":"off"' | grep "\"env_add\":\"$e\"" | head -n 1 |
+				sed -n 's/.*"main_sp":"\(0x[0-9a-f]*\)".*/\1/p')
+			sp="$sp${sp:+, }$e: main_sp $m"
+		done
+		echo "- $s: setup standard deviation tau $(pct "$tau" 2) (95% CI $(pct "$lo" 2) to $(pct "$hi" 2)), p = $p; $([ -n "$list" ] && echo "stand out: $list ($sp)" || echo "no size stands out")"
+	done
+	echo
+	if awk -F'\t' '$2 != "" { f = 1 } END { exit !f }' <<EOF; then
+$(csv "$W/focus.csv" setup_effect labels,verdict | grep 'pin=off')
+EOF
+		echo "**It appeared here**: single environment sizes slow the kernel down beyond run-to-run noise."
+	else
+		echo "**It did not appear here**: no environment size stood out beyond run-to-run noise in the focused pass."
+	fi
+	echo
+	for o in O0 O2 O3; do echo "![$o pinned and unpinned](fig1-pin-$o.png)"; done
+	echo
+	echo "## 2. Causal analysis (the paper's section 7.2)"
+	echo
+	echo "The focused sizes with the stack pinned (\`--stack-pin both\`: every system in every size pinned and"
+	echo "unpinned, interleaved in one sweep, so that drift cannot tell them apart). If the stack's place"
+	echo "caused the differences between sizes, pinning it makes them collapse: the between-size variance"
+	echo "(tau^2) pinned over unpinned, with an interval of at least 95% (the two groups' Q-profile"
+	echo "intervals at 97.5% each):"
+	echo
+	echo "| system | tau unpinned | tau pinned | variance pinned/unpinned (95% CI) | |"
+	echo "|---|---:|---:|---:|---|"
+	for o in O0 O2 O3; do
+		off=$(csv "$W/focus.csv" setup_effect labels,estimate,ci_lo,ci_hi | awk -F'\t' -v l="system=$o;pin=off" '$1 == l')
+		on=$(csv "$W/focus.csv" setup_effect labels,estimate,ci_lo,ci_hi | awk -F'\t' -v l="system=$o;pin=on" '$1 == l')
+		sv=$(csv "$W/focus.csv" setup_variance labels,estimate,ci_lo,ci_hi | awk -F'\t' -v l="system=$o;pin=on" '$1 == l')
+		printf '%s\t%s\t%s\n' "$off" "$on" "$sv" | awk -F'\t' -v o="$o" '
+			function p(x) { return x == "" ? "-" : sprintf("%.2f%%", 100 * x) }
+			{ r = $10 == "" ? "none (no setup variance unpinned)" : sprintf("%.4f (%.4f to %s)", $10, $11, $12 == "" ? "unbounded" : sprintf("%.4f", $12))
+			  what = $12 != "" && $12 < 1 ? sprintf("fell by %.1f%% at least", 100 * (1 - $12)) : $10 == "" ? "" : "no change can be claimed"
+			  printf "| %s | %s (%s to %s) | %s (%s to %s) | %s | %s |\n", o, p($2), p($3), p($4), p($6), p($7), p($8), r, what }'
+	done
+	echo
+	echo "## 3. Link order (the paper's Fig. 2 and 3)"
+	echo
+	echo "bzip2 1.0.8 (demo/bzip2, unmodified) built by its own Makefile at -O2 and -O3 through"
+	echo "\`interloper build\` (interloper cc, then interloper link \`--archives used\`: all $NOBJ objects, the"
+	echo "members of libbz2.a included, as SPEC links a benchmark), $LAYOUTS orders each from seed $SEED: the"
+	echo "original (00), the alphabetical (01) and random ones, the same for both systems. Swept over"
+	echo "$LAYOUTS layouts x environment pads $BZ_ENV, $BZ_REPS runs each, compressing ($BZ_INPUT,"
+	echo "$(wc -c <"$W/input" | tr -d ' ') bytes, \`-9 -c\`) and decompressing it, every output checked: $(runs "$OUT/bzip2-compress.jsonl" "$OUT/bzip2-decompress.jsonl") runs."
+	echo "Speedup of O3 = time of O2 / time of O3 (above 1: O3 faster), as in the paper."
+	echo
+	echo "![speedup per link order](fig2-violin-layout.png)"
+	echo
+	echo "The verdict, with the interval over the setups paired by setup, environment size and layout as"
+	echo "crossed random factors (report-bzip2.txt):"
+	echo
+	csv "$W/bz.csv" comparison labels,estimate,ci_lo,ci_hi,verdict | while IFS="$(printf '\t')" read -r lab r lo hi v; do
+		b=$(label "$lab" bench)
+		echo "- **$b**: speedup $(awk -v x="$r" 'BEGIN { printf "%.4f", x }') (95% CI $(awk -v x="$lo" 'BEGIN { printf "%.4f", x }') to $(awk -v x="$hi" 'BEGIN { printf "%.4f", x }')); the report's verdict: \"${v#*: }\""
+	done
+	echo
+	echo "One value per link order (over all sizes), the paper's Fig. 2b view:"
+	echo
+	echo "| bench | link orders | min | median | max | differ beyond noise | original (00) | alphabetical (01) |"
+	echo "|---|---:|---:|---:|---:|---|---:|---:|"
+	csv "$W/bz-layout.csv" setups labels,n,min,median,max,p | while IFS="$(printf '\t')" read -r lab n mn md mx p; do
+		b=$(label "$lab" bench)
+		p=$(pv "$p")
+		o0=$(csv "$W/bz-layout.csv" setup labels,estimate | awk -F'\t' -v b="bench=$b;system=O3;setup=00" '$1 == b { printf "%.4f", $2 }')
+		o1=$(csv "$W/bz-layout.csv" setup labels,estimate | awk -F'\t' -v b="bench=$b;system=O3;setup=01" '$1 == b { printf "%.4f", $2 }')
+		awk -v b="$b" -v n="$n" -v mn="$mn" -v md="$md" -v mx="$mx" -v p="$p" -v o0="$o0" -v o1="$o1" 'BEGIN {
+			printf "| %s | %d | %.4f | %.4f | %.4f | %s (p = %s) | %s | %s |\n", b, n, mn, md, mx, p < 0.05 ? "yes" : "no", p, o0, o1 }'
+	done
+	echo
+	echo "Do single setups straddle 1 (the paper's claim that one setup alone could show O3 faster or"
+	echo "slower)? The report claims it only when the setups differ beyond noise and, with intervals"
+	echo "adjusted for the number of setups, some lie wholly above 1 and others wholly below:"
+	echo
+	csv "$W/bz.csv" setups labels,min,max,p | while IFS="$(printf '\t')" read -r lab mn mx p; do
+		b=$(label "$lab" bench)
+		p=$(pv "$p")
+		v=$(csv "$W/bz.csv" comparison labels,verdict | awk -F'\t' -v l="bench=$b;system=O3" '$1 == l { print $2 }')
+		raw=$(awk -v a="$mn" -v b="$mx" 'BEGIN { print (a < 1 && b > 1) ? "yes" : "no" }')
+		case $v in
+		*"either conclusion"*) claim="**yes**: one setup alone could have shown either conclusion" ;;
+		*) claim="**no**: the tested claim does not hold here" ;;
+		esac
+		echo "- $b: single cells ranged from $(awk -v x="$mn" 'BEGIN { printf "%.4f", x }') to $(awk -v x="$mx" 'BEGIN { printf "%.4f", x }') (on both sides of 1: $raw; cells differ beyond noise: p = $p); $claim."
+	done
+	echo
+	echo "![speedup per environment size](fig3-violin-env.png)"
+	echo "![suite geometric mean per setup](fig6-hist.png)"
+	echo
+	echo "## Files"
+	echo
+	echo "- \`env-coarse.jsonl\`, \`env-focus.jsonl\`, \`bzip2-compress.jsonl\`, \`bzip2-decompress.jsonl\`: every record,"
+	echo "  with the sweeps' plans and machine snapshots (\`interloper report\` reads them as they are)"
+	echo "- \`report-*.txt\`: the reports quoted above; \`fig*.png\` and \`fig*.pdf\`: the figures"
+	echo "- \`demo.log\`: the steps with their times; \`work/\`: the builds and the reports' CSV"
+} >"$OUT/README.md"
+say "done in $T_ALL s: $OUT/README.md"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "il_tools.h"
+#include "il_util.h"
 
 /* the first 32 bits of the fractional parts of the cube roots of the first
  * 64 primes (FIPS 180-4, 4.2.2) */

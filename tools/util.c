@@ -1,6 +1,6 @@
 /*
- * util.c: formatted allocation, growing strings, whole writes, clocks:
- * for interloper's C commands (allocation itself: xalloc.c).
+ * util.c: growing strings, quoting, whole writes, clocks: for every
+ * interloper C command (il_util.h; allocation: xalloc.c).
  */
 #include <err.h>
 #include <errno.h>
@@ -11,20 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "il_tools.h"
-
-char *
-il_xasprintf(const char *fmt, ...)
-{
-    va_list ap;
-    char *s;
-    va_start(ap, fmt);
-    int n = vasprintf(&s, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        err(1, "out of memory");
-    return s;
-}
+#include "il_util.h"
 
 void
 il_buf_add(struct il_buf *b, const char *s, size_t n)

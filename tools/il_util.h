@@ -18,11 +18,11 @@
 /* ------------------------------------------------------------ util.c */
 /* A growing string, always terminated. */
 struct il_buf {
-    char *s;
+    char *p;
     size_t n, cap;
 };
 void il_buf_add(struct il_buf *b, const char *s, size_t n);
-void il_buf_puts(struct il_buf *b, const char *s);
+void il_buf_str(struct il_buf *b, const char *s);
 void il_buf_printf(struct il_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* s as a JSON string, quotes included (control bytes as \u00XX) */
 void il_buf_json(struct il_buf *b, const char *s);

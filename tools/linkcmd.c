@@ -52,33 +52,6 @@ il_strv_free(struct il_strv *s)
     memset(s, 0, sizeof *s);
 }
 
-void
-il_buf_add(struct il_buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        b->cap = b->cap ? b->cap : 256;
-        while (b->n + n + 1 > b->cap)
-            b->cap *= 2;
-        b->p = il_xrealloc(b->p, b->cap);
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-void
-il_buf_str(struct il_buf *b, const char *s)
-{
-    il_buf_add(b, s, strlen(s));
-}
-
-void
-il_buf_free(struct il_buf *b)
-{
-    free(b->p);
-    memset(b, 0, sizeof *b);
-}
-
 char *
 il_which(const char *name)
 {

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "il_xalloc.h"
+#include "il_util.h"
 
 /* A growable vector of strings, NULL-terminated (usable as an argv). */
 struct il_strv {
@@ -21,16 +21,6 @@ struct il_strv {
 void il_strv_push(struct il_strv *s, const char *str);
 void il_strv_push_own(struct il_strv *s, char *str);
 void il_strv_free(struct il_strv *s);
-
-/* A growable byte buffer, always NUL-terminated. */
-struct il_buf {
-    char *p;
-    size_t n, cap;
-};
-
-void il_buf_add(struct il_buf *b, const char *s, size_t n);
-void il_buf_str(struct il_buf *b, const char *s);
-void il_buf_free(struct il_buf *b);
 
 /* printf into a new string. */
 char *il_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

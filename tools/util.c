@@ -20,16 +20,16 @@ il_buf_add(struct il_buf *b, const char *s, size_t n)
         size_t cap = b->cap ? b->cap : 256;
         while (b->n + n + 1 > cap)
             cap *= 2;
-        b->s = il_xrealloc(b->s, cap);
+        b->p = il_xrealloc(b->p, cap);
         b->cap = cap;
     }
-    memcpy(b->s + b->n, s, n);
+    memcpy(b->p + b->n, s, n);
     b->n += n;
-    b->s[b->n] = 0;
+    b->p[b->n] = 0;
 }
 
 void
-il_buf_puts(struct il_buf *b, const char *s)
+il_buf_str(struct il_buf *b, const char *s)
 {
     il_buf_add(b, s, strlen(s));
 }
@@ -91,7 +91,7 @@ char *
 il_utf8_fix(const char *s)
 {
     struct il_buf b = {0};
-    il_buf_puts(&b, "");
+    il_buf_str(&b, "");
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         size_t n = il_utf8_len(p);
         if (n) {
@@ -104,7 +104,7 @@ il_utf8_fix(const char *s)
             p++;
         }
     }
-    return b.s;
+    return b.p;
 }
 
 void
@@ -127,7 +127,7 @@ il_buf_json(struct il_buf *b, const char *s)
         }
         run = (const char *)p + 1;
     }
-    il_buf_puts(b, run);
+    il_buf_str(b, run);
     il_buf_add(b, "\"", 1);
     free(fixed);
 }
@@ -138,7 +138,7 @@ il_buf_shell(struct il_buf *b, const char *s)
     il_buf_add(b, "'", 1);
     for (const char *p = s; *p; p++) {
         if (*p == '\'')
-            il_buf_puts(b, "'\\''");
+            il_buf_str(b, "'\\''");
         else
             il_buf_add(b, p, 1);
     }
@@ -153,7 +153,7 @@ il_buf_word(struct il_buf *b, const char *s)
         plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-",
                        *p) != NULL;
     if (plain)
-        il_buf_puts(b, s);
+        il_buf_str(b, s);
     else
         il_buf_shell(b, s);
 }
@@ -161,8 +161,8 @@ il_buf_word(struct il_buf *b, const char *s)
 void
 il_buf_free(struct il_buf *b)
 {
-    free(b->s);
-    b->s = NULL;
+    free(b->p);
+    b->p = NULL;
     b->n = b->cap = 0;
 }
 

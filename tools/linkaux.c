@@ -103,10 +103,10 @@ fingerprint_input(const struct il_link *l, const char *file, struct il_strv *lin
     if (!txt.n)
         errx(1, "%s has no symbols to fingerprint (stripped?); remove -s from the link command",
              file);
-    char *p = il_fmt("%s/%s.all", l->tmp, file);
+    char *p = il_xasprintf("%s/%s.all", l->tmp, file);
     write_lines(p, lines->v, lines->n);
     free(p);
-    p = il_fmt("%s/%s.text", l->tmp, file);
+    p = il_xasprintf("%s/%s.text", l->tmp, file);
     write_lines(p, txt.v, txt.n);
     free(p);
     il_strv_free(&txt);
@@ -123,7 +123,7 @@ il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
     for (size_t j = 0; j < n; j++) {
         char id[32];
         il_id(l, first + j, id, sizeof id);
-        il_strv_push_own(&files, il_fmt("%s.%s", l->prog, id));
+        il_strv_push_own(&files, il_xasprintf("%s.%s", l->prog, id));
     }
     il_strv_push(&argv, "nm");
     il_strv_push(&argv, "-P");
@@ -131,7 +131,7 @@ il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
     il_strv_push(&argv, "--");
     for (size_t j = 0; j < n; j++)
         il_strv_push(&argv, files.v[j]);
-    char *nm = il_fmt("%s/nm", l->tmp), *sums = il_fmt("%s/sums", l->tmp);
+    char *nm = il_xasprintf("%s/nm", l->tmp), *sums = il_xasprintf("%s/sums", l->tmp);
     if (il_run_to(argv.v, l->tmp, nm, NULL) != 0)
         errx(1, "nm cannot read %s", files.v[0]);
     il_strv_free(&argv);
@@ -163,8 +163,8 @@ il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
     il_strv_push(&argv, "sha256sum");
     il_strv_push(&argv, "--");
     for (size_t j = 0; j < n; j++) {
-        il_strv_push_own(&argv, il_fmt("%s.all", files.v[j]));
-        il_strv_push_own(&argv, il_fmt("%s.text", files.v[j]));
+        il_strv_push_own(&argv, il_xasprintf("%s.all", files.v[j]));
+        il_strv_push_own(&argv, il_xasprintf("%s.text", files.v[j]));
         il_strv_push(&argv, files.v[j]);
     }
     if (il_run_to(argv.v, l->tmp, sums, NULL) != 0)
@@ -187,7 +187,7 @@ il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
         line = strchr(line, '\n');
         line = line ? line + 1 : NULL;
         if (j % 3 < 2) {
-            char *f = il_fmt("%s/%s", l->tmp, argv.v[2 + j]);
+            char *f = il_xasprintf("%s/%s", l->tmp, argv.v[2 + j]);
             unlink(f);
             free(f);
         }
@@ -305,7 +305,7 @@ il_symorder_write(const struct il_link *l)
     il_strv_push(&argv, "--");
     for (size_t i = 0; i < l->nobj; i++)
         il_strv_push(&argv, l->obj[i].path);
-    char *out = il_fmt("%s/nm", l->tmp), *log = il_fmt("%s/nm.log", l->tmp);
+    char *out = il_xasprintf("%s/nm", l->tmp), *log = il_xasprintf("%s/nm.log", l->tmp);
     if (il_run_to(argv.v, l->cwd, out, log) != 0) {
         char *m = il_slurp(log, NULL);
         if (m)
@@ -362,7 +362,7 @@ il_symorder_write(const struct il_link *l)
         nfn[i] = u;
         perm[i] = il_xmalloc((u ? u : 1) * sizeof **perm);
     }
-    out = il_fmt("%s/symorder", l->tmp);
+    out = il_xasprintf("%s/symorder", l->tmp);
     if (mkdir(out, 0777) < 0)
         err(1, "cannot create %s", out);
     free(out);
@@ -372,7 +372,7 @@ il_symorder_write(const struct il_link *l)
         il_functions_shuffle(l->seed, (uint32_t)k, il_order(&l->ord, 1), l->nobj, nfn, perm);
         char id[32];
         il_id(l, k, id, sizeof id);
-        out = il_fmt("%s/symorder/%s", l->tmp, id);
+        out = il_xasprintf("%s/symorder/%s", l->tmp, id);
         FILE *f = fopen(out, "w");
         if (!f)
             err(1, "cannot create %s", out);
@@ -473,7 +473,7 @@ il_manifest_binary(struct il_link *l, size_t j, const char *fp, const char *tfp,
 {
     char id[32];
     if (j == 0) {
-        char *path = il_fmt("%s/manifest.json", l->tmp);
+        char *path = il_xasprintf("%s/manifest.json", l->tmp);
         l->manifest = fopen(path, "w");
         if (!l->manifest)
             err(1, "cannot create %s", path);
@@ -482,8 +482,8 @@ il_manifest_binary(struct il_link *l, size_t j, const char *fp, const char *tfp,
                 l->reproducible ? "true" : "false", IL_M_BINARIES);
     }
     il_id(l, j, id, sizeof id);
-    char *file = il_fmt("%s.%s", l->prog, id), *so = il_fmt("symorder/%s", id);
-    char *path = il_fmt("%s/%s", l->tmp, so);
+    char *file = il_xasprintf("%s.%s", l->prog, id), *so = il_xasprintf("symorder/%s", id);
+    char *path = il_xasprintf("%s/%s", l->tmp, so);
     json_t *b = json_object();
     json_object_set_new(b, IL_M_ID, json_string(id));
     json_object_set_new(b, IL_M_FILE, jstr(file));

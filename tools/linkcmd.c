@@ -2,9 +2,7 @@
  * linkcmd.c: the link command model shared by interloper cc and interloper
  * link (linkcmd.h): argument classes, and the links file's records.
  */
-#include <err.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,18 +12,6 @@
 #include "linkcmd.h"
 
 /* ---------------------------------------------------------------- memory */
-char *
-il_fmt(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *p = NULL;
-    if (vasprintf(&p, fmt, ap) < 0)
-        err(1, "out of memory");
-    va_end(ap);
-    return p;
-}
-
 void
 il_strv_push_own(struct il_strv *s, char *str)
 {

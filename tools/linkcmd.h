@@ -22,9 +22,6 @@ void il_strv_push(struct il_strv *s, const char *str);
 void il_strv_push_own(struct il_strv *s, char *str);
 void il_strv_free(struct il_strv *s);
 
-/* printf into a new string. */
-char *il_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* NAME's absolute path: NAME itself when it holds a '/' (made absolute),
  * else the first executable NAME in PATH.  NULL when there is none. */
 char *il_which(const char *name);

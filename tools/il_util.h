@@ -1,7 +1,7 @@
 /*
  * il_util.h: the helpers every interloper C command shares (run, sweep,
- * record merge, hold, link, cc): growing strings, JSON and sh quoting,
- * UTF-8, whole writes, clocks (util.c) and SHA-256 (sha256.c), with
+ * record merge, hold, link, cc): growing strings and string vectors,
+ * JSON and sh quoting, UTF-8, whole writes, clocks (util.c) and SHA-256 (sha256.c), with
  * allocation that cannot fail (il_xalloc.h).  One copy of each, for
  * commands that need none of each other's types.  Not used by the
  * library, which allocates nothing before main; these may allocate and
@@ -36,6 +36,16 @@ void il_buf_shell(struct il_buf *b, const char *s);
 /* s as one sh word, quoted only when it must be */
 void il_buf_word(struct il_buf *b, const char *s);
 void il_buf_free(struct il_buf *b);
+
+/* A growing vector of strings it owns, NULL-terminated (usable as an
+ * argv): a copy of str, or str itself (malloc'd). */
+struct il_strv {
+    char **v;
+    size_t n, cap;
+};
+void il_strv_push(struct il_strv *s, const char *str);
+void il_strv_push_own(struct il_strv *s, char *str);
+void il_strv_free(struct il_strv *s);
 
 /* Write all of s, retrying short writes; 0 or -1 with errno. */
 int il_write_full(int fd, const void *s, size_t n);

@@ -11,33 +11,6 @@
 
 #include "linkcmd.h"
 
-/* ---------------------------------------------------------------- memory */
-void
-il_strv_push_own(struct il_strv *s, char *str)
-{
-    if (s->n + 2 > s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 16;
-        s->v = il_xrealloc(s->v, s->cap * sizeof *s->v);
-    }
-    s->v[s->n++] = str;
-    s->v[s->n] = NULL;
-}
-
-void
-il_strv_push(struct il_strv *s, const char *str)
-{
-    il_strv_push_own(s, il_xstrdup(str));
-}
-
-void
-il_strv_free(struct il_strv *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free(s->v[i]);
-    free(s->v);
-    memset(s, 0, sizeof *s);
-}
-
 char *
 il_which(const char *name)
 {

@@ -12,16 +12,6 @@
 
 #include "il_util.h"
 
-/* A growable vector of strings, NULL-terminated (usable as an argv). */
-struct il_strv {
-    char **v;
-    size_t n, cap;
-};
-
-void il_strv_push(struct il_strv *s, const char *str);
-void il_strv_push_own(struct il_strv *s, char *str);
-void il_strv_free(struct il_strv *s);
-
 /* NAME's absolute path: NAME itself when it holds a '/' (made absolute),
  * else the first executable NAME in PATH.  NULL when there is none. */
 char *il_which(const char *name);

@@ -1,6 +1,7 @@
 /*
- * util.c: growing strings, quoting, whole writes, clocks: for every
- * interloper C command (il_util.h; allocation: xalloc.c).
+ * util.c: growing strings and string vectors, quoting, whole writes,
+ * clocks: for every interloper C command (il_util.h; allocation:
+ * xalloc.c).
  */
 #include <err.h>
 #include <errno.h>
@@ -164,6 +165,32 @@ il_buf_free(struct il_buf *b)
     free(b->p);
     b->p = NULL;
     b->n = b->cap = 0;
+}
+
+void
+il_strv_push_own(struct il_strv *s, char *str)
+{
+    if (s->n + 2 > s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        s->v = il_xrealloc(s->v, s->cap * sizeof *s->v);
+    }
+    s->v[s->n++] = str;
+    s->v[s->n] = NULL;
+}
+
+void
+il_strv_push(struct il_strv *s, const char *str)
+{
+    il_strv_push_own(s, il_xstrdup(str));
+}
+
+void
+il_strv_free(struct il_strv *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+    memset(s, 0, sizeof *s);
 }
 
 int

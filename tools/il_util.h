@@ -31,8 +31,9 @@ void il_buf_json(struct il_buf *b, const char *s);
 size_t il_utf8_len(const unsigned char *p);
 int il_utf8_ok(const char *s);
 char *il_utf8_fix(const char *s);
-/* s as one sh word in single quotes */
-void il_buf_shell(struct il_buf *b, const char *s);
+/* s as one sh word in single quotes, a quote in it as '\''; with nl, each
+ * newline as nl instead (which ends and reopens the quotes, like '\'') */
+void il_buf_shell(struct il_buf *b, const char *s, const char *nl);
 /* s as one sh word, quoted only when it must be */
 void il_buf_word(struct il_buf *b, const char *s);
 void il_buf_free(struct il_buf *b);

@@ -236,16 +236,7 @@ il_scan_output(char *const *argv, const struct il_scan *s)
 void
 il_record_quote(struct il_buf *b, const char *s)
 {
-    il_buf_str(b, "'");
-    for (; *s; s++) {
-        if (*s == '\'')
-            il_buf_str(b, "'\\''");
-        else if (*s == '\n')
-            il_buf_str(b, "'\"$il_nl\"'");
-        else
-            il_buf_add(b, s, 1);
-    }
-    il_buf_str(b, "'");
+    il_buf_shell(b, s, "'\"$il_nl\"'");
 }
 
 static int

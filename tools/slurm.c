@@ -58,23 +58,23 @@ il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs)
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = 0;
     if (front && front[0] == '/') {
-        il_buf_shell(&b, front);
+        il_buf_shell(&b, front, NULL);
         il_buf_str(&b, " sweep");
     } else {
-        il_buf_shell(&b, self);
+        il_buf_shell(&b, self, NULL);
     }
     for (size_t i = 0; i < s->nforward; i++) {
         il_buf_str(&b, " ");
-        il_buf_shell(&b, s->forward[i]);
+        il_buf_shell(&b, s->forward[i], NULL);
     }
     if (!s->seed_given)
         il_buf_printf(&b, " --seed %u", s->d.seed);
     il_buf_printf(&b, " --shard \"$SLURM_ARRAY_TASK_ID/%u\" --output ", s->slurm);
-    il_buf_shell(&b, base);
+    il_buf_shell(&b, base, NULL);
     il_buf_printf(&b, "\".shard-$SLURM_ARRAY_TASK_ID-of-%u.jsonl\" --", s->slurm);
     for (size_t i = 0; i < s->nargs; i++) {
         il_buf_str(&b, " ");
-        il_buf_shell(&b, s->args[i]);
+        il_buf_shell(&b, s->args[i], NULL);
     }
     il_buf_str(&b, "\n");
 

@@ -134,12 +134,14 @@ il_buf_json(struct il_buf *b, const char *s)
 }
 
 void
-il_buf_shell(struct il_buf *b, const char *s)
+il_buf_shell(struct il_buf *b, const char *s, const char *nl)
 {
     il_buf_add(b, "'", 1);
     for (const char *p = s; *p; p++) {
         if (*p == '\'')
             il_buf_str(b, "'\\''");
+        else if (*p == '\n' && nl)
+            il_buf_str(b, nl);
         else
             il_buf_add(b, p, 1);
     }
@@ -156,7 +158,7 @@ il_buf_word(struct il_buf *b, const char *s)
     if (plain)
         il_buf_str(b, s);
     else
-        il_buf_shell(b, s);
+        il_buf_shell(b, s, NULL);
 }
 
 void

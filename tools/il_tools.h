@@ -159,9 +159,6 @@ void il_plan_setup_label(const struct il_plan *p, const struct il_run *r, char *
  * "static", "setuid", or a sentence.  *warn is set when it can, but the
  * program does not start through __libc_start_main. */
 const char *il_preloadable(const char *path, int *warn);
-/* PROG as exec would find it: a path if it has a '/', else the first
- * executable regular file of that name in PATH.  NULL if none. */
-char *il_find_program(const char *prog);
 
 /* ------------------------------------------------------------ launch.c */
 /* The environment a measured program receives, built once. */

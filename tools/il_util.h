@@ -48,6 +48,14 @@ void il_strv_push(struct il_strv *s, const char *str);
 void il_strv_push_own(struct il_strv *s, char *str);
 void il_strv_free(struct il_strv *s);
 
+/* PROG as exec would find it: a path if it has a '/', else the first
+ * executable regular file of that name in PATH (when PATH is not set,
+ * /usr/bin:/bin; an empty entry is the current directory).  NULL if none. */
+char *il_find_program(const char *prog);
+/* The same made absolute, and NULL when a path with a '/' is not
+ * executable. */
+char *il_which(const char *name);
+
 /* Write all of s, retrying short writes; 0 or -1 with errno. */
 int il_write_full(int fd, const void *s, size_t n);
 /* Seconds since the epoch as "2026-11-22T14:20:45Z". */

@@ -6,55 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "linkcmd.h"
-
-char *
-il_which(const char *name)
-{
-    if (!*name)
-        return NULL;
-    if (strchr(name, '/')) {
-        if (access(name, X_OK) < 0)
-            return NULL;
-        if (name[0] == '/')
-            return il_xstrdup(name);
-        char *here = getcwd(NULL, 0);
-        if (!here)
-            return NULL;
-        char *p = il_xmalloc(strlen(here) + strlen(name) + 2);
-        sprintf(p, "%s/%s", here, name);
-        free(here);
-        return p;
-    }
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    for (const char *d = path;; d++) {
-        const char *e = strchrnul(d, ':');
-        size_t n = (size_t)(e - d);
-        char *p = il_xmalloc(n + strlen(name) + 3);
-        if (n)
-            sprintf(p, "%.*s/%s", (int)n, d, name);
-        else
-            sprintf(p, "./%s", name); /* an empty entry is the current directory */
-        struct stat st;
-        if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0) {
-            if (p[0] != '/') {
-                char *abs = il_which(p);
-                free(p);
-                return abs;
-            }
-            return p;
-        }
-        free(p);
-        if (!*e)
-            return NULL;
-        d = e;
-    }
-}
 
 /* ---------------------------------------------------------------- scanning */
 /* Options of gcc, clang and ld whose value is the next argument, between

@@ -12,10 +12,6 @@
 
 #include "il_util.h"
 
-/* NAME's absolute path: NAME itself when it holds a '/' (made absolute),
- * else the first executable NAME in PATH.  NULL when there is none. */
-char *il_which(const char *name);
-
 /* What each argument of a link command is. */
 enum il_arg {
     IL_ARG_DRIVER,  /* argv[0], the compiler driver or the linker */

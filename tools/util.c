@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -193,6 +194,43 @@ il_strv_free(struct il_strv *s)
         free(s->v[i]);
     free(s->v);
     memset(s, 0, sizeof *s);
+}
+
+char *
+il_find_program(const char *prog)
+{
+    struct stat st;
+    if (strchr(prog, '/'))
+        return il_xstrdup(prog);
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    for (const char *p = path;; p++) {
+        const char *colon = strchr(p, ':');
+        size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        char *cand = n ? il_xasprintf("%.*s/%s", (int)n, p, prog) : il_xasprintf("./%s", prog);
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+            return cand;
+        free(cand);
+        if (!colon)
+            return NULL;
+        p = colon;
+    }
+}
+
+char *
+il_which(const char *name)
+{
+    if (!*name || (strchr(name, '/') && access(name, X_OK) < 0))
+        return NULL;
+    char *p = il_find_program(name);
+    if (!p || p[0] == '/')
+        return p;
+    char *here = getcwd(NULL, 0);
+    char *abs = here ? il_xasprintf("%s/%s", here, p) : NULL;
+    free(here);
+    free(p);
+    return abs;
 }
 
 int

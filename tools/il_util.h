@@ -1,7 +1,8 @@
 /*
  * il_util.h: the helpers every interloper C command shares (run, sweep,
  * record merge, hold, link, cc): growing strings and string vectors,
- * JSON and sh quoting, UTF-8, whole writes, clocks (util.c) and SHA-256 (sha256.c), with
+ * JSON and sh quoting, UTF-8, PATH lookup, whole reads and writes, clocks
+ * (util.c) and SHA-256 (sha256.c), with
  * allocation that cannot fail (il_xalloc.h).  One copy of each, for
  * commands that need none of each other's types.  Not used by the
  * library, which allocates nothing before main; these may allocate and
@@ -58,6 +59,9 @@ char *il_which(const char *name);
 
 /* Write all of s, retrying short writes; 0 or -1 with errno. */
 int il_write_full(int fd, const void *s, size_t n);
+/* A file's contents, NUL-terminated, their length in *len (when len is
+ * not NULL); NULL with errno when it cannot be read. */
+char *il_slurp(const char *path, size_t *len);
 /* Seconds since the epoch as "2026-11-22T14:20:45Z". */
 void il_utc_now(char out[32]);
 /* A monotonic clock in seconds. */

@@ -103,9 +103,6 @@ extern volatile int il_interrupted;
 void il_catch_signals(void);
 
 /* ---------------------------------------------------------------- linkaux.c */
-/* A file's contents, NUL-terminated; NULL on error. */
-char *il_slurp(const char *path, size_t *len);
-
 /* The id of binary J, zero-padded to L->width. */
 void il_id(const struct il_link *l, size_t j, char *buf, size_t len);
 

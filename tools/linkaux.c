@@ -17,29 +17,6 @@
 #include "il_names.h"
 #include "link.h"
 
-char *
-il_slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    struct il_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    il_buf_add(&b, "", 0);
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        il_buf_add(&b, chunk, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        il_buf_free(&b);
-        return NULL;
-    }
-    if (len)
-        *len = b.n;
-    return b.p;
-}
-
 void
 il_id(const struct il_link *l, size_t j, char *buf, size_t len)
 {

@@ -1,10 +1,10 @@
 /*
- * util.c: growing strings and string vectors, quoting, whole writes,
- * clocks: for every interloper C command (il_util.h; allocation:
- * xalloc.c).
+ * util.c: growing strings and string vectors, quoting, PATH lookup, whole
+ * reads and writes, clocks: for every interloper C command (il_util.h;
+ * allocation: xalloc.c).
  */
-#include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,6 +248,46 @@ il_write_full(int fd, const void *s, size_t n)
         n -= (size_t)w;
     }
     return 0;
+}
+
+char *
+il_slurp(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) < 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    /* the size is a hint: the file may be growing, or in /proc */
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *p = il_xmalloc(cap);
+    for (;;) {
+        if (n == cap)
+            p = il_xrealloc(p, cap *= 2);
+        ssize_t r = read(fd, p + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(p);
+            close(fd);
+            errno = e;
+            return NULL;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    p[n] = 0; /* n < cap: the last read found room and read nothing */
+    if (len)
+        *len = n;
+    return p;
 }
 
 void

@@ -544,8 +544,6 @@ main(int argc, char **argv)
     /* ------------------------------------------------ linking */
     if (!il_which("nm"))
         errx(1, "'nm' not found in PATH; install binutils");
-    if (!il_which("sha256sum"))
-        errx(1, "'sha256sum' not found in PATH; install coreutils");
     if (l->function)
         il_symorder_write(l);
     il_manifest_begin(l);

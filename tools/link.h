@@ -109,7 +109,7 @@ void il_id(const struct il_link *l, size_t j, char *buf, size_t len);
 /* Fingerprint binaries FIRST to FIRST+N-1 in L->tmp: a hash of "name
  * type address" of every defined symbol from nm -P (FP[i]) and of the text
  * ones (TFP[i]), 16 hex digits each, and the file's SHA-256 (SHA[i]).  One
- * nm and one sha256sum for them all.  Dies on failure. */
+ * nm for them all; the hashes in process (sha256.c).  Dies on failure. */
 void il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
                      char (*tfp)[17], char (*sha)[65]);
 

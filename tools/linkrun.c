@@ -1,8 +1,8 @@
 /*
- * linkrun.c: interloper link's children (link.h): the links, nm and
- * sha256sum, each in a process group of its own, so that SIGINT or
- * SIGTERM stops them and whatever they started (collect2, ld) before the
- * work directory is removed.
+ * linkrun.c: interloper link's children (link.h): the links and nm, each
+ * in a process group of its own, so that SIGINT or SIGTERM stops them and
+ * whatever they started (collect2, ld) before the work directory is
+ * removed.
  */
 #include <err.h>
 #include <errno.h>

@@ -254,7 +254,7 @@ link_rest(const struct il_link *l, const struct il_tpls *t, size_t first)
             char *bin = il_xasprintf("%s/%s.%s", l->tmp, l->prog, id);
             char *log = il_xasprintf("%s/log.%s", l->tmp, id);
             struct il_strv argv = link_argv(l, t, next, bin);
-            job[active].pid = il_spawn(argv.v, l->cwd, log, log);
+            job[active].pid = il_start_to(argv.v, l->cwd, log, log);
             job[active++].j = next++;
             il_strv_free(&argv);
             free(bin);

@@ -91,7 +91,8 @@ void il_tpl_add(struct il_tpls *t, const char *arg, long obj, int out);
  * OUT, /dev/null when NULL).  Statuses are exit statuses, 128+N for signal
  * N, 127 when the program could not be started. */
 #define IL_MAX_JOBS 256
-pid_t il_spawn(char *const *argv, const char *dir, const char *out, const char *err);
+/* Start ARGV; its pid.  (Not the sweep's il_spawn, launch.c.) */
+pid_t il_start_to(char *const *argv, const char *dir, const char *out, const char *err);
 /* Wait for any child; its pid, and its status in *STATUS. */
 pid_t il_wait(int *status);
 /* Run ARGV and wait for it; exits 128+N when interrupted by signal N. */

@@ -49,7 +49,7 @@ open_out(const char *path)
 }
 
 pid_t
-il_spawn(char *const *argv, const char *dir, const char *out, const char *errpath)
+il_start_to(char *const *argv, const char *dir, const char *out, const char *errpath)
 {
     int fd = open_out(out), efd = errpath == out ? fd : errpath ? open_out(errpath) : -1;
     sigset_t block, old;
@@ -130,7 +130,7 @@ il_run_to(char *const *argv, const char *dir, const char *out, const char *errpa
 {
     if (il_interrupted)
         exit(128 + il_interrupted);
-    pid_t pid = il_spawn(argv, dir, out, errpath), got;
+    pid_t pid = il_start_to(argv, dir, out, errpath), got;
     int st;
     do
         got = il_wait(&st);

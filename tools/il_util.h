@@ -1,12 +1,11 @@
 /*
  * il_util.h: the helpers every interloper C command shares (run, sweep,
- * record merge, hold, link, cc): growing strings and string vectors,
- * JSON and sh quoting, UTF-8, PATH lookup, whole reads and writes, clocks
- * (util.c) and SHA-256 (sha256.c), with
- * allocation that cannot fail (il_xalloc.h).  One copy of each, for
- * commands that need none of each other's types.  Not used by the
- * library, which allocates nothing before main; these may allocate and
- * exit on failure.
+ * record merge, link, cc): growing strings and string vectors, JSON and
+ * sh quoting, UTF-8, PATH lookup, whole reads and writes, clocks (util.c)
+ * and SHA-256 (sha256.c), with allocation that cannot fail (il_xalloc.h).
+ * One copy of each, for commands that need none of each other's types.
+ * Not used by the library, which allocates nothing before main; these may
+ * allocate and exit on failure.
  */
 #ifndef IL_UTIL_H
 #define IL_UTIL_H

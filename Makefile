@@ -83,6 +83,15 @@ check: deps test-deps
 test: tests-build
 	@sh tests/run
 
+# The exit races, 10,000 runs of each pattern (minutes; bench/stress.sh).
+stress: tests-build
+	@sh bench/stress.sh
+
+# The hardware-counter paths, for a machine with a PMU; skipped (visibly)
+# where there is none (bench/check-pmu.sh).
+check-pmu: tests-build
+	@sh bench/check-pmu.sh || [ $$? -eq 77 ]
+
 SCRIPTS = $(wildcard scripts/interloper-*)
 SHLIBS = $(wildcard scripts/il-*.sh)
 MANPAGES = $(wildcard man/*.[1-9])
@@ -113,6 +122,6 @@ format:
 	clang-format -i interposer/*.c interposer/*.h include/*.h tools/*.c tests/unit/*.c \
 		tests/progs/*.c $(wildcard stats/*.c stats/*.h tests/stats/*.c)
 
-.PHONY: all deps test-deps check test tests-build install uninstall clean format
+.PHONY: all deps test-deps check test tests-build install uninstall clean format stress check-pmu
 
 -include $(wildcard $(B)/*/*.d $(B)/*/*/*.d)

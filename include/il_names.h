@@ -28,11 +28,15 @@
 #define IL_F_START "start"
 #define IL_F_BACKEND "backend"
 #define IL_F_INHERIT "inherit"
+/* an exec'd child under INHERIT=all: the pid of the record whose counters
+ * count it; it opens none of its own (events null, with the reason) */
+#define IL_F_COUNTED_IN "counted_in"
 #define IL_F_SETUP "setup"
 #define IL_F_EXIT "exit"
 #define IL_F_EVENTS "events"
 #define IL_F_TIMES "times"
 #define IL_F_MAXRSS "maxrss_kib"
+#define IL_F_CTX "ctx_switches" /* context switches in the window */
 #define IL_F_FLOOR "floor"
 #define IL_F_ERRORS "errors"
 
@@ -46,6 +50,11 @@
 #define IL_HOW_NAME__EXIT "_exit"
 #define IL_HOW_NAME_EXEC "exec"
 #define IL_HOW_NAME_SIGNAL "signal"
+
+/* ctx_switches: getrusage deltas, like times (children's too under
+ * INHERIT=all) */
+#define IL_F_VOLUNTARY "voluntary"
+#define IL_F_INVOLUNTARY "involuntary"
 
 /* events.NAME */
 #define IL_F_VALUE "value"
@@ -69,6 +78,14 @@
 #define IL_F_STACK_PINNED "stack_pinned"
 #define IL_F_STACK_PIN "stack_pin"
 #define IL_F_MAIN_SP "main_sp"
+/* how main was entered: "tail" (with the stack pointer glibc gave it; new
+ * in 0.2.0), "call" (by a function of the library, main_sp_residue bytes
+ * lower); records without it are 0.1.x, where main was always called */
+#define IL_F_MAIN_ENTRY "main_entry"
+#define IL_MAIN_ENTRY_TAIL "tail"
+#define IL_MAIN_ENTRY_CALL "call"
+#define IL_F_MAIN_RESIDUE "main_sp_residue"
+#define IL_F_CPUS "cpus" /* CPU affinity before main, a list like "0-3,6" */
 #define IL_F_STACK_TOP "stack_top"
 #define IL_F_HEAP_OFFSET "heap_offset"
 #define IL_F_HEAP_OFFSET_REQ "heap_offset_requested"

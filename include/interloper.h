@@ -67,14 +67,15 @@ const char *il_inherit_name(enum il_inherit m);
 enum il_pin { IL_PIN_NONE, IL_PIN_ADDR, IL_PIN_AUTO };
 
 struct il_config {
-    /* scalars first: il_config_parse() clears only these */
+    /* scalars first: il_config_parse() clears only these, up to pin_text */
     const char *events[IL_MAX_EVENTS]; /* names, pointing into events_buf */
     int nevents;
     int events_default; /* 1 when INTERLOPER_EVENTS was unset or empty */
 
     enum il_backend_kind backend;
     enum il_inherit inherit;
-    int output_stderr; /* INTERLOPER_OUTPUT is "-" */
+    int output_stderr;   /* INTERLOPER_OUTPUT is "-" */
+    int output_fallback; /* ... or malformed: stderr, the record marked as fallen back */
 
     unsigned long stack_offset_req; /* as requested */
     unsigned long stack_offset;     /* applied: rounded down to 16 */
@@ -85,19 +86,24 @@ struct il_config {
     int strict;
     int debug;
     int nerrors;
+    /* the INTERLOPER_ variables of env, when parsing without getenv_fn */
+    const char *found[24];
+    int nfound;
 
-    /* buffers: valid up to their terminators, never cleared wholesale */
+    /* buffers: valid up to their terminators, never cleared wholesale;
+     * the small and the often used first (the library's pages) */
+    char pin_text[40];              /* INTERLOPER_STACK_PIN as given, for messages */
     char events_buf[IL_EVENTS_MAX]; /* INTERLOPER_EVENTS, split in place */
     char output[IL_PATH_MAX];       /* INTERLOPER_OUTPUT as given; %p expanded later */
     char run_spec[IL_PATH_MAX];     /* INTERLOPER_RUN: the spec interloper run wrote */
-    char pin_text[40];              /* INTERLOPER_STACK_PIN as given, for messages */
     /* One message per problem, each "INTERLOPER_X=value: what; expected". */
     char errors[IL_MAX_ERRORS][IL_ERROR_MAX];
 };
 
 /*
  * Parse the INTERLOPER_* variables through getenv_fn (getenv, or a fake in
- * tests) and scan env (may be NULL) for misspelt INTERLOPER_ names.
+ * tests; NULL looks them up in env) and scan env (may be NULL) for
+ * misspelt INTERLOPER_ names.  Async-signal-safe when getenv_fn is.
  * Fills cfg with defaults for anything missing or malformed and appends one
  * message per problem to cfg->errors.  Returns the number of errors.
  */

@@ -10,21 +10,32 @@
  *     INTERLOPER_X=value: what is wrong; expected what
  * and the value falls back to its default, so a typo never stops the
  * program (INTERLOPER_STRICT=1 makes the interposer stop it instead).
+ *
+ * Async-signal-safe (no stdio): a process that ends before our
+ * constructor ran parses the variables in its finish path.
  */
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "interloper.h"
 
 const char *const il_known_vars[] = {
-    "INTERLOPER_EVENTS",       "INTERLOPER_BACKEND",    "INTERLOPER_OUTPUT",
-    "INTERLOPER_STACK_OFFSET", "INTERLOPER_STACK_PIN",  "INTERLOPER_HEAP_OFFSET",
-    "INTERLOPER_INHERIT",      "INTERLOPER_STRICT",     "INTERLOPER_DEBUG",
+    "INTERLOPER_EVENTS",
+    "INTERLOPER_BACKEND",
+    "INTERLOPER_OUTPUT",
+    "INTERLOPER_STACK_OFFSET",
+    "INTERLOPER_STACK_PIN",
+    "INTERLOPER_HEAP_OFFSET",
+    "INTERLOPER_INHERIT",
+    "INTERLOPER_STRICT",
+    "INTERLOPER_DEBUG",
     "INTERLOPER_RUN",
     /* set by the interloper command for its own use */
-    "INTERLOPER_PAD",          "INTERLOPER_LIBRARY",    "INTERLOPER_LIBEXEC",
-    "INTERLOPER_FRONT",        NULL,
+    "INTERLOPER_PAD",
+    "INTERLOPER_LIBRARY",
+    "INTERLOPER_LIBEXEC",
+    "INTERLOPER_FRONT",
+    NULL,
 };
 
 static const char *const il_err_text[] = {
@@ -45,8 +56,7 @@ static const char *const il_err_text[] = {
 const char *
 il_strerror(int err)
 {
-    if (err > 0 || -err >= (int)(sizeof il_err_text / sizeof il_err_text[0]) ||
-        !il_err_text[-err])
+    if (err > 0 || -err >= (int)(sizeof il_err_text / sizeof il_err_text[0]) || !il_err_text[-err])
         return "unknown error";
     return il_err_text[-err];
 }
@@ -188,21 +198,53 @@ il_expand_output(const char *tmpl, long pid, char *out, size_t outsz)
     return 0;
 }
 
+/* Append at most max bytes of s at out[*o], leaving room for the NUL;
+ * "..." when s was cut. */
+static void
+put_cut(char *out, size_t cap, size_t *o, const char *s, size_t max)
+{
+    size_t n = 0;
+    while (s[n] && n < max && *o + 1 < cap)
+        out[(*o)++] = s[n++];
+    if (s[n] && n == max)
+        for (const char *d = "..."; *d && *o + 1 < cap; d++)
+            out[(*o)++] = *d;
+    out[*o] = 0;
+}
+
 void
 il_config_error(struct il_config *cfg, const char *var, const char *val, const char *what)
 {
     if (cfg->nerrors >= IL_MAX_ERRORS)
         return;
-    /* Values are shown truncated: one line, never a screenful. */
-    snprintf(cfg->errors[cfg->nerrors++], IL_ERROR_MAX, "%.60s=%.80s%s: %.250s", var,
-             val ? val : "", val && strlen(val) > 80 ? "..." : "", what);
+    /* "VAR=value: what"; values are shown cut, one line, never a screenful */
+    char *e = cfg->errors[cfg->nerrors++];
+    size_t o = 0;
+    e[0] = 0;
+    put_cut(e, IL_ERROR_MAX, &o, var, 60);
+    put_cut(e, IL_ERROR_MAX, &o, "=", 1);
+    put_cut(e, IL_ERROR_MAX, &o, val ? val : "", 80);
+    put_cut(e, IL_ERROR_MAX, &o, ": ", 2);
+    put_cut(e, IL_ERROR_MAX, &o, what, IL_ERROR_MAX);
 }
 
+/* what, with its one "%s" replaced by a and "%%" by "%" */
 static void
 add_error(struct il_config *cfg, const char *var, const char *val, const char *fmt, const char *a)
 {
     char what[IL_ERROR_MAX];
-    snprintf(what, sizeof what, fmt, a ? a : "");
+    size_t o = 0;
+    for (const char *f = fmt; *f && o + 1 < sizeof what; f++) {
+        if (f[0] == '%' && f[1] == 's') {
+            put_cut(what, sizeof what, &o, a ? a : "", 128);
+            f++;
+        } else {
+            what[o++] = *f;
+            if (f[0] == '%' && f[1] == '%')
+                f++;
+        }
+    }
+    what[o] = 0;
     il_config_error(cfg, var, val, what);
 }
 
@@ -265,8 +307,7 @@ parse_events(struct il_config *cfg, const char *v)
             if (!strcmp(cfg->events[i], name))
                 dup = 1;
         if (dup) {
-            add_error(cfg, "INTERLOPER_EVENTS", v, "event %s named twice; counting it once",
-                      name);
+            add_error(cfg, "INTERLOPER_EVENTS", v, "event %s named twice; counting it once", name);
             continue;
         }
         if (cfg->nevents >= IL_MAX_EVENTS) {
@@ -279,6 +320,25 @@ parse_events(struct il_config *cfg, const char *v)
     cfg->events_default = cfg->nevents == 0;
 }
 
+/* getenv over env, for callers that pass no getenv_fn: env is scanned
+ * once for INTERLOPER_ variables (there are few), and lookups go through
+ * those alone.  This runs in every measured process. */
+static const char *
+lookup(const struct il_config *cfg, const char *name)
+{
+    for (int i = 0; i < cfg->nfound; i++) {
+        const char *v = cfg->found[i], *n = name;
+        while (*n && *v == *n)
+            v++, n++;
+        if (!*n && *v == '=')
+            return v + 1;
+    }
+    return NULL;
+}
+
+/* the variable's value, through getenv_fn or the variables found */
+#define GET(name) (getenv_fn ? getenv_fn(name) : lookup(cfg, name))
+
 int
 il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), char *const *env)
 {
@@ -288,16 +348,21 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
 
     /* Only the scalars: the buffers are large, and this runs in every
      * measured process. */
-    memset(cfg, 0, offsetof(struct il_config, events_buf));
+    memset(cfg, 0, offsetof(struct il_config, pin_text));
     cfg->events_buf[0] = 0;
     cfg->run_spec[0] = 0;
     cfg->backend = IL_BACKEND_AUTO;
     cfg->inherit = IL_INHERIT_ALL;
     strcpy(cfg->output, IL_DEFAULT_OUTPUT);
+    if (!getenv_fn)
+        for (char *const *e = env; e && *e; e++)
+            if ((*e)[0] == 'I' && !strncmp(*e, "INTERLOPER_", 11) &&
+                cfg->nfound < (int)(sizeof cfg->found / sizeof cfg->found[0]))
+                cfg->found[cfg->nfound++] = *e;
 
-    parse_events(cfg, nonempty(getenv_fn("INTERLOPER_EVENTS")));
+    parse_events(cfg, nonempty(GET("INTERLOPER_EVENTS")));
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_BACKEND")))) {
+    if ((v = nonempty(GET("INTERLOPER_BACKEND")))) {
         if (!strcmp(v, "auto"))
             cfg->backend = IL_BACKEND_AUTO;
         else if (!strcmp(v, "perf"))
@@ -311,7 +376,7 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
                       "unknown backend; expected auto, perf, papi or none%s", NULL);
     }
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_OUTPUT")))) {
+    if ((v = nonempty(GET("INTERLOPER_OUTPUT")))) {
         char probe[IL_PATH_MAX];
         if (!strcmp(v, "-")) {
             cfg->output_stderr = 1;
@@ -327,13 +392,14 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
                                         "goes to stderr%s",
                       NULL);
             cfg->output_stderr = 1;
+            cfg->output_fallback = 1;
             strcpy(cfg->output, "-");
         } else {
             strcpy(cfg->output, v);
         }
     }
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_STACK_OFFSET")))) {
+    if ((v = nonempty(GET("INTERLOPER_STACK_OFFSET")))) {
         rc = il_parse_size(v, IL_STACK_OFFSET_MAX, &n);
         if (rc < 0)
             add_error(cfg, "INTERLOPER_STACK_OFFSET", v,
@@ -348,8 +414,9 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
     }
 
     cfg->pin_text[0] = 0;
-    if ((v = nonempty(getenv_fn("INTERLOPER_STACK_PIN")))) {
-        snprintf(cfg->pin_text, sizeof cfg->pin_text, "%s", v);
+    if ((v = nonempty(GET("INTERLOPER_STACK_PIN")))) {
+        size_t o = 0;
+        put_cut(cfg->pin_text, sizeof cfg->pin_text, &o, v, sizeof cfg->pin_text - 4);
         if (!strcmp(v, "auto")) {
             cfg->stack_pin = IL_PIN_AUTO;
         } else if (!strcmp(v, "none")) {
@@ -365,7 +432,7 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
         }
     }
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_HEAP_OFFSET")))) {
+    if ((v = nonempty(GET("INTERLOPER_HEAP_OFFSET")))) {
         rc = il_parse_size(v, IL_HEAP_OFFSET_MAX, &n);
         if (rc < 0)
             add_error(cfg, "INTERLOPER_HEAP_OFFSET", v,
@@ -377,7 +444,7 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
             cfg->heap_offset = (unsigned long)n;
     }
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_INHERIT")))) {
+    if ((v = nonempty(GET("INTERLOPER_INHERIT")))) {
         if (!strcmp(v, "all") || !strcmp(v, "1"))
             cfg->inherit = IL_INHERIT_ALL;
         else if (!strcmp(v, "threads"))
@@ -391,21 +458,20 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
                       NULL);
     }
 
-    if ((v = nonempty(getenv_fn("INTERLOPER_RUN")))) {
+    if ((v = nonempty(GET("INTERLOPER_RUN")))) {
         if (v[0] != '/' || strlen(v) >= sizeof cfg->run_spec)
             add_error(cfg, "INTERLOPER_RUN", v,
-                      "not an absolute path; expected the spec file interloper run wrote%s",
-                      NULL);
+                      "not an absolute path; expected the spec file interloper run wrote%s", NULL);
         else
             strcpy(cfg->run_spec, v);
     }
 
-    cfg->strict = parse_bool(cfg, "INTERLOPER_STRICT", nonempty(getenv_fn("INTERLOPER_STRICT")));
-    cfg->debug = parse_bool(cfg, "INTERLOPER_DEBUG", nonempty(getenv_fn("INTERLOPER_DEBUG")));
+    cfg->strict = parse_bool(cfg, "INTERLOPER_STRICT", nonempty(GET("INTERLOPER_STRICT")));
+    cfg->debug = parse_bool(cfg, "INTERLOPER_DEBUG", nonempty(GET("INTERLOPER_DEBUG")));
 
     /* A misspelt variable would otherwise be silently ignored. */
     for (; env && *env; env++) {
-        if (strncmp(*env, "INTERLOPER_", 11))
+        if ((*env)[0] != 'I' || strncmp(*env, "INTERLOPER_", 11))
             continue;
         const char *eq = strchr(*env, '=');
         size_t len = eq ? (size_t)(eq - *env) : strlen(*env);
@@ -415,7 +481,9 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
                 known = 1;
         if (!known) {
             char name[64];
-            snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), *env);
+            size_t nl = len < 63 ? len : 63;
+            memcpy(name, *env, nl);
+            name[nl] = 0;
             add_error(cfg, name, eq ? eq + 1 : "",
                       "unknown variable; expected one of INTERLOPER_EVENTS, _BACKEND, _OUTPUT, "
                       "_STACK_OFFSET, _STACK_PIN, _HEAP_OFFSET, _INHERIT, _STRICT, _DEBUG, "

@@ -1,238 +1,309 @@
 /*
- * finish.c: every way a process image ends, funnelled into il_finish().
+ * finish.c: every way a process image ends, and the one record it writes.
  *
- *   return from main  il_main notes the thread; glibc calls exit()
- *   exit()            our exit() notes the thread and calls the real one;
- *                     after the program's atexit handlers, il_on_exit()
- *                     writes (on_exit(3) hands us the status, also when
- *                     glibc calls exit internally, e.g. from error(3))
- *   quick_exit()      likewise, through at_quick_exit(3)
- *   _exit(), _Exit()  write at once: no atexit handlers will run
- *   exec*()           forkexec.c: write just before the image is replaced
- *   fatal signal      signals.c: write, then die of the same signal
+ * The rule: exactly one record, and its "exit" is the wait status the
+ * parent sees.  So one thread becomes the *ender*, by compare-and-swap on
+ * il.ender, and the record says how that thread ends the process; any
+ * other thread that would end it differently never gets to.  The enders:
  *
- * il_finish() is guarded by compare-and-swap on il.phase, in the manner of
- * libmonitor's monitor_end_process_fcn: the first thread writes.  A repeat
- * call from the same thread (exit() inside an atexit handler, a signal
- * during our own write) returns at once.  Any other thread waits until the
- * record is written and then stays blocked: the writer is ending the
- * process, and letting the second thread end it its own way would make the
- * record disagree with the wait status.  The one exception is an exec
- * record, since the exec may fail; then the waiting thread goes on.
- * exit() is claimed first-come: when several threads call it at once (which
- * C leaves undefined), the first ends the process and the others wait, or
- * one of them would reach glibc's final _exit while the first is still
- * writing, and the record would be lost.  _exit() never waits for that
- * claim, and a thread whose main returned claims nothing, so a program
- * whose other thread calls exit() or _exit() during its atexit handlers
- * ends as it would without us.
+ *   exit() and return from main (il_main_return in trampoline.S calls
+ *            exit for main) go through glibc's exit(), which runs the
+ *            atexit handlers - in whichever threads are exiting; glibc
+ *            2.36 lets several threads share the list - and then, in the
+ *            first thread to find the list empty, _IO_cleanup() and the
+ *            final _exit, which we cannot hook.  Our constructor
+ *            registers two entries first, so they run last, after every
+ *            handler of the program (il_exit_lock, il_exit_record: the
+ *            same work).  The thread that pops one takes stdio's list
+ *            lock (_IO_list_lock), claims (it is the ender) and writes
+ *            the record.  Every other thread that reaches glibc's final
+ *            _IO_cleanup waits for that lock, in the other entry or in
+ *            _IO_cleanup, so it cannot end the process first; two
+ *            entries, so that the list is not empty (a thread finding it
+ *            empty goes straight to _IO_cleanup) while the first popper
+ *            takes the lock.  The ender then goes on through _IO_cleanup
+ *            (the lock is recursive) to _exit with the status recorded.
+ *            The winner is decided where glibc decides it (the first
+ *            thread past the handlers), so the distribution of endings
+ *            is close to the plain one.
+ *   _exit(), _Exit(), a fatal signal (signals.c), quick_exit (through
+ *            its at_quick_exit entry): the thread claims, writes, and
+ *            ends the process itself.
+ *   exec*()  (forkexec.c): claims, writes the exec record, execs; if the
+ *            exec fails, it lets go and counting resumes.
  *
- * Runs in signal handlers and inside _exit: async-signal-safe only.
- * A forked child that is not measured (il.pid is the parent's) writes
+ * A thread that loses the claim blocks for good (il_block_forever): the
+ * ender is running our own code to the process's end, never the
+ * program's, so that wait is bounded.  A thread whose atexit handler
+ * waits for another thread that calls exit() is not blocked: glibc lets
+ * the second thread run the remaining handlers, and it becomes the ender.
+ *
+ * Left as documented residues: a thread finding the list empty and taking
+ * the lock in _IO_cleanup before both poppers of our entries took it (it
+ * needs three threads in exit within a few instructions, and both
+ * poppers preempted); two threads in quick_exit at once (undefined in
+ * C).
+ *
+ * Runs in signal handlers and inside _exit: async-signal-safe only.  A
+ * forked child that is not measured (il.pid is the parent's) writes
  * nothing: the parent's counters already count it.
  */
-#include <dlfcn.h>
 #include <errno.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "il.h"
+#include "sys.h"
 
-static const char *
-env_get(const char *name)
+/* set by il_main_return: this thread's main returned (the ending is
+ * "return" unless it calls exit() since) */
+__thread int il_tls_returned __attribute__((tls_model("initial-exec")));
+
+/* glibc's stdio list lock (libio/genops.c): held around stdio's list
+ * walks, and by _IO_cleanup at the very end of exit().  Exported by
+ * glibc since 2.2.5 for fork's use. */
+extern void _IO_list_lock(void);
+
+int
+il_measured(void)
 {
-    return getenv(name);
+    return !il.secure && (!il.pid || il.pid == (pid_t)il_sys_getpid());
 }
 
-void
-il_block_forever(void)
+enum { CLAIMED, MINE, OTHER };
+
+static uint64_t
+now_ms(void)
 {
-    for (;;)
-        pause();
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
+/* Become the ender, or learn who is.  An exec in progress is waited for:
+ * it either replaces the image or fails and lets go. */
+static int
+claim(int kind, int how, int status, int sig, const char *exec)
+{
+    uintptr_t me = il_self();
+    for (;;) {
+        uintptr_t prev = 0;
+        if (__atomic_compare_exchange_n(&il.ender, &prev, me, 0, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST)) {
+            il.end_how = how;
+            il.end_status = status;
+            il.end_sig = sig;
+            il.end_exec = exec;
+            __atomic_store_n(&il.end_kind, kind, __ATOMIC_SEQ_CST);
+            return CLAIMED;
+        }
+        if (prev == me)
+            return MINE;
+        int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
+        if (k != IL_END_NONE && k != IL_END_EXEC)
+            return OTHER;
+        il_sys_sched_yield(); /* being claimed, or an exec in progress */
+    }
+}
+
+/*
+ * Stop the counters and write the record, once: the thread that moves
+ * the phase to FINISHING writes.  Signals are blocked by the caller.
+ */
+static void
+write_record(void)
+{
+    static char pre[16384];
+    int ph = __atomic_load_n(&il.phase, __ATOMIC_SEQ_CST);
+    do {
+        if (ph > IL_PHASE_RUNNING)
+            return; /* written, or being written */
+    } while (!__atomic_compare_exchange_n(&il.phase, &ph, IL_PHASE_FINISHING, 0, __ATOMIC_SEQ_CST,
+                                          __ATOMIC_SEQ_CST));
+    il.writer = il_self();
+    if (ph == IL_PHASE_LOADED) {
+        /* ended before our constructor ran: read the variables now */
+        extern char **__environ;
+        il.pid = (pid_t)il_sys_getpid();
+        il.err_fd = -1;
+        il.cfg.nerrors = 0;
+        il_config_parse(&il.cfg, NULL, __environ);
+    }
+    if (!il.out_ready)
+        il_output_prepare();
+
+    char *line = pre, why[IL_ERROR_MAX];
+    size_t n;
+    int measured = ph == IL_PHASE_RUNNING && il.buf;
+    if (measured) {
+        il.be->stop_read();
+        clock_gettime(CLOCK_MONOTONIC, &il.t1);
+        il_sys_getrusage(RUSAGE_SELF, &il.ru1);
+        il_sys_getrusage(RUSAGE_CHILDREN, &il.ru1c);
+        il.be->floor();
+        line = il.buf;
+        n = il_record_finish();
+    } else {
+        if (ph == IL_PHASE_RUNNING)
+            il.be->stop_read();
+        n = il_record_premain(pre, sizeof pre);
+    }
+    if (il_output_write(line, n, why, sizeof why) < 0) {
+        /* the record says where it went, and why */
+        il_late_error(why, "");
+        n = measured ? il_record_finish() : il_record_premain(pre, sizeof pre);
+        il_output_fallback(line, n);
+    }
+    if (il.end_how != IL_HOW_EXEC)
+        il_run_end(measured);
+    __atomic_store_n(&il.phase, IL_PHASE_DONE, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * The ending of a thread that ends the process itself (_exit, a fatal
+ * signal, quick_exit) or replaces it (exec).  Returns 1 when this call
+ * wrote the record, 0 otherwise (not measured, or written already by this
+ * thread).  A thread that is not the ender never returns.
+ */
 int
 il_finish(enum il_how how, int status, int sig, const char *exec_path)
 {
-    if (il.pid && il.pid != getpid())
-        return 0; /* a forked child: the parent's counters count it */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-
-    pid_t me = il_gettid();
-    int ph = __atomic_load_n(&il.phase, __ATOMIC_SEQ_CST);
-    for (;;) {
-        if (ph <= IL_PHASE_RUNNING) {
-            if (__atomic_compare_exchange_n(&il.phase, &ph, IL_PHASE_FINISHING, 0,
-                                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-                break;
-            continue; /* ph now holds the current phase */
+    if (!il_measured())
+        return 0;
+    /* claim first, then block signals: the claim is what decides which
+     * ending wins, and it should take no longer than it does without us
+     * (a signal in between finds this thread the ender, MINE) */
+    int r = claim(how == IL_HOW_EXEC ? IL_END_EXEC : IL_END_SELF, how, status, sig, exec_path);
+    if (r == OTHER)
+        il_block_forever(); /* the ender ends the process */
+    il_sigset all = IL_SIGALL, old;
+    il_sys_sigprocmask(SIG_BLOCK, &all, &old);
+    int wrote = 0;
+    if (r == CLAIMED || il.phase <= IL_PHASE_RUNNING) {
+        if (r == MINE) { /* a second ending in this thread before the record */
+            il.end_how = how;
+            il.end_status = status;
+            il.end_sig = sig;
+            il.end_exec = exec_path;
         }
-        if (il.finisher == me) {
-            pthread_sigmask(SIG_SETMASK, &old, NULL);
-            return 0; /* this thread wrote it already */
-        }
-        if (ph == IL_PHASE_DONE && il.finished_how != IL_HOW_EXEC)
-            il_block_forever(); /* the writer ends the process */
-        /* being written, or an exec record (the exec may fail and the
-         * image resume): wait for the phase to move */
-        sched_yield();
-        ph = __atomic_load_n(&il.phase, __ATOMIC_SEQ_CST);
+        wrote = il.phase <= IL_PHASE_RUNNING;
+        write_record();
     }
-    il.finisher = me;
-    il.finished_how = how;
-    il.phase_before_finish = ph;
-    if (ph == IL_PHASE_LOADED) {
-        /* ended before our constructor ran: read the variables now */
-        il.pid = getpid();
-        il.out_fd = -1;
-        il.err_fd = -1;
-        il_config_parse(&il.cfg, env_get, environ);
-    }
-
-    if (ph == IL_PHASE_RUNNING && il.buf) {
-        il_counters_stop();
-        il_counters_read_and_floor();
-        size_t n = il_record_finish(how, status, sig, exec_path);
-        il_output_write(il.buf, n);
-        il_run_end(how, status, sig, 1);
-    } else {
-        /* before main: a constructor ended the process */
-        static char pre[8192];
-        if (ph == IL_PHASE_RUNNING)
-            il_counters_stop();
-        if (!il.out_path[0] && il.out_fd < 0 && !il.cfg.output_stderr && il.cfg.output[0])
-            il_output_open();
-        size_t n = il_record_premain(pre, sizeof pre, how, status, sig, exec_path);
-        il_output_write(pre, n);
-        il_run_end(how, status, sig, 0);
-    }
-    __atomic_store_n(&il.phase, IL_PHASE_DONE, __ATOMIC_SEQ_CST);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return 1;
+    il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
+    return wrote;
 }
 
 /*
  * The exec record was written but exec failed: the image goes on, so the
- * measurement does too.  Counts so far are carried, counters reset and
- * re-enabled (the calibration windows are not counted), and the record
- * this image eventually writes says it supersedes the exec record.
+ * measurement does too.  Counts so far are carried, the counters restart
+ * (the calibration windows are not counted), the ender lets go, and the
+ * record this image eventually writes says it supersedes the exec record.
  */
 void
 il_resume_after_exec(int err)
 {
-    if (il.pid != getpid() || il.phase != IL_PHASE_DONE || il.finisher != il_gettid())
+    if (!il_measured() || il.ender != il_self() || il.end_kind != IL_END_EXEC)
         return;
     il.exec_failed_errno = err ? err : -1;
-    il.finisher = 0;
-    if (il.phase_before_finish == IL_PHASE_RUNNING) {
-        for (int i = 0; i < il.nev; i++) {
-            struct il_event *e = &il.ev[i];
-            if (!e->ok)
-                continue;
-            e->carry = e->value;
-            if (il.backend == IL_BACKEND_PERF)
-                ioctl(e->fd, PERF_EVENT_IOC_RESET, 0);
-        }
+    if (il.buf) {
+        il.be->restart();
         __atomic_store_n(&il.phase, IL_PHASE_RUNNING, __ATOMIC_SEQ_CST);
-        if (il.backend == IL_BACKEND_PERF)
-            il_perf_enable();
-        else if (il.backend == IL_BACKEND_PAPI)
-            il_papi_start();
     } else {
-        __atomic_store_n(&il.phase, il.phase_before_finish, __ATOMIC_SEQ_CST);
+        __atomic_store_n(&il.phase, il.main_tid ? IL_PHASE_RUNNING : IL_PHASE_INIT,
+                         __ATOMIC_SEQ_CST);
     }
+    il_end_reset();
+}
+
+void
+il_end_reset(void)
+{
+    __atomic_store_n(&il.end_kind, IL_END_NONE, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&il.ender, 0, __ATOMIC_SEQ_CST);
+    il.exit_tail = 0;
+    il.writer = 0;
 }
 
 /*
- * Registered with on_exit(3) in the constructor: runs after the program's
- * own atexit handlers, with the status exit() was given, in the thread
- * that is ending the process.  "exit" if that thread called exit(),
- * "return" if its main returned (and it did not call exit() since, from an
- * atexit handler, say), "exit" otherwise (glibc's own calls).
+ * A thread entering exit() while another thread is between popping
+ * il_exit_lock and claiming waits until the claim is made (at most a
+ * second), so that it cannot overtake the ender to glibc's final lock.
  */
 void
-il_on_exit(int status, void *arg)
+il_exit_gate(void)
+{
+    if (!__atomic_load_n(&il.exit_tail, __ATOMIC_SEQ_CST) || il.ender)
+        return;
+    uint64_t t0 = now_ms();
+    while (!__atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) && now_ms() - t0 < 1000)
+        il_sys_sched_yield();
+}
+
+/*
+ * The two on_exit entries, registered first so that they run after every
+ * handler of the program.  The thread that pops either one takes stdio's
+ * list lock, then claims: the first to hold the lock is the ender, writes
+ * the record, and goes on to glibc's final _IO_cleanup (which takes the
+ * lock again, recursively) and _exit.  Every other thread in exit() waits
+ * for that lock, in the other entry or in _IO_cleanup, and dies with the
+ * process.  Two entries, so that the list is not empty (a thread finding
+ * it empty goes straight to _IO_cleanup) while the first popper takes the
+ * lock; the second popper races for the lock too.
+ */
+static void
+exit_entry(int status)
+{
+    if (!il_measured())
+        return;
+    __atomic_store_n(&il.exit_tail, 1, __ATOMIC_SEQ_CST);
+    _IO_list_lock(); /* held to the end */
+    il_sigset all = IL_SIGALL, old;
+    il_sys_sigprocmask(SIG_BLOCK, &all, &old);
+    int r = claim(IL_END_EXITPATH, il_tls_returned ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
+    if (r == OTHER)
+        il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
+    write_record();
+    il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void
+il_exit_lock(int status, void *arg)
 {
     (void)arg;
-    pid_t me = il_gettid();
-    enum il_how how = il.exit_tid == me ? IL_HOW_EXIT
-                      : il.return_tid == me ? IL_HOW_RETURN
-                                            : IL_HOW_EXIT;
-    il_finish(how, status, 0, NULL);
+    exit_entry(status);
 }
 
-/* Registered with at_quick_exit(3): quick_exit() skips on_exit. */
 void
-il_on_quick_exit(void)
+il_exit_record(int status, void *arg)
 {
-    il_finish(IL_HOW_EXIT, il.quick_status, 0, NULL);
+    (void)arg;
+    exit_entry(status);
 }
 
-/* The first thread to call exit() ends the process; 1 if that is us. */
-static int
-claim_exit(void)
+/* at_quick_exit entry (registered with __cxa_at_quick_exit, which glibc
+ * calls with the status): quick_exit runs no on_exit entries.  The writer
+ * ends the process itself, with the status recorded. */
+void
+il_quick_record(void *arg, int status)
 {
-    if (il.pid != getpid())
-        return 1;
-    pid_t me = il_gettid(), prev = 0;
-    return __atomic_compare_exchange_n(&il.exit_tid, &prev, me, 0, __ATOMIC_SEQ_CST,
-                                       __ATOMIC_SEQ_CST) ||
-           prev == me;
-}
-
-IL_EXPORT void
-exit(int status)
-{
-    il_resolve_reals();
-    if (!claim_exit())
-        il_block_forever(); /* another thread is ending the process */
-    if (il.phase == IL_PHASE_LOADED)
-        il_finish(IL_HOW_EXIT, status, 0, NULL); /* no on_exit handler yet */
-    real_exit(status);
-    __builtin_unreachable();
-}
-
-IL_EXPORT void
-quick_exit(int status)
-{
-    static void (*real_quick_exit)(int);
-    il_resolve_reals();
-    if (!real_quick_exit)
-        *(void **)&real_quick_exit = dlsym(RTLD_NEXT, "quick_exit");
-    if (!claim_exit())
-        il_block_forever();
-    il.quick_status = status;
-    if (il.phase == IL_PHASE_LOADED)
-        il_finish(IL_HOW_EXIT, status, 0, NULL);
-    real_quick_exit(status);
-    __builtin_unreachable();
-}
-
-static void
-finish_now(int status)
-{
-    il_resolve_reals();
-    if (!il.pid || il.pid == getpid())
-        il_finish(IL_HOW__EXIT, status, 0, NULL);
+    (void)arg;
+    if (il_finish(IL_HOW_EXIT, status, 0, NULL))
+        il_sys_exit_group(status);
 }
 
 IL_EXPORT void
 _exit(int status)
 {
-    finish_now(status);
-    real__exit(status);
-    __builtin_unreachable();
+    il_finish(IL_HOW__EXIT, status, 0, NULL);
+    for (;;)
+        il_sys_exit_group(status);
 }
 
 IL_EXPORT void
 _Exit(int status)
 {
-    finish_now(status);
-    real__exit(status);
-    __builtin_unreachable();
+    il_finish(IL_HOW__EXIT, status, 0, NULL);
+    for (;;)
+        il_sys_exit_group(status);
 }

@@ -4,7 +4,10 @@
  * exec ends a process image, so it ends a measurement: the record is
  * written just before the real exec, and the new image (which inherits
  * LD_PRELOAD) measures itself and writes its own.  Our descriptors are
- * close-on-exec.  A failed exec must not lose the measurement, so before
+ * close-on-exec.  execve, execv, execvp, execvpe, execl, execlp, execle,
+ * fexecve and execveat are hooked; an exec made by a raw system call, or
+ * inside glibc (posix_spawn, system), is not, and then the old image
+ * writes no record (the new one does).  A failed exec must not lose the measurement, so before
  * writing we check that the exec can succeed (the file exists, is a
  * regular file and executable, searching PATH as execvp does); when it
  * cannot, nothing is written and the counters simply keep counting.  If
@@ -18,56 +21,142 @@
  * in the child stands aside).  With threads or none, every forked child
  * starts counters and a record of its own.  vfork children share our
  * memory and so are never measured; they normally exec at once, and the
- * new image measures itself.
+ * new image measures itself.  A fork before main (in a constructor) is
+ * not counted by the parent, whose counters start later: the child
+ * measures itself if it reaches main (start.c).
  */
 #include <alloca.h>
-#include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "il.h"
+#include "sys.h"
 
-static pid_t (*real_fork)(void);
-static int (*real_execve)(const char *, char *const[], char *const[]);
-static int (*real_execvp)(const char *, char *const[]);
-static int (*real_execvpe)(const char *, char *const[], char *const[]);
-static int (*real_fexecve)(int, char *const[], char *const[]);
-static int (*real_execveat)(int, const char *, char *const[], char *const[], int);
+extern char **__environ;
 
-/* Resolved on first use, not in the constructor: most programs never
- * fork or exec, and each dlsym costs about a thousand instructions. */
-void
-il_forkexec_resolve(void)
+/* glibc's fork under its exported alias: bound at load, like every
+ * function the measured window may call, so that no symbol is looked up
+ * while counting. */
+extern pid_t __fork(void);
+
+/* The exec family, as glibc makes them: execve and execveat are the
+ * system calls themselves; execvp and execvpe search PATH (below).
+ * Nothing to resolve at run time. */
+static int
+sys_execveat(int dir, const char *path, char *const argv[], char *const envp[], int flags)
 {
-    if (__atomic_load_n((void **)&real_execve, __ATOMIC_ACQUIRE))
-        return;
-    *(void **)&real_fork = dlsym(RTLD_NEXT, "fork");
-    *(void **)&real_execvp = dlsym(RTLD_NEXT, "execvp");
-    *(void **)&real_execvpe = dlsym(RTLD_NEXT, "execvpe");
-    *(void **)&real_fexecve = dlsym(RTLD_NEXT, "fexecve");
-    *(void **)&real_execveat = dlsym(RTLD_NEXT, "execveat");
-    /* last, and released: its being set means all the others are */
-    void *ev = dlsym(RTLD_NEXT, "execve");
-    __atomic_store_n((void **)&real_execve, ev, __ATOMIC_RELEASE);
+    long rc = il_sc6(SYS_execveat, dir, (long)path, (long)argv, (long)envp, flags, 0);
+    errno = (int)-rc;
+    return -1;
+}
+
+static int
+sys_execve(const char *path, char *const argv[], char *const envp[])
+{
+    long rc = IL_SC(SYS_execve, path, argv, envp);
+    errno = (int)-rc;
+    return -1;
+}
+
+/* A file the kernel would not run (no #!, not ELF): run it with the
+ * shell, as glibc's execvp does. */
+static void
+script_execute(const char *file, char *const argv[], char *const envp[])
+{
+    size_t argc = 0;
+    while (argv[argc])
+        argc++;
+    char **nargv = alloca((argc > 1 ? argc + 2 : 3) * sizeof *nargv);
+    nargv[0] = (char *)"/bin/sh";
+    nargv[1] = (char *)file;
+    if (argc > 1)
+        memcpy(nargv + 2, argv + 1, argc * sizeof *nargv); /* with the NULL */
+    else
+        nargv[2] = NULL;
+    sys_execve(nargv[0], nargv, envp);
+}
+
+/* glibc 2.36's __execvpe_common, step for step (posix/execvpe.c). */
+static int
+exec_search(const char *file, char *const argv[], char *const envp[])
+{
+    if (!*file) {
+        errno = ENOENT;
+        return -1;
+    }
+    if (strchr(file, '/')) {
+        sys_execve(file, argv, envp);
+        if (errno == ENOEXEC)
+            script_execute(file, argv, envp);
+        return -1;
+    }
+    const char *path = il_getenv(__environ, "PATH");
+    if (!path)
+        path = "/bin:/usr/bin";
+    size_t flen = strlen(file) + 1, plen = strlen(path) + 1;
+    if (flen - 1 > 255 || plen > IL_PATH_MAX) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    char *buf = alloca(plen + flen + 1);
+    int eacces = 0;
+    for (const char *p = path, *sub;; p = sub) {
+        sub = strchr(p, ':');
+        if (!sub)
+            sub = p + strlen(p);
+        memcpy(buf, p, (size_t)(sub - p));
+        char *end = buf + (sub - p);
+        *end = '/';
+        memcpy(end + (p < sub), file, flen);
+        sys_execve(buf, argv, envp);
+        if (errno == ENOEXEC)
+            script_execute(buf, argv, envp);
+        switch (errno) {
+        case EACCES:
+            eacces = 1;
+            /* fall through */
+        case ENOENT:
+        case ESTALE:
+        case ENOTDIR:
+        case ENODEV:
+        case ETIMEDOUT:
+            break;
+        default:
+            return -1;
+        }
+        if (*sub++ == '\0')
+            break;
+    }
+    if (eacces)
+        errno = EACCES;
+    return -1;
+}
+
+static int
+running_here(void)
+{
+    return il_measured() && il.phase == IL_PHASE_RUNNING;
 }
 
 IL_EXPORT pid_t
 fork(void)
 {
-    il_resolve_reals();
-    il_forkexec_resolve();
-    if (!il.pid)
-        il.pid = getpid(); /* before our constructor: this is the process */
-    int measured = il.phase == IL_PHASE_RUNNING && il.pid == getpid();
-    pid_t p = real_fork();
-    if (p == 0 && measured && il.cfg.inherit != IL_INHERIT_ALL)
+    if (!il.pid && !il.secure)
+        il.pid = (pid_t)il_sys_getpid(); /* before our constructor: this is the process */
+    int measured = running_here();
+    pid_t p = __fork();
+    if (p == 0 && measured && il.inherit != IL_INHERIT_ALL)
         il_child_restart();
     return p;
+}
+
+static int
+fail(long rc)
+{
+    errno = (int)-rc;
+    return -1;
 }
 
 /*
@@ -82,29 +171,28 @@ IL_EXPORT int daemon(int nochdir, int noclose);
 IL_EXPORT int
 daemon(int nochdir, int noclose)
 {
-    il_resolve_reals();
-    il_forkexec_resolve();
-    int measured = il.phase == IL_PHASE_RUNNING && il.pid == getpid();
+    int measured = running_here();
     pid_t p = fork();
     if (p < 0)
         return -1;
     if (p > 0)
         _exit(0);
-    if (measured && il.cfg.inherit == IL_INHERIT_ALL)
+    if (measured && il.inherit == IL_INHERIT_ALL)
         il_child_restart();
-    if (setsid() < 0)
-        return -1;
-    if (!nochdir && chdir("/") < 0)
-        return -1;
+    long rc = IL_SC(SYS_setsid, 0, 0, 0);
+    if (rc < 0)
+        return fail(rc);
+    if (!nochdir && (rc = IL_SC(SYS_chdir, "/", 0, 0)) < 0)
+        return fail(rc);
     if (!noclose) {
-        int fd = open("/dev/null", O_RDWR);
+        long fd = il_sys_open("/dev/null", O_RDWR, 0);
         if (fd < 0)
-            return -1;
-        dup2(fd, 0);
-        dup2(fd, 1);
-        dup2(fd, 2);
+            return fail(fd);
+        for (int i = 0; i < 3; i++)
+            if (fd != i)
+                IL_SC(SYS_dup3, fd, i, 0);
         if (fd > 2)
-            close(fd);
+            il_sys_close((int)fd);
     }
     return 0;
 }
@@ -115,8 +203,13 @@ static int
 runnable_at(int dirfd, const char *path, int flags)
 {
     struct stat st;
-    return path && faccessat(dirfd, path, X_OK, AT_EACCESS | flags) == 0 &&
-           fstatat(dirfd, path, &st, flags) == 0 && S_ISREG(st.st_mode);
+    if (!path)
+        return 0;
+    long rc = il_sc6(SYS_faccessat2, dirfd, (long)path, X_OK, AT_EACCESS | flags, 0, 0);
+    if (rc == -ENOSYS) /* before Linux 5.8: the real ids, which is close enough */
+        rc = il_sc6(SYS_faccessat, dirfd, (long)path, X_OK, 0, 0, 0);
+    return rc == 0 && il_sc6(SYS_newfstatat, dirfd, (long)path, (long)&st, flags, 0, 0) == 0 &&
+           S_ISREG(st.st_mode);
 }
 
 /* execvp's search: the first PATH entry holding an executable file.  The
@@ -128,7 +221,7 @@ search_path(const char *file, char *buf, size_t n)
         return NULL;
     if (strchr(file, '/'))
         return runnable_at(AT_FDCWD, file, 0) ? file : NULL;
-    const char *path = getenv("PATH");
+    const char *path = il_getenv(__environ, "PATH");
     if (!path)
         path = "/bin:/usr/bin";
     size_t flen = strlen(file);
@@ -158,10 +251,9 @@ static int
 exec_begin(const char *shown)
 {
     int ph = il.phase;
-    if (il.pid != getpid() || (ph != IL_PHASE_RUNNING && ph != IL_PHASE_INIT) || !shown)
+    if (!il_measured() || (ph != IL_PHASE_RUNNING && ph != IL_PHASE_INIT) || !shown)
         return 0;
-    il_finish(IL_HOW_EXEC, 0, 0, shown);
-    return 1;
+    return il_finish(IL_HOW_EXEC, 0, 0, shown);
 }
 
 static void
@@ -172,32 +264,50 @@ exec_end(int wrote, int err)
     errno = err;
 }
 
+static int
+fd_runnable(int fd)
+{
+    struct stat st;
+    return il_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
+}
+
+/* The marker for a counted child (counted.c) goes if the exec fails. */
+static void
+exec_failed(int marker)
+{
+    if (marker >= 0)
+        il_sys_close(marker);
+}
+
 IL_EXPORT int
 execve(const char *path, char *const argv[], char *const envp[])
 {
-    il_resolve_reals();
-    il_forkexec_resolve();
     int w = exec_begin(runnable_at(AT_FDCWD, path, 0) ? path : NULL);
-    int rc = real_execve(path, argv, envp);
-    exec_end(w, errno);
+    int mk = il_counted_give(AT_FDCWD, path, -1, envp);
+    int rc = sys_execve(path, argv, envp);
+    int err = errno;
+    exec_failed(mk);
+    exec_end(w, err);
     return rc;
 }
 
 IL_EXPORT int
 execv(const char *path, char *const argv[])
 {
-    return execve(path, argv, environ);
+    return execve(path, argv, __environ);
 }
 
 IL_EXPORT int
 execvpe(const char *file, char *const argv[], char *const envp[])
 {
     char buf[IL_PATH_MAX];
-    il_resolve_reals();
-    il_forkexec_resolve();
-    int w = exec_begin(search_path(file, buf, sizeof buf));
-    int rc = real_execvpe(file, argv, envp);
-    exec_end(w, errno);
+    const char *found = search_path(file, buf, sizeof buf);
+    int w = exec_begin(found);
+    int mk = found ? il_counted_give(AT_FDCWD, found, -1, envp) : -1;
+    int rc = exec_search(file, argv, envp);
+    int err = errno;
+    exec_failed(mk);
+    exec_end(w, err);
     return rc;
 }
 
@@ -205,60 +315,61 @@ IL_EXPORT int
 execvp(const char *file, char *const argv[])
 {
     char buf[IL_PATH_MAX];
-    il_resolve_reals();
-    il_forkexec_resolve();
-    int w = exec_begin(search_path(file, buf, sizeof buf));
-    int rc = real_execvp(file, argv);
-    exec_end(w, errno);
+    const char *found = search_path(file, buf, sizeof buf);
+    int w = exec_begin(found);
+    int mk = found ? il_counted_give(AT_FDCWD, found, -1, __environ) : -1;
+    int rc = exec_search(file, argv, __environ);
+    int err = errno;
+    exec_failed(mk);
+    exec_end(w, err);
     return rc;
 }
 
 IL_EXPORT int
 fexecve(int fd, char *const argv[], char *const envp[])
 {
-    struct stat st;
-    il_resolve_reals();
-    il_forkexec_resolve();
-    int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
-    int w = exec_begin(ok ? "(fexecve)" : NULL);
-    int rc = real_fexecve(fd, argv, envp);
-    exec_end(w, errno);
+    int w = exec_begin(fd_runnable(fd) ? "(fexecve)" : NULL);
+    int mk = il_counted_give(AT_FDCWD, NULL, fd, envp);
+    int rc = fd < 0 ? (errno = EINVAL, -1) : sys_execveat(fd, "", argv, envp, AT_EMPTY_PATH);
+    int err = errno;
+    exec_failed(mk);
+    exec_end(w, err);
     return rc;
 }
 
 IL_EXPORT int
 execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
 {
-    il_resolve_reals();
-    il_forkexec_resolve();
     int ok;
-    if (!*path && (flags & AT_EMPTY_PATH)) {
-        struct stat st;
-        ok = fstat(dirfd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
-    } else {
+    if (!*path && (flags & AT_EMPTY_PATH))
+        ok = fd_runnable(dirfd);
+    else
         ok = runnable_at(dirfd, path, flags & AT_SYMLINK_NOFOLLOW);
-    }
-    int w = exec_begin(ok ? path : NULL);
-    int rc = real_execveat ? real_execveat(dirfd, path, argv, envp, flags) : (errno = ENOSYS, -1);
-    exec_end(w, errno);
+    int w = exec_begin(ok ? (*path ? path : "(execveat)") : NULL);
+    int mk = !*path && (flags & AT_EMPTY_PATH) ? il_counted_give(AT_FDCWD, NULL, dirfd, envp)
+                                               : il_counted_give(dirfd, path, -1, envp);
+    int rc = sys_execveat(dirfd, path, argv, envp, flags);
+    int err = errno;
+    exec_failed(mk);
+    exec_end(w, err);
     return rc;
 }
 
 /* The variadic forms collect their arguments on the stack and go through
  * the hooks above: glibc's own execl* call execve internally, past us. */
-#define COLLECT_ARGS(first, ap, argv)                                                          \
-    do {                                                                                       \
-        va_list c;                                                                             \
-        size_t n = 1;                                                                          \
-        va_copy(c, ap);                                                                        \
-        while (va_arg(c, char *))                                                              \
-            n++;                                                                               \
-        va_end(c);                                                                             \
-        argv = alloca((n + 1) * sizeof(char *));                                               \
-        argv[0] = (char *)(first);                                                             \
-        for (size_t i = 1; i <= n; i++)                                                        \
-            argv[i] = va_arg(ap, char *);                                                      \
-        argv[n] = NULL;                                                                        \
+#define COLLECT_ARGS(first, ap, argv)                                                              \
+    do {                                                                                           \
+        va_list c;                                                                                 \
+        size_t n = 1;                                                                              \
+        va_copy(c, ap);                                                                            \
+        while (va_arg(c, char *))                                                                  \
+            n++;                                                                                   \
+        va_end(c);                                                                                 \
+        argv = alloca((n + 1) * sizeof(char *));                                                   \
+        argv[0] = (char *)(first);                                                                 \
+        for (size_t i = 1; i <= n; i++)                                                            \
+            argv[i] = va_arg(ap, char *);                                                          \
+        argv[n] = NULL;                                                                            \
     } while (0)
 
 IL_EXPORT int
@@ -269,7 +380,7 @@ execl(const char *path, const char *arg, ...)
     va_start(ap, arg);
     COLLECT_ARGS(arg, ap, argv);
     va_end(ap);
-    return execve(path, argv, environ);
+    return execve(path, argv, __environ);
 }
 
 IL_EXPORT int

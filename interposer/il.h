@@ -3,21 +3,25 @@
  *
  * Lifecycle of one process image (see libinterloper(7)):
  *
- *   constructor        il_ctor(): resolve real_* symbols, parse the
- *                      INTERLOPER_* variables, register the on_exit
- *                      finisher.  Runs before the program's constructors.
- *   __libc_start_main  hands glibc il_main() in place of main().
- *   il_main()          gathers setup facts, opens counters, applies the
- *                      heap offset, installs fatal-signal handlers, builds
- *                      the record prefix, enables counters and calls main
- *                      on a stack of our choosing (offset or pin).
- *   any ending         return / exit / _exit / exec / fatal signal all
- *                      funnel into il_finish(), guarded by compare-and-swap,
- *                      which disables counters first, calibrates the empty
- *                      window, and writes one line with one write(2).
+ *   constructor        il_ctor(): parse the INTERLOPER_* variables, register
+ *                      the two exit entries (finish.c).  Before the
+ *                      program's constructors.  Under AT_SECURE: nothing.
+ *   __libc_start_main  trampoline.S hands glibc il_main_entry in place of
+ *                      main, with a tail jump, so glibc's frames sit where
+ *                      they would without us.
+ *   il_main_prepare()  gathers setup facts, opens counters (disabled),
+ *                      installs fatal-signal handlers, escapes argv into
+ *                      the record; then enables the counters, and
+ *                      il_main_entry jumps to main with the stack pointer
+ *                      glibc gave it (or the offset/pinned one), main's
+ *                      return address pointing at il_main_return.
+ *   any ending         return / exit / _exit / exec / fatal signal: one
+ *                      thread becomes the ender (finish.c), the counters
+ *                      stop, and one record is written with one write(2).
  *
- * Everything reachable from il_finish() is async-signal-safe: no malloc,
- * no stdio, no locks; it uses syscalls and the fixed buffers below.
+ * The finish path (the objects listed in IL_SAFE, interposer.mk) is
+ * async-signal-safe: raw system calls, no malloc, no stdio, no locks;
+ * tests/system/interposer_safety.sh checks their undefined symbols.
  */
 #ifndef IL_H
 #define IL_H
@@ -34,8 +38,8 @@
 #define IL_HIDDEN __attribute__((visibility("hidden")))
 #define IL_EXPORT __attribute__((visibility("default")))
 
-/* Phases of one process image, in order.  il.phase only moves forward,
- * except that a failed exec returns DONE to RUNNING. */
+/* Phases of one process image.  The record is written once: the thread
+ * that moves the phase to FINISHING writes it. */
 enum il_phase {
     IL_PHASE_LOADED = 0, /* before our constructor */
     IL_PHASE_INIT,       /* constructor done, main not yet reached */
@@ -46,132 +50,205 @@ enum il_phase {
 
 enum il_how { IL_HOW_RETURN, IL_HOW_EXIT, IL_HOW__EXIT, IL_HOW_EXEC, IL_HOW_SIGNAL };
 
+/* Who ends the process (finish.c). */
+enum il_end_kind {
+    IL_END_NONE = 0,
+    IL_END_EXITPATH, /* glibc's exit() tail: the thread holds stdio's list lock */
+    IL_END_SELF,     /* _exit, a fatal signal, quick_exit: the writer ends it */
+    IL_END_EXEC,     /* an exec in progress; released if it fails */
+};
+
 #define IL_ERRSHORT 200 /* per-event error text */
 #define IL_FLOOR_WINDOWS 5
+#define IL_LATE_MAX 8
 
 struct il_event {
     char name[IL_EVENT_NAME_MAX]; /* as the user wrote it */
-    struct perf_event_attr attr;  /* perf backend encoding */
-    int resolved;                 /* attr is valid */
-    int via_pfm;                  /* resolved by libpfm4 */
-    int fd;                       /* perf fd, -1 when not open */
+    struct perf_event_attr attr;  /* perf: the encoding */
+    int resolved;                 /* perf: attr is valid */
+    int fd;                       /* perf: descriptor, -1 when not open */
     dev_t fd_dev;
     ino_t fd_ino;
     int papi_code;
-    int ok;                          /* counting */
-    char error[IL_ERRSHORT];         /* why not, when !ok */
+    int ok;                           /* counting */
+    char error[IL_ERRSHORT];          /* why not, when !ok */
     uint64_t value, enabled, running; /* final raw reading */
     uint64_t carry;                   /* counted before a failed exec */
     uint64_t floor;
     int floor_ok;
-    const char *key_json; /* name, JSON-escaped with quotes (arena) */
-    const char *err_json; /* error, JSON-escaped with quotes (arena) */
 };
 
+/*
+ * One counter backend (backend_*.c).  The table in events.c lists them;
+ * adding a backend means one file and one line there.  Every function
+ * works on il.ev[0..il.nev-1].  The functions called after main
+ * (stop_read, floor, restart) run in the finish path, which may be a
+ * signal handler: they must be async-signal-safe, or the backend says
+ * it is not (IL_CAP_UNSAFE_STOP, documented).
+ */
+enum {
+    IL_CAP_TIMES = 1,       /* reports enabled_ns and running_ns */
+    IL_CAP_FORK = 2,        /* after_fork can give a forked child counters of its own */
+    IL_CAP_UNSAFE_STOP = 4, /* stop_read is not async-signal-safe */
+    IL_CAP_SCOPE = 8,       /* may count user space only (exclude_kernel) */
+};
+
+struct il_backend {
+    const char *name;
+    unsigned caps;
+    int (*open)(void);        /* open every event, disabled; 0, or IL_E* if none counts */
+    void (*enable)(void);     /* start counting: the last thing before main */
+    void (*stop_read)(void);  /* stop counting and read the values */
+    void (*floor)(void);      /* calibrate the empty window (after stop_read) */
+    void (*restart)(void);    /* count again after a failed exec (values carried) */
+    void (*after_fork)(void); /* a forked child that measures itself */
+    void (*close)(void);      /* let go of everything */
+};
+
+extern const struct il_backend il_backend_perf IL_HIDDEN;
+extern const struct il_backend il_backend_papi IL_HIDDEN;
+extern const struct il_backend il_backend_none IL_HIDDEN;
+
+typedef int (*il_main_fn)(int, char **, char **);
+/* what il_main_entry jumps to */
+struct il_main_args {
+    long argc;
+    char **argv, **envp;
+    il_main_fn main;
+};
+
+/*
+ * Everything the library keeps, in one place, ordered by use: what every
+ * measured process touches comes first and is prefaulted in one go
+ * (il_populate: MADV_POPULATE_WRITE), so that the library's own memory
+ * costs the program's page-fault count nothing; big, rarely used buffers
+ * come last and cost nothing until used.
+ */
 struct il_state {
-    struct il_config cfg;
+    struct il_main_args main_args; /* first: trampoline.S reads it at il+0 */
+    void (*real_exit)(int);
+    void *real_start_main;
+    int secure; /* AT_SECURE: the library stands aside */
     volatile int phase;
-    volatile pid_t finisher; /* tid that owns FINISHING */
-    volatile pid_t exit_tid;   /* the first thread to call exit() */
-    volatile pid_t return_tid; /* the thread whose main returned */
-    int quick_status;          /* quick_exit()'s status */
 
-    pid_t pid;       /* the process this state belongs to */
-    pid_t main_tid;  /* the thread that opened the counters */
+    /* the end of the process (finish.c) */
+    volatile uintptr_t ender; /* the thread that ends it (il_self()), 0 while nobody does */
+    volatile int end_kind;    /* enum il_end_kind */
+    volatile int exit_tail;   /* glibc's exit reached our entries */
+    int end_how, end_status, end_sig;
+    const char *end_exec; /* the program exec'd, for an exec ending */
+    uintptr_t writer;     /* the thread writing (or that wrote) the record */
 
-    enum il_backend_kind backend;
-    struct il_event ev[IL_MAX_EVENTS];
+    pid_t pid;           /* the process this state belongs to */
+    pid_t main_tid;      /* the thread that entered main */
+    pid_t counted_in;    /* counted by the counters of this pid's record (counted.c) */
+    int counts_children; /* our counters count what our children exec */
+
+    const struct il_backend *be;
+    enum il_inherit inherit; /* as applied */
     int nev;
     int inherit_thread_unsupported;
+    int fd_top; /* counters go at and below this descriptor */
 
     /* the measured window */
-    struct timespec t0, t1;
+    struct timespec t0, t1, start_real;
     struct rusage ru0, ru0c, ru1, ru1c;
 
     /* setup facts */
     int argc;
-    char **argv;
+    char **argv, **envp;
+    const unsigned long *auxv;
     size_t env_bytes, env_vars, argv_bytes;
     int aslr;
     uintptr_t stack_top, main_sp, heap_base, heap_start;
     unsigned long stack_offset, heap_offset;
     int stack_pinned;
     uintptr_t stack_pin;
+    int main_tail;     /* main entered by a tail jump (setup.main_entry) */
+    long main_residue; /* bytes main's stack pointer sits below glibc's, unasked */
+    char cpus[256];    /* CPU affinity before main, as a list "0-3,6" */
 
-    /* output */
-    char out_path[IL_PATH_MAX]; /* absolute, %p expanded; "" means stderr */
-    int out_fd;
-    dev_t out_dev;
-    ino_t out_ino;
+    /* output: cfg.output, made absolute before main */
+    int out_ready;
     int err_fd; /* our copy of stderr, when records or the summary go there */
     dev_t err_dev;
     ino_t err_ino;
 
-    /* the record: the prefix is built with jansson before main; the rest
-     * is appended at the end by signal-safe code into buf */
-    char *arena;
-    size_t arena_size, arena_used;
-    char *prefix;
-    size_t prefix_len;
+    /* the record: the prefix (identity and argv) is written before main,
+     * the rest appended at the end by the same signal-safe writer */
     char *buf;
-    size_t bufcap;
+    size_t bufcap, prefix_len;
     const char *run_labels; /* a JSON object from interloper run, or NULL */
 
-    /* problems found after main, for the record's "errors" */
-    char late_errors[8][IL_ERROR_MAX];
+    /* the spec from interloper run (run.c) */
+    int run_loaded, run_summary;
+    pid_t run_pid;
+
+    /* fatal signals held (signals.c) */
+    int sig_installed;
+    volatile sig_atomic_t sig_ours[_NSIG];
+    int sig_dfl_flags[_NSIG];
+
     int nlate;
     int exec_failed_errno; /* a record was written, then exec failed */
-    int phase_before_finish;
-    int finished_how; /* the ending the record written says */
-    int pin_failed; /* INTERLOPER_STACK_PIN could not be applied */
+    int pin_failed;        /* INTERLOPER_STACK_PIN could not be applied */
+
+    struct il_config cfg;              /* its scalars and the heads of its buffers are used */
+    struct il_event ev[IL_MAX_EVENTS]; /* the first nev */
+    /* problems found after the configuration, for the record's "errors" */
+    char late_errors[IL_LATE_MAX][IL_ERROR_MAX];
 };
 
 extern struct il_state il IL_HIDDEN;
 
-/* real functions, resolved in il_resolve_reals() */
-typedef int (*il_main_fn)(int, char **, char **);
-extern void (*real_exit)(int) IL_HIDDEN;
-extern void (*real__exit)(int) IL_HIDDEN;
-extern int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) IL_HIDDEN;
-IL_HIDDEN void il_resolve_reals(void);
-IL_HIDDEN void il_forkexec_resolve(void);
+extern __thread int il_tls_returned IL_HIDDEN; /* this thread's main returned */
 
-/* util.c: signal-safe output and formatting */
+/* util.c: signal-safe formatting and output */
 IL_HIDDEN size_t il_strlcpy(char *dst, const char *src, size_t n);
 IL_HIDDEN char *il_fmt_u64(char *p, uint64_t v);
 IL_HIDDEN char *il_fmt_i64(char *p, int64_t v);
 IL_HIDDEN char *il_fmt_hex(char *p, uint64_t v);
 IL_HIDDEN char *il_cat(char *p, const char *s);
+IL_HIDDEN char *il_catn(char *p, const char *s, size_t max);
 IL_HIDDEN int il_write_all(int fd, const char *s, size_t n);
 IL_HIDDEN void il_msg(const char *a, const char *b, const char *c);
 IL_HIDDEN void il_debug(const char *a, const char *b, const char *c);
+IL_HIDDEN const char *il_errname(int err, char *buf);
 IL_HIDDEN pid_t il_gettid(void);
-IL_HIDDEN int il_move_fd_high(int fd);
+/* This thread, without a system call: its thread pointer.  (A vfork
+ * child has its parent thread's; il_measured() tells them apart.) */
+static inline uintptr_t
+il_self(void)
+{
+    return (uintptr_t)__builtin_thread_pointer();
+}
+IL_HIDDEN int il_fd_top(void);
+IL_HIDDEN int il_fd_place(int fd, int top);
 IL_HIDDEN void il_iso8601(const struct timespec *ts, char out[32]);
 IL_HIDDEN uint64_t il_ts_ns(const struct timespec *a, const struct timespec *b);
 IL_HIDDEN uint64_t il_tv_ns(const struct timeval *tv);
 IL_HIDDEN size_t il_utf8_sanitize(const char *src, size_t n, char *dst, size_t dstsz);
-IL_HIDDEN long il_sys_perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
-                                      unsigned long flags);
+IL_HIDDEN void il_late_error(const char *a, const char *b);
+IL_HIDDEN const char *il_getenv(char *const *env, const char *name);
+IL_HIDDEN void il_block_forever(void);
+IL_HIDDEN int il_read_small(const char *path, char *b, size_t n);
+IL_HIDDEN void il_populate(const void *from, const void *to);
+IL_HIDDEN const unsigned long *il_auxv(char **envp);
 
-/* events.c: generic names, resolution across backends */
+/* names.c: generic event names */
 IL_HIDDEN int il_event_generic(const char *name, struct perf_event_attr *attr);
 IL_HIDDEN int il_event_is_papi_name(const char *name);
-IL_HIDDEN void il_events_setup(void);
-IL_HIDDEN void il_attr_init(struct perf_event_attr *attr, enum il_inherit inherit);
+extern const char *const il_generic_names[] IL_HIDDEN;
 
-/* perf.c */
-IL_HIDDEN int il_perf_open(struct il_event *e, enum il_inherit inherit);
-IL_HIDDEN void il_perf_close_all(void);
-IL_HIDDEN void il_perf_enable(void);
-IL_HIDDEN void il_perf_disable(void);
-IL_HIDDEN void il_perf_stop(void);
-IL_HIDDEN void il_perf_read(void);
-IL_HIDDEN void il_perf_floor(void);
-IL_HIDDEN int il_perf_has_pmu(void);
+/* events.c: picks the backend and opens the events */
+IL_HIDDEN void il_events_setup(void);
+
+/* backend_perf.c, also for interloper events */
+IL_HIDDEN int il_perf_open_one(struct il_event *e, enum il_inherit inherit, int top);
 IL_HIDDEN const char *il_perf_errno_text(int err, const struct perf_event_attr *a, char *buf,
                                          size_t n);
 IL_HIDDEN int il_perf_paranoid(void);
+IL_HIDDEN int il_perf_has_pmu(void);
 
 /* pfm.c: libpfm4 names, resolved in a short-lived child so that libpfm's
  * allocations never touch the program's heap */
@@ -181,63 +258,72 @@ struct il_pfm_result {
     char error[IL_ERRSHORT];
 };
 IL_HIDDEN int il_pfm_resolve(const char *const *names, int n, struct il_pfm_result *out);
+IL_HIDDEN void il_perf_encode(void);
 
-/* papi.c: libpapi through dlopen, only when this backend is used */
-IL_HIDDEN int il_papi_open(char *why, size_t whysz);
-IL_HIDDEN void il_papi_start(void);
-IL_HIDDEN void il_papi_stop_read(void);
-IL_HIDDEN void il_papi_floor(void);
-IL_HIDDEN void il_papi_close(void);
+/* backend_papi.c, also for interloper events */
 IL_HIDDEN int il_papi_probe(char *info, size_t n);
 IL_HIDDEN int il_papi_code(const char *name, int *code, char *err, size_t n);
 
-/* backend-neutral counter control, used by start and finish */
-IL_HIDDEN void il_counters_start(void);
-IL_HIDDEN void il_counters_stop(void);
-IL_HIDDEN void il_counters_read_and_floor(void);
-
 /* record.c */
-IL_HIDDEN int il_arena_init(size_t want);
-IL_HIDDEN void *il_arena_alloc(size_t n);
+struct il_usage {
+    uint64_t wall, user, sys, vol, invol;
+    long maxrss;
+};
+IL_HIDDEN void il_usage(struct il_usage *u);
 IL_HIDDEN int il_record_prefix(void);
-IL_HIDDEN size_t il_record_finish(enum il_how how, int status, int sig, const char *exec_path);
-IL_HIDDEN size_t il_record_premain(char *buf, size_t cap, enum il_how how, int status, int sig,
-                                   const char *exec_path);
+IL_HIDDEN size_t il_record_finish(void);
+IL_HIDDEN size_t il_record_premain(char *buf, size_t cap);
 
-/* trampoline.S: call fn(argc, argv, envp) with the stack pointer sp */
-#if defined(__x86_64__) || defined(__aarch64__)
-#define IL_HAVE_TRAMPOLINE 1
-IL_HIDDEN int il_call_on_stack(uintptr_t sp, il_main_fn fn, int argc, char **argv, char **envp);
-#else
-#define IL_HAVE_TRAMPOLINE 0
-#endif
+/* summary.c: the perf-stat-like summary, shared with interloper record */
+IL_HIDDEN void il_summary_print(int fd);
 
 /* setup.c */
 IL_HIDDEN void il_setup_facts(int argc, char **argv, char **envp);
-IL_HIDDEN uintptr_t il_main_stack(uintptr_t sp_now);
+IL_HIDDEN void il_setup_late(void);
+IL_HIDDEN uintptr_t il_main_stack(uintptr_t glibc_sp);
 IL_HIDDEN void il_heap_apply(void);
-IL_HIDDEN int il_output_open(void);
-IL_HIDDEN void il_output_write(const char *s, size_t n);
+
+/* output.c */
+IL_HIDDEN int il_output_prepare(void);
+IL_HIDDEN int il_output_write(const char *line, size_t n, char *why, size_t whysz);
+IL_HIDDEN void il_output_fallback(const char *line, size_t n);
 IL_HIDDEN void il_keep_stderr(void);
 IL_HIDDEN int il_stderr_fd(void);
-IL_HIDDEN int il_call_main(uintptr_t sp, il_main_fn fn, int argc, char **argv, char **envp);
 
 /* finish.c */
 IL_HIDDEN int il_finish(enum il_how how, int status, int sig, const char *exec_path);
+IL_HIDDEN void il_exit_gate(void);
 IL_HIDDEN void il_resume_after_exec(int err);
-IL_HIDDEN void il_late_error(const char *a, const char *b);
-IL_HIDDEN void il_on_exit(int status, void *arg);
-IL_HIDDEN void il_on_quick_exit(void);
-IL_HIDDEN void il_block_forever(void);
+IL_HIDDEN void il_exit_lock(int status, void *arg);
+IL_HIDDEN void il_exit_record(int status, void *arg);
+IL_HIDDEN void il_quick_record(void *arg, int status);
+IL_HIDDEN void il_end_reset(void);
+IL_HIDDEN int il_measured(void);
+
+/* counted.c */
+IL_HIDDEN int il_counted_give(int dir, const char *path, int fd, char *const envp[]);
+IL_HIDDEN void il_counted_take(void);
 
 /* signals.c */
 IL_HIDDEN void il_signals_install(void);
 
 /* run.c: the spec from interloper run */
 IL_HIDDEN void il_run_load(void);
-IL_HIDDEN void il_run_end(enum il_how how, int status, int sig, int measured);
+IL_HIDDEN int il_run_wants_summary(void);
+IL_HIDDEN void il_run_end(int measured);
 
 /* start.c */
+IL_HIDDEN void il_resolve_reals(void);
 IL_HIDDEN void il_child_restart(void);
+
+/* trampoline.S; main is entered by a tail jump on x86-64 only (elsewhere
+ * it is called, IL_CALL_GAP bytes lower: setup.main_entry "call") */
+#if defined(__x86_64__)
+#define IL_TAIL_MAIN 1
+#else
+#define IL_TAIL_MAIN 0
+#endif
+IL_HIDDEN int il_call_on_stack(uintptr_t sp, il_main_fn fn, int argc, char **argv, char **envp);
+IL_HIDDEN int il_shadow_stack_active(void);
 
 #endif

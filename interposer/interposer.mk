@@ -1,11 +1,20 @@
 # Build fragment for the interposer (interposer/ -> libinterloper.so),
 # included by the top-level Makefile.
-# Objects shared by the library and the tools are built position-independent.
-IL_CORE = config util events perf pfm papi record
-IL_HOOKS = start finish signals forkexec setup run
+#
+# IL_CORE: objects the tools and unit tests link too (position-independent).
+# IL_HOOKS: the hooks, only in the library.
+# IL_SAFE: the finish path, which may run in a signal handler or _exit:
+#   tests/system/interposer_safety.sh checks that these objects call
+#   nothing outside themselves but the allowlist in interposer/safe.allow.
+IL_CORE = config util names events backend_perf backend_papi backend_none pfm record summary \
+	output setup run
+IL_HOOKS = start finish signals forkexec counted libc
+IL_SAFE = libc util names config record summary output finish signals backend_perf \
+	backend_none run stack
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
-IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o
-IL_PIC = -fPIC -fvisibility=hidden -fno-strict-aliasing
+IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o \
+	$(B)/interposer/stack.o
+IL_PIC = -fPIC -fvisibility=hidden -fno-strict-aliasing -ftls-model=initial-exec
 
 LIB = $(B)/libinterloper.so
 
@@ -13,12 +22,15 @@ $(B)/interposer/%.o: interposer/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(IL_PIC) -Iinterposer -c $< -o $@
 
-$(B)/interposer/trampoline.o: interposer/trampoline.S
+$(B)/interposer/%.o: interposer/%.S
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -fPIC -c $< -o $@
 
+# Nothing but libc: no libjansson, no libdl (dlsym is libc's since glibc
+# 2.34), every import bound at load (-z now), so that no symbol is
+# resolved inside the measured window.
 $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
 	$(CC) -shared $(CFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) \
-		-Wl,--version-script=interposer/exports.map -Wl,-z,now -Wl,-z,nodelete \
-		-ljansson -ldl
-
+		-Wl,--version-script=interposer/exports.map -Wl,-z,now -Wl,-z,relro \
+		-Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed
+	@printf '%s\n' $(IL_SAFE:%=$(B)/interposer/%.o) >$(B)/interposer/safe.list

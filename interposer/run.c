@@ -17,21 +17,35 @@
  * The library reads it before main (il_run_load), writes the labels into
  * the record and the record into the results file, and when the image
  * that interloper run exec'd ends for good, prints the summary and
- * removes the spec (il_run_end, signal-safe).
+ * removes the spec and its directory (il_run_end, signal-safe).  With
+ * "pid 0" (interloper sweep) the driver removes it, never the library.
+ *
+ * The spec must be a regular file owned by the user: it is opened
+ * without following a final link and without blocking, and anything else
+ * (/dev/stdin, a FIFO, another user's file) is refused with one line, so
+ * that the library can neither eat the program's stdin nor hang on a
+ * FIFO, nor take its output and labels from someone else.  The
+ * descriptor is closed before main.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include "il.h"
+#include "il_summary.h"
+#include "sys.h"
 
 static char spec[16384];
-static struct {
-    int loaded;
-    pid_t pid;
-    int summary;
-} R;
+
+static void
+refuse(const char *why)
+{
+    char what[IL_ERROR_MAX];
+    char *p = il_cat(what, why);
+    il_cat(p, "; expected the spec file interloper run wrote; the record goes to "
+              "INTERLOPER_OUTPUT, without labels");
+    il_config_error(&il.cfg, "INTERLOPER_RUN", il.cfg.run_spec, what);
+}
 
 void
 il_run_load(void)
@@ -39,42 +53,52 @@ il_run_load(void)
     const char *path = il.cfg.run_spec;
     if (!path[0])
         return;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? read(fd, spec, sizeof spec - 1) : -1;
-    int err = errno;
-    if (fd >= 0)
-        close(fd);
-    if (n <= 0 || strncmp(spec, "interloper-run/1\n", 17)) {
-        char what[IL_ERROR_MAX];
-        char *p = il_cat(what, "cannot read it");
-        if (n < 0) {
-            p = il_cat(p, ": ");
-            p = il_cat(p, strerror(err));
-        } else {
-            p = il_cat(p, " as a spec of interloper-run/1");
+    long fd = il_sys_open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
+    struct stat st;
+    if (fd < 0 || il_sys_fstat((int)fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+        st.st_uid != (uid_t)il_sys_getuid()) {
+        char e[64], why[IL_ERROR_MAX];
+        char *p = il_cat(why, "not a regular file of yours");
+        if (fd < 0) {
+            p = il_cat(p, " (");
+            p = il_cat(p, il_errname((int)-fd, e));
+            il_cat(p, ")");
         }
-        il_cat(p, "; the record goes to INTERLOPER_OUTPUT, without labels");
-        il_config_error(&il.cfg, "INTERLOPER_RUN", path, what);
+        if (fd >= 0)
+            il_sys_close((int)fd);
+        refuse(why);
+        return;
+    }
+    long n = 0, r;
+    while ((size_t)n < sizeof spec - 1 &&
+           (r = il_sys_read((int)fd, spec + n, sizeof spec - 1 - (size_t)n)) > 0)
+        n += r;
+    il_sys_close((int)fd);
+    if (n <= 0 || strncmp(spec, IL_RUN_SCHEMA "\n", sizeof IL_RUN_SCHEMA)) {
+        refuse("cannot read it as a spec of " IL_RUN_SCHEMA);
         return;
     }
     spec[n] = 0;
     /* one value per line: make the lines strings */
-    for (ssize_t i = 0; i < n; i++)
+    for (long i = 0; i < n; i++)
         if (spec[i] == '\n')
             spec[i] = 0;
     const char *out = NULL, *pid = NULL, *sum = NULL, *lab = NULL;
+#define IS(key) (!strncmp(line, key " ", sizeof key) ? line + sizeof key : NULL)
     for (char *line = spec; line < spec + n; line += strlen(line) + 1) {
-        if (!strncmp(line, "output ", 7))
-            out = line + 7;
-        else if (!strncmp(line, "pid ", 4))
-            pid = line + 4;
-        else if (!strncmp(line, "summary ", 8))
-            sum = line + 8;
-        else if (!strncmp(line, "labels ", 7))
-            lab = line + 7;
+        const char *v;
+        if ((v = IS(IL_RUN_OUTPUT)))
+            out = v;
+        else if ((v = IS(IL_RUN_PID)))
+            pid = v;
+        else if ((v = IS(IL_RUN_SUMMARY)))
+            sum = v;
+        else if ((v = IS(IL_RUN_LABELS)))
+            lab = v;
     }
+#undef IS
     if (out && (out[0] == '/' || !strcmp(out, "-")) && strlen(out) < sizeof il.cfg.output) {
-        strcpy(il.cfg.output, out);
+        il_strlcpy(il.cfg.output, out, sizeof il.cfg.output);
         il.cfg.output_stderr = !strcmp(out, "-");
     }
     if (lab) {
@@ -82,154 +106,89 @@ il_run_load(void)
         if (l >= 2 && lab[0] == '{' && lab[l - 1] == '}')
             il.run_labels = lab;
     }
-    R.pid = 0;
+    il.run_pid = 0;
     for (const char *p = pid; p && *p >= '0' && *p <= '9'; p++)
-        R.pid = R.pid * 10 + (*p - '0');
-    R.summary = sum && sum[0] == '1';
-    if (R.summary)
-        il_keep_stderr();
-    R.loaded = 1;
+        il.run_pid = il.run_pid * 10 + (*p - '0');
+    il.run_summary = sum && sum[0] == '1';
+    il.run_loaded = 1;
 }
 
-/* ------------------------------------------------------------ summary */
-
-struct line {
-    char b[4096];
-    size_t n;
-};
-
-static void
-add(struct line *l, const char *s)
+/* The summary goes to stderr: keep a copy of it, for programs that close
+ * theirs on the way out.  Called once the output is settled. */
+int
+il_run_wants_summary(void)
 {
-    while (*s && l->n < sizeof l->b - 2)
-        l->b[l->n++] = *s++;
+    return il.run_loaded && il.run_summary && il.run_pid == il.pid;
 }
 
-static void
-add_pad(struct line *l, const char *s, size_t width)
+/* The summary of this image, from the library's own state, on fd, by
+ * the formatter interloper record summary uses too (summary.c).  Called
+ * once the record is written; async-signal-safe. */
+void
+il_summary_print(int fd)
 {
-    for (size_t k = strlen(s); k < width; k++)
-        add(l, " ");
-    add(l, s);
-}
-
-/* 1234567 -> "1,234,567" */
-static void
-grouped(uint64_t v, char out[32])
-{
-    char d[24];
-    il_fmt_u64(d, v);
-    size_t n = strlen(d), o = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0)
-            out[o++] = ',';
-        out[o++] = d[i];
-    }
-    out[o] = 0;
-}
-
-/* nanoseconds as seconds with nine decimals */
-static void
-seconds(uint64_t ns, char out[32])
-{
-    char *p = il_fmt_u64(out, ns / 1000000000u);
-    *p++ = '.';
-    uint64_t frac = ns % 1000000000u;
-    for (uint64_t div = 100000000u; div; div /= 10) {
-        *p++ = (char)('0' + frac / div);
-        frac %= div;
-    }
-    *p = 0;
-}
-
-static void
-add_num(struct line *l, uint64_t v)
-{
-    char b[24];
-    il_fmt_u64(b, v);
-    add(l, b);
-}
-
-/* "    0.001234567 seconds ...", right-aligned like perf stat */
-static void
-add_seconds(struct line *l, uint64_t ns, const char *what)
-{
-    char b[32];
-    seconds(ns, b);
-    add_pad(l, b, 20);
-    add(l, what);
-}
-
-static void
-summary(enum il_how how, int status, int sig)
-{
-    static const char *const how_name[] = {"return", "exit", "_exit", "exec", "signal"};
-    struct line l;
-    char a[32], b[32];
-    l.n = 0;
-    add(&l, "\n Performance counter stats for '");
-    size_t start = l.n;
-    for (int i = 0; i < il.argc && il.argv && il.argv[i]; i++) {
-        if (i)
-            add(&l, " ");
-        add(&l, il.argv[i]);
-        if (l.n - start > 120) {
-            add(&l, " ...");
-            break;
-        }
-    }
-    add(&l, "' (pid ");
-    il_fmt_i64(a, getpid());
-    add(&l, a);
-    add(&l, ", ");
-    add(&l, how_name[how]);
-    add(&l, " ");
-    il_fmt_i64(a, how == IL_HOW_SIGNAL ? sig : status);
-    add(&l, a);
-    add(&l, ", backend ");
-    add(&l, il_backend_name(il.backend));
-    add(&l, "):\n\n");
+    static struct il_summary_event ev[IL_MAX_EVENTS];
+    static const char *errors[IL_MAX_ERRORS + IL_LATE_MAX];
+    static char text[16384];
+    static const char *const how[] = {
+        [IL_HOW_RETURN] = IL_HOW_NAME_RETURN, [IL_HOW_EXIT] = IL_HOW_NAME_EXIT,
+        [IL_HOW__EXIT] = IL_HOW_NAME__EXIT,   [IL_HOW_EXEC] = IL_HOW_NAME_EXEC,
+        [IL_HOW_SIGNAL] = IL_HOW_NAME_SIGNAL,
+    };
+    char sp[24], heap[24];
+    struct il_summary s;
+    memset(&s, 0, sizeof s);
     for (int i = 0; i < il.nev; i++) {
         struct il_event *e = &il.ev[i];
-        if (e->ok) {
-            grouped(e->value, a);
-            add_pad(&l, a, 20);
-        } else {
-            add_pad(&l, "<not counted>", 20);
-        }
-        add(&l, "      ");
-        add(&l, e->name);
-        for (size_t k = strlen(e->name); k < 24; k++)
-            add(&l, " ");
-        if (e->ok && e->floor_ok) {
-            add(&l, "   # floor ");
-            grouped(e->floor, b);
-            add(&l, b);
-        }
-        if (e->ok && e->running < e->enabled)
-            add(&l, "   (multiplexed)");
-        if (!e->ok) {
-            add(&l, "   # ");
-            add(&l, e->error);
-        }
-        add(&l, "\n");
+        ev[i] =
+            (struct il_summary_event){e->name,     e->ok,      e->value,
+                                      e->floor_ok, e->floor,   (il.be->caps & IL_CAP_TIMES) != 0,
+                                      e->enabled,  e->running, e->error};
     }
-    add(&l, "\n");
-    add_seconds(&l, il_ts_ns(&il.t0, &il.t1), " seconds time elapsed\n");
-    add_seconds(&l, il_tv_ns(&il.ru1.ru_utime) - il_tv_ns(&il.ru0.ru_utime), " seconds user\n");
-    add_seconds(&l, il_tv_ns(&il.ru1.ru_stime) - il_tv_ns(&il.ru0.ru_stime), " seconds sys\n");
-    add(&l, "\n  setup: env ");
-    add_num(&l, il.env_bytes);
-    add(&l, " bytes, main_sp ");
-    il_fmt_hex(a, il.main_sp);
-    add(&l, a);
-    add(&l, il.stack_pinned ? " (pinned)" : "");
-    add(&l, ", stack offset ");
-    add_num(&l, il.stack_offset);
-    add(&l, ", heap offset ");
-    add_num(&l, il.heap_offset);
-    add(&l, il.aslr ? ", ASLR on\n\n" : ", ASLR off\n\n");
-    il_write_all(il_stderr_fd(), l.b, l.n);
+    int ne = 0;
+    for (int i = 0; i < il.cfg.nerrors; i++)
+        errors[ne++] = il.cfg.errors[i];
+    for (int i = 0; i < il.nlate; i++)
+        errors[ne++] = il.late_errors[i];
+    il_fmt_hex(sp, il.main_sp);
+    il_fmt_hex(heap, il.heap_start);
+    s.argv = (const char *const *)il.argv;
+    s.argc = il.argc;
+    s.pid = il_sys_getpid();
+    s.how = how[il.end_how];
+    s.has_status = il.end_how != IL_HOW_SIGNAL && il.end_how != IL_HOW_EXEC;
+    s.status = il.end_status;
+    s.signal = il.end_how == IL_HOW_SIGNAL ? il.end_sig : 0;
+    s.backend = il.be->name;
+    s.nev = il.nev;
+    s.ev = ev;
+    struct il_usage u;
+    il_usage(&u);
+    s.has_times = 1;
+    s.wall_ns = u.wall;
+    s.user_ns = u.user;
+    s.sys_ns = u.sys;
+    s.has_ctx = 1;
+    s.ctx_voluntary = u.vol;
+    s.ctx_involuntary = u.invol;
+    s.maxrss_kib = u.maxrss;
+    s.has_setup = 1;
+    s.env_bytes = il.env_bytes;
+    s.env_vars = il.env_vars;
+    s.argv_bytes = il.argv_bytes;
+    s.aslr = il.aslr;
+    s.cpus = il.cpus;
+    s.main_sp = sp;
+    s.main_entry = il.main_tail ? IL_MAIN_ENTRY_TAIL : IL_MAIN_ENTRY_CALL;
+    s.stack_offset = il.stack_offset;
+    s.stack_pinned = il.stack_pinned;
+    s.heap_start = heap;
+    s.heap_offset = il.heap_offset;
+    s.nerrors = ne;
+    s.errors = errors;
+    size_t n = il_summary_format(&s, text, sizeof text);
+    text[n] = '\n';
+    il_write_all(fd, text, n + 1);
 }
 
 /*
@@ -238,18 +197,18 @@ summary(enum il_how how, int status, int sig)
  * directory.  Async-signal-safe.
  */
 void
-il_run_end(enum il_how how, int status, int sig, int measured)
+il_run_end(int measured)
 {
-    if (!R.loaded || getpid() != R.pid || how == IL_HOW_EXEC)
+    if (!il.run_loaded || (pid_t)il_sys_getpid() != il.run_pid)
         return;
-    if (R.summary && measured)
-        summary(how, status, sig);
-    unlink(il.cfg.run_spec);
+    if (il.run_summary && measured)
+        il_summary_print(il_stderr_fd());
+    il_sys_unlink(il.cfg.run_spec);
     char dir[IL_PATH_MAX];
     il_strlcpy(dir, il.cfg.run_spec, sizeof dir);
     char *slash = strrchr(dir, '/');
     if (slash && slash != dir) {
         *slash = 0;
-        rmdir(dir);
+        il_sys_rmdir(dir);
     }
 }

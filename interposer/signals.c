@@ -3,7 +3,7 @@
  * dies of that signal, so its parent sees the same wait status.
  *
  * Before main, for every signal whose default action ends the process and
- * whose disposition is still SIG_DFL, il_on_signal is installed.  It writes
+ * whose disposition is still SIG_DFL, il_on_signal is il.sig_installed.  It writes
  * the record on a stack of its own (the program's alternate signal stack,
  * if it has one, may be far too small for us), restores SIG_DFL, and ends
  * the process as the signal would have:
@@ -14,7 +14,7 @@
  *   - anything else is re-raised to this thread and unblocked.
  * Signals the program inherited as ignored (nohup, background jobs) are
  * left alone.  As pid 1 (a container's init) SIG_DFL means "ignore" for
- * signals from outside, so only the synchronous ones are installed there.
+ * signals from outside, so only the synchronous ones are il.sig_installed there.
  *
  * The program must not notice: our sigaction(), signal(), bsd_signal() and
  * sysv_signal() keep the program's view.  Asking for the disposition
@@ -23,10 +23,15 @@
  * real, and our handler is back when the program returns to SIG_DFL.  The
  * pattern is libmonitor's signal.c.  Because glibc's sigset(), ssignal()
  * and sigignore() change dispositions past any hook, every call checks
- * what is really installed before trusting its own notes.  A one-shot
+ * what is really il.sig_installed before trusting its own notes.  A one-shot
  * handler (SA_RESETHAND, as sysv_signal sets) is run through il_oneshot,
  * so that the "reset to SIG_DFL" lands on our handler, not on a bare
- * SIG_DFL that would lose the record.
+ * SIG_DFL that would lose the record; afterwards the program sees
+ * SIG_DFL with the flags and mask it had set, as the kernel would show.
+ *
+ * The handler runs il_finish (finish.c): the first ending claims the
+ * process; a thread that gets a fatal signal while another thread is
+ * already ending the process waits for that ending instead.
  *
  * Not covered, and documented: SIGKILL; a stack overflow with no
  * alternate stack (the kernel cannot run any handler); a program that
@@ -35,26 +40,45 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "il.h"
+#include "sys.h"
 
-static volatile sig_atomic_t ours[_NSIG];
 /* The program's view of a signal we hold.  Until the program sets one it
  * is SIG_DFL with the flags the kernel reported at install and an empty
  * mask, so the table of full sigactions is written only when the program
  * sets SIG_DFL itself: its pages stay untouched in most processes. */
 static struct sigaction view[_NSIG];
 static unsigned char view_set[_NSIG];
-static int dfl_flags[_NSIG];
-/* one-shot handlers, run through il_oneshot */
+/* one-shot handlers, run through il_oneshot, as the program set them and
+ * as the kernel reported them back */
 static struct sigaction oneshot[_NSIG];
-static int installed;
 
 /* the handler's own stack; taken by the first thread that needs it */
 static char handler_stack[64 << 10] __attribute__((aligned(16)));
 static volatile int handler_stack_taken;
+
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000 /* the kernel's; glibc sets it and reports it back */
+#endif
+
+/* glibc's sigaction, under its exported alias (no dlsym needed) */
+extern int __sigaction(int, const struct sigaction *, struct sigaction *);
+
+/* glibc's sigset_t holds 1024 bits; sigemptyset and friends would each
+ * be an import */
+static void
+mask_fill(sigset_t *m, int full)
+{
+    memset(m, full ? 0xff : 0, sizeof *m);
+}
+
+static void
+mask_add(sigset_t *m, int sig)
+{
+    unsigned long *w = (unsigned long *)m;
+    w[(sig - 1) / (8 * sizeof *w)] |= 1UL << ((sig - 1) % (8 * sizeof *w));
+}
 
 static int
 fatal_by_default(int sig)
@@ -84,15 +108,16 @@ fatal_by_default(int sig)
     case SIGSYS:
         return 1;
     }
-    return sig >= SIGRTMIN && sig <= SIGRTMAX;
+    /* real-time signals, past glibc's two internal ones (32, 33) */
+    return sig >= 34 && sig < _NSIG;
 }
 
 /* raised by the process itself: the ones that end even pid 1 */
 static int
 synchronous(int sig)
 {
-    return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
-           sig == SIGSYS || sig == SIGTRAP || sig == SIGABRT;
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGSYS ||
+           sig == SIGTRAP || sig == SIGABRT;
 }
 
 static struct sigaction
@@ -103,8 +128,7 @@ view_of(int sig)
         return view[sig];
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_DFL;
-    sa.sa_flags = dfl_flags[sig];
-    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = il.sig_dfl_flags[sig];
     return sa;
 }
 
@@ -121,24 +145,26 @@ il_on_signal(int sig, siginfo_t *info, void *uctx)
 {
     (void)uctx;
     int saved = errno;
-    int mine = il.pid == getpid(); /* not a vfork child sharing our memory */
+    int mine = il_measured(); /* not a vfork child sharing our memory */
     int wrote;
-#if IL_HAVE_TRAMPOLINE
+    int fault = info && info->si_code > 0 &&
+                (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE);
     int free_ = 0;
     if (__atomic_compare_exchange_n(&handler_stack_taken, &free_, 1, 0, __ATOMIC_SEQ_CST,
                                     __ATOMIC_SEQ_CST)) {
         uintptr_t top = ((uintptr_t)handler_stack + sizeof handler_stack) & ~(uintptr_t)15;
         wrote = il_call_on_stack(top, signal_work, sig, NULL, NULL);
         __atomic_store_n(&handler_stack_taken, 0, __ATOMIC_SEQ_CST);
-    } else
-#endif
+    } else {
         wrote = signal_work(sig, NULL, NULL);
+    }
 
-    /* This very thread already wrote the record for another ending, and
-     * is on its way to it (a signal slipped in between our write and the
-     * real _exit): end as the record says, not by this signal. */
-    if (mine && !wrote && il.phase == IL_PHASE_DONE && il.finisher == il_gettid() &&
-        il.finished_how != IL_HOW_SIGNAL && il.finished_how != IL_HOW_EXEC) {
+    /* This very thread already wrote the record for another ending and
+     * is on its way to it (a signal sent in between our write and the
+     * real _exit): end as the record says, not by this signal.  A fault
+     * cannot be stepped over: it ends the process as it would. */
+    if (mine && !wrote && !fault && il.phase == IL_PHASE_DONE && il.ender == il_self() &&
+        il.end_how != IL_HOW_SIGNAL && il.end_how != IL_HOW_EXEC) {
         errno = saved;
         return;
     }
@@ -146,20 +172,16 @@ il_on_signal(int sig, siginfo_t *info, void *uctx)
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    real_sigaction(sig, &dfl, NULL);
+    __sigaction(sig, &dfl, NULL);
     if (mine)
-        ours[sig] = 0;
-    if (info && info->si_code > 0 &&
-        (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE)) {
+        il.sig_ours[sig] = 0;
+    if (fault) {
         errno = saved;
         return; /* the instruction faults again, under SIG_DFL */
     }
-    syscall(SYS_tgkill, getpid(), il_gettid(), sig);
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, sig);
-    pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+    il_sys_tgkill(il_sys_getpid(), il_sys_gettid(), sig);
+    il_sigset s = IL_SIGBIT(sig);
+    il_sys_sigprocmask(SIG_UNBLOCK, &s, NULL);
     /* Still alive: the default action did not end us (pid 1 in a PID
      * namespace).  Carry on as the program would have. */
     errno = saved;
@@ -171,23 +193,27 @@ our_action(struct sigaction *sa)
     memset(sa, 0, sizeof *sa);
     sa->sa_sigaction = il_on_signal;
     sa->sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-    sigfillset(&sa->sa_mask);
+    mask_fill(&sa->sa_mask, 1);
 }
 
 /*
  * A handler the program set with SA_RESETHAND: the kernel would reset the
  * disposition to SIG_DFL on delivery.  For us SIG_DFL means our handler,
  * so put that back first, then run the program's handler as it asked.
+ * From then on the program sees SIG_DFL with the flags and mask it set,
+ * which is what the kernel shows after resetting a one-shot handler.
  */
 static void
 il_oneshot(int sig, siginfo_t *info, void *uctx)
 {
     struct sigaction h = oneshot[sig], sa;
     our_action(&sa);
-    real_sigaction(sig, &sa, NULL);
-    if (il.pid == getpid()) {
-        ours[sig] = 1;
-        view_set[sig] = 0;
+    __sigaction(sig, &sa, NULL);
+    if (il_measured()) {
+        view[sig] = h;
+        view[sig].sa_handler = SIG_DFL;
+        view_set[sig] = 1;
+        il.sig_ours[sig] = 1;
     }
     if (h.sa_flags & SA_SIGINFO)
         h.sa_sigaction(sig, info, uctx);
@@ -195,79 +221,123 @@ il_oneshot(int sig, siginfo_t *info, void *uctx)
         h.sa_handler(sig);
 }
 
+/* The kernel's struct sigaction: installing our handler with the raw
+ * system call costs a tenth of glibc's wrapper, in every process. */
+struct ksigaction {
+    void *handler;
+    unsigned long flags;
+    void *restorer;
+    il_sigset mask;
+};
+
+static int
+install(int sig, struct ksigaction *prev)
+{
+#if defined(__x86_64__)
+    extern char il_restore_rt[];
+    struct ksigaction k = {(void *)il_on_signal, SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_RESTORER,
+                           il_restore_rt, IL_SIGALL};
+    return il_sc6(SYS_rt_sigaction, sig, (long)&k, (long)prev, 8, 0, 0) < 0 ? -1 : 0;
+#else
+    struct sigaction sa, p;
+    our_action(&sa);
+    if (__sigaction(sig, &sa, &p) < 0)
+        return -1;
+    prev->handler = (void *)p.sa_handler;
+    prev->flags = (unsigned long)p.sa_flags;
+    return 0;
+#endif
+}
+
+static void
+put_back(int sig, struct ksigaction *prev)
+{
+#if defined(__x86_64__)
+    il_sc6(SYS_rt_sigaction, sig, (long)prev, 0, 8, 0, 0);
+#else
+    (void)prev;
+    struct sigaction p;
+    memset(&p, 0, sizeof p);
+    p.sa_handler = SIG_DFL;
+    __sigaction(sig, &p, NULL); /* not reached: only SIG_DFL is replaced there */
+#endif
+}
+
 void
 il_signals_install(void)
 {
-    if (installed)
+    if (il.sig_installed)
         return;
-    int pid1 = getpid() == 1;
-    struct sigaction sa, prev;
-    sigset_t all, old;
-    our_action(&sa);
+    int pid1 = il_sys_getpid() == 1;
+    struct ksigaction prev;
+    il_sigset all = IL_SIGALL, old;
     /* Install first and put back anything that was not SIG_DFL; with all
      * signals blocked, nothing can arrive in between. */
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
+    il_sys_sigprocmask(SIG_BLOCK, &all, &old);
     for (int sig = 1; sig < _NSIG; sig++) {
-        if (!fatal_by_default(sig) || (pid1 && !synchronous(sig)) ||
-            real_sigaction(sig, &sa, &prev) < 0)
+        if (!fatal_by_default(sig) || (pid1 && !synchronous(sig)) || install(sig, &prev) < 0)
             continue;
-        if (prev.sa_handler == SIG_DFL && !(prev.sa_flags & SA_SIGINFO)) {
-            ours[sig] = 1;
-            dfl_flags[sig] = prev.sa_flags;
+        if (prev.handler == (void *)SIG_DFL && !(prev.flags & SA_SIGINFO)) {
+            il.sig_ours[sig] = 1;
+            il.sig_dfl_flags[sig] = (int)prev.flags;
         } else {
-            real_sigaction(sig, &prev, NULL);
+            put_back(sig, &prev);
         }
     }
-    installed = 1;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    il.sig_installed = 1;
+    il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 IL_EXPORT int
 sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
-    il_resolve_reals();
-    if (!installed || sig <= 0 || sig >= _NSIG || !fatal_by_default(sig))
-        return real_sigaction(sig, act, oact);
+    if (!il.sig_installed || sig <= 0 || sig >= _NSIG || !fatal_by_default(sig))
+        return __sigaction(sig, act, oact);
 
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    /* what is really installed, whatever our notes say */
+    il_sigset all = IL_SIGALL, old;
+    il_sys_sigprocmask(SIG_BLOCK, &all, &old);
+    /* what is really il.sig_installed, whatever our notes say */
     struct sigaction cur, before;
-    int rc = real_sigaction(sig, NULL, &cur);
+    int rc = __sigaction(sig, NULL, &cur);
     int was = rc == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == il_on_signal;
     int one = rc == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == il_oneshot;
     before = was ? view_of(sig) : one ? oneshot[sig] : cur;
-    ours[sig] = was;
+    il.sig_ours[sig] = was;
     if (rc == 0 && act) {
         if (act->sa_handler == SIG_DFL) {
             if (!was) {
                 struct sigaction sa;
                 our_action(&sa);
-                rc = real_sigaction(sig, &sa, NULL);
+                rc = __sigaction(sig, &sa, NULL);
             }
             if (rc == 0) {
+                /* as the kernel would report it back */
                 view[sig] = *act;
+                view[sig].sa_flags |= cur.sa_flags & SA_RESTORER;
                 view_set[sig] = 1;
-                ours[sig] = 1;
+                il.sig_ours[sig] = 1;
             }
         } else if (act->sa_handler != SIG_IGN && (act->sa_flags & SA_RESETHAND)) {
+            /* install it as asked for a moment, to learn how the kernel
+             * reports it (glibc adds SA_RESTORER), then the wrapper */
+            rc = __sigaction(sig, act, NULL);
+            if (rc == 0)
+                rc = __sigaction(sig, NULL, &oneshot[sig]);
             struct sigaction w = *act;
             w.sa_sigaction = il_oneshot;
             w.sa_flags = (act->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
-            oneshot[sig] = *act;
-            rc = real_sigaction(sig, &w, NULL);
             if (rc == 0)
-                ours[sig] = 0;
+                rc = __sigaction(sig, &w, NULL);
+            if (rc == 0)
+                il.sig_ours[sig] = 0;
         } else {
-            rc = real_sigaction(sig, act, NULL);
+            rc = __sigaction(sig, act, NULL);
             if (rc == 0)
-                ours[sig] = 0;
+                il.sig_ours[sig] = 0;
         }
     }
     int err = errno;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
     if (rc == 0 && oact)
         *oact = before;
     errno = err;
@@ -285,9 +355,8 @@ set_handler(int sig, sighandler_t h, int flags)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = h;
     sa.sa_flags = flags;
-    sigemptyset(&sa.sa_mask);
     if (!(flags & SA_NODEFER))
-        sigaddset(&sa.sa_mask, sig);
+        mask_add(&sa.sa_mask, sig);
     if (sigaction(sig, &sa, &old) < 0)
         return SIG_ERR;
     return old.sa_handler;
@@ -309,8 +378,10 @@ bsd_signal(int sig, sighandler_t h)
     return set_handler(sig, h, SA_RESTART);
 }
 
+/* as glibc's: one-shot, not deferred, not restarting (SA_INTERRUPT is
+ * a historical no-op glibc still sets, and the kernel reports back) */
 IL_EXPORT sighandler_t
 sysv_signal(int sig, sighandler_t h)
 {
-    return set_handler(sig, h, SA_RESETHAND | SA_NODEFER);
+    return set_handler(sig, h, SA_RESETHAND | SA_NODEFER | SA_INTERRUPT);
 }

@@ -2,115 +2,117 @@
  * start.c: how the interposer gets in front of main.
  *
  * As in Mytkowicz et al.'s inter-loper (seeds 000, section 3.2) and
- * libmonitor: LD_PRELOAD puts our __libc_start_main first, and we hand
- * glibc il_main() in place of the program's main.  Nothing of the program
+ * libmonitor: LD_PRELOAD puts our __libc_start_main first, and glibc gets
+ * il_main_entry in place of the program's main.  Nothing of the program
  * is modified or relinked, so its static layout is its own.
  *
  * Order of events in one process image:
- *   1. il_ctor()            our constructor (before the program's own
- *                           constructors, which glibc runs in
- *                           __libc_start_main): resolve real_*, parse the
- *                           variables, register il_on_exit with on_exit(3)
- *                           (it runs after the program's atexit handlers,
- *                           which were registered later) - no allocation.
- *   2. __libc_start_main    swap main for il_main.
- *   3. il_main()            il_prepare() does all the work that can be
- *                           done before main; then the clocks are read and
- *                           the counters enabled, as the very last thing,
- *                           and main is called on the chosen stack.
- *   4. return from main     recorded as the claim "return"; glibc then
- *                           calls exit(), which runs the atexit handlers
- *                           and finally il_on_exit(), which writes.
+ *   1. il_ctor()            our constructor, before the program's own
+ *                           constructors (glibc runs those inside
+ *                           __libc_start_main): parse the variables and
+ *                           register the exit entries (finish.c), which
+ *                           therefore run after the program's atexit
+ *                           handlers.  Nothing is allocated.
+ *   2. __libc_start_main    (trampoline.S) a tail jump into glibc's, with
+ *                           main swapped for il_main_entry: no frame of
+ *                           ours stays between _start and glibc.
+ *   3. il_main_entry        (trampoline.S) calls il_main_prepare(), which
+ *                           does all the work that can be done before main
+ *                           and enables the counters as its last act; then
+ *                           jumps to main with the stack pointer glibc gave
+ *                           il_main_entry (minus an offset, or pinned), and
+ *                           main's return address set to il_main_return.
+ *   4. main returns         into il_main_return, which does what glibc
+ *                           would: exit() with main's value, noting that
+ *                           this thread's main returned.
  *
  * Hooks may be called before il_ctor() (by a library whose constructor
- * runs first), so each resolves its real_* pointer lazily.
+ * runs first), so each resolves what it needs lazily.
  */
 #include <dlfcn.h>
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "il.h"
-
-void (*real_exit)(int);
-void (*real__exit)(int);
-int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
+#include "sys.h"
 
 typedef int (*start_main_fn)(il_main_fn, int, char **, void (*)(void), void (*)(void),
                              void (*)(void), void *);
-static start_main_fn real_start_main;
-static il_main_fn real_main;
 
-/* Idempotent and race-tolerant: every caller stores the same values. */
+extern int __cxa_at_quick_exit(void (*fn)(void *), void *dso);
+
+/* glibc's exit and __libc_start_main are the next definitions after ours:
+ * two dlsym calls in every process (about 3,000 instructions), before
+ * main, so that none happens while counting. */
 void
 il_resolve_reals(void)
 {
-    if (real_start_main)
+    if (__atomic_load_n(&il.real_start_main, __ATOMIC_ACQUIRE))
         return;
-    *(void **)&real_exit = dlsym(RTLD_NEXT, "exit");
-    *(void **)&real__exit = dlsym(RTLD_NEXT, "_exit");
-    *(void **)&real_sigaction = dlsym(RTLD_NEXT, "sigaction");
-    *(void **)&real_start_main = dlsym(RTLD_NEXT, "__libc_start_main");
+    *(void **)&il.real_exit = dlsym(RTLD_NEXT, "exit");
+    void *sm = dlsym(RTLD_NEXT, "__libc_start_main");
+    __atomic_store_n(&il.real_start_main, sm, __ATOMIC_RELEASE);
 }
 
-static const char *
-env_get(const char *name)
-{
-    return getenv(name);
-}
+/* Called by __libc_start_main (trampoline.S): keep the program's main,
+ * return glibc's __libc_start_main. */
+IL_HIDDEN void *il_start_hook(il_main_fn main);
 
-__attribute__((constructor)) static void
-il_ctor(void)
+void *
+il_start_hook(il_main_fn main)
 {
+    il.main_args.main = main;
     il_resolve_reals();
-    if (il.phase != IL_PHASE_LOADED)
+    return il.real_start_main;
+}
+
+static void
+il_ctor_body(int argc, char **argv, char **envp)
+{
+    (void)argc;
+    (void)argv;
+    if (il.phase == IL_PHASE_LOADED) {
+        il_populate(&il, il.cfg.output + 256); /* the state every process uses */
+        il_counted_take();                     /* first: the program must never see it */
+    }
+    il_resolve_reals();
+    if (il.phase != IL_PHASE_LOADED && il.pid == (pid_t)il_sys_getpid())
         return;
-    if (il.pid && il.pid != getpid())
-        return; /* forked by an earlier constructor: the parent measures */
-    il.pid = getpid();
-    il.out_fd = -1;
+    il.auxv = il_auxv(envp);
+    for (const unsigned long *a = il.auxv; a && a[0] != AT_NULL; a += 2)
+        if (a[0] == AT_SECURE && a[1])
+            il.secure = 1; /* setuid and the like: the variables are not ours to trust */
+    if (il.secure)
+        return;
+    il.pid = (pid_t)il_sys_getpid();
     il.err_fd = -1;
-    il_config_parse(&il.cfg, env_get, environ);
-    on_exit(il_on_exit, NULL);
-    at_quick_exit(il_on_quick_exit);
+    il.envp = envp;
+    il_config_parse(&il.cfg, NULL, envp);
+    /* registered first, run last */
+    on_exit(il_exit_record, NULL);
+    on_exit(il_exit_lock, NULL);
+    /* glibc runs these as fn(arg, status): the status, without a hook */
+    __cxa_at_quick_exit((void (*)(void *))(void (*)(void))il_quick_record, NULL);
     __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
     il_debug("constructor", "", "");
 }
 
-void
-il_counters_start(void)
+/* glibc passes argc, argv and the environment to constructors */
+__attribute__((constructor)) static void
+il_ctor(int argc, char **argv, char **envp)
 {
-    getrusage(RUSAGE_SELF, &il.ru0);
-    getrusage(RUSAGE_CHILDREN, &il.ru0c);
+    il_ctor_body(argc, argv, envp);
+}
+
+static void
+counters_start(void)
+{
+    clock_gettime(CLOCK_REALTIME, &il.start_real);
+    il_sys_getrusage(RUSAGE_SELF, &il.ru0);
+    il_sys_getrusage(RUSAGE_CHILDREN, &il.ru0c);
     clock_gettime(CLOCK_MONOTONIC, &il.t0);
-    if (il.backend == IL_BACKEND_PERF)
-        il_perf_enable();
-    else if (il.backend == IL_BACKEND_PAPI)
-        il_papi_start();
-}
-
-void
-il_counters_stop(void)
-{
-    if (il.backend == IL_BACKEND_PERF)
-        il_perf_stop();
-    else if (il.backend == IL_BACKEND_PAPI)
-        il_papi_stop_read();
-    clock_gettime(CLOCK_MONOTONIC, &il.t1);
-    getrusage(RUSAGE_SELF, &il.ru1);
-    getrusage(RUSAGE_CHILDREN, &il.ru1c);
-}
-
-void
-il_counters_read_and_floor(void)
-{
-    if (il.backend == IL_BACKEND_PERF) {
-        il_perf_read();
-        il_perf_floor();
-    } else if (il.backend == IL_BACKEND_PAPI) {
-        il_papi_floor();
-    }
+    il.be->enable();
 }
 
 /*
@@ -125,20 +127,22 @@ report_problems(void)
     for (int i = 0; i < il.cfg.nerrors; i++, n++)
         il_msg(il.cfg.errors[i], NULL, NULL);
     for (int i = 0; i < il.nlate; i++, n++)
-        il_msg(il.late_errors[i], NULL, NULL);
-    const char *v = getenv("INTERLOPER_EVENTS");
+        if (strncmp(il.late_errors[i], "not counted: ", 13)) /* said already */
+            il_msg(il.late_errors[i], NULL, NULL);
+    const char *v = NULL;
     for (int i = 0; i < il.nev; i++) {
-        if (il.ev[i].ok)
+        if (il.ev[i].ok || il.counted_in || !strncmp(il.ev[i].error, "not counted: ", 13))
             continue;
+        if (!v)
+            v = il_getenv(il.envp, "INTERLOPER_EVENTS");
         n++;
         char line[IL_ERROR_MAX];
-        char *p = il_cat(line, il.cfg.events_default ? "INTERLOPER_EVENTS (default)" : "");
-        if (!il.cfg.events_default) {
+        char *p = line;
+        if (il.cfg.events_default) {
+            p = il_cat(p, "INTERLOPER_EVENTS (default)");
+        } else {
             p = il_cat(p, "INTERLOPER_EVENTS=");
-            size_t len = v ? strlen(v) : 0;
-            memcpy(p, v ? v : "", len > 80 ? 80 : len);
-            p += len > 80 ? 80 : len;
-            p = il_cat(p, len > 80 ? "..." : "");
+            p = il_catn(p, v ? v : "", 80);
         }
         p = il_cat(p, ": ");
         p = il_cat(p, il.ev[i].name);
@@ -150,11 +154,6 @@ report_problems(void)
     return n;
 }
 
-/*
- * Everything that can be done before main.  Kept out of il_main so that
- * il_main's own frame is small and of fixed size: main's stack pointer is
- * derived from it.
- */
 /* INTERLOPER_DEBUG=1: how long each step before main took, in us. */
 static void
 debug_step(const char *what, struct timespec *last)
@@ -169,122 +168,160 @@ debug_step(const char *what, struct timespec *last)
     *last = now;
 }
 
-__attribute__((noinline)) static uintptr_t
-il_prepare(int argc, char **argv, char **envp, uintptr_t sp_now)
+/* Between the fallback's frame and main, when main is called: room for
+ * il_main_fallback and il_call_on_stack. */
+#define IL_CALL_GAP 512
+
+/*
+ * Called by il_main_entry (trampoline.S) with what glibc gave main, and
+ * the stack pointer on entry (entry, where glibc's return address is).
+ * Returns the stack pointer main is to be entered with (its return
+ * address goes there), or 0: call main the ordinary way instead
+ * (il_main_fallback), on a machine where the tail jump cannot be made.
+ */
+IL_HIDDEN uintptr_t il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry);
+
+uintptr_t
+il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
 {
+    int tail = IL_TAIL_MAIN && !il_shadow_stack_active();
+    il.main_args.argc = argc;
+    il.main_args.argv = argv;
+    il.main_args.envp = envp;
+    if (il.phase == IL_PHASE_LOADED)
+        il_ctor_body(argc, argv, envp);
+    if (il.secure)
+        return tail ? entry : 0;
+    if (il.pid != (pid_t)il_sys_getpid()) {
+        /* forked in a constructor, after ours: a process of its own,
+         * which measures itself from here */
+        il.pid = (pid_t)il_sys_getpid();
+        il_end_reset();
+        __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
+    }
     struct timespec t = {0, 0};
     if (il.cfg.debug)
         clock_gettime(CLOCK_MONOTONIC, &t);
     il.main_tid = il_gettid();
     il_setup_facts(argc, argv, envp);
     il_run_load();
-    /* the record's prefix needs about 10 bytes per byte of argv (6 for
-     * the worst escaping, 3 to make it valid UTF-8, 1 for jansson's copy) */
-    if (il_arena_init((256u << 10) + 12 * il.argv_bytes + 96 * (size_t)argc) < 0)
-        il_late_error("cannot map the record arena; no record will be written", "");
-    il_output_open();
+    il_output_prepare();
+    if (il_run_wants_summary())
+        il_keep_stderr();
     debug_step("setup facts and output", &t);
     il_events_setup();
     debug_step("events", &t);
     il_heap_apply();
     il_signals_install();
     debug_step("heap and signals", &t);
-    uintptr_t sp = il_main_stack(sp_now);
-    il_record_prefix();
+    /* glibc calls main with a 16-byte aligned stack pointer: the one the
+     * return address is pushed from */
+    uintptr_t glibc_sp = entry + sizeof(void *);
+    il.main_tail = tail;
+    il_main_stack(tail ? glibc_sp : glibc_sp - IL_CALL_GAP);
+    il.main_residue = tail || il.stack_pinned ? 0 : IL_CALL_GAP;
+    if (il_record_prefix() < 0)
+        il_late_error("cannot map the record buffer; no record will be written", "");
     debug_step("record prefix", &t);
 
     int problems = report_problems();
     if (il.pin_failed) {
         il_msg("INTERLOPER_STACK_PIN: stopping before main with exit status 127", NULL, NULL);
-        syscall(SYS_exit_group, 127);
+        il_sys_exit_group(127);
     }
     if (il.cfg.strict && problems) {
         il_msg("INTERLOPER_STRICT: stopping before main with exit status 127", NULL, NULL);
-        syscall(SYS_exit_group, 127);
+        il_sys_exit_group(127);
     }
     if (il.cfg.debug) {
         char b[64];
-        il_fmt_hex(b, sp);
-        il_debug("backend ", il_backend_name(il.backend), "");
-        il_debug("main_sp ", b, "");
-        il_debug("output ", il.out_path[0] ? il.out_path : "stderr", "");
+        il_fmt_hex(b, il.main_sp);
+        il_debug("backend ", il.be->name, "");
+        il_debug("main_sp ", b, tail ? " (tail)" : " (call)");
+        il_debug("output ", il.cfg.output_stderr ? "stderr" : il.cfg.output, "");
     }
-    return sp;
-}
-
-static int
-il_main(int argc, char **argv, char **envp)
-{
-    uintptr_t sp_now;
-#if defined(__x86_64__)
-    __asm__ volatile("movq %%rsp, %0" : "=r"(sp_now));
-#elif defined(__aarch64__)
-    __asm__ volatile("mov %0, sp" : "=r"(sp_now));
-#else
-    sp_now = (uintptr_t)__builtin_frame_address(0);
-#endif
-    if (il.phase == IL_PHASE_LOADED)
-        il_ctor();
-    if (il.pid != getpid())
-        return real_main(argc, argv, envp); /* forked before our constructor */
-    uintptr_t sp = il_prepare(argc, argv, envp, sp_now);
 
     /* The last thing before main. */
     __atomic_store_n(&il.phase, IL_PHASE_RUNNING, __ATOMIC_SEQ_CST);
-    il_counters_start();
-    int ret = il_call_main(sp, real_main, argc, argv, envp);
-
-    il.return_tid = il_gettid();
-    return ret;
+    counters_start();
+    return tail ? il.main_sp - sizeof(void *) : 0;
 }
 
-IL_EXPORT int __libc_start_main(il_main_fn main, int argc, char **argv, void (*init)(void),
-                                void (*fini)(void), void (*rtld_fini)(void), void *stack_end);
+/*
+ * Where the tail jump cannot be made: glibc calls this (il_main_entry
+ * jumps here), and this calls main, IL_CALL_GAP bytes lower than glibc
+ * would (setup.main_entry "call", setup.main_sp_residue).
+ */
+IL_HIDDEN int il_main_fallback(void);
 
-IL_EXPORT int
-__libc_start_main(il_main_fn main, int argc, char **argv, void (*init)(void),
-                  void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
+int
+il_main_fallback(void)
+{
+    struct il_main_args a = il.main_args;
+    int ret;
+    if (il.secure || !il.main_sp)
+        ret = a.main((int)a.argc, a.argv, a.envp);
+    else
+        ret = il_call_on_stack(il.main_sp, a.main, (int)a.argc, a.argv, a.envp);
+    il_tls_returned = 1;
+    return ret; /* glibc calls exit(ret) */
+}
+
+/* Every exit() and every return from main come here first. */
+static void
+exit_begin(int status)
+{
+    (void)status;
+    il_exit_gate();
+}
+
+/* main returned into il_main_return (trampoline.S): what glibc would do,
+ * noting that this thread's main returned. */
+IL_HIDDEN void il_main_returned(int ret) __attribute__((noreturn));
+
+void
+il_main_returned(int ret)
+{
+    il_tls_returned = 1;
+    exit_begin(ret);
+    il.real_exit(ret);
+    __builtin_unreachable();
+}
+
+IL_EXPORT void
+exit(int status)
 {
     il_resolve_reals();
-    real_main = main;
-    return real_start_main(il_main, argc, argv, init, fini, rtld_fini, stack_end);
+    il_tls_returned = 0;
+    if (il.phase == IL_PHASE_LOADED)
+        il_finish(IL_HOW_EXIT, status, 0, NULL); /* before our constructor: no entries yet */
+    exit_begin(status);
+    il.real_exit(status);
+    __builtin_unreachable();
 }
 
 /*
  * A forked child, with INTERLOPER_INHERIT=threads or none: a process of its
  * own, with counters and a record of its own from the fork on.  Runs in the
- * child right after fork() returns there.
+ * child right after fork() returns there.  A backend whose state does not
+ * survive fork (papi) leaves the child unmeasured.
  */
 void
 il_child_restart(void)
 {
-    __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
-    il.pid = getpid();
+    pid_t parent = il.pid;
+    il.pid = (pid_t)il_sys_getpid();
     il.main_tid = il_gettid();
-    il.exit_tid = il.return_tid = 0;
-    il.finisher = 0;
+    il_end_reset();
     il.nlate = 0;
     il.exec_failed_errno = 0;
-    if (il.backend == IL_BACKEND_PAPI) {
-        /* PAPI's state does not survive fork; say so and stay silent */
-        il.pid = getppid();
+    if (!(il.be->caps & IL_CAP_FORK)) {
+        il.pid = parent; /* not measured: every hook stands aside */
         return;
     }
-    for (int i = 0; i < il.nev; i++) {
-        /* these descriptors are the parent's counters: let go of them */
-        if (il.ev[i].fd >= 0)
-            close(il.ev[i].fd);
-        il.ev[i].fd = -1;
-        il.ev[i].carry = 0;
-        if (il.ev[i].ok && il.backend == IL_BACKEND_PERF)
-            il_perf_open(&il.ev[i], il.cfg.inherit);
-    }
-    if (il.out_fd >= 0)
-        close(il.out_fd);
-    il_output_open();
-    il.arena_used = 0;
-    il.buf = NULL;
+    __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
+    il.be->after_fork();
     il_record_prefix();
     __atomic_store_n(&il.phase, IL_PHASE_RUNNING, __ATOMIC_SEQ_CST);
-    il_counters_start();
+    counters_start();
 }

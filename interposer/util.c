@@ -1,21 +1,19 @@
 /*
  * util.c: small async-signal-safe helpers.  Nothing here allocates, takes
  * a lock or touches stdio, because the finish path may run in a signal
- * handler or inside _exit().
+ * handler or inside _exit(); system calls are raw (sys.h).
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include "il.h"
+#include "sys.h"
 
-/* The one instance of the interposer's state (il.h).  Defined here, with
- * the helpers every part links, so that the tools can share the code.
- * Zero-initialised, so it lives in .bss and only the pages touched cost a
- * page fault; out_fd is set to -1 by the constructor. */
+/* The one instance of the interposer's state (il.h).  Zero-initialised,
+ * so it lives in .bss and only the pages touched cost a page fault. */
 struct il_state il;
 
 size_t
@@ -33,14 +31,27 @@ il_strlcpy(char *dst, const char *src, size_t n)
 char *
 il_fmt_u64(char *p, uint64_t v)
 {
+    /* two digits per division: this formats every number of a record */
+    static const char pairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233"
+        "34353637383940414243444546474849505152535455565758596061626364656667"
+        "6869707172737475767778798081828384858687888990919293949596979899";
     char tmp[24];
-    int i = 0;
-    do {
-        tmp[i++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (i)
-        *p++ = tmp[--i];
+    int i = 24;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100);
+        v /= 100;
+        tmp[--i] = pairs[2 * d + 1];
+        tmp[--i] = pairs[2 * d];
+    }
+    if (v >= 10) {
+        tmp[--i] = pairs[2 * v + 1];
+        tmp[--i] = pairs[2 * v];
+    } else {
+        tmp[--i] = (char)('0' + v);
+    }
+    while (i < 24)
+        *p++ = tmp[i++];
     *p = 0;
     return p;
 }
@@ -82,17 +93,42 @@ il_cat(char *p, const char *s)
     return p;
 }
 
-/* Write all of s; 0, or the errno that stopped it. */
+/* Append at most max bytes of s, and "..." if s was longer. */
+char *
+il_catn(char *p, const char *s, size_t max)
+{
+    size_t n = 0;
+    while (s[n] && n < max)
+        *p++ = s[n++];
+    *p = 0;
+    return s[n] ? il_cat(p, "...") : p;
+}
+
+/*
+ * Write all of s; 0, or the errno that stopped it.  A descriptor opened
+ * non-blocking (a FIFO) is waited on for at most two seconds in all:
+ * a reader that is alive gets the record, one that never reads cannot
+ * hold the program.
+ */
 int
 il_write_all(int fd, const char *s, size_t n)
 {
+    int waited_ms = 0;
     while (n) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
+        long w = il_sys_write(fd, s, n);
+        if (w == -EINTR)
+            continue;
+        if (w == -EAGAIN && waited_ms < 2000) {
+            struct pollfd p = {fd, POLLOUT, 0};
+            struct timespec t = {0, 100 * 1000000L};
+            il_sys_ppoll(&p, 1, &t);
+            waited_ms += 100;
+            continue;
         }
+        if (w < 0)
+            return (int)-w;
+        if (w == 0)
+            return EIO;
         s += w;
         n -= (size_t)w;
     }
@@ -116,62 +152,101 @@ il_msg(const char *a, const char *b, const char *c)
         n += l;
     }
     line[n++] = '\n';
-    int saved = errno;
     il_write_all(2, line, n);
-    errno = saved;
 }
 
 void
 il_debug(const char *a, const char *b, const char *c)
 {
-    if (il.cfg.debug) {
-        char pre[48];
-        char *p = il_cat(pre, "debug[");
-        p = il_fmt_i64(p, getpid());
-        il_cat(p, "]: ");
-        char line[IL_ERROR_MAX];
-        p = il_cat(line, pre);
-        size_t room = sizeof line - (size_t)(p - line) - 1;
-        il_strlcpy(p, a ? a : "", room);
-        il_msg(line, b, c);
-    }
+    if (!il.cfg.debug)
+        return;
+    char line[IL_ERROR_MAX];
+    char *p = il_cat(line, "debug[");
+    p = il_fmt_i64(p, il_sys_getpid());
+    p = il_cat(p, "]: ");
+    il_strlcpy(p, a ? a : "", sizeof line - (size_t)(p - line));
+    il_msg(line, b, c);
+}
+
+/*
+ * "ENOSPC (no space left on device)": the errno's name and meaning,
+ * without strerror(3), which may consult the locale and allocate.
+ * buf holds at least 64 bytes.
+ */
+const char *
+il_errname(int err, char *buf)
+{
+    static const struct {
+        int err;
+        const char *text;
+    } t[] = {
+        {ENOSPC, "ENOSPC (no space left on device)"},
+        {EDQUOT, "EDQUOT (disk quota exceeded)"},
+        {EIO, "EIO (input/output error)"},
+        {EPIPE, "EPIPE (the reader has gone)"},
+        {ENXIO, "ENXIO (a FIFO with no reader)"},
+        {EAGAIN, "EAGAIN (the reader does not read)"},
+        {EFBIG, "EFBIG (file too large)"},
+        {ENOENT, "ENOENT (no such file or directory)"},
+        {EACCES, "EACCES (permission denied)"},
+        {EPERM, "EPERM (operation not permitted)"},
+        {EROFS, "EROFS (read-only file system)"},
+        {ELOOP, "ELOOP (a symbolic link, not followed here)"},
+        {EISDIR, "EISDIR (is a directory)"},
+        {ENOTDIR, "ENOTDIR (not a directory)"},
+        {EMFILE, "EMFILE (too many open files)"},
+        {ENFILE, "ENFILE (too many open files in the system)"},
+        {ENAMETOOLONG, "ENAMETOOLONG (file name too long)"},
+        {EBADF, "EBADF (bad file descriptor)"},
+        {EINVAL, "EINVAL (invalid argument)"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i].err == err)
+            return t[i].text;
+    il_fmt_i64(il_cat(buf, "errno "), err);
+    return buf;
 }
 
 pid_t
 il_gettid(void)
 {
-    return (pid_t)syscall(SYS_gettid);
+    return (pid_t)il_sys_gettid();
 }
 
-long
-il_sys_perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
-                       unsigned long flags)
-{
-    return syscall(SYS_perf_event_open, a, pid, cpu, group, flags);
-}
-
-/*
- * Move one of our descriptors out of the program's way, so that the
- * program's first open() still returns 3, as it would without us.  The
- * target is just under min(RLIMIT_NOFILE, 1024): high enough that no sane
- * program has it open, low enough not to grow the kernel's fd table.
- */
+/* The highest descriptor we place ours at: just under the descriptor
+ * limit, but not above 1023, so that the kernel's table does not grow
+ * and select(2) users are not surprised. */
 int
-il_move_fd_high(int fd)
+il_fd_top(void)
 {
     struct rlimit rl;
     long lim = 1024;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+    if (il_sys_getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
         (long)rl.rlim_cur < lim)
         lim = (long)rl.rlim_cur;
-    long floor = lim > 128 ? lim - 64 : lim / 2;
-    if (floor <= fd)
-        return fd;
-    int nfd = fcntl(fd, F_DUPFD_CLOEXEC, (int)floor);
-    if (nfd < 0)
-        return fd;
-    close(fd);
-    return nfd;
+    return (int)lim - 1;
+}
+
+/*
+ * Move one of our descriptors to the highest free number at or below
+ * top, close-on-exec, so that the program's own descriptors keep the
+ * numbers they would have without us.  Returns the new descriptor, or
+ * fd itself if none is free up there.
+ */
+int
+il_fd_place(int fd, int top)
+{
+    for (int want = top; want > fd && want > top - 64; want--) {
+        struct stat st;
+        if (il_sys_fstat(want, &st) == 0)
+            continue; /* taken (by the program, or by us) */
+        long nfd = il_sys_fcntl(fd, F_DUPFD_CLOEXEC, want);
+        if (nfd < 0)
+            return fd;
+        il_sys_close(fd);
+        return (int)nfd;
+    }
+    return fd;
 }
 
 /* UTC "YYYY-MM-DDTHH:MM:SSZ" without gmtime_r, which may read the time
@@ -273,10 +348,84 @@ il_utf8_sanitize(const char *src, size_t n, char *dst, size_t dstsz)
 void
 il_late_error(const char *a, const char *b)
 {
-    if (il.nlate >= (int)(sizeof il.late_errors / sizeof il.late_errors[0]))
+    if (il.nlate >= IL_LATE_MAX)
         return;
     char *p = il.late_errors[il.nlate++];
     size_t n = il_strlcpy(p, a, IL_ERROR_MAX);
     if (n < IL_ERROR_MAX)
         il_strlcpy(p + n, b, IL_ERROR_MAX - n);
+}
+
+/* getenv(3) over a given environment: not on the signal-safe list, and
+ * the finish path may need the variables before our constructor ran. */
+const char *
+il_getenv(char *const *env, const char *name)
+{
+    size_t n = strlen(name);
+    for (; env && *env; env++)
+        if (!strncmp(*env, name, n) && (*env)[n] == '=')
+            return *env + n + 1;
+    return NULL;
+}
+
+/* For a thread that must not end the process its own way, because
+ * another thread is ending it (finish.c).  Signals stay as they are. */
+void
+il_block_forever(void)
+{
+    for (;;)
+        il_sys_ppoll(NULL, 0, NULL);
+}
+
+/* The first n-1 bytes of a small file, NUL-terminated; -1 if unreadable. */
+int
+il_read_small(const char *path, char *b, size_t n)
+{
+    long fd = il_sys_open(path, O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    long r = il_sys_read((int)fd, b, n - 1);
+    il_sys_close((int)fd);
+    if (r < 0)
+        return -1;
+    b[r] = 0;
+    return 0;
+}
+
+/*
+ * Map the pages of [from, to) writable now, with one madvise
+ * (MADV_POPULATE_WRITE, Linux 5.14): the library's own memory then costs
+ * no page fault the program's counters would count (the kernel counts
+ * page-fault events only for faults taken by the program's instructions).
+ * On older kernels nothing happens, and the pages fault as they are used.
+ */
+void
+il_populate(const void *from, const void *to)
+{
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+    uintptr_t a = (uintptr_t)from & ~(uintptr_t)4095;
+    uintptr_t b = ((uintptr_t)to + 4095) & ~(uintptr_t)4095;
+    IL_SC(SYS_madvise, a, b - a, MADV_POPULATE_WRITE);
+}
+
+/*
+ * The auxiliary vector: on the initial stack, after the environment's
+ * terminating NULL.  In a set-user-ID program ld.so has unset variables
+ * in place (LD_PRELOAD and the like), which shifts the array down and
+ * leaves as many NULLs again before the vector: skip them (the vector
+ * never starts with AT_NULL).  envp must be the initial one.
+ */
+const unsigned long *
+il_auxv(char **envp)
+{
+    if (!envp)
+        return NULL;
+    char **e = envp;
+    while (*e)
+        e++;
+    while (!*e)
+        e++;
+    return (const unsigned long *)e;
 }

@@ -34,30 +34,56 @@ enum {
     O_GOBENCH,
     O_TITLE,
     O_KEEP,
+    O_PER,
+    O_SCALE,
+    O_INC_FAILED,
+    O_INC_WARMUP,
+    O_ESTIMATOR,
+    O_SPEEDUP,
+    O_QUIET,
 };
 
 static const char *const usage_report =
-    "usage: interloper report [--metric NAME] [--where LABEL[!]=VALUE]... [--subtract-floor]\n"
-    "                         [--by LABEL,...] [--compare LABEL=BASELINE [--pooled]]\n"
-    "                         [--setup LABEL] [--levels L_n,...,L_1] [--strict]\n"
-    "                         [--json | --csv | --markdown | --gobench] FILE...\n"
+    "usage: interloper report [--metric NAME|NUM/DEN] [--where LABEL[!]=VALUE]...\n"
+    "                         [--subtract-floor] [--scale] [--per LABEL] [--by LABEL,...]\n"
+    "                         [--compare LABEL=BASELINE [--pooled] [--speedup]]\n"
+    "                         [--setup LABEL[,LABEL]] [--levels L_n,...,L_1]\n"
+    "                         [--estimator mean|median|pNN|min] [--bootstrap B] [--seed S]\n"
+    "                         [--include-failed] [--include-warmup] [--quiet-warning NAME]\n"
+    "                         [--strict] [--json | --csv | --markdown | --gobench] FILE...\n"
     "\n"
     "Summarise interloper records: per group n, mean, sd, median, min, max, CV and the\n"
-    "95% t interval of the mean; ratios value/baseline with Fieller intervals; the\n"
-    "per-setup view of Mytkowicz et al.; the geometric mean over benchmarks; the\n"
-    "variance per level of Kalibera & Jones; outlier and independence warnings.\n"
+    "95% interval of the estimate; ratios value/baseline with Fieller intervals that\n"
+    "respect the design (runs paired by setup); the per-setup view of Mytkowicz et\n"
+    "al. with a test of whether setups differ beyond run-to-run noise; the geometric\n"
+    "mean over benchmarks; the variance per level of Kalibera & Jones; warnings.\n"
     "\n"
-    "  -m, --metric NAME        an event name, or wall, user, sys, maxrss (default wall)\n"
+    "  -m, --metric NAME        an event name, or wall, user, sys, maxrss (default wall);\n"
+    "                           NUM/DEN divides two of them per run (instructions/cycles)\n"
     "  -w, --where LABEL=VALUE  keep records with this label value; repeat to combine\n"
     "                           (same label: any of the values; different labels: all)\n"
     "  -w, --where LABEL!=VALUE leave out records with this label value (e.g. rep!=1)\n"
     "      --subtract-floor     subtract the record's calibrated floor.NAME (events)\n"
-    "  -b, --by LABEL,...       one group per combination of these labels\n"
-    "  -c, --compare L=BASE     ratio of means of every other value of L to BASE\n"
-    "      --pooled             n1+n2-2 degrees of freedom instead of Welch's\n"
-    "      --setup LABEL        per-setup ratios over the values of LABEL\n"
+    "      --scale              scale multiplexed counts by enabled/running (perf stat)\n"
+    "      --per LABEL          sum the metric over the records of one run (exec chains,\n"
+    "                           children, SPEC workloads) before any statistics\n"
+    "  -b, --by LABEL,...       one group per combination of these labels; 'host' is the\n"
+    "                           record's host unless a label of that name exists\n"
+    "  -c, --compare L=BASE     ratio of every other value of L to BASE\n"
+    "      --pooled             one pooled variance for both sides (flat interval only)\n"
+    "      --speedup            report BASE/value instead of value/BASE\n"
+    "      --setup LABEL        the runs were made in setups (values of LABEL): intervals\n"
+    "                           over setups, ratios paired by setup, the per-setup view\n"
+    "      --setup A,B          setups crossed from two labels (e.g. env_add,layout)\n"
     "      --levels L_n,...,L_1 Kalibera & Jones levels, highest first; the last\n"
     "                           numbers the repetitions inside its parent\n"
+    "      --estimator E        mean (default), median, pNN (a quantile, e.g. p10) or min\n"
+    "      --bootstrap B        replicates of the bootstraps of quantile ratios (2000)\n"
+    "      --seed S             their random seed (default 1)\n"
+    "      --include-failed     keep runs that died of a signal or failed (exit status)\n"
+    "      --include-warmup     keep warm-up runs (label warmup)\n"
+    "      --quiet-warning NAME silence the warnings named NAME (the name in brackets\n"
+    "                           at the end of each; a comma list, or all)\n"
     "      --strict             stop at the first malformed line instead of skipping it\n"
     "      --json, --csv, --markdown, --gobench   output format (default: a table)\n"
     "\n"
@@ -66,8 +92,9 @@ static const char *const usage_report =
 static const char *const usage_plan =
     "usage: interloper plan --levels L_n,...,L_1 [--costs C_n,...,C_1] [--target X%]\n"
     "                       [--bootstrap B [--seed S]] [--metric NAME]\n"
-    "                       [--where LABEL[!]=VALUE]... [--subtract-floor] [--strict]\n"
-    "                       [--json] FILE...\n"
+    "                       [--where LABEL[!]=VALUE]... [--subtract-floor] [--scale]\n"
+    "                       [--per LABEL] [--include-failed] [--include-warmup]\n"
+    "                       [--quiet-warning NAME] [--strict] [--json] FILE...\n"
     "\n"
     "Dimension an experiment after Kalibera & Jones: the variance each level adds\n"
     "(S_i^2, T_i^2), the optimal repetition counts of the lower levels from their\n"
@@ -81,7 +108,8 @@ static const char *const usage_plan =
     "  --target X%            relative half-width of the 95% interval to reach\n"
     "  --bootstrap B          B hierarchical bootstrap replicates\n"
     "  --seed S               random seed of the bootstrap (default 1)\n"
-    "  --metric, --where, --subtract-floor, --strict   as in interloper-report(1);\n"
+    "  --metric, --where, --subtract-floor, --scale, --per, --include-failed,\n"
+    "  --include-warmup, --quiet-warning, --strict   as in interloper-report(1);\n"
     "                         --where LABEL!=VALUE leaves records out (e.g. rep!=1)\n"
     "  --json                 JSON instead of a table\n"
     "\n"
@@ -90,8 +118,8 @@ static const char *const usage_plan =
 static const char *const usage_plot =
     "usage: interloper plot violin|env|hist|seq -o FILE.png|FILE.svg [--metric NAME]\n"
     "                       [--where LABEL[!]=VALUE]... [--subtract-floor] [--by LABEL,...]\n"
-    "                       [--compare LABEL=BASELINE] [--setup LABEL] [--title TEXT]\n"
-    "                       [--keep DIR] [--strict] FILE...\n"
+    "                       [--compare LABEL=BASELINE [--speedup]] [--setup LABEL]\n"
+    "                       [--title TEXT] [--keep DIR] [--strict] FILE...\n"
     "\n"
     "Render with gnuplot:\n"
     "  violin  per-setup ratios for each benchmark (Mytkowicz et al., Fig. 2b/3b);\n"
@@ -106,7 +134,8 @@ static const char *const usage_plot =
     "  -o, --output FILE   the image; its suffix, .png or .svg, picks the format\n"
     "      --title TEXT    the plot title\n"
     "      --keep DIR      keep the gnuplot script and data in DIR\n"
-    "  --metric, --where, --subtract-floor, --by, --compare, --setup, --strict\n"
+    "  --metric, --where, --subtract-floor, --by, --compare, --speedup, --setup,\n"
+    "  --scale, --per, --include-failed, --include-warmup, --quiet-warning, --strict\n"
     "                      as in interloper-report(1); --where LABEL!=VALUE leaves\n"
     "                      records out (e.g. rep!=1)\n"
     "\n"
@@ -169,18 +198,36 @@ static void
 check_distinct(const struct il_opts *o)
 {
     for (size_t i = 0; i < o->nby; i++) {
-        if (o->setup && strcmp(o->by[i], o->setup) == 0)
-            errx(1, "--setup %s: the setup label must not also be in --by", o->setup);
+        for (size_t j = 0; j < o->nsetup; j++)
+            if (strcmp(o->by[i], o->setup[j]) == 0)
+                errx(1, "--setup %s: the setup label must not also be in --by", o->setup[j]);
         for (size_t j = 0; j < o->nlevels; j++)
             if (strcmp(o->by[i], o->levels[j]) == 0)
                 errx(1, "--levels: '%s' is also in --by; a level label must not group", o->by[i]);
     }
-    if (o->cmp_label && o->setup && strcmp(o->cmp_label, o->setup) == 0)
-        errx(1, "--setup %s: the setup label must differ from the --compare label", o->setup);
-    for (size_t i = 0; i < o->nlevels; i++)
+    for (size_t j = 0; j < o->nsetup; j++)
+        if (o->cmp_label && strcmp(o->cmp_label, o->setup[j]) == 0)
+            errx(1, "--setup %s: the setup label must differ from the --compare label",
+                 o->setup[j]);
+    if (o->nsetup == 2 && strcmp(o->setup[0], o->setup[1]) == 0)
+        errx(1, "--setup %s,%s: name two different labels to cross", o->setup[0], o->setup[1]);
+    if (o->nsetup && o->nlevels && (o->nsetup != 1 || strcmp(o->setup[0], o->levels[0]) != 0))
+        errx(1,
+             "--setup %s and --levels %s,...: with --levels the setups are its top level; "
+             "give one of them",
+             o->setup[0], o->levels[0]);
+    for (size_t i = 0; i < o->nlevels; i++) {
         for (size_t j = i + 1; j < o->nlevels; j++)
             if (strcmp(o->levels[i], o->levels[j]) == 0)
                 errx(1, "--levels: '%s' appears twice; name each level once", o->levels[i]);
+        if (o->cmp_label && strcmp(o->levels[i], o->cmp_label) == 0)
+            errx(1, "--levels: '%s' is the --compare label; a level must differ from it",
+                 o->levels[i]);
+    }
+    if (o->per)
+        for (size_t i = 0; i < o->nby; i++)
+            if (strcmp(o->by[i], o->per) == 0)
+                errx(1, "--per %s: the run label must not also be in --by", o->per);
 }
 
 /* Register the label names as data slots, where-labels first. */
@@ -192,10 +239,34 @@ assign_slots(struct il_opts *o)
         o->by_slot[i] = il_sel_slot(sel, o->by[i]);
     if (o->cmp_label)
         o->cmp_slot = il_sel_slot(sel, o->cmp_label);
-    if (o->setup)
-        o->setup_slot = il_sel_slot(sel, o->setup);
+    for (size_t i = 0; i < o->nsetup; i++)
+        o->setup_slot[i] = il_sel_slot(sel, o->setup[i]);
     for (size_t i = 0; i < o->nlevels; i++)
         o->level_slot[i] = il_sel_slot(sel, o->levels[i]);
+    if (o->per)
+        o->per_slot = il_sel_slot(sel, o->per);
+    /* Labels the report looks at on its own: warm-up runs, the host, and
+     * the design labels that interloper sweep writes. */
+    il_sel_slot(sel, IL_L_WARMUP);
+    il_sel_slot(sel, IL_PSEUDO_HOST);
+    il_sel_slot(sel, IL_L_SETUP);
+    il_sel_slot(sel, IL_L_ENV_ADD);
+    il_sel_slot(sel, IL_L_LAYOUT);
+    il_sel_slot(sel, IL_L_STACK_OFFSET);
+    il_sel_slot(sel, IL_L_HEAP_OFFSET);
+    if (o->nsetup) {
+        o->design = o->nsetup == 2 ? IL_D_CROSSED : IL_D_ONE;
+        o->design_slot[0] = o->setup_slot[0];
+        o->design_slot[1] = o->nsetup == 2 ? o->setup_slot[1] : 0;
+        o->d_label[0] = o->setup[0];
+        o->d_label[1] = o->nsetup == 2 ? o->setup[1] : NULL;
+    } else if (o->nlevels) {
+        o->design = IL_D_ONE;
+        o->design_slot[0] = o->level_slot[0];
+        o->d_label[0] = o->levels[0];
+    } else {
+        o->design = IL_D_FLAT;
+    }
 }
 
 /* Which options each tool takes. */
@@ -208,23 +279,30 @@ takes(enum il_tool t, int c)
     case O_HELP:
     case O_FLOOR:
     case O_STRICT:
+    case O_PER:
+    case O_SCALE:
+    case O_INC_FAILED:
+    case O_INC_WARMUP:
+    case O_QUIET:
         return 1;
     case O_BY:
     case O_COMPARE:
     case O_SETUP:
+    case O_SPEEDUP:
         return t != IL_TOOL_PLAN;
     case O_POOLED:
     case O_CSV:
     case O_MD:
     case O_GOBENCH:
+    case O_ESTIMATOR:
         return t == IL_TOOL_REPORT;
     case O_LEVELS:
     case O_JSON:
+    case O_BOOT:
+    case O_SEED:
         return t != IL_TOOL_PLOT;
     case O_COSTS:
     case O_TARGET:
-    case O_BOOT:
-    case O_SEED:
         return t == IL_TOOL_PLAN;
     case O_OUT:
     case O_TITLE:
@@ -259,13 +337,23 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
         {"gobench", no_argument, NULL, O_GOBENCH},
         {"title", required_argument, NULL, O_TITLE},
         {"keep", required_argument, NULL, O_KEEP},
+        {"per", required_argument, NULL, O_PER},
+        {"scale", no_argument, NULL, O_SCALE},
+        {"include-failed", no_argument, NULL, O_INC_FAILED},
+        {"include-warmup", no_argument, NULL, O_INC_WARMUP},
+        {"estimator", required_argument, NULL, O_ESTIMATOR},
+        {"speedup", no_argument, NULL, O_SPEEDUP},
+        {"quiet-warning", required_argument, NULL, O_QUIET},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     o->tool = tool;
     o->seed = 1;
     o->sel.metric = "wall";
-    char *costs = NULL;
+    o->est.kind = IL_EST_MEAN;
+    o->est.name = "mean";
+    char *costs = NULL, *setup = NULL;
+    static char metric_buf[512];
     int c, nfmt = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":m:w:b:c:o:h", lo, NULL)) != -1) {
@@ -352,8 +440,38 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
             o->pooled = 1;
             break;
         case O_SETUP:
-            o->setup = optarg;
+            setup = optarg;
             break;
+        case O_PER:
+            if (!*optarg)
+                bad("--per: expected a label name, e.g. --per run");
+            o->per = optarg;
+            break;
+        case O_SCALE:
+            o->sel.scale = 1;
+            break;
+        case O_INC_FAILED:
+            o->include_failed = 1;
+            break;
+        case O_INC_WARMUP:
+            o->sel.include_warmup = 1;
+            break;
+        case O_SPEEDUP:
+            o->speedup = 1;
+            break;
+        case O_ESTIMATOR:
+            if (il_estimator_parse(optarg, &o->est) < 0)
+                bad("--estimator %s: expected mean, median, min, or pNN for a quantile "
+                    "(p10, p5, p90, ...)",
+                    optarg);
+            break;
+        case O_QUIET: {
+            const char *badname;
+            if (il_warn_quiet(optarg, &badname) < 0)
+                bad("--quiet-warning %s: unknown warning name; expected all or one of: %s", badname,
+                    il_warn_names());
+            break;
+        }
         case O_LEVELS:
             o->nlevels = split(optarg, o->levels, IL_MAX_LEVELS, "--levels");
             break;
@@ -373,6 +491,7 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
         }
         case O_BOOT: {
             double b = number(optarg, "--bootstrap");
+            /* report: the replicates of the quantile bootstraps */
             if (b < 100 || b > 1e8 || b != floor(b))
                 bad("--bootstrap: expected a whole number of replicates from 100 to "
                     "100000000 (10000 is typical)");
@@ -420,13 +539,21 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
     o->nfiles = argc - optind;
     if (o->nfiles == 0)
         bad("expected one or more .jsonl files of records (- for stdin)");
-    if (il_metric_parse(o->sel.metric, &o->sel.kind) < 0)
-        bad("--metric: expected an event name, or wall, user, sys, maxrss");
-    if (o->sel.subtract_floor && o->sel.kind != IL_M_EVENT)
+    if (il_metric_split(&o->sel, metric_buf, sizeof metric_buf) < 0)
+        bad("--metric: expected an event name, or wall, user, sys, maxrss, or NUM/DEN");
+    if (o->sel.subtract_floor &&
+        (o->sel.kind != IL_M_EVENT || (o->sel.derived && o->sel.kind2 != IL_M_EVENT)))
         errx(1, "--subtract-floor applies to events only; '%s' has no calibrated floor",
              o->sel.metric);
-    if (o->setup && !o->cmp_label)
-        errx(1, "--setup needs --compare LABEL=BASELINE: the per-setup view is a ratio");
+    if (setup) {
+        o->nsetup = split(setup, o->setup, 3, "--setup");
+        if (o->nsetup > 2)
+            bad("--setup: expected one label, or two crossed labels such as env_add,layout");
+    }
+    if (o->speedup && !o->cmp_label)
+        bad("--speedup needs --compare LABEL=BASELINE: it turns the ratio around");
+    if (o->pooled && !o->cmp_label)
+        bad("--pooled needs --compare LABEL=BASELINE");
     if (tool == IL_TOOL_PLAN && o->nlevels == 0)
         bad("--levels is required: name the levels, highest first, e.g. "
             "--levels layout,exec,iter");

@@ -9,10 +9,17 @@
  *   input.c     reading .jsonl files into a column store (struct il_data)
  *   group.c     grouping records by labels
  *   describe.c  summaries, quantiles, t, MAD outliers, ACF, Ljung-Box
- *   ratio.c     Fieller ratio intervals, per-setup ratios, geometric means
+ *   prep.c      failed and warm-up runs, --per, derived metrics, label checks
+ *   ratio.c     Fieller ratio intervals, geometric means
+ *   design.c    the variance of a mean over setups (one label or two
+ *               crossed), paired Fieller, heterogeneity of per-setup ratios
+ *   units.c     a group's runs split into setups
+ *   robust.c    bootstrap and permutation for quantile estimators
  *   levels.c    Kalibera & Jones levels, repetition counts, bootstrap
- *   analyze.c   turns groups into a struct il_report, verdicts, warnings
- *   out_text.c  table, markdown, CSV, Go benchmark text; out_json.c JSON
+ *   analyze.c   turns groups into a struct il_report: groups, levels, plan
+ *   compare.c   comparisons, the per-setup view, suites, verdicts
+ *   out_text.c  table and markdown; out_csv.c CSV and Go benchmark text;
+ *               out_json.c JSON
  *   cli.c       options shared by the three commands
  *   report.c, plan.c, plot.c, kde.c  the commands
  *
@@ -28,10 +35,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "il_names.h"
 #include "il_xalloc.h"
 
 #define IL_CONF 0.95        /* every interval is a 95% interval */
-#define IL_SCAN_MAXPATHS 32 /* fields one scan can locate */
+#define IL_SCAN_MAXPATHS 64 /* fields one scan can locate */
 #define IL_SCAN_KEYS 3      /* keys per path: events.NAME.value */
 #define IL_MAX_SLOTS 24     /* distinct label names one command uses */
 #define IL_MAX_LEVELS 8
@@ -66,21 +74,39 @@ enum il_wkind {
     IL_W_MISSING,     /* count, metric, used */
     IL_W_NOFLOOR,     /* count, metric */
     IL_W_NOENV,       /* count */
-    IL_W_FEW,         /* group, n */
-    IL_W_OUTLIERS,    /* group, k, n */
-    IL_W_FIRST,       /* group, z */
-    IL_W_DEPENDENT,   /* group, p, lags, acf1, bound */
-    IL_W_NOBASE,      /* group, "label=baseline" */
+    IL_W_FEW,         /* items: group, n */
+    IL_W_OUTLIERS,    /* items: group, k, n */
+    IL_W_FIRST,       /* items: group, z */
+    IL_W_DEPENDENT,   /* items: group, p, acf1 */
+    IL_W_NOBASE,      /* items: group; then "label=baseline" */
     IL_W_UNPAIRED,    /* comparison, unpaired, paired */
-    IL_W_NOTBOUNDED,  /* comparison, kind text */
+    IL_W_NOTBOUNDED,  /* items: comparison, kind text */
     IL_W_SUITE_ONE,   /* "value vs baseline" */
     IL_W_T2,          /* level */
     IL_W_NOOPT,       /* level */
-    IL_W_SETUPS_FEW,  /* comparison, n */
+    IL_W_SETUPS_FEW,  /* comparison, n, label */
+    IL_W_FAILED,      /* count, where */
+    IL_W_WARMUP,      /* count, label */
+    IL_W_DESIGN,      /* labels, suggestion */
+    IL_W_MULTIPLEX,   /* count, metric, lowest fraction, what was done */
+    IL_W_HOSTS,       /* comparison, detail */
+    IL_W_BURSTY,      /* items: group, skewness */
+    IL_W_NOPER,       /* count, key */
+    IL_W_NOREPS,      /* comparison, label */
+    IL_W_NOTCOUNTED,  /* count, metric */
     IL_W_COUNT
 };
-/* Print "warning: SENTENCE" on stderr and keep it for the JSON output. */
+/* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
+ * keep it for the JSON output. */
 void il_warn(enum il_wkind k, ...);
+/* Warnings that would repeat once per group are collected as items and
+ * printed as one line per kind by il_warn_flush(). */
+void il_warn_item(enum il_wkind k, ...);
+void il_warn_flush(void);
+/* Quiet a comma list of warning names ("all" for every one); returns -1
+ * and the offending name in *bad when one is unknown. */
+int il_warn_quiet(char *names, const char **bad);
+const char *il_warn_names(void); /* "outliers, first-run, ..." */
 size_t il_warnings(const char *const **out);
 
 /* ------------------------------------------------------------ scan.c */
@@ -99,10 +125,10 @@ struct il_scan {
     const struct il_path *paths;
     int npaths;
     struct il_span found[IL_SCAN_MAXPATHS];
-    /* Optional: called for each member key of the object found at path
-     * keys_of (e.g. the names under "events"); -1 for none. */
-    int keys_of;
-    void (*key_cb)(void *ctx, const char *key, size_t n, int escaped);
+    /* Optional: called for each member key of the objects found at the
+     * paths in the mask keys_of (e.g. the names under "events"). */
+    uint64_t keys_of;
+    void (*key_cb)(void *ctx, int path, const char *key, size_t n, int escaped);
     void *key_ctx;
     /* On failure: a reason and the byte offset it refers to. */
     const char *err;
@@ -119,6 +145,8 @@ int il_scan_line(struct il_scan *sc, const char *s, size_t n);
 size_t il_json_unescape(const char *s, size_t n, char *out);
 /* A span holding a JSON number as a double; 0, or -1 if not a number. */
 int il_span_number(struct il_span sp, double *v);
+/* A span holding a JSON integer that fits int64_t; 0, or -1 otherwise. */
+int il_span_int(struct il_span sp, int64_t *v);
 
 /* ------------------------------------------------------------ strtab.c */
 struct il_strtab {
@@ -146,10 +174,17 @@ struct il_where {
     int neg; /* LABEL!=VALUE: leave such records out */
 };
 
+/* The label name that reads the record's top-level "host" when the
+ * record's labels have no label of that name (interloper-report(1)). */
+#define IL_PSEUDO_HOST IL_F_HOST
+
 struct il_sel {
-    const char *metric;
-    enum il_metric_kind kind;
-    int subtract_floor, strict, want_env, want_wall;
+    const char *metric;       /* as given: NAME or NUM/DEN */
+    const char *part[2];      /* the metric, or numerator and denominator */
+    enum il_metric_kind kind; /* of part[0] */
+    enum il_metric_kind kind2;
+    int derived; /* NUM/DEN: a ratio of two metrics of the same run */
+    int subtract_floor, strict, want_env, want_wall, scale, include_warmup;
     int want_labels; /* note every label of the kept records (struct il_labvals) */
     const char *slot_name[IL_MAX_SLOTS]; /* label names kept per record */
     size_t nslots;
@@ -167,31 +202,54 @@ struct il_labvals {
     size_t seencap;
 };
 
+/* Per-record flags. */
+#define IL_R_INT 1     /* ival holds the value exactly */
+#define IL_R_SIGNAL 2  /* exit.how is "signal" */
+#define IL_R_NONZERO 4 /* exit.status is not 0 */
+#define IL_R_STATUS 8  /* the record has an exit status */
+
 struct il_data {
     size_t n, cap, nslots;
     const char *slot_name[IL_MAX_SLOTS]; /* as in struct il_sel */
-    double *val;
-    double *env;   /* setup.env_bytes when want_env */
-    double *wall;  /* times.wall_ns when want_wall (NAN if absent) */
-    uint32_t *lab; /* n * nslots string ids */
+    double *val;                         /* the metric (the numerator of a derived one) */
+    double *den;                         /* the denominator of a derived metric, else NULL */
+    int64_t *ival;                       /* the value as an integer, with IL_R_INT */
+    uint8_t *flag;                       /* IL_R_* */
+    double *env;                         /* setup.env_bytes when want_env */
+    double *wall;                        /* times.wall_ns when want_wall (NAN if absent) */
+    uint32_t *lab;                       /* n * nslots string ids */
     struct il_strtab st;
     /* What was read and why lines were left out. */
     size_t files, lines, records, selected, malformed, notrecord, unsupported, missing, nofloor,
-        noenv, badvalue;
+        noenv, badvalue, sweep_lines, warmup, failed, multiplexed, notcounted, per_records;
+    double mux_frac;              /* the lowest running/enabled among multiplexed records */
+    size_t present[IL_MAX_SLOTS]; /* records carrying each slot's label */
+    char **keys;                  /* every label name of every record */
+    size_t nkeys;
     char *first_schema_other; /* a schema other than interloper/1, if seen */
     struct il_labvals *lv;    /* with want_labels: every label name seen */
     size_t nlv;
 };
 
 int il_metric_parse(const char *name, enum il_metric_kind *kind);
+/* Split "NUM/DEN" into sel->part[]; one slash, both sides non-empty. */
+int il_metric_split(struct il_sel *sel, char *buf, size_t n);
+/* For the numerator of a derived metric these say nothing: callers check
+ * sel->derived first (il_sel_unit, il_sel_is_time). */
 const char *il_metric_unit(const char *metric, enum il_metric_kind kind);
 int il_metric_is_time(const char *metric, enum il_metric_kind kind);
+const char *il_sel_unit(const struct il_sel *sel); /* "" for a derived metric */
+int il_sel_is_time(const struct il_sel *sel);
 /* Read every file ("-" is stdin) into d.  Malformed lines are warned about
  * (file:line) and skipped, or fatal with sel->strict.  Calls errx on
  * unreadable files, an unknown metric and an empty selection. */
 void il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d);
 void il_data_free(struct il_data *d);
 size_t il_sel_slot(struct il_sel *sel, const char *name); /* add or find */
+/* Keep the records whose keep[i] is set, in order. */
+void il_data_keep(struct il_data *d, const uint8_t *keep);
+/* "bench, rep, setup, system" (at most 24 named). */
+void il_data_keys(const struct il_data *d, char *buf, size_t n);
 
 /* ------------------------------------------------------------ group.c */
 struct il_group {
@@ -218,10 +276,29 @@ char *il_group_name(const struct il_data *d, const struct il_groups *gs, const u
 long il_group_find(const struct il_groups *gs, const uint32_t *key, size_t pos, uint32_t id);
 
 /* ------------------------------------------------------------ describe.c */
+/* What a group's "estimate" is (--estimator). */
+enum il_est { IL_EST_MEAN, IL_EST_MEDIAN, IL_EST_Q, IL_EST_MIN };
+
+struct il_estimator {
+    enum il_est kind;
+    double p;         /* the quantile for IL_EST_Q (0.1 for p10) */
+    const char *name; /* "mean", "median", "p10", "min" */
+};
+
 struct il_summary {
     size_t n;
     double mean, sd, median, min, max, cv, lo, hi;
     int has_sd, has_ci; /* n >= 2 */
+    /* Exact integers, when every value is one (counts above 2^53). */
+    int exact, mean_exact;
+    int64_t imin, imax, imean;
+    /* The estimator and its interval; with a design (--setup, --levels)
+     * the interval is taken over the units (setups), highest level. */
+    double est, est_lo, est_hi;
+    int has_est_ci;
+    const char *ci_method; /* "t", "t over setups", "order statistics", ... */
+    double ci_df;          /* NAN when the interval has none */
+    double skew;           /* Kelly's (p90 + p10 - 2 p50) / (p90 - p10), n >= 10 */
 };
 
 struct il_diag {
@@ -240,16 +317,29 @@ struct il_diag {
 double il_mean(const double *x, size_t n);
 double il_var(const double *x, size_t n, double mean); /* n - 1 divisor */
 double il_quantile_sorted(const double *s, size_t n, double p);
-double il_tq(double df); /* t quantile at (1 + IL_CONF) / 2 */
+double il_tq(double df);             /* t quantile at (1 + IL_CONF) / 2 */
+double il_tq_p(double df, double p); /* t quantile at p */
+double il_t_sf(double t, double df); /* P(T > t) */
 int il_dcmp(const void *a, const void *b);
 /* scratch holds n doubles. */
 void il_summarize(const double *x, size_t n, double *scratch, struct il_summary *s);
+/* Exact min, max and mean of integer values into s (s->exact set). */
+void il_summarize_int(const int64_t *x, size_t n, struct il_summary *s);
 double il_median_mad(const double *x, size_t n, double *scratch, double *mad);
+/* The estimator of x (unsorted, n >= 1); scratch holds n doubles. */
+double il_estimate(const struct il_estimator *e, const double *x, size_t n, double *scratch);
+/* Distribution-free interval of the p-quantile from order statistics:
+ * [x_(l), x_(u)] with P(l <= Bin(n, p) < u) >= IL_CONF, equal tails.
+ * IL_SE_FEW when n is too small for any such pair. */
+int il_quantile_ci(const double *sorted, size_t n, double p, double *lo, double *hi,
+                   double *coverage);
 size_t il_acf(const double *x, size_t n, size_t maxlag, double *acf);
 /* Ljung-Box over lags 1..h of acf for a series of n; returns the p-value. */
 double il_ljung_box(const double *acf, size_t n, int h, double *q);
 /* x in run order; scratch holds n doubles. */
 void il_diagnose(const double *x, size_t n, double *scratch, struct il_diag *d);
+/* "mean", "median", "p10", "min" into e; -1 when not one of them. */
+int il_estimator_parse(const char *s, struct il_estimator *e);
 
 /* ------------------------------------------------------------ ratio.c */
 enum il_ci_kind { IL_CI_BOUNDED, IL_CI_EXCLUSIVE, IL_CI_UNBOUNDED };
@@ -260,12 +350,23 @@ struct il_fieller {
     double lo, hi; /* bounded: [lo, hi]; exclusive: <= lo or >= hi */
 };
 
+/* Means a (value) and b (baseline) and the variance of a - t b near
+ * t = r = a/b: V(r + d) = v0 + 2 d v1 + d^2 v2, from centred data, with
+ * df degrees of freedom. */
+struct il_rvar {
+    double a, b, v0, v1, v2, df;
+};
+
 double il_welch_df(double va, size_t na, double vb, size_t nb);
-/* Fieller's set {t : (a - t b)^2 <= h^2 (va + t^2 vb)}; va, vb are the
- * variances of the means. */
-void il_fieller(double a, double va, double b, double vb, double h, struct il_fieller *f);
-/* Ratio mean(y)/mean(x) from two samples; pooled selects nx+ny-2 degrees
- * of freedom instead of Welch's.  IL_SE_FEW when a side has < 2 values. */
+/* Fieller's set {t : (a - t b)^2 <= h^2 V(t)}, solved around r. */
+void il_fieller(const struct il_rvar *v, double h, struct il_fieller *f);
+/* The p-value of ratio = 1 from the same variance and df. */
+double il_fieller_p(const struct il_rvar *v);
+/* Two independent samples y (value) and x (baseline): Welch's df at the
+ * estimated ratio, or with pooled the textbook pooled variance and
+ * ny + nx - 2 df.  IL_SE_FEW when a side has < 2 values. */
+int il_rvar_samples(const double *y, size_t ny, const double *x, size_t nx, int pooled,
+                    struct il_rvar *v);
 int il_fieller_samples(const double *y, size_t ny, const double *x, size_t nx, int pooled,
                        struct il_fieller *f);
 /* t interval of the mean; IL_SE_FEW for n < 2. */
@@ -274,6 +375,53 @@ int il_tci(const double *x, size_t n, double *mean, double *lo, double *hi);
  * IL_SE_NONPOS if a value is <= 0 (*bad is its index), IL_SE_FEW when
  * n < 2 (the geometric mean is still set). */
 int il_geomean_ci(const double *r, size_t n, double *gm, double *lo, double *hi, size_t *bad);
+
+/* ------------------------------------------------------------ design.c */
+/* How the runs are grouped into units for the interval (Kalibera & Jones:
+ * the variance is taken at the highest level of repetition). */
+enum il_dkind {
+    IL_D_FLAT,   /* no design: runs are independent */
+    IL_D_ONE,    /* one label: each value one unit (setup, top level) */
+    IL_D_CROSSED /* two labels crossed: each pair a unit (cell) */
+};
+
+/* The variance of the mean of unit values as a bilinear form with fixed
+ * weights: one label, var/k with k - 1 df; two crossed labels, a random
+ * two-way model without interaction fitted by Henderson's method I
+ * (ANOVA in the balanced case), its components truncated at 0, with
+ * Satterthwaite's df. */
+struct il_dvar {
+    enum il_dkind kind;
+    size_t k, I, J;
+    size_t *fa, *fb; /* factor levels of each unit, 0-based */
+    size_t *na, *nb; /* units per level */
+    double w[3];     /* weights of SS_A, SS_B, SS_E (crossed) */
+    double comp[3];  /* the fitted components, truncated: A, B, residual */
+    double df;
+};
+
+/* fa, fb: ids of each unit's factor values (fb NULL for one label). */
+int il_dvar_init(struct il_dvar *v, size_t k, const uint32_t *fa, const uint32_t *fb);
+void il_dvar_free(struct il_dvar *v);
+/* Fix the weights and df from the values x (one per unit). */
+int il_dvar_fit(struct il_dvar *v, const double *x);
+/* The estimate of cov(mean x, mean y) with the fitted weights. */
+double il_dvar_cov(const struct il_dvar *v, const double *x, const double *y);
+/* The interval of the mean of x over the units: mean +- t sqrt(V). */
+int il_dvar_tci(struct il_dvar *v, const double *x, double *mean, double *lo, double *hi,
+                double *df);
+/* Paired units: a[u] value, b[u] baseline; the rvar of their means. */
+int il_rvar_paired(struct il_dvar *v, const double *a, const double *b, struct il_rvar *out);
+
+/* Heterogeneity of per-unit ratios beyond run-to-run noise: y[u] the log
+ * ratios, var[u] their within-unit variances (from pooled variances with
+ * df2 degrees of freedom).  Cochran's Q with an F reference, I^2, and the
+ * between-unit variance tau^2 (Paule-Mandel) with its Q-profile interval. */
+struct il_het {
+    double q, df1, df2, p, i2, tau2, tau2_lo, tau2_hi;
+    int has_tau_ci;
+};
+int il_heterogeneity(const double *y, const double *var, size_t k, double df2, struct il_het *h);
 
 /* ------------------------------------------------------------ levels.c */
 struct il_levels {
@@ -317,8 +465,10 @@ struct il_opts {
     const char *by[IL_MAX_SLOTS];
     size_t nby;
     const char *cmp_label, *cmp_base;
-    int pooled;
-    const char *setup;
+    int pooled, speedup, include_failed;
+    const char *setup[2]; /* --setup A or A,B (crossed) */
+    size_t nsetup;
+    const char *per;                   /* --per KEY */
     const char *levels[IL_MAX_LEVELS]; /* highest first, as given */
     size_t nlevels;
     double costs[IL_MAX_LEVELS]; /* as given: highest first */
@@ -326,42 +476,95 @@ struct il_opts {
     double target; /* relative half-width, 0.01 for 1%; 0 for none */
     size_t boot;
     unsigned long seed;
+    struct il_estimator est;
     enum il_fmt fmt;
     const char *plot_kind, *out, *keep, *title;
     char **files;
     int nfiles;
     /* slots in sel */
-    size_t by_slot[IL_MAX_SLOTS], cmp_slot, setup_slot, level_slot[IL_MAX_LEVELS];
+    size_t by_slot[IL_MAX_SLOTS], cmp_slot, setup_slot[2], level_slot[IL_MAX_LEVELS], per_slot;
+    /* the design of the comparisons: --setup, or the top of --levels */
+    enum il_dkind design;
+    size_t design_slot[2];
+    const char *d_label[2];
 };
 
 /* Parse argv for tool; prints the usage to stdout and exits 0 on --help,
  * and exits 1 after one line on stderr on bad use. */
 void il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o);
 
+/* ------------------------------------------------------------ units.c */
+/* A group's runs split into units (setups, or cells of two crossed
+ * labels), in unit order. */
+struct il_units {
+    size_t k;
+    uint32_t *id;      /* the unit's string id ("A", or "A|B" for a cell) */
+    uint32_t *fa, *fb; /* its label value ids (fb: crossed only) */
+    size_t *off, *n;   /* its runs are x[off[u] .. off[u] + n[u]) */
+    double *x;         /* the values, unit by unit */
+    double *mean, *est;
+};
+
+struct il_group;
+struct il_data;
+void il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind,
+                    const size_t *slot, const struct il_estimator *e, struct il_units *u);
+void il_units_free(struct il_units *u);
+
 /* ------------------------------------------------------------ analyze.c */
+/* The per-setup view: each paired unit's ratio with its interval, the
+ * test of whether they differ beyond run-to-run noise, and summaries. */
 struct il_setups {
     size_t n, unpaired;
-    double *ratio;   /* per-setup ratios */
-    uint32_t *setup; /* their setup ids */
-    double min, median, max, mean, lo, hi;
-    int has_ci, straddles;
+    double *ratio;     /* per-setup ratios */
+    uint32_t *setup;   /* their setup ids */
+    uint32_t *sa, *sb; /* the label values of each setup (sb: crossed) */
+    double *lo, *hi;   /* each ratio's 95% interval (NAN: none) */
+    double *alo, *ahi; /* the same at 1 - 0.05/n (Bonferroni) */
+    size_t *na, *nb;   /* runs of value and baseline in the setup */
+    double min, median, max;
+    double mean, lo_mean, hi_mean; /* arithmetic mean of the ratios (labelled so) */
+    int has_ci;
+    double gm, gm_lo, gm_hi; /* geometric mean, interval in log space */
+    int has_gm_ci;
+    const char *ci_method;
+    /* A setup effect: the spread exceeds run-to-run noise. */
+    int has_het, het_perm, est_mean;
+    struct il_het het;
+    size_t above, below; /* adjusted intervals wholly above / below 1 */
+    int straddles;       /* het rejects and above and below are both > 0 */
+    int raw_straddles;   /* min < 1 < max, which noise alone produces */
+    int has_shares;      /* crossed: shares of the per-setup log-ratio variance */
+    double share[3];
 };
 
 struct il_cmp {
-    size_t g, base; /* group indices of the value and the baseline */
-    char *unit;     /* labels other than the compared one, "bench=bzip2" */
-    struct il_fieller f;
-    int few; /* a side has fewer than 2 values */
+    size_t g, base;         /* group indices of the value and the baseline */
+    char *unit;             /* labels other than the compared one, "bench=bzip2" */
+    struct il_fieller f;    /* the headline interval: the design's, or flat */
+    int few;                /* no interval (too few runs or units) */
+    const char *method;     /* how f was computed, what it assumes */
+    double value, baseline; /* the two estimates whose ratio f.ratio is */
+    size_t units, paired;   /* design units of each side in common */
+    int has_p;
+    double p, p_holm; /* p-value of ratio = 1, and Holm-adjusted (suite) */
+    int holm, holm_sig;
+    int has_flat;
+    struct il_fieller flat; /* the interval as if all runs were independent */
+    double vlog, vlog_df;   /* variance of log ratio and its df (suite) */
     int has_setups;
     struct il_setups su;
     char *verdict;
 };
 
 struct il_suite {
-    uint32_t value; /* compared label value */
-    size_t n;       /* benchmarks */
-    double gm, lo, hi;
+    uint32_t value;    /* compared label value */
+    size_t n;          /* benchmarks */
+    double gm, lo, hi; /* geometric mean; interval with the within-benchmark
+                          uncertainty (these benchmarks) */
     int has_ci;
+    double blo, bhi; /* interval over benchmarks (k - 1 df in log space) */
+    int has_bci;
     char *verdict;
 };
 
@@ -372,15 +575,17 @@ struct il_report {
     struct il_summary *sum;
     struct il_diag *diag;
     char **gname;
-    size_t cmp_pos; /* key position of the compared label */
+    struct il_units *units; /* per group, with a design */
+    size_t cmp_pos;         /* key position of the compared label */
     uint32_t base_id;
     struct il_cmp *cmp;
     size_t ncmp;
     struct il_suite *suite;
     size_t nsuite;
     int has_levels;
-    struct il_levels lv;
-    double *ly; /* balanced values for the bootstrap */
+    struct il_levels lv;   /* one group */
+    struct il_levels *glv; /* per group with --levels and --compare */
+    double *ly;            /* balanced values for the bootstrap */
     int has_plan, c1_measured, has_top;
     double cost[IL_MAX_LEVELS]; /* lowest first */
     long reps[IL_MAX_LEVELS];   /* lowest first; reps[n-1] = top for --target */
@@ -389,13 +594,50 @@ struct il_report {
 };
 
 void il_analyze(const struct il_opts *o, struct il_report *r);
-/* "0.7% faster" style change for ratio x into buf. */
-void il_change(char *buf, size_t n, double x, int timey);
+/* "0.7% faster" style change for ratio x (in the report's direction). */
+void il_change(char *buf, size_t n, double x, int timey, int speedup);
+/* Per-group summaries with the design's intervals (describe_groups). */
+void il_group_intervals(struct il_report *r);
+
+/* ------------------------------------------------------------ prep.c */
+/* After reading: leave out failed runs (--include-failed keeps them) and
+ * combine records into runs (--per); then derived metrics are divided. */
+void il_prepare(const struct il_opts *o, struct il_data *d);
+/* Errors for label keys that no record carries, and design warnings. */
+void il_check_labels(const struct il_opts *o, const struct il_data *d);
+
+/* ------------------------------------------------------------ compare.c */
+void il_compare(struct il_report *r);
+
+/* ------------------------------------------------------------ robust.c */
+/* Quantiles at alpha[l] / 2 and 1 - alpha[l] / 2 (l = 0, 1) of the log
+ * ratio of the means of na and nb draws from the residuals ea and eb. */
+int il_resid_boot(const double *ea, size_t nea, const double *eb, size_t neb, size_t na, size_t nb,
+                  size_t B, unsigned long seed, const double *alpha, double *q);
+/* Percentile bootstrap of the ratio est(y)/est(x), runs resampled within
+ * each sample (stratified); B replicates, seeded.  Returns the variance
+ * of the log ratio over replicates in *vlog. */
+int il_boot_ratio(const struct il_estimator *e, const double *y, size_t ny, const double *x,
+                  size_t nx, size_t B, unsigned long seed, double level, double *lo, double *hi,
+                  double *vlog, double *p);
+/* Permutation test of equal per-unit log ratios: within each unit, the
+ * value and baseline runs (value scaled by 1/theta) are shuffled; for the
+ * mean the statistic is Cochran's Q against pooled variances. */
+double il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct il_units *b,
+                   const size_t *ua, const size_t *ub, size_t k, double theta, size_t P,
+                   unsigned long seed);
 
 /* ------------------------------------------------------------ out_*.c */
 void il_fmt_num(char *buf, size_t n, double x);
+/* Shortest text that reads back as x (%.15g, %.16g or %.17g). */
+void il_fmt_exact(char *buf, size_t n, double x);
+/* Interval ends with enough digits that lo, est and hi stay apart. */
+void il_fmt_interval(char *buf, size_t n, double lo, double est, double hi);
 void il_out_text(FILE *fp, const struct il_report *r, int markdown);
 void il_out_csv(FILE *fp, const struct il_report *r);
+/* "label=value" pairs joined by sep, values quoted when they hold sep,
+ * '=' or '"' (CSV and Markdown). */
+char *il_labels_text(const struct il_report *r, const uint32_t *key, const char *sep, size_t skip);
 void il_out_gobench(FILE *fp, const struct il_report *r);
 void il_out_json(FILE *fp, const struct il_report *r);
 

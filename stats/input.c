@@ -17,7 +17,30 @@
 
 #include "il_stats.h"
 
-enum { P_SCHEMA, P_LABELS, P_VALUE, P_EVENT, P_FLOOR, P_ENV, P_WALL, P_EVENTS, P_LABEL0 };
+/* Paths of one scan.  A metric side (the metric, or the numerator and the
+ * denominator of NUM/DEN) has five: value, the event object, floor,
+ * enabled_ns and running_ns. */
+enum {
+    P_SCHEMA,
+    P_LABELS,
+    P_VALUE,
+    P_EVENT,
+    P_FLOOR,
+    P_ENABLED,
+    P_RUNNING,
+    P_VALUE2,
+    P_EVENT2,
+    P_FLOOR2,
+    P_ENABLED2,
+    P_RUNNING2,
+    P_ENV,
+    P_WALL,
+    P_EVENTS,
+    P_HOW,
+    P_STATUS,
+    P_HOST,
+    P_LABEL0
+};
 
 #define IL_MAX_SHOWN 10      /* malformed lines named one by one */
 #define IL_EVENT_SAMPLE 1000 /* records whose event names are collected */
@@ -35,6 +58,8 @@ struct rd {
     size_t seencap[IL_MAX_SLOTS];
     int is_where[IL_MAX_SLOTS];
     size_t shown;
+    size_t host_slot; /* the slot named "host", or SIZE_MAX */
+    size_t warm_slot; /* the slot named "warmup", or SIZE_MAX */
 };
 
 int
@@ -64,6 +89,43 @@ il_metric_unit(const char *metric, enum il_metric_kind kind)
     if (kind != IL_M_EVENT || strcmp(metric, "task-clock") == 0 || strcmp(metric, "cpu-clock") == 0)
         return "ns";
     return "";
+}
+
+const char *
+il_sel_unit(const struct il_sel *sel)
+{
+    return sel->derived ? "" : il_metric_unit(sel->metric, sel->kind);
+}
+
+int
+il_sel_is_time(const struct il_sel *sel)
+{
+    return !sel->derived && il_metric_is_time(sel->metric, sel->kind);
+}
+
+int
+il_metric_split(struct il_sel *sel, char *buf, size_t n)
+{
+    const char *m = sel->metric, *slash = strchr(m, '/');
+    sel->part[0] = m;
+    sel->part[1] = NULL;
+    sel->derived = 0;
+    if (il_metric_parse(m, &sel->kind) < 0)
+        return -1;
+    /* One slash with a name on each side; "cpu/event=0x3c/" stays a name. */
+    if (!slash || slash == m || !slash[1] || strchr(slash + 1, '/'))
+        return 0;
+    if (strlen(m) >= n)
+        return -1;
+    memcpy(buf, m, strlen(m) + 1);
+    buf[slash - m] = '\0';
+    sel->part[0] = buf;
+    sel->part[1] = buf + (slash - m) + 1;
+    sel->derived = 1;
+    if (il_metric_parse(sel->part[0], &sel->kind) < 0 ||
+        il_metric_parse(sel->part[1], &sel->kind2) < 0)
+        return -1;
+    return 0;
 }
 
 int
@@ -97,10 +159,13 @@ il_sel_slot(struct il_sel *sel, const char *name)
     return sel->nslots++;
 }
 
+/* Member keys: event names (of the first records) for the unknown-metric
+ * error, and every label name, for the unknown-label error. */
 static void
-collect_event(void *ctx, const char *k, size_t n, int esc)
+collect_key(void *ctx, int path, const char *k, size_t n, int esc)
 {
     struct rd *rd = ctx;
+    struct il_data *d = rd->d;
     char tmp[256];
     if (esc) {
         if (n >= sizeof tmp)
@@ -108,42 +173,75 @@ collect_event(void *ctx, const char *k, size_t n, int esc)
         n = il_json_unescape(k, n, tmp);
         k = tmp;
     }
-    il_strtab_intern(&rd->events, k, n);
+    if (path == P_EVENTS) {
+        il_strtab_intern(&rd->events, k, n);
+        return;
+    }
+    for (size_t i = 0; i < d->nkeys; i++)
+        if (strncmp(d->keys[i], k, n) == 0 && d->keys[i][n] == '\0')
+            return;
+    d->keys = il_xrealloc(d->keys, (d->nkeys + 1) * sizeof *d->keys);
+    d->keys[d->nkeys] = il_xcalloc(n + 1, 1);
+    memcpy(d->keys[d->nkeys++], k, n);
+}
+
+static void
+metric_paths(struct il_path *p, const char *metric, enum il_metric_kind kind)
+{
+    static const char *const times[] = {NULL, IL_F_WALL, IL_F_USER, IL_F_SYS};
+    switch (kind) {
+    case IL_M_EVENT:
+        il_path_set(&p[0], IL_F_EVENTS, metric, IL_F_VALUE);
+        il_path_set(&p[1], IL_F_EVENTS, metric, NULL);
+        il_path_set(&p[3], IL_F_EVENTS, metric, IL_F_ENABLED);
+        il_path_set(&p[4], IL_F_EVENTS, metric, IL_F_RUNNING);
+        break;
+    case IL_M_MAXRSS:
+        il_path_set(&p[0], IL_F_MAXRSS, NULL, NULL);
+        break;
+    default:
+        il_path_set(&p[0], IL_F_TIMES, times[kind], NULL);
+        break;
+    }
+    if (kind != IL_M_EVENT) {
+        p[1] = p[0];
+        /* never found: a key no record has at depth 3 */
+        il_path_set(&p[3], IL_F_TIMES, "", "");
+        p[4] = p[3];
+    }
+    il_path_set(&p[2], IL_F_FLOOR, metric, NULL);
 }
 
 static void
 setup_paths(struct rd *rd)
 {
     const struct il_sel *sel = rd->sel;
-    static const char *const times[] = {NULL, "wall_ns", "user_ns", "sys_ns"};
     struct il_path *p = rd->paths;
-    il_path_set(&p[P_SCHEMA], "schema", NULL, NULL);
-    il_path_set(&p[P_LABELS], "labels", NULL, NULL);
-    switch (sel->kind) {
-    case IL_M_EVENT:
-        il_path_set(&p[P_VALUE], "events", sel->metric, "value");
-        break;
-    case IL_M_MAXRSS:
-        il_path_set(&p[P_VALUE], "maxrss_kib", NULL, NULL);
-        break;
-    default:
-        il_path_set(&p[P_VALUE], "times", times[sel->kind], NULL);
-        break;
-    }
-    if (sel->kind == IL_M_EVENT)
-        il_path_set(&p[P_EVENT], "events", sel->metric, NULL);
+    il_path_set(&p[P_SCHEMA], IL_F_SCHEMA, NULL, NULL);
+    il_path_set(&p[P_LABELS], IL_F_LABELS, NULL, NULL);
+    metric_paths(p + P_VALUE, sel->part[0], sel->kind);
+    if (sel->derived)
+        metric_paths(p + P_VALUE2, sel->part[1], sel->kind2);
     else
-        p[P_EVENT] = p[P_VALUE];
-    il_path_set(&p[P_FLOOR], "floor", sel->metric, NULL);
-    il_path_set(&p[P_ENV], "setup", "env_bytes", NULL);
-    il_path_set(&p[P_WALL], "times", "wall_ns", NULL);
-    il_path_set(&p[P_EVENTS], "events", NULL, NULL);
-    for (size_t i = 0; i < sel->nslots; i++)
-        il_path_set(&p[P_LABEL0 + i], "labels", sel->slot_name[i], NULL);
+        for (int i = P_VALUE2; i <= P_RUNNING2; i++)
+            il_path_set(&p[i], IL_F_TIMES, "", "");
+    il_path_set(&p[P_ENV], IL_F_SETUP, IL_F_ENV_BYTES, NULL);
+    il_path_set(&p[P_WALL], IL_F_TIMES, IL_F_WALL, NULL);
+    il_path_set(&p[P_EVENTS], IL_F_EVENTS, NULL, NULL);
+    il_path_set(&p[P_HOW], IL_F_EXIT, IL_F_HOW, NULL);
+    il_path_set(&p[P_STATUS], IL_F_EXIT, IL_F_STATUS, NULL);
+    il_path_set(&p[P_HOST], IL_F_HOST, NULL, NULL);
+    rd->host_slot = rd->warm_slot = SIZE_MAX;
+    for (size_t i = 0; i < sel->nslots; i++) {
+        il_path_set(&p[P_LABEL0 + i], IL_F_LABELS, sel->slot_name[i], NULL);
+        if (strcmp(sel->slot_name[i], IL_PSEUDO_HOST) == 0)
+            rd->host_slot = i;
+        if (strcmp(sel->slot_name[i], IL_L_WARMUP) == 0)
+            rd->warm_slot = i;
+    }
     rd->sc.paths = p;
     rd->sc.npaths = P_LABEL0 + (int)sel->nslots;
-    rd->sc.keys_of = P_EVENTS;
-    rd->sc.key_cb = collect_event;
+    rd->sc.key_cb = collect_key;
     rd->sc.key_ctx = rd;
     for (size_t i = 0; i < sel->nwhere; i++)
         rd->is_where[sel->where[i].slot] = 1;
@@ -244,23 +342,80 @@ bad_line(struct rd *rd, const char *file, size_t line, const char *what, const c
         il_warn(IL_W_LINE, file, line, msg);
 }
 
+struct rec {
+    double v, den, env, wall;
+    int64_t iv;
+    uint8_t flag;
+};
+
 static void
-push(struct il_data *d, double v, double env, double wall, const uint32_t *ids)
+push(struct il_data *d, const struct rec *r, const uint32_t *ids)
 {
     if (d->n == d->cap) {
         d->cap = d->cap ? 2 * d->cap : 4096;
-        d->val = realloc(d->val, d->cap * sizeof *d->val);
-        d->env = realloc(d->env, d->cap * sizeof *d->env);
-        d->wall = realloc(d->wall, d->cap * sizeof *d->wall);
-        d->lab = realloc(d->lab, d->cap * (d->nslots ? d->nslots : 1) * sizeof *d->lab);
-        if (!d->val || !d->env || !d->wall || !d->lab)
-            err(1, "out of memory");
+        d->val = il_xrealloc(d->val, d->cap * sizeof *d->val);
+        if (d->den)
+            d->den = il_xrealloc(d->den, d->cap * sizeof *d->den);
+        d->ival = il_xrealloc(d->ival, d->cap * sizeof *d->ival);
+        d->flag = il_xrealloc(d->flag, d->cap * sizeof *d->flag);
+        d->env = il_xrealloc(d->env, d->cap * sizeof *d->env);
+        d->wall = il_xrealloc(d->wall, d->cap * sizeof *d->wall);
+        d->lab = il_xrealloc(d->lab, d->cap * (d->nslots ? d->nslots : 1) * sizeof *d->lab);
     }
-    d->val[d->n] = v;
-    d->env[d->n] = env;
-    d->wall[d->n] = wall;
+    d->val[d->n] = r->v;
+    if (d->den)
+        d->den[d->n] = r->den;
+    d->ival[d->n] = r->iv;
+    d->flag[d->n] = r->flag;
+    d->env[d->n] = r->env;
+    d->wall[d->n] = r->wall;
     memcpy(d->lab + d->n * d->nslots, ids, d->nslots * sizeof *ids);
     d->n++;
+}
+
+void
+il_data_keep(struct il_data *d, const uint8_t *keep)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        if (!keep[i])
+            continue;
+        d->val[m] = d->val[i];
+        if (d->den)
+            d->den[m] = d->den[i];
+        d->ival[m] = d->ival[i];
+        d->flag[m] = d->flag[i];
+        d->env[m] = d->env[i];
+        d->wall[m] = d->wall[i];
+        memmove(d->lab + m * d->nslots, d->lab + i * d->nslots, d->nslots * sizeof *d->lab);
+        m++;
+    }
+    d->n = m;
+}
+
+void
+il_data_keys(const struct il_data *d, char *buf, size_t n)
+{
+    char **k = il_xcalloc(d->nkeys ? d->nkeys : 1, sizeof *k);
+    memcpy(k, d->keys, d->nkeys * sizeof *k);
+    for (size_t i = 1; i < d->nkeys; i++)
+        for (size_t j = i; j > 0 && strcmp(k[j - 1], k[j]) > 0; j--) {
+            char *t = k[j];
+            k[j] = k[j - 1];
+            k[j - 1] = t;
+        }
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < d->nkeys && o < n; i++)
+        if (i == 24) {
+            snprintf(buf + o, n - o, ", ...");
+            break;
+        } else {
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", k[i]);
+        }
+    if (!d->nkeys)
+        snprintf(buf, n, "(no labels at all)");
+    free(k);
 }
 
 static const char *
@@ -368,12 +523,81 @@ collect_labels(struct rd *rd, struct il_span sp)
     }
 }
 
+static int
+span_is(struct il_span sp, const char *lit)
+{
+    size_t n = strlen(lit);
+    return sp.p && sp.n == n && memcmp(sp.p, lit, n) == 0;
+}
+
+/* A warm-up run: the label is present and not "0", "false" or "". */
+static int
+is_warmup(const struct rd *rd, uint32_t id)
+{
+    if (id == IL_MISSING_ID)
+        return 0;
+    const char *v = il_str(&rd->d->st, id);
+    return *v && strcmp(v, "0") != 0 && strcmp(v, "false") != 0;
+}
+
+/* One side of the metric: 1 with the value, 0 when the record lacks it
+ * (counted), -1 on a bad value (warned). */
+static int
+side(struct rd *rd, const struct il_span *f, const char *name, const char *file, size_t line,
+     const char *s, size_t n, double *v, int64_t *iv, int *isint)
+{
+    struct il_data *d = rd->d;
+    const struct il_sel *sel = rd->sel;
+    char msg[256];
+    if (!f[1].p) {
+        d->missing++;
+        return 0;
+    }
+    if (!f[0].p || span_is(f[0], "null")) {
+        d->unsupported++;
+        return 0;
+    }
+    if (il_span_number(f[0], v) < 0 || !(*v - *v == 0)) {
+        d->badvalue++;
+        snprintf(msg, sizeof msg, "the value of metric '%s' is %.*s, not a finite number", name,
+                 (int)(f[0].n > 40 ? 40 : f[0].n), f[0].p);
+        bad_line(rd, file, line, msg, s, n);
+        return -1;
+    }
+    *isint = il_span_int(f[0], iv) == 0;
+    if (sel->subtract_floor) {
+        double fl;
+        int64_t ifl;
+        if (il_span_number(f[2], &fl) < 0) {
+            d->nofloor++;
+            return 0;
+        }
+        *v -= fl;
+        *isint = *isint && il_span_int(f[2], &ifl) == 0 && !__builtin_sub_overflow(*iv, ifl, iv);
+    }
+    double en, ru;
+    if (il_span_number(f[3], &en) == 0 && il_span_number(f[4], &ru) == 0 && ru < en) {
+        /* Multiplexed: counted for ru / en of the time (perf stat). */
+        if (!(ru > 0)) {
+            d->notcounted++;
+            return 0;
+        }
+        d->multiplexed++;
+        if (d->multiplexed == 1 || ru / en < d->mux_frac)
+            d->mux_frac = ru / en;
+        if (sel->scale) {
+            *v *= en / ru;
+            *isint = 0;
+        }
+    }
+    return 1;
+}
+
 static void
 one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
 {
     struct il_data *d = rd->d;
     const struct il_sel *sel = rd->sel;
-    char msg[256];
     while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
         n--;
     size_t i = 0;
@@ -382,12 +606,18 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
     if (i == n)
         return; /* blank */
     d->lines++;
-    rd->sc.keys_of = d->records < IL_EVENT_SAMPLE ? P_EVENTS : -1;
+    rd->sc.keys_of = (uint64_t)1 << P_LABELS;
+    if (d->records < IL_EVENT_SAMPLE)
+        rd->sc.keys_of |= (uint64_t)1 << P_EVENTS;
     if (il_scan_line(&rd->sc, s, n) < 0) {
         bad_line(rd, file, line, NULL, s, n);
         return;
     }
     struct il_span *f = rd->sc.found;
+    if (span_is(f[P_SCHEMA], "\"" IL_SWEEP_SCHEMA "\"")) {
+        d->sweep_lines++; /* the sweep's own metadata: not a record */
+        return;
+    }
     if (!f[P_SCHEMA].p || f[P_SCHEMA].p[0] != '"' || !f[P_LABELS].p || f[P_LABELS].p[0] != '{') {
         d->notrecord++;
         bad_line(rd, file, line,
@@ -395,50 +625,56 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
         return;
     }
     d->records++;
-    if (!d->first_schema_other &&
-        !(f[P_SCHEMA].n == 14 && memcmp(f[P_SCHEMA].p, "\"interloper/1\"", 14) == 0)) {
+    if (!d->first_schema_other && !span_is(f[P_SCHEMA], "\"" IL_SCHEMA "\"")) {
         d->first_schema_other = il_xmalloc(f[P_SCHEMA].n + 64);
         snprintf(d->first_schema_other, f[P_SCHEMA].n + 64, "%s:%zu: schema %.*s", file, line,
                  (int)f[P_SCHEMA].n, f[P_SCHEMA].p);
     }
-    for (size_t k = 0; k < sel->nslots; k++)
+    for (size_t k = 0; k < sel->nslots; k++) {
         rd->ids[k] = label_id(rd, f[P_LABEL0 + k]);
+        /* The pseudo-label host: the record's own host field. */
+        if (k == rd->host_slot && rd->ids[k] == IL_MISSING_ID && f[P_HOST].p &&
+            f[P_HOST].p[0] == '"')
+            rd->ids[k] = label_id(rd, f[P_HOST]);
+        d->present[k] += rd->ids[k] != IL_MISSING_ID;
+    }
     if (!where_ok(rd))
         return;
     d->selected++;
-    double v, fl = 0, env = 0;
-    if (!f[P_EVENT].p) {
-        d->missing++;
-        return;
-    }
-    if (!f[P_VALUE].p || (f[P_VALUE].n == 4 && memcmp(f[P_VALUE].p, "null", 4) == 0)) {
-        d->unsupported++;
-        return;
-    }
-    if (il_span_number(f[P_VALUE], &v) < 0 || !(v - v == 0)) {
-        d->badvalue++;
-        snprintf(msg, sizeof msg, "the value of metric '%s' is %.*s, not a finite number",
-                 sel->metric, (int)(f[P_VALUE].n > 40 ? 40 : f[P_VALUE].n), f[P_VALUE].p);
-        bad_line(rd, file, line, msg, s, n);
-        return;
-    }
-    if (sel->subtract_floor) {
-        if (il_span_number(f[P_FLOOR], &fl) < 0) {
-            d->nofloor++;
+    if (rd->warm_slot != SIZE_MAX && is_warmup(rd, rd->ids[rd->warm_slot])) {
+        d->warmup++;
+        if (!sel->include_warmup)
             return;
-        }
-        v -= fl;
     }
-    if (sel->want_env) {
-        if (il_span_number(f[P_ENV], &env) < 0) {
-            d->noenv++;
+    struct rec r = {.den = 1, .env = 0, .wall = NAN, .flag = 0};
+    int isint = 0, isint2 = 0, e;
+    int64_t iv2;
+    e = side(rd, f + P_VALUE, sel->part[0], file, line, s, n, &r.v, &r.iv, &isint);
+    if (e <= 0)
+        return;
+    if (sel->derived) {
+        e = side(rd, f + P_VALUE2, sel->part[1], file, line, s, n, &r.den, &iv2, &isint2);
+        if (e <= 0)
             return;
-        }
+        isint = 0;
     }
-    double wall = NAN;
-    if (sel->want_wall && il_span_number(f[P_WALL], &wall) < 0)
-        wall = NAN;
-    push(d, v, env, wall, rd->ids);
+    if (sel->want_env && il_span_number(f[P_ENV], &r.env) < 0) {
+        d->noenv++;
+        return;
+    }
+    if (sel->want_wall && il_span_number(f[P_WALL], &r.wall) < 0)
+        r.wall = NAN;
+    int64_t st;
+    if (isint)
+        r.flag |= IL_R_INT;
+    if (span_is(f[P_HOW], "\"" IL_HOW_NAME_SIGNAL "\""))
+        r.flag |= IL_R_SIGNAL;
+    if (il_span_int(f[P_STATUS], &st) == 0) {
+        r.flag |= IL_R_STATUS;
+        if (st != 0)
+            r.flag |= IL_R_NONZERO;
+    }
+    push(d, &r, rd->ids);
     if (sel->want_labels)
         collect_labels(rd, f[P_LABELS]);
 }
@@ -454,8 +690,15 @@ read_file(struct rd *rd, const char *file)
     ssize_t len;
     size_t lineno = 0;
     errno = 0;
-    while ((len = getline(&line, &cap, fp)) > 0)
-        one_line(rd, file, ++lineno, line, (size_t)len);
+    while ((len = getline(&line, &cap, fp)) > 0) {
+        const char *l = line;
+        /* A UTF-8 byte-order mark at the start of the file is no JSON. */
+        if (lineno == 0 && len >= 3 && memcmp(l, "\xEF\xBB\xBF", 3) == 0) {
+            l += 3;
+            len -= 3;
+        }
+        one_line(rd, file, ++lineno, l, (size_t)len);
+    }
     if (ferror(fp))
         err(1, "%s: read error", file);
     if (fp != stdin)
@@ -497,11 +740,13 @@ explain_empty(struct rd *rd)
         for (size_t w = 0; w < sel->nwhere; w++) {
             size_t s = sel->where[w].slot;
             if (rd->seen[s] && rd->seen[s][IL_MISSING_ID] && rd->seencap[s] &&
-                !memchr(rd->seen[s] + 1, 1, rd->seencap[s] - 1))
+                !memchr(rd->seen[s] + 1, 1, rd->seencap[s] - 1)) {
+                il_data_keys(d, buf, sizeof buf);
                 errx(1,
-                     "empty selection: no record has the label '%s' named in --where (%zu "
-                     "records read)",
-                     sel->slot_name[s], d->records);
+                     "--where: no record has the label '%s' (%zu records read); the labels "
+                     "are: %s",
+                     sel->slot_name[s], d->records, buf);
+            }
         }
         size_t s = sel->where[0].slot;
         list_seen(rd, s, buf, sizeof buf);
@@ -510,14 +755,20 @@ explain_empty(struct rd *rd)
              "'%s' takes the values: %s)",
              d->records, sel->slot_name[s], buf);
     }
-    if (d->missing == d->selected) {
+    size_t usable = d->selected - (sel->include_warmup ? 0 : d->warmup);
+    if (d->warmup && usable == 0)
+        errx(1,
+             "empty selection: all %zu selected records are warm-up runs (label '%s'); "
+             "--include-warmup keeps them",
+             d->warmup, IL_L_WARMUP);
+    if (d->missing == usable) {
         size_t o = (size_t)snprintf(buf, sizeof buf, "wall, user, sys, maxrss");
         for (uint32_t id = 1; id < rd->events.n && o < sizeof buf; id++)
             o += (size_t)snprintf(buf + o, sizeof buf - o, ", %s", il_str(&rd->events, id));
         errx(1, "unknown metric '%s': no selected record has it; known metrics: %s", sel->metric,
              buf);
     }
-    if (d->unsupported + d->missing == d->selected)
+    if (d->unsupported + d->missing == usable)
         errx(1,
              "metric '%s' is unsupported (value null) in all %zu selected records that "
              "have it, so this machine could not count it; choose another --metric",
@@ -529,8 +780,13 @@ explain_empty(struct rd *rd)
              sel->metric);
     if (d->noenv)
         errx(1, "no selected record has setup.env_bytes, which this plot needs");
-    errx(1, "empty selection: none of the %zu selected records has a usable value for '%s'",
-         d->selected, sel->metric);
+    if (d->notcounted)
+        errx(1,
+             "metric '%s' was never counted (running_ns 0: multiplexed out) in %zu selected "
+             "records; count fewer events at once",
+             sel->metric, d->notcounted);
+    errx(1, "empty selection: none of the %zu selected records has a usable value for '%s'", usable,
+         sel->metric);
 }
 
 void
@@ -543,6 +799,8 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
     rd.d = d;
     d->nslots = sel->nslots;
     memcpy(d->slot_name, sel->slot_name, sizeof d->slot_name);
+    if (sel->derived)
+        d->den = il_xcalloc(1, sizeof *d->den);
     il_strtab_init(&d->st);
     il_strtab_init(&rd.events);
     setup_paths(&rd);
@@ -562,6 +820,15 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
         il_warn(IL_W_NOFLOOR, d->nofloor, sel->metric);
     if (d->noenv)
         il_warn(IL_W_NOENV, d->noenv);
+    if (d->notcounted)
+        il_warn(IL_W_NOTCOUNTED, d->notcounted, sel->metric);
+    if (d->warmup && !sel->include_warmup)
+        il_warn(IL_W_WARMUP, d->warmup, IL_L_WARMUP);
+    if (d->multiplexed)
+        il_warn(IL_W_MULTIPLEX, d->multiplexed, sel->metric, 100 * d->mux_frac,
+                sel->scale ? "scaled by enabled/running as perf stat does (--scale)"
+                           : "not scaled; --scale scales them by enabled/running as perf stat "
+                             "does");
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
         free(rd.seen[s]);
     free(rd.buf);
@@ -571,6 +838,12 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
 void
 il_data_free(struct il_data *d)
 {
+    for (size_t i = 0; i < d->nkeys; i++)
+        free(d->keys[i]);
+    free(d->keys);
+    free(d->den);
+    free(d->ival);
+    free(d->flag);
     free(d->val);
     free(d->env);
     free(d->wall);

@@ -66,33 +66,60 @@ il_levels_compute(const double *y, const size_t *r, size_t n, struct il_levels *
 }
 
 /*
- * A level with T_i^2 <= 0 adds no variance: repeat it once (the paper:
- * "semantically equivalent to running the initial experiment again with
- * fewer levels").  For r_i the parent is then the next level up with
- * T^2 > 0, and its cost includes the single runs of the levels between.
+ * A level with T_i^2 <= 0 adds no variance: repeat it once.  The paper:
+ * that is "semantically equivalent to running the initial experiment again
+ * with fewer levels", so such a level merges into its parent, whose unit
+ * then holds exactly one of it: the parent's cost includes the merged
+ * level's cost, and its variance the merged level's (when positive).
+ * This holds in both directions: for r_i, the parent of level i is the
+ * next level up that is not merged, with the costs of the merged levels
+ * between; and level i's own unit includes the merged levels just below
+ * it (costs 100, 1, 10 with T^2 of the lowest level 0: the middle level's
+ * unit costs 1 + 10, not 1).  A level whose optimum rounds to 1 is then
+ * merged as well and the counts computed again, until none changes.
  */
 void
 il_levels_reps(const struct il_levels *lv, const double *cost, long *reps)
 {
-    for (size_t i = 0; i + 1 < lv->n; i++) {
-        if (lv->T2[i] <= 0) {
-            reps[i] = 1;
-            continue;
+    size_t n = lv->n;
+    int merged[IL_MAX_LEVELS] = {0};
+    for (size_t i = 0; i + 1 < n; i++)
+        merged[i] = lv->T2[i] <= 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i + 1 < n; i++) {
+            if (merged[i]) {
+                reps[i] = 1;
+                continue;
+            }
+            /* Own unit: level i and the merged levels just below it. */
+            double c = cost[i], v = lv->T2[i];
+            for (size_t j = i; j-- > 0 && merged[j];) {
+                c += cost[j];
+                v += lv->T2[j] > 0 ? lv->T2[j] : 0;
+            }
+            /* Parent: the next level up that is not merged (the top
+             * level counts as merged when it shows no variance). */
+            size_t k = i + 1;
+            double ck = 0, vk = 0;
+            while (k < n && (k + 1 < n ? merged[k] : lv->T2[k] <= 0)) {
+                ck += cost[k];
+                vk += lv->T2[k] > 0 ? lv->T2[k] : 0;
+                k++;
+            }
+            if (k == n) {
+                reps[i] = 0;
+                continue;
+            }
+            ck += cost[k];
+            vk += lv->T2[k];
+            reps[i] = (long)ceil(sqrt(ck / c * v / vk));
+            if (reps[i] <= 1) {
+                reps[i] = 1;
+                merged[i] = 1;
+                changed = 1;
+            }
         }
-        size_t k = i + 1;
-        double c = cost[k];
-        while (k < lv->n && lv->T2[k] <= 0) {
-            k++;
-            if (k < lv->n)
-                c += cost[k];
-        }
-        if (k == lv->n) {
-            reps[i] = 0;
-            continue;
-        }
-        reps[i] = (long)ceil(sqrt(c / cost[i] * lv->T2[i] / lv->T2[k]));
-        if (reps[i] < 1)
-            reps[i] = 1;
     }
 }
 

@@ -1,13 +1,20 @@
 /*
  * out_json.c: the report as one JSON object (built with jansson).  Field
- * names are a contract, like the record schema: add, never rename.
- *   groups[].{labels,n,mean,sd,median,min,max,cv,ci,diag}
+ * names are a contract, like the record schema: add, never rename.  Every
+ * field is described in interloper-report(1).  Doubles are written so that
+ * they read back as the same double (17 significant digits); counts that
+ * are integers stay integers, exact up to 2^63.
+ *   tool, metric, unit, subtract_floor, estimator, direction, design, input
+ *   groups[].{labels,n,mean,sd,median,min,max,cv,estimate,ci,ci_method,
+ *             ci_df,skewness,diag,levels}
  *   comparisons[].{labels,baseline_labels,value,baseline,ratio,ci_kind,ci,
- *                  ci_outside,df,n,n_baseline,setups,verdict}
- *       value and baseline are the two means; ratio = value / baseline;
+ *                  ci_outside,df,ci_method,p,p_holm,n,n_baseline,setups_paired,
+ *                  setups_unpaired,flat,setups,verdict}
+ *       ratio = value / baseline (baseline / value with --speedup);
  *       ci is [lo, hi] only when ci_kind is "bounded", else null;
- *       ci_outside is [lo, hi] for "exclusive": the set is <= lo or >= hi
- *   suite.{value,baseline,n,geomean,ci,verdict} (one compared value), suites[]
+ *       ci_outside is [lo, hi] for "exclusive": the set is <= lo or >= hi;
+ *       ci_kind "none" when there is no interval at all
+ *   suite.{value,baseline,n,geomean,ci,ci_benchmarks,verdict}, suites[]
  *   levels.{names,reps,S2,T2,share,mean,ci}, highest level first
  *   plan.{levels,costs,cost_measured,reps,target}; reps follows levels and
  *       its top entry is the count for --target, or null without one
@@ -18,6 +25,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "il_stats.h"
 
@@ -40,13 +48,21 @@ set(json_t *o, const char *k, json_t *v)
         errx(1, "out of memory building JSON");
 }
 
+/* A missing label is null, so that it differs from a value "(none)". */
 static json_t *
 labels(const struct il_report *r, const uint32_t *key)
 {
     json_t *o = json_object();
     for (size_t i = 0; i < r->gs.nkey; i++)
-        set(o, r->d.slot_name[r->gs.slot[i]], json_string(il_str(&r->d.st, key[i])));
+        set(o, r->d.slot_name[r->gs.slot[i]],
+            key[i] == IL_MISSING_ID ? json_null() : json_string(il_str(&r->d.st, key[i])));
     return o;
+}
+
+static json_t *
+jint_or(int exact, int64_t i, double x)
+{
+    return exact ? json_integer((json_int_t)i) : jnum(x);
 }
 
 static json_t *
@@ -66,6 +82,8 @@ diag(const struct il_diag *d)
     return o;
 }
 
+static json_t *levels(const struct il_report *r, const struct il_levels *lv);
+
 static json_t *
 groups(const struct il_report *r)
 {
@@ -75,48 +93,142 @@ groups(const struct il_report *r)
         json_t *o = json_object();
         set(o, "labels", labels(r, r->gs.g[g].key));
         set(o, "n", json_integer((json_int_t)s->n));
-        set(o, "mean", jnum(s->mean));
+        set(o, "mean", jint_or(s->exact && s->mean_exact, s->imean, s->mean));
         set(o, "sd", s->has_sd ? jnum(s->sd) : json_null());
         set(o, "median", jnum(s->median));
-        set(o, "min", jnum(s->min));
-        set(o, "max", jnum(s->max));
+        set(o, "min", jint_or(s->exact, s->imin, s->min));
+        set(o, "max", jint_or(s->exact, s->imax, s->max));
         set(o, "cv", s->has_sd ? jnum(s->cv) : json_null());
-        set(o, "ci", jpair(s->lo, s->hi, s->has_ci));
+        set(o, "estimate", jnum(s->est));
+        set(o, "ci", jpair(s->est_lo, s->est_hi, s->has_est_ci));
+        set(o, "ci_method", json_string(s->ci_method ? s->ci_method : "none"));
+        set(o, "ci_df", s->has_est_ci ? jnum(s->ci_df) : json_null());
+        set(o, "skewness", jnum(s->skew));
         set(o, "diag", diag(&r->diag[g]));
+        if (r->glv)
+            set(o, "levels", levels(r, &r->glv[g]));
         json_array_append_new(a, o);
     }
     return a;
 }
 
 static json_t *
-setups(const struct il_setups *s)
+het(const struct il_setups *s)
 {
-    return json_pack("{s:I,s:I,s:o,s:o,s:o,s:b,s:o,s:o}", "n", (json_int_t)s->n, "unpaired",
-                     (json_int_t)s->unpaired, "min", jnum(s->min), "median", jnum(s->median), "max",
-                     jnum(s->max), "straddles_one", s->straddles, "mean", jnum(s->mean), "ci",
-                     jpair(s->lo, s->hi, s->has_ci));
+    if (!s->has_het)
+        return json_null();
+    json_t *o = json_object();
+    set(o, "test",
+        json_string(s->est_mean ? "permutation of Cochran's Q within setups"
+                                : "permutation of the spread within setups"));
+    set(o, "q", jnum(s->het.q));
+    set(o, "df1", jnum(s->het.df1));
+    set(o, "df2", jnum(s->het.df2));
+    set(o, "p", jnum(s->het.p));
+    set(o, "i2", jnum(s->het.i2));
+    set(o, "tau", !s->het.has_tau_ci ? json_null() : jnum(sqrt(s->het.tau2)));
+    set(o, "tau_ci", jpair(sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), s->het.has_tau_ci));
+    return o;
+}
+
+static json_t *
+per_setup(const struct il_report *r, const struct il_setups *s)
+{
+    const struct il_opts *o = r->o;
+    json_t *a = json_array();
+    for (size_t u = 0; u < s->n; u++) {
+        json_t *e = json_object(), *lab = json_object();
+        const char *id = il_str(&r->d.st, s->setup[u]);
+        set(lab, o->d_label[0], json_string(il_str(&r->d.st, s->sa[u])));
+        if (o->design == IL_D_CROSSED)
+            set(lab, o->d_label[1], json_string(il_str(&r->d.st, s->sb[u])));
+        set(e, "setup", json_string(id));
+        set(e, "labels", lab);
+        set(e, "ratio", jnum(s->ratio[u]));
+        set(e, "ci", jpair(s->lo[u], s->hi[u], isfinite(s->lo[u])));
+        set(e, "ci_adjusted", jpair(s->alo[u], s->ahi[u], isfinite(s->alo[u])));
+        set(e, "n", json_integer((json_int_t)s->na[u]));
+        set(e, "n_baseline", json_integer((json_int_t)s->nb[u]));
+        json_array_append_new(a, e);
+    }
+    return a;
+}
+
+static json_t *
+setups(const struct il_report *r, const struct il_setups *s)
+{
+    const struct il_opts *o = r->o;
+    json_t *j = json_object();
+    set(j, "n", json_integer((json_int_t)s->n));
+    set(j, "unpaired", json_integer((json_int_t)s->unpaired));
+    set(j, "min", jnum(s->min));
+    set(j, "median", jnum(s->median));
+    set(j, "max", jnum(s->max));
+    set(j, "straddles_one", json_boolean(s->straddles));
+    set(j, "raw_straddles_one", json_boolean(s->raw_straddles));
+    set(j, "above_one", json_integer((json_int_t)s->above));
+    set(j, "below_one", json_integer((json_int_t)s->below));
+    set(j, "geomean", jnum(s->gm));
+    set(j, "geomean_ci", jpair(s->gm_lo, s->gm_hi, s->has_gm_ci));
+    set(j, "mean", jnum(s->mean));
+    set(j, "ci", jpair(s->lo_mean, s->hi_mean, s->has_ci));
+    set(j, "heterogeneity", het(s));
+    if (s->has_shares) {
+        json_t *sh = json_object();
+        set(sh, o->d_label[0], jnum(s->share[0]));
+        set(sh, o->d_label[1], jnum(s->share[1]));
+        set(sh, "residual", jnum(s->share[2]));
+        set(j, "shares", sh);
+    } else {
+        set(j, "shares", json_null());
+    }
+    set(j, "per_setup", per_setup(r, s));
+    return j;
+}
+
+static const char *const kinds[] = {"bounded", "exclusive", "unbounded"};
+
+static json_t *
+flat(const struct il_cmp *c)
+{
+    if (!c->has_flat)
+        return json_null();
+    const struct il_fieller *f = &c->flat;
+    json_t *o = json_object();
+    set(o, "ci_kind", json_string(kinds[f->kind]));
+    set(o, "ci", jpair(f->lo, f->hi, f->kind == IL_CI_BOUNDED));
+    set(o, "ci_outside", jpair(f->lo, f->hi, f->kind == IL_CI_EXCLUSIVE));
+    set(o, "df", jnum(f->df));
+    return o;
 }
 
 static json_t *
 comparisons(const struct il_report *r)
 {
-    static const char *const kinds[] = {"bounded", "exclusive", "unbounded"};
     json_t *a = json_array();
     for (size_t i = 0; i < r->ncmp; i++) {
         const struct il_cmp *c = &r->cmp[i];
         json_t *o = json_object();
         set(o, "labels", labels(r, r->gs.g[c->g].key));
         set(o, "baseline_labels", labels(r, r->gs.g[c->base].key));
-        set(o, "value", jnum(r->sum[c->g].mean));
-        set(o, "baseline", jnum(r->sum[c->base].mean));
+        set(o, "value", jnum(c->value));
+        set(o, "baseline", jnum(c->baseline));
         set(o, "ratio", jnum(c->f.ratio));
         set(o, "ci_kind", json_string(c->few ? "none" : kinds[c->f.kind]));
         set(o, "ci", jpair(c->f.lo, c->f.hi, !c->few && c->f.kind == IL_CI_BOUNDED));
         set(o, "ci_outside", jpair(c->f.lo, c->f.hi, !c->few && c->f.kind == IL_CI_EXCLUSIVE));
         set(o, "df", c->few ? json_null() : jnum(c->f.df));
+        set(o, "ci_method", json_string(c->method));
+        set(o, "p", c->has_p ? jnum(c->p) : json_null());
+        set(o, "p_holm", c->holm ? jnum(c->p_holm) : json_null());
         set(o, "n", json_integer((json_int_t)r->gs.g[c->g].n));
         set(o, "n_baseline", json_integer((json_int_t)r->gs.g[c->base].n));
-        set(o, "setups", c->has_setups ? setups(&c->su) : json_null());
+        set(o, "setups_paired",
+            r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->paired) : json_null());
+        set(o, "setups_unpaired",
+            r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->units) : json_null());
+        set(o, "flat", flat(c));
+        set(o, "setups", c->has_setups ? setups(r, &c->su) : json_null());
         set(o, "verdict", json_string(c->verdict));
         json_array_append_new(a, o);
     }
@@ -126,9 +238,15 @@ comparisons(const struct il_report *r)
 static json_t *
 suite_obj(const struct il_report *r, const struct il_suite *s)
 {
-    return json_pack("{s:s,s:s,s:I,s:o,s:o,s:s}", "value", il_str(&r->d.st, s->value), "baseline",
-                     r->o->cmp_base, "n", (json_int_t)s->n, "geomean", jnum(s->gm), "ci",
-                     jpair(s->lo, s->hi, s->has_ci), "verdict", s->verdict);
+    json_t *o = json_object();
+    set(o, "value", json_string(il_str(&r->d.st, s->value)));
+    set(o, "baseline", json_string(r->o->cmp_base));
+    set(o, "n", json_integer((json_int_t)s->n));
+    set(o, "geomean", jnum(s->gm));
+    set(o, "ci", jpair(s->lo, s->hi, s->has_ci));
+    set(o, "ci_benchmarks", jpair(s->blo, s->bhi, s->has_bci));
+    set(o, "verdict", json_string(s->verdict));
+    return o;
 }
 
 static json_t *
@@ -141,9 +259,8 @@ names(const struct il_opts *o)
 }
 
 static json_t *
-levels(const struct il_report *r)
+levels(const struct il_report *r, const struct il_levels *lv)
 {
-    const struct il_levels *lv = &r->lv;
     json_t *o = json_object(), *reps = json_array(), *s2 = json_array(), *t2 = json_array(),
            *share = json_array();
     for (size_t j = 0; j < lv->n; j++) {
@@ -186,24 +303,95 @@ plan(const struct il_report *r)
     return o;
 }
 
+/*
+ * jansson writes reals with a fixed number of digits; 17 always read back
+ * as the same double but print 9.8 as 9.8000000000000007.  So the dumped
+ * text is copied with every real rewritten as the shortest text that
+ * reads back as the same double (il_fmt_exact), strings untouched.
+ */
+static void
+shortest(FILE *fp, const char *s)
+{
+    while (*s) {
+        if (*s == '"') {
+            fputc(*s++, fp);
+            while (*s && *s != '"') {
+                if (*s == '\\' && s[1])
+                    fputc(*s++, fp);
+                fputc(*s++, fp);
+            }
+            if (*s)
+                fputc(*s++, fp);
+            continue;
+        }
+        if (*s == '-' || (*s >= '0' && *s <= '9')) {
+            size_t n = strspn(s, "+-0123456789.eE");
+            char tok[64], out[64];
+            if (n < sizeof tok && strpbrk(memcpy(tok, s, n), ".eE") && (tok[n] = '\0', 1) &&
+                strpbrk(tok, ".eE")) {
+                il_fmt_exact(out, sizeof out, strtod(tok, NULL));
+                /* still a real: 7 -> 7.0 */
+                if (!strpbrk(out, ".eEni"))
+                    strcat(out, ".0");
+                fputs(out, fp);
+            } else {
+                fwrite(s, 1, n, fp);
+            }
+            s += n;
+            continue;
+        }
+        fputc(*s++, fp);
+    }
+}
+
+static json_t *
+design(const struct il_opts *o)
+{
+    static const char *const dk[] = {"none", "setups", "crossed"};
+    json_t *d = json_object(), *l = json_array();
+    set(d, "kind", json_string(dk[o->design]));
+    if (o->design != IL_D_FLAT)
+        for (size_t i = 0; i < (o->design == IL_D_CROSSED ? 2u : 1u); i++)
+            json_array_append_new(l, json_string(o->d_label[i]));
+    set(d, "labels", l);
+    return d;
+}
+
 void
 il_out_json(FILE *fp, const struct il_report *r)
 {
     const struct il_opts *o = r->o;
     const struct il_data *d = &r->d;
-    json_t *root = json_object();
+    json_t *root = json_object(), *in = json_object();
     static const char *const tools[] = {"report", "plan", "plot"};
     set(root, "tool", json_string(tools[o->tool]));
     set(root, "metric", json_string(o->sel.metric));
-    set(root, "unit", json_string(il_metric_unit(o->sel.metric, o->sel.kind)));
+    set(root, "unit", json_string(il_sel_unit(&o->sel)));
     set(root, "subtract_floor", json_boolean(o->sel.subtract_floor));
-    set(root, "input",
-        json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "files", (json_int_t)d->files,
-                  "lines", (json_int_t)d->lines, "records", (json_int_t)d->records, "selected",
-                  (json_int_t)d->selected, "used", (json_int_t)d->n, "malformed",
-                  (json_int_t)d->malformed, "not_records", (json_int_t)d->notrecord, "unsupported",
-                  (json_int_t)d->unsupported, "missing", (json_int_t)d->missing, "no_floor",
-                  (json_int_t)d->nofloor));
+    set(root, "estimator", json_string(o->est.name));
+    set(root, "direction", json_string(o->speedup ? "baseline/value" : "value/baseline"));
+    set(root, "design", design(o));
+    set(in, "files", json_integer((json_int_t)d->files));
+    set(in, "lines", json_integer((json_int_t)d->lines));
+    set(in, "records", json_integer((json_int_t)d->records));
+    set(in, "selected", json_integer((json_int_t)d->selected));
+    set(in, "used", json_integer((json_int_t)d->n));
+    set(in, "malformed", json_integer((json_int_t)d->malformed));
+    set(in, "not_records", json_integer((json_int_t)d->notrecord));
+    set(in, "sweep_lines", json_integer((json_int_t)d->sweep_lines));
+    set(in, "unsupported", json_integer((json_int_t)d->unsupported));
+    set(in, "missing", json_integer((json_int_t)d->missing));
+    set(in, "no_floor", json_integer((json_int_t)d->nofloor));
+    set(in, "warmup", json_integer((json_int_t)d->warmup));
+    set(in, "warmup_kept", json_boolean(o->sel.include_warmup));
+    set(in, "failed", json_integer((json_int_t)d->failed));
+    set(in, "failed_kept", json_boolean(o->include_failed));
+    set(in, "per", o->per ? json_string(o->per) : json_null());
+    set(in, "per_records", o->per ? json_integer((json_int_t)d->per_records) : json_null());
+    set(in, "multiplexed", json_integer((json_int_t)d->multiplexed));
+    set(in, "multiplexed_min_fraction", d->multiplexed ? jnum(d->mux_frac) : json_null());
+    set(in, "scaled", json_boolean(o->sel.scale && d->multiplexed));
+    set(root, "input", in);
     set(root, "groups", groups(r));
     if (o->cmp_label) {
         set(root, "comparisons", comparisons(r));
@@ -214,8 +402,8 @@ il_out_json(FILE *fp, const struct il_report *r)
             set(root, "suite", suite_obj(r, &r->suite[0]));
         set(root, "suites", su);
     }
-    if (r->has_levels)
-        set(root, "levels", levels(r));
+    if (r->has_levels && r->gs.ng == 1)
+        set(root, "levels", levels(r, &r->lv));
     if (o->tool == IL_TOOL_PLAN)
         set(root, "plan", plan(r));
     if (r->has_boot)
@@ -229,8 +417,11 @@ il_out_json(FILE *fp, const struct il_report *r)
     for (size_t i = 0; i < nw; i++)
         json_array_append_new(wa, json_string(w[i]));
     set(root, "warnings", wa);
-    if (json_dumpf(root, fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12)) < 0)
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    if (!text)
         errx(1, "cannot write the JSON output");
+    shortest(fp, text);
     fputc('\n', fp);
+    free(text);
     json_decref(root);
 }

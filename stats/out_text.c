@@ -1,7 +1,7 @@
 /*
- * out_text.c: the report as an aligned table (default), Markdown, CSV (one
- * long table with a "kind" column) and the Go benchmark text format, one
- * line per record, so that benchstat can read it.
+ * out_text.c: the report as an aligned table (default) or Markdown: the
+ * groups, the comparisons with a line saying what their interval assumes,
+ * the per-setup view, suites, levels, diagnostics and the verdicts.
  */
 #include <err.h>
 #include <math.h>
@@ -70,9 +70,16 @@ tab_print(FILE *fp, struct tab *t, int md, const char *title)
         for (size_t c = 0; c < t->ncol; c++) {
             const char *s = t->cell[r * t->ncol + c];
             int pad = (int)(w[c] + strlen(s) - width(s));
-            if (md)
-                fprintf(fp, "| %s ", s);
-            else if (c + 1 == t->ncol && !t->right[c])
+            if (md) {
+                /* A '|' in a label value would end the cell. */
+                fputs("| ", fp);
+                for (const char *q = s; *q; q++) {
+                    if (*q == '|')
+                        fputc('\\', fp);
+                    fputc(*q, fp);
+                }
+                fputc(' ', fp);
+            } else if (c + 1 == t->ncol && !t->right[c])
                 fprintf(fp, "  %s", s);
             else
                 fprintf(fp, t->right[c] ? "  %*s" : "  %-*s", pad, s);
@@ -113,6 +120,39 @@ il_fmt_num(char *buf, size_t n, double x)
     }
 }
 
+void
+il_fmt_exact(char *buf, size_t n, double x)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return;
+    }
+}
+
+/* Six significant digits, or as many more as keep lo, est and hi apart
+ * (a ratio interval of width 1e-9 must not print as [1, 1]). */
+void
+il_fmt_interval(char *buf, size_t n, double lo, double est, double hi)
+{
+    char a[40], b[40], e[40];
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(a, sizeof a, "%.*g", prec, lo);
+        snprintf(b, sizeof b, "%.*g", prec, hi);
+        snprintf(e, sizeof e, "%.*g", prec, est);
+        if (prec == 6) {
+            il_fmt_num(a, sizeof a, lo);
+            il_fmt_num(b, sizeof b, hi);
+            il_fmt_num(e, sizeof e, est);
+        }
+        if ((strcmp(a, e) != 0 || lo == est) && (strcmp(b, e) != 0 || hi == est) &&
+            (strcmp(a, b) != 0 || lo == hi))
+            break;
+    }
+    if (snprintf(buf, n, "[%s, %s]", a, b) >= (int)n)
+        buf[n - 1] = '\0';
+}
+
 static const char *
 num(char *buf, double x)
 {
@@ -120,23 +160,39 @@ num(char *buf, double x)
     return buf;
 }
 
+/* A ratio next to its interval: as many digits as the interval needs. */
+static const char *
+num_like(char *buf, double x, double lo, double hi)
+{
+    char a[40], b[40], e[40];
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(a, sizeof a, "%.*g", prec, lo);
+        snprintf(b, sizeof b, "%.*g", prec, hi);
+        snprintf(e, sizeof e, "%.*g", prec, x);
+        if (prec == 6)
+            il_fmt_num(e, sizeof e, x);
+        if (!isfinite(lo) || ((strcmp(a, e) != 0 || lo == x) && (strcmp(b, e) != 0 || hi == x)))
+            break;
+    }
+    snprintf(buf, 40, "%s", e);
+    return buf;
+}
+
 static const char *
 interval(char *buf, size_t n, double lo, double hi)
 {
-    char a[32], b[32];
-    if (snprintf(buf, n, "[%s, %s]", num(a, lo), num(b, hi)) >= (int)n)
-        buf[n - 1] = '\0';
+    il_fmt_interval(buf, n, lo, (lo + hi) / 2, hi);
     return buf;
 }
 
 static const char *
 fieller_cell(char *buf, size_t n, const struct il_cmp *c)
 {
-    char a[32], b[32];
+    char a[40], b[40];
     if (c->few)
-        snprintf(buf, n, "none (n < 2)");
+        snprintf(buf, n, "none");
     else if (c->f.kind == IL_CI_BOUNDED)
-        interval(buf, n, c->f.lo, c->f.hi);
+        il_fmt_interval(buf, n, c->f.lo, c->f.ratio, c->f.hi);
     else if (c->f.kind == IL_CI_EXCLUSIVE)
         snprintf(buf, n, "exclusive: <= %s or >= %s", num(a, c->f.lo), num(b, c->f.hi));
     else
@@ -170,18 +226,29 @@ nkeycols(const struct il_report *r, size_t skip)
 static void
 groups_table(FILE *fp, const struct il_report *r, int md)
 {
+    const struct il_opts *o = r->o;
     struct tab t;
-    char a[64], c[128];
-    size_t k = nkeycols(r, SIZE_MAX), base = k ? k : 1;
-    tab_init(&t, base + 8);
-    for (size_t i = base; i < base + 7; i++)
+    char a[64], c[128], h9[128];
+    int est = o->est.kind != IL_EST_MEAN;
+    size_t k = nkeycols(r, SIZE_MAX), base = k ? k : 1, nc = 8 + (size_t)est;
+    tab_init(&t, base + nc);
+    for (size_t i = base; i < base + nc - 1; i++)
         t.right[i] = 1;
     if (!k)
         tab_add(&t, "group");
     key_heads(&t, r, SIZE_MAX);
-    const char *h[] = {"n", "mean", "sd", "median", "min", "max", "cv", "95% CI of mean"};
-    for (size_t i = 0; i < 8; i++)
+    const char *h[] = {"n", "mean", "sd", "median", "min", "max", "cv"};
+    for (size_t i = 0; i < 7; i++)
         tab_add(&t, "%s", h[i]);
+    if (est)
+        tab_add(&t, "%s", o->est.name);
+    if (o->design == IL_D_FLAT)
+        snprintf(h9, sizeof h9, "95%% CI of %s", o->est.name);
+    else
+        snprintf(h9, sizeof h9, "95%% CI of %s (over %s%s%s)", o->est.name, o->d_label[0],
+                 o->design == IL_D_CROSSED ? " x " : "",
+                 o->design == IL_D_CROSSED ? o->d_label[1] : "");
+    tab_add(&t, "%s", h9);
     for (size_t g = 0; g < r->gs.ng; g++) {
         const struct il_summary *s = &r->sum[g];
         if (!k)
@@ -197,9 +264,49 @@ groups_table(FILE *fp, const struct il_report *r, int md)
             tab_add(&t, "%.2f%%", 100 * s->cv);
         else
             tab_add(&t, "-");
-        tab_add(&t, "%s", s->has_ci ? interval(c, sizeof c, s->lo, s->hi) : "none (n < 2)");
+        if (est)
+            tab_add(&t, "%s", num(a, s->est));
+        if (s->has_est_ci)
+            tab_add(&t, "%s", (il_fmt_interval(c, sizeof c, s->est_lo, s->est, s->est_hi), c));
+        else
+            tab_add(&t, "%s", o->est.kind == IL_EST_MIN ? "none (minimum)" : "none");
     }
     tab_print(fp, &t, md, "groups");
+}
+
+/* What the headline interval assumes, in one line under the table. */
+static void
+assumption(FILE *fp, const struct il_report *r, int md)
+{
+    const struct il_opts *o = r->o;
+    const char *pre = md ? "\n" : "  ";
+    if (o->est.kind == IL_EST_MIN) {
+        fprintf(fp, "%sno interval: the minimum has none that holds its level\n", pre);
+    } else if (o->design == IL_D_FLAT && o->est.kind != IL_EST_MEAN) {
+        fprintf(fp,
+                "%sinterval: percentile bootstrap, runs resampled within each side; it "
+                "assumes every run is independent of the others\n",
+                pre);
+    } else if (o->design == IL_D_FLAT) {
+        fprintf(fp,
+                "%sinterval: %s; it assumes every run is independent of the others "
+                "(name the setups with --setup to pair the runs by setup)\n",
+                pre,
+                o->pooled ? "Fieller with one pooled variance (n1 + n2 - 2 df)"
+                          : "Fieller with Welch's df at the estimated ratio");
+    } else if (o->design == IL_D_CROSSED) {
+        fprintf(fp,
+                "%sinterval: Fieller over the %s of each setup, paired by setup, with %s and "
+                "%s as crossed random factors (Satterthwaite df); it assumes the values of "
+                "each stand for a larger set drawn at random\n",
+                pre, o->est.name, o->d_label[0], o->d_label[1]);
+    } else {
+        fprintf(fp,
+                "%sinterval: Fieller over the %s of each setup (%s), paired by setup "
+                "(setups - 1 df); it assumes the setups are independent draws from the "
+                "setups they stand for\n",
+                pre, o->est.name, o->d_label[0]);
+    }
 }
 
 static void
@@ -208,43 +315,57 @@ comparisons_table(FILE *fp, const struct il_report *r, int md)
     const struct il_opts *o = r->o;
     struct tab t;
     char a[64], c[160], title[256];
-    size_t k = nkeycols(r, r->cmp_pos);
-    tab_init(&t, k + 5);
+    size_t k = nkeycols(r, r->cmp_pos), des = o->design != IL_D_FLAT;
+    tab_init(&t, k + 5 + des);
     t.right[k + 2] = t.right[k + 4] = 1;
+    if (des)
+        t.right[k + 5] = 1;
     key_heads(&t, r, r->cmp_pos);
     tab_add(&t, "%s", o->cmp_label);
     tab_add(&t, "baseline");
-    tab_add(&t, "ratio");
+    tab_add(&t, "%s", o->speedup ? "speedup" : "ratio");
     tab_add(&t, "%s", "95% CI");
     tab_add(&t, "runs");
+    if (des)
+        tab_add(&t, "setups");
     for (size_t i = 0; i < r->ncmp; i++) {
         const struct il_cmp *cm = &r->cmp[i];
         key_cells(&t, r, r->gs.g[cm->g].key, r->cmp_pos);
         tab_add(&t, "%s", il_str(&r->d.st, r->gs.g[cm->g].key[r->cmp_pos]));
         tab_add(&t, "%s", o->cmp_base);
-        tab_add(&t, "%s", num(a, cm->f.ratio));
+        tab_add(&t, "%s",
+                !cm->few && cm->f.kind == IL_CI_BOUNDED
+                    ? num_like(a, cm->f.ratio, cm->f.lo, cm->f.hi)
+                    : num(a, cm->f.ratio));
         tab_add(&t, "%s", fieller_cell(c, sizeof c, cm));
         tab_add(&t, "%zu/%zu", r->gs.g[cm->g].n, r->gs.g[cm->base].n);
+        if (des)
+            tab_add(&t, "%zu", cm->paired);
     }
-    snprintf(title, sizeof title,
-             "comparisons: ratio of means value/baseline, Fieller interval (%s df)",
-             o->pooled ? "pooled" : "Welch");
+    snprintf(title, sizeof title, "comparisons: %s of %s%s, %s", o->speedup ? "speedup" : "ratio",
+             o->est.kind == IL_EST_MEAN     ? "means"
+             : o->est.kind == IL_EST_MEDIAN ? "medians"
+             : o->est.kind == IL_EST_MIN    ? "minima"
+                                            : o->est.name,
+             o->est.kind == IL_EST_Q ? "s" : "", o->speedup ? "baseline/value" : "value/baseline");
     tab_print(fp, &t, md, title);
+    assumption(fp, r, md);
 }
 
 static void
 setups_table(FILE *fp, const struct il_report *r, int md)
 {
+    const struct il_opts *o = r->o;
     struct tab t;
     char a[64], c[160], title[256];
     size_t k = nkeycols(r, r->cmp_pos);
-    tab_init(&t, k + 8);
-    for (size_t i = k + 1; i < k + 8; i++)
-        t.right[i] = i != k + 5 && i != k + 7;
+    tab_init(&t, k + 10);
+    for (size_t i = k + 1; i < k + 10; i++)
+        t.right[i] = i != k + 6 && i != k + 8;
     key_heads(&t, r, r->cmp_pos);
-    const char *h[] = {r->o->cmp_label, "setups",      "min",  "median",
-                       "max",           "straddles 1", "mean", "95% CI (t)"};
-    for (size_t i = 0; i < 8; i++)
+    const char *h[] = {o->cmp_label,   "setups",     "min",     "median",         "max",
+                       "beyond noise", "either way", "geomean", "95% CI (log t)", "arith. mean"};
+    for (size_t i = 0; i < 10; i++)
         tab_add(&t, "%s", h[i]);
     for (size_t i = 0; i < r->ncmp; i++) {
         const struct il_cmp *cm = &r->cmp[i];
@@ -257,13 +378,73 @@ setups_table(FILE *fp, const struct il_report *r, int md)
         tab_add(&t, "%s", num(a, s->min));
         tab_add(&t, "%s", num(a, s->median));
         tab_add(&t, "%s", num(a, s->max));
+        if (s->has_het)
+            tab_add(&t, "%s (p %.2g)", s->het.p < 0.05 ? "yes" : "no", s->het.p);
+        else
+            tab_add(&t, "-");
         tab_add(&t, "%s", s->straddles ? "yes" : "no");
+        tab_add(&t, "%s", num(a, s->gm));
+        tab_add(&t, "%s",
+                s->has_gm_ci ? (il_fmt_interval(c, sizeof c, s->gm_lo, s->gm, s->gm_hi), c)
+                             : "none");
         tab_add(&t, "%s", num(a, s->mean));
-        tab_add(&t, "%s", s->has_ci ? interval(c, sizeof c, s->lo, s->hi) : "none (1 setup)");
     }
-    snprintf(title, sizeof title, "per-setup ratios over %s (mean value / mean baseline in each)",
-             r->o->setup);
+    snprintf(title, sizeof title, "per-setup ratios over %s%s%s (%s in each setup)", o->d_label[0],
+             o->design == IL_D_CROSSED ? " x " : "", o->design == IL_D_CROSSED ? o->d_label[1] : "",
+             o->est.name);
     tab_print(fp, &t, md, title);
+    const char *pre = md ? "\n" : "  ";
+    fprintf(fp,
+            "%sbeyond noise: do the per-setup ratios differ more than run-to-run noise "
+            "explains (%s); either way: that test says yes and, with intervals adjusted for "
+            "the number of setups (Bonferroni), some setups lie wholly above 1 and others "
+            "wholly below\n",
+            pre,
+            o->est.kind == IL_EST_MEAN
+                ? "Cochran's Q against pooled within-setup variances, its p-value by permuting "
+                  "the runs of the two sides within setups"
+                : "the spread of the per-setup ratios, its p-value by permuting the runs of the "
+                  "two sides within setups");
+    for (size_t i = 0; i < r->ncmp; i++) {
+        const struct il_setups *s = &r->cmp[i].su;
+        if (!r->cmp[i].has_setups)
+            continue;
+        if (s->has_het && s->het.has_tau_ci && s->het.p < 0.05)
+            fprintf(fp,
+                    "%s%s: setup standard deviation of the log ratio %.3g, 95%% CI [%.3g, %.3g]\n",
+                    pre, r->gname[r->cmp[i].g], sqrt(s->het.tau2), sqrt(s->het.tau2_lo),
+                    sqrt(s->het.tau2_hi));
+        if (s->has_shares)
+            fprintf(fp,
+                    "%s%s: variance of the per-setup log ratio: %s %.0f%%, %s %.0f%%, residual "
+                    "(their interaction and run noise) %.0f%%\n",
+                    pre, r->gname[r->cmp[i].g], o->d_label[0], 100 * s->share[0], o->d_label[1],
+                    100 * s->share[1], 100 * s->share[2]);
+        if (s->above || s->below) {
+            char buf[1024];
+            size_t m = 0;
+            for (int side = 0; side < 2; side++) {
+                size_t shown = 0, cnt = side ? s->below : s->above;
+                if (!cnt)
+                    continue;
+                m += (size_t)snprintf(buf + m, sizeof buf - m, "%s%s: ", m ? "; " : "",
+                                      side ? "wholly below 1" : "wholly above 1");
+                for (size_t u = 0; u < s->n && m < sizeof buf; u++) {
+                    int hit = side ? s->ahi[u] < 1 : s->alo[u] > 1;
+                    if (!hit)
+                        continue;
+                    if (shown++ == 8) {
+                        m += (size_t)snprintf(buf + m, sizeof buf - m, ", ...");
+                        break;
+                    }
+                    m += (size_t)snprintf(buf + m, sizeof buf - m, "%s%s", shown > 1 ? ", " : "",
+                                          il_str(&r->d.st, s->setup[u]));
+                }
+            }
+            fprintf(fp, "%s%s: setups with adjusted intervals %s\n", pre, r->gname[r->cmp[i].g],
+                    buf);
+        }
+    }
 }
 
 static void
@@ -271,28 +452,40 @@ suite_table(FILE *fp, const struct il_report *r, int md)
 {
     struct tab t;
     char a[64], c[160];
-    tab_init(&t, 5);
+    tab_init(&t, 6);
     t.right[2] = t.right[3] = 1;
     tab_add(&t, "%s", r->o->cmp_label);
     tab_add(&t, "baseline");
     tab_add(&t, "benchmarks");
     tab_add(&t, "geomean");
-    tab_add(&t, "%s", "95% CI (log space)");
+    tab_add(&t, "%s", "95% CI (these benchmarks)");
+    tab_add(&t, "%s", "95% CI (benchmarks like these)");
     for (size_t i = 0; i < r->nsuite; i++) {
         const struct il_suite *s = &r->suite[i];
         tab_add(&t, "%s", il_str(&r->d.st, s->value));
         tab_add(&t, "%s", r->o->cmp_base);
         tab_add(&t, "%zu", s->n);
         tab_add(&t, "%s", num(a, s->gm));
-        tab_add(&t, "%s", s->has_ci ? interval(c, sizeof c, s->lo, s->hi) : "none (1 benchmark)");
+        tab_add(&t, "%s",
+                s->has_ci ? (il_fmt_interval(c, sizeof c, s->lo, s->gm, s->hi), c) : "none");
+        tab_add(&t, "%s",
+                s->has_bci ? (il_fmt_interval(c, sizeof c, s->blo, s->gm, s->bhi), c)
+                           : "none (1 benchmark)");
     }
     tab_print(fp, &t, md, "suite: geometric mean of the per-benchmark ratios");
+    fprintf(fp,
+            "%sthese benchmarks: from each ratio's own uncertainty; benchmarks like these: "
+            "from their spread (t in log space, benchmarks - 1 df)%s\n",
+            md ? "\n" : "  ",
+            r->nsuite && r->suite[0].n > 1
+                ? "; the per-benchmark verdicts are adjusted for their number (Holm)"
+                : "");
 }
 
 static void
-levels_table(FILE *fp, const struct il_report *r, int md)
+levels_table(FILE *fp, const struct il_report *r, int md, const struct il_levels *lv,
+             const char *gname)
 {
-    const struct il_levels *lv = &r->lv;
     const struct il_opts *o = r->o;
     struct tab t;
     char a[64], b[64], c[160];
@@ -318,9 +511,14 @@ levels_table(FILE *fp, const struct il_report *r, int md)
         else
             tab_add(&t, "%s", r->reps[i] ? (snprintf(b, 64, "%ld", r->reps[i]), b) : "none");
     }
-    tab_print(fp, &t, md, "levels (Kalibera & Jones; highest first; T^2 corrected)");
+    char title[512];
+    snprintf(title, sizeof title, "levels%s%s (Kalibera & Jones; highest first; T^2 corrected)",
+             gname ? " of " : "", gname ? gname : "");
+    tab_print(fp, &t, md, title);
     fprintf(fp, "%sgrand mean %s, 95%% CI %s (t, %zu - 1 df, from S^2 of '%s')\n", md ? "\n" : "  ",
             num(a, lv->mean), interval(c, sizeof c, lv->lo, lv->hi), lv->r[n - 1], o->levels[0]);
+    if (gname)
+        return;
     if (o->tool == IL_TOOL_PLAN && !r->has_plan && n > 1)
         fprintf(fp, "%sgive --costs to optimise the repetitions of the lower levels\n",
                 md ? "\n" : "  ");
@@ -371,10 +569,13 @@ il_out_text(FILE *fp, const struct il_report *r, int md)
 {
     const struct il_opts *o = r->o;
     const struct il_data *d = &r->d;
-    const char *unit = il_metric_unit(o->sel.metric, o->sel.kind);
-    fprintf(fp, "metric %s%s%s%s%s: %zu records from %zu file%s\n", o->sel.metric,
+    const char *unit = il_sel_unit(&o->sel);
+    fprintf(fp, "metric %s%s%s%s%s: %zu %s from %zu file%s", o->sel.metric,
             o->sel.subtract_floor ? " minus floor" : "", *unit ? " (" : "", unit, *unit ? ")" : "",
-            d->n, d->files, d->files == 1 ? "" : "s");
+            d->n, o->per ? "runs" : "records", d->files, d->files == 1 ? "" : "s");
+    if (o->per)
+        fprintf(fp, " (%zu records combined per %s)", d->per_records, o->per);
+    fputc('\n', fp);
     groups_table(fp, r, md);
     if (r->ncmp)
         comparisons_table(fp, r, md);
@@ -385,8 +586,13 @@ il_out_text(FILE *fp, const struct il_report *r, int md)
         setups_table(fp, r, md);
     if (r->nsuite)
         suite_table(fp, r, md);
-    if (r->has_levels)
-        levels_table(fp, r, md);
+    if (r->has_levels) {
+        if (r->gs.ng == 1)
+            levels_table(fp, r, md, &r->lv, NULL);
+        else
+            for (size_t g = 0; g < r->gs.ng; g++)
+                levels_table(fp, r, md, &r->glv[g], r->gname[g]);
+    }
     diag_table(fp, r, md);
     if (r->ncmp) {
         fprintf(fp, md ? "\n**verdicts**\n\n" : "\nverdicts\n");
@@ -394,171 +600,5 @@ il_out_text(FILE *fp, const struct il_report *r, int md)
             fprintf(fp, "%s%s\n", md ? "- " : "  ", r->cmp[i].verdict);
         for (size_t i = 0; i < r->nsuite; i++)
             fprintf(fp, "%s%s\n", md ? "- " : "  ", r->suite[i].verdict);
-    }
-}
-
-static void
-csv_str(FILE *fp, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, fp);
-        return;
-    }
-    fputc('"', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
-}
-
-static void
-csv_num(FILE *fp, double x, int ok)
-{
-    if (ok && isfinite(x))
-        fprintf(fp, ",%.12g", x);
-    else
-        fputc(',', fp);
-}
-
-static char *
-semi_name(const struct il_report *r, size_t g)
-{
-    return il_group_name(&r->d, &r->gs, r->gs.g[g].key, ";", SIZE_MAX);
-}
-
-void
-il_out_csv(FILE *fp, const struct il_report *r)
-{
-    fputs("kind,labels,baseline,n,n_baseline,estimate,ci_kind,ci_lo,ci_hi,sd,median,min,max,"
-          "cv,s2,t2,share\n",
-          fp);
-    for (size_t g = 0; g < r->gs.ng; g++) {
-        const struct il_summary *s = &r->sum[g];
-        char *name = semi_name(r, g);
-        fputs("group,", fp);
-        csv_str(fp, name);
-        fprintf(fp, ",,%zu,", s->n);
-        csv_num(fp, s->mean, 1);
-        fprintf(fp, ",%s", s->has_ci ? "t" : "none");
-        csv_num(fp, s->lo, s->has_ci);
-        csv_num(fp, s->hi, s->has_ci);
-        csv_num(fp, s->sd, s->has_sd);
-        csv_num(fp, s->median, 1);
-        csv_num(fp, s->min, 1);
-        csv_num(fp, s->max, 1);
-        csv_num(fp, s->cv, s->has_sd);
-        fputs(",,,\n", fp);
-        free(name);
-    }
-    static const char *const kinds[] = {"bounded", "exclusive", "unbounded"};
-    for (size_t i = 0; i < r->ncmp; i++) {
-        const struct il_cmp *c = &r->cmp[i];
-        char *a = semi_name(r, c->g), *b = semi_name(r, c->base);
-        fputs("comparison,", fp);
-        csv_str(fp, a);
-        fputc(',', fp);
-        csv_str(fp, b);
-        fprintf(fp, ",%zu,%zu", r->gs.g[c->g].n, r->gs.g[c->base].n);
-        csv_num(fp, c->f.ratio, 1);
-        fprintf(fp, ",%s", c->few ? "none" : kinds[c->f.kind]);
-        /* Never an [lo, hi] pair unless it is an interval. */
-        int ok = !c->few && c->f.kind == IL_CI_BOUNDED;
-        csv_num(fp, c->f.lo, ok);
-        csv_num(fp, c->f.hi, ok);
-        fputs(",,,,,,,,\n", fp);
-        if (c->has_setups) {
-            const struct il_setups *s = &c->su;
-            fputs("setups,", fp);
-            csv_str(fp, a);
-            fputc(',', fp);
-            csv_str(fp, b);
-            fprintf(fp, ",%zu,", s->n);
-            csv_num(fp, s->mean, 1);
-            fprintf(fp, ",%s", s->has_ci ? "t" : "none");
-            csv_num(fp, s->lo, s->has_ci);
-            csv_num(fp, s->hi, s->has_ci);
-            fputc(',', fp);
-            csv_num(fp, s->median, 1);
-            csv_num(fp, s->min, 1);
-            csv_num(fp, s->max, 1);
-            fputs(",,,,\n", fp);
-        }
-        free(a);
-        free(b);
-    }
-    for (size_t i = 0; i < r->nsuite; i++) {
-        const struct il_suite *s = &r->suite[i];
-        fprintf(fp, "suite,");
-        fprintf(fp, "%s=", r->o->cmp_label);
-        csv_str(fp, il_str(&r->d.st, s->value));
-        fprintf(fp, ",%s=", r->o->cmp_label);
-        csv_str(fp, r->o->cmp_base);
-        fprintf(fp, ",%zu,", s->n);
-        csv_num(fp, s->gm, 1);
-        fprintf(fp, ",%s", s->has_ci ? "log-t" : "none");
-        csv_num(fp, s->lo, s->has_ci);
-        csv_num(fp, s->hi, s->has_ci);
-        fputs(",,,,,,,,\n", fp);
-    }
-    if (r->has_levels) {
-        const struct il_levels *lv = &r->lv;
-        for (size_t j = 0; j < lv->n; j++) {
-            size_t i = lv->n - 1 - j;
-            fputs("level,", fp);
-            csv_str(fp, r->o->levels[j]);
-            fprintf(fp, ",,%zu,,,,,,,,,,", lv->r[i]);
-            csv_num(fp, lv->S2[i], 1);
-            csv_num(fp, lv->T2[i], 1);
-            csv_num(fp, lv->share[i], 1);
-            fputc('\n', fp);
-        }
-    }
-}
-
-void
-il_out_gobench(FILE *fp, const struct il_report *r)
-{
-    const struct il_opts *o = r->o;
-    const char *unit;
-    char ubuf[256];
-    switch (o->sel.kind) {
-    case IL_M_WALL:
-        unit = "ns/op";
-        break;
-    case IL_M_USER:
-        unit = "user-ns/op";
-        break;
-    case IL_M_SYS:
-        unit = "sys-ns/op";
-        break;
-    case IL_M_MAXRSS:
-        unit = "maxrss-KiB/op";
-        break;
-    default:
-        snprintf(ubuf, sizeof ubuf, "%s/op", o->sel.metric);
-        for (char *p = ubuf; *p; p++)
-            if (*p == ' ' || *p == '\t')
-                *p = '_';
-        unit = ubuf;
-        break;
-    }
-    fputs("pkg: interloper\n", fp);
-    for (size_t g = 0; g < r->gs.ng; g++) {
-        char *name = il_group_name(&r->d, &r->gs, r->gs.g[g].key, "/", SIZE_MAX);
-        for (char *p = name; *p; p++)
-            if (*p == ' ' || *p == '\t' || *p == '\n')
-                *p = '_';
-        for (size_t i = 0; i < r->gs.g[g].n; i++) {
-            /* The shortest text that reads back as the same double. */
-            char v[32];
-            double x = r->gs.g[g].x[i];
-            snprintf(v, sizeof v, "%.15g", x);
-            if (strtod(v, NULL) != x)
-                snprintf(v, sizeof v, "%.17g", x);
-            fprintf(fp, "BenchmarkInterloper/%s 1 %s %s\n", name, v, unit);
-        }
-        free(name);
     }
 }

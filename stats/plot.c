@@ -168,8 +168,11 @@ plot_violin(struct plot *p)
     snprintf(title, sizeof title, "per-setup ratio of %s: %s=%s / %s=%s, one value per %s",
              p->o->sel.metric, p->o->cmp_label,
              one ? il_str(&r->d.st, r->gs.g[r->cmp[0].g].key[r->cmp_pos]) : "*", p->o->cmp_label,
-             p->o->cmp_base, p->o->setup);
-    snprintf(ylab, sizeof ylab, "ratio of %s (value / %s)", p->o->sel.metric, p->o->cmp_base);
+             p->o->cmp_base, p->o->setup[0]);
+    if (p->o->speedup)
+        snprintf(ylab, sizeof ylab, "speedup in %s (%s / value)", p->o->sel.metric, p->o->cmp_base);
+    else
+        snprintf(ylab, sizeof ylab, "ratio of %s (value / %s)", p->o->sel.metric, p->o->cmp_base);
     header(p, "", ylab, title);
     FILE *gp = p->gp;
     fprintf(gp, "set xrange [0.4:%zu.6]\nset xtics rotate by -30 (", nv);
@@ -327,7 +330,7 @@ plot_hist(struct plot *p)
     if (!nser)
         errx(1, "hist: no setup was measured for every benchmark on both sides; check "
                 "--compare and --setup");
-    snprintf(title, sizeof title, "suite geometric-mean ratio per %s (%zu series)", p->o->setup,
+    snprintf(title, sizeof title, "suite geometric-mean ratio per %s (%zu series)", p->o->setup[0],
              nser);
     snprintf(xlab, sizeof xlab, "geometric mean over benchmarks of the per-setup ratio of %s",
              p->o->sel.metric);
@@ -538,7 +541,7 @@ main(int argc, char **argv)
         errx(1, "-o %s: expected a file name ending in .png or .svg", o.out);
     check_output(o.out);
     int needs_cmp = !strcmp(o.plot_kind, "violin") || !strcmp(o.plot_kind, "hist");
-    if (needs_cmp && (!o.cmp_label || !o.setup))
+    if (needs_cmp && (!o.cmp_label || !o.nsetup))
         errx(1, "%s: needs --compare LABEL=BASELINE and --setup LABEL", o.plot_kind);
     if (!strcmp(o.plot_kind, "env"))
         o.sel.want_env = 1;

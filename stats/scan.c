@@ -9,6 +9,7 @@
  * Differences from jansson are deliberate and tested (test_stats_scan):
  * numbers of any magnitude are accepted, as the record contract allows.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,10 +223,10 @@ key_is(const char *k, size_t n, int esc, const char *want, size_t wn)
     return m == wn && memcmp(buf, want, m) == 0;
 }
 
-static const char *value(struct st *st, const char *p, uint32_t mask, int d, int collect);
+static const char *value(struct st *st, const char *p, uint64_t mask, int d, int collect);
 
 static const char *
-object(struct st *st, const char *p, uint32_t mask, int d, int collect)
+object(struct st *st, const char *p, uint64_t mask, int d, int collect)
 {
     const char *e = st->end;
     const struct il_scan *sc = st->sc;
@@ -241,22 +242,25 @@ object(struct st *st, const char *p, uint32_t mask, int d, int collect)
             return NULL;
         size_t kn = (size_t)(q - 1 - k);
         if (collect)
-            sc->key_cb(sc->key_ctx, k, kn, esc);
-        uint32_t sub = 0;
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int i = __builtin_ctz(m);
+            sc->key_cb(sc->key_ctx, collect - 1, k, kn, esc);
+        uint64_t sub = 0;
+        for (uint64_t m = mask; m; m &= m - 1) {
+            int i = __builtin_ctzll(m);
             const struct il_path *pa = &sc->paths[i];
             if (pa->depth > d && key_is(k, kn, esc, pa->key[d], pa->klen[d]))
-                sub |= 1u << i;
+                sub |= (uint64_t)1 << i;
         }
         p = ws(q, e);
         if (p >= e || *p != ':')
             return fail(st, p, "':' expected");
         p = ws(p + 1, e);
+        /* collect: 1 + the path whose object's keys are wanted, or 0 */
         int sub_collect = 0;
-        if (sub && sc->keys_of >= 0 && (sub >> sc->keys_of & 1) &&
-            sc->paths[sc->keys_of].depth == d + 1)
-            sub_collect = 1;
+        for (uint64_t m = sub & sc->keys_of; m && !sub_collect; m &= m - 1) {
+            int i = __builtin_ctzll(m);
+            if (sc->paths[i].depth == d + 1)
+                sub_collect = 1 + i;
+        }
         p = value(st, p, sub, d + 1, sub_collect);
         if (!p)
             return NULL;
@@ -294,7 +298,7 @@ array(struct st *st, const char *p, int d)
 }
 
 static const char *
-value(struct st *st, const char *p, uint32_t mask, int d, int collect)
+value(struct st *st, const char *p, uint64_t mask, int d, int collect)
 {
     const char *e = st->end, *start = p, *q;
     struct il_scan *sc = st->sc;
@@ -333,8 +337,8 @@ value(struct st *st, const char *p, uint32_t mask, int d, int collect)
         !(*q == ',' || *q == '}' || *q == ']' || *q == ' ' || *q == '\t' || *q == '\n' ||
           *q == '\r'))
         return fail(st, q, "invalid token");
-    for (uint32_t m = mask; m; m &= m - 1) {
-        int i = __builtin_ctz(m);
+    for (uint64_t m = mask; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
         if (sc->paths[i].depth == d) {
             sc->found[i].p = start;
             sc->found[i].n = (size_t)(q - start);
@@ -368,7 +372,7 @@ il_scan_line(struct il_scan *sc, const char *s, size_t n)
     const char *p = ws(s, s + n);
     if (p >= st.end || (*p != '{' && *p != '['))
         return fail(&st, p, "'[' or '{' expected"), -1;
-    uint32_t all = sc->npaths >= 32 ? UINT32_MAX : (1u << sc->npaths) - 1;
+    uint64_t all = sc->npaths >= 64 ? UINT64_MAX : ((uint64_t)1 << sc->npaths) - 1;
     p = value(&st, p, all, 0, 0);
     if (!p)
         return -1;
@@ -484,4 +488,23 @@ il_span_number(struct il_span sp, double *v)
     int ok = end == big + sp.n;
     free(big);
     return ok ? 0 : -1;
+}
+
+int
+il_span_int(struct il_span sp, int64_t *v)
+{
+    char buf[32], *end;
+    if (!sp.p || sp.n == 0 || sp.n >= sizeof buf)
+        return -1;
+    for (size_t i = 0; i < sp.n; i++)
+        if (!(sp.p[i] >= '0' && sp.p[i] <= '9') && !(i == 0 && sp.p[i] == '-'))
+            return -1;
+    memcpy(buf, sp.p, sp.n);
+    buf[sp.n] = '\0';
+    errno = 0;
+    long long x = strtoll(buf, &end, 10);
+    if (errno || end != buf + sp.n)
+        return -1;
+    *v = x;
+    return 0;
 }

@@ -5,8 +5,8 @@
 # One library of objects, three small programs (each a real file, so that
 # `make install` copies them), and the unit tests linked against it.
 STATS_LIBS = -ljansson -lgsl -lgslcblas -lm
-STATS_MODS = scan strtab input group describe ratio levels kde warn cli analyze \
-	out_text out_json
+STATS_MODS = scan strtab input prep group describe ratio design units robust levels kde \
+	warn cli analyze compare out_text out_csv out_json
 STATS_LIB = $(B)/stats/libilstats.a
 STATS_CMDS = report plan plot
 STATS_TARGETS += $(STATS_CMDS:%=$(B)/libexec/interloper-%)
@@ -17,7 +17,9 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/tools/xalloc.o
+# The allocation helpers and the project's one generator (include/), for
+# resampling too, from tools/.
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/tools/xalloc.o $(B)/tools/prng.o
 	rm -f $@
 	$(AR) rcs $@ $^
 
@@ -25,7 +27,7 @@ $(B)/libexec/interloper-%: $(B)/stats/%.o $(STATS_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(STATS_LIB) $(STATS_LIBS)
 
-$(STATS_UNIT): $(B)/tests/unit/test_stats_%: tests/stats/test_stats_%.c $(STATS_LIB)
+$(STATS_UNIT): $(B)/tests/unit/test_stats_%: tests/stats/test_stats_%.c tests/stats/il_near.h $(STATS_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Istats -o $@ $< $(STATS_LIB) -lcmocka $(STATS_LIBS)
 

@@ -1,7 +1,11 @@
 /*
  * warn.c: the closed set of warnings.  Each is one actionable sentence
- * (after hyperfine's src/output/warnings.rs); none drops data silently.
- * They go to stderr as they happen and into the JSON "warnings" array.
+ * (after hyperfine's src/output/warnings.rs) ending in its name in
+ * brackets; --quiet-warning NAME silences it on stderr (pyperf and
+ * hyperfine let the user do the same).  None drops data silently.
+ * Warnings about groups are collected and printed as one line per kind,
+ * naming the cause once and the groups after it.  All go into the JSON
+ * "warnings" array, silenced or not.
  */
 #include <err.h>
 #include <stdarg.h>
@@ -10,50 +14,147 @@
 
 #include "il_stats.h"
 
-static const char *const templates[IL_W_COUNT] = {
-    [IL_W_LINE] = "%s:%zu: %s; line skipped (--strict stops instead)",
-    [IL_W_MORE_LINES] = "%zu more unusable lines were skipped; --strict stops at the first",
-    [IL_W_SCHEMA] = "%s is not interloper/1; its records were read as interloper/1",
-    [IL_W_UNSUPPORTED] = "%zu selected records have '%s' unsupported (value null) and were "
-                         "skipped; %zu records are used: measure on a machine that counts it "
-                         "or choose another --metric",
-    [IL_W_MISSING] = "%zu selected records lack the metric '%s' and were skipped; %zu records "
-                     "are used",
-    [IL_W_NOFLOOR] = "%zu selected records have no floor.%s and were skipped "
-                     "(--subtract-floor); record them with a calibrated floor",
-    [IL_W_NOENV] = "%zu selected records have no setup.env_bytes and were skipped",
-    [IL_W_FEW] = "%s: only %zu value, so no standard deviation and no interval; collect at "
-                 "least 2 runs (5 or more for a useful interval)",
-    [IL_W_OUTLIERS] = "%s: %zu of %zu values are outliers by the MAD rule (|modified z| > "
-                      "3.5); they are kept: look for interference (other load, frequency "
-                      "scaling) before publishing",
-    [IL_W_FIRST] = "%s: the first run differs from the rest (modified z = %.1f); it is kept: "
-                   "add a warm-up run, or leave such runs out with --where LABEL!=VALUE "
-                   "(e.g. --where rep!=1)",
-    [IL_W_DEPENDENT] = "%s: successive runs are correlated (Ljung-Box p = %.2g over %d lags, "
-                       "lag-1 autocorrelation %.2f, bound +-%.2f); the interval assumes "
-                       "independent runs and may be too narrow: interleave or randomise the "
-                       "run order, or describe the repetition structure with --levels",
-    [IL_W_NOBASE] = "%s: there are no %s records beside it, so it has no comparison; measure "
-                    "the baseline there too",
-    [IL_W_UNPAIRED] = "%s: %zu setups have only one side and are left out of the per-setup "
-                      "view (%zu are paired); measure both in every setup",
-    [IL_W_NOTBOUNDED] = "%s: the 95%% confidence set of the ratio is %s, not an interval, "
-                        "because the baseline mean is not clearly different from zero; "
-                        "collect more runs or check the metric",
-    [IL_W_SUITE_ONE] = "%s: only one benchmark, so the geometric mean has no interval; compare "
-                       "two or more benchmarks (--by)",
-    [IL_W_T2] = "level '%s': T^2 <= 0, so it adds no measurable variance; do not repeat at "
-                "this level (r = 1)",
-    [IL_W_NOOPT] = "level '%s': every level above it adds no measurable variance, so no "
-                   "finite repetition count is optimal; repeat at this level as the budget "
-                   "allows",
-    [IL_W_SETUPS_FEW] = "%s: only %zu paired setup, so the per-setup ratios have no interval; "
-                        "measure more setups",
+struct wdef {
+    const char *name;
+    const char *fmt;  /* the sentence, or with head: one item */
+    const char *head; /* for items: "HEAD: item; item; ...; TAIL" */
+    const char *tail;
 };
+
+static const struct wdef defs[IL_W_COUNT] = {
+    [IL_W_LINE] = {"malformed", "%s:%zu: %s; line skipped (--strict stops instead)", 0, 0},
+    [IL_W_MORE_LINES] = {"malformed",
+                         "%zu more unusable lines were skipped; --strict stops at the first", 0, 0},
+    [IL_W_SCHEMA] = {"schema", "%s is not interloper/1; its records were read as interloper/1", 0,
+                     0},
+    [IL_W_UNSUPPORTED] = {"unsupported",
+                          "%zu selected records have '%s' unsupported (value null) and were "
+                          "skipped; %zu records are used: measure on a machine that counts it "
+                          "or choose another --metric",
+                          0, 0},
+    [IL_W_MISSING] = {"missing",
+                      "%zu selected records lack the metric '%s' and were skipped; %zu records "
+                      "are used",
+                      0, 0},
+    [IL_W_NOFLOOR] = {"no-floor",
+                      "%zu selected records have no floor.%s and were skipped "
+                      "(--subtract-floor); record them with a calibrated floor",
+                      0, 0},
+    [IL_W_NOENV] = {"no-env", "%zu selected records have no setup.env_bytes and were skipped", 0,
+                    0},
+    [IL_W_FEW] = {"few", "%s (%zu value)",
+                  "only one value, so no standard deviation and no interval",
+                  "collect at least 2 runs (5 or more for a useful interval)"},
+    [IL_W_OUTLIERS] = {"outliers", "%s: %zu of %zu",
+                       "values that are outliers by the MAD rule (|modified z| > 3.5)",
+                       "they are kept: look for interference (other load, frequency scaling) "
+                       "before publishing"},
+    [IL_W_FIRST] = {"first-run", "%s (modified z = %.1f)", "the first run differs from the rest",
+                    "it is kept: add a warm-up run, or leave such runs out with --where "
+                    "LABEL!=VALUE (e.g. --where rep!=1)"},
+    [IL_W_DEPENDENT] = {"dependent", "%s (Ljung-Box p = %.2g, lag-1 autocorrelation %.2f)",
+                        "successive runs are correlated",
+                        "the interval assumes independent runs and may be too narrow: "
+                        "interleave or randomise the run order, or describe the repetition "
+                        "structure with --setup or --levels"},
+    [IL_W_NOBASE] = {"no-baseline", "%s (no %s)", "no baseline records beside these groups",
+                     "they have no comparison: measure the baseline there too"},
+    [IL_W_UNPAIRED] = {"unpaired",
+                       "%s: %zu setups have only one side and are left out of the per-setup "
+                       "view and the paired interval (%zu are paired); measure both in every "
+                       "setup",
+                       0, 0},
+    [IL_W_NOTBOUNDED] = {"not-bounded", "%s (%s)",
+                         "the 95% confidence set of the ratio is not an interval",
+                         "the baseline is not clearly different from zero: collect more runs or "
+                         "check the metric"},
+    [IL_W_SUITE_ONE] = {"suite-one",
+                        "%s: only one benchmark, so the geometric mean has no interval; "
+                        "compare two or more benchmarks (--by)",
+                        0, 0},
+    [IL_W_T2] = {"level-no-variance",
+                 "level '%s': T^2 <= 0, so it adds no measurable variance; do not repeat at "
+                 "this level (r = 1)",
+                 0, 0},
+    [IL_W_NOOPT] = {"level-no-optimum",
+                    "level '%s': every level above it adds no measurable variance, so no "
+                    "finite repetition count is optimal; repeat at this level as the budget "
+                    "allows",
+                    0, 0},
+    [IL_W_SETUPS_FEW] = {"few-setups",
+                         "%s: only %zu paired value of '%s', so the design gives no interval; "
+                         "measure more setups",
+                         0, 0},
+    [IL_W_FAILED] = {"failed", "%zu failed runs were left out (%s); --include-failed keeps them", 0,
+                     0},
+    [IL_W_WARMUP] = {"warmup",
+                     "%zu warm-up runs (label '%s') were left out; --include-warmup keeps them", 0,
+                     0},
+    [IL_W_DESIGN] = {"design-ignored", "the records carry %s, which the intervals ignore: %s", 0,
+                     0},
+    [IL_W_MULTIPLEX] = {"multiplexed",
+                        "%zu records of '%s' were multiplexed (counted for as little as %.1f%% "
+                        "of the time); values are %s",
+                        0, 0},
+    [IL_W_HOSTS] = {"hosts",
+                    "%s: the two sides ran on the hosts in different proportions (%s); a "
+                    "difference between hosts would look like one between the systems: "
+                    "compare per host (--by host) or pair by host (--setup host)",
+                    0, 0},
+    [IL_W_BURSTY] = {"bursty", "%s (skewness %.2f)",
+                     "the runs look bursty (a floor with a heavy upper tail)",
+                     "the mean follows the bursts; a low quantile (--estimator p10) estimates "
+                     "the undisturbed time better"},
+    [IL_W_NOPER] = {"per",
+                    "%zu records lack the label '%s' named in --per; each is taken as a run of "
+                    "its own",
+                    0, 0},
+    [IL_W_NOREPS] = {"no-reps",
+                     "%s: no setup has two runs of each side, so the spread of the per-setup "
+                     "ratios cannot be told apart from run-to-run noise; repeat runs within "
+                     "setups",
+                     0, 0},
+    [IL_W_NOTCOUNTED] = {"not-counted",
+                         "%zu records of '%s' were never counted (running_ns 0) and were "
+                         "skipped",
+                         0, 0},
+};
+
+#define IL_W_SHOWN 6 /* items named in one aggregated line */
 
 static char **list;
 static size_t nlist, caplist;
+static int quiet[IL_W_COUNT];
+static char **items[IL_W_COUNT];
+static size_t nitems[IL_W_COUNT];
+
+/* Warnings are kept until il_warn_flush(), so that a fatal error later on
+ * is not preceded by warnings about data it never summarised. */
+static size_t nprinted;
+static int *lkind;
+
+static void
+emit(enum il_wkind k, const char *text)
+{
+    if (nlist == caplist) {
+        caplist = caplist ? 2 * caplist : 16;
+        list = il_xrealloc(list, caplist * sizeof *list);
+        lkind = il_xrealloc(lkind, caplist * sizeof *lkind);
+    }
+    lkind[nlist] = k;
+    size_t n = strlen(text) + strlen(defs[k].name) + 4;
+    list[nlist] = il_xmalloc(n);
+    snprintf(list[nlist++], n, "%s [%s]", text, defs[k].name);
+}
+
+static void
+format(char *buf, size_t n, enum il_wkind k, va_list ap)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    vsnprintf(buf, n, defs[k].fmt, ap);
+#pragma GCC diagnostic pop
+}
 
 void
 il_warn(enum il_wkind k, ...)
@@ -61,22 +162,83 @@ il_warn(enum il_wkind k, ...)
     char buf[1024];
     va_list ap;
     va_start(ap, k);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    vsnprintf(buf, sizeof buf, templates[k], ap);
-#pragma GCC diagnostic pop
+    format(buf, sizeof buf, k, ap);
     va_end(ap);
-    warnx("warning: %s", buf);
-    if (nlist == caplist) {
-        caplist = caplist ? 2 * caplist : 16;
-        list = realloc(list, caplist * sizeof *list);
-        if (!list)
-            err(1, "out of memory");
+    emit(k, buf);
+}
+
+void
+il_warn_item(enum il_wkind k, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, k);
+    format(buf, sizeof buf, k, ap);
+    va_end(ap);
+    items[k] = il_xrealloc(items[k], (nitems[k] + 1) * sizeof *items[k]);
+    items[k][nitems[k]++] = il_xstrdup(buf);
+}
+
+void
+il_warn_flush(void)
+{
+    for (int k = 0; k < IL_W_COUNT; k++) {
+        if (!nitems[k])
+            continue;
+        size_t cap = 256 + strlen(defs[k].head) + strlen(defs[k].tail), o;
+        for (size_t i = 0; i < nitems[k] && i < IL_W_SHOWN; i++)
+            cap += strlen(items[k][i]) + 2;
+        char *buf = il_xmalloc(cap);
+        o = (size_t)snprintf(buf, cap, "%s: ", defs[k].head);
+        for (size_t i = 0; i < nitems[k] && i < IL_W_SHOWN; i++)
+            o += (size_t)snprintf(buf + o, cap - o, "%s%s", i ? "; " : "", items[k][i]);
+        if (nitems[k] > IL_W_SHOWN)
+            o += (size_t)snprintf(buf + o, cap - o, "; and %zu more", nitems[k] - IL_W_SHOWN);
+        snprintf(buf + o, cap - o, "; %s", defs[k].tail);
+        emit((enum il_wkind)k, buf);
+        free(buf);
+        for (size_t i = 0; i < nitems[k]; i++)
+            free(items[k][i]);
+        free(items[k]);
+        items[k] = NULL;
+        nitems[k] = 0;
     }
-    list[nlist] = strdup(buf);
-    if (!list[nlist])
-        err(1, "out of memory");
-    nlist++;
+    for (; nprinted < nlist; nprinted++)
+        if (!quiet[lkind[nprinted]])
+            warnx("warning: %s", list[nprinted]);
+}
+
+int
+il_warn_quiet(char *names, const char **bad)
+{
+    for (char *tok = strtok(names, ","); tok; tok = strtok(NULL, ",")) {
+        int found = 0;
+        for (int k = 0; k < IL_W_COUNT; k++)
+            if (strcmp(tok, "all") == 0 || strcmp(tok, defs[k].name) == 0) {
+                quiet[k] = 1;
+                found = 1;
+            }
+        if (!found) {
+            *bad = tok;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+const char *
+il_warn_names(void)
+{
+    static char buf[1024];
+    size_t o = 0;
+    for (int k = 0; k < IL_W_COUNT && o < sizeof buf; k++) {
+        int dup = 0;
+        for (int j = 0; j < k; j++)
+            dup |= strcmp(defs[j].name, defs[k].name) == 0;
+        if (!dup)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", o ? ", " : "", defs[k].name);
+    }
+    return buf;
 }
 
 size_t

@@ -37,14 +37,6 @@ usage(FILE *f)
                "PAPI_* names to libpapi.  See interloper-events(1).\n");
 }
 
-static const char *const generic_names[] = {
-    "cycles",           "instructions",   "branches",     "branch-misses",
-    "cache-references", "cache-misses",   "bus-cycles",   "ref-cycles",
-    "stalled-cycles-frontend", "stalled-cycles-backend", "task-clock", "cpu-clock",
-    "page-faults",      "minor-faults",   "major-faults", "context-switches",
-    "cpu-migrations",   "alignment-faults", "emulation-faults", NULL,
-};
-
 static const char *
 paranoid_meaning(int p)
 {
@@ -89,7 +81,7 @@ try_open(struct perf_event_attr *attr, char *why, size_t n)
     memset(&e, 0, sizeof e);
     e.attr = *attr;
     e.fd = -1;
-    if (il_perf_open(&e, IL_INHERIT_ALL) < 0) {
+    if (il_perf_open_one(&e, IL_INHERIT_ALL, 0) < 0) {
         il_strlcpy(why, e.error, n);
         return 0;
     }
@@ -166,12 +158,12 @@ backends(int text)
         for (size_t i = 0; i < json_array_size(pmus); i++)
             printf(" %s", json_string_value(json_array_get(pmus, i)));
         printf("\n");
-        printf("default events here: %s\n", hw ? "cycles, instructions"
-                                              : "task-clock, page-faults, context-switches");
+        printf("default events here: %s\n",
+               hw ? "cycles, instructions" : "task-clock, page-faults, context-switches");
     }
-    json_object_set_new(b, "default_events",
-                        json_string(hw ? "cycles,instructions"
-                                       : "task-clock,page-faults,context-switches"));
+    json_object_set_new(
+        b, "default_events",
+        json_string(hw ? "cycles,instructions" : "task-clock,page-faults,context-switches"));
     return b;
 }
 
@@ -311,8 +303,7 @@ main(int argc, char **argv)
                 names[n++] = cfg.events[i];
         } else {
             static char dflt[64];
-            il_strlcpy(dflt, json_string_value(json_object_get(b, "default_events")),
-                       sizeof dflt);
+            il_strlcpy(dflt, json_string_value(json_object_get(b, "default_events")), sizeof dflt);
             for (char *t = strtok(dflt, ","); t && n < IL_MAX_EVENTS; t = strtok(NULL, ","))
                 names[n++] = t;
         }
@@ -334,7 +325,7 @@ main(int argc, char **argv)
         json_t *g = json_array();
         if (!as_json)
             printf("\ngeneric names:\n");
-        for (const char *const *p = generic_names; *p; p++) {
+        for (const char *const *p = il_generic_names; *p; p++) {
             json_array_append_new(g, json_string(*p));
             if (!as_json)
                 printf("  %s\n", *p);

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "il_summary.h"
+#include "interloper.h"
 #include "sweep.h"
 
 static void
@@ -81,10 +83,10 @@ cmd_label(int argc, char **argv)
             json_decref(r);
             continue;
         }
-        json_t *l = json_object_get(r, "labels");
+        json_t *l = json_object_get(r, IL_F_LABELS);
         if (!json_is_object(l)) {
             l = json_object();
-            json_object_set_new(r, "labels", l);
+            json_object_set_new(r, IL_F_LABELS, l);
         }
         json_object_update(l, labels);
         char *s = json_dumps(r, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -101,81 +103,87 @@ cmd_label(int argc, char **argv)
 }
 
 static const char *
-commas(unsigned long long v, char *b)
+str_at(json_t *o, const char *k)
 {
-    char t[32];
-    int n = snprintf(t, sizeof t, "%llu", v), o = 0;
-    for (int i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0)
-            b[o++] = ',';
-        b[o++] = t[i];
-    }
-    b[o] = 0;
-    return b;
+    return json_string_value(json_object_get(o, k));
 }
 
+static uint64_t
+u64_at(json_t *o, const char *k)
+{
+    json_int_t v = json_integer_value(json_object_get(o, k));
+    return v > 0 ? (uint64_t)v : 0;
+}
+
+/* One record's summary, by the library's own formatter (il_summary.h). */
 static void
 summary_one(json_t *r)
 {
-    char b[40], f[40];
-    json_t *argv = json_object_get(r, "argv"), *ex = json_object_get(r, "exit");
-    fprintf(stderr, "\n Performance counter stats for '");
-    for (size_t i = 0; i < json_array_size(argv); i++)
-        fprintf(stderr, "%s%s", i ? " " : "", json_string_value(json_array_get(argv, i)));
-    fprintf(stderr, "' (pid %lld, %s", json_integer_value(json_object_get(r, "pid")),
-            json_string_value(json_object_get(ex, "how")));
-    if (json_is_integer(json_object_get(ex, "status")))
-        fprintf(stderr, " %lld", json_integer_value(json_object_get(ex, "status")));
-    if (json_integer_value(json_object_get(ex, "signal")))
-        fprintf(stderr, " %lld", json_integer_value(json_object_get(ex, "signal")));
-    fprintf(stderr, ", backend %s):\n\n", json_string_value(json_object_get(r, "backend")));
+    static struct il_summary_event ev[IL_MAX_EVENTS];
+    static const char *argv[4096], *errors[64];
+    static char text[1 << 16];
+    struct il_summary s;
+    memset(&s, 0, sizeof s);
+    json_t *a = json_object_get(r, IL_F_ARGV), *ex = json_object_get(r, IL_F_EXIT);
+    for (size_t i = 0; i < json_array_size(a) && i < 4096; i++)
+        argv[s.argc++] = json_string_value(json_array_get(a, i));
+    s.argv = argv;
+    s.pid = json_integer_value(json_object_get(r, IL_F_PID));
+    s.how = str_at(ex, IL_F_HOW);
+    s.has_status = json_is_integer(json_object_get(ex, IL_F_STATUS));
+    s.status = json_integer_value(json_object_get(ex, IL_F_STATUS));
+    s.signal = json_integer_value(json_object_get(ex, IL_F_SIGNAL));
+    s.backend = str_at(r, IL_F_BACKEND);
     const char *k;
-    json_t *v, *floor = json_object_get(r, "floor");
-    json_object_foreach(json_object_get(r, "events"), k, v)
+    json_t *v, *floor = json_object_get(r, IL_F_FLOOR);
+    json_object_foreach(json_object_get(r, IL_F_EVENTS), k, v)
     {
-        json_t *val = json_object_get(v, "value");
-        if (!json_is_integer(val)) {
-            fprintf(stderr, "  %18s      %-24s # %s\n", "<not counted>", k,
-                    json_string_value(json_object_get(v, "error")));
-            continue;
-        }
-        fprintf(stderr, "  %18s      %-24s", commas((unsigned long long)json_integer_value(val), b),
-                k);
-        json_t *fl = json_object_get(floor, k);
-        if (json_is_integer(fl))
-            fprintf(stderr, " # floor %s",
-                    commas((unsigned long long)json_integer_value(fl), f));
-        long long en = json_integer_value(json_object_get(v, "enabled_ns"));
-        long long ru = json_integer_value(json_object_get(v, "running_ns"));
-        if (en > 0 && ru < en)
-            fprintf(stderr, "  (%.2f%% running, multiplexed)", 100.0 * (double)ru / (double)en);
-        fprintf(stderr, "\n");
+        if (s.nev == IL_MAX_EVENTS)
+            break;
+        struct il_summary_event *e = &ev[s.nev++];
+        memset(e, 0, sizeof *e);
+        e->name = k;
+        e->counted = json_is_integer(json_object_get(v, IL_F_VALUE));
+        e->value = u64_at(v, IL_F_VALUE);
+        e->has_floor = json_is_integer(json_object_get(floor, k));
+        e->floor = u64_at(floor, k);
+        e->has_times = json_is_integer(json_object_get(v, IL_F_ENABLED));
+        e->enabled = u64_at(v, IL_F_ENABLED);
+        e->running = u64_at(v, IL_F_RUNNING);
+        e->error = str_at(v, IL_F_ERROR);
     }
-    json_t *t = json_object_get(r, "times"), *s = json_object_get(r, "setup");
-    fprintf(stderr, "\n  %18.9f seconds time elapsed\n",
-            (double)json_integer_value(json_object_get(t, "wall_ns")) / 1e9);
-    fprintf(stderr, "  %18.9f seconds user\n",
-            (double)json_integer_value(json_object_get(t, "user_ns")) / 1e9);
-    fprintf(stderr, "  %18.9f seconds sys\n",
-            (double)json_integer_value(json_object_get(t, "sys_ns")) / 1e9);
-    fprintf(stderr, "  %18lld KiB maximum resident set\n",
-            json_integer_value(json_object_get(r, "maxrss_kib")));
-    if (json_is_object(s))
-        fprintf(stderr,
-                "\n  setup: env %lld bytes in %lld variables, argv %lld bytes, ASLR %s,\n"
-                "         main_sp %s (offset %lld%s), heap_start %s (offset %lld)\n",
-                json_integer_value(json_object_get(s, "env_bytes")),
-                json_integer_value(json_object_get(s, "env_vars")),
-                json_integer_value(json_object_get(s, "argv_bytes")),
-                json_is_true(json_object_get(s, "aslr")) ? "on" : "off",
-                json_string_value(json_object_get(s, "main_sp")),
-                json_integer_value(json_object_get(s, "stack_offset")),
-                json_is_true(json_object_get(s, "stack_pinned")) ? ", pinned" : "",
-                json_string_value(json_object_get(s, "heap_start")),
-                json_integer_value(json_object_get(s, "heap_offset")));
-    json_t *errs = json_object_get(r, "errors");
-    for (size_t i = 0; i < json_array_size(errs); i++)
-        fprintf(stderr, "  error: %s\n", json_string_value(json_array_get(errs, i)));
+    s.ev = ev;
+    json_t *t = json_object_get(r, IL_F_TIMES), *c = json_object_get(r, IL_F_CTX);
+    s.has_times = json_is_object(t);
+    s.wall_ns = u64_at(t, IL_F_WALL);
+    s.user_ns = u64_at(t, IL_F_USER);
+    s.sys_ns = u64_at(t, IL_F_SYS);
+    s.has_ctx = json_is_object(c);
+    s.ctx_voluntary = u64_at(c, IL_F_VOLUNTARY);
+    s.ctx_involuntary = u64_at(c, IL_F_INVOLUNTARY);
+    s.maxrss_kib = json_is_integer(json_object_get(r, IL_F_MAXRSS))
+                       ? json_integer_value(json_object_get(r, IL_F_MAXRSS))
+                       : -1;
+    json_t *st = json_object_get(r, IL_F_SETUP);
+    s.has_setup = json_is_object(st);
+    s.env_bytes = u64_at(st, IL_F_ENV_BYTES);
+    s.env_vars = u64_at(st, IL_F_ENV_VARS);
+    s.argv_bytes = u64_at(st, IL_F_ARGV_BYTES);
+    s.aslr = json_is_true(json_object_get(st, IL_F_ASLR));
+    s.cpus = str_at(st, IL_F_CPUS);
+    s.main_sp = str_at(st, IL_F_MAIN_SP);
+    s.main_entry = str_at(st, IL_F_MAIN_ENTRY);
+    s.stack_offset = u64_at(st, IL_F_STACK_OFFSET);
+    s.stack_pinned = json_is_true(json_object_get(st, IL_F_STACK_PINNED));
+    s.heap_start = str_at(st, IL_F_HEAP_START);
+    s.heap_offset = u64_at(st, IL_F_HEAP_OFFSET);
+    json_t *errs = json_object_get(r, IL_F_ERRORS);
+    for (size_t i = 0; i < json_array_size(errs) && i < 64; i++)
+        errors[s.nerrors++] = json_string_value(json_array_get(errs, i));
+    s.errors = errors;
+    size_t n = il_summary_format(&s, text, sizeof text);
+    fwrite(text, 1, n, stderr);
+    fputc('\n', stderr); /* as the library ends it (il_summary_print) */
 }
 
 /* The contract: the fields every record has, and their types. */
@@ -186,9 +194,9 @@ check(json_t *r)
         const char *key;
         json_type type;
     } req[] = {
-        {"schema", JSON_STRING}, {"version", JSON_STRING}, {"labels", JSON_OBJECT},
-        {"pid", JSON_INTEGER},   {"ppid", JSON_INTEGER},   {"argv", JSON_ARRAY},
-        {"exit", JSON_OBJECT},   {"backend", JSON_STRING}, {"events", JSON_OBJECT},
+        {IL_F_SCHEMA, JSON_STRING}, {IL_F_VERSION, JSON_STRING}, {IL_F_LABELS, JSON_OBJECT},
+        {IL_F_PID, JSON_INTEGER},   {IL_F_PPID, JSON_INTEGER},   {IL_F_ARGV, JSON_ARRAY},
+        {IL_F_EXIT, JSON_OBJECT},   {IL_F_BACKEND, JSON_STRING}, {IL_F_EVENTS, JSON_OBJECT},
     };
     if (!json_is_object(r))
         return "not a JSON object";
@@ -196,31 +204,34 @@ check(json_t *r)
         json_t *v = json_object_get(r, req[i].key);
         static char why[96];
         static const char *const tn[] = {"an object", "an array", "a string", "an integer",
-                                         "a number", "true", "false", "null"};
+                                         "a number",  "true",     "false",    "null"};
         if (!v || json_typeof(v) != req[i].type) {
             snprintf(why, sizeof why, "%s %s; expected %s", req[i].key,
                      v ? "has the wrong type" : "is missing", tn[req[i].type]);
             return why;
         }
     }
-    if (strcmp(json_string_value(json_object_get(r, "schema")), "interloper/1"))
+    if (strcmp(json_string_value(json_object_get(r, IL_F_SCHEMA)), IL_SCHEMA))
         return "schema is not interloper/1";
-    const char *how = json_string_value(json_object_get(json_object_get(r, "exit"), "how"));
-    if (!how || !strstr(" return exit _exit exec signal ", how))
+    const char *how = json_string_value(json_object_get(json_object_get(r, IL_F_EXIT), IL_F_HOW));
+    if (!how || !strstr(" " IL_HOW_NAME_RETURN " " IL_HOW_NAME_EXIT " " IL_HOW_NAME__EXIT
+                        " " IL_HOW_NAME_EXEC " " IL_HOW_NAME_SIGNAL " ",
+                        how))
         return "exit.how";
     const char *k;
     json_t *v;
-    json_object_foreach(json_object_get(r, "events"), k, v)
+    json_object_foreach(json_object_get(r, IL_F_EVENTS), k, v)
     {
-        json_t *val = json_object_get(v, "value");
-        if (!json_is_integer(val) && !(json_is_null(val) && json_is_string(json_object_get(v, "error"))))
+        json_t *val = json_object_get(v, IL_F_VALUE);
+        if (!json_is_integer(val) &&
+            !(json_is_null(val) && json_is_string(json_object_get(v, IL_F_ERROR))))
             return "events.*.value (an integer, or null with an error)";
     }
-    if (json_object_get(r, "errors") && !json_is_array(json_object_get(r, "errors")))
-        return "errors";
+    if (json_object_get(r, IL_F_ERRORS) && !json_is_array(json_object_get(r, IL_F_ERRORS)))
+        return IL_F_ERRORS;
     /* records that measured something carry times, setup and floor */
-    if (json_object_size(json_object_get(r, "events")) || json_object_get(r, "times")) {
-        static const char *const more[] = {"times", "setup", "floor"};
+    if (json_object_size(json_object_get(r, IL_F_EVENTS)) || json_object_get(r, IL_F_TIMES)) {
+        static const char *const more[] = {IL_F_TIMES, IL_F_SETUP, IL_F_FLOOR};
         for (size_t i = 0; i < 3; i++)
             if (!json_is_object(json_object_get(r, more[i])))
                 return more[i];

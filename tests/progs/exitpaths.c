@@ -12,6 +12,8 @@
  *   exitpaths atexit-work MIB | threads-busy N
  *   exitpaths altstack SIG | sigset SIG | resethand SIG | vfork-sig SIG
  *   exitpaths quick N | daemon | fsize | thread-_exit N | race-endings
+ *   exitpaths oneshot-view SIG | sysv-view SIG
+ *   exitpaths fexecve PATH ARGS... | execveat PATH ARGS...
  *
  * It prints to stdout, so the tests can compare stdout with and without
  * the library.
@@ -19,6 +21,7 @@
 #include <err.h>
 #include <errno.h>
 #include <error.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +32,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 static void
 bye(void)
@@ -181,6 +186,17 @@ main(int argc, char **argv)
         fflush(stdout);
         execl(argv[2], argv[2], "one", "two", (char *)NULL);
         err(126, "execl");
+    }
+    if (!strcmp(m, "fexecve") || !strcmp(m, "execveat")) {
+        int fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            err(126, "open");
+        fflush(stdout);
+        if (!strcmp(m, "fexecve"))
+            fexecve(fd, argv + 2, environ);
+        else
+            execveat(fd, "", argv + 2, environ, AT_EMPTY_PATH);
+        err(126, "%s", m);
     }
     if (!strcmp(m, "execfail")) {
         execl("/nonexistent/program", "program", (char *)NULL);
@@ -384,6 +400,35 @@ main(int argc, char **argv)
             pthread_create(&t[i], NULL, mixed_ender, (void *)i);
         pthread_barrier_wait(&barrier);
         exit(99);
+    }
+    if (!strcmp(m, "oneshot-view") || !strcmp(m, "sysv-view")) {
+        /* what sigaction() reports after a one-shot handler fired */
+        struct sigaction sa, before, after;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sig;
+        sa.sa_flags = SA_RESETHAND | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaddset(&sa.sa_mask, SIGUSR2);
+        if (!strcmp(m, "oneshot-view"))
+            sigaction(n, &sa, NULL);
+        else
+            sysv_signal(n, on_sig);
+        sigaction(n, NULL, &before);
+        raise(n);
+        sigaction(n, NULL, &after);
+        for (int k = 0; k < 2; k++) {
+            struct sigaction *v = k ? &after : &before;
+            printf("%s: handler %s flags %#x mask", k ? "after" : "before",
+                   v->sa_handler == SIG_DFL  ? "default"
+                   : v->sa_handler == on_sig ? "on_sig"
+                                             : "other",
+                   (unsigned)v->sa_flags);
+            for (int s2 = 1; s2 < 32; s2++)
+                if (sigismember(&v->sa_mask, s2))
+                    printf(" %d", s2);
+            printf("\n");
+        }
+        return 0;
     }
     errx(2, "unknown mode %s", m);
 }

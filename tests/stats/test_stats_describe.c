@@ -131,14 +131,16 @@ static void
 change_words(void **state)
 {
     char b[64];
-    il_change(b, sizeof b, 0.993, 1);
+    il_change(b, sizeof b, 0.993, 1, 0);
     assert_string_equal(b, "0.7% faster");
-    il_change(b, sizeof b, 1.08, 1);
+    il_change(b, sizeof b, 1.08, 1, 0);
     assert_string_equal(b, "8.0% slower");
-    il_change(b, sizeof b, 1.02, 0);
+    il_change(b, sizeof b, 1.02, 0, 0);
     assert_string_equal(b, "2.0% higher");
-    il_change(b, sizeof b, 1, 0);
+    il_change(b, sizeof b, 1, 0, 0);
     assert_string_equal(b, "no change");
+    il_change(b, sizeof b, 1.05, 1, 1); /* --speedup: baseline/value */
+    assert_string_equal(b, "speedup 1.05");
 }
 
 static void

@@ -1,6 +1,8 @@
 /*
  * test_stats_oracle.c: the reference values of ../shared/oracles/stats.md,
- * computed independently (numpy/scipy), reproduced to 1e-9 relative.
+ * computed independently (numpy/scipy), and of tests/stats/oracle/stats.R
+ * (base R; its output is stats.out beside it), reproduced to 1e-9
+ * relative.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,18 +13,12 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "il_near.h"
 #include "il_stats.h"
 
 #define REL 1e-9
-
-static void
-near(double got, double want, double rel, const char *what)
-{
-    double tol = rel * fabs(want);
-    if (!(fabs(got - want) <= tol))
-        fail_msg("%s: got %.15g, expected %.15g (tolerance %.3g)", what, got, want, tol);
-}
 
 /* (a) 3 builds x 2 executions x 2 iterations, lowest level fastest. */
 static const double lev_a[] = {9, 5, 8, 3, 10, 6, 7, 11, 1, 12, 2, 4};
@@ -100,6 +96,9 @@ bootstrap_exact_moments(void **state)
 static const double fx[] = {10.2, 9.8, 10.5, 10.1, 9.9, 10.4, 10.0, 10.3};
 static const double fy[] = {9.6, 9.9, 9.4, 9.7, 9.5, 9.8, 9.3, 9.9, 9.6, 9.7};
 
+/* --pooled is the textbook pooled-variance Fieller (stats.R: pooled_*),
+ * and Welch's df is taken at the estimated ratio (welch_*), not at 1 as
+ * the oracle of stats.md did (13.5259568381). */
 static void
 fieller_pooled_and_welch(void **state)
 {
@@ -108,21 +107,23 @@ fieller_pooled_and_welch(void **state)
     near(f.ratio, 0.949753694581, REL, "ratio");
     near(f.df, 16, REL, "pooled df");
     assert_int_equal(f.kind, IL_CI_BOUNDED);
-    near(f.lo, 0.928343886730, REL, "pooled lo");
-    near(f.hi, 0.971785151369, REL, "pooled hi");
+    near(f.lo, 0.928678243286092, REL, "pooled lo");
+    near(f.hi, 0.971336795382493, REL, "pooled hi");
     assert_int_equal(il_fieller_samples(fy, 10, fx, 8, 0, &f), 0);
-    near(f.df, 13.5259568381, REL, "Welch df");
+    near(f.df, 13.9841167691714, REL, "Welch df at the ratio");
     assert_int_equal(f.kind, IL_CI_BOUNDED);
-    near(f.lo, 0.928025741940, REL, "Welch lo");
-    near(f.hi, 0.972122184914, REL, "Welch hi");
+    near(f.lo, 0.928093879251361, REL, "Welch lo");
+    near(f.hi, 0.972049977701526, REL, "Welch hi");
 }
 
 /* h = t(0.975, 8), v = var / 5, as in the oracle. */
 static void
 fieller5(const double *x, const double *y, struct il_fieller *f)
 {
-    double a = il_mean(y, 5), b = il_mean(x, 5);
-    il_fieller(a, il_var(y, 5, a) / 5, b, il_var(x, 5, b) / 5, il_tq(8), f);
+    double a = il_mean(y, 5), b = il_mean(x, 5), r = a / b;
+    double va = il_var(y, 5, a) / 5, vb = il_var(x, 5, b) / 5;
+    struct il_rvar v = {a, b, va + r * r * vb, r * vb, vb, 8};
+    il_fieller(&v, il_tq(8), f);
 }
 
 static void
@@ -162,6 +163,26 @@ quantiles(void **state)
     near(gsl_cdf_ugaussian_Pinv(0.975), 1.959963984540054, REL, "z(0.975)");
 }
 
+/* Plan (stats.R: plan_*): builds, executions, iterations with costs 100,
+ * 1, 10 and T^2 = 1, 2.5, 0.  Iterations are cut to one, so an execution
+ * costs 1 + 10; by brute force the best is 5 executions per build (the
+ * old rule, costing an execution 1, said 16). */
+static void
+plan_merges_downward(void **state)
+{
+    struct il_levels lv;
+    memset(&lv, 0, sizeof lv);
+    lv.n = 3;
+    lv.T2[0] = 0;
+    lv.T2[1] = 2.5;
+    lv.T2[2] = 1;
+    double cost[] = {10, 1, 100};
+    long reps[3];
+    il_levels_reps(&lv, cost, reps);
+    assert_int_equal(reps[0], 1);
+    assert_int_equal(reps[1], 5);
+}
+
 int
 main(void)
 {
@@ -172,6 +193,7 @@ main(void)
         cmocka_unit_test(fieller_pooled_and_welch),
         cmocka_unit_test(fieller_unbounded_outcomes),
         cmocka_unit_test(quantiles),
+        cmocka_unit_test(plan_merges_downward),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

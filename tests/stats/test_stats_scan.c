@@ -36,7 +36,7 @@ scan_ok(const char *s, size_t n)
 {
     struct il_scan sc;
     memset(&sc, 0, sizeof sc);
-    sc.keys_of = -1;
+    sc.keys_of = 0;
     return il_scan_line(&sc, s, n) == 0;
 }
 
@@ -189,7 +189,7 @@ finds_paths_and_decodes(void **state)
     il_path_set(&p[2], "events", "task-clock", "value");
     sc.paths = p;
     sc.npaths = 3;
-    sc.keys_of = -1;
+    sc.keys_of = 0;
     assert_int_equal(il_scan_line(&sc, line, strlen(line)), 0);
     assert_non_null(sc.found[0].p);
     char out[64];

@@ -43,6 +43,14 @@ assert_eq "$rc" 5 "status"
 assert_eq "$(nrec r.jsonl)" 1 "records"
 assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"]')" return "how"
 
+try "a fork in the program's constructor: both processes reach main and each is measured"
+rm -f r.jsonl
+same_as_without r.jsonl "$PROGS/ctorfork"
+assert_eq "$rc" 5 "the parent's status"
+assert_eq "$(nrec r.jsonl)" 2 "records"
+assert_eq "$(jget r.jsonl 'sorted(x["exit"]["status"] for x in r)')" "[4, 5]" "one per process"
+assert_eq "$(jget r.jsonl 'all(x["events"]["task-clock"]["value"] > 0 for x in r)')" true "both counted"
+
 try "a SIGTERM handler set in the early constructor stays the program's"
 early signal "$E" raise 15
 assert_eq "$rc" "$rc0" "status"

@@ -27,6 +27,13 @@ ends_as "a one-shot (SA_RESETHAND) handler that re-raises" signal null 15 reseth
 ends_as "quick_exit" exit 9 0 quick 9
 ends_as "_exit from another thread while atexit handlers run" _exit 5 0 thread-_exit 5
 
+for mode in oneshot-view sysv-view; do
+	try "$mode: after a one-shot handler fired, sigaction shows what it would without the library"
+	rm -f r.jsonl
+	same_as_without r.jsonl "$E" "$mode" 10
+	assert_match "$(cat "$T/out0")" "after: handler default" "the plain run's view"
+done
+
 try "a vfork child that dies of a signal leaves the parent's view alone"
 rm -f r.jsonl
 same_as_without r.jsonl "$E" vfork-sig 15

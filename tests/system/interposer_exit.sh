@@ -59,11 +59,28 @@ assert_eq "$(jget r.jsonl 'r[0]["exit"]["exec"]')" /bin/echo "exec target"
 assert_eq "$(jget r.jsonl 'r[1]["argv"][0]')" /bin/echo "second record is the new image"
 assert_eq "$(jget r.jsonl 'r[0]["pid"] == r[1]["pid"]')" true "same pid across exec"
 
+for how in fexecve execveat; do
+	try "$how: the old image's exec record, then the new image's own"
+	rm -f r.jsonl
+	same_as_without r.jsonl "$E" "$how" /bin/echo hello
+	assert_eq "$(nrec r.jsonl)" 2 "records"
+	assert_eq "$(jget r.jsonl '[x["exit"]["how"] for x in r]')" '["exec", "return"]' "endings"
+	assert_eq "$(jget r.jsonl 'r[1]["argv"][0]')" /bin/echo "the new image"
+done
+
 try "execvp searches PATH: one record per image, the path found is recorded"
 rm -f r.jsonl
 same_as_without r.jsonl "$E" execvp echo hi
 assert_eq "$(nrec r.jsonl)" 2 "records"
 assert_match "$(jget r.jsonl 'r[0]["exit"]["exec"]')" '^/.*/echo$' "exec target"
+
+try "execvp of a file without #!: run by /bin/sh, as glibc does"
+printf 'echo from a script without a shebang\n' >noshebang
+chmod +x noshebang
+rm -f r.jsonl
+PATH="$T:$PATH" same_as_without r.jsonl "$E" execvp noshebang
+assert_match "$(cat "$T/out")" "from a script without a shebang" "the script ran"
+assert_eq "$(jget r.jsonl '[x["argv"][0] for x in r]')" "[\"$E\", \"/bin/sh\"]" "the images"
 
 try "execl (variadic): one record per image, arguments passed through"
 rm -f r.jsonl

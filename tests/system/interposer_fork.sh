@@ -26,6 +26,47 @@ for mode in threads none; do
 	assert_eq "$(jget r.jsonl 'r[1]["inherit"]')" "$mode" "inherit mode recorded"
 done
 
+try "INHERIT=all: an exec'd child is counted in its parent's record, not by counters of its own"
+rm -f r.jsonl
+INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" sh -c "$PROGS/probe busy 200 >/dev/null; ls /proc/self/fd >fds" >out
+assert_eq "$(jget r.jsonl '[x["argv"][0] for x in r if x.get("counted_in")]')" "[\"$PROGS/probe\", \"ls\"]" "the children"
+assert_eq "$(jget r.jsonl '{x["counted_in"] for x in r if x.get("counted_in")} == {x["pid"] for x in r if x["argv"][0] == "sh"}')" true \
+	"counted_in is the shell's pid"
+assert_eq "$(jget r.jsonl 'all(v["value"] is None and "counted in the record of process" in v["error"] for x in r if x.get("counted_in") for v in x["events"].values())')" true \
+	"the child's events say where they are counted"
+assert_eq "$(jget r.jsonl '[x for x in r if x["argv"][0] == "sh"][0]["events"]["task-clock"]["value"] > 190000000')" true \
+	"the shell's record holds the child's 200 ms"
+ls /proc/self/fd >fds0
+assert_eq "$(sort fds | tr '\n' ' ')" "$(sort fds0 | tr '\n' ' ')" "the child sees no descriptor of the library's"
+
+try "the marker never reaches a program that does not load the library"
+if ! printf 'int main(void){return 0;}\n' | cc -static -x c -o static - 2>/dev/null; then
+	skip "cannot link a static program here (libc.a missing)"
+else
+	cat >fdlist.c <<'EOF2'
+#include <dirent.h>
+#include <stdio.h>
+int main(void) { DIR *d = opendir("/proc/self/fd"); struct dirent *e; int n = 0;
+	while ((e = readdir(d))) n += e->d_name[0] != '.'; printf("%d\n", n - 1); return 0; }
+EOF2
+	cc -static -o fdlist-static fdlist.c && cc -o fdlist-dynamic fdlist.c
+	rm -f r.jsonl
+	INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" sh -c './fdlist-static; ./fdlist-dynamic; env -u LD_PRELOAD ./fdlist-dynamic' >counts
+	./fdlist-dynamic >count0
+	n0=$(cat count0)
+	assert_eq "$(tr '\n' ' ' <counts)" "$n0 $n0 $n0 " "descriptors seen: static, dynamic (counted), dynamic without the library"
+fi
+
+try "no symbol is bound for the library while it counts (fork, exec, exit)"
+rm -f r.jsonl
+LD_DEBUG=bindings INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" "$E" fork-exec /bin/true >dbg 2>&1
+pp=$(jget r.jsonl '[x["pid"] for x in r if x["argv"][0].endswith("exitpaths")][0]')
+# the parent's bindings made by the library after main began (the line
+# "mode fork-exec"); the child's new image binds before its own main
+late=$(awk -v pp="$pp:" 'f && $1 == pp && /binding file [^ ]*libinterloper/ { print } /^mode fork-exec/ { f = 1 }' dbg)
+assert_eq "$late" "" "bindings for the library after main"
+assert_true "the debug output shows the library's bindings before main" grep -q "binding file [^ ]*libinterloper" dbg
+
 try "a child that execs is a new image with its own record"
 rm -f r.jsonl
 same_as_without r.jsonl "$E" fork-exec /bin/true

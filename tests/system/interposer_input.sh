@@ -18,8 +18,9 @@ bad() {
 	assert_eq "$rc" 0 "status"
 	assert_eq "$(cat out)" "$(cat out0)" "stdout"
 	if [ "$_var" = INTERLOPER_OUTPUT ]; then
-		# the record itself follows on stderr
-		tail -n 1 err >r.jsonl
+		# the record itself follows on stderr, marked as fallen back
+		assert_match "$(tail -n 1 err)" "^interloper: record: \{" "the record's prefix"
+		tail -n 1 err | sed 's/^interloper: record: //' >r.jsonl
 		sed -i '$d' err
 	fi
 	assert_eq "$(wc -l <err | tr -d ' ')" 1 "lines on stderr"
@@ -49,10 +50,11 @@ _out="$T/%z.jsonl" bad INTERLOPER_OUTPUT "$T/%z.jsonl" "unknown %-sequence; .*th
 try "an unwritable output path: one line, and the record goes to stderr instead"
 env INTERLOPER_OUTPUT=/nonexistent/dir/r.jsonl LD_PRELOAD="$LIB" "$P" hello >out 2>err
 assert_eq "$?" 0 "status"
-assert_match "$(head -n 1 err)" "^interloper: INTERLOPER_OUTPUT=/nonexistent/dir/r.jsonl: cannot open" "the line"
-tail -n 1 err >stderr.jsonl
+assert_eq "$(head -n 1 err)" "interloper: cannot write the record to /nonexistent/dir/r.jsonl: ENOENT (no such file or directory); the record goes to stderr" "the line"
+assert_match "$(tail -n 1 err)" "^interloper: record: \{" "the record, marked"
+tail -n 1 err | sed 's/^interloper: record: //' >stderr.jsonl
 assert_true "the record on stderr is valid" valid stderr.jsonl
-assert_match "$(jget stderr.jsonl 'r[0]["errors"][0]')" "cannot open" "and says why"
+assert_match "$(jget stderr.jsonl 'r[0]["errors"][0]')" "cannot write the record to /nonexistent" "and says why"
 
 try "INTERLOPER_OUTPUT=- writes the record to stderr, stdout untouched"
 env INTERLOPER_OUTPUT=- LD_PRELOAD="$LIB" "$P" hello >out 2>err

@@ -109,6 +109,30 @@ for n in 4096 48 1048576; do
 	assert_eq "$(($(printf '%d' "$(field malloc)") - m0))" "$n" "first malloc shift"
 done
 
+# The plain run gets an environment of the same size: LD_PRELOAD is
+# replaced by IL_PRELOAD, a name of the same length, with the same value.
+plain_layout() {
+	env "$@" INTERLOPER_OUTPUT="$T/l.jsonl" setarch "$(uname -m)" -R \
+		env IL_PRELOAD="$LIB" "$P" layout >p.out 2>p.err
+}
+pfield() { sed -n "s/^$1 //p" p.out; }
+
+try "main runs where it would without the library: the same frame address"
+layout INTERLOPER_STACK_OFFSET=00000000
+plain_layout INTERLOPER_STACK_OFFSET=00000000
+assert_eq "$(field local)" "$(pfield local)" "a local of main, with and without"
+assert_eq "$(jget l.jsonl 'r[0]["setup"]["main_entry"]')" tail "setup.main_entry"
+assert_eq "$(jget l.jsonl 'r[0]["setup"]["main_sp_residue"]')" 0 "setup.main_sp_residue"
+# main_sp is the stack pointer of the call to main: a 16-byte aligned
+# address just above main's frame, the same in both runs
+assert_eq "$(jget l.jsonl 'int(r[0]["setup"]["main_sp"], 16) % 16')" 0 "main_sp is aligned"
+
+try "a stack offset is exact relative to the plain run"
+for n in 16 4096; do
+	layout INTERLOPER_STACK_OFFSET="$(printf %08d $n)"
+	assert_eq "$(($(printf '%d' "$(pfield local)") - $(printf '%d' "$(field local)")))" "$n" "offset $n"
+done
+
 try "env_bytes and env_vars are what the program received"
 rm -f l.jsonl
 env -i A=1 BB=22 INTERLOPER_OUTPUT="$T/l.jsonl" LD_PRELOAD="$LIB" "$P" env >env.out

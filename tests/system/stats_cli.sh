@@ -5,6 +5,8 @@
 # shellcheck disable=SC1091 # sourced from the tree at run time
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/stats/cli.sh
+. "$TOP/tests/stats/cli.sh"
 
 built() {
 	for p in report plan plot; do
@@ -38,17 +40,6 @@ for sub in report plan plot; do
 	assert_eq "$(sh "$IL" "$sub" --help 2>&1 >/dev/null)" "" "nothing on stderr"
 done
 
-# one_line NAME ERE ARGS...: interloper ARGS fails with status 1 and
-# exactly one line on stderr matching ERE, and nothing on stdout.
-one_line() {
-	_what=$1 _ere=$2
-	shift 2
-	sh "$IL" "$@" >"$T/ol.out" 2>"$T/ol.err"
-	assert_eq "$?" 1 "$_what: exit status"
-	assert_eq "$(wc -l <"$T/ol.err" | tr -d ' ')" 1 "$_what: one line on stderr ($(head -c 300 "$T/ol.err"))"
-	assert_match "$(cat "$T/ol.err")" "$_ere" "$_what: message"
-	assert_eq "$(cat "$T/ol.out")" "" "$_what: nothing on stdout"
-}
 
 try "bad usage is one line naming the command as typed, never the usage"
 if built; then
@@ -57,10 +48,10 @@ if built; then
 	one_line "report --compare without =BASELINE" \
 		'^interloper report: --compare system: expected LABEL=BASELINE' \
 		report --compare system "$T/runs.jsonl"
-	one_line "report --se" '^interloper report: unknown option --se; did you mean --setup\? see interloper report --help$' \
+	one_line "report --co" '^interloper report: unknown option --co; did you mean --compare\? see interloper report --help$' \
+		report --co system=O2 "$T/runs.jsonl"
+	one_line "report --se" '^interloper report: ambiguous option --se \(--setup, --seed\); ' \
 		report --se setup "$T/runs.jsonl"
-	one_line "report --s" '^interloper report: ambiguous option --s \(--subtract-floor, --strict, --setup\); ' \
-		report --s "$T/runs.jsonl"
 	one_line "report --json=1" '^interloper report: --json takes no value; see interloper report --help$' \
 		report --json=1 "$T/runs.jsonl"
 	one_line "report -x" '^interloper report: unknown option -x; see interloper report --help$' \
@@ -105,7 +96,7 @@ if built; then
 	assert_eq "$n" 8 "= and != of one label: any of the values, none of the others"
 	one_line "all left out" "^interloper report: empty selection: no record matches every --where" \
 		report --where 'rep!=0' --where 'rep!=1' --where 'rep!=2' "$T/runs.jsonl"
-	one_line "a misspelt label" "^interloper report: empty selection: no record has the label 'rpe'" \
+	one_line "a misspelt label" "^interloper report: --where: no record has the label 'rpe' \\(96 records read\\); the labels are: bench, rep, setup, system$" \
 		report --where 'rpe!=0' "$T/runs.jsonl"
 	one_line "no label" '^interloper report: --where !=0: expected LABEL=VALUE' \
 		report --where '!=0' "$T/runs.jsonl"
@@ -152,7 +143,7 @@ r = json.load(open(sys.argv[1]))
 c = r["comparisons"][0]
 print(len(r["groups"]), sorted(c["setups"]), c["ci_kind"], len(c["ci"]), sorted(r["suite"]))
 ' "$T/r.json")
-	assert_eq "$v" "4 ['ci', 'max', 'mean', 'median', 'min', 'n', 'straddles_one', 'unpaired'] bounded 2 ['baseline', 'ci', 'geomean', 'n', 'value', 'verdict']" \
+	assert_eq "$v" "4 ['above_one', 'below_one', 'ci', 'geomean', 'geomean_ci', 'heterogeneity', 'max', 'mean', 'median', 'min', 'n', 'per_setup', 'raw_straddles_one', 'shares', 'straddles_one', 'unpaired'] bounded 2 ['baseline', 'ci', 'ci_benchmarks', 'geomean', 'n', 'value', 'verdict']" \
 		"fields"
 else
 	skip "the statistics programs are not built; run make"

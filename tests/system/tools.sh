@@ -64,6 +64,13 @@ sh "$IL" record label 'bad key=1' <r.jsonl >/dev/null 2>err
 assert_eq "$?" 1 "status for a bad key"
 assert_match "$(cat err)" "key 'bad key' must be" "message"
 
+try "the library's summary and interloper record summary say the same, in the same words"
+rm -f s.jsonl
+sh "$IL" run --output "$T/s.jsonl" -- /bin/echo hi >/dev/null 2>lib.txt
+sh "$IL" record summary s.jsonl 2>tool.txt
+assert_match "$(cat lib.txt)" "Performance counter stats for '/bin/echo hi'" "the library printed one"
+assert_eq "$(cat tool.txt)" "$(cat lib.txt)" "the two summaries"
+
 try "interloper record summary prints a perf-stat-like summary"
 sh "$IL" record summary r.jsonl 2>err
 assert_match "$(cat err)" "Performance counter stats for '/bin/true'" "header"

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,23 +71,38 @@ test_papi_names(void **state)
     assert_false(il_event_is_papi_name("cycles"));
 }
 
+/* Real perf_event_open: each inheritance mode gives the counter its
+ * attributes, disabled, and the descriptor goes just under the top. */
 static void
 test_attr_inherit(void **state)
 {
     (void)state;
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    il_attr_init(&a, IL_INHERIT_ALL);
-    assert_true(a.disabled);
-    assert_true(a.inherit);
-    assert_false(a.inherit_thread);
-    assert_int_equal(a.read_format,
-                     PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
-    il_attr_init(&a, IL_INHERIT_THREADS);
-    assert_true(a.inherit);
-    assert_true(a.inherit_thread);
-    il_attr_init(&a, IL_INHERIT_NONE);
-    assert_false(a.inherit);
+    static const struct {
+        enum il_inherit mode;
+        int inherit, thread;
+    } modes[] = {
+        {IL_INHERIT_ALL, 1, 0},
+        {IL_INHERIT_THREADS, 1, 1},
+        {IL_INHERIT_NONE, 0, 0},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        struct il_event e;
+        memset(&e, 0, sizeof e);
+        assert_int_equal(il_event_generic("task-clock", &e.attr), 0);
+        if (il_perf_open_one(&e, modes[i].mode, 900) < 0) {
+            print_message("skipped: perf_event_open refused task-clock here: %s\n", e.error);
+            skip();
+        }
+        assert_true(e.attr.disabled);
+        assert_int_equal(e.attr.inherit, modes[i].inherit);
+        if (!il.inherit_thread_unsupported)
+            assert_int_equal(e.attr.inherit_thread, modes[i].thread);
+        assert_int_equal(e.attr.read_format,
+                         PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
+        assert_true(e.fd <= 900 && e.fd > 900 - 64);
+        assert_int_equal(fcntl(e.fd, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+        close(e.fd);
+    }
 }
 
 /* Real libpfm4, in the helper child, as the library uses it. */
@@ -119,7 +135,7 @@ test_perf_open_software(void **state)
     struct il_event e;
     memset(&e, 0, sizeof e);
     assert_int_equal(il_event_generic("task-clock", &e.attr), 0);
-    if (il_perf_open(&e, IL_INHERIT_ALL) < 0) {
+    if (il_perf_open_one(&e, IL_INHERIT_ALL, 0) < 0) {
         print_message("skipped: perf_event_open refused task-clock here: %s\n", e.error);
         skip();
     }
@@ -143,9 +159,9 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_generic_names),   cmocka_unit_test(test_modifiers),
-        cmocka_unit_test(test_papi_names),      cmocka_unit_test(test_attr_inherit),
-        cmocka_unit_test(test_pfm_resolution),  cmocka_unit_test(test_perf_open_software),
+        cmocka_unit_test(test_generic_names),  cmocka_unit_test(test_modifiers),
+        cmocka_unit_test(test_papi_names),     cmocka_unit_test(test_attr_inherit),
+        cmocka_unit_test(test_pfm_resolution), cmocka_unit_test(test_perf_open_software),
         cmocka_unit_test(test_errno_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,25 +10,28 @@
 #include <unistd.h>
 
 #include "il.h"
+#include "il_summary.h"
 
-static char *argv_fixture[] = {"./prog", "quote\"and\\slash", "bad\xff\xfeutf8", "tab\there",
-                               NULL};
+static char *argv_fixture[] = {"./prog", "quote\"and\\slash", "bad\xff\xfeutf8", "tab\there", NULL};
 
 static json_t *
 build(enum il_how how, int status, int sig, const char *exec_path, size_t *len)
 {
     memset(&il, 0, sizeof il);
-    il.out_fd = -1;
+    il.err_fd = -1;
     il.pid = getpid();
     il.argc = 4;
     il.argv = argv_fixture;
-    il.backend = IL_BACKEND_PERF;
+    il.be = &il_backend_perf;
+    il.inherit = IL_INHERIT_ALL;
     il.env_bytes = 1234;
     il.env_vars = 7;
     il.argv_bytes = 42;
     il.main_sp = 0x7ffffffde000;
+    il.main_tail = 1;
     il.stack_offset = 4096;
     il.cfg.stack_offset_req = 4100;
+    strcpy(il.cpus, "0-1,3");
     il.nev = 2;
     strcpy(il.ev[0].name, "task-clock");
     il.ev[0].ok = 1;
@@ -45,9 +48,17 @@ build(enum il_how how, int status, int sig, const char *exec_path, size_t *len)
     il.t0.tv_sec = 10;
     il.t1.tv_sec = 11;
     il.t1.tv_nsec = 5;
-    assert_int_equal(il_arena_init(1 << 20), 0);
+    il.ru0.ru_nvcsw = 3;
+    il.ru1.ru_nvcsw = 10;
+    il.ru1.ru_nivcsw = 2;
+    il.ru0c.ru_nvcsw = 1;
+    il.ru1c.ru_nvcsw = 5;
+    il.end_how = how;
+    il.end_status = status;
+    il.end_sig = sig;
+    il.end_exec = exec_path;
     assert_int_equal(il_record_prefix(), 0);
-    *len = il_record_finish(how, status, sig, exec_path);
+    *len = il_record_finish();
     assert_true(*len > 2);
     assert_int_equal(il.buf[*len - 1], '\n');
     /* exactly one line */
@@ -72,7 +83,8 @@ test_record_fields(void **state)
     assert_int_equal(json_array_size(argv), 4);
     assert_string_equal(json_string_value(json_array_get(argv, 1)), "quote\"and\\slash");
     /* invalid UTF-8 becomes U+FFFD, so the line stays valid JSON */
-    assert_string_equal(json_string_value(json_array_get(argv, 2)), "bad\xef\xbf\xbd\xef\xbf\xbdutf8");
+    assert_string_equal(json_string_value(json_array_get(argv, 2)),
+                        "bad\xef\xbf\xbd\xef\xbf\xbdutf8");
     json_t *ex = json_object_get(r, "exit");
     assert_string_equal(json_string_value(json_object_get(ex, "how")), "exit");
     assert_int_equal(json_integer_value(json_object_get(ex, "status")), 3);
@@ -91,8 +103,15 @@ test_record_fields(void **state)
     assert_int_equal(json_integer_value(json_object_get(s, "stack_offset")), 4096);
     assert_int_equal(json_integer_value(json_object_get(s, "stack_offset_requested")), 4100);
     assert_string_equal(json_string_value(json_object_get(s, "main_sp")), "0x7ffffffde000");
-    assert_int_equal(
-        json_integer_value(json_object_get(json_object_get(r, "times"), "wall_ns")), 1000000005);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "times"), "wall_ns")),
+                     1000000005);
+    /* context switches: own plus waited-for children's, under INHERIT=all */
+    json_t *cs = json_object_get(r, IL_F_CTX);
+    assert_int_equal(json_integer_value(json_object_get(cs, IL_F_VOLUNTARY)), 7 + 4);
+    assert_int_equal(json_integer_value(json_object_get(cs, IL_F_INVOLUNTARY)), 2);
+    assert_string_equal(json_string_value(json_object_get(s, IL_F_CPUS)), "0-1,3");
+    assert_string_equal(json_string_value(json_object_get(s, IL_F_MAIN_ENTRY)), "tail");
+    assert_int_equal(json_integer_value(json_object_get(s, IL_F_MAIN_RESIDUE)), 0);
     json_t *errs = json_object_get(r, "errors");
     assert_int_equal(json_array_size(errs), 1);
     assert_string_equal(json_string_value(json_array_get(errs, 0)),
@@ -125,15 +144,101 @@ test_record_premain(void **state)
     (void)state;
     char buf[4096];
     memset(&il, 0, sizeof il);
-    size_t n = il_record_premain(buf, sizeof buf, IL_HOW__EXIT, 7, 0, NULL);
+    il.end_how = IL_HOW__EXIT;
+    il.end_status = 7;
+    size_t n = il_record_premain(buf, sizeof buf);
     json_error_t e;
     json_t *r = json_loadb(buf, n, 0, &e);
     assert_non_null(r);
     assert_string_equal(json_string_value(json_object_get(json_object_get(r, "exit"), "how")),
                         "_exit");
-    assert_non_null(strstr(json_string_value(json_array_get(json_object_get(r, "errors"), 0)),
-                           "before main"));
+    assert_non_null(
+        strstr(json_string_value(json_array_get(json_object_get(r, "errors"), 0)), "before main"));
     json_decref(r);
+}
+
+/* Every byte value in argv: the record stays one valid JSON line, the
+ * string comes back as the bytes made valid UTF-8 (compared with Python's
+ * errors="replace" decoding, up to its grouping of bad sequences). */
+static void
+test_every_byte(void **state)
+{
+    (void)state;
+    static char all[256];
+    for (int i = 1; i < 256; i++)
+        all[i - 1] = (char)i;
+    static char *argv_all[] = {all, NULL};
+    size_t n;
+    json_decref(build(IL_HOW_EXIT, 0, 0, NULL, &n));
+    il.argv = argv_all;
+    il.argc = 1;
+    assert_int_equal(il_record_prefix(), 0);
+    n = il_record_finish();
+    json_error_t e;
+    json_t *r = json_loadb(il.buf, n, 0, &e);
+    if (!r)
+        fail_msg("not JSON: %s", e.text);
+    const char *got = json_string_value(json_array_get(json_object_get(r, "argv"), 0));
+    /* ASCII round-trips exactly; each byte >= 0x80 (none forms a valid
+     * sequence in this order but c2..f4 followed by 80..bf, which do not
+     * occur here) becomes U+FFFD */
+    for (int i = 1; i < 128; i++)
+        assert_int_equal((unsigned char)got[i - 1], i);
+    for (int i = 128; i < 256; i++)
+        assert_memory_equal(got + 127 + 3 * (i - 128), "\xef\xbf\xbd", 3);
+    json_decref(r);
+}
+
+/* The shared formatter, as interloper record summary and the library use
+ * it: every number and reason appears, multiplexing is shown. */
+static void
+test_summary_format(void **state)
+{
+    (void)state;
+    static const char *const argv[] = {"./prog", "x"};
+    struct il_summary_event ev[2] = {
+        {"cycles", 1, 1234567, 1, 80, 1, 1000, 250, NULL},
+        {"instructions", 0, 0, 0, 0, 0, 0, 0, "not supported here"},
+    };
+    struct il_summary s;
+    memset(&s, 0, sizeof s);
+    s.argv = argv;
+    s.argc = 2;
+    s.pid = 42;
+    s.how = "exit";
+    s.has_status = 1;
+    s.status = 3;
+    s.backend = "perf";
+    s.nev = 2;
+    s.ev = ev;
+    s.has_times = 1;
+    s.wall_ns = 1500000000;
+    s.user_ns = 1000;
+    s.maxrss_kib = 2048;
+    s.has_ctx = 1;
+    s.ctx_voluntary = 5;
+    s.has_setup = 1;
+    s.cpus = "0-1";
+    s.main_sp = "0x7ff0";
+    s.main_entry = "tail";
+    char out[4096];
+    size_t n = il_summary_format(&s, out, sizeof out);
+    assert_int_equal(strlen(out), n);
+    assert_non_null(
+        strstr(out, "Performance counter stats for './prog x' (pid 42, exit 3, backend perf)"));
+    assert_non_null(strstr(out, "1,234,567      cycles"));
+    assert_non_null(strstr(out, "# floor 80  (25.00% running, multiplexed)"));
+    assert_non_null(
+        strstr(out, "<not counted>      instructions             # not supported here"));
+    assert_non_null(strstr(out, "1.500000000 seconds time elapsed"));
+    assert_non_null(strstr(out, "2048 KiB maximum resident set"));
+    assert_non_null(strstr(out, "5 voluntary and 0 involuntary context switches"));
+    assert_non_null(strstr(out, "CPUs 0-1"));
+    assert_non_null(strstr(out, "entry tail"));
+    /* cut to fit, and terminated */
+    n = il_summary_format(&s, out, 40);
+    assert_int_equal(n, 39);
+    assert_int_equal(out[39], 0);
 }
 
 static void
@@ -178,8 +283,9 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_record_fields), cmocka_unit_test(test_record_signal_and_exec),
+        cmocka_unit_test(test_record_fields),  cmocka_unit_test(test_record_signal_and_exec),
         cmocka_unit_test(test_record_premain), cmocka_unit_test(test_utf8_sanitize),
+        cmocka_unit_test(test_every_byte),     cmocka_unit_test(test_summary_format),
         cmocka_unit_test(test_formatting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

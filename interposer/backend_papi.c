@@ -1,6 +1,6 @@
 /*
- * papi.c: the papi backend, PAPI presets and native names through one
- * event set with inheritance.
+ * backend_papi.c: the papi backend, PAPI presets and native names through
+ * one event set with inheritance.
  *
  * libpapi is loaded with dlopen, and only when this backend is chosen:
  * PAPI_library_init alone runs about 15 million instructions on the
@@ -12,12 +12,33 @@
  * PAPI keeps its own scaled values and does not expose TIME_ENABLED and
  * TIME_RUNNING, so records from this backend omit enabled_ns/running_ns;
  * multiplexing is not enabled, so values are not scaled either.
+ *
+ * The one exception to the finish path's async-signal safety: PAPI_stop
+ * takes PAPI's locks and may allocate, so a record written from a fatal
+ * signal handler with this backend can deadlock in the rare case that the
+ * signal interrupted PAPI itself (libinterloper(7), CAVEATS).  PAPI's
+ * state does not survive fork: a forked child is not measured.
  */
 #include <dlfcn.h>
 #include <papi.h>
 #include <string.h>
 
 #include "il.h"
+
+/* dlopen and dlsym come through dlsym itself, so that the library imports
+ * one symbol, not three, in every process (most never use PAPI). */
+static void *(*dl_open)(const char *, int);
+static void *(*dl_sym)(void *, const char *);
+
+static int
+dl_resolve(void)
+{
+    if (!dl_open) {
+        *(void **)&dl_open = dlsym(RTLD_DEFAULT, "dlopen");
+        *(void **)&dl_sym = dlsym(RTLD_DEFAULT, "dlsym");
+    }
+    return dl_open && dl_sym ? 0 : -1;
+}
 
 static struct {
     void *h;
@@ -45,14 +66,16 @@ load(char *why, size_t whysz)
 {
     if (P.h)
         return 0;
-    P.h = dlopen("libpapi.so.7.0", RTLD_NOW | RTLD_LOCAL);
-    if (!P.h)
-        P.h = dlopen("libpapi.so", RTLD_NOW | RTLD_LOCAL);
+    if (dl_resolve() == 0) {
+        P.h = dl_open("libpapi.so.7.0", RTLD_NOW | RTLD_LOCAL);
+        if (!P.h)
+            P.h = dl_open("libpapi.so", RTLD_NOW | RTLD_LOCAL);
+    }
     if (!P.h) {
         il_strlcpy(why, "libpapi cannot be loaded (install libpapi7.0t64 or libpapi-dev)", whysz);
         return IL_ENOLIB;
     }
-#define SYM(f, n) (*(void **)&P.f = dlsym(P.h, n))
+#define SYM(f, n) (*(void **)&P.f = dl_sym(P.h, n))
     SYM(library_init, "PAPI_library_init");
     SYM(create_eventset, "PAPI_create_eventset");
     SYM(assign_component, "PAPI_assign_eventset_component");
@@ -78,8 +101,7 @@ load(char *why, size_t whysz)
     int v = P.library_init(PAPI_VER_CURRENT);
     if (v != PAPI_VER_CURRENT) {
         char *p = il_cat(why, "PAPI_library_init failed: ");
-        il_strlcpy(p, v < 0 ? P.strerror(v) : "version mismatch",
-                   whysz - (size_t)(p - why));
+        il_strlcpy(p, v < 0 ? P.strerror(v) : "version mismatch", whysz - (size_t)(p - why));
         P.h = NULL;
         return IL_EBACKEND;
     }
@@ -93,8 +115,25 @@ papi_err(char *dst, size_t n, const char *what, int rc)
     il_strlcpy(p, P.strerror(rc), n - (size_t)(p - dst));
 }
 
-int
-il_papi_open(char *why, size_t whysz)
+static int papi_open_set(char *why, size_t whysz);
+
+/* Open the event set; on failure every event not yet explained gets the
+ * reason, and so does the record. */
+static int
+papi_open(void)
+{
+    char why[IL_ERRSHORT];
+    size_t whysz = sizeof why;
+    int rc = papi_open_set(why, whysz);
+    if (rc < 0)
+        for (int i = 0; i < il.nev; i++)
+            if (!il.ev[i].ok && !il.ev[i].error[0])
+                il_strlcpy(il.ev[i].error, why, sizeof il.ev[i].error);
+    return rc;
+}
+
+static int
+papi_open_set(char *why, size_t whysz)
 {
     int rc = load(why, whysz);
     if (rc < 0)
@@ -120,7 +159,7 @@ il_papi_open(char *why, size_t whysz)
         papi_err(why, whysz, "PAPI_assign_eventset_component: ", rc);
         return IL_EBACKEND;
     }
-    if (il.cfg.inherit != IL_INHERIT_NONE) {
+    if (il.inherit != IL_INHERIT_NONE) {
         PAPI_option_t opt;
         memset(&opt, 0, sizeof opt);
         opt.inherit.eventset = P.es;
@@ -130,10 +169,12 @@ il_papi_open(char *why, size_t whysz)
              * fails on machines without a PMU: count without inheritance
              * rather than not at all, and say so. */
             char w[IL_ERRSHORT];
-            papi_err(w, sizeof w, "papi backend: children are not counted, PAPI_INHERIT "
-                                  "failed: ", rc);
+            papi_err(w, sizeof w,
+                     "papi backend: children are not counted, PAPI_INHERIT "
+                     "failed: ",
+                     rc);
             il_late_error(w, "");
-        } else if (il.cfg.inherit == IL_INHERIT_THREADS)
+        } else if (il.inherit == IL_INHERIT_THREADS)
             il_late_error("papi backend: PAPI cannot inherit to threads only, so forked "
                           "children count into this record as well as their own",
                           "");
@@ -156,8 +197,7 @@ il_papi_open(char *why, size_t whysz)
         e->ok = 1;
         added++;
     }
-    return added ? 0 : (il_strlcpy(why, "PAPI could count none of the events", whysz),
-                        IL_EBACKEND);
+    return added ? 0 : (il_strlcpy(why, "PAPI could count none of the events", whysz), IL_EBACKEND);
 }
 
 /* Values are read in event-set order, which is the order of the events
@@ -181,15 +221,15 @@ spread(const long long *v, int floor)
     }
 }
 
-void
-il_papi_start(void)
+static void
+papi_enable(void)
 {
     if (P.h && P.es != PAPI_NULL)
         P.start(P.es);
 }
 
-void
-il_papi_stop_read(void)
+static void
+papi_stop_read(void)
 {
     long long v[IL_MAX_EVENTS] = {0};
     if (!P.h || P.es == PAPI_NULL)
@@ -206,8 +246,8 @@ il_papi_stop_read(void)
     spread(v, 0);
 }
 
-void
-il_papi_floor(void)
+static void
+papi_floor(void)
 {
     long long v[IL_MAX_EVENTS];
     if (!P.h || P.es == PAPI_NULL)
@@ -220,8 +260,8 @@ il_papi_floor(void)
     }
 }
 
-void
-il_papi_close(void)
+static void
+papi_close(void)
 {
     if (!P.h)
         return;
@@ -233,6 +273,33 @@ il_papi_close(void)
     }
     P.es = PAPI_NULL;
 }
+
+/* After a failed exec: carry what was counted, count again. */
+static void
+papi_restart(void)
+{
+    for (int i = 0; i < il.nev; i++)
+        if (il.ev[i].ok)
+            il.ev[i].carry = il.ev[i].value;
+    papi_enable();
+}
+
+static void
+papi_after_fork(void)
+{
+}
+
+const struct il_backend il_backend_papi = {
+    .name = "papi",
+    .caps = IL_CAP_UNSAFE_STOP,
+    .open = papi_open,
+    .enable = papi_enable,
+    .stop_read = papi_stop_read,
+    .floor = papi_floor,
+    .restart = papi_restart,
+    .after_fork = papi_after_fork,
+    .close = papi_close,
+};
 
 /* For interloper events: library version and the perf_event component's
  * state, in one line. */

@@ -1,0 +1,600 @@
+/*
+ * coverage.c: does every 95% interval of interloper report cover the truth
+ * 95% of the time?  A Monte Carlo study, not a test (it takes minutes):
+ * for each scenario below it generates records with a known truth, runs
+ * the report binary on them (--json), and counts how often each reported
+ * interval holds the value it estimates.  See bench/coverage.sh.
+ *
+ *   coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED]
+ *
+ * The noise model.  A run of system S (A = baseline, B = value) in setup s:
+ *     x = mu_S * exp(u_s + v_{S,s}) * spike_{S,s} * e
+ * u_s is a setup effect shared by both systems (N(0, su^2) in log space),
+ * v_{S,s} one of the system's own (N(0, sv_S^2)), the "system-specific
+ * setup effect" of Mytkowicz et al.; with two crossed labels both are sums
+ * of an environment-size effect and a layout effect.  spike is 1.05 for
+ * one setup of B in the spiked scenario, else 1.  The run noise e has mean
+ * 1 (normal: 1 + cv z; lognormal: exp(cv z - cv^2/2)), or is bursty as
+ * runs on the development VM were: a floor, plus with probability 0.3 an
+ * exponential burst of mean 12%, plus 0.3% jitter:
+ *     e = 1 + 0.003 z + Bernoulli(0.3) * Exponential(mean 0.12).
+ * Every draw is independent (the sweep randomises the run order, which
+ * turns bursts that cluster in time into independent ones).
+ *
+ * The truths.  The ratio of means over the population of setups is
+ * mu_B / mu_A = theta (times the spike's share when there is one); a
+ * group's mean is mu_S E[exp(u + v)] E[e]; a setup's ratio is theta
+ * exp(v_B - v_A) spike; the geometric mean of per-setup ratios theta; their
+ * arithmetic mean theta E[exp(v_B - v_A)]; the setup sd (tau) is the sd of
+ * v_B - v_A.  Quantile estimators: the p-quantile of e and the mean of a
+ * p-quantile of n runs are computed by simulation at start-up (4,000,000
+ * draws).  Each replication draws new setup effects.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum noise { NORMAL, LOGNORMAL, BURSTY };
+
+struct scen {
+    const char *name, *what, *args;
+    int k;        /* setups; 0: flat (no setup label) */
+    int I, J;     /* crossed: k = I * J, labels env_add and layout */
+    int na, nb;   /* runs per setup (or in all, flat) of baseline A and value B */
+    double theta; /* mu_B / mu_A */
+    double mu;    /* mu_A */
+    double su;    /* shared setup effect sd (log); crossed: per factor */
+    double sv;    /* system-specific setup effect sd (log); crossed: per factor */
+    enum noise noise;
+    double cva, cvb; /* run noise of A and B */
+    int spike;       /* 1: setup 0 of B is 5% slower */
+    int integer;     /* counts: integer values */
+    int bench;       /* benchmarks of a suite (flat each), 0: one */
+    double sbench;   /* sd of the per-benchmark log ratio */
+    double p;        /* quantile estimator (0: mean) */
+};
+
+/* The scenarios of issue 8, each with the command a user would run. */
+static const struct scen scen[] = {
+    {"none", "no setup effect, 20 setups x 5 runs, noise 1%", "--setup setup", 20, 0, 0, 5, 5,
+     0.97, 1e6, 0, 0, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+    {"shared", "shared setup effect sd 3%", "--setup setup", 20, 0, 0, 5, 5, 0.97, 1e6, 0.03, 0,
+     NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+    {"specific", "system-specific setup effect sd 3% (Mytkowicz)", "--setup setup", 20, 0, 0, 5,
+     5, 0.97, 1e6, 0.03, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+    {"specific-only", "the issue's case: system-specific effect 3%, none shared", "--setup setup",
+     20, 0, 0, 5, 5, 0.97, 1e6, 0, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+    {"crossed", "8 env sizes x 6 layouts, each its own effects (1.5%, 2%), 2 runs per cell",
+     "--setup env_add,layout", 48, 8, 6, 2, 2, 0.97, 1e6, 0.015, 0.02, NORMAL, 0.01, 0.01, 0, 0, 0,
+     0, 0},
+    {"crossed-as-one", "the same, each cell taken as an independent setup", "--setup setup", 48, 8,
+     6, 2, 2, 0.97, 1e6, 0.015, 0.02, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+    {"unbalanced", "no setups, 5 baseline vs 30 value runs, sd 1% vs 4%, ratio 3", "", 0, 0, 0, 5,
+     30, 3, 1e6, 0, 0, NORMAL, 0.01, 0.04, 0, 0, 0, 0, 0},
+    {"ratio-3", "ratio 3, specific setup effect 3%", "--setup setup", 20, 0, 0, 5, 5, 3, 1e6,
+     0.03, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+    {"ratio-1/3", "ratio 1/3, specific setup effect 3%", "--setup setup", 20, 0, 0, 5, 5,
+     1.0 / 3, 1e6, 0.03, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+    {"lognormal", "lognormal run noise sigma 5%, specific effect 3%", "--setup setup", 20, 0, 0, 5,
+     5, 0.97, 1e6, 0.03, 0.03, LOGNORMAL, 0.05, 0.05, 0, 0, 0, 0, 0},
+    {"counter", "counts of 2.5e12 with CV 1e-9, 10 vs 10 runs", "--metric instructions", 0, 0, 0,
+     10, 10, 1 + 2e-9, 2.5e12, 0, 0, NORMAL, 1e-9, 1e-9, 0, 1, 0, 0, 0},
+    {"aa-bursty", "A/A: one binary twice, bursty noise, 24 setups x 5 runs", "--setup setup", 24, 0,
+     0, 5, 5, 1, 1e6, 0, 0, BURSTY, 0, 0, 0, 0, 0, 0, 0},
+    {"aa-bursty-p10", "the same with --estimator p10, 24 setups x 30 runs",
+     "--setup setup --estimator p10", 24, 0, 0, 30, 30, 1, 1e6, 0, 0, BURSTY, 0, 0, 0, 0, 0, 0,
+     0.1},
+    {"spiked", "bursty, 24 setups x 30 runs, one setup of B 5% slower", "--setup setup", 24, 0, 0,
+     30, 30, 1, 1e6, 0, 0, BURSTY, 0, 0, 1, 0, 0, 0, 0},
+    {"spiked-p10", "the same with --estimator p10", "--setup setup --estimator p10", 24, 0, 0, 30,
+     30, 1, 1e6, 0, 0, BURSTY, 0, 0, 1, 0, 0, 0, 0.1},
+    {"flat-p10", "no setups, bursty, 30 vs 30 runs, --estimator p10", "--estimator p10", 0, 0, 0,
+     30, 30, 0.97, 1e6, 0, 0, BURSTY, 0, 0, 0, 0, 0, 0, 0.1},
+    {"suite", "8 benchmarks, ratios spread 2% around 0.97, 10 runs each, noise 2%", "--by bench",
+     0, 0, 0, 10, 10, 0.97, 1e6, 0, 0, NORMAL, 0.02, 0.02, 0, 0, 8, 0.02, 0},
+};
+#define NSCEN (sizeof scen / sizeof scen[0])
+
+/* The intervals counted. */
+enum {
+    C_RATIO,    /* comparisons[].ci: the headline */
+    C_FLAT,     /* comparisons[].flat.ci: as if runs were independent */
+    C_GROUP,    /* groups[].ci */
+    C_GEO,      /* setups.geomean_ci */
+    C_ARITH,    /* setups.ci: arithmetic mean of per-setup ratios */
+    C_SETUP,    /* setups.per_setup[].ci, each setup */
+    C_ADJ,      /* setups.per_setup[].ci_adjusted, all setups at once */
+    C_TAU,      /* setups.heterogeneity.tau_ci */
+    C_SUITE,    /* suite.ci: these benchmarks */
+    C_SUITE_B,  /* suite.ci_benchmarks: benchmarks like these */
+    C_N
+};
+static const char *const cname[C_N] = {
+    "ratio (headline)",     "ratio, flat (runs independent)", "group estimate",
+    "geomean of setups",    "arith. mean of setups",          "each setup's ratio",
+    "all setups (adjusted)", "setup sd (tau)",                "suite, these benchmarks",
+    "suite, like these",
+};
+
+struct tally {
+    long cov[C_N], n[C_N], absent[C_N];
+    long reps, het, het_n, either, spike_found, fail;
+};
+
+/* ------------------------------------------------------------ random */
+static uint64_t
+splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double
+unif(uint64_t *s)
+{
+    return ((double)(splitmix(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double
+gauss(uint64_t *s)
+{
+    return sqrt(-2 * log(unif(s))) * cos(6.283185307179586 * unif(s));
+}
+
+static double
+noise(const struct scen *c, double cv, uint64_t *s)
+{
+    switch (c->noise) {
+    case NORMAL:
+        return 1 + cv * gauss(s);
+    case LOGNORMAL:
+        return exp(cv * gauss(s) - cv * cv / 2);
+    default:
+        return 1 + 0.003 * gauss(s) + (unif(s) < 0.3 ? -0.12 * log(unif(s)) : 0);
+    }
+}
+
+static double
+noise_mean(const struct scen *c)
+{
+    return c->noise == BURSTY ? 1 + 0.3 * 0.12 : 1;
+}
+
+static int
+dcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* R's type 7 quantile of sorted s. */
+static double
+q7(const double *s, size_t n, double p)
+{
+    double h = (double)(n - 1) * p;
+    size_t i = (size_t)h;
+    return i + 1 >= n ? s[n - 1] : s[i] + (h - (double)i) * (s[i + 1] - s[i]);
+}
+
+/* E[e] for the mean; for quantiles, the population p-quantile of e
+ * (flat) or the mean of the type 7 p-quantile of n draws (per setup). */
+static double
+noise_center(const struct scen *c, int n, double cv)
+{
+    if (c->p == 0)
+        return noise_mean(c);
+    uint64_t s = 12345;
+    if (c->k == 0) {
+        size_t N = 4000000;
+        double *x = malloc(N * sizeof *x);
+        for (size_t i = 0; i < N; i++)
+            x[i] = noise(c, cv, &s);
+        qsort(x, N, sizeof *x, dcmp);
+        double q = q7(x, N, c->p);
+        free(x);
+        return q;
+    }
+    size_t reps = 4000000 / (size_t)n;
+    double *x = malloc((size_t)n * sizeof *x), sum = 0;
+    for (size_t r = 0; r < reps; r++) {
+        for (int i = 0; i < n; i++)
+            x[i] = noise(c, cv, &s);
+        qsort(x, (size_t)n, sizeof *x, dcmp);
+        sum += q7(x, (size_t)n, c->p);
+    }
+    free(x);
+    return sum / (double)reps;
+}
+
+/* The flat truth of a quantile estimator: the p-quantile of all of B's
+ * runs over the setups (one setup spiked) over that of A's, without
+ * theta, by simulation. */
+static double
+pooled_quantile_ratio(const struct scen *c)
+{
+    if (c->p == 0 || !c->spike)
+        return 1;
+    uint64_t s = 777;
+    size_t N = 4800000, m = 0;
+    double *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    for (size_t i = 0; i < N; i++, m++) {
+        int u = (int)(i % (size_t)c->k);
+        a[i] = noise(c, c->cva, &s);
+        b[i] = noise(c, c->cvb, &s) * (u == 0 ? 1.05 : 1);
+    }
+    qsort(a, m, sizeof *a, dcmp);
+    qsort(b, m, sizeof *b, dcmp);
+    double r = q7(b, m, c->p) / q7(a, m, c->p);
+    free(a);
+    free(b);
+    return r;
+}
+
+/* ------------------------------------------------------------ one replication */
+struct truth {
+    double ratio, flat, group[2], geo, arith, tau, suite, suite_b;
+    double *setup; /* per setup */
+    int nsetup;
+};
+
+static void
+rec(FILE *f, const char *bench, const char *sys, const char *labels, double v, int integer)
+{
+    fprintf(f, "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"%s\",\"system\":\"%s\"%s},", bench,
+            sys, labels);
+    if (integer)
+        fprintf(f, "\"events\":{\"instructions\":{\"value\":%.0f}}}\n", v);
+    else
+        fprintf(f, "\"times\":{\"wall_ns\":%.17g}}\n", v);
+}
+
+/* Write one data set; fill the truths that depend on the draws. */
+static void
+generate(const struct scen *c, uint64_t seed, FILE *f, struct truth *t, const double *center)
+{
+    uint64_t s = seed;
+    int k = c->k ? c->k : 1, nb = c->bench ? c->bench : 1;
+    double lgsum = 0;
+    for (int b = 0; b < nb; b++) {
+        char bench[16];
+        snprintf(bench, sizeof bench, "b%d", b);
+        double th = c->theta * (c->bench ? exp(c->sbench * gauss(&s)) : 1);
+        lgsum += log(th);
+        /* crossed factors' effects */
+        double ue[64], ul[64], vae[64], val[64], vbe[64], vbl[64];
+        for (int i = 0; i < 64; i++) {
+            ue[i] = c->su * gauss(&s);
+            ul[i] = c->su * gauss(&s);
+            vae[i] = c->sv * gauss(&s);
+            val[i] = c->sv * gauss(&s);
+            vbe[i] = c->sv * gauss(&s);
+            vbl[i] = c->sv * gauss(&s);
+        }
+        for (int u = 0; u < k; u++) {
+            double us, va, vb;
+            char labels[128] = "";
+            if (c->I) {
+                int i = u / c->J, j = u % c->J;
+                us = ue[i] + ul[j];
+                va = vae[i] + val[j];
+                vb = vbe[i] + vbl[j];
+                snprintf(labels, sizeof labels,
+                         ",\"setup\":\"s%d\",\"env_add\":\"%d\",\"layout\":\"r%02d\"", u, i * 64, j);
+            } else {
+                us = c->su * gauss(&s);
+                va = c->sv * gauss(&s);
+                vb = c->sv * gauss(&s);
+                if (c->k)
+                    snprintf(labels, sizeof labels, ",\"setup\":\"s%d\"", u);
+            }
+            double spike = c->spike && u == 0 ? 1.05 : 1;
+            double ma = c->mu * exp(us + va), mb = c->mu * th * exp(us + vb) * spike;
+            if (c->k)
+                t->setup[u] = th * exp(vb - va) * spike;
+            for (int r = 0; r < c->na; r++)
+                rec(f, bench, "A", labels, ma * noise(c, c->cva, &s), c->integer);
+            for (int r = 0; r < c->nb; r++)
+                rec(f, bench, "B", labels, mb * noise(c, c->cvb, &s), c->integer);
+        }
+    }
+    t->nsetup = c->k;
+    /* Population truths (mean over setups of the setup population). */
+    double spikeshare = c->spike ? (k - 1 + 1.05) / k : 1;
+    double ee = c->I ? exp(2 * (c->su * c->su + c->sv * c->sv) / 2)
+                     : exp((c->su * c->su + c->sv * c->sv) / 2);
+    t->ratio = c->theta * spikeshare;
+    t->flat = c->p > 0 ? c->theta * center[2] : t->ratio;
+    t->group[0] = c->mu * ee * center[0];
+    t->group[1] = c->mu * c->theta * ee * center[1] * spikeshare;
+    t->geo = c->theta * (c->spike ? exp(log(1.05) / k) : 1);
+    double vv = c->I ? 4 * c->sv * c->sv : 2 * c->sv * c->sv;
+    t->arith = c->theta * exp(vv / 2) * spikeshare;
+    t->tau = sqrt(vv);
+    t->suite = exp(lgsum / nb);
+    t->suite_b = c->theta;
+}
+
+/* Run the report on path; its JSON, or NULL. */
+static json_t *
+run_report(const char *report, const struct scen *c, const char *path)
+{
+    char *argv[32];
+    int argc = 0;
+    char args[256];
+    argv[argc++] = (char *)report;
+    argv[argc++] = "--json";
+    argv[argc++] = "--quiet-warning";
+    argv[argc++] = "all";
+    argv[argc++] = "--compare";
+    argv[argc++] = "system=A";
+    snprintf(args, sizeof args, "%s", c->args);
+    for (char *tok = strtok(args, " "); tok && argc < 28; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    argv[argc++] = (char *)path;
+    argv[argc] = NULL;
+    int fd[2];
+    if (pipe(fd))
+        return NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        int dn = open("/dev/null", O_WRONLY);
+        dup2(dn, 2);
+        execv(report, argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    FILE *in = fdopen(fd[0], "r");
+    json_error_t je;
+    json_t *j = json_loadf(in, 0, &je);
+    fclose(in);
+    int st;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+/* Count whether the interval [lo, hi] at key of o holds truth. */
+static int
+covers(struct tally *t, int kind, json_t *ci, double truth)
+{
+    t->n[kind]++;
+    if (!json_is_array(ci)) {
+        t->absent[kind]++;
+        return 0;
+    }
+    double lo = json_number_value(json_array_get(ci, 0));
+    double hi = json_number_value(json_array_get(ci, 1));
+    int ok = lo <= truth && truth <= hi;
+    t->cov[kind] += ok;
+    return ok;
+}
+
+static void
+replicate(const char *report, const struct scen *c, long rep, uint64_t seed0, const char *dir,
+          const double *center, struct tally *t)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/r%ld.jsonl", dir, rep);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    struct truth tr;
+    double setup[64];
+    tr.setup = setup;
+    generate(c, seed0 ^ (0x51ed270b27ULL * (uint64_t)(rep + 1)), f, &tr, center);
+    fclose(f);
+    json_t *j = run_report(report, c, path);
+    unlink(path);
+    t->reps++;
+    if (!j) {
+        t->fail++;
+        return;
+    }
+    json_t *cs = json_object_get(j, "comparisons"), *gs = json_object_get(j, "groups");
+    for (size_t g = 0; g < json_array_size(gs) && !c->bench; g++)
+        covers(t, C_GROUP, json_object_get(json_array_get(gs, g), "ci"), tr.group[g]);
+    if (!c->bench) {
+        json_t *cm = json_array_get(cs, 0);
+        covers(t, C_RATIO, json_object_get(cm, "ci"), tr.ratio);
+        if (c->k)
+            covers(t, C_FLAT, json_object_get(json_object_get(cm, "flat"), "ci"), tr.flat);
+        json_t *su = json_object_get(cm, "setups");
+        if (json_is_object(su)) {
+            covers(t, C_GEO, json_object_get(su, "geomean_ci"), tr.geo);
+            covers(t, C_ARITH, json_object_get(su, "ci"), tr.arith);
+            json_t *het = json_object_get(su, "heterogeneity"), *ps = json_object_get(su, "per_setup");
+            if (json_is_object(het)) {
+                t->het_n++;
+                t->het += json_number_value(json_object_get(het, "p")) < 0.05;
+                if (!c->spike && c->p == 0)
+                    covers(t, C_TAU, json_object_get(het, "tau_ci"), tr.tau);
+            }
+            t->either += json_is_true(json_object_get(su, "straddles_one"));
+            int all = 1, any_adj = 0;
+            for (size_t u = 0; u < json_array_size(ps); u++) {
+                json_t *e = json_array_get(ps, u);
+                json_t *lab = json_object_get(e, "labels");
+                int idx;
+                if (c->I && json_object_get(lab, "env_add")) /* env_add 64 i, layout "rJJ" */
+                    idx = atoi(json_string_value(json_object_get(lab, "env_add"))) / 64 * c->J +
+                          atoi(json_string_value(json_object_get(lab, "layout")) + 1);
+                else /* "s12" */
+                    idx = atoi(json_string_value(json_object_get(e, "setup")) + 1);
+                covers(t, C_SETUP, json_object_get(e, "ci"), tr.setup[idx]);
+                json_t *a = json_object_get(e, "ci_adjusted");
+                if (json_is_array(a)) {
+                    any_adj = 1;
+                    double lo = json_number_value(json_array_get(a, 0));
+                    double hi = json_number_value(json_array_get(a, 1));
+                    all &= lo <= tr.setup[idx] && tr.setup[idx] <= hi;
+                    if (c->spike && idx == 0 && lo > 1)
+                        t->spike_found++;
+                }
+            }
+            t->n[C_ADJ]++;
+            if (any_adj)
+                t->cov[C_ADJ] += all;
+            else
+                t->absent[C_ADJ]++;
+        }
+    } else {
+        json_t *s = json_object_get(j, "suite");
+        covers(t, C_SUITE, json_object_get(s, "ci"), tr.suite);
+        covers(t, C_SUITE_B, json_object_get(s, "ci_benchmarks"), tr.suite_b);
+    }
+    json_decref(j);
+}
+
+static void
+add(struct tally *a, const struct tally *b)
+{
+    for (int i = 0; i < C_N; i++) {
+        a->cov[i] += b->cov[i];
+        a->n[i] += b->n[i];
+        a->absent[i] += b->absent[i];
+    }
+    a->reps += b->reps;
+    a->het += b->het;
+    a->het_n += b->het_n;
+    a->either += b->either;
+    a->spike_found += b->spike_found;
+    a->fail += b->fail;
+}
+
+static void
+run_scenario(const char *report, const struct scen *c, long reps, int jobs, uint64_t seed,
+             const char *dir, struct tally *total)
+{
+    double center[3] = {noise_center(c, c->na, c->cva), noise_center(c, c->nb, c->cvb),
+                        pooled_quantile_ratio(c)};
+    int fds[64];
+    memset(total, 0, sizeof *total);
+    for (int w = 0; w < jobs; w++) {
+        int fd[2];
+        if (pipe(fd)) {
+            perror("pipe");
+            exit(1);
+        }
+        if (fork() == 0) {
+            close(fd[0]);
+            struct tally t;
+            memset(&t, 0, sizeof t);
+            for (long r = w; r < reps; r += jobs)
+                replicate(report, c, r, seed, dir, center, &t);
+            if (write(fd[1], &t, sizeof t) != (ssize_t)sizeof t)
+                _exit(1);
+            _exit(0);
+        }
+        close(fd[1]);
+        fds[w] = fd[0];
+    }
+    for (int w = 0; w < jobs; w++) {
+        struct tally t;
+        if (read(fds[w], &t, sizeof t) == (ssize_t)sizeof t)
+            add(total, &t);
+        close(fds[w]);
+        wait(NULL);
+    }
+}
+
+static void
+print(const struct scen *c, const struct tally *t)
+{
+    printf("%-15s %s (report %s)\n", c->name, c->what, *c->args ? c->args : "with no design");
+    for (int i = 0; i < C_N; i++) {
+        if (!t->n[i])
+            continue;
+        long present = t->n[i] - t->absent[i];
+        double cov = present ? 100.0 * (double)t->cov[i] / (double)present : NAN;
+        printf("  %-32s %6.2f%%", cname[i], cov);
+        if (t->absent[i])
+            printf("   (no interval in %.1f%%)", 100.0 * (double)t->absent[i] / (double)t->n[i]);
+        printf("   [%ld intervals]\n", present);
+    }
+    if (t->het_n)
+        printf("  %-32s %6.2f%%\n", c->spike || c->sv > 0 ? "setup effect found (power)"
+                                                          : "setup effect claimed (false)",
+               100.0 * (double)t->het / (double)t->het_n);
+    if (t->het_n)
+        printf("  %-32s %6.2f%%\n", "\"either conclusion\" claimed",
+               100.0 * (double)t->either / (double)t->reps);
+    if (c->spike)
+        printf("  %-32s %6.2f%%\n", "spiked setup wholly above 1",
+               100.0 * (double)t->spike_found / (double)t->reps);
+    if (t->fail)
+        printf("  report failed in %ld of %ld replications\n", t->fail, t->reps);
+    fflush(stdout);
+}
+
+int
+main(int argc, char **argv)
+{
+    long reps = 10000;
+    int jobs = 2;
+    const char *only = NULL;
+    uint64_t seed = 20261122;
+    int opt;
+    while ((opt = getopt(argc, argv, "n:j:s:S:")) != -1) {
+        switch (opt) {
+        case 'n':
+            reps = atol(optarg);
+            break;
+        case 'j':
+            jobs = atoi(optarg);
+            break;
+        case 's':
+            only = optarg;
+            break;
+        case 'S':
+            seed = strtoull(optarg, NULL, 10);
+            break;
+        default:
+            fprintf(stderr, "usage: coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED]\n");
+            return 1;
+        }
+    }
+    if (optind + 1 != argc || reps < 1 || jobs < 1 || jobs > 64) {
+        fprintf(stderr, "usage: coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED]\n");
+        return 1;
+    }
+    const char *report = argv[optind];
+    char dir[] = "/tmp/il-coverage.XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char dbuf[4096];
+    snprintf(dbuf, sizeof dbuf, "%s/il-coverage.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    char *d = mkdtemp(dbuf);
+    if (!d) {
+        perror(dir);
+        return 1;
+    }
+    printf("coverage of 95%% intervals, %ld replications per scenario (Monte Carlo standard "
+           "error %.2f%%: 94.4-95.6%% is within two)\n\n",
+           reps, 100 * sqrt(0.95 * 0.05 / (double)reps));
+    for (size_t i = 0; i < NSCEN; i++) {
+        if (only && strcmp(only, scen[i].name) != 0)
+            continue;
+        struct tally t;
+        run_scenario(report, &scen[i], reps, jobs, seed + i, d, &t);
+        print(&scen[i], &t);
+    }
+    rmdir(d);
+    return 0;
+}

@@ -1,0 +1,167 @@
+/*
+ * counted.c: a child that its parent's counters already count opens no
+ * counters of its own.
+ *
+ * With INTERLOPER_INHERIT=all (perf stat's semantics) the kernel counts a
+ * forked child, and whatever that child execs, into the counters of the
+ * measured process it descends from.  The exec'd image still writes a
+ * record of its own (one per image), but it need not count: its counters
+ * would only add the library's start-up to the parent's counts (about
+ * 0.2 ms and a dozen page faults a child) and descriptors the program
+ * can see (CPython's test_subprocess lists them).  So the exec hook in
+ * such a child hands the new image a marker, and the new image, finding
+ * it, records "counted_in" (the pid whose record holds its counts)
+ * instead of opening counters.
+ *
+ * The marker must not change the environment: its size is the very bias
+ * interloper controls.  It is a descriptor: a sealed eight-byte memfd
+ * holding that pid, at the top of the descriptor range, not close-on-exec.
+ * The new image's constructor recognises it by its seals and size, takes
+ * it and closes it, before the program's own constructors run.  It is
+ * handed over only when it cannot leak: the target is a dynamically
+ * linked program (or a script whose interpreter is one), not set-user-ID,
+ * exec'd with LD_PRELOAD naming this library, and the descriptor is free
+ * (or holds one of our counters, which the exec would close anyway).
+ * Anywhere else (posix_spawn, system, an exec by system call) the child
+ * counts itself, as before.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "il.h"
+#include "sys.h"
+
+#ifndef MFD_CLOEXEC
+#define MFD_CLOEXEC 1U
+#define MFD_ALLOW_SEALING 2U
+#endif
+#ifndef F_ADD_SEALS
+#define F_ADD_SEALS 1033
+#define F_GET_SEALS 1034
+#define F_SEAL_SEAL 1
+#define F_SEAL_SHRINK 2
+#define F_SEAL_GROW 4
+#define F_SEAL_WRITE 8
+#endif
+#define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
+
+/* The pid whose record counts an image this process execs, or 0. */
+static pid_t
+counting(void)
+{
+    if (il.secure || il.inherit != IL_INHERIT_ALL || !il.pid)
+        return 0;
+    if (il.counted_in)
+        return il.counted_in; /* counted itself, and so is what it execs */
+    /* a forked child (or vfork child) of a process counting its children */
+    return il.pid != (pid_t)il_sys_getpid() && il.counts_children ? il.pid : 0;
+}
+
+/* Does the file at (dir, path), or fd when path is NULL, load the library
+ * when exec'd: a dynamic ELF, or a script whose interpreter is one, and
+ * not set-user-ID?  depth bounds the #! chain. */
+static int
+loads_library(int dir, const char *path, int fd, int depth)
+{
+    long f = path ? il_sys_openat(dir, path, O_RDONLY | O_CLOEXEC, 0) : fd;
+    if (f < 0)
+        return 0;
+    struct stat st;
+    unsigned char h[256];
+    int ok = 0;
+    long n =
+        il_sys_fstat((int)f, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & (S_ISUID | S_ISGID))
+            ? il_sys_pread((int)f, h, sizeof h - 1, 0)
+            : -1;
+    if (n >= 4 && h[0] == '#' && h[1] == '!' && depth > 0) {
+        h[n] = 0;
+        char *p = (char *)h + 2, *e;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        for (e = p; *e && *e != ' ' && *e != '\t' && *e != '\n'; e++)
+            ;
+        *e = 0;
+        ok = *p == '/' && loads_library(AT_FDCWD, p, -1, depth - 1);
+    } else if (n >= (long)sizeof(Elf64_Ehdr) && !memcmp(h, ELFMAG, SELFMAG) &&
+               h[EI_CLASS] == ELFCLASS64) {
+        Elf64_Ehdr eh;
+        memcpy(&eh, h, sizeof eh);
+        Elf64_Phdr ph[32];
+        size_t want = (size_t)eh.e_phnum * sizeof ph[0];
+        if (eh.e_phentsize == sizeof ph[0] && want <= sizeof ph &&
+            il_sys_pread((int)f, ph, want, (long)eh.e_phoff) == (long)want)
+            for (int i = 0; i < eh.e_phnum; i++)
+                ok |= ph[i].p_type == PT_INTERP;
+    }
+    if (path)
+        il_sys_close((int)f);
+    return ok;
+}
+
+static int
+preloads_us(char *const envp[])
+{
+    for (char *const *e = envp; e && *e; e++)
+        if (!strncmp(*e, "LD_PRELOAD=", 11))
+            return strstr(*e + 11, "libinterloper") != NULL;
+    return 0;
+}
+
+/* Is descriptor fd free, or one of our counters (which a forked child
+ * still holds, close-on-exec, until the exec)? */
+static int
+ours_or_free(int fd)
+{
+    struct stat st;
+    if (il_sys_fstat(fd, &st) < 0)
+        return 1;
+    for (int i = 0; i < il.nev; i++)
+        if (il.ev[i].fd == fd && st.st_dev == il.ev[i].fd_dev && st.st_ino == il.ev[i].fd_ino)
+            return 1;
+    return 0;
+}
+
+/*
+ * Called by the exec hooks just before the real exec: hand the new image
+ * the marker if it is counted.  Returns the descriptor to close if the
+ * exec fails, or -1.  Safe in a vfork child: it writes no memory but its
+ * own stack.
+ */
+int
+il_counted_give(int dir, const char *path, int fd, char *const envp[])
+{
+    pid_t who = counting();
+    int top = il_fd_top();
+    if (!who || !preloads_us(envp) || !ours_or_free(top) || !loads_library(dir, path, fd, 2))
+        return -1;
+    long m = IL_SC(SYS_memfd_create, "interloper-counted", MFD_CLOEXEC | MFD_ALLOW_SEALING, 0);
+    if (m < 0)
+        return -1;
+    int64_t v = who;
+    int fd2 = -1;
+    if (il_sys_write((int)m, &v, sizeof v) == (long)sizeof v &&
+        il_sys_fcntl((int)m, F_ADD_SEALS, SEALS) == 0 && IL_SC(SYS_dup3, m, top, 0) == top)
+        fd2 = top;
+    il_sys_close((int)m);
+    return fd2;
+}
+
+/*
+ * In the constructor: is there a marker for us?  Take it (close it) in
+ * any case, so that the program never sees it.
+ */
+void
+il_counted_take(void)
+{
+    int top = il_fd_top();
+    struct stat st;
+    int64_t v = 0;
+    if (il_sys_fstat(top, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size != sizeof v ||
+        il_sys_fcntl(top, F_GET_SEALS, 0) != SEALS)
+        return;
+    if (il_sys_pread(top, &v, sizeof v, 0) == (long)sizeof v && v > 0)
+        il.counted_in = (pid_t)v;
+    il_sys_close(top);
+}

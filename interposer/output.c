@@ -1,0 +1,289 @@
+/*
+ * output.c: where the record goes (INTERLOPER_OUTPUT), and how it gets
+ * there without ever being lost, torn, or in the program's way.
+ *
+ * Before main only the path is settled: a relative path is made absolute
+ * (the program may chdir).  No descriptor is held while the program runs;
+ * the file is opened when the image ends, written with one write(2), and
+ * closed.  The rules:
+ *
+ *   - O_APPEND: many processes append to one file; each line lands whole.
+ *     The file is never truncated.
+ *   - O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
+ *     blocking the program; a FIFO whose reader is slow is waited on for
+ *     at most two seconds (util.c).
+ *   - O_NOFOLLOW when the file's directory is sticky and world-writable
+ *     (/tmp): there a link planted by another user could redirect the
+ *     record.  Elsewhere links are followed (/dev/stderr is one).
+ *   - A line that was cut short (a full disk) is ended with a newline if
+ *     at all possible, and a writer that finds the file not ending in a
+ *     newline starts its own line first: readers then skip one malformed
+ *     line, and the next record is never glued to it.
+ *   - Whatever failed is said once on stderr, naming the output and the
+ *     errno, and the record goes to stderr after "interloper: record: ",
+ *     so that the program's own stderr lines stay its own.
+ *   - A write to a FIFO whose reader left raises SIGPIPE, and one past
+ *     the file-size limit SIGXFSZ: the caller has blocked signals, and a
+ *     signal our own write raised is consumed here, not delivered.
+ *
+ * Everything that runs at the end is async-signal-safe.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+
+#include "il.h"
+#include "sys.h"
+
+/*
+ * Many programs close their stderr on the way out (coreutils' close_stdout
+ * does, from an atexit handler), before our record or summary is written.
+ * When either goes to stderr by request, keep a copy of the descriptor,
+ * taken before main and placed at the top of the range, close-on-exec;
+ * il_stderr_fd() returns it while it is still ours.
+ */
+void
+il_keep_stderr(void)
+{
+    struct stat st;
+    if (il.err_fd >= 0 || il_sys_fstat(2, &st) < 0)
+        return;
+    long fd = il_sys_fcntl(2, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0)
+        return;
+    il.err_fd = il_fd_place((int)fd, il_fd_top());
+    il.err_dev = st.st_dev;
+    il.err_ino = st.st_ino;
+}
+
+int
+il_stderr_fd(void)
+{
+    struct stat st;
+    if (il.err_fd >= 0 && il_sys_fstat(il.err_fd, &st) == 0 && st.st_dev == il.err_dev &&
+        st.st_ino == il.err_ino)
+        return il.err_fd;
+    return 2;
+}
+
+/*
+ * Before main: settle the destination.  A relative path is made absolute
+ * now, in place in il.cfg.output (so that a child forked after a chdir
+ * still writes here).
+ */
+int
+il_output_prepare(void)
+{
+    il.out_ready = 1;
+    if (il.cfg.output_stderr) {
+        il_keep_stderr();
+        return 0;
+    }
+    const char *rel = il.cfg.output;
+    if (rel[0] == '/')
+        return 0;
+    char abs[IL_PATH_MAX];
+    long n = il_sys_getcwd(abs, sizeof abs);
+    if (rel[0] == '.' && rel[1] == '/')
+        rel += 2;
+    if (n <= 0 || strlen(abs) + strlen(rel) + 2 > sizeof abs) {
+        il_config_error(&il.cfg, "INTERLOPER_OUTPUT", il.cfg.output,
+                        "cannot make the path absolute; the record goes to stderr");
+        il.cfg.output_stderr = 1;
+        il.cfg.output_fallback = 1;
+        return IL_ESYS;
+    }
+    char *p = abs + strlen(abs);
+    if (p[-1] != '/')
+        *p++ = '/';
+    il_strlcpy(p, rel, sizeof abs - (size_t)(p - abs));
+    il_strlcpy(il.cfg.output, abs, sizeof il.cfg.output);
+    return 0;
+}
+
+/* Is path's directory sticky and writable by anyone (like /tmp)? */
+static int
+in_sticky_dir(const char *path)
+{
+    char dir[IL_PATH_MAX];
+    il_strlcpy(dir, path, sizeof dir);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return 0;
+    slash[slash == dir ? 1 : 0] = 0;
+    struct stat st;
+    return il_sys_stat(dir, &st, 0) == 0 && (st.st_mode & S_ISVTX) && (st.st_mode & S_IWOTH);
+}
+
+/* Write n bytes; the errno that stopped it (0 when all went), and in
+ * *done how many went. */
+static int
+write_counted(int fd, const char *s, size_t n, size_t *done)
+{
+    *done = 0;
+    size_t step = n;
+    while (*done < n) {
+        /* il_write_all retries EINTR and waits on a slow FIFO; one byte
+         * at a time after a short write, so that the count is exact */
+        int err = il_write_all(fd, s + *done, step);
+        if (!err) {
+            *done += step;
+            step = n - *done;
+            continue;
+        }
+        if (step == 1)
+            return err;
+        step = 1;
+    }
+    return 0;
+}
+
+static void
+reason(char *why, size_t whysz, const char *path, int err, size_t done, size_t n)
+{
+    char e[64], *p = why, num[24];
+    (void)whysz; /* why holds IL_ERROR_MAX bytes; the path is cut to fit */
+    p = il_cat(p, "cannot write the record to ");
+    p = il_catn(p, path, 200);
+    p = il_cat(p, ": ");
+    p = il_cat(p, il_errname(err, e));
+    if (done) {
+        p = il_cat(p, " after ");
+        il_fmt_u64(num, done);
+        p = il_cat(p, num);
+        p = il_cat(p, " of ");
+        il_fmt_u64(num, n);
+        p = il_cat(p, num);
+        p = il_cat(p, " bytes; the cut line was ended");
+    }
+    il_cat(p, "; the record goes to stderr");
+}
+
+/*
+ * Does the file end in a line someone left unfinished (a writer cut short
+ * by a full disk)?  A file that does not end in a newline may also be
+ * another writer's append in progress, which the file system shows page
+ * by page: so the line counts as torn only if it stays unfinished while
+ * the size holds still for a few milliseconds.
+ */
+static int
+torn(int fd, struct stat *st)
+{
+    for (int tries = 0; tries < 20; tries++) {
+        char last = '\n';
+        if (st->st_size <= 0 || il_sys_pread(fd, &last, 1, st->st_size - 1) != 1 || last == '\n')
+            return 0;
+        off_t size = st->st_size;
+        struct timespec t = {0, 2 * 1000000L};
+        il_sys_ppoll(NULL, 0, &t);
+        if (il_sys_fstat(fd, st) < 0)
+            return 0;
+        if (st->st_size == size)
+            return 1;
+    }
+    return 0;
+}
+
+static int
+write_file(const char *path, const char *line, size_t n, char *why, size_t whysz)
+{
+    int flags = O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+    if (in_sticky_dir(path))
+        flags |= O_NOFOLLOW;
+    /* a regular file (or none yet) read-write, to look at its last byte;
+     * anything else write-only: opened read-write, a FIFO would have a
+     * reader in us */
+    struct stat pre;
+    long fd = -ENOENT;
+    int reg = il_sys_stat(path, &pre, 0) < 0 || S_ISREG(pre.st_mode);
+    if (reg)
+        fd = il_sys_open(path, flags | O_RDWR, 0666);
+    if (!reg || fd == -EACCES)
+        fd = il_sys_open(path, flags | O_WRONLY, 0666);
+    if (fd < 0) {
+        reason(why, whysz, path, (int)-fd, 0, n);
+        return -1;
+    }
+    struct stat st;
+    struct rlimit rl;
+    int err = 0;
+    size_t done = 0;
+    if (il_sys_fstat((int)fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        /* Under a file-size limit (ulimit -f) a write past it would be
+         * cut short and raise SIGXFSZ: a record that does not fit is not
+         * written there at all. */
+        if (il_sys_getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+            (uint64_t)st.st_size + n + 1 > (uint64_t)rl.rlim_cur) {
+            il_sys_close((int)fd);
+            char *p =
+                il_cat(why, "the record does not fit under the file-size limit (ulimit -f) of ");
+            p = il_catn(p, path, 200);
+            il_cat(p, "; the record goes to stderr");
+            return -1;
+        }
+        if (torn((int)fd, &st))
+            il_write_all((int)fd, "\n", 1); /* ends the line someone left unfinished */
+    }
+    err = write_counted((int)fd, line, n, &done);
+    if (err && done)
+        il_write_all((int)fd, "\n", 1); /* end the cut line, if there is room */
+    il_sys_close((int)fd);
+    if (err) {
+        reason(why, whysz, path, err, done, n);
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Write one line (ending in '\n') to the output.  0 when it is there; -1
+ * with the reason in why (at least IL_ERROR_MAX bytes), said once on
+ * stderr, when the caller must fall back to il_output_fallback().
+ */
+int
+il_output_write(const char *line, size_t n, char *why, size_t whysz)
+{
+    il_sigset before, now;
+    il_sys_sigpending(&before);
+    int rc = 0;
+    if (il.cfg.output_fallback) {
+        il_output_fallback(line, n); /* said before main why */
+    } else if (il.cfg.output_stderr) {
+        il_write_all(il_stderr_fd(), line, n); /* stderr asked for: nowhere else to go */
+    } else {
+        char path[IL_PATH_MAX];
+        if (il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) < 0)
+            il_strlcpy(path, il.cfg.output, sizeof path);
+        rc = write_file(path, line, n, why, whysz);
+        if (rc < 0)
+            il_msg(why, NULL, NULL);
+    }
+    /* A SIGPIPE or SIGXFSZ that our own write raised is ours to take. */
+    il_sys_sigpending(&now);
+    il_sigset ours = now & ~before & (IL_SIGBIT(SIGPIPE) | IL_SIGBIT(SIGXFSZ));
+    struct timespec zero = {0, 0};
+    while (ours && il_sys_sigtimedwait(&ours, &zero) > 0)
+        ;
+    return rc;
+}
+
+/* The record on stderr, after "interloper: record: ", in one writev(2). */
+void
+il_output_fallback(const char *line, size_t n)
+{
+    static const char pre[] = "interloper: record: ";
+    struct iovec v[2] = {{(void *)pre, sizeof pre - 1}, {(void *)line, n}};
+    int fd = il_stderr_fd();
+    long w = il_sys_writev(fd, v, 2);
+    if (w < 0 || (size_t)w == v[0].iov_len + n)
+        return;
+    /* cut short (a pipe): the rest, in order */
+    size_t done = (size_t)w;
+    for (int i = 0; i < 2; i++) {
+        size_t skip = done < v[i].iov_len ? done : v[i].iov_len;
+        il_write_all(fd, (const char *)v[i].iov_base + skip, v[i].iov_len - skip);
+        done -= skip;
+    }
+}

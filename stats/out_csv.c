@@ -1,0 +1,329 @@
+/*
+ * out_csv.c: the report as CSV (RFC 4180; one long table with a "kind"
+ * column) and as Go benchmark text (one line per run, for benchstat).
+ *
+ * CSV labels are "label=value" pairs joined by ';'.  A value that holds
+ * ';', '=', '"' or '\' is written in double quotes with '"' and '\'
+ * escaped by a backslash, so that the pairs split back unambiguously; the
+ * CSV quoting of the whole field comes on top of that.  Numbers read back
+ * as the same double; integer counts are written as integers.
+ */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_stats.h"
+
+static const char *const kinds[] = {"bounded", "exclusive", "unbounded"};
+
+char *
+il_labels_text(const struct il_report *r, const uint32_t *key, const char *sep, size_t skip)
+{
+    size_t cap = 16, o = 0;
+    for (size_t i = 0; i < r->gs.nkey; i++)
+        cap += 2 * strlen(il_str(&r->d.st, key[i])) + strlen(r->d.slot_name[r->gs.slot[i]]) + 8;
+    char *s = il_xcalloc(cap, 1);
+    for (size_t i = 0; i < r->gs.nkey; i++) {
+        if (i == skip)
+            continue;
+        const char *v = key[i] == IL_MISSING_ID ? "" : il_str(&r->d.st, key[i]);
+        o += (size_t)snprintf(s + o, cap - o, "%s%s=", o ? sep : "", r->d.slot_name[r->gs.slot[i]]);
+        /* A missing label is nothing after '='; an empty value is "". */
+        if (key[i] == IL_MISSING_ID)
+            continue;
+        if (*v && !strpbrk(v, ";=\"\\")) {
+            o += (size_t)snprintf(s + o, cap - o, "%s", v);
+            continue;
+        }
+        s[o++] = '"';
+        for (; *v; v++) {
+            if (*v == '"' || *v == '\\')
+                s[o++] = '\\';
+            s[o++] = *v;
+        }
+        s[o++] = '"';
+        s[o] = '\0';
+    }
+    return s;
+}
+
+static void
+csv_str(FILE *fp, const char *s)
+{
+    fputc(',', fp);
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fputc('"', fp);
+}
+
+static void
+csv_num(FILE *fp, double x, int ok)
+{
+    char b[40];
+    fputc(',', fp);
+    if (ok && isfinite(x)) {
+        il_fmt_exact(b, sizeof b, x);
+        fputs(b, fp);
+    }
+}
+
+static void
+csv_int(FILE *fp, int exact, int64_t i, double x)
+{
+    if (exact)
+        fprintf(fp, ",%lld", (long long)i);
+    else
+        csv_num(fp, x, 1);
+}
+
+/* kind,labels,baseline,metric,unit,estimator,direction,n,n_baseline */
+static void
+head(FILE *fp, const struct il_report *r, const char *kind, const char *labels,
+     const char *baseline, size_t n, size_t nb, int has_nb)
+{
+    const struct il_opts *o = r->o;
+    fputs(kind, fp);
+    csv_str(fp, labels);
+    csv_str(fp, baseline);
+    csv_str(fp, o->sel.metric);
+    csv_str(fp, il_sel_unit(&o->sel));
+    csv_str(fp, o->est.name);
+    csv_str(fp, o->speedup ? "baseline/value" : "value/baseline");
+    fprintf(fp, ",%zu,", n);
+    if (has_nb)
+        fprintf(fp, "%zu", nb);
+}
+
+/* estimate,ci_kind,ci_lo,ci_hi,df,ci_method,p,p_holm */
+static void
+interval(FILE *fp, double est, const char *kind, double lo, double hi, int ok, double df,
+         const char *method, double p, double ph)
+{
+    csv_num(fp, est, 1);
+    csv_str(fp, kind);
+    csv_num(fp, lo, ok);
+    csv_num(fp, hi, ok);
+    csv_num(fp, df, ok);
+    csv_str(fp, method);
+    csv_num(fp, p, 1);
+    csv_num(fp, ph, 1);
+}
+
+void
+il_out_csv(FILE *fp, const struct il_report *r)
+{
+    const struct il_opts *o = r->o;
+    fputs("kind,labels,baseline,metric,unit,estimator,direction,n,n_baseline,estimate,ci_kind,"
+          "ci_lo,ci_hi,df,ci_method,p,p_holm,sd,median,min,max,cv,s2,t2,share,verdict\n",
+          fp);
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        const struct il_summary *s = &r->sum[g];
+        char *name = il_labels_text(r, r->gs.g[g].key, ";", SIZE_MAX);
+        head(fp, r, "group", name, "", s->n, 0, 0);
+        interval(fp, s->est, s->has_est_ci ? "bounded" : "none", s->est_lo, s->est_hi,
+                 s->has_est_ci, s->ci_df, s->ci_method ? s->ci_method : "none", NAN, NAN);
+        csv_num(fp, s->sd, s->has_sd);
+        csv_num(fp, s->median, 1);
+        csv_int(fp, s->exact, s->imin, s->min);
+        csv_int(fp, s->exact, s->imax, s->max);
+        csv_num(fp, s->cv, s->has_sd);
+        fputs(",,,,\n", fp);
+        free(name);
+    }
+    for (size_t i = 0; i < r->ncmp; i++) {
+        const struct il_cmp *c = &r->cmp[i];
+        char *a = il_labels_text(r, r->gs.g[c->g].key, ";", SIZE_MAX);
+        char *b = il_labels_text(r, r->gs.g[c->base].key, ";", SIZE_MAX);
+        size_t na = r->gs.g[c->g].n, nb = r->gs.g[c->base].n;
+        head(fp, r, "comparison", a, b, na, nb, 1);
+        /* Both ends of an exclusive set: the set is <= ci_lo or >= ci_hi. */
+        int ok = !c->few && c->f.kind != IL_CI_UNBOUNDED;
+        interval(fp, c->f.ratio, c->few ? "none" : kinds[c->f.kind], c->f.lo, c->f.hi, ok, c->f.df,
+                 c->method, c->has_p ? c->p : NAN, c->holm ? c->p_holm : NAN);
+        fputs(",,,,,,,,", fp);
+        csv_str(fp, c->verdict);
+        fputc('\n', fp);
+        if (c->has_setups) {
+            const struct il_setups *s = &c->su;
+            head(fp, r, "setups", a, b, s->n, 0, 0);
+            interval(fp, s->gm, s->has_gm_ci ? "bounded" : "none", s->gm_lo, s->gm_hi, s->has_gm_ci,
+                     NAN, "geometric mean of per-setup ratios, t in log space",
+                     s->has_het ? s->het.p : NAN, NAN);
+            fputc(',', fp);
+            csv_num(fp, s->median, 1);
+            csv_num(fp, s->min, 1);
+            csv_num(fp, s->max, 1);
+            fputs(",,,,,\n", fp);
+            for (size_t u = 0; u < s->n; u++) {
+                const char *id = il_str(&r->d.st, s->setup[u]);
+                size_t len = strlen(a) + 2 * strlen(id) + 64;
+                char *lab = il_xcalloc(len, 1);
+                size_t m = (size_t)snprintf(lab, len, "%s;setup=", a);
+                if (strpbrk(id, ";=\"\\")) {
+                    lab[m++] = '"';
+                    for (const char *q = id; *q; q++) {
+                        if (*q == '"' || *q == '\\')
+                            lab[m++] = '\\';
+                        lab[m++] = *q;
+                    }
+                    lab[m++] = '"';
+                } else {
+                    snprintf(lab + m, len - m, "%s", id);
+                }
+                head(fp, r, "setup", lab, b, s->na[u], s->nb[u], 1);
+                interval(fp, s->ratio[u], isfinite(s->lo[u]) ? "bounded" : "none", s->lo[u],
+                         s->hi[u], isfinite(s->lo[u]), NAN, "per setup", NAN, NAN);
+                fputs(",,,,,,,,,\n", fp);
+                free(lab);
+            }
+        }
+        free(a);
+        free(b);
+    }
+    for (size_t i = 0; i < r->nsuite; i++) {
+        const struct il_suite *s = &r->suite[i];
+        char a[512], b[512];
+        snprintf(a, sizeof a, "%s=%s", o->cmp_label, il_str(&r->d.st, s->value));
+        snprintf(b, sizeof b, "%s=%s", o->cmp_label, o->cmp_base);
+        head(fp, r, "suite", a, b, s->n, 0, 0);
+        interval(fp, s->gm, s->has_ci ? "bounded" : "none", s->lo, s->hi, s->has_ci, NAN,
+                 "these benchmarks: each ratio's own uncertainty", NAN, NAN);
+        fputs(",,,,,,,,", fp);
+        csv_str(fp, s->verdict);
+        fputc('\n', fp);
+        head(fp, r, "suite_benchmarks", a, b, s->n, 0, 0);
+        interval(fp, s->gm, s->has_bci ? "bounded" : "none", s->blo, s->bhi, s->has_bci,
+                 (double)s->n - 1, "benchmarks like these: t in log space", NAN, NAN);
+        fputs(",,,,,,,,,\n", fp);
+    }
+    if (r->has_levels) {
+        for (size_t g = 0; g < r->gs.ng; g++) {
+            const struct il_levels *lv = r->gs.ng == 1 ? &r->lv : &r->glv[g];
+            char *gname = il_labels_text(r, r->gs.g[g].key, ";", SIZE_MAX);
+            for (size_t j = 0; j < lv->n; j++) {
+                size_t i = lv->n - 1 - j;
+                size_t len = strlen(gname) + strlen(o->levels[j]) + 16;
+                char *lab = il_xcalloc(len, 1);
+                snprintf(lab, len, "%s%slevel=%s", gname, *gname ? ";" : "", o->levels[j]);
+                head(fp, r, "level", lab, "", lv->r[i], 0, 0);
+                fputs(",,,,,,,,,,,,,", fp);
+                csv_num(fp, lv->S2[i], 1);
+                csv_num(fp, lv->T2[i], 1);
+                csv_num(fp, lv->share[i], 1);
+                fputs(",\n", fp);
+                free(lab);
+            }
+            free(gname);
+        }
+    }
+}
+
+/*
+ * The Go benchmark format (golang.org/design/14313-benchmark-format, as
+ * golang.org/x/perf/benchfmt reads it): "Benchmark" NAME ITERS VALUE UNIT.
+ * NAME holds no white space; '/' separates its parts, each "key=value";
+ * a trailing "-DIGITS" is read as GOMAXPROCS.  So in keys and values
+ * '%', '/', '=' and white space are percent-encoded, and so is a '-' that
+ * ends a name in digits.  The unit says what was counted: ns/op for wall
+ * time and task-clock, user-ns/op, sys-ns/op, maxrss-KiB/op, EVENT/op for
+ * other events, and NUM/DEN for a derived metric (benchstat reads '/' in a
+ * unit as a ratio of units).
+ */
+static void
+go_escape(char *out, size_t cap, const char *s)
+{
+    size_t o = 0;
+    for (; *s && o + 4 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '%' || c == '/' || c == '=' || c <= ' ' || c == 0x7f)
+            o += (size_t)snprintf(out + o, cap - o, "%%%02X", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o] = '\0';
+}
+
+static void
+unit_part(char *out, size_t cap, const char *metric, enum il_metric_kind kind)
+{
+    switch (kind) {
+    case IL_M_WALL:
+        snprintf(out, cap, "ns");
+        return;
+    case IL_M_USER:
+        snprintf(out, cap, "user-ns");
+        return;
+    case IL_M_SYS:
+        snprintf(out, cap, "sys-ns");
+        return;
+    case IL_M_MAXRSS:
+        snprintf(out, cap, "maxrss-KiB");
+        return;
+    default:
+        break;
+    }
+    if (strcmp(metric, "task-clock") == 0 || strcmp(metric, "cpu-clock") == 0) {
+        snprintf(out, cap, "ns");
+        return;
+    }
+    size_t o = 0;
+    for (const char *p = metric; *p && o + 1 < cap; p++)
+        out[o++] = (*p == '/' || *p == ' ' || *p == '\t' || *p == '*') ? '_' : *p;
+    out[o] = '\0';
+}
+
+void
+il_out_gobench(FILE *fp, const struct il_report *r)
+{
+    const struct il_opts *o = r->o;
+    char unit[300], a[128], b[128];
+    unit_part(a, sizeof a, o->sel.part[0], o->sel.kind);
+    if (o->sel.derived) {
+        unit_part(b, sizeof b, o->sel.part[1], o->sel.kind2);
+        snprintf(unit, sizeof unit, "%s/%s", a, b);
+    } else {
+        snprintf(unit, sizeof unit, "%s/op", a);
+    }
+    fputs("pkg: interloper\n", fp);
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        const uint32_t *key = r->gs.g[g].key;
+        size_t cap = 32;
+        for (size_t i = 0; i < r->gs.nkey; i++)
+            cap +=
+                3 * (strlen(r->d.slot_name[r->gs.slot[i]]) + strlen(il_str(&r->d.st, key[i]))) + 4;
+        char *name = il_xcalloc(cap, 1), *kb = il_xcalloc(cap, 1), *vb = il_xcalloc(cap, 1);
+        size_t m = 0;
+        for (size_t i = 0; i < r->gs.nkey; i++) {
+            go_escape(kb, cap, r->d.slot_name[r->gs.slot[i]]);
+            go_escape(vb, cap, key[i] == IL_MISSING_ID ? "" : il_str(&r->d.st, key[i]));
+            m += (size_t)snprintf(name + m, cap - m, "/%s=%s", kb, vb);
+        }
+        /* "-12" at the very end would be read as GOMAXPROCS: encode the '-'. */
+        char *dash = strrchr(name, '-');
+        if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1)) {
+            memmove(dash + 3, dash + 1, strlen(dash + 1) + 1);
+            memcpy(dash, "%2D", 3);
+        }
+        for (size_t i = 0; i < r->gs.g[g].n; i++) {
+            char v[40];
+            size_t rec = r->gs.g[g].rec[i];
+            if (r->d.flag[rec] & IL_R_INT)
+                snprintf(v, sizeof v, "%lld", (long long)r->d.ival[rec]);
+            else
+                il_fmt_exact(v, sizeof v, r->gs.g[g].x[i]);
+            fprintf(fp, "BenchmarkInterloper%s 1 %s %s\n", name, v, unit);
+        }
+        free(name);
+        free(kb);
+        free(vb);
+    }
+}

@@ -1,0 +1,332 @@
+/*
+ * prep.c: between reading and statistics.  The report never silently uses
+ * a wrong input:
+ *   - runs that failed are left out, with one warning saying how many and
+ *     where: a fatal signal (exit.how "signal"), or a non-zero exit status
+ *     in a group whose other runs exit 0 (a program that always exits 1
+ *     is not failing); --include-failed keeps them;
+ *   - --per LABEL sums the metric over the records of one run (an exec
+ *     chain writes one record per image, INTERLOPER_INHERIT=none one per
+ *     child, SPEC one per workload), so that a run is one value;
+ *   - a derived metric NUM/DEN is divided after that sum (a ratio of sums);
+ *   - a label named on the command line that no record carries is an
+ *     error that lists the labels there are;
+ *   - setup labels that the records carry but the command does not name
+ *     are pointed out: the intervals would treat the runs as independent.
+ * Warm-up runs (label warmup) are left out as they are read (input.c).
+ */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_stats.h"
+
+/* The data slots that make a group: --by and the compared label. */
+static size_t
+key_slots(const struct il_opts *o, size_t *slots)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < o->nby; i++)
+        slots[n++] = o->by_slot[i];
+    if (o->cmp_label) {
+        size_t i = 0;
+        while (i < n && slots[i] != o->cmp_slot)
+            i++;
+        if (i == n)
+            slots[n++] = o->cmp_slot;
+    }
+    return n;
+}
+
+/* Mark failed records: a signal, or non-zero status beside status 0. */
+static void
+mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, size_t *nsig,
+            size_t *nstat, char *where, size_t wn)
+{
+    size_t slots[IL_MAX_SLOTS], nk = key_slots(o, slots);
+    struct il_groups gs;
+    il_group_by(d, slots, nk, &gs);
+    *nsig = *nstat = 0;
+    where[0] = '\0';
+    for (size_t g = 0; g < gs.ng; g++) {
+        const struct il_group *gr = &gs.g[g];
+        int ok = 0;
+        size_t here = 0;
+        for (size_t i = 0; i < gr->n; i++) {
+            uint8_t f = d->flag[gr->rec[i]];
+            ok |= (f & IL_R_STATUS) && !(f & (IL_R_NONZERO | IL_R_SIGNAL));
+        }
+        for (size_t i = 0; i < gr->n; i++) {
+            uint8_t f = d->flag[gr->rec[i]];
+            if (f & IL_R_SIGNAL) {
+                failed[gr->rec[i]] = 1;
+                (*nsig)++;
+                here++;
+            } else if ((f & IL_R_NONZERO) && ok) {
+                failed[gr->rec[i]] = 1;
+                (*nstat)++;
+                here++;
+            }
+        }
+        if (here && !where[0]) {
+            char *name = il_group_name(d, &gs, gr->key, " ", SIZE_MAX);
+            snprintf(where, wn, "%s%zu in %s", nk ? "" : "", here, name);
+            free(name);
+        }
+    }
+    il_groups_free(&gs);
+}
+
+struct pr {
+    uint32_t id;
+    size_t i;
+};
+
+static int
+cmp_pr(const void *pa, const void *pb)
+{
+    const struct pr *a = pa, *b = pb;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* --per: one value per run.  Records lacking the label stay alone. */
+static void
+combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
+{
+    size_t n = d->n, slots[IL_MAX_SLOTS], nk = key_slots(o, slots), lone = 0;
+    struct pr *t = il_xcalloc(n, sizeof *t);
+    uint8_t *keep = il_xcalloc(n, 1);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (drop[i])
+            continue;
+        t[m].id = d->lab[i * d->nslots + o->per_slot];
+        t[m++].i = i;
+    }
+    qsort(t, m, sizeof *t, cmp_pr);
+    d->per_records = m;
+    for (size_t a = 0; a < m;) {
+        size_t b = a + 1;
+        if (t[a].id != IL_MISSING_ID)
+            while (b < m && t[b].id == t[a].id)
+                b++;
+        else
+            lone++;
+        size_t f = t[a].i;
+        keep[f] = 1;
+        int allint = (d->flag[f] & IL_R_INT) != 0;
+        for (size_t j = a + 1; j < b; j++) {
+            size_t r = t[j].i;
+            for (size_t s = 0; s < nk; s++)
+                if (d->lab[r * d->nslots + slots[s]] != d->lab[f * d->nslots + slots[s]])
+                    errx(1,
+                         "--per %s: the records of run '%s' differ in the label '%s' (%s and "
+                         "%s); the records of one run must belong to one group",
+                         o->per, il_str(&d->st, t[a].id), d->slot_name[slots[s]],
+                         il_str(&d->st, d->lab[f * d->nslots + slots[s]]),
+                         il_str(&d->st, d->lab[r * d->nslots + slots[s]]));
+            d->val[f] += d->val[r];
+            if (d->den)
+                d->den[f] += d->den[r];
+            d->wall[f] += d->wall[r];
+            allint = allint && (d->flag[r] & IL_R_INT) &&
+                     !__builtin_add_overflow(d->ival[f], d->ival[r], &d->ival[f]);
+            d->flag[f] |= d->flag[r] & (IL_R_SIGNAL | IL_R_NONZERO);
+        }
+        if (!allint)
+            d->flag[f] &= (uint8_t)~IL_R_INT;
+        a = b;
+    }
+    if (lone)
+        il_warn(IL_W_NOPER, lone, o->per);
+    il_data_keep(d, keep);
+    free(keep);
+    free(t);
+}
+
+void
+il_prepare(const struct il_opts *o, struct il_data *d)
+{
+    uint8_t *failed = il_xcalloc(d->n, 1);
+    size_t nsig, nstat;
+    char where[512];
+    mark_failed(o, d, failed, &nsig, &nstat, where, sizeof where);
+    if (o->per) {
+        /* A run with a failed record failed as a whole. */
+        struct pr *t = il_xcalloc(d->n, sizeof *t);
+        for (size_t i = 0; i < d->n; i++) {
+            t[i].id = d->lab[i * d->nslots + o->per_slot];
+            t[i].i = i;
+        }
+        qsort(t, d->n, sizeof *t, cmp_pr);
+        for (size_t a = 0; a < d->n;) {
+            size_t b = a + 1;
+            if (t[a].id != IL_MISSING_ID)
+                while (b < d->n && t[b].id == t[a].id)
+                    b++;
+            int any = 0;
+            for (size_t j = a; j < b; j++)
+                any |= failed[t[j].i];
+            for (size_t j = a; j < b && any; j++)
+                failed[t[j].i] = 1;
+            a = b;
+        }
+        free(t);
+    }
+    size_t nfail = 0;
+    for (size_t i = 0; i < d->n; i++)
+        nfail += failed[i];
+    d->failed = nfail;
+    if (nfail && !o->include_failed) {
+        char what[768];
+        snprintf(what, sizeof what,
+                 "%zu died of a signal, %zu exited non-zero where other runs "
+                 "exit 0; %s",
+                 nsig, nstat, where);
+        if (nfail == d->n)
+            errx(1,
+                 "every selected run failed (%s); nothing is left to summarise: "
+                 "--include-failed keeps them",
+                 what);
+        il_warn(IL_W_FAILED, nfail, what);
+        for (size_t i = 0; i < d->n; i++)
+            failed[i] = !failed[i];
+        il_data_keep(d, failed);
+        memset(failed, 0, d->n);
+    } else {
+        memset(failed, 0, d->n);
+    }
+    if (o->per)
+        combine(o, d, failed);
+    free(failed);
+    if (d->den) {
+        for (size_t i = 0; i < d->n; i++) {
+            if (d->den[i] == 0)
+                errx(1,
+                     "--metric %s: a run has %s = 0, so the ratio is undefined; leave it out "
+                     "with --where",
+                     o->sel.metric, o->sel.part[1]);
+            d->val[i] /= d->den[i];
+            d->flag[i] &= (uint8_t)~IL_R_INT;
+        }
+    }
+}
+
+/* Distinct values of a slot among the kept records (missing not counted). */
+static size_t
+distinct(const struct il_data *d, size_t slot)
+{
+    uint8_t *seen = il_xcalloc(d->st.n + 1, 1);
+    size_t k = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        uint32_t id = d->lab[i * d->nslots + slot];
+        if (id != IL_MISSING_ID && !seen[id]) {
+            seen[id] = 1;
+            k++;
+        }
+    }
+    free(seen);
+    return k;
+}
+
+static void
+need(const struct il_data *d, size_t slot, const char *opt)
+{
+    char buf[1024];
+    if (d->present[slot])
+        return;
+    il_data_keys(d, buf, sizeof buf);
+    errx(1, "%s: no record has the label '%s' (%zu records read); the labels are: %s", opt,
+         d->slot_name[slot], d->records, buf);
+}
+
+static size_t
+slot_of(const struct il_data *d, const char *name)
+{
+    for (size_t i = 0; i < d->nslots; i++)
+        if (strcmp(d->slot_name[i], name) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+static int
+named(const struct il_opts *o, const char *name)
+{
+    for (size_t i = 0; i < o->nby; i++)
+        if (strcmp(o->by[i], name) == 0)
+            return 1;
+    for (size_t i = 0; i < o->nsetup; i++)
+        if (strcmp(o->setup[i], name) == 0)
+            return 1;
+    for (size_t i = 0; i < o->nlevels; i++)
+        if (strcmp(o->levels[i], name) == 0)
+            return 1;
+    return (o->cmp_label && strcmp(o->cmp_label, name) == 0) ||
+           (o->per && strcmp(o->per, name) == 0);
+}
+
+void
+il_check_labels(const struct il_opts *o, const struct il_data *d)
+{
+    for (size_t i = 0; i < o->nby; i++)
+        need(d, o->by_slot[i], "--by");
+    if (o->cmp_label)
+        need(d, o->cmp_slot, "--compare");
+    for (size_t i = 0; i < o->nsetup; i++)
+        need(d, o->setup_slot[i], "--setup");
+    for (size_t i = 0; i < o->nlevels; i++)
+        need(d, o->level_slot[i], "--levels");
+    if (o->per)
+        need(d, o->per_slot, "--per");
+    /* Design labels of interloper sweep that vary but are not named: the
+     * setup id and the factors it is crossed from. */
+    static const char *const design[] = {IL_L_SETUP, IL_L_ENV_ADD, IL_L_LAYOUT, IL_L_STACK_OFFSET,
+                                         IL_L_HEAP_OFFSET};
+    char have[512] = "", pair[128] = "", sugg[512];
+    size_t o2 = 0, nvary = 0, nfact = 0, named_fact = 0;
+    for (size_t i = 0; i < sizeof design / sizeof design[0]; i++) {
+        size_t s = slot_of(d, design[i]), k = s == SIZE_MAX ? 0 : distinct(d, s);
+        if (k < 2)
+            continue;
+        if (i > 0) {
+            named_fact += named(o, design[i]) != 0;
+            if (nfact++ < 2)
+                snprintf(pair + strlen(pair), sizeof pair - strlen(pair), "%s%s",
+                         nfact > 1 ? "," : "", design[i]);
+        }
+        if (named(o, design[i]))
+            continue;
+        nvary++;
+        o2 += (size_t)snprintf(have + o2, sizeof have - o2, "%s%s (%zu values)", o2 ? ", " : "",
+                               design[i], k);
+    }
+    if (!nvary || o->tool != IL_TOOL_REPORT)
+        return;
+    if (o->design == IL_D_FLAT) {
+        if (nfact == 2)
+            snprintf(sugg, sizeof sugg,
+                     "they treat every run as independent, which understates them when setups "
+                     "have effects of their own; name the design with --setup %s (crossed) or "
+                     "--setup setup",
+                     pair);
+        else
+            snprintf(sugg, sizeof sugg,
+                     "they treat every run as independent, which understates them when setups "
+                     "have effects of their own; name the design with --setup LABEL");
+        il_warn(IL_W_DESIGN, have, sugg);
+    } else if (o->design == IL_D_ONE && nfact >= 2 && !named_fact) {
+        if (nfact == 2)
+            snprintf(sugg, sizeof sugg,
+                     "each setup is taken as independent, but setups that share a value of "
+                     "either share its effect; --setup %s models the two as crossed",
+                     pair);
+        else
+            snprintf(sugg, sizeof sugg,
+                     "each setup is taken as independent, but setups that share a factor's value "
+                     "share its effect; --setup A,B models two factors as crossed");
+        il_warn(IL_W_DESIGN, have, sugg);
+    }
+}

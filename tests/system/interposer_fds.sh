@@ -1,0 +1,54 @@
+#!/bin/sh
+# No trace in the program's descriptors: while main runs, the only
+# descriptors of the library are its counters, at the top of the allowed
+# range and close-on-exec; under a low descriptor limit it does not count
+# at all, and says so once.
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+cd "$T" || exit 1
+
+# fds of `ls /proc/self/fd`, with and without the library; ls itself has
+# one more, the directory it reads
+try "ls /proc/self/fd: the counters are the library's only descriptors, placed high"
+INTERLOPER_OUTPUT="$T/r.jsonl" LD_PRELOAD="$LIB" ls /proc/self/fd >with 2>err
+ls /proc/self/fd >without
+extra=$(comm -13 without with | tr '\n' ' ')
+n=$(jget r.jsonl 'sum(1 for v in r[0]["events"].values() if v["value"] is not None)')
+assert_eq "$(comm -23 without with | wc -l | tr -d ' ')" 0 "every descriptor of the plain run is there"
+assert_eq "$(echo "$extra" | wc -w | tr -d ' ')" "$n" "one extra descriptor per counted event ($extra)"
+# shellcheck disable=SC3045 # ulimit -n: in every shell the tests run under
+lim=$(ulimit -n)
+[ "$lim" -gt 1024 ] && lim=1024
+for fd in $extra; do
+	assert_true "fd $fd is at the top of the range (limit $lim)" [ "$fd" -ge $((lim - 3)) ]
+done
+
+try "with no counters there is no descriptor of the library at all"
+INTERLOPER_BACKEND=none INTERLOPER_OUTPUT="$T/r.jsonl" LD_PRELOAD="$LIB" ls /proc/self/fd >with 2>err
+assert_eq "$(cat with)" "$(cat without)" "the listing"
+
+try "the counters are close-on-exec: an exec'd program sees none of its parent's"
+rm -f r.jsonl
+INTERLOPER_BACKEND=none INTERLOPER_OUTPUT="$T/r.jsonl" LD_PRELOAD="$LIB" sh -c 'ls /proc/self/fd' >nested
+INTERLOPER_OUTPUT="$T/r.jsonl" LD_PRELOAD="$LIB" sh -c 'INTERLOPER_BACKEND=none exec ls /proc/self/fd' >nested2
+assert_eq "$(cat nested2)" "$(cat nested)" "the listing in the exec'd image"
+
+try "ulimit -n 6: cat still works; the library does not count, says so once, records why"
+printf 'a line\n' >in.txt
+# the redirections happen before the limit: a shell needs descriptors
+# above it to save and restore its own
+(
+	# shellcheck disable=SC3045
+	ulimit -n 6
+	exec env INTERLOPER_OUTPUT="$T/low.jsonl" LD_PRELOAD="$LIB" cat in.txt
+) >out 2>err
+echo $? >rc
+assert_eq "$(cat rc)" 0 "cat's status"
+assert_eq "$(cat out)" "a line" "cat's output"
+assert_eq "$(wc -l <err | tr -d ' ')" 1 "one line on stderr"
+assert_match "$(cat err)" "^interloper: .*descriptor.*not counting" "the line"
+assert_true "valid record" valid low.jsonl
+assert_match "$(jget low.jsonl '" | ".join(r[0]["errors"])')" "descriptor" "the record says why"
+assert_eq "$(jget low.jsonl 'all(v["value"] is None for v in r[0]["events"].values())')" true "no event counted"
+
+done_testing

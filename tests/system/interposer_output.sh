@@ -1,0 +1,142 @@
+#!/bin/sh
+# The record is never lost or half-written, and its destination can never
+# block, steer or eat into the program: full devices and file systems,
+# FIFOs with no reader or a reader that left, links in sticky
+# directories, a spec file that is not a regular file of the user's.
+# timeout: 300
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+P="$PROGS/probe"
+cd "$T" || exit 1
+
+# the record that fell back to stderr, without its prefix
+fallback() { sed -n 's/^interloper: record: //p' "$1"; }
+
+try "/dev/full: the program is unharmed, one line names it, the record goes to stderr"
+same_as_without /dev/full "$P" hello
+assert_eq "$(grep -c '^interloper: ' "$T/err" | tr -d ' ')" 2 "lines on stderr: the reason and the record"
+assert_match "$(grep -v '^interloper: record: ' "$T/err")" \
+	"^interloper: cannot write the record to /dev/full: .*ENOSPC" "the reason names the output and the errno"
+fallback "$T/err" >fb.jsonl
+assert_eq "$(nrec fb.jsonl)" 1 "one record, prefixed 'interloper: record: '"
+assert_true "the fallen-back record is valid" valid fb.jsonl
+
+try "a FIFO with no reader: the program does not block, and is told once"
+mkfifo fifo
+start=$(date +%s)
+timeout 20 env INTERLOPER_OUTPUT="$T/fifo" LD_PRELOAD="$LIB" "$P" hello >out 2>err
+rc=$?
+"$P" hello >out0
+assert_eq "$rc" 0 "status (124 would be a hang)"
+assert_eq "$(cat out)" "$(cat out0)" "stdout"
+assert_true "it did not wait for a reader" [ $(($(date +%s) - start)) -lt 10 ]
+assert_match "$(grep -v '^interloper: record: ' err)" "^interloper: cannot write the record to $T/fifo: .*ENXIO" "the reason"
+fallback err >fb.jsonl
+assert_true "the record on stderr" valid fb.jsonl
+
+try "a FIFO whose reader left before the end: one line, the record on stderr"
+rm -f fifo && mkfifo fifo
+# a reader and a writer meet on the FIFO, and both leave while the
+# program still runs
+cat fifo >/dev/null &
+sh -c 'exec 4>"$1"; sleep 0.1' sh "$T/fifo" &
+timeout 20 env INTERLOPER_OUTPUT="$T/fifo" LD_PRELOAD="$LIB" "$P" busy 600 >out 2>err
+rc=$?
+wait
+assert_eq "$rc" 0 "status"
+assert_match "$(grep -v '^interloper: record: ' err)" "^interloper: cannot write the record to $T/fifo: " "the reason"
+fallback err >fb.jsonl
+assert_true "the record on stderr" valid fb.jsonl
+
+try "records to a stderr pipe whose reader left: no SIGPIPE, the program's status stands"
+(
+	env INTERLOPER_OUTPUT=- LD_PRELOAD="$LIB" "$P" busy 300 >out
+	echo $? >rc
+) 2>&1 | true
+assert_eq "$(cat rc)" 0 "status (141 would be death by SIGPIPE)"
+
+try "a FIFO with a reader gets the whole record"
+rm -f fifo && mkfifo fifo
+cat fifo >fromfifo.jsonl &
+timeout 20 env INTERLOPER_OUTPUT="$T/fifo" LD_PRELOAD="$LIB" "$P" hello >/dev/null 2>err
+wait
+assert_eq "$(nrec fromfifo.jsonl)" 1 "records through the FIFO"
+assert_true "valid" valid fromfifo.jsonl
+assert_eq "$(wc -c <err | tr -d ' ')" 0 "nothing on stderr"
+
+try "a full file system: the torn line is ended, said once, and the next record stands alone"
+if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
+	skip "needs root and unshare(1) to mount a small tmpfs in a private mount namespace"
+else
+	big=$(printf '%06000d' 0) # a record of about 6.5 KiB
+	# In a private mount namespace, so that nothing outlives the test:
+	# an 8 KiB tmpfs holds the record file (one page, part used) and a
+	# filler that takes the last page, so the next record is cut short.
+	unshare -m sh -s "$T" "$LIB" "$P" "$big" <<'EOF' >full.out 2>full.err
+set -u
+T=$1 LIB=$2 P=$3 big=$4
+mkdir -p "$T/mnt" && mount -t tmpfs -o size=8k tmpfs "$T/mnt" || exit 3
+INTERLOPER_OUTPUT="$T/mnt/r.jsonl" LD_PRELOAD="$LIB" "$P" hello one >/dev/null
+dd if=/dev/zero of="$T/mnt/filler" bs=4096 count=1 2>/dev/null
+INTERLOPER_OUTPUT="$T/mnt/r.jsonl" LD_PRELOAD="$LIB" "$P" hello "$big" >/dev/null 2>"$T/cut.err"
+echo "status $?"
+rm "$T/mnt/filler"
+INTERLOPER_OUTPUT="$T/mnt/r.jsonl" LD_PRELOAD="$LIB" "$P" hello three >/dev/null
+cp "$T/mnt/r.jsonl" "$T/full.jsonl"
+umount "$T/mnt"
+EOF
+	assert_eq "$(cat full.out)" "status 0" "the program whose record was cut"
+	assert_match "$(grep -v '^interloper: record: ' cut.err)" \
+		"^interloper: cannot write the record to $T/mnt/r.jsonl: .*ENOSPC" "the reason, once"
+	assert_eq "$(grep -c . cut.err | tr -d ' ')" 2 "two lines: the reason and the record itself"
+	fallback cut.err >fb.jsonl
+	assert_true "the cut record, whole, on stderr" valid fb.jsonl
+	assert_eq "$(nrec full.jsonl)" 3 "lines in the file: first, torn, third"
+	"$B/libexec/interloper-record" validate full.jsonl 2>val.err
+	assert_eq "$(cut -d: -f3 val.err | tr '\n' ' ')" "2 " "only the torn line is malformed"
+	assert_eq "$(sed -n 3p full.jsonl | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["argv"][2])')" \
+		three "the next record stands alone"
+fi
+
+try "in a sticky world-writable directory a planted link is not followed"
+mkdir sticky && chmod 1777 sticky
+ln -s "$T/target.jsonl" sticky/r.jsonl
+INTERLOPER_OUTPUT="$T/sticky/r.jsonl" LD_PRELOAD="$LIB" "$P" hello >/dev/null 2>err
+assert_eq "$(nrec target.jsonl)" 0 "nothing written through the link"
+assert_match "$(grep -v '^interloper: record: ' err)" "^interloper: cannot write the record to $T/sticky/r.jsonl: .*ELOOP" "the reason"
+fallback err >fb.jsonl
+assert_true "the record on stderr" valid fb.jsonl
+
+try "elsewhere links are followed: a link, /dev/stderr"
+mkdir plain && ln -s "$T/target.jsonl" plain/r.jsonl
+INTERLOPER_OUTPUT="$T/plain/r.jsonl" LD_PRELOAD="$LIB" "$P" hello >/dev/null 2>err
+assert_eq "$(nrec target.jsonl)" 1 "through the link"
+INTERLOPER_OUTPUT=/dev/stderr LD_PRELOAD="$LIB" "$P" hello >/dev/null 2>err
+assert_true "through /dev/stderr, unprefixed" valid err
+
+try "INTERLOPER_RUN=/dev/stdin is refused with one line; the program's stdin is its own"
+echo "the program's input" >in.txt
+INTERLOPER_OUTPUT="$T/r.jsonl" INTERLOPER_RUN=/dev/stdin LD_PRELOAD="$LIB" cat <in.txt >out 2>err
+assert_eq "$?" 0 "status"
+assert_eq "$(cat out)" "the program's input" "cat read all of its stdin"
+assert_eq "$(wc -l <err | tr -d ' ')" 1 "one line"
+assert_match "$(cat err)" "^interloper: INTERLOPER_RUN=/dev/stdin: not a regular file of yours" "the line"
+
+try "a FIFO as INTERLOPER_RUN is refused at once, not waited on"
+mkfifo specfifo
+timeout 20 env INTERLOPER_OUTPUT="$T/r.jsonl" INTERLOPER_RUN="$T/specfifo" LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$?" 0 "status (124 would be a hang)"
+assert_match "$(cat err)" "^interloper: INTERLOPER_RUN=$T/specfifo: not a regular file of yours" "the line"
+
+try "a spec file owned by someone else is refused"
+if [ "$(id -u)" -ne 0 ]; then
+	skip "needs root to give the spec file to another user"
+else
+	printf 'interloper-run/1\npid 0\noutput %s/stolen.jsonl\nsummary 0\nlabels {}\n' "$T" >spec
+	chown 65534 spec
+	INTERLOPER_OUTPUT="$T/r.jsonl" INTERLOPER_RUN="$T/spec" LD_PRELOAD="$LIB" "$P" hello >out 2>err
+	assert_eq "$(nrec stolen.jsonl)" 0 "its output is not used"
+	assert_match "$(cat err)" "INTERLOPER_RUN=$T/spec: not a regular file of yours" "the line"
+fi
+
+done_testing

@@ -1,0 +1,55 @@
+#!/bin/sh
+# The finish path is async-signal-safe by construction: the objects that
+# may run in a signal handler or _exit (IL_SAFE in interposer/interposer.mk)
+# call nothing outside themselves but what interposer/safe.allow lists,
+# each with the reason it is safe there.
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+ALLOW="$TOP/interposer/safe.allow"
+
+# unsafe OBJECTS...: the undefined symbols no object of the set defines
+# and the allowlist does not name, one a line
+unsafe() {
+	nm --defined-only "$@" | awk 'NF == 3 { print $3 }' | sort -u >"$T/defined"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ALLOW" | awk '{ print $1 }' | sort -u >"$T/allowed"
+	nm -u "$@" | awk 'NF == 2 { print $2 }' | sort -u | comm -23 - "$T/defined" | comm -23 - "$T/allowed"
+}
+
+try "the finish path calls only itself and the allowlist"
+if ! command -v nm >/dev/null; then
+	skip "nm (binutils) is not installed; make deps installs it"
+else
+	# shellcheck disable=SC2046 # one argument per object
+	set -- $(cat "$B/interposer/safe.list")
+	assert_true "the set is known ($B/interposer/safe.list)" [ "$#" -gt 5 ]
+	for o in "$@"; do
+		assert_true "$o is built" [ -f "$o" ]
+	done
+	assert_eq "$(unsafe "$@" | tr '\n' ' ')" "" "symbols outside the set and the allowlist"
+fi
+
+try "the check catches a call to malloc or printf on the finish path"
+if ! command -v nm >/dev/null || ! command -v cc >/dev/null; then
+	skip "nm or cc is missing"
+else
+	printf '#include <stdio.h>\n#include <stdlib.h>\nvoid f(void) { printf("%%p", malloc(1)); }\n' >"$T/bad.c"
+	cc -c -o "$T/bad.o" "$T/bad.c"
+	# shellcheck disable=SC2046
+	assert_eq "$(unsafe $(cat "$B/interposer/safe.list") "$T/bad.o" | tr '\n' ' ')" "malloc printf " \
+		"what the check reports"
+fi
+
+try "every allowlist entry says why"
+assert_eq "$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ALLOW" | awk 'NF < 3' | tr '\n' ' ')" "" \
+	"entries without a reason"
+
+try "a backend outside the set says that its stop is not async-signal-safe"
+for f in "$TOP"/interposer/backend_*.c; do
+	if grep -q "/$(basename "$f" .c)\.o\$" "$B/interposer/safe.list"; then
+		assert_eq "$(grep -c IL_CAP_UNSAFE_STOP "$f")" 0 "$(basename "$f") is in the set, and claims no exception"
+	else
+		assert_ne "$(grep -c IL_CAP_UNSAFE_STOP "$f")" 0 "$(basename "$f") is outside the set: IL_CAP_UNSAFE_STOP"
+	fi
+done
+
+done_testing

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Under AT_SECURE (a set-user-ID program) the library ignores the
+# variables and stands aside: another user's variables must not steer
+# where a privileged program writes.  ld.so preloads a library into such a
+# program only from a system directory and only if it is set-user-ID, as
+# /etc/ld.so.preload would; in a private mount namespace, a set-user-ID
+# copy of the library is bind-mounted over a rarely used system library.
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+
+try "AT_SECURE: the library is loaded, counts nothing and writes nothing"
+SYS=/lib/x86_64-linux-gnu/libBrokenLocale.so.1
+if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null || ! command -v setpriv >/dev/null ||
+	[ ! -f "$SYS" ] || [ ! -d /mnt ]; then
+	skip "needs root, unshare, setpriv, /mnt and $SYS to stand in for a system library"
+else
+	cp "$LIB" "$T/lib.so"
+	cp "$PROGS/probe" "$T/probe-suid"
+	# nobody cannot reach $T (mode 0700): a tmpfs of the namespace's own,
+	# on /mnt, holds what it must reach, and goes with the namespace
+	unshare -m sh -s "$T" "$SYS" <<'END' >"$T/out" 2>"$T/err"
+set -u
+T=$1 SYS=$2 M=/mnt
+mount -t tmpfs -o mode=755 tmpfs "$M" || exit 3
+cp "$T/lib.so" "$T/probe-suid" "$M/" && chmod 4755 "$M/lib.so" "$M/probe-suid"
+mkdir "$M/w" && chmod 1777 "$M/w"
+mount --bind "$M/lib.so" "$SYS" || exit 3
+cd "$M/w" || exit 3
+# as root the program is not secure: the library records it (the check works)
+INTERLOPER_OUTPUT="$M/w/root.jsonl" LD_PRELOAD=libBrokenLocale.so.1 "$M/probe-suid" hello >/dev/null
+# as nobody it is: nothing may be written, wherever the variables say
+setpriv --reuid=65534 --regid=65534 --clear-groups env INTERLOPER_OUTPUT="$M/w/nobody.jsonl" \
+	LD_PRELOAD=libBrokenLocale.so.1 "$M/probe-suid" busy 400 >/dev/null &
+sleep 0.2
+grep -c libBrokenLocale "/proc/$!/maps" >"$T/mapped"
+wait $!
+echo "status $?"
+find "$M/w" -type f >"$T/written"
+umount "$SYS"
+umount "$M"
+END
+	assert_eq "$(tail -n 1 "$T/out")" "status 0" "the set-user-ID program ran as nobody ($(head -n 2 "$T/err"))"
+	assert_ne "$(cat "$T/mapped" 2>/dev/null || echo 0)" 0 "the library was loaded into it"
+	assert_eq "$(tr '\n' ' ' <"$T/written")" "/mnt/w/root.jsonl " \
+		"written: a record when not secure, nothing under AT_SECURE"
+fi
+
+done_testing

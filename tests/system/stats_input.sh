@@ -1,0 +1,287 @@
+#!/bin/sh
+# stats_input.sh: interloper report never silently uses a wrong input
+# (issue 8, section 3): failed and warm-up runs, --per, multiplexed
+# counters, derived metrics, label keys that no record carries, "(none)"
+# against a missing label, --compare without another value, a byte-order
+# mark, the sweep's metadata lines, exact integer counts, --quiet-warning,
+# the host pseudo-label, and plan on values that overflow.
+# shellcheck disable=SC1091 # sourced from the tree at run time
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+# shellcheck source=tests/stats/cli.sh
+. "$TOP/tests/stats/cli.sh"
+
+built() {
+	[ -x "$B/libexec/interloper-report" ] && [ -x "$B/libexec/interloper-plan" ]
+}
+
+
+# rec SYSTEM REP VALUE [EXTRA_LABELS] [EXIT]: one record.
+rec() {
+	printf '{"schema":"interloper/1","labels":{"system":"%s","rep":"%s"%s},"host":"h1",' "$1" "$2" "${4:-}"
+	printf '"exit":%s,"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0}}\n' "${5:-{\"how\":\"return\",\"status\":0,\"signal\":0\}}" "$3"
+}
+
+try "a run killed by a signal is left out with one warning, and kept with --include-failed"
+if built; then
+	{
+		for i in 1 2 3 4 5 6; do rec O2 "$i" $((300000000 + i * 1000)); done
+		rec O2 7 22000000 '' '{"how":"signal","status":0,"signal":2}'
+	} >"$T/sig.jsonl"
+	out=$(sh "$IL" report --json "$T/sig.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js 'r["groups"][0]["n"]')" 6 "the Ctrl-C'd run is out"
+	assert_eq "$(printf '%s' "$out" | js 'r["groups"][0]["min"]')" 300001000 "it is not the minimum"
+	assert_eq "$(printf '%s' "$out" | js 'r["input"]["failed"]')" 1 "counted"
+	assert_match "$(cat "$T/err")" '1 failed runs were left out \(1 died of a signal.*--include-failed keeps them \[failed\]' "one warning"
+	assert_eq "$(grep -c warning "$T/err")" 1 "only one"
+	n=$(sh "$IL" report --include-failed --json "$T/sig.jsonl" 2>/dev/null | js 'r["groups"][0]["n"]')
+	assert_eq "$n" 7 "--include-failed keeps it"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "a non-zero exit status is a failure only beside runs that exit 0"
+if built; then
+	{
+		for i in 1 2 3 4; do rec O2 "$i" 100 '' '{"how":"exit","status":0,"signal":0}'; done
+		rec O2 5 3 '' '{"how":"exit","status":1,"signal":0}'
+		for i in 1 2 3 4; do rec false "$i" 50 '' '{"how":"exit","status":1,"signal":0}'; done
+	} >"$T/status.jsonl"
+	out=$(sh "$IL" report --by system --json "$T/status.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '[g["n"] for g in r["groups"]]')" "[4, 4]" \
+		"O2 loses its failed run; a program that always exits 1 keeps all"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "warm-up runs are left out by default, with one warning; --include-warmup keeps them"
+if built; then
+	{
+		rec O2 0 900 ',"warmup":"1"'
+		for i in 1 2 3 4; do rec O2 "$i" 100; done
+	} >"$T/warm.jsonl"
+	out=$(sh "$IL" report --json "$T/warm.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js 'r["groups"][0]["max"]')" 100 "the warm-up run is out"
+	assert_eq "$(printf '%s' "$out" | js 'r["input"]["warmup"]')" 1 "counted"
+	assert_match "$(cat "$T/err")" "1 warm-up runs \\(label 'warmup'\\) were left out; --include-warmup keeps them" "warning"
+	n=$(sh "$IL" report --include-warmup --json "$T/warm.jsonl" 2>/dev/null | js 'r["groups"][0]["n"]')
+	assert_eq "$n" 5 "--include-warmup keeps it"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "--per sums the records of one run before any statistics"
+if built; then
+	{
+		# two images per run (an exec chain): 10 + 90, 20 + 80, 30 + 70
+		for i in 1 2 3; do
+			rec O2 "$i" $((i * 10)) ",\"run\":\"r$i\"" '{"how":"exec","status":0,"signal":0}'
+			rec O2 "$i" $((100 - i * 10)) ",\"run\":\"r$i\""
+		done
+	} >"$T/per.jsonl"
+	out=$(sh "$IL" report --per run --json "$T/per.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '(r["groups"][0]["n"], r["groups"][0]["mean"], r["groups"][0]["sd"])')" \
+		"(3, 100, 0.0)" "three runs of 100"
+	assert_eq "$(printf '%s' "$out" | js 'r["input"]["per_records"]')" 6 "six records combined"
+	txt=$(sh "$IL" report --per run "$T/per.jsonl" 2>/dev/null | head -n 1)
+	assert_match "$txt" '3 runs from 1 file \(6 records combined per run\)' "the report says so"
+	one=$(sh "$IL" report --per rnu "$T/per.jsonl" 2>&1 >/dev/null)
+	assert_match "$one" "^interloper report: --per: no record has the label 'rnu' \\(6 records read\\); the labels are: rep, run, system$" \
+		"an unknown --per label lists the labels"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "integer counts stay exact above 2^53, through means of identical values, min, max and sums"
+if built; then
+	big=1152921504606846977 # 2^60 + 1, not a double
+	{
+		for i in 1 2 3; do
+			printf '{"schema":"interloper/1","labels":{"rep":"%s","run":"r%s"},"events":{"instructions":{"value":%s}}}\n' "$i" "$i" "$big"
+		done
+	} >"$T/big.jsonl"
+	out=$(sh "$IL" report --metric instructions --json "$T/big.jsonl" 2>/dev/null)
+	for f in mean min max; do
+		assert_match "$out" "\"$f\": $big," "$f exact"
+	done
+	{
+		for i in 1 2; do
+			printf '{"schema":"interloper/1","labels":{"run":"r1"},"events":{"instructions":{"value":%s}}}\n' "$big"
+		done
+	} >"$T/bigsum.jsonl"
+	out=$(sh "$IL" report --metric instructions --per run --json "$T/bigsum.jsonl" 2>/dev/null)
+	assert_match "$out" '"min": 2305843009213693954,' "a sum exact"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "doubles in the JSON read back as the same double"
+if built; then
+	{
+		for i in 1 2 3 4 5; do rec O2 "$i" "1000000000000.$i"; done
+		for i in 1 2 3 4 5; do rec O3 "$i" "1000000000001.$i"; done
+	} >"$T/precise.jsonl"
+	out=$(sh "$IL" report --compare system=O2 --json "$T/precise.jsonl" 2>/dev/null)
+	got=$(printf '%s' "$out" | js '"%r %r" % tuple(r["comparisons"][0]["ci"])')
+	want=$(printf '%s' "$out" | js '"%r %r" % (r["comparisons"][0]["ratio"], r["comparisons"][0]["ratio"])')
+	assert_ne "$got" "$want" "a narrow interval is not printed as [r, r]"
+	assert_eq "$(printf '%s' "$out" | js 'r["groups"][1]["mean"]')" 1000000000001.3 "13 digits kept"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "multiplexed counters are flagged; --scale scales them as perf stat does"
+if built; then
+	for i in 1 2 3 4; do
+		printf '{"schema":"interloper/1","labels":{"rep":"%s"},"events":{"cycles":{"value":%s,"enabled_ns":1000,"running_ns":500}}}\n' "$i" $((1000 + i))
+	done >"$T/mux.jsonl"
+	out=$(sh "$IL" report --metric cycles --json "$T/mux.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js '(r["input"]["multiplexed"], r["input"]["multiplexed_min_fraction"], r["input"]["scaled"], r["groups"][0]["min"])')" \
+		"(4, 0.5, False, 1001)" "flagged, not scaled"
+	assert_match "$(cat "$T/err")" 'multiplexed \(counted for as little as 50.0% of the time\); values are not scaled; --scale' "the default says what it did"
+	out=$(sh "$IL" report --metric cycles --scale --json "$T/mux.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '(r["input"]["scaled"], r["groups"][0]["min"])')" "(True, 2002.0)" "scaled by enabled/running"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "--metric NUM/DEN divides two events of the same run (IPC), summed first with --per"
+if built; then
+	for i in 1 2 3 4; do
+		printf '{"schema":"interloper/1","labels":{"rep":"%s","run":"r%s"},"events":{"instructions":{"value":%s},"cycles":{"value":%s}}}\n' \
+			"$i" $(((i + 1) / 2)) $((2000 + i)) 1000
+	done >"$T/ipc.jsonl"
+	out=$(sh "$IL" report --metric instructions/cycles --json "$T/ipc.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '(r["metric"], r["groups"][0]["n"], r["groups"][0]["min"], r["groups"][0]["max"])')" \
+		"('instructions/cycles', 4, 2.001, 2.004)" "per-run ratios"
+	assert_eq "$(printf '%s' "$out" | js 'r["groups"][0]["ci"] is not None')" True "with an interval"
+	out=$(sh "$IL" report --metric instructions/cycles --per run --json "$T/ipc.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '(r["groups"][0]["n"], r["groups"][0]["min"])')" "(2, 2.0015)" "a ratio of sums"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+
+try "a label named on the command line that no record carries is an error listing the labels"
+if built; then
+	for i in 1 2 3; do rec O2 "$i" 100; rec O3 "$i" 90; done >"$T/two.jsonl"
+	for opt in "--setup nosuch --compare system=O2" "--by nosuch" "--compare nosuch=x" "--levels nosuch,rep"; do
+		name=${opt%% *}
+		# shellcheck disable=SC2086 # the option and its value, split on purpose
+		one_line "$opt" "^interloper report: $name: " report $opt "$T/two.jsonl"
+		assert_match "$(cat "$T/ol.err")" "no record has the label 'nosuch' \\(6 records read\\); the labels are: rep, system$" "$opt: names the labels"
+	done
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "a missing label and a real value \"(none)\" are different groups"
+if built; then
+	{
+		rec O2 1 100 ',"bench":"(none)"'
+		rec O2 2 101 ',"bench":"(none)"'
+		rec O2 3 300
+		rec O2 4 301
+	} >"$T/none.jsonl"
+	out=$(sh "$IL" report --by bench --json "$T/none.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js 'sorted([(str(g["labels"]["bench"]), g["n"]) for g in r["groups"]])')" \
+		"[('(none)', 2), ('None', 2)]" "two groups, the missing label as null"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "--compare K=V where no other value of K exists is an error"
+if built; then
+	for i in 1 2 3; do rec O2 "$i" 100; done >"$T/only.jsonl"
+	one_line "only the baseline" '^interloper report: --compare system=O2: every selected record has system=O2, so there is nothing to compare it with' \
+		report --compare system=O2 "$T/only.jsonl"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "a UTF-8 byte-order mark at the start of a file is skipped"
+if built; then
+	{
+		printf '\357\273\277'
+		for i in 1 2 3; do rec O2 "$i" 100; done
+	} >"$T/bom.jsonl"
+	out=$(sh "$IL" report --json "$T/bom.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js '(r["groups"][0]["n"], r["input"]["malformed"])')" "(3, 0)" "all three records"
+	assert_eq "$(cat "$T/err")" "" "no warning"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "the sweep's metadata lines are skipped silently and counted"
+if built; then
+	{
+		printf '{"schema":"interloper-sweep/1","kind":"plan","seed":1,"runs":3}\n'
+		for i in 1 2 3; do rec O2 "$i" 100; done
+		printf '{"schema":"interloper-sweep/1","kind":"machine","host":"h1"}\n'
+	} >"$T/sweep.jsonl"
+	out=$(sh "$IL" report --json "$T/sweep.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js '(r["groups"][0]["n"], r["input"]["sweep_lines"], r["input"]["not_records"])')" "(3, 2, 0)" "counted, not records"
+	assert_eq "$(cat "$T/err")" "" "no warning"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "warnings carry their name and --quiet-warning silences them on stderr only"
+if built; then
+	awk 'BEGIN { for (r = 1; r <= 12; r++) printf "{\"schema\":\"interloper/1\",\"labels\":{\"rep\":\"%d\"},\"times\":{\"wall_ns\":%d}}\n", r, r == 1 ? 500 : 100 + r % 3 }' >"$T/first.jsonl"
+	err=$(sh "$IL" report "$T/first.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" '\[first-run\]$' "named"
+	err=$(sh "$IL" report --quiet-warning first-run "$T/first.jsonl" 2>&1 >/dev/null)
+	assert_eq "$(printf '%s\n' "$err" | grep -c 'first run')" 0 "silenced"
+	assert_match "$err" '\[outliers\]$' "the others stay"
+	err=$(sh "$IL" report --quiet-warning first-run,outliers "$T/first.jsonl" 2>&1 >/dev/null)
+	assert_eq "$err" "" "a comma list"
+	out=$(sh "$IL" report --quiet-warning all --json "$T/first.jsonl" 2>/dev/null)
+	assert_match "$(printf '%s' "$out" | js '" ".join(r["warnings"])')" 'first run differs' "still in the JSON"
+	one_line "an unknown name" '^interloper report: --quiet-warning nosuch: unknown warning name; expected all or one of: malformed, ' \
+		report --quiet-warning nosuch "$T/first.jsonl"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "per-group warnings name their cause once"
+if built; then
+	awk 'BEGIN { for (g = 0; g < 5; g++) for (r = 1; r <= 12; r++) printf "{\"schema\":\"interloper/1\",\"labels\":{\"g\":\"g%d\",\"rep\":\"%d\"},\"times\":{\"wall_ns\":%d}}\n", g, r, r == 1 ? 500 : 100 + r % 3 }' >"$T/five.jsonl"
+	err=$(sh "$IL" report --by g "$T/five.jsonl" 2>&1 >/dev/null)
+	assert_eq "$(printf '%s\n' "$err" | grep -c 'first run')" 1 "one line for five groups"
+	assert_match "$err" 'g=g0 .*g=g4' "naming each group"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "host is a label: the record's host field unless a label of that name exists; unequal hosts warn"
+if built; then
+	{
+		for i in 1 2 3 4; do rec O2 "$i" 100; done
+		for i in 1 2 3 4; do rec O3 "$i" 90; done
+	} | awk '/"O3"/ && /"rep":"[34]"/ { sub(/"host":"h1"/, "\"host\":\"h2\"") } { print }' >"$T/hosts.jsonl"
+	out=$(sh "$IL" report --by host --json "$T/hosts.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '[(g["labels"]["host"], g["n"]) for g in r["groups"]]')" \
+		"[('h1', 6), ('h2', 2)]" "grouped by host"
+	err=$(sh "$IL" report --compare system=O2 "$T/hosts.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" 'the two sides ran on the hosts in different proportions \(h1: 2 and 4 runs; h2: 2 and 0 runs\).*\[hosts\]' "warned"
+	err=$(sh "$IL" report --compare system=O2 --by host "$T/hosts.jsonl" 2>&1 >/dev/null)
+	assert_eq "$(printf '%s\n' "$err" | grep -c 'hosts\]')" 0 "not when compared per host"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "plan refuses values whose variances overflow, in one line"
+if built; then
+	for e in 1 2; do for i in 1 2; do
+		printf '{"schema":"interloper/1","labels":{"exec":"%s","iter":"%s"},"times":{"wall_ns":%s}}\n' "$e" "$i" "$([ "$i" = 1 ] && echo 1e308 || echo -1.7e308)"
+	done; done >"$T/huge.jsonl"
+	sh "$IL" plan --levels exec,iter --target 1% "$T/huge.jsonl" >"$T/out" 2>"$T/err"
+	assert_eq "$?" 1 "exit status"
+	assert_eq "$(wc -l <"$T/err" | tr -d ' ')" 1 "one line"
+	assert_match "$(cat "$T/err")" '^interloper plan: --levels: the values are too large' "message"
+	assert_eq "$(cat "$T/out")" "" "no plan printed"
+else
+	skip "the statistics programs are not built; run make"
+fi
+done_testing

@@ -83,7 +83,7 @@ if [ "$(jget r.jsonl 'r[0]["backend"]')" != papi ] ||
 	skip "libpapi cannot count here: $(head -n 1 err)"
 else
 	cpu=$(cat cpu.txt)
-	assert_eq "$(jget r.jsonl "abs(r[0]['events']['perf::TASK-CLOCK']['value'] - $cpu) < 0.05 * $cpu")" true "papi task-clock vs CPU time"
+	assert_eq "$(jget r.jsonl "abs(r[0]['events']['perf::TASK-CLOCK']['value'] - $cpu) < 0.25 * $cpu")" true "papi task-clock vs CPU time"
 	assert_eq "$(jget r.jsonl '"perf::TASK-CLOCK" in r[0]["floor"]')" true "papi floor"
 fi
 

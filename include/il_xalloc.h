@@ -11,5 +11,7 @@ void *il_xmalloc(size_t n);
 void *il_xcalloc(size_t n, size_t sz);
 void *il_xrealloc(void *p, size_t n);
 char *il_xstrdup(const char *s);
+/* printf into a new string */
+char *il_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -99,42 +99,6 @@ fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-static int
-read_all(const char *path, unsigned char **data, size_t *size)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    struct stat st;
-    if (fstat(fd, &st) < 0) {
-        close(fd);
-        return -1;
-    }
-    size_t cap = (size_t)st.st_size + 1, n = 0;
-    unsigned char *p = il_xmalloc(cap);
-    for (;;) {
-        if (n == cap)
-            p = il_xrealloc(p, cap *= 2);
-        ssize_t r = read(fd, p + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            free(p);
-            close(fd);
-            errno = e;
-            return -1;
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    close(fd);
-    *data = p;
-    *size = n;
-    return 0;
-}
-
 /* Something a linker takes as an input: ELF, or LLVM bitcode (raw or in
  * its wrapper), for objects built with -flto. */
 static int
@@ -192,7 +156,7 @@ il_ar_open(struct il_archive *a, const char *path, const char *cwd, char *err, s
     a->path = il_xstrdup(path);
     char *full = join(cwd, path);
     char real[PATH_MAX];
-    if (!realpath(full, real) || read_all(real, &a->data, &a->size) < 0) {
+    if (!realpath(full, real) || !(a->data = (unsigned char *)il_slurp(real, &a->size))) {
         free(full);
         return fail(err, errlen, "cannot read archive '%s': %s", path, strerror(errno));
     }
@@ -291,21 +255,6 @@ il_ar_close(struct il_archive *a)
     memset(a, 0, sizeof *a);
 }
 
-static int
-write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 int
 il_ar_extract(const struct il_archive *a, const struct il_member *m, const char *out)
 {
@@ -317,16 +266,16 @@ il_ar_extract(const struct il_archive *a, const struct il_member *m, const char 
         if (slash)
             *slash = 0;
         char *src = join(dir, m->name);
-        int rc = read_all(src, &copy, &n);
+        copy = (unsigned char *)il_slurp(src, &n);
         free(src);
         free(dir);
-        if (rc < 0)
+        if (!copy)
             return -1;
         p = copy;
     }
     int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644), rc = -1;
     if (fd >= 0) {
-        rc = write_all(fd, p, n);
+        rc = il_write_full(fd, p, n);
         if (close(fd) < 0)
             rc = -1;
     }

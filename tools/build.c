@@ -195,10 +195,10 @@ orders(const char *path, size_t *n, char **program)
         json_t *o = json_object_get(json_array_get(bins, i), "order");
         for (size_t j = 0; j < json_array_size(o); j++) {
             if (j)
-                il_buf_puts(&b, " ");
-            il_buf_puts(&b, json_string_value(json_array_get(o, j)));
+                il_buf_str(&b, " ");
+            il_buf_str(&b, json_string_value(json_array_get(o, j)));
         }
-        out[i] = b.s ? b.s : il_xstrdup("");
+        out[i] = b.p ? b.p : il_xstrdup("");
     }
     json_decref(m);
     return out;
@@ -310,13 +310,13 @@ main(int argc, char **argv)
         /* make [its words] -C src CC='...interloper-cc' --cc CC --links L -- VARS... ARGS... */
         struct il_buf ccv = {0};
         char *shim = il_xasprintf("%s/interloper-cc", libexec);
-        il_buf_shell(&ccv, shim);
-        il_buf_puts(&ccv, " --cc ");
-        il_buf_shell(&ccv, cc);
-        il_buf_puts(&ccv, " --links ");
-        il_buf_shell(&ccv, links);
-        il_buf_puts(&ccv, " --");
-        char *ccarg = il_xasprintf("CC=%s", ccv.s), *mk = il_xstrdup(make);
+        il_buf_shell(&ccv, shim, NULL);
+        il_buf_str(&ccv, " --cc ");
+        il_buf_shell(&ccv, cc, NULL);
+        il_buf_str(&ccv, " --links ");
+        il_buf_shell(&ccv, links, NULL);
+        il_buf_str(&ccv, " --");
+        char *ccarg = il_xasprintf("CC=%s", ccv.p), *mk = il_xstrdup(make);
         size_t cap = (size_t)argc + sys[i].nvars + 16, n = 0;
         char **mv = il_xcalloc(cap + strlen(make), sizeof *mv);
         for (char *w = strtok(mk, " \t"); w; w = strtok(NULL, " \t"))
@@ -429,7 +429,7 @@ main(int argc, char **argv)
         fprintf(stderr,
                 "interloper build: %zu system%s of %s, %zu binaries each in the same orders "
                 "(seed %s), in %s; measure them with interloper sweep --layouts %zu%s\n",
-                nsys, nsys == 1 ? "" : "s", prog0, norders, seed, dir, norders, b.s);
+                nsys, nsys == 1 ? "" : "s", prog0, norders, seed, dir, norders, b.p);
         il_buf_free(&b);
     }
     free(top);

@@ -18,28 +18,6 @@
 
 #include "il_tools.h"
 
-char *
-il_find_program(const char *prog)
-{
-    struct stat st;
-    if (strchr(prog, '/'))
-        return il_xstrdup(prog);
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/bin:/bin";
-    for (const char *p = path;; p++) {
-        const char *colon = strchr(p, ':');
-        size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        char *cand = n ? il_xasprintf("%.*s/%s", (int)n, p, prog) : il_xasprintf("./%s", prog);
-        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
-            return cand;
-        free(cand);
-        if (!colon)
-            return NULL;
-        p = colon;
-    }
-}
-
 /* ELF64 or ELF32 of this machine's byte order; anything else is left to
  * the kernel to judge. */
 struct elf {

@@ -1,8 +1,9 @@
 /*
- * il_tools.h: what interloper's C commands share (run, sweep, record
- * merge, hold): buffers, SHA-256, option words, the launcher, the plan,
- * results files.  Not used by the library, which allocates nothing before
- * main; these may allocate and exit on failure.
+ * il_tools.h: what interloper run, sweep, record merge and hold share:
+ * option words, the launcher, the plan, results files; and, from
+ * il_util.h, what every C command shares (buffers, SHA-256...).  Not used
+ * by the library, which allocates nothing before main; these may allocate
+ * and exit on failure.
  */
 #ifndef IL_TOOLS_H
 #define IL_TOOLS_H
@@ -13,55 +14,8 @@
 #include <sys/types.h>
 
 #include "il_prng.h"
-#include "il_xalloc.h"
+#include "il_util.h"
 #include "interloper.h"
-
-/* ------------------------------------------------------------ util.c */
-char *il_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* A growing string, always terminated. */
-struct il_buf {
-    char *s;
-    size_t n, cap;
-};
-void il_buf_add(struct il_buf *b, const char *s, size_t n);
-void il_buf_puts(struct il_buf *b, const char *s);
-void il_buf_printf(struct il_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* s as a JSON string, quotes included (control bytes as \u00XX) */
-void il_buf_json(struct il_buf *b, const char *s);
-/* UTF-8: the length of the sequence at p (0: not one); whether s is all
- * UTF-8; a copy with every other byte taken as Latin-1. */
-size_t il_utf8_len(const unsigned char *p);
-int il_utf8_ok(const char *s);
-char *il_utf8_fix(const char *s);
-/* s as one sh word in single quotes */
-void il_buf_shell(struct il_buf *b, const char *s);
-/* s as one sh word, quoted only when it must be */
-void il_buf_word(struct il_buf *b, const char *s);
-void il_buf_free(struct il_buf *b);
-
-/* Write all of s, retrying short writes; 0 or -1 with errno. */
-int il_write_full(int fd, const void *s, size_t n);
-/* Seconds since the epoch as "2026-11-22T14:20:45Z". */
-void il_utc_now(char out[32]);
-/* A monotonic clock in seconds. */
-double il_now(void);
-
-/* ------------------------------------------------------------ sha256.c */
-struct il_sha256 {
-    uint32_t h[8];
-    uint64_t len;
-    unsigned char buf[64];
-    size_t nbuf;
-};
-void il_sha256_init(struct il_sha256 *c);
-void il_sha256_update(struct il_sha256 *c, const void *p, size_t n);
-void il_sha256_final(struct il_sha256 *c, unsigned char out[32]);
-/* The hex digest of n bytes, of an open descriptor read from offset 0
- * (its size in *size), of a file.  0, or -1 with errno. */
-void il_sha256_hex(const void *p, size_t n, char hex[65]);
-int il_sha256_fd(int fd, char hex[65], unsigned long long *size);
-int il_sha256_file(const char *path, char hex[65]);
 
 /* ------------------------------------------------------------ args.c */
 /* Option words, the way interloper's commands read them: "--name value"
@@ -205,9 +159,6 @@ void il_plan_setup_label(const struct il_plan *p, const struct il_run *r, char *
  * "static", "setuid", or a sentence.  *warn is set when it can, but the
  * program does not start through __libc_start_main. */
 const char *il_preloadable(const char *path, int *warn);
-/* PROG as exec would find it: a path if it has a '/', else the first
- * executable regular file of that name in PATH.  NULL if none. */
-char *il_find_program(const char *prog);
 
 /* ------------------------------------------------------------ launch.c */
 /* The environment a measured program receives, built once. */

@@ -239,7 +239,7 @@ il_spec_write(struct il_spec *s, long pid, const char *output, int summary, cons
                   pid, output, summary, labels_json);
     int fd = open(s->tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     int rc =
-        fd < 0 || pwrite(fd, b.s, b.n, 0) != (ssize_t)b.n || ftruncate(fd, (off_t)b.n) < 0 ? -1 : 0;
+        fd < 0 || pwrite(fd, b.p, b.n, 0) != (ssize_t)b.n || ftruncate(fd, (off_t)b.n) < 0 ? -1 : 0;
     int e = errno;
     if (fd >= 0 && close(fd) < 0 && rc == 0)
         rc = -1, e = errno;

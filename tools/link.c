@@ -140,7 +140,7 @@ link_argv(const struct il_link *l, const struct il_tpls *t, size_t j, const char
         } else if (p->out) {
             has_out = 1;
             if (!strncmp(p->arg, "-o", 2) && p->arg[2]) {
-                il_strv_push_own(&argv, il_fmt("-o%s", output));
+                il_strv_push_own(&argv, il_xasprintf("-o%s", output));
             } else {
                 il_strv_push(&argv, output);
             }
@@ -155,12 +155,12 @@ link_argv(const struct il_link *l, const struct il_tpls *t, size_t j, const char
     if (l->function) {
         char id[32];
         il_id(l, j, id, sizeof id);
-        char *f = il_fmt("%s/symorder/%s", l->tmp, id);
+        char *f = il_xasprintf("%s/symorder/%s", l->tmp, id);
         if (!l->raw_ld)
             il_strv_push(&argv, "-fuse-ld=lld");
         if (access(f, F_OK) == 0) {
-            il_strv_push_own(&argv,
-                             il_fmt("%s--symbol-ordering-file=%s", l->raw_ld ? "" : "-Wl,", f));
+            il_strv_push_own(
+                &argv, il_xasprintf("%s--symbol-ordering-file=%s", l->raw_ld ? "" : "-Wl,", f));
             il_strv_push(&argv,
                          l->raw_ld ? "--no-warn-symbol-ordering" : "-Wl,--no-warn-symbol-ordering");
         }
@@ -251,10 +251,10 @@ link_rest(const struct il_link *l, const struct il_tpls *t, size_t first)
     while (next < l->k || active) {
         while (active < (size_t)l->jobs && next < l->k && !il_interrupted) {
             il_id(l, next, id, sizeof id);
-            char *bin = il_fmt("%s/%s.%s", l->tmp, l->prog, id);
-            char *log = il_fmt("%s/log.%s", l->tmp, id);
+            char *bin = il_xasprintf("%s/%s.%s", l->tmp, l->prog, id);
+            char *log = il_xasprintf("%s/log.%s", l->tmp, id);
             struct il_strv argv = link_argv(l, t, next, bin);
-            job[active].pid = il_spawn(argv.v, l->cwd, log, log);
+            job[active].pid = il_start_to(argv.v, l->cwd, log, log);
             job[active++].j = next++;
             il_strv_free(&argv);
             free(bin);
@@ -272,12 +272,12 @@ link_rest(const struct il_link *l, const struct il_tpls *t, size_t first)
         size_t j = job[a].j;
         job[a] = job[--active];
         il_id(l, j, id, sizeof id);
-        char *bin = il_fmt("%s/%s.%s", l->tmp, l->prog, id);
-        char *log = il_fmt("%s/log.%s", l->tmp, id);
+        char *bin = il_xasprintf("%s/%s.%s", l->tmp, l->prog, id);
+        char *log = il_xasprintf("%s/log.%s", l->tmp, id);
         if (st != 0)
             fail(l, j, st, log, NULL);
         if (access(bin, F_OK) < 0)
-            fail(l, j, 0, log, il_fmt("the link wrote no %s\n", bin));
+            fail(l, j, 0, log, il_xasprintf("the link wrote no %s\n", bin));
         unlink(log);
         free(bin);
         free(log);
@@ -319,7 +319,7 @@ cleanup(void)
     if (l->tmp)
         rm_tree(l->tmp);
     if (made_archives) {
-        char *p = il_fmt("%s/archives", l->out);
+        char *p = il_xasprintf("%s/archives", l->out);
         rm_tree(p);
         free(p);
     }
@@ -544,8 +544,6 @@ main(int argc, char **argv)
     /* ------------------------------------------------ linking */
     if (!il_which("nm"))
         errx(1, "'nm' not found in PATH; install binutils");
-    if (!il_which("sha256sum"))
-        errx(1, "'sha256sum' not found in PATH; install coreutils");
     if (l->function)
         il_symorder_write(l);
     il_manifest_begin(l);
@@ -554,22 +552,23 @@ main(int argc, char **argv)
      * timestamp, a random build-id, the output path), and would be
      * confounded with the layout. */
     il_id(l, 0, id, sizeof id);
-    char *log = il_fmt("%s/log", l->tmp), *bin = il_fmt("%s/%s.%s", l->tmp, l->prog, id);
+    char *log = il_xasprintf("%s/log", l->tmp),
+         *bin = il_xasprintf("%s/%s.%s", l->tmp, l->prog, id);
     int st = link_one(l, &t, 0, bin, log);
     if (st != 0)
         fail(l, 0, st, log, NULL);
     if (access(bin, F_OK) < 0)
-        fail(l, 0, 0, log, il_fmt("the link wrote no %s\n", bin));
+        fail(l, 0, 0, log, il_xasprintf("the link wrote no %s\n", bin));
     char *w = il_slurp(log, NULL); /* the build's own warnings, once */
     for (char *p = w, *e; p && *p; p = e + (*e != 0)) {
         e = strchrnul(p, '\n');
         fprintf(stderr, "  %.*s\n", (int)(e - p), p);
     }
     free(w);
-    char *dir = il_fmt("%s/again", l->tmp);
+    char *dir = il_xasprintf("%s/again", l->tmp);
     if (mkdir(dir, 0777) < 0)
         err(1, "cannot create %s", dir);
-    char *again = il_fmt("%s/%s.%s", dir, l->prog, id);
+    char *again = il_xasprintf("%s/%s.%s", dir, l->prog, id);
     st = link_one(l, &t, 0, again, log);
     if (st != 0)
         fail(l, 0, st, log, NULL);
@@ -629,11 +628,11 @@ main(int argc, char **argv)
         char *name;
         if (j < l->k) {
             il_id(l, j, id, sizeof id);
-            name = il_fmt("%s.%s", l->prog, id);
+            name = il_xasprintf("%s.%s", l->prog, id);
         } else {
             name = il_xstrdup(j == l->k ? "symorder" : "manifest.json");
         }
-        char *from = il_fmt("%s/%s", l->tmp, name), *to = il_fmt("%s/%s", l->out, name);
+        char *from = il_xasprintf("%s/%s", l->tmp, name), *to = il_xasprintf("%s/%s", l->out, name);
         if (access(from, F_OK) == 0 && rename(from, to) < 0)
             err(1, "cannot move %s into %s", from, l->out);
         free(from);

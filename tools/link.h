@@ -91,7 +91,8 @@ void il_tpl_add(struct il_tpls *t, const char *arg, long obj, int out);
  * OUT, /dev/null when NULL).  Statuses are exit statuses, 128+N for signal
  * N, 127 when the program could not be started. */
 #define IL_MAX_JOBS 256
-pid_t il_spawn(char *const *argv, const char *dir, const char *out, const char *err);
+/* Start ARGV; its pid.  (Not the sweep's il_spawn, launch.c.) */
+pid_t il_start_to(char *const *argv, const char *dir, const char *out, const char *err);
 /* Wait for any child; its pid, and its status in *STATUS. */
 pid_t il_wait(int *status);
 /* Run ARGV and wait for it; exits 128+N when interrupted by signal N. */
@@ -103,16 +104,13 @@ extern volatile int il_interrupted;
 void il_catch_signals(void);
 
 /* ---------------------------------------------------------------- linkaux.c */
-/* A file's contents, NUL-terminated; NULL on error. */
-char *il_slurp(const char *path, size_t *len);
-
 /* The id of binary J, zero-padded to L->width. */
 void il_id(const struct il_link *l, size_t j, char *buf, size_t len);
 
 /* Fingerprint binaries FIRST to FIRST+N-1 in L->tmp: a hash of "name
  * type address" of every defined symbol from nm -P (FP[i]) and of the text
  * ones (TFP[i]), 16 hex digits each, and the file's SHA-256 (SHA[i]).  One
- * nm and one sha256sum for them all.  Dies on failure. */
+ * nm for them all; the hashes in process (sha256.c).  Dies on failure. */
 void il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
                      char (*tfp)[17], char (*sha)[65]);
 

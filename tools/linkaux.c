@@ -17,29 +17,6 @@
 #include "il_names.h"
 #include "link.h"
 
-char *
-il_slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    struct il_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    il_buf_add(&b, "", 0);
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        il_buf_add(&b, chunk, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        il_buf_free(&b);
-        return NULL;
-    }
-    if (len)
-        *len = b.n;
-    return b.p;
-}
-
 void
 il_id(const struct il_link *l, size_t j, char *buf, size_t len)
 {
@@ -74,42 +51,42 @@ three_fields(const char *line, char *type, size_t typelen)
     return b.p;
 }
 
+/* Binary FILE's fingerprints from LINES (nm's, as read; freed): the
+ * SHA-256 of "name type address\n" for every symbol, sorted, in FP, and
+ * of the text symbols' in TFP, 16 hex digits each; the file's own in SHA. */
 static void
-write_lines(const char *path, char **v, size_t n)
+fingerprint(const struct il_link *l, const char *file, struct il_strv *lines, char fp[17],
+            char tfp[17], char sha[65])
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        err(1, "cannot create %s", path);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%s\n", v[i]);
-    if (fclose(f) != 0)
-        err(1, "cannot write %s", path);
-}
-
-/* Write binary FILE's fingerprint inputs, LINES (nm's, as read), to
- * TMP/FILE.all and TMP/FILE.text: "name type address", sorted. */
-static void
-fingerprint_input(const struct il_link *l, const char *file, struct il_strv *lines)
-{
-    struct il_strv txt = {0};
+    struct il_buf all = {0}, txt = {0};
+    il_buf_add(&all, "", 0);
+    il_buf_add(&txt, "", 0);
     if (lines->n)
         qsort(lines->v, lines->n, sizeof *lines->v, by_str);
     for (size_t i = 0; i < lines->n; i++) {
         char type[8];
         free(three_fields(lines->v[i], type, sizeof type));
-        if (strlen(type) == 1 && strchr("TtWw", type[0]))
-            il_strv_push(&txt, lines->v[i]);
+        il_buf_str(&all, lines->v[i]);
+        il_buf_add(&all, "\n", 1);
+        if (strlen(type) == 1 && strchr("TtWw", type[0])) {
+            il_buf_str(&txt, lines->v[i]);
+            il_buf_add(&txt, "\n", 1);
+        }
     }
     if (!txt.n)
         errx(1, "%s has no symbols to fingerprint (stripped?); remove -s from the link command",
              file);
-    char *p = il_fmt("%s/%s.all", l->tmp, file);
-    write_lines(p, lines->v, lines->n);
-    free(p);
-    p = il_fmt("%s/%s.text", l->tmp, file);
-    write_lines(p, txt.v, txt.n);
-    free(p);
-    il_strv_free(&txt);
+    char hex[65];
+    il_sha256_hex(all.p, all.n, hex);
+    snprintf(fp, 17, "%.16s", hex);
+    il_sha256_hex(txt.p, txt.n, hex);
+    snprintf(tfp, 17, "%.16s", hex);
+    char *path = il_xasprintf("%s/%s", l->tmp, file);
+    if (il_sha256_file(path, sha) < 0)
+        err(1, "cannot read %s", path);
+    free(path);
+    il_buf_free(&all);
+    il_buf_free(&txt);
     il_strv_free(lines);
 }
 
@@ -123,7 +100,7 @@ il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
     for (size_t j = 0; j < n; j++) {
         char id[32];
         il_id(l, first + j, id, sizeof id);
-        il_strv_push_own(&files, il_fmt("%s.%s", l->prog, id));
+        il_strv_push_own(&files, il_xasprintf("%s.%s", l->prog, id));
     }
     il_strv_push(&argv, "nm");
     il_strv_push(&argv, "-P");
@@ -131,7 +108,7 @@ il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
     il_strv_push(&argv, "--");
     for (size_t j = 0; j < n; j++)
         il_strv_push(&argv, files.v[j]);
-    char *nm = il_fmt("%s/nm", l->tmp), *sums = il_fmt("%s/sums", l->tmp);
+    char *nm = il_xasprintf("%s/nm", l->tmp);
     if (il_run_to(argv.v, l->tmp, nm, NULL) != 0)
         errx(1, "nm cannot read %s", files.v[0]);
     il_strv_free(&argv);
@@ -148,7 +125,7 @@ il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
         const char *next = n > 1 && cur + 1 < (long)n ? files.v[cur + 1] : NULL;
         if (next && len == strlen(next) + 1 && s[len - 1] == ':' && !memcmp(s, next, len - 1)) {
             if (cur >= 0)
-                fingerprint_input(l, files.v[cur], &lines);
+                fingerprint(l, files.v[cur], &lines, fp[cur], tfp[cur], sha[cur]);
             cur++;
         } else if (cur >= 0) {
             il_strv_push_own(&lines, three_fields(s, type, sizeof type));
@@ -158,44 +135,8 @@ il_fingerprints(const struct il_link *l, size_t first, size_t n, char (*fp)[17],
     free(text);
     if (cur != (long)n - 1)
         errx(1, "nm printed something unexpected for %s", files.v[cur + 1]);
-    fingerprint_input(l, files.v[cur], &lines);
-    /* One sha256sum for the batch: FILE.all, FILE.text and FILE, each. */
-    il_strv_push(&argv, "sha256sum");
-    il_strv_push(&argv, "--");
-    for (size_t j = 0; j < n; j++) {
-        il_strv_push_own(&argv, il_fmt("%s.all", files.v[j]));
-        il_strv_push_own(&argv, il_fmt("%s.text", files.v[j]));
-        il_strv_push(&argv, files.v[j]);
-    }
-    if (il_run_to(argv.v, l->tmp, sums, NULL) != 0)
-        errx(1, "sha256sum cannot read %s", files.v[0]);
-    char *out = il_slurp(sums, NULL);
-    if (!out)
-        err(1, "cannot read %s", sums);
-    unlink(sums);
-    char *line = out;
-    for (size_t j = 0; j < 3 * n; j++) {
-        if (!line || strspn(line + (*line == '\\'), "0123456789abcdef") < 64)
-            errx(1, "sha256sum printed something unexpected for %s", files.v[j / 3]);
-        line += *line == '\\'; /* a name with odd bytes is marked \ */
-        if (j % 3 == 0)
-            snprintf(fp[j / 3], 17, "%.16s", line);
-        else if (j % 3 == 1)
-            snprintf(tfp[j / 3], 17, "%.16s", line);
-        else
-            snprintf(sha[j / 3], 65, "%.64s", line);
-        line = strchr(line, '\n');
-        line = line ? line + 1 : NULL;
-        if (j % 3 < 2) {
-            char *f = il_fmt("%s/%s", l->tmp, argv.v[2 + j]);
-            unlink(f);
-            free(f);
-        }
-    }
-    free(out);
+    fingerprint(l, files.v[cur], &lines, fp[cur], tfp[cur], sha[cur]);
     free(nm);
-    free(sums);
-    il_strv_free(&argv);
     il_strv_free(&files);
 }
 
@@ -305,7 +246,7 @@ il_symorder_write(const struct il_link *l)
     il_strv_push(&argv, "--");
     for (size_t i = 0; i < l->nobj; i++)
         il_strv_push(&argv, l->obj[i].path);
-    char *out = il_fmt("%s/nm", l->tmp), *log = il_fmt("%s/nm.log", l->tmp);
+    char *out = il_xasprintf("%s/nm", l->tmp), *log = il_xasprintf("%s/nm.log", l->tmp);
     if (il_run_to(argv.v, l->cwd, out, log) != 0) {
         char *m = il_slurp(log, NULL);
         if (m)
@@ -362,7 +303,7 @@ il_symorder_write(const struct il_link *l)
         nfn[i] = u;
         perm[i] = il_xmalloc((u ? u : 1) * sizeof **perm);
     }
-    out = il_fmt("%s/symorder", l->tmp);
+    out = il_xasprintf("%s/symorder", l->tmp);
     if (mkdir(out, 0777) < 0)
         err(1, "cannot create %s", out);
     free(out);
@@ -372,7 +313,7 @@ il_symorder_write(const struct il_link *l)
         il_functions_shuffle(l->seed, (uint32_t)k, il_order(&l->ord, 1), l->nobj, nfn, perm);
         char id[32];
         il_id(l, k, id, sizeof id);
-        out = il_fmt("%s/symorder/%s", l->tmp, id);
+        out = il_xasprintf("%s/symorder/%s", l->tmp, id);
         FILE *f = fopen(out, "w");
         if (!f)
             err(1, "cannot create %s", out);
@@ -473,7 +414,7 @@ il_manifest_binary(struct il_link *l, size_t j, const char *fp, const char *tfp,
 {
     char id[32];
     if (j == 0) {
-        char *path = il_fmt("%s/manifest.json", l->tmp);
+        char *path = il_xasprintf("%s/manifest.json", l->tmp);
         l->manifest = fopen(path, "w");
         if (!l->manifest)
             err(1, "cannot create %s", path);
@@ -482,8 +423,8 @@ il_manifest_binary(struct il_link *l, size_t j, const char *fp, const char *tfp,
                 l->reproducible ? "true" : "false", IL_M_BINARIES);
     }
     il_id(l, j, id, sizeof id);
-    char *file = il_fmt("%s.%s", l->prog, id), *so = il_fmt("symorder/%s", id);
-    char *path = il_fmt("%s/%s", l->tmp, so);
+    char *file = il_xasprintf("%s.%s", l->prog, id), *so = il_xasprintf("symorder/%s", id);
+    char *path = il_xasprintf("%s/%s", l->tmp, so);
     json_t *b = json_object();
     json_object_set_new(b, IL_M_ID, json_string(id));
     json_object_set_new(b, IL_M_FILE, jstr(file));

@@ -2,127 +2,12 @@
  * linkcmd.c: the link command model shared by interloper cc and interloper
  * link (linkcmd.h): argument classes, and the links file's records.
  */
-#include <err.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "linkcmd.h"
-
-/* ---------------------------------------------------------------- memory */
-char *
-il_fmt(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *p = NULL;
-    if (vasprintf(&p, fmt, ap) < 0)
-        err(1, "out of memory");
-    va_end(ap);
-    return p;
-}
-
-void
-il_strv_push_own(struct il_strv *s, char *str)
-{
-    if (s->n + 2 > s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 16;
-        s->v = il_xrealloc(s->v, s->cap * sizeof *s->v);
-    }
-    s->v[s->n++] = str;
-    s->v[s->n] = NULL;
-}
-
-void
-il_strv_push(struct il_strv *s, const char *str)
-{
-    il_strv_push_own(s, il_xstrdup(str));
-}
-
-void
-il_strv_free(struct il_strv *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free(s->v[i]);
-    free(s->v);
-    memset(s, 0, sizeof *s);
-}
-
-void
-il_buf_add(struct il_buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        b->cap = b->cap ? b->cap : 256;
-        while (b->n + n + 1 > b->cap)
-            b->cap *= 2;
-        b->p = il_xrealloc(b->p, b->cap);
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-void
-il_buf_str(struct il_buf *b, const char *s)
-{
-    il_buf_add(b, s, strlen(s));
-}
-
-void
-il_buf_free(struct il_buf *b)
-{
-    free(b->p);
-    memset(b, 0, sizeof *b);
-}
-
-char *
-il_which(const char *name)
-{
-    if (!*name)
-        return NULL;
-    if (strchr(name, '/')) {
-        if (access(name, X_OK) < 0)
-            return NULL;
-        if (name[0] == '/')
-            return il_xstrdup(name);
-        char *here = getcwd(NULL, 0);
-        if (!here)
-            return NULL;
-        char *p = il_xmalloc(strlen(here) + strlen(name) + 2);
-        sprintf(p, "%s/%s", here, name);
-        free(here);
-        return p;
-    }
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    for (const char *d = path;; d++) {
-        const char *e = strchrnul(d, ':');
-        size_t n = (size_t)(e - d);
-        char *p = il_xmalloc(n + strlen(name) + 3);
-        if (n)
-            sprintf(p, "%.*s/%s", (int)n, d, name);
-        else
-            sprintf(p, "./%s", name); /* an empty entry is the current directory */
-        struct stat st;
-        if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0) {
-            if (p[0] != '/') {
-                char *abs = il_which(p);
-                free(p);
-                return abs;
-            }
-            return p;
-        }
-        free(p);
-        if (!*e)
-            return NULL;
-        d = e;
-    }
-}
 
 /* ---------------------------------------------------------------- scanning */
 /* Options of gcc, clang and ld whose value is the next argument, between
@@ -304,16 +189,7 @@ il_scan_output(char *const *argv, const struct il_scan *s)
 void
 il_record_quote(struct il_buf *b, const char *s)
 {
-    il_buf_str(b, "'");
-    for (; *s; s++) {
-        if (*s == '\'')
-            il_buf_str(b, "'\\''");
-        else if (*s == '\n')
-            il_buf_str(b, "'\"$il_nl\"'");
-        else
-            il_buf_add(b, s, 1);
-    }
-    il_buf_str(b, "'");
+    il_buf_shell(b, s, "'\"$il_nl\"'");
 }
 
 static int

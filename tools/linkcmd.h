@@ -10,34 +10,7 @@
 
 #include <stddef.h>
 
-#include "il_xalloc.h"
-
-/* A growable vector of strings, NULL-terminated (usable as an argv). */
-struct il_strv {
-    char **v;
-    size_t n, cap;
-};
-
-void il_strv_push(struct il_strv *s, const char *str);
-void il_strv_push_own(struct il_strv *s, char *str);
-void il_strv_free(struct il_strv *s);
-
-/* A growable byte buffer, always NUL-terminated. */
-struct il_buf {
-    char *p;
-    size_t n, cap;
-};
-
-void il_buf_add(struct il_buf *b, const char *s, size_t n);
-void il_buf_str(struct il_buf *b, const char *s);
-void il_buf_free(struct il_buf *b);
-
-/* printf into a new string. */
-char *il_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* NAME's absolute path: NAME itself when it holds a '/' (made absolute),
- * else the first executable NAME in PATH.  NULL when there is none. */
-char *il_which(const char *name);
+#include "il_util.h"
 
 /* What each argument of a link command is. */
 enum il_arg {

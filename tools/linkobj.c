@@ -31,13 +31,13 @@ archive_dir(const char *out, const char *path)
 {
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
-    char *full = il_fmt("%s/archives", out);
+    char *full = il_xasprintf("%s/archives", out);
     if (mkdir(full, 0777) < 0 && errno != EEXIST)
         err(1, "cannot create %s", full);
     free(full);
     for (int n = 1;; n++) {
-        char *rel = n == 1 ? il_fmt("archives/%s", b) : il_fmt("archives/%s.%d", b, n);
-        full = il_fmt("%s/%s", out, rel);
+        char *rel = n == 1 ? il_xasprintf("archives/%s", b) : il_xasprintf("archives/%s.%d", b, n);
+        full = il_xasprintf("%s/%s", out, rel);
         if (mkdir(full, 0777) == 0) {
             free(full);
             return rel;
@@ -61,15 +61,15 @@ extract(const char *out, const char *dir, const struct il_archive *a, const stru
     for (int n = 1;; n++) {
         char *rel, *full;
         if (n == 1) {
-            rel = il_fmt("%s/%s", dir, b);
+            rel = il_xasprintf("%s/%s", dir, b);
         } else {
-            full = il_fmt("%s/%s/%d", out, dir, n);
+            full = il_xasprintf("%s/%s/%d", out, dir, n);
             if (mkdir(full, 0777) < 0 && errno != EEXIST)
                 err(1, "cannot create %s", full);
             free(full);
-            rel = il_fmt("%s/%d/%s", dir, n, b);
+            rel = il_xasprintf("%s/%d/%s", dir, n, b);
         }
-        full = il_fmt("%s/%s", out, rel);
+        full = il_xasprintf("%s/%s", out, rel);
         if (il_ar_extract(a, m, full) == 0) {
             free(full);
             return rel;
@@ -87,10 +87,10 @@ static char *
 trace_link(struct il_link *l, const struct il_scan *s)
 {
     struct il_strv argv = {0};
-    char *out = il_fmt("%s/trace.out", l->tmp), *log = il_fmt("%s/trace.log", l->tmp);
+    char *out = il_xasprintf("%s/trace.out", l->tmp), *log = il_xasprintf("%s/trace.log", l->tmp);
     for (size_t i = 0; i < l->cmd.n; i++) {
         if (i && i == s->out && s->out_joined) {
-            il_strv_push_own(&argv, il_fmt("-o%s", out));
+            il_strv_push_own(&argv, il_xasprintf("-o%s", out));
         } else {
             il_strv_push(&argv, i && i == s->out ? out : l->cmd.v[i]);
         }
@@ -190,7 +190,7 @@ expand(struct il_link *l, const struct il_scan *s, size_t i, char *path, int sep
             continue;
         }
         char *rel = dry ? il_xstrdup(ar.m[m].name) : extract(l->out, dir, &ar, &ar.m[m]);
-        char *full = il_fmt("%s/%s", l->out ? l->out : "", rel);
+        char *full = il_xasprintf("%s/%s", l->out ? l->out : "", rel);
         il_strv_push(&e->members, ar.m[m].name);
         il_strv_push_own(&e->files, rel);
         il_tpl_add(t, NULL, (long)l->nobj, 0);

@@ -1,8 +1,8 @@
 /*
- * linkrun.c: interloper link's children (link.h): the links, nm and
- * sha256sum, each in a process group of its own, so that SIGINT or
- * SIGTERM stops them and whatever they started (collect2, ld) before the
- * work directory is removed.
+ * linkrun.c: interloper link's children (link.h): the links and nm, each
+ * in a process group of its own, so that SIGINT or SIGTERM stops them and
+ * whatever they started (collect2, ld) before the work directory is
+ * removed.
  */
 #include <err.h>
 #include <errno.h>
@@ -49,7 +49,7 @@ open_out(const char *path)
 }
 
 pid_t
-il_spawn(char *const *argv, const char *dir, const char *out, const char *errpath)
+il_start_to(char *const *argv, const char *dir, const char *out, const char *errpath)
 {
     int fd = open_out(out), efd = errpath == out ? fd : errpath ? open_out(errpath) : -1;
     sigset_t block, old;
@@ -130,7 +130,7 @@ il_run_to(char *const *argv, const char *dir, const char *out, const char *errpa
 {
     if (il_interrupted)
         exit(128 + il_interrupted);
-    pid_t pid = il_spawn(argv, dir, out, errpath), got;
+    pid_t pid = il_start_to(argv, dir, out, errpath), got;
     int st;
     do
         got = il_wait(&st);

@@ -117,21 +117,14 @@ remove_tmp(void)
 }
 
 static void
-say_some(const char *what, char **ids, size_t n)
+say_some(const char *what, const struct il_strv *ids)
 {
-    if (!n)
+    if (!ids->n)
         return;
-    fprintf(stderr, "%s: %zu %s:", ME, n, what);
-    for (size_t i = 0; i < n && i < 5; i++)
-        fprintf(stderr, " %s", ids[i]);
-    fprintf(stderr, "%s\n", n > 5 ? " ..." : "");
-}
-
-static void
-add(char ***v, size_t *n, const char *s)
-{
-    *v = il_xrealloc(*v, (*n + 1) * sizeof **v);
-    (*v)[(*n)++] = il_xstrdup(s);
+    fprintf(stderr, "%s: %zu %s:", ME, ids->n, what);
+    for (size_t i = 0; i < ids->n && i < 5; i++)
+        fprintf(stderr, " %s", ids->v[i]);
+    fprintf(stderr, "%s\n", ids->n > 5 ? " ..." : "");
 }
 
 int
@@ -185,8 +178,8 @@ il_record_merge(int argc, char **argv)
     d.setups = m.setups ? m.setups : d.setups;
     d.reps = m.reps > d.reps ? m.reps : d.reps;
     d.warmup = m.warmup > d.warmup ? m.warmup : d.warmup;
-    char **missing = NULL, **extra = NULL, **dup = NULL;
-    size_t nmissing = 0, nextra = 0, ndup = 0, planned = 0;
+    struct il_strv missing = {0}, extra = {0}, dup = {0};
+    size_t planned = 0;
     struct il_idset want = {0};
     uint32_t block = 0;
     for (unsigned b = 0; !b || il_plan_batch_end(&p, b - 1) < m.setups; b++) {
@@ -199,7 +192,7 @@ il_record_merge(int argc, char **argv)
             il_idset_add(&want, id, &added);
             planned++;
             if (!il_idset_get(&m.seen, id))
-                add(&missing, &nmissing, id);
+                il_strv_push(&missing, id);
         }
         if (n)
             block = runs[n - 1].block + 1;
@@ -209,19 +202,19 @@ il_record_merge(int argc, char **argv)
     }
     for (size_t k = 0; k < m.seen.cap; k++)
         if (m.seen.key[k] && !il_idset_get(&want, m.seen.key[k]))
-            add(&extra, &nextra, m.seen.key[k]);
+            il_strv_push(&extra, m.seen.key[k]);
     for (size_t k = 0; k < m.dups.cap; k++)
         if (m.dups.key[k])
-            add(&dup, &ndup, m.dups.key[k]);
+            il_strv_push(&dup, m.dups.key[k]);
 
     if (fsync(m.fd) < 0 || close(m.fd) < 0 || rename(tmp, out) < 0)
         err(1, "cannot write %s", out);
     free(tmp);
     tmp = NULL;
     fprintf(stderr, "%s: %s: plan %s, %zu of its %zu runs (%zu records) from %d files\n", ME, out,
-            m.plan, planned - nmissing, planned, m.records, argc - i);
-    say_some("runs missing", missing, nmissing);
-    say_some("runs found more than once (the first kept)", dup, ndup);
-    say_some("runs not in the plan", extra, nextra);
-    return nmissing || ndup || nextra ? 2 : 0;
+            m.plan, planned - missing.n, planned, m.records, argc - i);
+    say_some("runs missing", &missing);
+    say_some("runs found more than once (the first kept)", &dup);
+    say_some("runs not in the plan", &extra);
+    return missing.n || dup.n || extra.n ? 2 : 0;
 }

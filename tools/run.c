@@ -73,9 +73,9 @@ add_label(struct il_buf *b, const struct il_common *c, const char *key, const ch
 {
     if (ours && il_label_get(c, key))
         return;
-    il_buf_puts(b, b->n > 1 ? "," : "");
+    il_buf_str(b, b->n > 1 ? "," : "");
     il_buf_json(b, key);
-    il_buf_puts(b, ":");
+    il_buf_str(b, ":");
     il_buf_json(b, value);
 }
 
@@ -187,7 +187,7 @@ main(int argc, char **argv)
     }
     il_setup_id(&f, setup, sizeof setup);
     struct il_buf lab = {0};
-    il_buf_puts(&lab, "{");
+    il_buf_str(&lab, "{");
     for (size_t i = 0; i < c.nlabels; i++)
         add_label(&lab, &c, c.labels[i].key, c.labels[i].value, 0);
     add_label(&lab, &c, IL_L_SETUP, setup, 1);
@@ -207,7 +207,7 @@ main(int argc, char **argv)
         add_label(&lab, &c, IL_L_PIN, "on", 1);
     if (c.have_cpus)
         add_label(&lab, &c, IL_L_CPUS, c.cpus_text, 1);
-    il_buf_puts(&lab, "}");
+    il_buf_str(&lab, "}");
 
     /* the environment; the pad last */
     struct il_spec spec;
@@ -248,18 +248,18 @@ main(int argc, char **argv)
         struct il_buf b = {0};
         for (size_t k = 0; k < env.n; k++)
             il_buf_printf(&b, "%s\n", env.v[k]);
-        il_buf_puts(&b, "-- ");
+        il_buf_str(&b, "-- ");
         il_buf_word(&b, path);
         for (char **p = pargv; *p; p++) {
-            il_buf_puts(&b, " ");
+            il_buf_str(&b, " ");
             il_buf_word(&b, *p);
         }
-        il_buf_printf(&b, "\nenv_bytes %zu\nlabels %s\n", il_env_bytes(&env), lab.s);
-        fputs(b.s, stdout);
+        il_buf_printf(&b, "\nenv_bytes %zu\nlabels %s\n", il_env_bytes(&env), lab.p);
+        fputs(b.p, stdout);
         return 0;
     }
 
-    if (il_spec_write(&spec, (long)getpid(), abs_out, !c.quiet, lab.s) < 0) {
+    if (il_spec_write(&spec, (long)getpid(), abs_out, !c.quiet, lab.p) < 0) {
         int e = errno;
         il_spec_remove(&spec);
         errno = e;

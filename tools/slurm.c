@@ -46,41 +46,41 @@ il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs)
                   plan_id, s->d.seed, runs, s->slurm, s->output, base, s->slurm);
     il_buf_printf(&b, "#SBATCH --job-name=interloper-%s\n", plan_id);
     il_buf_printf(&b, "#SBATCH --array=1-%u\n", s->slurm);
-    il_buf_puts(&b, "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --exclusive\n");
+    il_buf_str(&b, "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --exclusive\n");
     il_buf_printf(&b, "#SBATCH --chdir=%s\n", cwd);
     il_buf_printf(&b, "#SBATCH --output=%s.shard-%%a-of-%u.log\n", base, s->slurm);
     for (size_t i = 0; i < s->nsbatch; i++)
         il_buf_printf(&b, "#SBATCH %s\n", s->sbatch[i]);
-    il_buf_puts(&b, "set -eu\nexec ");
+    il_buf_str(&b, "set -eu\nexec ");
     /* the front command if we came through it, else this program */
     const char *front = getenv("INTERLOPER_FRONT");
     char self[IL_PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = 0;
     if (front && front[0] == '/') {
-        il_buf_shell(&b, front);
-        il_buf_puts(&b, " sweep");
+        il_buf_shell(&b, front, NULL);
+        il_buf_str(&b, " sweep");
     } else {
-        il_buf_shell(&b, self);
+        il_buf_shell(&b, self, NULL);
     }
     for (size_t i = 0; i < s->nforward; i++) {
-        il_buf_puts(&b, " ");
-        il_buf_shell(&b, s->forward[i]);
+        il_buf_str(&b, " ");
+        il_buf_shell(&b, s->forward[i], NULL);
     }
     if (!s->seed_given)
         il_buf_printf(&b, " --seed %u", s->d.seed);
     il_buf_printf(&b, " --shard \"$SLURM_ARRAY_TASK_ID/%u\" --output ", s->slurm);
-    il_buf_shell(&b, base);
+    il_buf_shell(&b, base, NULL);
     il_buf_printf(&b, "\".shard-$SLURM_ARRAY_TASK_ID-of-%u.jsonl\" --", s->slurm);
     for (size_t i = 0; i < s->nargs; i++) {
-        il_buf_puts(&b, " ");
-        il_buf_shell(&b, s->args[i]);
+        il_buf_str(&b, " ");
+        il_buf_shell(&b, s->args[i], NULL);
     }
-    il_buf_puts(&b, "\n");
+    il_buf_str(&b, "\n");
 
     char *tmp = il_xasprintf("%s.new", script);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-    if (fd < 0 || il_write_full(fd, b.s, b.n) < 0 || close(fd) < 0 || rename(tmp, script) < 0)
+    if (fd < 0 || il_write_full(fd, b.p, b.n) < 0 || close(fd) < 0 || rename(tmp, script) < 0)
         err(1, "cannot write %s", script);
     if (!s->c.quiet)
         fprintf(stderr,

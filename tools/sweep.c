@@ -191,13 +191,13 @@ labels(struct state *st, const struct il_run *r, struct il_buf *b)
     size_t k = r->cell % d->nsys;
 #define PAIR(key, val)                                                                             \
     do {                                                                                           \
-        il_buf_puts(b, b->n > 1 ? "," : "");                                                       \
+        il_buf_str(b, b->n > 1 ? "," : "");                                                        \
         il_buf_json(b, key);                                                                       \
-        il_buf_puts(b, ":");                                                                       \
+        il_buf_str(b, ":");                                                                        \
         il_buf_json(b, val);                                                                       \
     } while (0)
     b->n = 0;
-    il_buf_puts(b, "{");
+    il_buf_str(b, "{");
     PAIR(IL_L_BENCH, s->bench);
     PAIR(IL_L_SYSTEM, d->sys[k]);
     PAIR(IL_L_SETUP, setup);
@@ -234,7 +234,7 @@ labels(struct state *st, const struct il_run *r, struct il_buf *b)
         PAIR(IL_L_OUTPUT_CHECK, "off");
     for (size_t i = 0; i < s->c.nlabels; i++)
         PAIR(s->c.labels[i].key, s->c.labels[i].value);
-    il_buf_puts(b, "}");
+    il_buf_str(b, "}");
 #undef PAIR
 }
 
@@ -320,7 +320,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     il_plan_setup(&st->plan, r->setup, &env, &lay, &stack, &heap);
     const char *path = program(st, r, &pin);
     labels(st, r, lab);
-    if (il_spec_write(&st->spec, 0, st->rec_path, 0, lab->s) < 0)
+    if (il_spec_write(&st->spec, 0, st->rec_path, 0, lab->p) < 0)
         err(1, "cannot write the run spec %s", st->spec.path);
     il_env_setup(&st->slots, stack, heap, pin, s->pin_addr, (size_t)env);
     if (lseek(st->in_fd, 0, SEEK_SET) < 0 && errno != ESPIPE)
@@ -485,15 +485,15 @@ dry_run(struct state *st, const struct il_run *runs, size_t n)
                       pin == IL_PINMODE_NONE ? "off" : "on");
         il_buf_word(&b, path);
         for (size_t k = 0; k < s->nargs; k++) {
-            il_buf_puts(&b, " ");
+            il_buf_str(&b, " ");
             il_buf_word(&b, s->args[k]);
         }
         if (s->input) {
-            il_buf_puts(&b, " < ");
+            il_buf_str(&b, " < ");
             il_buf_word(&b, s->input);
         }
-        il_buf_puts(&b, "\n");
-        fputs(b.s, stdout);
+        il_buf_str(&b, "\n");
+        fputs(b.p, stdout);
     }
     il_buf_free(&b);
 }

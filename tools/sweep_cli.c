@@ -141,18 +141,18 @@ static char *
 subst(const char *tmpl, const char *id)
 {
     struct il_buf b = {0};
-    il_buf_puts(&b, "");
+    il_buf_str(&b, "");
     for (const char *p = tmpl; *p;) {
         const char *q = strstr(p, "{layout}");
         if (!q) {
-            il_buf_puts(&b, p);
+            il_buf_str(&b, p);
             break;
         }
         il_buf_add(&b, p, (size_t)(q - p));
-        il_buf_puts(&b, id);
+        il_buf_str(&b, id);
         p = q + 8;
     }
-    return b.s;
+    return b.p;
 }
 
 /* DIR/manifest.json beside the layouts' binaries, as interloper link

@@ -4,9 +4,11 @@ TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 	$(B)/libexec/interloper-run $(B)/libexec/interloper-sweep $(B)/libexec/interloper-hold \
 	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc $(B)/libexec/interloper-build
 
+# What every C command shares (tools/il_util.h, include/il_xalloc.h).
+IL_UTIL_OBJ = $(addprefix $(B)/tools/,util.o sha256.o xalloc.o)
 # What interloper run, sweep and record merge share (tools/il_tools.h).
-IL_TOOL_COMMON = util args opts setupid elf launch sha256 xalloc
-IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(B)/interposer/config.o
+IL_TOOL_COMMON = args opts setupid elf launch
+IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o
 # The plan, results files and their lines: the sweep's, and merge's.
 IL_PLAN_OBJ = $(addprefix $(B)/tools/,plan.o prng.o results.o meta.o)
 IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o until.o slurm.o holdev.o)
@@ -41,7 +43,7 @@ $(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(IL_PLAN
 
 # interloper link and interloper cc share the link command model.
 IL_LINK_OBJ = $(addprefix $(B)/tools/,link.o linkobj.o linkaux.o linkrun.o archive.o order.o \
-	prng.o linkcmd.o xalloc.o)
+	prng.o linkcmd.o) $(IL_UTIL_OBJ)
 
 $(B)/libexec/interloper-link: $(IL_LINK_OBJ)
 	@mkdir -p $(@D)
@@ -52,12 +54,12 @@ $(B)/libexec/interloper-build: $(B)/tools/build.o $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 
-$(B)/libexec/interloper-cc: $(B)/tools/cc.o $(B)/tools/linkcmd.o $(B)/tools/xalloc.o
+$(B)/libexec/interloper-cc: $(B)/tools/cc.o $(B)/tools/linkcmd.o $(IL_UTIL_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^
 
 $(B)/tests/unit/test_linkcmd: tests/unit/test_linkcmd.c $(B)/tools/linkcmd.o $(B)/tools/archive.o \
-		$(B)/tools/order.o $(B)/tools/prng.o $(B)/tools/xalloc.o
+		$(B)/tools/order.o $(B)/tools/prng.o $(IL_UTIL_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $(filter %.c %.o,$^) -lcmocka
 

@@ -82,7 +82,7 @@ run_report(const struct il_sweep *s)
         il_buf_free(&b);
         return NULL;
     }
-    return b.s;
+    return b.p;
 }
 
 int

@@ -1,30 +1,19 @@
 /*
- * util.c: formatted allocation, growing strings, whole writes, clocks:
- * for interloper's C commands (allocation itself: xalloc.c).
+ * util.c: growing strings and string vectors, quoting, PATH lookup, whole
+ * reads and writes, clocks: for every interloper C command (il_util.h;
+ * allocation: xalloc.c).
  */
-#include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "il_tools.h"
-
-char *
-il_xasprintf(const char *fmt, ...)
-{
-    va_list ap;
-    char *s;
-    va_start(ap, fmt);
-    int n = vasprintf(&s, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        err(1, "out of memory");
-    return s;
-}
+#include "il_util.h"
 
 void
 il_buf_add(struct il_buf *b, const char *s, size_t n)
@@ -33,16 +22,16 @@ il_buf_add(struct il_buf *b, const char *s, size_t n)
         size_t cap = b->cap ? b->cap : 256;
         while (b->n + n + 1 > cap)
             cap *= 2;
-        b->s = il_xrealloc(b->s, cap);
+        b->p = il_xrealloc(b->p, cap);
         b->cap = cap;
     }
-    memcpy(b->s + b->n, s, n);
+    memcpy(b->p + b->n, s, n);
     b->n += n;
-    b->s[b->n] = 0;
+    b->p[b->n] = 0;
 }
 
 void
-il_buf_puts(struct il_buf *b, const char *s)
+il_buf_str(struct il_buf *b, const char *s)
 {
     il_buf_add(b, s, strlen(s));
 }
@@ -104,7 +93,7 @@ char *
 il_utf8_fix(const char *s)
 {
     struct il_buf b = {0};
-    il_buf_puts(&b, "");
+    il_buf_str(&b, "");
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         size_t n = il_utf8_len(p);
         if (n) {
@@ -117,7 +106,7 @@ il_utf8_fix(const char *s)
             p++;
         }
     }
-    return b.s;
+    return b.p;
 }
 
 void
@@ -140,18 +129,20 @@ il_buf_json(struct il_buf *b, const char *s)
         }
         run = (const char *)p + 1;
     }
-    il_buf_puts(b, run);
+    il_buf_str(b, run);
     il_buf_add(b, "\"", 1);
     free(fixed);
 }
 
 void
-il_buf_shell(struct il_buf *b, const char *s)
+il_buf_shell(struct il_buf *b, const char *s, const char *nl)
 {
     il_buf_add(b, "'", 1);
     for (const char *p = s; *p; p++) {
         if (*p == '\'')
-            il_buf_puts(b, "'\\''");
+            il_buf_str(b, "'\\''");
+        else if (*p == '\n' && nl)
+            il_buf_str(b, nl);
         else
             il_buf_add(b, p, 1);
     }
@@ -166,17 +157,80 @@ il_buf_word(struct il_buf *b, const char *s)
         plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-",
                        *p) != NULL;
     if (plain)
-        il_buf_puts(b, s);
+        il_buf_str(b, s);
     else
-        il_buf_shell(b, s);
+        il_buf_shell(b, s, NULL);
 }
 
 void
 il_buf_free(struct il_buf *b)
 {
-    free(b->s);
-    b->s = NULL;
+    free(b->p);
+    b->p = NULL;
     b->n = b->cap = 0;
+}
+
+void
+il_strv_push_own(struct il_strv *s, char *str)
+{
+    if (s->n + 2 > s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        s->v = il_xrealloc(s->v, s->cap * sizeof *s->v);
+    }
+    s->v[s->n++] = str;
+    s->v[s->n] = NULL;
+}
+
+void
+il_strv_push(struct il_strv *s, const char *str)
+{
+    il_strv_push_own(s, il_xstrdup(str));
+}
+
+void
+il_strv_free(struct il_strv *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+char *
+il_find_program(const char *prog)
+{
+    struct stat st;
+    if (strchr(prog, '/'))
+        return il_xstrdup(prog);
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    for (const char *p = path;; p++) {
+        const char *colon = strchr(p, ':');
+        size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        char *cand = n ? il_xasprintf("%.*s/%s", (int)n, p, prog) : il_xasprintf("./%s", prog);
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+            return cand;
+        free(cand);
+        if (!colon)
+            return NULL;
+        p = colon;
+    }
+}
+
+char *
+il_which(const char *name)
+{
+    if (!*name || (strchr(name, '/') && access(name, X_OK) < 0))
+        return NULL;
+    char *p = il_find_program(name);
+    if (!p || p[0] == '/')
+        return p;
+    char *here = getcwd(NULL, 0);
+    char *abs = here ? il_xasprintf("%s/%s", here, p) : NULL;
+    free(here);
+    free(p);
+    return abs;
 }
 
 int
@@ -194,6 +248,46 @@ il_write_full(int fd, const void *s, size_t n)
         n -= (size_t)w;
     }
     return 0;
+}
+
+char *
+il_slurp(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) < 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    /* the size is a hint: the file may be growing, or in /proc */
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *p = il_xmalloc(cap);
+    for (;;) {
+        if (n == cap)
+            p = il_xrealloc(p, cap *= 2);
+        ssize_t r = read(fd, p + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(p);
+            close(fd);
+            errno = e;
+            return NULL;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    p[n] = 0; /* n < cap: the last read found room and read nothing */
+    if (len)
+        *len = n;
+    return p;
 }
 
 void

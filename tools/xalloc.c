@@ -2,6 +2,8 @@
  * xalloc.c: allocation that cannot fail (il_xalloc.h).
  */
 #include <err.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,4 +43,17 @@ il_xstrdup(const char *s)
     if (!p)
         err(1, "out of memory");
     return p;
+}
+
+char *
+il_xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        err(1, "out of memory");
+    return s;
 }

@@ -36,6 +36,22 @@
 extern char **environ;
 
 static void
+spin_cpu_ms(long ms)
+{
+    /* work measured in this process's CPU time, not in iterations: the
+     * tests compare it with a floor, and iterations take less time on a
+     * fast machine and more on a loaded one */
+    struct timespec t0, t;
+    volatile unsigned long x = 0;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    do {
+        for (int i = 0; i < 10000; i++)
+            x += (unsigned long)i;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < ms * 1000000L);
+}
+
+static void
 bye(void)
 {
     printf("atexit handler ran\n");
@@ -201,9 +217,7 @@ main(int argc, char **argv)
     if (!strcmp(m, "execfail")) {
         execl("/nonexistent/program", "program", (char *)NULL);
         printf("exec failed: %s\n", strerror(errno));
-        volatile unsigned long x = 0;
-        for (unsigned long i = 0; i < 20000000; i++)
-            x += i;
+        spin_cpu_ms(30);
         return 3;
     }
     if (!strcmp(m, "execnoexec")) {
@@ -211,9 +225,7 @@ main(int argc, char **argv)
         char *args[] = {argv[2], NULL};
         execve(argv[2], args, NULL);
         printf("exec failed: %s\n", strerror(errno));
-        volatile unsigned long x = 0;
-        for (unsigned long i = 0; i < 20000000; i++)
-            x += i;
+        spin_cpu_ms(30);
         return 4;
     }
     if (!strcmp(m, "raise")) {
@@ -273,9 +285,7 @@ main(int argc, char **argv)
                 execv(argv[2], argv + 2);
                 _exit(127);
             }
-            volatile unsigned long x = 0;
-            for (unsigned long i = 0; i < 20000000; i++)
-                x += i;
+            spin_cpu_ms(30);
             printf("child done\n");
             exit(0);
         }
@@ -372,9 +382,7 @@ main(int argc, char **argv)
         fflush(stdout);
         if (daemon(1, 1) < 0)
             err(1, "daemon");
-        volatile unsigned long x = 0;
-        for (unsigned long i = 0; i < 20000000; i++)
-            x += i;
+        spin_cpu_ms(30);
         return 0;
     }
     if (!strcmp(m, "fsize")) {

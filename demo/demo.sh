@@ -391,7 +391,8 @@ EOF
 		printf '%s\t%s\t%s\n' "$off" "$on" "$sv" | awk -F'\t' -v o="$o" '
 			function p(x) { return x == "" ? "-" : sprintf("%.2f%%", 100 * x) }
 			{ r = $10 == "" ? "none (no setup variance unpinned)" : sprintf("%.4f (%.4f to %s)", $10, $11, $12 == "" ? "unbounded" : sprintf("%.4f", $12))
-			  what = $12 != "" && $12 < 1 ? sprintf("fell by %.1f%% at least", 100 * (1 - $12)) : $10 == "" ? "" : "no change can be claimed"
+			  what = $12 != "" && $12 + 0 == 0 ? "fell to none detectable (pinned, the sizes differ less than run-to-run noise predicts, so the interval is [0, 0])" : \
+			         $12 != "" && $12 < 1 ? sprintf("fell by %.1f%% at least", 100 * (1 - $12)) : $10 == "" ? "" : "no change can be claimed"
 			  printf "| %s | %s (%s to %s) | %s (%s to %s) | %s | %s |\n", o, p($2), p($3), p($4), p($6), p($7), p($8), r, what }'
 	done
 	echo

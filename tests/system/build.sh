@@ -87,6 +87,7 @@ if ready; then
 	mkdir -p "$T/two"
 	printf 'int main(void) { return 0; }\n' >"$T/two/a.c"
 	cp "$T/two/a.c" "$T/two/b.c"
+	# shellcheck disable=SC2016 # make's $(CC), not the shell's
 	printf 'all: a b\na: a.o\n\t$(CC) -o a a.o\nb: b.o\n\t$(CC) -o b b.o\n' >"$T/two/Makefile"
 	fails "two programs linked, no --program" \
 		"the build of O2 linked 2 programs \\(a, b\\); choose one with --program NAME" \

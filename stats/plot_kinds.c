@@ -532,7 +532,7 @@ il_plot_hist(struct plot *p)
     direction(r, first, dir, sizeof dir);
     const char *what = o->speedup ? "speedup" : "ratio";
     if (nbench > 1)
-        snprintf(xlab, sizeof xlab, "%s (%s), geometric mean over %zu benchmarks", what,
+        snprintf(xlab, sizeof xlab, "%s (%s), geo. mean of %zu benchmarks", what,
                  nser > 1 ? o->speedup ? "baseline/value" : "value/baseline" : dir, nbench);
     else
         snprintf(xlab, sizeof xlab, "%s of %s, %s", what,

@@ -509,6 +509,8 @@ struct il_units {
     size_t *off, *n;   /* its runs are x[off[u] .. off[u] + n[u]) */
     double *x;         /* the values, unit by unit */
     double *mean, *est;
+    uint32_t *blk; /* each run's rep label (the sweep's pass), or
+                    * IL_MISSING_ID; NULL when no record has one */
 };
 
 struct il_group;
@@ -588,6 +590,7 @@ struct il_gsetups {
     unsigned char *out; /* stands out: its deviation passes crit (setupfx.c) */
     size_t nout;
     int has_test; /* p: no setup effect, by permuting runs across setups */
+    int blocked;  /* ... within each rep (the sweep's pass), not freely */
     double p;
     double crit;       /* the 95% point of the largest sqrt(n) |log est - median| */
     int has_tau;       /* het: tau^2 of the log estimate (Q, i2, interval) */

@@ -153,8 +153,11 @@ group_setup_rows(FILE *fp, const struct il_report *r, size_t g)
     head(fp, r, "setup_effect", name, "", s->k, 0, 0);
     interval(fp, s->has_tau ? sqrt(s->het.tau2) : NAN, tau ? "bounded" : "none",
              sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), tau, NAN,
-             "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile); p: "
-             "runs permuted across setups",
+             s->has_test && s->blocked
+                 ? "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile); "
+                   "p: runs permuted across setups within each " IL_L_REP
+                 : "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile); "
+                   "p: runs permuted across setups",
              s->has_test ? s->p : NAN, NAN);
     fputc(',', fp);
     csv_num(fp, s->center, 1);

@@ -98,6 +98,8 @@ setup_effect(const struct il_report *r, const struct il_gsetups *s)
             ? json_string(o->est.kind == IL_EST_MEAN ? "permutation of Cochran's Q across setups"
                                                      : "permutation of the spread across setups")
             : json_null());
+    set(j, "shuffle",
+        s->has_test ? json_string(s->blocked ? "within " IL_L_REP : "free") : json_null());
     set(j, "p", s->has_test ? jnum(s->p) : json_null());
     set(j, "q", s->has_tau ? jnum(s->het.q) : json_null());
     set(j, "i2", s->has_tau ? jnum(s->het.i2) : json_null());

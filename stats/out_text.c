@@ -513,15 +513,25 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
              o->design == IL_D_CROSSED ? o->d_label[1] : "");
     tab_print(fp, &t, md, title);
     const char *pre = md ? "\n" : "  ";
-    fprintf(
-        fp,
-        "%stau: the standard deviation of the setups' log %s beyond run-to-run noise (about "
-        "a relative one; Paule-Mandel, Q-profile interval%s%s); beyond noise: runs shuffled "
-        "across setups; stand out: %s further from the median setup's (the difference "
-        "shown) than the largest deviation that shuffled runs give in 95%% of shuffles\n",
-        pre, o->est.name,
-        o->design == IL_D_CROSSED ? "; none for crossed labels, whose setups share effects" : "",
-        o->est.kind == IL_EST_MEAN ? "" : "; a quantile needs 10 runs in every setup", o->est.name);
+    size_t nblk = 0, ntest = 0;
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        ntest += r->gsu[g].has_test;
+        nblk += r->gsu[g].has_test && r->gsu[g].blocked;
+    }
+    fprintf(fp,
+            "%stau: the standard deviation of the setups' log %s beyond run-to-run noise (about "
+            "a relative one; Paule-Mandel, Q-profile interval%s%s); beyond noise: runs shuffled "
+            "across setups%s; stand out: %s further from the median setup's (the difference "
+            "shown) than the largest deviation that shuffled runs give in 95%% of shuffles\n",
+            pre, o->est.name,
+            o->design == IL_D_CROSSED ? "; none for crossed labels, whose setups share effects"
+                                      : "",
+            o->est.kind == IL_EST_MEAN ? "" : "; a quantile needs 10 runs in every setup",
+            !nblk           ? ""
+            : nblk == ntest ? " within each " IL_L_REP " (the sweep's passes)"
+                            : " within each " IL_L_REP " where every one holds several setups, "
+                              "else freely",
+            o->est.name);
     for (size_t i = 0; i < r->ncmp; i++) {
         const struct il_cmp *cm = &r->cmp[i];
         if (!cm->has_svr)

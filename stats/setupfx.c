@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "il_names.h"
 #include "il_prng.h"
 #include "il_stats.h"
 
@@ -84,17 +85,75 @@ max_dev(const double *y, const size_t *n, size_t k, double *scratch)
     return m;
 }
 
-/* Runs shuffled across the setups, P times: the p-value of no setup effect
- * (the spread statistic), and the 95% point of the largest deviation
- * (max_dev) that no setup effect gives, in *crit: a setup whose own
- * deviation passes it stands out with a family-wise error of 5% over all
- * setups (the single-step maxT method of Westfall and Young, 1993), which
- * finds one setup in hundreds that the spread of all of them hides. */
+/* The sweep's passes as blocks of a restricted permutation: interloper
+ * sweep runs every setup once per pass (label rep), and passes drift, so
+ * runs are exchangeable across setups only within a pass.  Returns the
+ * runs' positions ordered by rep, with *nb blocks starting at bs[b]
+ * (bs[nb] = N), or NULL when a run has no rep or a block holds runs of
+ * one setup only: then runs are shuffled freely. */
+static const struct il_units *blk_un;
+static int
+blk_cmp(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    uint32_t x = blk_un->blk[i], y = blk_un->blk[j];
+    return x != y ? (x > y) - (x < y) : (i > j) - (i < j);
+}
+
+static size_t *
+blocks(const struct il_units *un, size_t N, size_t **bs, size_t *nb)
+{
+    if (!un->blk)
+        return NULL;
+    size_t *unit = il_xcalloc(N, sizeof *unit), *pos = il_xcalloc(N, sizeof *pos);
+    for (size_t u = 0; u < un->k; u++)
+        for (size_t i = 0; i < un->n[u]; i++)
+            unit[un->off[u] + i] = u;
+    int ok = 1;
+    for (size_t i = 0; i < N; i++) {
+        pos[i] = i;
+        ok &= un->blk[i] != IL_MISSING_ID;
+    }
+    blk_un = un;
+    qsort(pos, N, sizeof *pos, blk_cmp);
+    *bs = il_xcalloc(N + 1, sizeof **bs);
+    *nb = 0;
+    for (size_t i = 0, mixed = 0; i < N && ok; i++) {
+        if (i == 0 || un->blk[pos[i]] != un->blk[pos[i - 1]]) {
+            ok &= i == 0 || mixed;
+            (*bs)[(*nb)++] = i;
+            mixed = 0;
+        } else {
+            mixed |= unit[pos[i]] != unit[pos[(*bs)[*nb - 1]]];
+        }
+        if (i == N - 1)
+            ok &= mixed;
+    }
+    (*bs)[*nb] = N;
+    free(unit);
+    if (!ok || *nb < 1) {
+        free(pos);
+        free(*bs);
+        *bs = NULL;
+        return NULL;
+    }
+    return pos;
+}
+
+/* Runs shuffled across the setups, P times (within each pass when the
+ * runs say their pass, blocks(); *blocked says so): the p-value of no
+ * setup effect (the spread statistic), and the 95% point of the largest
+ * deviation (max_dev) that no setup effect gives, in *crit: a setup whose
+ * own deviation passes it stands out with a family-wise error of 5% over
+ * all setups (the single-step maxT method of Westfall and Young, 1993),
+ * which finds one setup in hundreds that the spread of all of them hides.
+ * A restricted permutation keeps both valid under drift between passes
+ * (Good, Permutation Tests, 2nd ed., 2000, section 3.5 on blocks). */
 static double
 perm_p(const struct il_estimator *e, const struct il_units *un, size_t P, unsigned long seed,
-       double *crit)
+       double *crit, int *blocked)
 {
-    size_t N = 0, maxn = 1, k = un->k;
+    size_t N = 0, maxn = 1, k = un->k, *bs = NULL, nb = 0;
     for (size_t u = 0; u < k; u++) {
         N += un->n[u];
         maxn = un->n[u] > maxn ? un->n[u] : maxn;
@@ -102,17 +161,23 @@ perm_p(const struct il_estimator *e, const struct il_units *un, size_t P, unsign
     double *x = il_xcalloc(N, sizeof *x), *y = il_xcalloc(k, sizeof *y);
     double *scratch = il_xcalloc(maxn > k ? maxn : k, sizeof *scratch);
     double *mx = il_xcalloc(P + 1, sizeof *mx);
+    size_t *pos = blocks(un, N, &bs, &nb);
+    *blocked = pos != NULL;
     memcpy(x, un->x, N * sizeof *x);
     double t0 = stat(e, x, un->n, k, y, scratch);
     size_t ge = 0, done = 0;
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_GPERM);
     for (size_t it = 0; it < P && isfinite(t0); it++) {
-        for (size_t i = N - 1; i > 0; i--) {
-            size_t j = il_rng_below(&g, i + 1);
-            double t = x[i];
-            x[i] = x[j];
-            x[j] = t;
+        for (size_t b = 0; b < (pos ? nb : 1); b++) {
+            size_t lo = pos ? bs[b] : 0, hi = pos ? bs[b + 1] : N;
+            for (size_t i = hi - 1; i > lo; i--) {
+                size_t j = lo + il_rng_below(&g, i - lo + 1);
+                size_t pi = pos ? pos[i] : i, pj = pos ? pos[j] : j;
+                double t = x[pi];
+                x[pi] = x[pj];
+                x[pj] = t;
+            }
         }
         double t = stat(e, x, un->n, k, y, scratch);
         if (isnan(t))
@@ -129,6 +194,8 @@ perm_p(const struct il_estimator *e, const struct il_units *un, size_t P, unsign
     free(y);
     free(scratch);
     free(mx);
+    free(pos);
+    free(bs);
     return done ? (double)(ge + 1) / (double)(done + 1) : NAN;
 }
 
@@ -229,7 +296,7 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
     if (o->est.kind != IL_EST_MIN && minn >= 2) {
         /* 999 permutations, fewer for large data, but not below 99. */
         size_t P = N * 999 <= 4000000 ? 999 : (size_t)fmax(99, 4e6 / (double)N);
-        s->p = perm_p(&o->est, un, P, o->seed, &s->crit);
+        s->p = perm_p(&o->est, un, P, o->seed, &s->crit, &s->blocked);
         s->has_test = isfinite(s->p);
     }
     /* A quantile's variance from a bootstrap of few runs is no estimate. */

@@ -152,4 +152,50 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+try "drift between the sweep's passes: runs are shuffled within each rep, and a spike is still found"
+if built; then
+	# 100 sizes x 4 passes (rep), each pass 1% slower than the one before,
+	# as sweeps drift; size 4160 is 3% slower.  Shuffling freely across
+	# passes makes p about 1 and hides it (review R4, finding 2).
+	awk 'BEGIN {
+		srand(5)
+		for (r = 1; r <= 4; r++) for (s = 0; s < 100; s++) {
+			v = 1e6 * (1 + 0.01 * r) * (s == 65 ? 1.03 : 1) * (1 + 0.02 * (rand() - 0.5))
+			printf "{\"schema\":\"interloper/1\",\"labels\":{\"env_add\":\"%d\",\"rep\":\"%d\"},\"times\":{\"wall_ns\":%.0f,\"user_ns\":1,\"sys_ns\":0}}\n", 64 * s, r, v
+		}
+	}' >"$T/drift.jsonl"
+	v=$(sh "$IL" report --setup env_add --json "$T/drift.jsonl" 2>/dev/null | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["groups"][0]["setup_effect"]
+print(e["shuffle"], e["p"] < 0.05, e["stand_out"])')
+	assert_eq "$v" "within rep True ['4160']" "blocks by rep: the test rejects, size 4160 stands out"
+	sed 's/,"rep":"[0-9]*"//' "$T/drift.jsonl" >"$T/norep.jsonl"
+	v=$(sh "$IL" report --setup env_add --json "$T/norep.jsonl" 2>/dev/null | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["groups"][0]["setup_effect"]["shuffle"])')
+	assert_eq "$v" "free" "no rep label: runs shuffled freely, and said so"
+	csv=$(sh "$IL" report --setup env_add --csv "$T/drift.jsonl" 2>/dev/null)
+	assert_match "$csv" 'p: runs permuted across setups within each rep' "the CSV says how"
+	out=$(sh "$IL" report --setup env_add "$T/drift.jsonl" 2>/dev/null)
+	assert_match "$out" 'shuffled across setups within each rep' "the text says how"
+	# A/A with drift: 200 groups of 8 setups x 6 passes; a valid test
+	# rejects about 10 of 200 (more than 22: p < 0.001).
+	awk 'BEGIN {
+		srand(13)
+		for (g = 0; g < 200; g++) for (r = 1; r <= 6; r++) for (s = 0; s < 8; s++) {
+			v = 1000 * (1 + 0.01 * r) * (1 + 0.01 * rand()) * (rand() < 0.3 ? 1 + 0.2 * rand() : 1)
+			printf "{\"schema\":\"interloper/1\",\"labels\":{\"g\":\"%d\",\"setup\":\"s%d\",\"rep\":\"%d\"},\"times\":{\"wall_ns\":%.3f,\"user_ns\":1,\"sys_ns\":0}}\n", g, s, r, v
+		}
+	}' >"$T/aad.jsonl"
+	n=$(sh "$IL" report --by g --setup setup --json "$T/aad.jsonl" 2>/dev/null | python3 -c '
+import json, sys
+g = json.load(sys.stdin)["groups"]
+print(sum(x["setup_effect"]["p"] < 0.05 for x in g), sum(len(x["setup_effect"]["stand_out"]) > 0 for x in g))')
+	assert_true "rejections ${n% *} of 200 under drift (expected about 10)" test "${n% *}" -le 22
+	assert_true "groups with a setup that stands out ${n#* } of 200 under drift" test "${n#* }" -le 22
+	assert_true "nor near none, as free shuffling gives under drift: ${n% *} of 200" test "${n% *}" -ge 2
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 done_testing

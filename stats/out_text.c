@@ -546,11 +546,17 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
             snprintf(c, sizeof c, "[%.3g, %.3g]", cm->svr_lo, cm->svr_hi);
         else
             snprintf(c, sizeof c, "[%.3g, unbounded)", cm->svr_lo);
-        char change[256] = "", e[32], f[32], g3[32];
-        if (cm->svr_hi < 1)
-            snprintf(change, sizeof change, ": it fell, by %s (95%% CI %s to %s)",
-                     isfinite(cm->svr) ? pct(e, sizeof e, 1 - cm->svr) : "?",
-                     pct(f, sizeof f, 1 - cm->svr_hi), pct(g3, sizeof g3, 1 - cm->svr_lo));
+        char change[256] = "", e[32], f[32];
+        /* Said from the interval's bound: a value tau^2 of 0 is the
+         * estimate cut off at 0, not a measured fall of 100%. */
+        if (cm->svr_hi < 1 && cm->svr > 0)
+            snprintf(change, sizeof change, ": it fell by at least %s (estimate %s)",
+                     pct(f, sizeof f, 1 - cm->svr_hi), pct(e, sizeof e, 1 - cm->svr));
+        else if (cm->svr_hi < 1 && cm->svr == 0)
+            snprintf(change, sizeof change,
+                     ": it fell by at least %s (the %s's tau^2 of 0 is the estimate cut off at 0, "
+                     "not a fall of 100%%)",
+                     pct(f, sizeof f, 1 - cm->svr_hi), o->speedup ? "baseline" : "value");
         else if (cm->svr_lo > 1)
             snprintf(change, sizeof change, ": it rose, %s-fold at least", num(e, cm->svr_lo));
         else

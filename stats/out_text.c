@@ -513,17 +513,18 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
              o->design == IL_D_CROSSED ? o->d_label[1] : "");
     tab_print(fp, &t, md, title);
     const char *pre = md ? "\n" : "  ";
-    size_t nblk = 0, ntest = 0;
+    size_t nblk = 0, ntest = 0, ncal = 0;
     for (size_t g = 0; g < r->gs.ng; g++) {
         ntest += r->gsu[g].has_test;
         nblk += r->gsu[g].has_test && r->gsu[g].blocked;
+        ncal += r->gsu[g].calibrated;
     }
     fprintf(fp,
             "%stau: the standard deviation of the setups' log %s beyond run-to-run noise (about "
-            "a relative one; Paule-Mandel, Q-profile interval%s%s); beyond noise: runs shuffled "
+            "a relative one; Paule-Mandel, Q-profile interval%s%s%s); beyond noise: runs shuffled "
             "across setups%s; stand out: %s further from the median setup's (the difference "
             "shown) than the largest deviation that shuffled runs give in 95%% of shuffles\n",
-            pre, o->est.name,
+            pre, o->est.name, ncal ? " at the shuffles' points of Q" : "",
             o->design == IL_D_CROSSED ? "; none for crossed labels, whose setups share effects"
                                       : "",
             o->est.kind == IL_EST_MEAN ? "" : "; a quantile needs 10 runs in every setup",

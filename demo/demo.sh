@@ -49,8 +49,7 @@ while [ $# -gt 0 ]; do
 		exit 0
 		;;
 	*)
-		usage >&2
-		die "unknown argument $1; expected --quick or --out DIR"
+		die "unknown argument $1; expected --quick or --out DIR (see --help)"
 		;;
 	esac
 	shift
@@ -70,7 +69,7 @@ if [ "$QUICK" = 1 ]; then
 else
 	MODE=full
 	COARSE_REPS=8 WINDOW=4 FOCUS_REPS=40 MAX_WINDOWS=3
-	LAYOUTS=32 BZ_ENV=0,1024,2048,3072 BZ_REPS=8 BZ_INPUT="sample1.ref sample2.ref sample3.ref"
+	LAYOUTS=32 BZ_ENV=0:3584:512 BZ_REPS=8 BZ_INPUT="sample1.ref sample2.ref sample3.ref"
 fi
 SEED=20090307 # ASPLOS'09 began on 7 March 2009
 EST=p10       # the VM's noise comes in bursts: a low quantile (interloper-report(1))
@@ -278,6 +277,9 @@ LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 say "writing the summary"
 
 # ------------------------------------------------------------ 4. summary
+# the environment's size without a pad: env_bytes - env_add of a record
+REC1=$(grep -m 1 '"schema":"interloper/1"' "$OUT/env-coarse.jsonl")
+BASE=$(($(printf '%s\n' "$REC1" | sed -n 's/.*"env_bytes":\([0-9]*\).*/\1/p') - $(printf '%s\n' "$REC1" | sed -n 's/.*"env_add":"\([0-9]*\)".*/\1/p')))
 runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { print s }'; }
 {
 	echo "# The seed paper's experiments on this machine"
@@ -307,7 +309,9 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 	echo "\`-DKEEP=volatile\` (gcc folds the loop as written into three additions at -O2 and -O3)."
 	echo "Coarse pass: environment pads 0 to 4096 bytes in 16-byte steps (257 sizes), $COARSE_REPS runs of each"
 	echo "system in each, $(runs "$OUT/env-coarse.jsonl") runs in a seeded random interleaved order, \`--env-clean\` (the paper's"
-	echo "minimal environment), ASLR off."
+	echo "minimal environment), ASLR off. Sizes are named here by the pad (\`env_add\`, the bytes added);"
+	echo "the figures' x axis is the environment's total size (\`env_bytes\`: the pad plus the $BASE bytes"
+	echo "of the minimal environment, its strings with their terminating NULs)."
 	echo
 	echo "![the metric against the environment size](fig1-env-coarse.png)"
 	echo
@@ -390,7 +394,7 @@ EOF
 		sv=$(csv "$W/focus.csv" setup_variance labels,estimate,ci_lo,ci_hi | awk -F'\t' -v l="system=$o;pin=on" '$1 == l')
 		printf '%s\t%s\t%s\n' "$off" "$on" "$sv" | awk -F'\t' -v o="$o" '
 			function p(x) { return x == "" ? "-" : sprintf("%.2f%%", 100 * x) }
-			{ r = $10 == "" ? "none (no setup variance unpinned)" : sprintf("%.4f (%.4f to %s)", $10, $11, $12 == "" ? "unbounded" : sprintf("%.4f", $12))
+			{ r = $10 == "" ? "cannot be estimated (the unpinned estimate is 0)" : sprintf("%.4f (%.4f to %s)", $10, $11, $12 == "" ? "unbounded" : sprintf("%.4f", $12))
 			  what = $12 != "" && $12 + 0 == 0 ? "fell to none detectable (pinned, the sizes differ less than run-to-run noise predicts, so the interval is [0, 0])" : \
 			         $12 != "" && $12 < 1 ? sprintf("fell by %.1f%% at least", 100 * (1 - $12)) : $10 == "" ? "" : "no change can be claimed"
 			  printf "| %s | %s (%s to %s) | %s (%s to %s) | %s | %s |\n", o, p($2), p($3), p($4), p($6), p($7), p($8), r, what }'
@@ -402,7 +406,7 @@ EOF
 	echo "\`interloper build\` (interloper cc, then interloper link \`--archives used\`: all $NOBJ objects, the"
 	echo "members of libbz2.a included, as SPEC links a benchmark), $LAYOUTS orders each from seed $SEED: the"
 	echo "original (00), the alphabetical (01) and random ones, the same for both systems. Swept over"
-	echo "$LAYOUTS layouts x environment pads $BZ_ENV, $BZ_REPS runs each, compressing ($BZ_INPUT,"
+	echo "$LAYOUTS layouts x environment pads $(echo "$BZ_ENV" | awk -F: 'NF == 3 { print $1 " to " $2 " bytes in steps of " $3; next } { print }'), $BZ_REPS runs each, compressing ($BZ_INPUT,"
 	echo "$(wc -c <"$W/input" | tr -d ' ') bytes, \`-9 -c\`) and decompressing it, every output checked: $(runs "$OUT/bzip2-compress.jsonl" "$OUT/bzip2-decompress.jsonl") runs."
 	echo "Speedup of O3 = time of O2 / time of O3 (above 1: O3 faster), as in the paper."
 	echo

@@ -334,7 +334,7 @@ il_plot_env(struct plot *p)
     char path[4200], ylab[512], title[512], metric[300], name[512];
     FILE *f = il_plot_data(p, "env.dat", path, sizeof path);
     double maxabs = 0, xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-    size_t maxn = 1, sizes = 0;
+    size_t maxn = 1, sizes = 0, withci = 0;
     for (size_t g = 0; g < r->gs.ng; g++) {
         maxn = r->gs.g[g].n > maxn ? r->gs.g[g].n : maxn;
         for (size_t i = 0; i < r->gs.g[g].n; i++)
@@ -360,8 +360,13 @@ il_plot_env(struct plot *p)
             /* The metric is never negative: a whisker below 0 says nothing. */
             if (isfinite(lo) && lo < 0)
                 lo = 0;
-            fprintf(f, "%.10g %.10g %.10g %.10g %zu\n", ev[2 * i], est, isfinite(lo) ? lo : est,
-                    isfinite(hi) ? hi : est, k);
+            /* Without an interval (too few runs for a quantile's, or the
+             * minimum) no whisker: NaN, which gnuplot leaves out of the
+             * error bars but not out of the line. */
+            fprintf(f, "%.10g %.10g %.10g %.10g %zu\n", ev[2 * i], est, isfinite(lo) ? lo : NAN,
+                    isfinite(hi) ? hi : NAN, k);
+            if (isfinite(lo) && isfinite(hi))
+                withci++;
             xlo = fmin(xlo, ev[2 * i]);
             xhi = fmax(xhi, ev[2 * i]);
             ylo = fmin(ylo, isfinite(lo) ? lo : est);
@@ -375,8 +380,11 @@ il_plot_env(struct plot *p)
     free(x);
     il_plot_close(f, path);
     il_plot_metric_label(o, &sc, metric, sizeof metric);
+    /* The label promises only the whiskers that are drawn. */
     snprintf(ylab, sizeof ylab, "%s, %s%s", metric, o->est.name,
-             o->est.kind == IL_EST_MIN ? "" : " and 95% CI");
+             withci == 0       ? ""
+             : withci == sizes ? " and 95% CI"
+                               : " and 95% CI where the runs allow");
     snprintf(title, sizeof title, "%s against environment size", o->sel.metric);
     il_plot_header(p, "environment size (bytes)", ylab, title);
     FILE *gp = p->gp;
@@ -414,13 +422,17 @@ il_plot_env(struct plot *p)
         fputs(g ? ", \\\n  " : "", gp);
         il_plot_quote(gp, path);
         static const int pt[] = {7, 5, 9, 13, 11, 15};
-        fprintf(gp,
-                " index %zu using 1:2:3:4 with yerrorbars pt %d ps %s lw 0.5 lc rgb '%s' title ", g,
-                pt[g % 6], small ? "0.25" : "0.5", col);
+        if (withci) {
+            /* the whiskers first, alone: rows without an interval (NaN)
+             * drop out of them, not out of the line drawn over them */
+            fprintf(gp, " index %zu using 1:2:3:4 with yerrorbars pt 7 ps 0.01 lw 0.5 lc rgb '%s' "
+                        "notitle, \\\n  ",
+                    g, col);
+            il_plot_quote(gp, path);
+        }
+        fprintf(gp, " index %zu using 1:2 with linespoints pt %d ps %s lw 0.6 lc rgb '%s' title ",
+                g, pt[g % 6], small ? "0.25" : "0.5", col);
         il_plot_quote(gp, name);
-        fputs(", \\\n  ", gp);
-        il_plot_quote(gp, path);
-        fprintf(gp, " index %zu using 1:2 with lines lw 0.6 lc rgb '%s' notitle", g, col);
     }
     fputc('\n', gp);
 }
@@ -520,7 +532,7 @@ il_plot_hist(struct plot *p)
     direction(r, first, dir, sizeof dir);
     const char *what = o->speedup ? "speedup" : "ratio";
     if (nbench > 1)
-        snprintf(xlab, sizeof xlab, "%s (%s), geometric mean over %zu benchmarks", what,
+        snprintf(xlab, sizeof xlab, "%s (%s), geo. mean of %zu benchmarks", what,
                  nser > 1 ? o->speedup ? "baseline/value" : "value/baseline" : dir, nbench);
     else
         snprintf(xlab, sizeof xlab, "%s of %s, %s", what,

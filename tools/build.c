@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include "il_tools.h"
+#include "linkcmd.h"
+#include "linkopts.h"
 
 extern char **environ;
 
@@ -281,14 +283,13 @@ main(int argc, char **argv)
     struct stat sb;
     if (stat(src, &sb) < 0 || !S_ISDIR(sb.st_mode))
         errx(1, "%s: not a directory; expected the program's source directory", src);
-    /* interloper link checks -k, -a, -g and -j itself, in its own words;
-     * the seed is drawn here, once, so that every system gets it. */
+    /* -k, -j, -g, -a and -s by interloper link's rules, before anything is
+     * built; a drawn seed is drawn here, once, so that every system gets it. */
+    struct il_link_opts lo;
+    il_link_opts(&lo, k, jobs, gran, arch, seed);
     char seedbuf[16];
     if (!seed) {
-        uint32_t s;
-        if (getrandom(&s, sizeof s, 0) != sizeof s)
-            err(1, "getrandom");
-        snprintf(seedbuf, sizeof seedbuf, "%u", s);
+        snprintf(seedbuf, sizeof seedbuf, "%u", lo.seed);
         seed = seedbuf;
     }
     char *top = out_dir(dir);
@@ -345,6 +346,17 @@ main(int argc, char **argv)
                  "the build of %s linked nothing through interloper cc (%s is missing); does "
                  "the Makefile take CC from make's command line? (its output is in %s)",
                  sys[i].name, links, log);
+        /* A build that links several programs (bzip2 and bzip2recover): which
+         * one to relink is the user's choice, never the last by chance. */
+        struct il_strv progs = {0};
+        if (!program && il_record_programs(links, &progs) == 0 && progs.n > 1) {
+            struct il_buf names = {0};
+            for (size_t j = 0; j < progs.n; j++)
+                il_buf_printf(&names, "%s%s", j ? ", " : "", progs.v[j]);
+            errx(1, "the build of %s linked %zu programs (%s); choose one with --program NAME",
+                 sys[i].name, progs.n, names.p);
+        }
+        il_strv_free(&progs);
         /* interloper link --replay LINKS -k K -s SEED -a A -g G -j J -d DIR -q [--program P] */
         char *link = il_xasprintf("%s/interloper-link", libexec);
         char *lv[] = {link,

@@ -35,6 +35,7 @@
 
 #include "il_names.h"
 #include "link.h"
+#include "linkopts.h"
 
 static void
 usage(FILE *f)
@@ -87,25 +88,6 @@ il_warn(const char *fmt, ...)
 }
 
 /* ---------------------------------------------------------------- options */
-/* NAME's VALUE: a decimal integer 0..MAX (leading zeros allowed). */
-static uint64_t
-num(const char *name, const char *v, uint64_t max)
-{
-    if (!*v || strspn(v, "0123456789") != strlen(v))
-        errx(1, "%s must be a decimal integer, not '%s'", name, v);
-    const char *p = v;
-    while (p[0] == '0' && p[1])
-        p++;
-    uint64_t x = 0;
-    if (strlen(p) > 10)
-        errx(1, "%s must be at most %llu, not '%s'", name, (unsigned long long)max, v);
-    for (; *p; p++)
-        x = x * 10 + (uint64_t)(*p - '0');
-    if (x > max)
-        errx(1, "%s must be at most %llu, not '%s'", name, (unsigned long long)max, v);
-    return x;
-}
-
 /* Is A the option SHORT or LONG, with its value in the next argument or
  * after '='?  Sets *VAL and advances *I. */
 static int
@@ -374,23 +356,13 @@ main(int argc, char **argv)
         else
             break; /* the link command starts here */
     }
-    l->k = (size_t)num("--orders", korders, 10000);
-    if (l->k < 1)
-        errx(1, "--orders must be at least 1");
-    l->jobs = (int)num("--jobs", kjobs, IL_MAX_JOBS);
-    if (l->jobs < 1)
-        errx(1, "--jobs must be at least 1");
-    if (strcmp(gran, "object") && strcmp(gran, "function"))
-        errx(1, "--granularity must be 'object' or 'function', not '%s'", gran);
-    l->function = !strcmp(gran, "function");
-    if (strcmp(l->mode, "keep") && strcmp(l->mode, "used") && strcmp(l->mode, "all"))
-        errx(1, "--archives must be 'keep', 'used' or 'all', not '%s'", l->mode);
-    if (kseed) {
-        l->seed = (uint32_t)num("--seed", kseed, 4294967295u);
-        l->seed_given = 1;
-    } else if (getrandom(&l->seed, sizeof l->seed, 0) != sizeof l->seed) {
-        l->seed = (uint32_t)time(NULL) ^ (uint32_t)getpid();
-    }
+    struct il_link_opts lo;
+    il_link_opts(&lo, korders, kjobs, gran, l->mode, kseed);
+    l->k = lo.k;
+    l->jobs = lo.jobs;
+    l->function = lo.function;
+    l->seed = lo.seed;
+    l->seed_given = lo.seed_given;
     if (program && !replay)
         errx(1, "--program selects a recorded link; it needs --replay FILE");
     if (dry && !strcmp(l->mode, "used"))
@@ -407,6 +379,23 @@ main(int argc, char **argv)
         struct il_strv w = {0};
         long bad = 0;
         int rc = il_record_read(replay, program, &w, &bad);
+        struct il_strv progs = {0};
+        if (rc == 1 && !program && !l->quiet && il_record_programs(replay, &progs) == 0 &&
+            progs.n > 1) {
+            /* the last link, as documented, but never silently */
+            struct il_buf names = {0};
+            struct il_scan sc;
+            for (size_t j = 0; j < progs.n; j++)
+                il_buf_printf(&names, "%s%s", j ? ", " : "", progs.v[j]);
+            il_scan(w.v + 1, w.n - 1, &sc);
+            const char *last = il_scan_output(w.v + 1, &sc), *sl = strrchr(last, '/');
+            warnx("%s holds the links of %zu programs (%s); relinking the last, %s (choose "
+                  "with --program NAME)",
+                  replay, progs.n, names.p, sl ? sl + 1 : last);
+            il_scan_free(&sc);
+            il_buf_free(&names);
+        }
+        il_strv_free(&progs);
         if (rc == -2)
             err(1, "cannot read link record file '%s'", replay);
         if (rc == -1)

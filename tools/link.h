@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "linkcmd.h"
+#include "linkopts.h"
 #include "order.h"
 
 #define ME "interloper link"
@@ -90,7 +91,6 @@ void il_tpl_add(struct il_tpls *t, const char *arg, long obj, int out);
  * stdout to the file OUT and stderr to the file ERR (OUT itself when ERR is
  * OUT, /dev/null when NULL).  Statuses are exit statuses, 128+N for signal
  * N, 127 when the program could not be started. */
-#define IL_MAX_JOBS 256
 /* Start ARGV; its pid.  (Not the sweep's il_spawn, launch.c.) */
 pid_t il_start_to(char *const *argv, const char *dir, const char *out, const char *err);
 /* Wait for any child; its pid, and its status in *STATUS. */

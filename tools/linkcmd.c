@@ -299,3 +299,34 @@ il_record_read(const char *path, const char *program, struct il_strv *words, lon
     errno = e;
     return rc ? rc : found;
 }
+
+int
+il_record_programs(const char *path, struct il_strv *progs)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    struct il_strv w = {0};
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        if (len > 0 && line[len - 1] == '\n')
+            len--;
+        if (il_record_parse(line, (size_t)len, &w) < 0)
+            continue; /* il_record_read names it */
+        struct il_scan s;
+        il_scan(w.v + 1, w.n - 1, &s);
+        const char *out = base(il_scan_output(w.v + 1, &s));
+        size_t i = 0;
+        while (i < progs->n && strcmp(progs->v[i], out))
+            i++;
+        if (i == progs->n)
+            il_strv_push(progs, out);
+        il_scan_free(&s);
+        il_strv_free(&w);
+    }
+    free(line);
+    fclose(f);
+    return 0;
+}

@@ -43,14 +43,15 @@ $(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(IL_PLAN
 
 # interloper link and interloper cc share the link command model.
 IL_LINK_OBJ = $(addprefix $(B)/tools/,link.o linkobj.o linkaux.o linkrun.o archive.o order.o \
-	prng.o linkcmd.o) $(IL_UTIL_OBJ)
+	prng.o linkcmd.o linkopts.o) $(IL_UTIL_OBJ)
 
 $(B)/libexec/interloper-link: $(IL_LINK_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 
 # interloper build runs make, interloper cc and interloper link per system.
-$(B)/libexec/interloper-build: $(B)/tools/build.o $(IL_TOOL_COMMON_OBJ)
+$(B)/libexec/interloper-build: $(B)/tools/build.o $(B)/tools/linkopts.o $(B)/tools/linkcmd.o \
+		$(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 

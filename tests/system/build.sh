@@ -78,8 +78,22 @@ if ready; then
 		il build --system O2=CFLAGS=-O2 -d "$T/full" "$TOP/tests/link"
 	fails "a build that fails" "the build of O2 failed \\(exit status 2; its output is in $T/y/O2/build.log\\)" \
 		il build --system O2=CFLAGS=-fno-such-option-here -d "$T/y" "$TOP/tests/link" ltp
-	fails "a bad -k, in interloper link's words" "relinking O2 failed \\(exit status 1\\): interloper link: --orders" \
+	fails "a bad -k, in interloper link's words, before anything is built" "--orders must be at least 1" \
 		il build -k 0 --system O2=CFLAGS=-O2 -d "$T/z" "$TOP/tests/link" ltp
+	assert_true "nothing built" test ! -e "$T/z"
+	fails "a bad -a" "--archives must be 'keep', 'used' or 'all', not 'some'" \
+		il build -a some --system O2=CFLAGS=-O2 -d "$T/z" "$TOP/tests/link" ltp
+	# a build that links two programs: which to relink is asked, not guessed
+	mkdir -p "$T/two"
+	printf 'int main(void) { return 0; }\n' >"$T/two/a.c"
+	cp "$T/two/a.c" "$T/two/b.c"
+	# shellcheck disable=SC2016 # make's $(CC), not the shell's
+	printf 'all: a b\na: a.o\n\t$(CC) -o a a.o\nb: b.o\n\t$(CC) -o b b.o\n' >"$T/two/Makefile"
+	fails "two programs linked, no --program" \
+		"the build of O2 linked 2 programs \\(a, b\\); choose one with --program NAME" \
+		il build -k 1 --system O2=CFLAGS=-O2 -d "$T/w" "$T/two"
+	assert_eq "$(il build -q -k 1 -s 1 --program a --system O2=CFLAGS=-O2 -d "$T/w2" "$T/two" 2>&1)" \
+		"$T/w2/O2/link/a.00" "with --program, that one"
 	out=$(il build --help)
 	assert_match "$out" "^usage: interloper build " "--help"
 	assert_match "$out" "interloper-build\\(1\\)" "points to the man page"

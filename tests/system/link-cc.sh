@@ -88,7 +88,7 @@ done
 wait
 assert_eq "$(lines "$T/par")" 160 "records"
 assert_true "every line is a record of ~$(printf '%s' "$big" | wc -c | tr -d ' ') bytes" \
-	sh -c "sh '$IL' link -n -k 1 -s 1 --replay '$T/par' >/dev/null"
+	sh -c "sh '$IL' link -q -n -k 1 -s 1 --replay '$T/par' >/dev/null"
 
 try "a compiler killed by a signal: interloper cc dies of the same signal"
 printf '#!/bin/sh\nkill -SEGV $$\n' >"$T/segvcc"
@@ -104,6 +104,9 @@ cat "$L" "$T/links2" >"$T/links5"
 	strx.o matrix.o tree.o queue.o stats.o life.o)
 il link -q --replay "$T/links5" -n -k 2 -s 1 >"$T/last" 2>&1
 assert_eq "$?" 0 "the last link by default"
+il link --replay "$T/links5" -n -k 2 -s 1 >/dev/null 2>"$T/note"
+assert_match "$(cat "$T/note")" "holds the links of 2 programs \\(ltp, other\\); relinking the last, other \\(choose with --program NAME\\)" \
+	"said, never silent"
 il link -q --replay "$T/links5" --program ltp -k 2 -s 1 -d "$T/p" >"$T/p.list" 2>&1
 assert_eq "$(head -n 1 "$T/p.list")" "$T/p/ltp.00" "--program ltp"
 fails "unknown program" "holds no recorded link of 'nosuch'" sh "$IL" link --replay "$T/links5" --program nosuch

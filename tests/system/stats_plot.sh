@@ -195,6 +195,11 @@ sys.exit(0 if ymin <= dmin and dmax < ymax and dmin >= 0 else 1)' "$g"
 	done >"$T/neg.jsonl"
 	sh "$IL" plot env --keep "$T/kn" --quiet-warning all -o "$T/n.png" "$T/neg.jsonl" >/dev/null 2>&1
 	assert_eq "$(awk 'NF == 5 { print $3 }' "$T/kn/env.dat")" 0 "the whisker stops at 0"
+	# three runs give a p10 no interval: no whisker, and the label promises none
+	sh "$IL" plot env --estimator p10 --keep "$T/kq" --quiet-warning all -o "$T/q.png" "$T/neg.jsonl" >/dev/null 2>&1
+	assert_eq "$(awk 'NF == 5 { print $3, $4 }' "$T/kq/env.dat")" "nan nan" "no whisker without an interval"
+	assert_eq "$(grep -c yerrorbars "$T/kq/plot.gp")" 0 "no error bars drawn"
+	assert_match "$(grep '^set ylabel' "$T/kq/plot.gp")" ", p10' " "the label says p10 alone"
 else
 	skip "$why"
 fi

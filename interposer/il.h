@@ -287,6 +287,8 @@ IL_HIDDEN void il_heap_apply(void);
 IL_HIDDEN int il_output_prepare(void);
 IL_HIDDEN int il_output_write(const char *line, size_t n, char *why, size_t whysz);
 IL_HIDDEN void il_output_fallback(const char *line, size_t n);
+IL_HIDDEN uint64_t il_output_pending(void); /* an il_sigset (sys.h) */
+IL_HIDDEN void il_output_settle(uint64_t before);
 IL_HIDDEN void il_keep_stderr(void);
 IL_HIDDEN int il_stderr_fd(void);
 
@@ -297,6 +299,8 @@ IL_HIDDEN void il_resume_after_exec(int err);
 IL_HIDDEN void il_exit_lock(int status, void *arg);
 IL_HIDDEN void il_exit_record(int status, void *arg);
 IL_HIDDEN void il_quick_record(void *arg, int status);
+IL_HIDDEN void il_exit_flush(void);
+IL_HIDDEN int il_exit_unflushed(void);
 IL_HIDDEN void il_end_reset(void);
 IL_HIDDEN int il_measured(void);
 

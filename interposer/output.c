@@ -245,8 +245,6 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
 int
 il_output_write(const char *line, size_t n, char *why, size_t whysz)
 {
-    il_sigset before, now;
-    il_sys_sigpending(&before);
     int rc = 0;
     if (il.cfg.output_fallback) {
         il_output_fallback(line, n); /* said before main why */
@@ -260,13 +258,31 @@ il_output_write(const char *line, size_t n, char *why, size_t whysz)
         if (rc < 0)
             il_msg(why, NULL, NULL);
     }
-    /* A SIGPIPE or SIGXFSZ that our own write raised is ours to take. */
+    return rc;
+}
+
+/*
+ * Around everything the record's writing does, the record file and the
+ * stderr fallback alike (signals blocked by the caller): a SIGPIPE or
+ * SIGXFSZ that our own writes raised is ours to take, not the program's.
+ */
+il_sigset
+il_output_pending(void)
+{
+    il_sigset before;
+    il_sys_sigpending(&before);
+    return before;
+}
+
+void
+il_output_settle(il_sigset before)
+{
+    il_sigset now;
     il_sys_sigpending(&now);
     il_sigset ours = now & ~before & (IL_SIGBIT(SIGPIPE) | IL_SIGBIT(SIGXFSZ));
     struct timespec zero = {0, 0};
     while (ours && il_sys_sigtimedwait(&ours, &zero) > 0)
         ;
-    return rc;
 }
 
 /* The record on stderr, after "interloper: record: ", in one writev(2). */

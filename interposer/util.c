@@ -369,10 +369,15 @@ il_getenv(char *const *env, const char *name)
 }
 
 /* For a thread that must not end the process its own way, because
- * another thread is ending it (finish.c).  Signals stay as they are. */
+ * another thread is ending it (finish.c). */
 void
 il_block_forever(void)
 {
+    /* with every signal blocked: a signal sent to the process then goes
+     * to the ender, or to a thread still running the program, never to
+     * one that can only wait here */
+    il_sigset all = IL_SIGALL;
+    il_sys_sigprocmask(SIG_BLOCK, &all, NULL);
     for (;;)
         il_sys_ppoll(NULL, 0, NULL);
 }

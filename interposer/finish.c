@@ -51,6 +51,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <time.h>
 
 #include "il.h"
@@ -68,6 +69,11 @@ extern void _IO_list_lock(void);
 int
 il_measured(void)
 {
+    /* Before our constructor (a process ending in another library's
+     * constructor) AT_SECURE is not known yet: read it here, or the
+     * variables would steer where a privileged process writes. */
+    if (!il.secure && il.phase == IL_PHASE_LOADED && getauxval(AT_SECURE))
+        il.secure = 1;
     return !il.secure && (!il.pid || il.pid == (pid_t)il_sys_getpid());
 }
 

@@ -226,6 +226,31 @@ static void __attribute__((noreturn)) finish_and_end(enum il_how how, int status
 }
 
 /*
+ * Another thread may be ending the process (phase FINISHING or DONE): an
+ * exec in this thread must not overtake it, or the process would go on as
+ * the new image, against the record.  Never returns if another thread
+ * ends the process; returns when nobody is ending it, when this thread is
+ * the ender, when the ender's exec failed and let go, or when exit's
+ * ender is in a final flush that may block for good (the program first).
+ */
+void
+il_end_wait(void)
+{
+    uintptr_t me = il_self();
+    for (;;) {
+        uintptr_t e = __atomic_load_n(&il.ender, __ATOMIC_SEQ_CST);
+        if (e == 0 || e == me)
+            return;
+        int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
+        if (k == IL_END_EXITPATH && __atomic_load_n(&il.exit_open, __ATOMIC_SEQ_CST))
+            return;
+        if (k != IL_END_NONE && k != IL_END_EXEC)
+            il_block_forever(); /* the ender ends the process */
+        il_sys_sched_yield();   /* being claimed, or an exec in progress */
+    }
+}
+
+/*
  * The exec record was written but exec failed: the image goes on, so the
  * measurement does too.  Counts so far are carried, the counters restart
  * (the calibration windows are not counted), the ender lets go, and the
@@ -253,6 +278,7 @@ il_end_reset(void)
     __atomic_store_n(&il.end_kind, IL_END_NONE, __ATOMIC_SEQ_CST);
     __atomic_store_n(&il.ender, 0, __ATOMIC_SEQ_CST);
     il.exit_tail = 0;
+    il.exit_open = 0;
     il.writer = 0;
 }
 
@@ -309,8 +335,10 @@ exit_entry(int status)
      * the end).  Output left to write may block: then the program's
      * signals work again, and one that ends the process disagrees with
      * the record, which names the exit. */
-    if (il_exit_unflushed())
+    if (il_exit_unflushed()) {
+        __atomic_store_n(&il.exit_open, 1, __ATOMIC_SEQ_CST);
         il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
+    }
 }
 
 void

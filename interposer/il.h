@@ -135,6 +135,8 @@ struct il_state {
     volatile uintptr_t ender; /* the thread that ends it (il_self()), 0 while nobody does */
     volatile int end_kind;    /* enum il_end_kind */
     volatile int exit_tail;   /* glibc's exit reached our entries */
+    volatile int exit_open;   /* exit's ender wrote the record and output remains:
+                                 its signals work again (finish.c) */
     int end_how, end_status, end_sig;
     const char *end_exec; /* the program exec'd, for an exec ending */
     uintptr_t writer;     /* the thread writing (or that wrote) the record */
@@ -300,6 +302,7 @@ IL_HIDDEN void il_exit_lock(int status, void *arg);
 IL_HIDDEN void il_exit_record(int status, void *arg);
 IL_HIDDEN void il_quick_record(void *arg, int status);
 IL_HIDDEN void il_exit_flush(void);
+IL_HIDDEN void il_end_wait(void);
 IL_HIDDEN int il_exit_unflushed(void);
 IL_HIDDEN void il_end_reset(void);
 IL_HIDDEN int il_measured(void);

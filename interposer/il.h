@@ -212,7 +212,10 @@ IL_HIDDEN char *il_fmt_i64(char *p, int64_t v);
 IL_HIDDEN char *il_fmt_hex(char *p, uint64_t v);
 IL_HIDDEN char *il_cat(char *p, const char *s);
 IL_HIDDEN char *il_catn(char *p, const char *s, size_t max);
+/* how long a record waits, in all, for a FIFO whose reader is slow */
+#define IL_WRITE_WAIT_MS 2000
 IL_HIDDEN int il_write_all(int fd, const char *s, size_t n);
+IL_HIDDEN int il_write_upto(int fd, const char *s, size_t n, size_t *done, int *budget_ms);
 IL_HIDDEN void il_msg(const char *a, const char *b, const char *c);
 IL_HIDDEN void il_debug(const char *a, const char *b, const char *c);
 IL_HIDDEN const char *il_errname(int err, char *buf);

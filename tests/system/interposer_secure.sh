@@ -61,4 +61,29 @@ END
 		"written: a record when not secure, nothing under AT_SECURE, even before our constructor"
 fi
 
+try "a program with file capabilities exec'd by a counted process gets no descriptor of ours"
+# exec'd by nobody it is AT_SECURE without a set-user-ID bit; ld.so skips
+# a preload given by path there, so the counted-child memfd handed to it
+# would stay open in the program (review R1, F7)
+if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null || ! command -v setpriv >/dev/null ||
+	! command -v setcap >/dev/null || [ ! -d /mnt ]; then
+	skip "needs root, unshare, setpriv, setcap and /mnt"
+else
+	unshare -m sh -s "$T" "$LIB" <<'END' >"$T/cap.out" 2>"$T/cap.err"
+set -u
+T=$1 LIB=$2 M=/mnt
+mount -t tmpfs -o mode=755 tmpfs "$M" || exit 3
+cp "$LIB" "$M/libinterloper.so" && cp /bin/ls "$M/ls-cap" && setcap cap_net_raw+ep "$M/ls-cap" || exit 3
+mkdir "$M/w" && chmod 1777 "$M/w"
+cd "$M/w" || exit 3
+# shellcheck disable=SC2016 # expanded by the inner sh
+setpriv --reuid=65534 --regid=65534 --clear-groups env LD_PRELOAD="$M/libinterloper.so" \
+	INTERLOPER_OUTPUT="$M/w/r.jsonl" sh -c '"$1" -l /proc/self/fd; echo "status $?"' sh "$M/ls-cap" \
+	</dev/null
+cd / && umount "$M"
+END
+	assert_eq "$(tail -n 1 "$T/cap.out")" "status 0" "the program ran ($(head -n 2 "$T/cap.err"))"
+	assert_eq "$(grep -c interloper "$T/cap.out")" 0 "descriptors of the library in it"
+fi
+
 done_testing

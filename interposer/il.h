@@ -172,7 +172,8 @@ struct il_state {
 
     /* output: cfg.output, made absolute before main */
     int out_ready;
-    int err_fd; /* our copy of stderr, when records or the summary go there */
+    int out_warned; /* the output was said unwritable before main */
+    int err_fd;     /* our copy of stderr, when records or the summary go there */
     dev_t err_dev;
     ino_t err_ino;
 
@@ -292,6 +293,7 @@ IL_HIDDEN void il_heap_apply(void);
 IL_HIDDEN int il_output_prepare(void);
 IL_HIDDEN int il_output_write(const char *line, size_t n, char *why, size_t whysz);
 IL_HIDDEN void il_output_fallback(const char *line, size_t n);
+IL_HIDDEN void il_output_check(void);
 IL_HIDDEN uint64_t il_output_pending(void); /* an il_sigset (sys.h) */
 IL_HIDDEN void il_output_settle(uint64_t before);
 IL_HIDDEN void il_keep_stderr(void);

@@ -107,6 +107,50 @@ il_output_prepare(void)
     return 0;
 }
 
+/*
+ * Before main, while the program's stderr is surely open: can the output
+ * be written at all (its directory exists and is writable, it is not a
+ * directory)?  Said once, and in the record, if not; the destination
+ * stays what the user chose (the program may yet create the directory).
+ * At the end it may be too late to say anything: many programs close
+ * their stderr on the way out, and a record that cannot be written then
+ * is lost without a word (libinterloper(7)).
+ */
+void
+il_output_check(void)
+{
+    char path[IL_PATH_MAX], e[64];
+    if (il.cfg.output_stderr || il.cfg.output_fallback ||
+        il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) < 0)
+        return;
+    struct stat st;
+    long rc;
+    if (il_sys_stat(path, &st, 0) == 0) {
+        rc = S_ISDIR(st.st_mode)
+                 ? -EISDIR
+                 : il_sc6(SYS_faccessat2, AT_FDCWD, (long)path, W_OK, AT_EACCESS, 0, 0);
+    } else {
+        char *slash = strrchr(path, '/');
+        if (!slash)
+            return;
+        slash[slash == path ? 1 : 0] = 0;
+        rc = il_sc6(SYS_faccessat2, AT_FDCWD, (long)path, W_OK | X_OK, AT_EACCESS, 0, 0);
+    }
+    if (rc >= 0 || rc == -ENOSYS)
+        return;
+    char what[IL_ERROR_MAX], *p = what;
+    if (rc == -EISDIR) {
+        p = il_cat(p, "is a directory");
+    } else {
+        p = il_cat(p, "cannot be written now: ");
+        p = il_cat(p, il_errname((int)-rc, e));
+    }
+    il_cat(p, "; if it still cannot at the end, the record goes to stderr, or is lost if the "
+              "program closed its stderr");
+    il_config_error(&il.cfg, "INTERLOPER_OUTPUT", il.cfg.output, what);
+    il.out_warned = 1;
+}
+
 /* Is path's directory sticky and writable by anyone (like /tmp)? */
 static int
 in_sticky_dir(const char *path)
@@ -278,7 +322,7 @@ il_output_write(const char *line, size_t n, char *why, size_t whysz)
         if (il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) < 0)
             il_strlcpy(path, il.cfg.output, sizeof path);
         rc = write_file(path, line, n, why, whysz);
-        if (rc < 0)
+        if (rc < 0 && !il.out_warned) /* once: the record lists both */
             il_msg(why, NULL, NULL);
     }
     return rc;

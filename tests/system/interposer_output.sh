@@ -115,6 +115,15 @@ assert_eq "$(nrec fromfifo.jsonl)" 2 "records through the FIFO"
 assert_true "every line a record" valid fromfifo.jsonl
 assert_eq "$(jget fromfifo.jsonl '[len(x["argv"][2]) for x in r]')" "[80000, 3]" "both whole, in order"
 
+try "an output that cannot be written is said before main, while stderr is open"
+# coreutils close their stderr on the way out: a message at the end would
+# be lost, and was, without a word (review R1, F5)
+for o in "$T/nodir/x.jsonl" "$T"; do
+	same_as_without "$o" seq 1
+	assert_match "$(cat "$T/err")" "^interloper: INTERLOPER_OUTPUT=$o: (cannot be written now|is a directory)" \
+		"the message for $o"
+done
+
 try "in a sticky world-writable directory a planted link is not followed"
 mkdir sticky && chmod 1777 sticky
 ln -s "$T/target.jsonl" sticky/r.jsonl

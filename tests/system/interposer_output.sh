@@ -154,6 +154,11 @@ timeout 20 env INTERLOPER_OUTPUT="$T/r.jsonl" INTERLOPER_RUN="$T/specfifo" LD_PR
 assert_eq "$?" 0 "status (124 would be a hang)"
 assert_match "$(cat err)" "^interloper: INTERLOPER_RUN=$T/specfifo: not a regular file of yours" "the line"
 
+try "a relative INTERLOPER_RUN is refused with the same ending as every refusal"
+INTERLOPER_OUTPUT="$T/r.jsonl" INTERLOPER_RUN=spec LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$(wc -l <err | tr -d ' ')" 1 "one line"
+assert_match "$(cat err)" "^interloper: INTERLOPER_RUN=spec: not an absolute path.*; the record goes to INTERLOPER_OUTPUT, without labels$" "the line"
+
 try "a spec file owned by someone else is refused"
 if [ "$(id -u)" -ne 0 ]; then
 	skip "needs root to give the spec file to another user"

@@ -51,7 +51,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/auxv.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <time.h>
 
 #include "il.h"
@@ -66,13 +67,31 @@ __thread int il_tls_returned __attribute__((tls_model("initial-exec")));
  * glibc since 2.2.5 for fork's use. */
 extern void _IO_list_lock(void);
 
+/* AT_SECURE, from /proc/self/auxv (no getauxval import: every import
+ * costs each process a symbol lookup at load).  Unreadable counts as
+ * secure: standing aside is the safe side. */
+static int
+secure_now(void)
+{
+    unsigned long a[128];
+    long fd = il_sys_open("/proc/self/auxv", O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return 1;
+    long n = il_sys_read((int)fd, a, sizeof a);
+    il_sys_close((int)fd);
+    for (long i = 0; i + 1 < n / (long)sizeof a[0] && a[i] != AT_NULL; i += 2)
+        if (a[i] == AT_SECURE)
+            return a[i + 1] != 0;
+    return 1;
+}
+
 int
 il_measured(void)
 {
     /* Before our constructor (a process ending in another library's
      * constructor) AT_SECURE is not known yet: read it here, or the
      * variables would steer where a privileged process writes. */
-    if (!il.secure && il.phase == IL_PHASE_LOADED && getauxval(AT_SECURE))
+    if (!il.secure && il.phase == IL_PHASE_LOADED && secure_now())
         il.secure = 1;
     return !il.secure && (!il.pid || il.pid == (pid_t)il_sys_getpid());
 }

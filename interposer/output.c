@@ -120,8 +120,11 @@ void
 il_output_check(void)
 {
     char path[IL_PATH_MAX], e[64];
-    if (il.cfg.output_stderr || il.cfg.output_fallback ||
-        il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) < 0)
+    if (il.cfg.output_stderr || il.cfg.output_fallback)
+        return;
+    if (!strchr(il.cfg.output, '%'))
+        il_strlcpy(path, il.cfg.output, sizeof path);
+    else if (il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) < 0)
         return;
     struct stat st;
     long rc;

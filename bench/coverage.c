@@ -26,9 +26,15 @@
  * group's mean is mu_S E[exp(u + v)] E[e]; a setup's ratio is theta
  * exp(v_B - v_A) spike; the geometric mean of per-setup ratios theta; their
  * arithmetic mean theta E[exp(v_B - v_A)]; the setup sd (tau) is the sd of
- * v_B - v_A.  Quantile estimators: the p-quantile of e and the mean of a
- * p-quantile of n runs are computed by simulation at start-up (4,000,000
- * draws).  Each replication draws new setup effects.
+ * v_B - v_A.  A group's own setup sd (groups[].setup_effect.tau_ci) is
+ * the sd of u + v_S (of the sums over both labels when crossed; none for
+ * the spiked system); the ratio of the two groups' setup variances is 1
+ * when there are setup effects; and where there are none (su = sv = 0, no
+ * spike) a group in which some setup is said to stand out is a false
+ * positive (maxT: family-wise over the group's setups).  Quantile
+ * estimators: the p-quantile of e and the mean of a p-quantile of n runs
+ * are computed by simulation at start-up (4,000,000 draws).  Each
+ * replication draws new setup effects.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -113,6 +119,8 @@ enum {
     C_SETUP,    /* setups.per_setup[].ci, each setup */
     C_ADJ,      /* setups.per_setup[].ci_adjusted, all setups at once */
     C_TAU,      /* setups.heterogeneity.tau_ci */
+    C_GTAU,     /* groups[].setup_effect.tau_ci: a group's own setup sd */
+    C_SVR,      /* comparisons[].setup_variance.ci */
     C_SUITE,    /* suite.ci: these benchmarks */
     C_SUITE_B,  /* suite.ci_benchmarks: benchmarks like these */
     C_N
@@ -120,13 +128,14 @@ enum {
 static const char *const cname[C_N] = {
     "ratio (headline)",     "ratio, flat (runs independent)", "group estimate",
     "geomean of setups",    "arith. mean of setups",          "each setup's ratio",
-    "all setups (adjusted)", "setup sd (tau)",                "suite, these benchmarks",
-    "suite, like these",
+    "all setups (adjusted)", "setup sd (tau)",                "group's setup sd (tau)",
+    "setup variance ratio",  "suite, these benchmarks",       "suite, like these",
 };
 
 struct tally {
     long cov[C_N], n[C_N], absent[C_N];
     long reps, het, het_n, either, spike_found, fail;
+    long out, out_n; /* a setup stands out where none differs */
 };
 
 /* ------------------------------------------------------------ random */
@@ -242,7 +251,7 @@ pooled_quantile_ratio(const struct scen *c)
 
 /* ------------------------------------------------------------ one replication */
 struct truth {
-    double ratio, flat, group[2], geo, arith, tau, suite, suite_b;
+    double ratio, flat, group[2], geo, arith, tau, gtau[2], suite, suite_b;
     double *setup; /* per setup */
     int nsetup;
 };
@@ -320,6 +329,9 @@ generate(const struct scen *c, uint64_t seed, FILE *f, struct truth *t, const do
     double vv = c->I ? 4 * c->sv * c->sv : 2 * c->sv * c->sv;
     t->arith = c->theta * exp(vv / 2) * spikeshare;
     t->tau = sqrt(vv);
+    double gv = (c->I ? 2 : 1) * (c->su * c->su + c->sv * c->sv);
+    t->gtau[0] = sqrt(gv);
+    t->gtau[1] = c->spike ? NAN : sqrt(gv);
     t->suite = exp(lgsum / nb);
     t->suite_b = c->theta;
 }
@@ -409,13 +421,32 @@ replicate(const char *report, const struct scen *c, long rep, uint64_t seed0, co
         return;
     }
     json_t *cs = json_object_get(j, "comparisons"), *gs = json_object_get(j, "groups");
-    for (size_t g = 0; g < json_array_size(gs) && !c->bench; g++)
-        covers(t, C_GROUP, json_object_get(json_array_get(gs, g), "ci"), tr.group[g]);
+    int none = c->su == 0 && c->sv == 0 && !c->spike;
+    for (size_t g = 0; g < json_array_size(gs) && !c->bench; g++) {
+        json_t *gr = json_array_get(gs, g), *fx = json_object_get(gr, "setup_effect");
+        covers(t, C_GROUP, json_object_get(gr, "ci"), tr.group[g]);
+        if (!json_is_object(fx))
+            continue;
+        if (none) { /* family-wise over a group's setups */
+            t->out_n++;
+            t->out += json_array_size(json_object_get(fx, "stand_out")) > 0;
+        }
+        if (isfinite(tr.gtau[g]) && json_is_array(json_object_get(fx, "tau_ci")))
+            covers(t, C_GTAU, json_object_get(fx, "tau_ci"), tr.gtau[g]);
+    }
     if (!c->bench) {
         json_t *cm = json_array_get(cs, 0);
         covers(t, C_RATIO, json_object_get(cm, "ci"), tr.ratio);
         if (c->k)
             covers(t, C_FLAT, json_object_get(json_object_get(cm, "flat"), "ci"), tr.flat);
+        json_t *sv = json_object_get(cm, "setup_variance");
+        if (!none && !c->spike && json_is_object(sv)) {
+            json_t *ci = json_object_get(sv, "ci"); /* upper end null: unbounded */
+            double lo = json_number_value(json_array_get(ci, 0));
+            json_t *h = json_array_get(ci, 1);
+            t->n[C_SVR]++;
+            t->cov[C_SVR] += lo <= 1 && (json_is_null(h) || json_number_value(h) >= 1);
+        }
         json_t *su = json_object_get(cm, "setups");
         if (json_is_object(su)) {
             covers(t, C_GEO, json_object_get(su, "geomean_ci"), tr.geo);
@@ -477,6 +508,8 @@ add(struct tally *a, const struct tally *b)
     a->either += b->either;
     a->spike_found += b->spike_found;
     a->fail += b->fail;
+    a->out += b->out;
+    a->out_n += b->out_n;
 }
 
 static void
@@ -536,6 +569,9 @@ print(const struct scen *c, const struct tally *t)
     if (t->het_n)
         printf("  %-32s %6.2f%%\n", "\"either conclusion\" claimed",
                100.0 * (double)t->either / (double)t->reps);
+    if (t->out_n)
+        printf("  %-32s %6.2f%%\n", "setup stands out (false)",
+               100.0 * (double)t->out / (double)t->out_n);
     if (c->spike)
         printf("  %-32s %6.2f%%\n", "spiked setup wholly above 1",
                100.0 * (double)t->spike_found / (double)t->reps);

@@ -259,6 +259,7 @@ assign_slots(struct il_opts *o)
     il_sel_slot(sel, IL_L_WARMUP);
     il_sel_slot(sel, IL_PSEUDO_HOST);
     il_sel_slot(sel, IL_L_SETUP);
+    il_sel_slot(sel, IL_L_REP);
     il_sel_slot(sel, IL_L_ENV_ADD);
     il_sel_slot(sel, IL_L_LAYOUT);
     il_sel_slot(sel, IL_L_STACK_OFFSET);

@@ -323,8 +323,8 @@ q_at(const double *y, const double *var, size_t k, double t2)
 
 /* The t2 >= 0 where Q(t2) = target (Q decreases in t2); 0 when Q(0) is
  * already at or below it. */
-static double
-q_solve(const double *y, const double *var, size_t k, double want)
+double
+il_q_solve(const double *y, const double *var, size_t k, double want)
 {
     if (q_at(y, var, k, 0) <= want)
         return 0;
@@ -370,9 +370,9 @@ il_heterogeneity(const double *y, const double *var, size_t k, double df2, struc
     h->p =
         isfinite(df2) ? gsl_cdf_fdist_Q(h->q / h->df1, h->df1, df2) : gsl_cdf_chisq_Q(h->q, h->df1);
     h->i2 = h->q > h->df1 ? (h->q - h->df1) / h->q : 0;
-    h->tau2 = q_solve(y, var, k, h->df1);
-    h->tau2_lo = q_solve(y, var, k, gsl_cdf_chisq_Qinv((1 - IL_CONF) / 2, h->df1));
-    h->tau2_hi = q_solve(y, var, k, gsl_cdf_chisq_Pinv((1 - IL_CONF) / 2, h->df1));
+    h->tau2 = il_q_solve(y, var, k, h->df1);
+    h->tau2_lo = il_q_solve(y, var, k, gsl_cdf_chisq_Qinv((1 - IL_CONF) / 2, h->df1));
+    h->tau2_hi = il_q_solve(y, var, k, gsl_cdf_chisq_Pinv((1 - IL_CONF) / 2, h->df1));
     h->has_tau_ci = 1;
     return 0;
 }
@@ -390,7 +390,7 @@ il_tau2_ci(const double *y, const double *var, size_t k, double conf, double *lo
         if (!(var[u] > 0))
             return IL_SE_ZEROVAR;
     double df = (double)(k - 1);
-    *lo = q_solve(y, var, k, gsl_cdf_chisq_Qinv((1 - conf) / 2, df));
-    *hi = q_solve(y, var, k, gsl_cdf_chisq_Pinv((1 - conf) / 2, df));
+    *lo = il_q_solve(y, var, k, gsl_cdf_chisq_Qinv((1 - conf) / 2, df));
+    *hi = il_q_solve(y, var, k, gsl_cdf_chisq_Pinv((1 - conf) / 2, df));
     return 0;
 }

@@ -424,6 +424,8 @@ struct il_het {
     int has_tau_ci;
 };
 int il_heterogeneity(const double *y, const double *var, size_t k, double df2, struct il_het *h);
+/* The tau^2 >= 0 where the generalised Q equals want (0 when Q(0) <= want). */
+double il_q_solve(const double *y, const double *var, size_t k, double want);
 /* The Q-profile interval of tau^2 alone, at level conf. */
 int il_tau2_ci(const double *y, const double *var, size_t k, double conf, double *lo, double *hi);
 
@@ -509,6 +511,8 @@ struct il_units {
     size_t *off, *n;   /* its runs are x[off[u] .. off[u] + n[u]) */
     double *x;         /* the values, unit by unit */
     double *mean, *est;
+    uint32_t *blk; /* each run's rep label (the sweep's pass), or
+                    * IL_MISSING_ID; NULL when no record has one */
 };
 
 struct il_group;
@@ -587,7 +591,9 @@ struct il_gsetups {
     double center;      /* the median of the setup estimates */
     unsigned char *out; /* stands out: its deviation passes crit (setupfx.c) */
     size_t nout;
-    int has_test; /* p: no setup effect, by permuting runs across setups */
+    int has_test;   /* p: no setup effect, by permuting runs across setups */
+    int blocked;    /* ... within each rep (the sweep's pass), not freely */
+    int calibrated; /* het's tau^2 interval from the shuffles' Q, not chi^2 */
     double p;
     double crit;       /* the 95% point of the largest sqrt(n) |log est - median| */
     int has_tau;       /* het: tau^2 of the log estimate (Q, i2, interval) */

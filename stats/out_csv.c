@@ -150,12 +150,16 @@ group_setup_rows(FILE *fp, const struct il_report *r, size_t g)
     const struct il_gsetups *s = &r->gsu[g];
     char *name = il_labels_text(r, r->gs.g[g].key, ";", SIZE_MAX);
     int tau = s->has_tau && s->het.has_tau_ci;
+    char method[256];
+    snprintf(method, sizeof method,
+             "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile%s); p: "
+             "runs permuted across setups%s",
+             s->calibrated ? " at the shuffles' quantiles of Q" : "",
+             s->has_test && s->blocked ? " within each " IL_L_REP : "");
     head(fp, r, "setup_effect", name, "", s->k, 0, 0);
     interval(fp, s->has_tau ? sqrt(s->het.tau2) : NAN, tau ? "bounded" : "none",
-             sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), tau, NAN,
-             "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile); p: "
-             "runs permuted across setups",
-             s->has_test ? s->p : NAN, NAN);
+             sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), tau, NAN, method, s->has_test ? s->p : NAN,
+             NAN);
     fputc(',', fp);
     csv_num(fp, s->center, 1);
     fputs(",,,,,,", fp);

@@ -98,6 +98,8 @@ setup_effect(const struct il_report *r, const struct il_gsetups *s)
             ? json_string(o->est.kind == IL_EST_MEAN ? "permutation of Cochran's Q across setups"
                                                      : "permutation of the spread across setups")
             : json_null());
+    set(j, "shuffle",
+        s->has_test ? json_string(s->blocked ? "within " IL_L_REP : "free") : json_null());
     set(j, "p", s->has_test ? jnum(s->p) : json_null());
     set(j, "q", s->has_tau ? jnum(s->het.q) : json_null());
     set(j, "i2", s->has_tau ? jnum(s->het.i2) : json_null());
@@ -105,6 +107,10 @@ setup_effect(const struct il_report *r, const struct il_gsetups *s)
     set(j, "tau_ci", jpair(sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), tau));
     set(j, "tau2", s->has_tau ? jnum(s->het.tau2) : json_null());
     set(j, "tau2_ci", jpair(s->het.tau2_lo, s->het.tau2_hi, tau));
+    set(j, "tau_ci_method",
+        tau ? json_string(s->calibrated ? "Q-profile at the shuffles' quantiles of Q"
+                                        : "Q-profile at chi-squared quantiles")
+            : json_null());
     for (size_t u = 0; u < s->k; u++) {
         json_t *e = json_object();
         set(e, "setup", json_string(il_str(&r->d.st, s->setup[u])));

@@ -513,15 +513,26 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
              o->design == IL_D_CROSSED ? o->d_label[1] : "");
     tab_print(fp, &t, md, title);
     const char *pre = md ? "\n" : "  ";
-    fprintf(
-        fp,
-        "%stau: the standard deviation of the setups' log %s beyond run-to-run noise (about "
-        "a relative one; Paule-Mandel, Q-profile interval%s%s); beyond noise: runs shuffled "
-        "across setups; stand out: %s further from the median setup's (the difference "
-        "shown) than the largest deviation that shuffled runs give in 95%% of shuffles\n",
-        pre, o->est.name,
-        o->design == IL_D_CROSSED ? "; none for crossed labels, whose setups share effects" : "",
-        o->est.kind == IL_EST_MEAN ? "" : "; a quantile needs 10 runs in every setup", o->est.name);
+    size_t nblk = 0, ntest = 0, ncal = 0;
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        ntest += r->gsu[g].has_test;
+        nblk += r->gsu[g].has_test && r->gsu[g].blocked;
+        ncal += r->gsu[g].calibrated;
+    }
+    fprintf(fp,
+            "%stau: the standard deviation of the setups' log %s beyond run-to-run noise (about "
+            "a relative one; Paule-Mandel, Q-profile interval%s%s%s); beyond noise: runs shuffled "
+            "across setups%s; stand out: %s further from the median setup's (the difference "
+            "shown) than the largest deviation that shuffled runs give in 95%% of shuffles\n",
+            pre, o->est.name, ncal ? " at the shuffles' points of Q" : "",
+            o->design == IL_D_CROSSED ? "; none for crossed labels, whose setups share effects"
+                                      : "",
+            o->est.kind == IL_EST_MEAN ? "" : "; a quantile needs 10 runs in every setup",
+            !nblk           ? ""
+            : nblk == ntest ? " within each " IL_L_REP " (the sweep's passes)"
+                            : " within each " IL_L_REP " where every one holds several setups, "
+                              "else freely",
+            o->est.name);
     for (size_t i = 0; i < r->ncmp; i++) {
         const struct il_cmp *cm = &r->cmp[i];
         if (!cm->has_svr)
@@ -536,11 +547,17 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
             snprintf(c, sizeof c, "[%.3g, %.3g]", cm->svr_lo, cm->svr_hi);
         else
             snprintf(c, sizeof c, "[%.3g, unbounded)", cm->svr_lo);
-        char change[256] = "", e[32], f[32], g3[32];
-        if (cm->svr_hi < 1)
-            snprintf(change, sizeof change, ": it fell, by %s (95%% CI %s to %s)",
-                     isfinite(cm->svr) ? pct(e, sizeof e, 1 - cm->svr) : "?",
-                     pct(f, sizeof f, 1 - cm->svr_hi), pct(g3, sizeof g3, 1 - cm->svr_lo));
+        char change[256] = "", e[32], f[32];
+        /* Said from the interval's bound: a value tau^2 of 0 is the
+         * estimate cut off at 0, not a measured fall of 100%. */
+        if (cm->svr_hi < 1 && cm->svr > 0)
+            snprintf(change, sizeof change, ": it fell by at least %s (estimate %s)",
+                     pct(f, sizeof f, 1 - cm->svr_hi), pct(e, sizeof e, 1 - cm->svr));
+        else if (cm->svr_hi < 1 && cm->svr == 0)
+            snprintf(change, sizeof change,
+                     ": it fell by at least %s (the %s's tau^2 of 0 is the estimate cut off at 0, "
+                     "not a fall of 100%%)",
+                     pct(f, sizeof f, 1 - cm->svr_hi), o->speedup ? "baseline" : "value");
         else if (cm->svr_lo > 1)
             snprintf(change, sizeof change, ": it rose, %s-fold at least", num(e, cm->svr_lo));
         else

@@ -57,6 +57,9 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
     u->mean = il_xcalloc(k, sizeof *u->mean);
     u->est = il_xcalloc(k, sizeof *u->est);
     double *scratch = il_xcalloc(n, sizeof *scratch);
+    size_t rs = il_data_slot(d, IL_L_REP);
+    if (rs != SIZE_MAX && d->present[rs])
+        u->blk = il_xcalloc(n, sizeof *u->blk);
     size_t j = 0;
     for (size_t i = 0; i < n; i++) {
         if (i && t[i].a == t[i - 1].a && t[i].b == t[i - 1].b) {
@@ -68,6 +71,8 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
             u->n[j++] = 1;
         }
         u->x[i] = g->x[t[i].i];
+        if (u->blk)
+            u->blk[i] = d->lab[g->rec[t[i].i] * d->nslots + rs];
     }
     for (j = 0; j < k; j++) {
         const double *x = u->x + u->off[j];
@@ -97,6 +102,7 @@ il_units_free(struct il_units *u)
     free(u->id);
     free(u->fa);
     free(u->fb);
+    free(u->blk);
     free(u->off);
     free(u->n);
     free(u->x);

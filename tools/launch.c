@@ -147,8 +147,9 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
         env_put(e, il_xasprintf("INTERLOPER_EVENTS=%s", c->events));
     if (c->backend)
         env_put(e, il_xasprintf("INTERLOPER_BACKEND=%s", c->backend));
-    if (c->strict)
-        env_put(e, "INTERLOPER_STRICT=1");
+    /* always there, of one width: run (lenient by default) and sweep
+     * (strict by default) give a setup the same environment size */
+    env_put(e, c->strict ? "INTERLOPER_STRICT=1" : "INTERLOPER_STRICT=0");
     il_env_setup(s, 0, 0, IL_PINMODE_NONE, 0, 0);
     env_put(e, s->stack);
     env_put(e, s->heap);

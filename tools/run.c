@@ -56,6 +56,7 @@ usage(FILE *f)
           "  --output FILE       results file, appended to (default ./interloper.jsonl)\n"
           "  --label KEY=VALUE   label the records (repeatable); never passed to PROG\n"
           "  --strict            any setup problem stops PROG before main (status 127)\n"
+          "  --no-strict         undo --strict (the default here; sweep is strict)\n"
           "  -q, --quiet         no summary on stderr\n"
           "  -n, --dry-run       print the environment and the command, run nothing\n"
           "  -h, --help          this text\n"

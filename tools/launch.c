@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -430,7 +431,9 @@ il_set_aslr(const char *me, int on)
  * the page tables, which is most of a fork's price for a large driver.  The
  * child only makes system calls.  Signals are blocked around it so that no
  * handler of ours runs in the child; the child unblocks them just before
- * exec, which resets the handlers.
+ * exec, which resets the handlers.  The child leads a process group of
+ * its own: the caller signals the group, and kills what is left of it
+ * when the child ends (il_spawn_reap).
  */
 pid_t
 il_spawn(const char *path, char *const argv[], char *const env[], int in, int out, int errfd,
@@ -447,6 +450,12 @@ il_spawn(const char *path, char *const argv[], char *const env[], int in, int ou
          * behind, running on a machine someone else is measuring on */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
             _exit(127);
+        /* a process group of its own, so that its own children can be
+         * signalled and killed with it (il_spawn_watch) */
+        if (setpgid(0, 0) < 0) {
+            child_errno = errno;
+            _exit(127);
+        }
         if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) ||
             (errfd >= 0 && dup2(errfd, 2) < 0) ||
             (cpus && sched_setaffinity(0, sizeof *cpus, cpus) < 0)) {
@@ -472,4 +481,95 @@ il_spawn(const char *path, char *const argv[], char *const env[], int in, int ou
         return -1;
     }
     return p;
+}
+
+/*
+ * What a run started must not outlive it, nor the sweep, even on SIGKILL:
+ * PR_SET_PDEATHSIG reaches only the direct child, so a watcher process,
+ * forked once, holds the read end of a socket; the sweep sends it the
+ * process group of the run under way (0 between runs), and when the socket
+ * reads end of file (the sweep is gone, however it ended) the watcher
+ * kills that group.  It ignores the terminal's signals, which the sweep
+ * handles.  A socket, not a pipe: send(MSG_NOSIGNAL) cannot raise SIGPIPE,
+ * and ignoring SIGPIPE would be inherited by the measured programs.
+ */
+static int watch_fd = -1;
+
+void
+il_spawn_watch(void)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+        err(1, "cannot make the watcher's socket");
+    pid_t w = fork();
+    if (w < 0)
+        err(1, "cannot start the watcher");
+    if (w == 0) {
+        close(sv[1]);
+        prctl(PR_SET_NAME, "il-sweep-watch");
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+        signal(SIGHUP, SIG_IGN);
+        signal(SIGQUIT, SIG_IGN);
+        int32_t cur = 0, v;
+        for (;;) {
+            ssize_t n = read(sv[0], &v, sizeof v);
+            if (n == (ssize_t)sizeof v)
+                cur = v;
+            else if (n < 0 && errno == EINTR)
+                continue;
+            else
+                break;
+        }
+        if (cur > 0)
+            kill(-cur, SIGKILL);
+        _exit(0);
+    }
+    close(sv[0]);
+    watch_fd = sv[1];
+}
+
+static void
+watch(pid_t group)
+{
+    int32_t v = (int32_t)group;
+    if (watch_fd >= 0)
+        (void)send(watch_fd, &v, sizeof v, MSG_NOSIGNAL);
+}
+
+void
+il_spawn_started(pid_t p)
+{
+    watch(p);
+}
+
+/*
+ * Wait for the child p; on the first of our own signals (*stop set by the
+ * handler), pass it to the child's group.  When the child has ended, and
+ * while its zombie keeps the group's id from being reused, kill whatever
+ * is left of its group: its background children must not run into the
+ * next run, nor outlive the sweep.
+ */
+int
+il_spawn_reap(pid_t p, volatile sig_atomic_t *stop)
+{
+    siginfo_t si;
+    int forwarded = 0, status;
+    for (;;) {
+        if (stop && *stop && !forwarded) {
+            kill(-p, *stop);
+            forwarded = 1;
+        }
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)p, &si, WEXITED | WNOWAIT) == 0)
+            break;
+        if (errno != EINTR)
+            err(1, "waitid");
+    }
+    kill(-p, SIGKILL);
+    while (waitpid(p, &status, 0) < 0)
+        if (errno != EINTR)
+            err(1, "waitpid");
+    watch(0);
+    return status;
 }

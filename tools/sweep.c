@@ -332,15 +332,8 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
                        s->c.have_cpus ? &s->c.cpus : NULL);
     if (p < 0)
         err(1, "run %s: cannot execute %s", runid, path);
-    int status, forwarded = 0;
-    while (waitpid(p, &status, 0) < 0) {
-        if (errno != EINTR)
-            err(1, "waitpid");
-        if (stop_sig && !forwarded) {
-            kill(p, stop_sig); /* from the terminal it has it already */
-            forwarded = 1;
-        }
-    }
+    il_spawn_started(p);
+    int status = il_spawn_reap(p, &stop_sig);
     if (stop_sig)
         interrupted(st); /* the run is discarded: the signal disturbed it */
 
@@ -591,6 +584,7 @@ main(int argc, char **argv)
         struct stat es;
         st.ref_bytes = stat(s.expect, &es) == 0 ? (unsigned long long)es.st_size : 0;
     }
+    il_spawn_watch(); /* before anything it should not hold */
     one_per_host(&st);
 
     /* the environment, built once; the spec directory, ours alone */

@@ -29,4 +29,42 @@ il sweep -q --no-strict --seed 4 --reps 1 --events no_such_event --system A=bin/
 assert_eq "$?" 0 "--no-strict goes on"
 assert_eq "$(recs ev2.jsonl)" 2 "--no-strict: every run"
 
+# wait_for CMD...: up to 60 s for CMD to succeed (a bound against a hang,
+# not a timing assertion)
+wait_for() {
+	i=0
+	while ! "$@" && [ "$i" -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$@"
+}
+alive() { pgrep -f "$1" >/dev/null; }
+gone() { ! pgrep -f "$1" >/dev/null; }
+
+mkdir -p bin/S1 bin/S2
+cp /bin/dash bin/S1/sh
+cp /bin/dash bin/S2/sh
+for how in TERM KILL; do
+	try "a run's own children do not outlive the sweep (SIG$how) (R3 finding 6)"
+	cp /bin/sleep "$T/slp$how"
+	"$IL" sweep -q --seed 3 --reps 2 --system A=bin/S1/sh --system B=bin/S2/sh \
+		--output "k$how.jsonl" -- -c "$T/slp$how 300; true" >/dev/null 2>&1 &
+	assert_true "the run's child started" wait_for alive "$T/slp$how 300"
+	sw=$(pgrep -f "interloper-sweep.*k$how.jsonl" | head -n 1)
+	assert_ne "$sw" "" "the sweep's pid"
+	kill "-$how" "$sw"
+	wait
+	assert_true "its child ended with it" wait_for gone "$T/slp$how 300"
+	pkill -KILL -f "$T/slp$how 300" # only this test's own leftover
+done
+
+try "a run's background children end with the run (R3 finding 6)"
+cp /bin/sleep "$T/slpbg"
+il sweep -q --seed 3 --reps 1 --system A=bin/S1/sh --output bg.jsonl \
+	-- -c "$T/slpbg 300 >/dev/null 2>&1 & true" >/dev/null 2>&1
+assert_eq "$?" 0 "status"
+assert_true "the background child is gone" wait_for gone "$T/slpbg 300"
+pkill -KILL -f "$T/slpbg 300"
+
 done_testing

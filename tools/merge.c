@@ -30,7 +30,8 @@ struct merge {
     json_t *plan_line;
     size_t setups; /* the largest extent of the plan lines */
     unsigned reps, warmup;
-    struct il_idset seen; /* run id -> file * 2^32 + its last record's line */
+    struct il_launches seen; /* the runs and their launches */
+    struct il_idset lines;   /* the records' lines (a hash of each): verbatim copies */
     size_t records, dup_records;
     struct il_idset dups;
     char out_sha[65], out_path[IL_PATH_MAX], out_run[512];
@@ -84,6 +85,8 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
                      m->path, lineno, run ? run : "?", m->out_run, m->out_path, sha, m->out_sha);
             }
         }
+        if (k && !strcmp(k, IL_M_KIND_FAILED))
+            il_launch_failed(&m->seen, run, json_string_value(json_object_get(j, IL_M_LAUNCH)));
         put(m, raw, n);
         return 0;
     }
@@ -92,15 +95,18 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
         errx(1, "%s:%ld: a record without a run label; expected records of interloper sweep",
              m->path, lineno);
     int added;
-    long *v = il_idset_add(&m->seen, run, &added);
+    char hash[65];
+    il_sha256_hex(raw, n, hash);
+    hash[32] = 0;
+    il_idset_add(&m->lines, hash, &added);
     long here = ((long)m->file << 32) | lineno;
-    if (!added && *v != here - 1) {
-        /* the same run again: another file, or a later write */
+    if (!added ||
+        il_launch_record(&m->seen, run, il_record_label(j, IL_L_LAUNCH), here) == IL_LAUNCH_DUP) {
+        /* the same run again: a copy of a line, or another launch of it */
         m->dup_records++;
         il_idset_add(&m->dups, run, &added);
         return 0;
     }
-    *v = here;
     m->records++;
     put(m, raw, n);
     return 0;
@@ -136,7 +142,8 @@ il_record_merge(int argc, char **argv)
         printf("usage: interloper record merge -o OUT RESULTS...\n"
                "\n"
                "Join the results files of one plan's shards into OUT, checked against the\n"
-               "plan: missing, duplicate and foreign runs are said, duplicates left out.\n"
+               "plan: missing, failed, duplicate and foreign runs are said, duplicates left\n"
+               "out.\n"
                "Exit status 0 when OUT holds exactly the plan's runs, 2 when it was written\n"
                "but does not, 1 when nothing was written.  See interloper-record(1).\n");
         return 0;
@@ -178,7 +185,7 @@ il_record_merge(int argc, char **argv)
     d.setups = m.setups ? m.setups : d.setups;
     d.reps = m.reps > d.reps ? m.reps : d.reps;
     d.warmup = m.warmup > d.warmup ? m.warmup : d.warmup;
-    struct il_strv missing = {0}, extra = {0}, dup = {0};
+    struct il_strv missing = {0}, extra = {0}, dup = {0}, failed = {0};
     size_t planned = 0;
     struct il_idset want = {0};
     uint32_t block = 0;
@@ -191,8 +198,11 @@ il_record_merge(int argc, char **argv)
             il_plan_run_id(&p, &runs[r], id, sizeof id);
             il_idset_add(&want, id, &added);
             planned++;
-            if (!il_idset_get(&m.seen, id))
+            int there = il_launch_state(&m.seen, id);
+            if (there < 0)
                 il_strv_push(&missing, id);
+            else if (!there)
+                il_strv_push(&failed, id);
         }
         if (n)
             block = runs[n - 1].block + 1;
@@ -200,9 +210,9 @@ il_record_merge(int argc, char **argv)
         if (il_plan_batch_end(&p, b) >= p.n)
             break;
     }
-    for (size_t k = 0; k < m.seen.cap; k++)
-        if (m.seen.key[k] && !il_idset_get(&want, m.seen.key[k]))
-            il_strv_push(&extra, m.seen.key[k]);
+    for (size_t k = 0; k < m.seen.runs.cap; k++)
+        if (m.seen.runs.key[k] && !il_idset_get(&want, m.seen.runs.key[k]))
+            il_strv_push(&extra, m.seen.runs.key[k]);
     for (size_t k = 0; k < m.dups.cap; k++)
         if (m.dups.key[k])
             il_strv_push(&dup, m.dups.key[k]);
@@ -212,9 +222,10 @@ il_record_merge(int argc, char **argv)
     free(tmp);
     tmp = NULL;
     fprintf(stderr, "%s: %s: plan %s, %zu of its %zu runs (%zu records) from %d files\n", ME, out,
-            m.plan, planned - missing.n, planned, m.records, argc - i);
+            m.plan, planned - missing.n - failed.n, planned, m.records, argc - i);
     say_some("runs missing", &missing);
+    say_some("runs failed (their records kept; rerun the sweep to retry them)", &failed);
     say_some("runs found more than once (the first kept)", &dup);
     say_some("runs not in the plan", &extra);
-    return missing.n || dup.n || extra.n ? 2 : 0;
+    return missing.n || failed.n || dup.n || extra.n ? 2 : 0;
 }

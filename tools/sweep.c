@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -50,7 +51,10 @@ struct state {
     int res_fd, rec_fd, out_fd, err_fd, in_fd;
     off_t rec_off; /* where the run under way's records start in rec */
     char rec_path[IL_PATH_MAX + 16];
-    struct il_idset done;
+    struct il_launches done;  /* the runs the results file has */
+    char launch[40];          /* the launch under way: nonce-counter */
+    unsigned long long nonce; /* this sweep's, drawn */
+    unsigned long long launches;
     int have_ref;
     char ref_sha[65], ref_run[512];
     unsigned long long ref_bytes;
@@ -86,11 +90,13 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
              path, plan ? plan : "none", lineno, st->id);
     if (kind == IL_LINE_RECORD) {
         const char *run = il_record_label(j, IL_L_RUN);
-        int added;
         if (run)
-            il_idset_add(&st->done, run, &added);
+            il_launch_record(&st->done, run, il_record_label(j, IL_L_LAUNCH), lineno);
     } else {
         const char *k = json_string_value(json_object_get(j, IL_M_KIND));
+        if (k && !strcmp(k, IL_M_KIND_FAILED))
+            il_launch_failed(&st->done, json_string_value(json_object_get(j, IL_M_RUN)),
+                             json_string_value(json_object_get(j, IL_M_LAUNCH)));
         const char *sha = json_string_value(json_object_get(j, IL_M_STDOUT_SHA256));
         if (k && !strcmp(k, IL_M_KIND_OUTPUT) && sha && strlen(sha) == 64 && !st->have_ref) {
             st->have_ref = 1;
@@ -225,6 +231,7 @@ labels(struct state *st, const struct il_run *r, struct il_buf *b)
     if (r->warm)
         PAIR(IL_L_WARMUP, "1");
     PAIR(IL_L_RUN, runid);
+    PAIR(IL_L_LAUNCH, st->launch);
     PAIR(IL_L_PLAN, st->id);
     snprintf(num, sizeof num, "%u", d->seed);
     PAIR(IL_L_SEED, num);
@@ -319,6 +326,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     il_plan_run_id(&st->plan, r, runid, sizeof runid);
     il_plan_setup(&st->plan, r->setup, &env, &lay, &stack, &heap);
     const char *path = program(st, r, &pin);
+    snprintf(st->launch, sizeof st->launch, "%016llx-%llu", st->nonce, ++st->launches);
     labels(st, r, lab);
     if (il_spec_write(&st->spec, 0, st->rec_path, 0, lab->p) < 0)
         err(1, "cannot write the run spec %s", st->spec.path);
@@ -399,6 +407,26 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             finish(st);
             exit(1);
         }
+    }
+    if (n && what[0]) {
+        /* marked failed in the same write as its records: a rerun retries it */
+        json_t *l = il_meta_line(IL_M_KIND_FAILED, st->id);
+        json_object_set_new(l, IL_M_RUN, json_string(runid));
+        json_object_set_new(l, IL_M_LAUNCH, json_string(st->launch));
+        json_object_set_new(l, IL_M_WHY, json_string(what));
+        char *text = json_dumps(l, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        json_decref(l);
+        if (!text)
+            errx(1, "out of memory");
+        size_t tn = strlen(text);
+        if (n + tn + 2 > st->bufcap) {
+            st->bufcap = n + tn + 4096;
+            st->buf = il_xrealloc(st->buf, st->bufcap);
+        }
+        memcpy(st->buf + n, text, tn);
+        st->buf[n + tn] = '\n';
+        n += tn + 1;
+        free(text);
     }
     if (n && il_write_full(st->res_fd, st->buf, n) < 0)
         err(1, "cannot append to %s", s->output);
@@ -585,6 +613,8 @@ main(int argc, char **argv)
         st.ref_bytes = stat(s.expect, &es) == 0 ? (unsigned long long)es.st_size : 0;
     }
     il_spawn_watch(); /* before anything it should not hold */
+    if (getrandom(&st.nonce, sizeof st.nonce, 0) != sizeof st.nonce)
+        err(1, "cannot draw the launches' nonce");
     one_per_host(&st);
 
     /* the environment, built once; the spec directory, ours alone */
@@ -631,24 +661,31 @@ main(int argc, char **argv)
             free(runs);
             runs = il_plan_batch(&st.plan, b, block, &nruns);
         }
-        size_t todo = 0;
+        size_t todo = 0, retry = 0;
         for (size_t i = 0; i < nruns; i++) {
             char runid[512];
             il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
             if (!in_shard(&s, &runs[i]))
                 continue;
             st.planned++;
-            if (il_idset_get(&st.done, runid))
+            int there = il_launch_state(&st.done, runid);
+            if (there > 0)
                 st.skipped++;
             else
                 todo++;
+            retry += there == 0;
         }
         st.todo += todo;
-        if (b == 0 && st.skipped && !s.c.quiet)
+        if (b == 0 && (st.skipped || retry) && !s.c.quiet) {
+            char again[96] = "";
+            if (retry)
+                snprintf(again, sizeof again, " (retrying %zu failed run%s)", retry,
+                         retry == 1 ? "" : "s");
             fprintf(stderr,
                     "interloper sweep: resuming plan %s in %s: %zu of %zu runs are there "
-                    "already; running the other %zu\n",
-                    st.id, s.output, st.skipped, st.planned, todo);
+                    "already; running the other %zu%s\n",
+                    st.id, s.output, st.skipped, st.planned, todo, again);
+        }
         for (size_t i = 0; i < nruns; i++) {
             char runid[512];
             if (stop_sig)
@@ -656,7 +693,7 @@ main(int argc, char **argv)
             if (!in_shard(&s, &runs[i]))
                 continue;
             il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
-            if (!il_idset_get(&st.done, runid))
+            if (il_launch_state(&st.done, runid) <= 0)
                 run_one(&st, &runs[i], &lab);
         }
         if (nruns)

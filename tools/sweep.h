@@ -75,6 +75,27 @@ int il_results_scan(const char *me, const char *path, int fix,
                     int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n),
                     void *ctx);
 
+/* The runs of a results file and their launches (results.c): records of
+ * one launch (one label launch) are one run; another launch of a run is a
+ * duplicate unless the run's launch so far failed (a "failed" line), when
+ * it is a retry.  Records without a launch label (older files): a launch is
+ * the records of a run on consecutive lines (here: line numbers). */
+enum il_launch_seen { IL_LAUNCH_NEW, IL_LAUNCH_SAME, IL_LAUNCH_RETRY, IL_LAUNCH_DUP };
+struct il_launches {
+    struct il_idset runs; /* run id -> index in v */
+    struct il_launch_run {
+        char *launch; /* the launch kept; NULL: unlabelled */
+        long last;    /* its last record's line */
+        int failed;
+    } *v;
+    size_t n, cap;
+};
+enum il_launch_seen il_launch_record(struct il_launches *l, const char *run, const char *launch,
+                                     long here);
+void il_launch_failed(struct il_launches *l, const char *run, const char *launch);
+/* -1: no record of run; 0: its launch failed; 1: it is there */
+int il_launch_state(struct il_launches *l, const char *run);
+
 /* ------------------------------------------------------------ metadata lines (meta.c) */
 /* The plan's identity (what defines the experiment), its id, and the
  * design back from a plan line (for merge). */

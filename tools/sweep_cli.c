@@ -482,7 +482,7 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
                                            IL_L_REP,          IL_L_WARMUP, IL_L_RUN,
                                            IL_L_PLAN,         IL_L_SEED,   IL_L_STACK_OFFSET,
                                            IL_L_HEAP_OFFSET,  IL_L_PIN,    IL_L_CPUS,
-                                           IL_L_OUTPUT_CHECK, NULL};
+                                           IL_L_OUTPUT_CHECK, IL_L_LAUNCH, NULL};
         for (const char *const *k = ours; *k; k++)
             if (!strcmp(s->c.labels[i].key, *k))
                 errx(1, "--label %s=%s: the sweep sets %s itself", *k, s->c.labels[i].value, *k);

@@ -67,4 +67,41 @@ assert_eq "$?" 0 "status"
 assert_true "the background child is gone" wait_for gone "$T/slpbg 300"
 pkill -KILL -f "$T/slpbg 300"
 
+try "records of one launch are one run; two launches of a run are a duplicate, adjacent or not (R3 finding 5)"
+cp /bin/true "$T/tru"
+il sweep -q --seed 5 --reps 2 --env-add 0,64 --system A=bin/S1/sh --system B=bin/S2/sh \
+	--output chain.jsonl -- -c "$T/tru; $T/tru" >/dev/null
+assert_eq "$?" 0 "status"
+assert_eq "$(recs chain.jsonl)" 24 "three records a launch (the shell and its two children)"
+il record merge -o m1.jsonl chain.jsonl 2>err
+assert_eq "$?" 0 "merge: the plan exactly"
+assert_match "$(cat err)" "8 of its 8 runs \(24 records\)" "merge: each launch one run"
+awk '{ print } /"schema":"interloper\/1"/ { print }' chain.jsonl >adj.jsonl
+il record merge -o m2.jsonl adj.jsonl 2>err
+assert_eq "$?" 2 "merge: duplicates on adjacent lines"
+assert_match "$(cat err)" "8 runs found more than once" "merge: says so"
+assert_eq "$(recs m2.jsonl)" 24 "merge: the first launch kept"
+
+try "a failed run is retried by a rerun, and merge says runs failed (R3 finding 7)"
+fail="case \$0 in *S2*) test ! -e $T/flag ;; esac"
+touch flag
+il sweep -q --keep-going --seed 3 --reps 2 --env-add 0,64 --system A=bin/S1/sh \
+	--system B=bin/S2/sh --output f.jsonl -- -c "$fail" >/dev/null 2>err
+assert_eq "$?" 1 "the first sweep: runs failed"
+il record merge -o mf.jsonl f.jsonl 2>err
+assert_eq "$?" 2 "merge: not exactly the plan"
+assert_match "$(cat err)" "4 runs failed" "merge: the failed runs said"
+rm flag
+il sweep --seed 3 --reps 2 --env-add 0,64 --system A=bin/S1/sh --system B=bin/S2/sh \
+	--output f.jsonl -- -c "$fail" >/dev/null 2>err
+assert_eq "$?" 0 "the rerun: status"
+assert_match "$(cat err)" "retrying 4 failed" "the rerun says it retries them"
+assert_eq "$(recs f.jsonl)" 12 "the failed runs' records stay"
+il record merge -o mf.jsonl f.jsonl 2>err
+assert_eq "$?" 0 "merge after the retry: exactly the plan"
+assert_match "$(cat err)" "8 of its 8 runs" "merge: every run"
+il sweep --seed 3 --reps 2 --env-add 0,64 --system A=bin/S1/sh --system B=bin/S2/sh \
+	--output f.jsonl -- -c "$fail" >/dev/null 2>err
+assert_match "$(cat err)" "8 of 8 runs are there already" "a third run: nothing to do"
+
 done_testing

@@ -152,6 +152,9 @@
 /* kind "failed": the launch of a run whose records precede it (in the same
  * write) failed, and why; a rerun retries the run */
 #define IL_M_KIND_FAILED "failed"
+/* the plan line: the environment's size, in bytes, of the setup with
+ * env_add 0; every setup's is this plus its env_add (--env-base) */
+#define IL_M_ENV_BASE "env_base"
 #define IL_M_LAUNCH "launch"
 #define IL_M_WHY "why"
 

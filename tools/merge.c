@@ -35,6 +35,9 @@ struct merge {
     size_t records, dup_records;
     struct il_idset dups;
     char out_sha[65], out_path[IL_PATH_MAX], out_run[512];
+    long long env_base; /* the first plan line's env_base; -1: none yet */
+    const char *env_base_path;
+    char env_differs[IL_PATH_MAX * 2 + 128];
 };
 
 static void
@@ -70,6 +73,16 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
             il_meta_extent_max(j, &m->setups, &m->reps, &m->warmup);
             if (!strcmp(k, IL_M_KIND_PLAN) && !m->plan_line)
                 m->plan_line = json_incref(j);
+            json_t *eb = json_object_get(j, IL_M_ENV_BASE);
+            long long base = json_is_integer(eb) ? (long long)json_integer_value(eb) : -1;
+            if (!strcmp(k, IL_M_KIND_PLAN) && m->env_base < 0) {
+                m->env_base = base;
+                m->env_base_path = m->path;
+            } else if (!strcmp(k, IL_M_KIND_PLAN) && base != m->env_base && !m->env_differs[0]) {
+                snprintf(m->env_differs, sizeof m->env_differs,
+                         "%s:%ld has environment base %lld, %s %lld bytes", m->path, lineno, base,
+                         m->env_base_path, m->env_base);
+            }
         }
         const char *sha = json_string_value(json_object_get(j, IL_M_STDOUT_SHA256));
         const char *run = json_string_value(json_object_get(j, IL_M_RUN));
@@ -157,6 +170,7 @@ il_record_merge(int argc, char **argv)
         errx(1, "expected -o OUT and at least one results file; see interloper record "
                 "merge --help");
     static struct merge m;
+    m.env_base = -1;
     tmp = il_xasprintf("%s.XXXXXX", out);
     m.fd = mkstemp(tmp);
     if (m.fd >= 0)
@@ -227,5 +241,10 @@ il_record_merge(int argc, char **argv)
     say_some("runs failed (their records kept; rerun the sweep to retry them)", &failed);
     say_some("runs found more than once (the first kept)", &dup);
     say_some("runs not in the plan", &extra);
-    return missing.n || failed.n || dup.n || extra.n ? 2 : 0;
+    if (m.env_differs[0])
+        fprintf(stderr,
+                "%s: warning: the shards' setups differ in environment size (%s): the same "
+                "setup moved the stack between them; rerun them with one --env-base\n",
+                ME, m.env_differs);
+    return missing.n || failed.n || dup.n || extra.n || m.env_differs[0] ? 2 : 0;
 }

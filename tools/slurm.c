@@ -69,6 +69,8 @@ il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs)
     }
     if (!s->seed_given)
         il_buf_printf(&b, " --seed %u", s->d.seed);
+    if (!s->env_base_given) /* every task's setups of one size: SLURM_* absorbed */
+        il_buf_printf(&b, " --env-base %llu", s->env_base);
     il_buf_printf(&b, " --shard \"$SLURM_ARRAY_TASK_ID/%u\" --output ", s->slurm);
     il_buf_shell(&b, base, NULL);
     il_buf_printf(&b, "\".shard-$SLURM_ARRAY_TASK_ID-of-%u.jsonl\" --", s->slurm);

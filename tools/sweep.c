@@ -51,7 +51,10 @@ struct state {
     int res_fd, rec_fd, out_fd, err_fd, in_fd;
     off_t rec_off; /* where the run under way's records start in rec */
     char rec_path[IL_PATH_MAX + 16];
-    struct il_launches done;  /* the runs the results file has */
+    struct il_launches done;      /* the runs the results file has */
+    unsigned long long file_base; /* the results file's env_base, if have_file_base */
+    int have_file_base;
+    size_t extra;             /* bytes the pad adds to reach the plan's base */
     char launch[40];          /* the launch under way: nonce-counter */
     unsigned long long nonce; /* this sweep's, drawn */
     unsigned long long launches;
@@ -79,9 +82,14 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
              "%s:%ld: neither a record nor a line of interloper sweep; expected a results "
              "file that interloper sweep wrote",
              path, lineno);
-    if (kind == IL_LINE_SWEEP)
+    if (kind == IL_LINE_SWEEP) {
         plan = json_string_value(json_object_get(j, IL_M_PLAN));
-    else
+        json_t *eb = json_object_get(j, IL_M_ENV_BASE);
+        if (json_is_integer(eb) && !st->have_file_base) {
+            st->have_file_base = 1;
+            st->file_base = (unsigned long long)json_integer_value(eb);
+        }
+    } else
         plan = il_record_label(j, IL_L_PLAN);
     if (!plan || strcmp(plan, st->id))
         errx(1,
@@ -330,7 +338,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     labels(st, r, lab);
     if (il_spec_write(&st->spec, 0, st->rec_path, 0, lab->p) < 0)
         err(1, "cannot write the run spec %s", st->spec.path);
-    il_env_setup(&st->slots, stack, heap, pin, s->pin_addr, (size_t)env);
+    il_env_setup(&st->slots, stack, heap, pin, s->pin_addr, (size_t)env + st->extra);
     if (lseek(st->in_fd, 0, SEEK_SET) < 0 && errno != ESPIPE)
         err(1, "--input: cannot rewind");
     reset(st->out_fd);
@@ -553,6 +561,49 @@ open_files(struct state *st)
         err(1, "--input %s", s->input ? s->input : "/dev/null");
 }
 
+/*
+ * The environment, built once, of the plan's size: every setup's is
+ * env_base + env_add bytes in every run of the plan, on resume, in every
+ * shard, on every host (review R3, finding 1: Slurm tasks' SLURM_*
+ * variables, a shell's SHLVL, moved the stack within one setup).  The base
+ * is --env-base, else the results file's plan line's, else this
+ * environment's own size; the pad absorbs a smaller environment, and a
+ * larger one is refused.
+ */
+static void
+env_base(struct state *st, const char *lib, size_t padmax)
+{
+    struct il_sweep *s = st->s;
+    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, 0);
+    size_t here = il_env_bytes(&st->env);
+    const char *from = "--env-base";
+    if (s->env_base_given && st->have_file_base && s->env_base != st->file_base)
+        errx(1,
+             "--env-base %llu: %s's plan line fixes the base at %llu bytes; the runs of one "
+             "plan must have one environment size: give --env-base %llu or another --output",
+             s->env_base, s->output, st->file_base, st->file_base);
+    if (!s->env_base_given) {
+        s->env_base = st->have_file_base ? st->file_base : here;
+        from = st->have_file_base ? "the results file's plan line" : "this environment";
+    }
+    if (here > s->env_base)
+        errx(1,
+             "the environment here is %llu bytes larger than the plan's base of %llu bytes "
+             "(%s): a setup must have one size in every run; unset variables (env -u NAME), "
+             "or start another results file, with --env-clean [--keep NAME] or a larger "
+             "--env-base",
+             (unsigned long long)(here - s->env_base), s->env_base, from);
+    st->extra = (size_t)(s->env_base - here);
+    if (st->extra + padmax > IL_PAD_MAX)
+        errx(1,
+             "--env-base %llu: %zu bytes above this environment's %zu, with --env-add up to "
+             "%zu, make a pad above the kernel's limit of %zu bytes for one variable",
+             s->env_base, st->extra, here, padmax, (size_t)IL_PAD_MAX);
+    free(st->env.v);
+    free(st->slots.pad);
+    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, st->extra + padmax);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -588,6 +639,15 @@ main(int argc, char **argv)
              "repetition); use at most that many shards",
              s.shard_i, s.shard_n, il_plan_batch_end(&st.plan, 0) * s.d.reps);
     if (s.slurm) {
+        if (!s.env_base_given) {
+            /* this environment's size and room for what Slurm adds to a
+             * task's (SLURM_* variables, of lengths that vary by task) */
+            const char *lib = il_find_library();
+            struct il_spec spec;
+            il_spec_dir(&spec, IL_SWEEP_ME, 1);
+            il_env_build(&st.env, &st.slots, &s.c, lib ? lib : "libinterloper.so", spec.path, 0);
+            s.env_base = il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM;
+        }
         il_slurm(&s, st.id, nruns);
         return 0;
     }
@@ -627,7 +687,7 @@ main(int argc, char **argv)
     unsigned long long padmax = 0;
     for (size_t i = 0; i < s.d.nenv; i++)
         padmax = s.d.env[i] > padmax ? s.d.env[i] : padmax;
-    il_env_build(&st.env, &st.slots, &s.c, lib, st.spec.path, (size_t)padmax);
+    env_base(&st, lib, (size_t)padmax);
     st.argv = il_xcalloc(s.nargs + 2, sizeof *st.argv);
     for (size_t i = 0; i < s.nargs; i++)
         st.argv[i + 1] = s.args[i];

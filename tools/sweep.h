@@ -36,6 +36,8 @@ struct il_sweep {
     enum il_pinmode pin; /* with the pin a factor: the pinned runs' mode */
     uintptr_t pin_addr;
     int seed_given;
+    unsigned long long env_base; /* every setup's environment: env_base + env_add bytes */
+    int env_base_given;
     const char *input, *expect, *metric;
     char input_sha[65], expect_sha[65];
     int check_output, show_output, keep_going, hold;
@@ -125,6 +127,9 @@ json_t *il_machine(void);
 int il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *widest);
 
 /* ------------------------------------------------------------ slurm.c */
+/* --slurm without --env-base: the script's base is the submitting
+ * environment's size plus this, for the variables Slurm adds to a task's */
+#define IL_SLURM_ENV_ROOM 4096
 void il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs);
 
 /* ------------------------------------------------------------ merge.c */

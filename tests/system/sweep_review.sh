@@ -104,4 +104,33 @@ il sweep --seed 3 --reps 2 --env-add 0,64 --system A=bin/S1/sh --system B=bin/S2
 	--output f.jsonl -- -c "$fail" >/dev/null 2>err
 assert_match "$(cat err)" "8 of 8 runs are there already" "a third run: nothing to do"
 
+try "a setup has one environment size on resume, in every shard, or the sweep refuses (R3 finding 1)"
+fail="case \$0 in *S2*) test ! -e $T/flag1 ;; esac"
+touch flag1
+env IL_TEST_EXTRA=12345678 "$IL" sweep -q --keep-going --seed 6 --reps 2 --env-add 0,64 \
+	--system A=bin/S1/sh --system B=bin/S2/sh --output es.jsonl -- -c "$fail" >/dev/null 2>&1
+assert_eq "$?" 1 "the first sweep: B failed"
+env IL_TEST_EXTRA=1234567890123456789012345678901234567890 "$IL" sweep -q --seed 6 --reps 2 \
+	--env-add 0,64 --system A=bin/S1/sh --system B=bin/S2/sh --output es.jsonl -- -c "$fail" \
+	>/dev/null 2>err
+assert_eq "$?" 1 "a resume in a larger environment is refused"
+assert_match "$(cat err)" "32 bytes larger" "it names the extra bytes"
+assert_eq "$(recs es.jsonl)" 8 "nothing ran"
+rm flag1
+il sweep -q --seed 6 --reps 2 --env-add 0,64 --system A=bin/S1/sh --system B=bin/S2/sh \
+	--output es.jsonl -- -c "$fail" >/dev/null 2>err
+assert_eq "$?" 0 "a resume in a smaller environment: status"
+assert_eq "$(rj es.jsonl 'sorted(set((x["labels"]["setup"], x["setup"]["env_bytes"]) for x in r if x["exit"]["status"] == 0))' | python3 -c 'import json, sys; v = json.load(sys.stdin); print(len(v), len(set(s for s, _ in v)))')" \
+	"2 2" "one size per setup across the two sweeps"
+il sweep -q --seed 7 --shard 1/2 --env-add 0,64 --system A=bin/S1/sh --output sh1.jsonl -- -c true
+il sweep -q --seed 7 --shard 2/2 --env-add 0,64 --env-base 4000 --system A=bin/S1/sh \
+	--output sh2.jsonl -- -c true
+assert_eq "$(rj sh2.jsonl 'len(r) > 0 and all(x["setup"]["env_bytes"] == 4000 + int(x["labels"]["env_add"]) for x in r)')" \
+	true "--env-base: the size of every setup is base + env_add"
+il record merge -o shm.jsonl sh1.jsonl sh2.jsonl 2>err
+assert_eq "$?" 2 "merge: shards of different environment sizes"
+assert_match "$(cat err)" "environment" "merge says so"
+il sweep -q --seed 7 --env-add 0,64 --system A=bin/S1/sh --slurm 2 --output sl.jsonl -- -c true
+assert_match "$(cat sl.sbatch)" "--env-base [0-9]+ " "the Slurm script fixes the base for every task"
+
 done_testing

@@ -80,6 +80,13 @@ il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs)
     }
     il_buf_str(&b, "\n");
 
+    if (s->c.dry) { /* -n: the script it would write; nothing written, nothing submitted */
+        fputs(b.p, stdout);
+        free(script);
+        free(base);
+        il_buf_free(&b);
+        return;
+    }
     char *tmp = il_xasprintf("%s.new", script);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
     if (fd < 0 || il_write_full(fd, b.p, b.n) < 0 || close(fd) < 0 || rename(tmp, script) < 0)

@@ -70,6 +70,7 @@ usage(FILE *f)
           "                      exclusive; options for sbatch after ARGS and a second --\n"
           "  --submit            with --slurm, submit it with sbatch\n"
           "  -n, --dry-run       print the plan, one run per line with its full command\n"
+          "                      (with --slurm: the script; nothing written or submitted)\n"
           "  -q, --quiet         no progress on stderr\n"
           "  -h, --help          this text\n"
           "\n"

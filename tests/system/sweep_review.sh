@@ -133,4 +133,15 @@ assert_match "$(cat err)" "environment" "merge says so"
 il sweep -q --seed 7 --env-add 0,64 --system A=bin/S1/sh --slurm 2 --output sl.jsonl -- -c true
 assert_match "$(cat sl.sbatch)" "--env-base [0-9]+ " "the Slurm script fixes the base for every task"
 
+try "-n with --slurm --submit writes and submits nothing; it prints the script (R3 finding 3)"
+mkdir -p fakebin
+printf '#!/bin/sh\ntouch "%s/submitted"\necho Submitted batch job 1\n' "$T" >fakebin/sbatch
+chmod +x fakebin/sbatch
+PATH="$T/fakebin:$PATH" "$IL" sweep -n --seed 13 --reps 1 --env-add 0,64 --system A=bin/S1/sh \
+	--slurm 2 --submit --output d.jsonl -- -c true >out 2>err
+assert_eq "$?" 0 "status"
+assert_true "nothing submitted" test ! -e submitted
+assert_true "no script written" test ! -e d.sbatch
+assert_match "$(cat out)" "#SBATCH --array=1-2" "the script on stdout"
+
 done_testing

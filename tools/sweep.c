@@ -604,6 +604,22 @@ env_base(struct state *st, const char *lib, size_t padmax)
     il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, st->extra + padmax);
 }
 
+/* The seed of the results file's first plan line, for a sweep without
+ * --seed: rerunning the same command resumes the plan it drew. */
+static int
+first_seed(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
+{
+    const char *k = json_string_value(json_object_get(j, IL_M_KIND));
+    json_t *seed = json_object_get(json_object_get(j, IL_M_IDENTITY), IL_M_SEED);
+    (void)lineno, (void)raw, (void)n;
+    if (il_line_kind(j) != IL_LINE_SWEEP)
+        return 1; /* not ours to judge here: the resume says */
+    if (!k || strcmp(k, IL_M_KIND_PLAN) || !json_is_integer(seed))
+        return 0;
+    *(uint32_t *)ctx = (uint32_t)json_integer_value(seed);
+    return 2;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -613,6 +629,13 @@ main(int argc, char **argv)
     const char *why;
     il_sweep_parse(&s, argc, argv);
     st.s = &s;
+    int seed_from_file = 0;
+    if (!s.seed_given && !s.slurm) {
+        uint32_t seed;
+        seed_from_file = il_results_scan(IL_SWEEP_ME, s.output, 0, first_seed, &seed) == 2;
+        if (seed_from_file)
+            s.d.seed = seed;
+    }
     if (il_plan_init(&st.plan, &s.d, &why) < 0)
         errx(1, "the plan cannot be made: %s", why);
     if (s.d.setups > st.plan.n)
@@ -620,7 +643,8 @@ main(int argc, char **argv)
     json_t *identity = il_meta_identity(&s);
     il_meta_plan_id(identity, st.id);
     if (!s.seed_given && !s.c.quiet)
-        fprintf(stderr, "interloper sweep: seed %u\n", s.d.seed);
+        fprintf(stderr, "interloper sweep: seed %u%s%s\n", s.d.seed,
+                seed_from_file ? ", from " : "", seed_from_file ? s.output : "");
     for (size_t i = 0; i < s.d.nenv; i++)
         if (s.d.env[i] > IL_PAD_MAX)
             errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable",

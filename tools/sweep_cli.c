@@ -43,7 +43,8 @@ usage(FILE *f)
           "  --warmup N          first, N runs of each system in each setup, labelled\n"
           "                      warmup (left out by interloper report)\n"
           "  --seed S            seed of the draws and the order, 0 to 4294967295\n"
-          "                      (default: drawn; it is in every record)\n"
+          "                      (default: the results file's, else drawn; it is in\n"
+          "                      every record; --shard needs it)\n"
           "the runs:\n"
           "  --input FILE        every run's stdin (default /dev/null)\n"
           "  --show-output       copy each run's stdout and stderr through after it ends\n"
@@ -478,6 +479,11 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
         errx(1, "--until compares systems; expected at least two --system");
     if (s->submit && !s->slurm)
         errx(1, "--submit submits the --slurm script; add --slurm N");
+    if (s->shard_n && !s->seed_given)
+        errx(1,
+             "--shard %u/%u without --seed: each shard would draw a seed, and a plan, of its "
+             "own; give every shard the same --seed",
+             s->shard_i, s->shard_n);
     if (s->shard_n && s->slurm)
         errx(1, "--slurm writes a script that runs each --shard; give one or the other");
     if (s->expect && !s->check_output)

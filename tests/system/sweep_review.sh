@@ -144,4 +144,22 @@ assert_true "nothing submitted" test ! -e submitted
 assert_true "no script written" test ! -e d.sbatch
 assert_match "$(cat out)" "#SBATCH --array=1-2" "the script on stdout"
 
+try "a drawn seed: rerunning the same command resumes; --shard needs --seed (R3 finding 4)"
+touch flag2
+il sweep --keep-going --reps 1 --env-add 0,64 --system A=bin/S1/sh --output ds.jsonl \
+	-- -c "test ! -e $T/flag2" >/dev/null 2>err
+assert_eq "$?" 1 "the first sweep: its runs failed"
+seed=$(sed -n 's/^interloper sweep: seed \([0-9]*\)$/\1/p' err)
+assert_match "$seed" "^[0-9]+$" "the drawn seed is said"
+rm flag2
+il sweep --reps 1 --env-add 0,64 --system A=bin/S1/sh --output ds.jsonl \
+	-- -c "test ! -e $T/flag2" >/dev/null 2>err
+assert_eq "$?" 0 "the same command resumes"
+assert_match "$(cat err)" "seed $seed, from ds.jsonl" "it takes the seed from the results file"
+assert_eq "$(rj ds.jsonl 'sorted(set(x["labels"]["seed"] for x in r))')" "[\"$seed\"]" "one seed"
+il sweep -q --shard 1/2 --env-add 0,64 --system A=bin/S1/sh --output dsh.jsonl -- -c true 2>err
+assert_eq "$?" 1 "--shard without --seed: refused"
+assert_match "$(cat err)" "--seed" "it says to give --seed"
+assert_true "nothing written" test ! -e dsh.jsonl
+
 done_testing

@@ -786,7 +786,15 @@ main(int argc, char **argv)
             break;
         double widest;
         progress(&st, 1);
-        if (il_until_check(&s, until_why, sizeof until_why, &widest)) {
+        int precise = il_until_check(&s, until_why, sizeof until_why, &widest);
+        if (precise < 0) {
+            /* an error of the report's (a --metric no record has, ...)
+             * is no reason to add setups */
+            end_line(&st, "interloper report failed");
+            finish(&st);
+            errx(1, "--until: %s; the runs so far are in %s", until_why, s.output);
+        }
+        if (precise) {
             stopped = "precise enough";
             break;
         }

@@ -122,8 +122,8 @@ json_t *il_machine(void);
 
 /* ------------------------------------------------------------ until.c */
 /* Run interloper report on the results; 1 if every comparison's 95%
- * interval has a half-width below pct percent of its ratio.  why says the
- * widest. */
+ * interval has a half-width below pct percent of its ratio (why says the
+ * widest), 0 if not, -1 if report failed (why says its message). */
 int il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *widest);
 
 /* ------------------------------------------------------------ slurm.c */

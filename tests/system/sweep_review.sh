@@ -162,4 +162,11 @@ assert_eq "$?" 1 "--shard without --seed: refused"
 assert_match "$(cat err)" "--seed" "it says to give --seed"
 assert_true "nothing written" test ! -e dsh.jsonl
 
+try "--until stops on interloper report's errors and says them (R3 finding 8)"
+il sweep -q --seed 3 --reps 2 --env-add 0:1024:64 --setups 2 --until 5 --metric no_such_metric \
+	--max-runs 200 --system A=bin/S1/sh --system B=bin/S2/sh --output un.jsonl -- -c true 2>err
+assert_eq "$?" 1 "status"
+assert_match "$(cat err)" "interloper report failed.*no_such_metric" "report's own message"
+assert_eq "$(recs un.jsonl)" 8 "the first batch only"
+
 done_testing

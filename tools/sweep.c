@@ -191,8 +191,10 @@ finish(struct state *st)
 
 /* ------------------------------------------------------------ one run */
 
+/* Each label of run r's records, in order: fn(ctx, key, value). */
 static void
-labels(struct state *st, const struct il_run *r, struct il_buf *b)
+each_label(struct state *st, const struct il_run *r,
+           void (*fn)(void *ctx, const char *key, const char *value), void *ctx)
 {
     const struct il_sweep *s = st->s;
     const struct il_design *d = &s->d;
@@ -203,54 +205,63 @@ labels(struct state *st, const struct il_run *r, struct il_buf *b)
     il_plan_setup_label(&st->plan, r, setup, sizeof setup);
     il_plan_run_id(&st->plan, r, runid, sizeof runid);
     size_t k = r->cell % d->nsys;
-#define PAIR(key, val)                                                                             \
-    do {                                                                                           \
-        il_buf_str(b, b->n > 1 ? "," : "");                                                        \
-        il_buf_json(b, key);                                                                       \
-        il_buf_str(b, ":");                                                                        \
-        il_buf_json(b, val);                                                                       \
-    } while (0)
-    b->n = 0;
-    il_buf_str(b, "{");
-    PAIR(IL_L_BENCH, s->bench);
-    PAIR(IL_L_SYSTEM, d->sys[k]);
-    PAIR(IL_L_SETUP, setup);
+    fn(ctx, IL_L_BENCH, s->bench);
+    fn(ctx, IL_L_SYSTEM, d->sys[k]);
+    fn(ctx, IL_L_SETUP, setup);
     snprintf(num, sizeof num, "%llu", env);
-    PAIR(IL_L_ENV_ADD, num);
+    fn(ctx, IL_L_ENV_ADD, num);
     if (lay >= 0) {
-        PAIR(IL_L_LAYOUT, d->lay[lay]);
+        fn(ctx, IL_L_LAYOUT, d->lay[lay]);
         if (s->sys[k].kind[lay])
-            PAIR(IL_L_LAYOUT_KIND, s->sys[k].kind[lay]);
+            fn(ctx, IL_L_LAYOUT_KIND, s->sys[k].kind[lay]);
     }
     if (d->nstack > 1 || d->stack[0]) {
         snprintf(num, sizeof num, "%llu", stack);
-        PAIR(IL_L_STACK_OFFSET, num);
+        fn(ctx, IL_L_STACK_OFFSET, num);
     }
     if (d->nheap > 1 || d->heap[0]) {
         snprintf(num, sizeof num, "%llu", heap);
-        PAIR(IL_L_HEAP_OFFSET, num);
+        fn(ctx, IL_L_HEAP_OFFSET, num);
     }
     if (d->pin_factor)
-        PAIR(IL_L_PIN, r->cell >= d->nsys ? "on" : "off");
+        fn(ctx, IL_L_PIN, r->cell >= d->nsys ? "on" : "off");
     else if (s->pin != IL_PINMODE_NONE)
-        PAIR(IL_L_PIN, "on");
+        fn(ctx, IL_L_PIN, "on");
     snprintf(num, sizeof num, "%s%u", r->warm ? "w" : "", r->rep);
-    PAIR(IL_L_REP, num);
+    fn(ctx, IL_L_REP, num);
     if (r->warm)
-        PAIR(IL_L_WARMUP, "1");
-    PAIR(IL_L_RUN, runid);
-    PAIR(IL_L_LAUNCH, st->launch);
-    PAIR(IL_L_PLAN, st->id);
+        fn(ctx, IL_L_WARMUP, "1");
+    fn(ctx, IL_L_RUN, runid);
+    fn(ctx, IL_L_LAUNCH, st->launch);
+    fn(ctx, IL_L_PLAN, st->id);
     snprintf(num, sizeof num, "%u", d->seed);
-    PAIR(IL_L_SEED, num);
+    fn(ctx, IL_L_SEED, num);
     if (s->c.have_cpus)
-        PAIR(IL_L_CPUS, s->c.cpus_text);
+        fn(ctx, IL_L_CPUS, s->c.cpus_text);
     if (!s->check_output)
-        PAIR(IL_L_OUTPUT_CHECK, "off");
+        fn(ctx, IL_L_OUTPUT_CHECK, "off");
     for (size_t i = 0; i < s->c.nlabels; i++)
-        PAIR(s->c.labels[i].key, s->c.labels[i].value);
+        fn(ctx, s->c.labels[i].key, s->c.labels[i].value);
+}
+
+static void
+json_pair(void *ctx, const char *key, const char *value)
+{
+    struct il_buf *b = ctx;
+    il_buf_str(b, b->n > 1 ? "," : "");
+    il_buf_json(b, key);
+    il_buf_str(b, ":");
+    il_buf_json(b, value);
+}
+
+/* the labels' JSON object, for the run spec */
+static void
+labels(struct state *st, const struct il_run *r, struct il_buf *b)
+{
+    b->n = 0;
+    il_buf_str(b, "{");
+    each_label(st, r, json_pair, b);
     il_buf_str(b, "}");
-#undef PAIR
 }
 
 /* The program's path for run r, and its pin. */
@@ -489,6 +500,25 @@ in_shard(const struct il_sweep *s, const struct il_run *r)
     return !s->shard_n || r->block % s->shard_n == s->shard_i - 1;
 }
 
+/* -n: "--label KEY=VALUE" for interloper run (not the launch: each run's own) */
+static void
+run_label(void *ctx, const char *key, const char *value)
+{
+    struct il_buf *b = ctx;
+    if (!strcmp(key, IL_L_LAUNCH))
+        return;
+    char *kv = il_xasprintf("%s=%s", key, value);
+    il_buf_str(b, " --label ");
+    il_buf_word(b, kv);
+    free(kv);
+}
+
+/*
+ * -n: each run of the plan, and the interloper run command that makes it
+ * exactly as the sweep does (the environment of the plan's size, through
+ * --env-size; the setup's offsets and pin; the same library options; the
+ * labels but the launch's): the same environment, stack and labels.
+ */
 static void
 dry_run(struct state *st, const struct il_run *runs, size_t n)
 {
@@ -512,15 +542,46 @@ dry_run(struct state *st, const struct il_run *runs, size_t n)
             il_buf_printf(&b, "\tlayout %s", s->d.lay[lay]);
         il_buf_printf(&b, "\tstack_offset %llu\theap_offset %llu\tpin %s\t", stack, heap,
                       pin == IL_PINMODE_NONE ? "off" : "on");
+        il_buf_printf(&b, "interloper run -q --env-size %llu", s->env_base + env);
+        if (stack)
+            il_buf_printf(&b, " --stack-offset %llu", stack);
+        if (heap)
+            il_buf_printf(&b, " --heap-offset %llu", heap);
+        if (pin == IL_PINMODE_ADDR)
+            il_buf_printf(&b, " --stack-pin 0x%llx", (unsigned long long)s->pin_addr);
+        else if (pin == IL_PINMODE_AUTO)
+            il_buf_str(&b, " --stack-pin");
+        if (s->c.aslr)
+            il_buf_str(&b, " --aslr on");
+        if (s->c.have_cpus)
+            il_buf_printf(&b, " --cpu %s", s->c.cpus_text);
+        if (s->c.events) {
+            il_buf_str(&b, " --events ");
+            il_buf_word(&b, s->c.events);
+        }
+        if (s->c.backend) {
+            il_buf_str(&b, " --backend ");
+            il_buf_word(&b, s->c.backend);
+        }
+        if (s->c.strict)
+            il_buf_str(&b, " --strict");
+        if (s->c.env_clean)
+            il_buf_str(&b, " --env-clean");
+        for (size_t k = 0; k < s->c.nkeep; k++) {
+            il_buf_str(&b, " --keep ");
+            il_buf_word(&b, s->c.keep[k]);
+        }
+        each_label(st, r, run_label, &b);
+        il_buf_str(&b, " --output ");
+        il_buf_word(&b, s->output);
+        il_buf_str(&b, " -- ");
         il_buf_word(&b, path);
         for (size_t k = 0; k < s->nargs; k++) {
             il_buf_str(&b, " ");
             il_buf_word(&b, s->args[k]);
         }
-        if (s->input) {
-            il_buf_str(&b, " < ");
-            il_buf_word(&b, s->input);
-        }
+        il_buf_str(&b, " < ");
+        il_buf_word(&b, s->input ? s->input : "/dev/null");
         il_buf_str(&b, "\n");
         fputs(b.p, stdout);
     }
@@ -675,13 +736,21 @@ main(int argc, char **argv)
         il_slurm(&s, st.id, nruns);
         return 0;
     }
-    if (s.c.dry) {
-        dry_run(&st, runs, nruns);
-        return 0;
-    }
     const char *lib = il_find_library();
     if (!lib)
         errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
+    unsigned long long padmax = 0;
+    for (size_t i = 0; i < s.d.nenv; i++)
+        padmax = s.d.env[i] > padmax ? s.d.env[i] : padmax;
+    if (s.c.dry) {
+        /* the plan's environment size, as the sweep would take it */
+        if (il_results_scan(IL_SWEEP_ME, s.output, 0, on_line, &st) < 0 && errno != ENOENT)
+            err(1, "cannot read %s", s.output);
+        il_spec_dir(&st.spec, IL_SWEEP_ME, 1);
+        env_base(&st, lib, (size_t)padmax);
+        dry_run(&st, runs, nruns);
+        return 0;
+    }
 
     /* the results file: resume what is there */
     if (il_results_scan(IL_SWEEP_ME, s.output, 1, on_line, &st) < 0 && errno != ENOENT)
@@ -708,9 +777,6 @@ main(int argc, char **argv)
     atexit(remove_spec);
     il_spec_owner(&st.spec);
     open_files(&st);
-    unsigned long long padmax = 0;
-    for (size_t i = 0; i < s.d.nenv; i++)
-        padmax = s.d.env[i] > padmax ? s.d.env[i] : padmax;
     env_base(&st, lib, (size_t)padmax);
     st.argv = il_xcalloc(s.nargs + 2, sizeof *st.argv);
     for (size_t i = 0; i < s.nargs; i++)

@@ -77,7 +77,7 @@ try "-n prints each run's full command, arguments and input included"
 printf 'in\n' >in.txt
 il sweep -n --seed 1 --reps 1 --input in.txt --system A=bin/A/prog -- hello 'two words' >plan.txt
 assert_eq "$(cut -f2 plan.txt)" "A/e0/r1" "one run"
-assert_eq "$(cut -f8 plan.txt)" "bin/A/prog hello 'two words' < in.txt" "the command"
+assert_match "$(cut -f8 plan.txt)" "^interloper run -q --env-size [0-9]+ .* -- bin/A/prog hello 'two words' < in.txt\$" "the command"
 assert_eq "$(nrec res.n.jsonl)" 0 "nothing ran"
 
 try "a seed above 999999999 is taken; a drawn seed is in every record and replays the plan"

@@ -169,4 +169,19 @@ assert_eq "$?" 1 "status"
 assert_match "$(cat err)" "interloper report failed.*no_such_metric" "report's own message"
 assert_eq "$(recs un.jsonl)" 8 "the first batch only"
 
+try "-n prints for each run an interloper run command that reproduces it (R3 finding 9)"
+printf '#!/bin/sh\nexec sh "%s" "$@"\n' "$IL" >fakebin/interloper
+chmod +x fakebin/interloper
+il sweep -q --seed 8 --reps 1 --env-add 0,64 --stack-offset 0,32 --system A=bin/S1/sh \
+	--output dry.jsonl -- -c true
+il sweep -n --seed 8 --reps 1 --env-add 0,64 --stack-offset 0,32 --system A=bin/S1/sh \
+	--output dry.jsonl -- -c true >plan.txt
+assert_eq "$(wc -l <plan.txt | tr -d ' ')" 4 "four runs"
+assert_match "$(cut -f8 plan.txt | head -n 1)" "^interloper run " "an interloper run command"
+grep "$(rj dry.jsonl 'r[-1]["labels"]["run"]')" plan.txt | cut -f8 >one.sh
+PATH="$T/fakebin:$PATH" sh one.sh
+assert_eq "$?" 0 "it runs"
+assert_eq "$(rj dry.jsonl 'len(r) == 5 and r[-1]["setup"]["env_bytes"] == r[-2]["setup"]["env_bytes"] and r[-1]["setup"]["main_sp"] == r[-2]["setup"]["main_sp"] and r[-1]["argv"] == r[-2]["argv"] and {k: v for k, v in r[-2]["labels"].items() if k != "launch"} == r[-1]["labels"]')" \
+	true "the same environment size, stack, argv and labels as the sweep's run"
+
 done_testing

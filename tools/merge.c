@@ -166,6 +166,8 @@ il_record_merge(int argc, char **argv)
         i += 2;
     }
     program_invocation_short_name = (char *)ME; /* err(3) prefix */
+    if (i < argc && !strcmp(argv[i], "--"))
+        i++;
     if (!out || i >= argc)
         errx(1, "expected -o OUT and at least one results file; see interloper record "
                 "merge --help");
@@ -235,8 +237,9 @@ il_record_merge(int argc, char **argv)
         err(1, "cannot write %s", out);
     free(tmp);
     tmp = NULL;
-    fprintf(stderr, "%s: %s: plan %s, %zu of its %zu runs (%zu records) from %d files\n", ME, out,
-            m.plan, planned - missing.n - failed.n, planned, m.records, argc - i);
+    fprintf(stderr, "%s: %s: plan %s, %zu of its %zu runs (%zu records) from %d file%s\n", ME, out,
+            m.plan, planned - missing.n - failed.n, planned, m.records, argc - i,
+            argc - i == 1 ? "" : "s");
     say_some("runs missing", &missing);
     say_some("runs failed (their records kept; rerun the sweep to retry them)", &failed);
     say_some("runs found more than once (the first kept)", &dup);

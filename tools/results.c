@@ -123,8 +123,10 @@ il_results_scan(const char *me, const char *path, int fix,
     if (fd < 0)
         return -1;
     struct stat st;
-    if (fstat(fd, &st) < 0) {
+    if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+        int e = fstat(fd, &st) < 0 ? errno : EISDIR;
         close(fd);
+        errno = e;
         return -1;
     }
     FILE *f = fdopen(fd, fix ? "r+" : "r");
@@ -141,7 +143,13 @@ il_results_scan(const char *me, const char *path, int fix,
     while (!rc && (n = getline(&line, &cap, f)) > 0) {
         lineno++;
         if (line[n - 1] != '\n') {
-            /* torn: a crash mid-write */
+            /* torn: a crash mid-write; but a file whose only line is not
+             * one of ours is not a results file, and is not ours to cut */
+            if (lineno == 1 && strncmp(line, "{\"schema\":\"interloper", 21))
+                errx(1,
+                     "%s is not a results file (its only line, without a newline, is not a "
+                     "line of interloper); give another --output",
+                     path);
             if (fix) {
                 char *side = il_xasprintf("%s.torn", path);
                 int sfd = open(side, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);

@@ -59,7 +59,7 @@ struct state {
     unsigned long long nonce; /* this sweep's, drawn */
     unsigned long long launches;
     int have_ref;
-    char ref_sha[65], ref_run[512];
+    char ref_sha[65], ref_run[IL_PATH_MAX + 600];
     unsigned long long ref_bytes;
     size_t planned, skipped, todo, ran, failed;
     double t0, shown;
@@ -111,7 +111,7 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
             strcpy(st->ref_sha, sha);
             st->ref_bytes =
                 (unsigned long long)json_integer_value(json_object_get(j, IL_M_STDOUT_BYTES));
-            snprintf(st->ref_run, sizeof st->ref_run, "%s",
+            snprintf(st->ref_run, sizeof st->ref_run, "run %s",
                      json_string_value(json_object_get(j, IL_M_RUN)));
         }
     }
@@ -407,7 +407,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             st->have_ref = 1;
             strcpy(st->ref_sha, sha);
             st->ref_bytes = bytes;
-            snprintf(st->ref_run, sizeof st->ref_run, "%s", runid);
+            snprintf(st->ref_run, sizeof st->ref_run, "run %s", runid);
             json_t *l = il_meta_line(IL_M_KIND_OUTPUT, st->id);
             json_object_set_new(l, IL_M_RUN, json_string(runid));
             json_object_set_new(l, IL_M_STDOUT_SHA256, json_string(sha));
@@ -418,7 +418,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
         } else if (strcmp(sha, st->ref_sha)) {
             progress(st, 1);
             fprintf(stderr,
-                    "interloper sweep: run %s wrote other output than run %s (%llu bytes, "
+                    "interloper sweep: run %s wrote other output than %s (%llu bytes, "
                     "SHA-256 %.12s, against %llu bytes, %.12s): the systems must compute the "
                     "same thing; check the build, or give --no-check-output\n",
                     runid, st->ref_run, bytes, sha, st->ref_bytes, st->ref_sha);
@@ -700,7 +700,8 @@ main(int argc, char **argv)
     if (il_plan_init(&st.plan, &s.d, &why) < 0)
         errx(1, "the plan cannot be made: %s", why);
     if (s.d.setups > st.plan.n)
-        errx(1, "--setups %zu: only %zu setups exist", s.d.setups, st.plan.n);
+        errx(1, "--setups %zu: only %zu setup%s", s.d.setups, st.plan.n,
+             st.plan.n == 1 ? " exists" : "s exist");
     json_t *identity = il_meta_identity(&s);
     il_meta_plan_id(identity, st.id);
     if (!s.seed_given && !s.c.quiet)
@@ -755,13 +756,10 @@ main(int argc, char **argv)
     /* the results file: resume what is there */
     if (il_results_scan(IL_SWEEP_ME, s.output, 1, on_line, &st) < 0 && errno != ENOENT)
         err(1, "cannot read %s", s.output);
-    st.res_fd = open(s.output, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-    if (st.res_fd < 0)
-        err(1, "--output %s", s.output);
     if (s.expect && !st.have_ref) {
         st.have_ref = 1;
         strcpy(st.ref_sha, s.expect_sha);
-        snprintf(st.ref_run, sizeof st.ref_run, "--expect-output %s", s.expect);
+        snprintf(st.ref_run, sizeof st.ref_run, "the file of --expect-output %s", s.expect);
         struct stat es;
         st.ref_bytes = stat(s.expect, &es) == 0 ? (unsigned long long)es.st_size : 0;
     }
@@ -782,6 +780,11 @@ main(int argc, char **argv)
     for (size_t i = 0; i < s.nargs; i++)
         st.argv[i + 1] = s.args[i];
     il_set_aslr(IL_SWEEP_ME, s.c.aslr);
+    /* made only now, when nothing can refuse the sweep any more: a refused
+     * sweep leaves no empty results file behind */
+    st.res_fd = open(s.output, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    if (st.res_fd < 0)
+        err(1, "--output %s", s.output);
     if (s.hold)
         il_hold_events();
     struct sigaction sa;

@@ -13,6 +13,8 @@
 #include "il_tools.h"
 
 #define IL_SWEEP_ME "interloper sweep"
+/* a system's name is in every run id, which must fit IL_PATH_MAX-sized buffers */
+#define IL_SYSTEM_NAME_MAX 128
 /* the generator and the order scheme; part of every plan's identity */
 #define IL_PLAN_GENERATOR "xoshiro128** seeded through fmix32; sweep order 1 (plan.c)"
 

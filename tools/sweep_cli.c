@@ -46,7 +46,7 @@ usage(FILE *f)
           "                      (default: the results file's, else drawn; it is in\n"
           "                      every record; --shard needs it)\n"
           "the runs:\n"
-          "  --input FILE        every run's stdin (default /dev/null)\n"
+          "  --input FILE        every run's stdin, a regular file (default /dev/null)\n"
           "  --show-output       copy each run's stdout and stderr through after it ends\n"
           "  --expect-output FILE  every run's stdout must be this file's bytes\n"
           "  --no-check-output   do not check that all runs write the same stdout\n"
@@ -126,6 +126,9 @@ list(struct il_args *a, const char *v, size_t *n,
         }
         if (!k)
             il_args_bad(a, v, "expected at least one value");
+        size_t l = strlen(v);
+        if (strstr(v, ",,") || v[0] == ',' || v[l - 1] == ',')
+            il_args_bad(a, v, "an empty value between commas; expected a comma-separated list");
     }
     for (size_t i = 0; i < k; i++)
         for (size_t j = 0; j < i; j++)
@@ -368,6 +371,9 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
             name[eq - v] = 0;
             if (!il_label_key_ok(name))
                 il_args_bad(&a, v, "the name must be letters, digits, '_', '-' or '.'");
+            if (strlen(name) > IL_SYSTEM_NAME_MAX)
+                il_args_bad(&a, v, "the name is too long (%zu characters; at most %d)",
+                            strlen(name), IL_SYSTEM_NAME_MAX);
             for (size_t i = 0; i < s->nsys; i++)
                 if (!strcmp(s->sys[i].name, name))
                     il_args_bad(&a, v, "the system %s is given twice", name);
@@ -457,7 +463,11 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
     /* what follows --: the program's arguments; with --slurm, up to a
      * second --, after which come sbatch's options */
     if (a.i < argc && (a.i == 1 || strcmp(argv[a.i - 1], "--")))
-        errx(1, "unexpected '%s'; the program's arguments go after --", argv[a.i]);
+        errx(1, "unexpected '%s'%s; the program's arguments go after --", argv[a.i],
+             a.i > 1 && !strcmp(argv[a.i - 1], "--stack-pin")
+                 ? " after --stack-pin (expected nothing, an address such as 0x7ffffffde000, or "
+                   "both)"
+                 : "");
     s->args = &argv[a.i];
     for (int i = a.i; i < argc; i++) {
         if (s->slurm && !strcmp(argv[i], "--")) {
@@ -539,8 +549,20 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
             b[--l] = 0;
         s->bench = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
     }
-    if (s->input && il_sha256_file(s->input, s->input_sha) < 0)
-        err(1, "--input %s", s->input);
+    if (s->input) {
+        /* every run reads it from its start: a pipe would give the first
+         * run all of it (and the hash, before, none) */
+        struct stat in;
+        if (stat(s->input, &in) < 0)
+            err(1, "--input %s", s->input);
+        if (!S_ISREG(in.st_mode) && strcmp(s->input, "/dev/null"))
+            errx(1,
+                 "--input %s: not a regular file; every run reads its input from the "
+                 "start: give a file",
+                 s->input);
+        if (il_sha256_file(s->input, s->input_sha) < 0)
+            err(1, "--input %s", s->input);
+    }
     if (s->expect && il_sha256_file(s->expect, s->expect_sha) < 0)
         err(1, "--expect-output %s", s->expect);
 }

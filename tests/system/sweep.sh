@@ -214,7 +214,7 @@ bin/A/prog hello >good.out
 printf 'not it\n' >bad.out
 il sweep -q --seed 1 --reps 2 --system A=bin/A/prog --expect-output bad.out --output exp.jsonl -- hello 2>err
 assert_eq "$?:$(rj exp.jsonl 'len(r)')" "1:0" "the wrong reference: stopped, nothing kept"
-assert_match "$(cat err)" "wrote other output than run --expect-output bad.out" "message"
+assert_match "$(cat err)" "wrote other output than the file of --expect-output bad.out" "message"
 il sweep -q --seed 1 --reps 2 --system A=bin/A/prog --expect-output good.out --output exp2.jsonl -- hello
 assert_eq "$?:$(rj exp2.jsonl 'len(r)')" "0:2" "the right one"
 

@@ -184,4 +184,30 @@ assert_eq "$?" 0 "it runs"
 assert_eq "$(rj dry.jsonl 'len(r) == 5 and r[-1]["setup"]["env_bytes"] == r[-2]["setup"]["env_bytes"] and r[-1]["setup"]["main_sp"] == r[-2]["setup"]["main_sp"] and r[-1]["argv"] == r[-2]["argv"] and {k: v for k, v in r[-2]["labels"].items() if k != "launch"} == r[-1]["labels"]')" \
 	true "the same environment size, stack, argv and labels as the sweep's run"
 
+try "small things the review found: one clear line each (R3 finding 10)"
+il sweep -n --seed 1 --env-add 1,,2 --system A=bin/S1/sh 2>err >/dev/null
+assert_eq "$?:$(cat err)" "1:interloper sweep: --env-add 1,,2: an empty value between commas; expected a comma-separated list" "--env-add 1,,2"
+il sweep -n --seed 1 --stack-pin bogus --system A=bin/S1/sh 2>err >/dev/null
+assert_match "$(cat err)" "after --stack-pin" "--stack-pin bogus"
+mkfifo fifo
+il sweep -n --seed 1 --input fifo --system A=bin/S1/sh 2>err >/dev/null
+assert_match "$(cat err)" "--input fifo: not a regular file" "--input from a pipe"
+il sweep -n --seed 1 --setups 2 --system A=bin/S1/sh 2>err >/dev/null
+assert_match "$(cat err)" "only 1 setup exists" "one setup, singular"
+printf 'my notes' >notes.txt
+il sweep -q --seed 1 --system A=bin/S1/sh --output notes.txt -- -c true 2>err
+assert_eq "$?" 1 "a file that is not a results file: refused"
+assert_eq "$(cat notes.txt)" "my notes" "and left as it was"
+assert_true "nothing set aside" test ! -e notes.txt.torn
+il record merge -o x.jsonl . 2>err
+assert_match "$(cat err)" "cannot read \\.: Is a directory" "merge of a directory"
+il record merge -o x.jsonl -- chain.jsonl 2>err
+assert_eq "$?" 0 "merge -o OUT -- FILE"
+il record merge -o x.jsonl chain.jsonl 2>err
+assert_match "$(cat err)" "from 1 file\$" "one file, singular"
+long=$(python3 -c 'print("S" * 600)')
+il sweep -n --seed 1 --system "$long=bin/S1/sh" 2>err >/dev/null
+assert_eq "$?" 1 "a 600-character system name: refused"
+assert_match "$(cat err)" "too long" "says why"
+
 done_testing

@@ -243,6 +243,17 @@ layouts(struct il_sweep *s, struct il_args *a)
                     errx(1, "--layouts %s: %s is given twice", v, p);
             if (!il_label_key_ok(p))
                 errx(1, "--layouts %s: %s is not a layout id", v, p);
+            size_t k = 0;
+            for (; k < json_array_size(bins); k++) {
+                const char *id = json_string_value(json_object_get(json_array_get(bins, k), "id"));
+                if (id && !strcmp(id, p))
+                    break;
+            }
+            if (k == json_array_size(bins))
+                errx(1,
+                     "--layouts %s: %s is not in %s/manifest.json; expected ids it lists, such "
+                     "as 00 (one id alone: 05,)",
+                     v, p, dir);
             ids = il_xrealloc(ids, (n + 1) * sizeof *ids);
             ids[n++] = p;
         }

@@ -140,6 +140,8 @@ else
 	assert_eq "$(il sweep -n --seed 1 --reps 1 --layouts 2 --system 'X=lay/p.{layout}' | cut -f5 | tr '\n' ' ')" \
 		"layout 00 layout 01 " "--layouts 2: the manifest's first two"
 	assert_eq "$(il sweep -n --seed 1 --reps 1 --layouts all --system 'X=lay/p.{layout}' | wc -l | tr -d ' ')" 4 "all"
+	il sweep -n --seed 1 --reps 1 --layouts 5, --system 'X=lay/p.{layout}' >/dev/null 2>err
+	assert_match "$(cat err)" "^interloper sweep: --layouts 5,: 5 is not in lay/manifest.json" "an id not in the manifest (R3 finding 10)"
 	cp lay/p.01 lay/p.03
 	il sweep -q --seed 1 --reps 1 --layouts all --system 'X=lay/p.{layout}' --output res4.jsonl 2>err
 	assert_eq "$?:$(nrec res4.jsonl)" "1:0" "a binary changed after the link is refused"

@@ -38,7 +38,54 @@ struct merge {
     long long env_base; /* the first plan line's env_base; -1: none yet */
     const char *env_base_path;
     char env_differs[IL_PATH_MAX * 2 + 128];
+    /* per system, setup, pin and argv: the environment size and main's
+     * stack pointer, which must be one (ASLR on, each run is a setup) */
+    struct il_idset env_of, sp_of;
+    char setup_differs[1200];
 };
+
+/* The records of one setup must have one environment size and one stack:
+ * say the first setup that has two. */
+static void
+one_setup(struct merge *m, json_t *j, long lineno)
+{
+    json_t *setup = json_object_get(j, IL_F_SETUP), *argv = json_object_get(j, IL_F_ARGV);
+    json_t *eb = json_object_get(setup, IL_F_ENV_BYTES), *sp = json_object_get(setup, IL_F_MAIN_SP);
+    const char *sys = il_record_label(j, IL_L_SYSTEM), *id = il_record_label(j, IL_L_SETUP),
+               *pin = il_record_label(j, IL_L_PIN);
+    if (m->setup_differs[0] || !sys || !id || !json_is_integer(eb))
+        return;
+    struct il_buf k = {0};
+    il_buf_printf(&k, "%s\x1f%s\x1f%s", sys, id, pin ? pin : "");
+    size_t i;
+    json_t *w;
+    json_array_foreach(argv, i, w)
+    {
+        il_buf_str(&k, "\x1f");
+        il_buf_str(&k, json_string_value(w) ? json_string_value(w) : "");
+    }
+    int added;
+    long *v = il_idset_add(&m->env_of, k.p, &added);
+    long bytes = (long)json_integer_value(eb);
+    if (added)
+        *v = bytes;
+    else if (*v != bytes)
+        snprintf(m->setup_differs, sizeof m->setup_differs,
+                 "setup %.200s of system %.200s has 2 environment sizes, %ld and %ld bytes "
+                 "(%s:%ld)",
+                 id, sys, *v, bytes, m->path, lineno);
+    long addr = json_is_string(sp)    ? (long)strtoul(json_string_value(sp), NULL, 16)
+                : json_is_integer(sp) ? (long)json_integer_value(sp)
+                                      : 0;
+    v = il_idset_add(&m->sp_of, k.p, &added);
+    if (added)
+        *v = addr;
+    else if (addr && *v != addr && !m->setup_differs[0])
+        snprintf(m->setup_differs, sizeof m->setup_differs,
+                 "setup %.200s of system %.200s has 2 stacks, main_sp 0x%lx and 0x%lx (%s:%ld)", id,
+                 sys, (unsigned long)*v, (unsigned long)addr, m->path, lineno);
+    il_buf_free(&k);
+}
 
 static void
 put(struct merge *m, const char *raw, size_t n)
@@ -121,6 +168,7 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
         return 0;
     }
     m->records++;
+    one_setup(m, j, lineno);
     put(m, raw, n);
     return 0;
 }
@@ -249,5 +297,9 @@ il_record_merge(int argc, char **argv)
                 "%s: warning: the shards' setups differ in environment size (%s): the same "
                 "setup moved the stack between them; rerun them with one --env-base\n",
                 ME, m.env_differs);
-    return missing.n || failed.n || dup.n || extra.n || m.env_differs[0] ? 2 : 0;
+    if (m.setup_differs[0])
+        fprintf(stderr, "%s: warning: %s: the setup is not one setup; rerun with one --env-base\n",
+                ME, m.setup_differs);
+    return missing.n || failed.n || dup.n || extra.n || m.env_differs[0] || m.setup_differs[0] ? 2
+                                                                                               : 0;
 }

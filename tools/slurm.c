@@ -49,6 +49,7 @@ il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs)
     il_buf_str(&b, "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --exclusive\n");
     il_buf_printf(&b, "#SBATCH --chdir=%s\n", cwd);
     il_buf_printf(&b, "#SBATCH --output=%s.shard-%%a-of-%u.log\n", base, s->slurm);
+    il_buf_str(&b, "#SBATCH --open-mode=append\n"); /* a resubmitted array keeps the old logs */
     for (size_t i = 0; i < s->nsbatch; i++)
         il_buf_printf(&b, "#SBATCH %s\n", s->sbatch[i]);
     il_buf_str(&b, "set -eu\nexec ");

@@ -132,6 +132,19 @@ assert_eq "$?" 2 "merge: shards of different environment sizes"
 assert_match "$(cat err)" "environment" "merge says so"
 il sweep -q --seed 7 --env-add 0,64 --system A=bin/S1/sh --slurm 2 --output sl.jsonl -- -c true
 assert_match "$(cat sl.sbatch)" "--env-base [0-9]+ " "the Slurm script fixes the base for every task"
+assert_match "$(cat sl.sbatch)" "#SBATCH --open-mode=append" "a resubmitted array appends to its logs"
+python3 -c 'import json, sys
+done = False
+for l in open(sys.argv[1]):
+    x = json.loads(l)
+    if not done and x.get("schema") == "interloper/1":
+        x["setup"]["env_bytes"] += 16
+        x["setup"]["main_sp"] = "0x7fffffffd000"
+        done = True
+    print(json.dumps(x, separators=(",", ":")))' chain.jsonl >skew.jsonl
+il record merge -o skm.jsonl skew.jsonl 2>err
+assert_eq "$?" 2 "merge: one setup with two environment sizes"
+assert_match "$(cat err)" "setup e[0-9]+ .*(2 environment sizes|2 stacks)" "merge names the setup"
 
 try "-n with --slurm --submit writes and submits nothing; it prints the script (R3 finding 3)"
 mkdir -p fakebin

@@ -388,9 +388,13 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     }
 
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    char what[128] = "";
+    char what[256] = "";
     if (!ok && WIFEXITED(status))
-        snprintf(what, sizeof what, "ended with status %d", WEXITSTATUS(status));
+        snprintf(what, sizeof what, "ended with status %d%s", WEXITSTATUS(status),
+                 WEXITSTATUS(status) == 127 && s->c.strict
+                     ? " (if the library stopped it, for a problem it names below: fix that, "
+                       "or give --no-strict)"
+                     : "");
     else if (!ok)
         snprintf(what, sizeof what, "was killed by signal %d (%s)", WTERMSIG(status),
                  strsignal(WTERMSIG(status)));

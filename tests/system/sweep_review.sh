@@ -18,6 +18,7 @@ il sweep -q --seed 4 --reps 1 --events no_such_event --system A=bin/A/prog \
 	--system B=bin/B/prog --output ev.jsonl -- layout >out 2>err
 assert_eq "$?" 1 "status"
 assert_match "$(cat err)" "no_such_event" "the problem is named"
+assert_match "$(cat err)" "give --no-strict" "and the way to go on"
 assert_eq "$(recs ev.jsonl)" 0 "no record of a run with a problem"
 assert_eq "$(grep -c "ended with status 127" err)" 1 "stopped at the first run"
 il sweep -q --seed 4 --reps 1 --stack-offset 0,16m --system A=bin/A/prog \

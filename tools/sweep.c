@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -669,6 +670,17 @@ env_base(struct state *st, const char *lib, size_t padmax)
     il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, st->extra + padmax);
 }
 
+/* One sweep writes a results file at a time: two would run the same runs
+ * twice (review R3, finding 5), and one's resume could cut the line the
+ * other is writing.  Where the file system has no locks, nothing is said. */
+static void
+lock_results(struct state *st, int fd)
+{
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK)
+        errx(1, "another sweep is writing %s; wait for it to end, or give another --output",
+             st->s->output);
+}
+
 /* The seed of the results file's first plan line, for a sweep without
  * --seed: rerunning the same command resumes the plan it drew. */
 static int
@@ -757,7 +769,14 @@ main(int argc, char **argv)
         return 0;
     }
 
-    /* the results file: resume what is there */
+    il_spawn_watch(); /* before anything it should not hold: the lock, the files */
+    if (getrandom(&st.nonce, sizeof st.nonce, 0) != sizeof st.nonce)
+        err(1, "cannot draw the launches' nonce");
+
+    /* the results file: ours alone, then resume what is there */
+    int lock_fd = open(s.output, O_RDONLY | O_CLOEXEC), locked = lock_fd >= 0;
+    if (locked)
+        lock_results(&st, lock_fd); /* held, through lock_fd, until we end */
     if (il_results_scan(IL_SWEEP_ME, s.output, 1, on_line, &st) < 0 && errno != ENOENT)
         err(1, "cannot read %s", s.output);
     if (s.expect && !st.have_ref) {
@@ -767,9 +786,6 @@ main(int argc, char **argv)
         struct stat es;
         st.ref_bytes = stat(s.expect, &es) == 0 ? (unsigned long long)es.st_size : 0;
     }
-    il_spawn_watch(); /* before anything it should not hold */
-    if (getrandom(&st.nonce, sizeof st.nonce, 0) != sizeof st.nonce)
-        err(1, "cannot draw the launches' nonce");
     one_per_host(&st);
 
     /* the environment, built once; the spec directory, ours alone */
@@ -789,6 +805,8 @@ main(int argc, char **argv)
     st.res_fd = open(s.output, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
     if (st.res_fd < 0)
         err(1, "--output %s", s.output);
+    if (!locked)
+        lock_results(&st, st.res_fd);
     if (s.hold)
         il_hold_events();
     struct sigaction sa;

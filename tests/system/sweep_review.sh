@@ -224,4 +224,21 @@ il sweep -n --seed 1 --system "$long=bin/S1/sh" 2>err >/dev/null
 assert_eq "$?" 1 "a 600-character system name: refused"
 assert_match "$(cat err)" "too long" "says why"
 
+try "two sweeps at once on one results file: the second is refused (R3 finding 5)"
+cp /bin/sleep "$T/slptwo"
+mkdir -p bin/P1 bin/P2
+cp "$T/slptwo" bin/P1/sl
+cp "$T/slptwo" bin/P2/sl
+"$IL" sweep -q --seed 5 --reps 2 --system A=bin/P1/sl --system B=bin/P2/sl \
+	--output twice.jsonl -- 300 >/dev/null 2>&1 &
+first=$!
+assert_true "the first sweep runs" wait_for alive "bin/P[12]/sl 300"
+il sweep -q --seed 5 --reps 2 --system A=bin/P1/sl --system B=bin/P2/sl \
+	--output twice.jsonl -- 300 2>err
+assert_eq "$?" 1 "the second: refused"
+assert_match "$(cat err)" "another sweep is writing twice.jsonl" "it says why"
+pkill -TERM -f "interloper-sweep.*twice.jsonl"
+wait "$first"
+assert_eq "$(recs twice.jsonl)" 0 "no run of either in the file"
+
 done_testing

@@ -461,7 +461,9 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
     if ((v = nonempty(GET("INTERLOPER_RUN")))) {
         if (v[0] != '/' || strlen(v) >= sizeof cfg->run_spec)
             add_error(cfg, "INTERLOPER_RUN", v,
-                      "not an absolute path; expected the spec file interloper run wrote%s", NULL);
+                      "not an absolute path; expected the spec file interloper run wrote; the "
+                      "record goes to INTERLOPER_OUTPUT, without labels%s",
+                      NULL);
         else
             strcpy(cfg->run_spec, v);
     }

@@ -59,9 +59,19 @@ counting(void)
     return il.pid != (pid_t)il_sys_getpid() && il.counts_children ? il.pid : 0;
 }
 
+/* Does the file carry file capabilities?  Exec'ing it as a user who gains
+ * them is AT_SECURE, like set-user-ID: ld.so then ignores a preload given
+ * by path, and nobody would take the memfd. */
+static int
+has_file_caps(int fd)
+{
+    return il_sc6(SYS_fgetxattr, fd, (long)"security.capability", 0, 0, 0, 0) >= 0;
+}
+
 /* Does the file at (dir, path), or fd when path is NULL, load the library
  * when exec'd: a dynamic ELF, or a script whose interpreter is one, and
- * not set-user-ID?  depth bounds the #! chain. */
+ * neither set-user-ID, set-group-ID nor capability-bearing?  depth bounds
+ * the #! chain. */
 static int
 loads_library(int dir, const char *path, int fd, int depth)
 {
@@ -71,10 +81,10 @@ loads_library(int dir, const char *path, int fd, int depth)
     struct stat st;
     unsigned char h[256];
     int ok = 0;
-    long n =
-        il_sys_fstat((int)f, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & (S_ISUID | S_ISGID))
-            ? il_sys_pread((int)f, h, sizeof h - 1, 0)
-            : -1;
+    long n = il_sys_fstat((int)f, &st) == 0 && S_ISREG(st.st_mode) &&
+                     !(st.st_mode & (S_ISUID | S_ISGID)) && !has_file_caps((int)f)
+                 ? il_sys_pread((int)f, h, sizeof h - 1, 0)
+                 : -1;
     if (n >= 4 && h[0] == '#' && h[1] == '!' && depth > 0) {
         h[n] = 0;
         char *p = (char *)h + 2, *e;

@@ -64,7 +64,7 @@ room_for_counters(void)
     il_cat(p, ", too low to keep counters and leave the program 64 free");
     for (int i = 0; i < il.nev; i++)
         il_strlcpy(il.ev[i].error, why, sizeof il.ev[i].error);
-    il_msg(why, "; not counting", NULL);
+    il_msg(why, NULL, NULL);
     il_late_error(why, "; nothing was counted");
     return 0;
 }

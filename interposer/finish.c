@@ -51,6 +51,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <time.h>
 
 #include "il.h"
@@ -65,9 +67,32 @@ __thread int il_tls_returned __attribute__((tls_model("initial-exec")));
  * glibc since 2.2.5 for fork's use. */
 extern void _IO_list_lock(void);
 
+/* AT_SECURE, from /proc/self/auxv (no getauxval import: every import
+ * costs each process a symbol lookup at load).  Unreadable counts as
+ * secure: standing aside is the safe side. */
+static int
+secure_now(void)
+{
+    unsigned long a[128];
+    long fd = il_sys_open("/proc/self/auxv", O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return 1;
+    long n = il_sys_read((int)fd, a, sizeof a);
+    il_sys_close((int)fd);
+    for (long i = 0; i + 1 < n / (long)sizeof a[0] && a[i] != AT_NULL; i += 2)
+        if (a[i] == AT_SECURE)
+            return a[i + 1] != 0;
+    return 1;
+}
+
 int
 il_measured(void)
 {
+    /* Before our constructor (a process ending in another library's
+     * constructor) AT_SECURE is not known yet: read it here, or the
+     * variables would steer where a privileged process writes. */
+    if (!il.secure && il.phase == IL_PHASE_LOADED && secure_now())
+        il.secure = 1;
     return !il.secure && (!il.pid || il.pid == (pid_t)il_sys_getpid());
 }
 
@@ -149,12 +174,14 @@ write_record(void)
             il.be->stop_read();
         n = il_record_premain(pre, sizeof pre);
     }
+    il_sigset pending = il_output_pending();
     if (il_output_write(line, n, why, sizeof why) < 0) {
         /* the record says where it went, and why */
         il_late_error(why, "");
         n = measured ? il_record_finish() : il_record_premain(pre, sizeof pre);
         il_output_fallback(line, n);
     }
+    il_output_settle(pending);
     if (il.end_how != IL_HOW_EXEC)
         il_run_end(measured);
     __atomic_store_n(&il.phase, IL_PHASE_DONE, __ATOMIC_SEQ_CST);
@@ -166,19 +193,17 @@ write_record(void)
  * wrote the record, 0 otherwise (not measured, or written already by this
  * thread).  A thread that is not the ender never returns.
  */
-int
-il_finish(enum il_how how, int status, int sig, const char *exec_path)
+static int
+finish_blocked(enum il_how how, int status, int sig, const char *exec_path, il_sigset *old)
 {
-    if (!il_measured())
-        return 0;
     /* claim first, then block signals: the claim is what decides which
      * ending wins, and it should take no longer than it does without us
      * (a signal in between finds this thread the ender, MINE) */
     int r = claim(how == IL_HOW_EXEC ? IL_END_EXEC : IL_END_SELF, how, status, sig, exec_path);
     if (r == OTHER)
         il_block_forever(); /* the ender ends the process */
-    il_sigset all = IL_SIGALL, old;
-    il_sys_sigprocmask(SIG_BLOCK, &all, &old);
+    il_sigset all = IL_SIGALL;
+    il_sys_sigprocmask(SIG_BLOCK, &all, old);
     int wrote = 0;
     if (r == CLAIMED || il.phase <= IL_PHASE_RUNNING) {
         if (r == MINE) { /* a second ending in this thread before the record */
@@ -190,8 +215,58 @@ il_finish(enum il_how how, int status, int sig, const char *exec_path)
         wrote = il.phase <= IL_PHASE_RUNNING;
         write_record();
     }
+    return wrote;
+}
+
+int
+il_finish(enum il_how how, int status, int sig, const char *exec_path)
+{
+    if (!il_measured())
+        return 0;
+    il_sigset old;
+    int wrote = finish_blocked(how, status, sig, exec_path, &old);
     il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
     return wrote;
+}
+
+/*
+ * _exit, _Exit and quick_exit: the record, then the end, with signals
+ * still blocked, so that a signal arriving after the record cannot end
+ * the process differently (without us it would have arrived after the
+ * exit_group, as good as never).  Nothing of the program runs in between.
+ */
+static void __attribute__((noreturn)) finish_and_end(enum il_how how, int status)
+{
+    il_sigset old;
+    if (il_measured())
+        finish_blocked(how, status, 0, NULL, &old);
+    for (;;)
+        il_sys_exit_group(status);
+}
+
+/*
+ * Another thread may be ending the process (phase FINISHING or DONE): an
+ * exec in this thread must not overtake it, or the process would go on as
+ * the new image, against the record.  Never returns if another thread
+ * ends the process; returns when nobody is ending it, when this thread is
+ * the ender, when the ender's exec failed and let go, or when exit's
+ * ender is in a final flush that may block for good (the program first).
+ */
+void
+il_end_wait(void)
+{
+    uintptr_t me = il_self();
+    for (;;) {
+        uintptr_t e = __atomic_load_n(&il.ender, __ATOMIC_SEQ_CST);
+        if (e == 0 || e == me)
+            return;
+        int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
+        if (k == IL_END_EXITPATH && __atomic_load_n(&il.exit_open, __ATOMIC_SEQ_CST))
+            return;
+        if (k != IL_END_NONE && k != IL_END_EXEC)
+            il_block_forever(); /* the ender ends the process */
+        il_sys_sched_yield();   /* being claimed, or an exec in progress */
+    }
 }
 
 /*
@@ -222,6 +297,7 @@ il_end_reset(void)
     __atomic_store_n(&il.end_kind, IL_END_NONE, __ATOMIC_SEQ_CST);
     __atomic_store_n(&il.ender, 0, __ATOMIC_SEQ_CST);
     il.exit_tail = 0;
+    il.exit_open = 0;
     il.writer = 0;
 }
 
@@ -258,13 +334,30 @@ exit_entry(int status)
         return;
     __atomic_store_n(&il.exit_tail, 1, __ATOMIC_SEQ_CST);
     _IO_list_lock(); /* held to the end */
+    /* The program's stdio buffers go out now, before the claim, as
+     * glibc's _IO_cleanup would send them a moment later: a write that
+     * blocks (a pipe nobody reads) then blocks with every ending still
+     * open to the program - SIGTERM or SIGPIPE ends the process and is
+     * recorded as that signal, another thread's _exit wins - and the
+     * window after the record stays short. */
+    if (__atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) != il_self())
+        il_exit_flush();
     il_sigset all = IL_SIGALL, old;
     il_sys_sigprocmask(SIG_BLOCK, &all, &old);
     int r = claim(IL_END_EXITPATH, il_tls_returned ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
     if (r == OTHER)
         il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
     write_record();
-    il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
+    /* Nothing left for _IO_cleanup to write: signals stay blocked to the
+     * end, as in _exit, so that one sent now cannot end the process
+     * differently from the record (without us it would have come after
+     * the end).  Output left to write may block: then the program's
+     * signals work again, and one that ends the process disagrees with
+     * the record, which names the exit. */
+    if (il_exit_unflushed()) {
+        __atomic_store_n(&il.exit_open, 1, __ATOMIC_SEQ_CST);
+        il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
+    }
 }
 
 void
@@ -288,22 +381,23 @@ void
 il_quick_record(void *arg, int status)
 {
     (void)arg;
-    if (il_finish(IL_HOW_EXIT, status, 0, NULL))
-        il_sys_exit_group(status);
+    if (!il_measured())
+        return;
+    il_sigset old;
+    if (finish_blocked(IL_HOW_EXIT, status, 0, NULL, &old))
+        for (;;)
+            il_sys_exit_group(status); /* signals still blocked, as in _exit */
+    il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 IL_EXPORT void
 _exit(int status)
 {
-    il_finish(IL_HOW__EXIT, status, 0, NULL);
-    for (;;)
-        il_sys_exit_group(status);
+    finish_and_end(IL_HOW__EXIT, status);
 }
 
 IL_EXPORT void
 _Exit(int status)
 {
-    il_finish(IL_HOW__EXIT, status, 0, NULL);
-    for (;;)
-        il_sys_exit_group(status);
+    finish_and_end(IL_HOW__EXIT, status);
 }

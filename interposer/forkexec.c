@@ -250,8 +250,14 @@ search_path(const char *file, char *buf, size_t n)
 static int
 exec_begin(const char *shown)
 {
-    int ph = il.phase;
-    if (!il_measured() || (ph != IL_PHASE_RUNNING && ph != IL_PHASE_INIT) || !shown)
+    if (!il_measured())
+        return 0;
+    int ph = __atomic_load_n(&il.phase, __ATOMIC_SEQ_CST);
+    if (ph == IL_PHASE_FINISHING || ph == IL_PHASE_DONE) {
+        il_end_wait(); /* another thread is ending the process: not past it */
+        ph = __atomic_load_n(&il.phase, __ATOMIC_SEQ_CST);
+    }
+    if ((ph != IL_PHASE_RUNNING && ph != IL_PHASE_INIT) || !shown)
         return 0;
     return il_finish(IL_HOW_EXEC, 0, 0, shown);
 }

@@ -135,6 +135,8 @@ struct il_state {
     volatile uintptr_t ender; /* the thread that ends it (il_self()), 0 while nobody does */
     volatile int end_kind;    /* enum il_end_kind */
     volatile int exit_tail;   /* glibc's exit reached our entries */
+    volatile int exit_open;   /* exit's ender wrote the record and output remains:
+                                 its signals work again (finish.c) */
     int end_how, end_status, end_sig;
     const char *end_exec; /* the program exec'd, for an exec ending */
     uintptr_t writer;     /* the thread writing (or that wrote) the record */
@@ -170,7 +172,8 @@ struct il_state {
 
     /* output: cfg.output, made absolute before main */
     int out_ready;
-    int err_fd; /* our copy of stderr, when records or the summary go there */
+    int out_warned; /* the output was said unwritable before main */
+    int err_fd;     /* our copy of stderr, when records or the summary go there */
     dev_t err_dev;
     ino_t err_ino;
 
@@ -210,7 +213,10 @@ IL_HIDDEN char *il_fmt_i64(char *p, int64_t v);
 IL_HIDDEN char *il_fmt_hex(char *p, uint64_t v);
 IL_HIDDEN char *il_cat(char *p, const char *s);
 IL_HIDDEN char *il_catn(char *p, const char *s, size_t max);
+/* how long a record waits, in all, for a FIFO whose reader is slow */
+#define IL_WRITE_WAIT_MS 2000
 IL_HIDDEN int il_write_all(int fd, const char *s, size_t n);
+IL_HIDDEN int il_write_upto(int fd, const char *s, size_t n, size_t *done, int *budget_ms);
 IL_HIDDEN void il_msg(const char *a, const char *b, const char *c);
 IL_HIDDEN void il_debug(const char *a, const char *b, const char *c);
 IL_HIDDEN const char *il_errname(int err, char *buf);
@@ -287,6 +293,9 @@ IL_HIDDEN void il_heap_apply(void);
 IL_HIDDEN int il_output_prepare(void);
 IL_HIDDEN int il_output_write(const char *line, size_t n, char *why, size_t whysz);
 IL_HIDDEN void il_output_fallback(const char *line, size_t n);
+IL_HIDDEN void il_output_check(void);
+IL_HIDDEN uint64_t il_output_pending(void); /* an il_sigset (sys.h) */
+IL_HIDDEN void il_output_settle(uint64_t before);
 IL_HIDDEN void il_keep_stderr(void);
 IL_HIDDEN int il_stderr_fd(void);
 
@@ -297,6 +306,9 @@ IL_HIDDEN void il_resume_after_exec(int err);
 IL_HIDDEN void il_exit_lock(int status, void *arg);
 IL_HIDDEN void il_exit_record(int status, void *arg);
 IL_HIDDEN void il_quick_record(void *arg, int status);
+IL_HIDDEN void il_exit_flush(void);
+IL_HIDDEN void il_end_wait(void);
+IL_HIDDEN int il_exit_unflushed(void);
 IL_HIDDEN void il_end_reset(void);
 IL_HIDDEN int il_measured(void);
 

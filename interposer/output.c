@@ -11,7 +11,9 @@
  *     The file is never truncated.
  *   - O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
  *     blocking the program; a FIFO whose reader is slow is waited on for
- *     at most two seconds (util.c).
+ *     at most two seconds in all (IL_WRITE_WAIT_MS), and the record goes
+ *     there only when it fits whole (pipe_room): a FIFO's cut line could
+ *     never be mended.
  *   - O_NOFOLLOW when the file's directory is sticky and world-writable
  *     (/tmp): there a link planted by another user could redirect the
  *     record.  Elsewhere links are followed (/dev/stderr is one).
@@ -29,7 +31,9 @@
  * Everything that runs at the end is async-signal-safe.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -103,6 +107,53 @@ il_output_prepare(void)
     return 0;
 }
 
+/*
+ * Before main, while the program's stderr is surely open: can the output
+ * be written at all (its directory exists and is writable, it is not a
+ * directory)?  Said once, and in the record, if not; the destination
+ * stays what the user chose (the program may yet create the directory).
+ * At the end it may be too late to say anything: many programs close
+ * their stderr on the way out, and a record that cannot be written then
+ * is lost without a word (libinterloper(7)).
+ */
+void
+il_output_check(void)
+{
+    char path[IL_PATH_MAX], e[64];
+    if (il.cfg.output_stderr || il.cfg.output_fallback)
+        return;
+    if (!strchr(il.cfg.output, '%'))
+        il_strlcpy(path, il.cfg.output, sizeof path);
+    else if (il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) < 0)
+        return;
+    struct stat st;
+    long rc;
+    if (il_sys_stat(path, &st, 0) == 0) {
+        rc = S_ISDIR(st.st_mode)
+                 ? -EISDIR
+                 : il_sc6(SYS_faccessat2, AT_FDCWD, (long)path, W_OK, AT_EACCESS, 0, 0);
+    } else {
+        char *slash = strrchr(path, '/');
+        if (!slash)
+            return;
+        slash[slash == path ? 1 : 0] = 0;
+        rc = il_sc6(SYS_faccessat2, AT_FDCWD, (long)path, W_OK | X_OK, AT_EACCESS, 0, 0);
+    }
+    if (rc >= 0 || rc == -ENOSYS)
+        return;
+    char what[IL_ERROR_MAX], *p = what;
+    if (rc == -EISDIR) {
+        p = il_cat(p, "is a directory");
+    } else {
+        p = il_cat(p, "cannot be written now: ");
+        p = il_cat(p, il_errname((int)-rc, e));
+    }
+    il_cat(p, "; if it still cannot at the end, the record goes to stderr, or is lost if the "
+              "program closed its stderr");
+    il_config_error(&il.cfg, "INTERLOPER_OUTPUT", il.cfg.output, what);
+    il.out_warned = 1;
+}
+
 /* Is path's directory sticky and writable by anyone (like /tmp)? */
 static int
 in_sticky_dir(const char *path)
@@ -117,31 +168,37 @@ in_sticky_dir(const char *path)
     return il_sys_stat(dir, &st, 0) == 0 && (st.st_mode & S_ISVTX) && (st.st_mode & S_IWOTH);
 }
 
-/* Write n bytes; the errno that stopped it (0 when all went), and in
- * *done how many went. */
+/*
+ * A pipe (FIFO) has no last byte to look at, so a cut line there could
+ * never be mended by the next writer: wait, within the budget, until the
+ * whole record fits in the pipe's free space, and write nothing if it
+ * never does.  A record larger than the pipe first grows it (F_SETPIPE_SZ,
+ * up to /proc/sys/fs/pipe-max-size).  0 when it fits now, or when the
+ * pipe's size is unknown or cannot grow enough: then the record goes as
+ * the reader reads, and a reader that stops may leave a cut line.
+ */
 static int
-write_counted(int fd, const char *s, size_t n, size_t *done)
+pipe_room(int fd, size_t n, int *budget_ms)
 {
-    *done = 0;
-    size_t step = n;
-    while (*done < n) {
-        /* il_write_all retries EINTR and waits on a slow FIFO; one byte
-         * at a time after a short write, so that the count is exact */
-        int err = il_write_all(fd, s + *done, step);
-        if (!err) {
-            *done += step;
-            step = n - *done;
-            continue;
-        }
-        if (step == 1)
-            return err;
-        step = 1;
+    long cap = il_sys_fcntl(fd, F_GETPIPE_SZ, 0);
+    if (cap > 0 && n > (size_t)cap)
+        cap = il_sys_fcntl(fd, F_SETPIPE_SZ, (long)n);
+    if (cap <= 0 || n > (size_t)cap)
+        return 0;
+    for (;;) {
+        int used = 0;
+        if (il_sys_ioctl(fd, FIONREAD, (long)&used) < 0 || (size_t)cap - (size_t)used >= n)
+            return 0;
+        if (*budget_ms <= 0)
+            return EAGAIN;
+        struct timespec t = {0, 20 * 1000000L};
+        il_sys_ppoll(NULL, 0, &t);
+        *budget_ms -= 20;
     }
-    return 0;
 }
 
 static void
-reason(char *why, size_t whysz, const char *path, int err, size_t done, size_t n)
+reason(char *why, size_t whysz, const char *path, int err, size_t done, size_t n, int ended)
 {
     char e[64], *p = why, num[24];
     (void)whysz; /* why holds IL_ERROR_MAX bytes; the path is cut to fit */
@@ -156,7 +213,8 @@ reason(char *why, size_t whysz, const char *path, int err, size_t done, size_t n
         p = il_cat(p, " of ");
         il_fmt_u64(num, n);
         p = il_cat(p, num);
-        p = il_cat(p, " bytes; the cut line was ended");
+        p = il_cat(p, ended ? " bytes; the cut line was ended"
+                            : " bytes; the cut line could not be ended");
     }
     il_cat(p, "; the record goes to stderr");
 }
@@ -203,14 +261,16 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
     if (!reg || fd == -EACCES)
         fd = il_sys_open(path, flags | O_WRONLY, 0666);
     if (fd < 0) {
-        reason(why, whysz, path, (int)-fd, 0, n);
+        reason(why, whysz, path, (int)-fd, 0, n, 0);
         return -1;
     }
     struct stat st;
     struct rlimit rl;
-    int err = 0;
+    int err = 0, ended = 0;
     size_t done = 0;
-    if (il_sys_fstat((int)fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (il_sys_fstat((int)fd, &st) < 0)
+        st.st_mode = 0;
+    if (S_ISREG(st.st_mode)) {
         /* Under a file-size limit (ulimit -f) a write past it would be
          * cut short and raise SIGXFSZ: a record that does not fit is not
          * written there at all. */
@@ -226,12 +286,22 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
         if (torn((int)fd, &st))
             il_write_all((int)fd, "\n", 1); /* ends the line someone left unfinished */
     }
-    err = write_counted((int)fd, line, n, &done);
-    if (err && done)
-        il_write_all((int)fd, "\n", 1); /* end the cut line, if there is room */
+    int budget = IL_WRITE_WAIT_MS;
+    if (S_ISFIFO(st.st_mode))
+        err = pipe_room((int)fd, n, &budget);
+    if (!err)
+        err = il_write_upto((int)fd, line, n, &done, &budget);
+    if (err && done) {
+        /* end the cut line, if there is room: within what is left of the
+         * budget, and never less than a moment */
+        size_t nl;
+        if (budget < 200)
+            budget = 200;
+        ended = il_write_upto((int)fd, "\n", 1, &nl, &budget) == 0;
+    }
     il_sys_close((int)fd);
     if (err) {
-        reason(why, whysz, path, err, done, n);
+        reason(why, whysz, path, err, done, n, ended);
         return -1;
     }
     return 0;
@@ -245,8 +315,6 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
 int
 il_output_write(const char *line, size_t n, char *why, size_t whysz)
 {
-    il_sigset before, now;
-    il_sys_sigpending(&before);
     int rc = 0;
     if (il.cfg.output_fallback) {
         il_output_fallback(line, n); /* said before main why */
@@ -257,16 +325,34 @@ il_output_write(const char *line, size_t n, char *why, size_t whysz)
         if (il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) < 0)
             il_strlcpy(path, il.cfg.output, sizeof path);
         rc = write_file(path, line, n, why, whysz);
-        if (rc < 0)
+        if (rc < 0 && !il.out_warned) /* once: the record lists both */
             il_msg(why, NULL, NULL);
     }
-    /* A SIGPIPE or SIGXFSZ that our own write raised is ours to take. */
+    return rc;
+}
+
+/*
+ * Around everything the record's writing does, the record file and the
+ * stderr fallback alike (signals blocked by the caller): a SIGPIPE or
+ * SIGXFSZ that our own writes raised is ours to take, not the program's.
+ */
+il_sigset
+il_output_pending(void)
+{
+    il_sigset before;
+    il_sys_sigpending(&before);
+    return before;
+}
+
+void
+il_output_settle(il_sigset before)
+{
+    il_sigset now;
     il_sys_sigpending(&now);
     il_sigset ours = now & ~before & (IL_SIGBIT(SIGPIPE) | IL_SIGBIT(SIGXFSZ));
     struct timespec zero = {0, 0};
     while (ours && il_sys_sigtimedwait(&ours, &zero) > 0)
         ;
-    return rc;
 }
 
 /* The record on stderr, after "interloper: record: ", in one writev(2). */

@@ -146,28 +146,24 @@ il_on_signal(int sig, siginfo_t *info, void *uctx)
     (void)uctx;
     int saved = errno;
     int mine = il_measured(); /* not a vfork child sharing our memory */
-    int wrote;
     int fault = info && info->si_code > 0 &&
                 (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE);
     int free_ = 0;
     if (__atomic_compare_exchange_n(&handler_stack_taken, &free_, 1, 0, __ATOMIC_SEQ_CST,
                                     __ATOMIC_SEQ_CST)) {
         uintptr_t top = ((uintptr_t)handler_stack + sizeof handler_stack) & ~(uintptr_t)15;
-        wrote = il_call_on_stack(top, signal_work, sig, NULL, NULL);
+        il_call_on_stack(top, signal_work, sig, NULL, NULL);
         __atomic_store_n(&handler_stack_taken, 0, __ATOMIC_SEQ_CST);
     } else {
-        wrote = signal_work(sig, NULL, NULL);
+        signal_work(sig, NULL, NULL);
     }
 
-    /* This very thread already wrote the record for another ending and
-     * is on its way to it (a signal sent in between our write and the
-     * real _exit): end as the record says, not by this signal.  A fault
-     * cannot be stepped over: it ends the process as it would. */
-    if (mine && !wrote && !fault && il.phase == IL_PHASE_DONE && il.ender == il_self() &&
-        il.end_how != IL_HOW_SIGNAL && il.end_how != IL_HOW_EXEC) {
-        errno = saved;
-        return;
-    }
+    /* This very thread may already have written the record for another
+     * ending: exit's, and be in glibc's final stdio flush (_exit and
+     * quick_exit keep signals blocked from their record to the end).
+     * The signal still ends the process, as it would without us, though
+     * the record names the exit it was written for: swallowing it would
+     * leave a program blocked in that flush deaf to SIGTERM. */
 
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);

@@ -31,6 +31,7 @@
  */
 #include <dlfcn.h>
 #include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,6 +207,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     il_setup_facts(argc, argv, envp);
     il_run_load();
     il_output_prepare();
+    il_output_check();
     if (il_run_wants_summary())
         il_keep_stderr();
     debug_step("setup facts and output", &t);
@@ -265,6 +267,40 @@ il_main_fallback(void)
         ret = il_call_on_stack(il.main_sp, a.main, (int)a.argc, a.argv, a.envp);
     il_tls_returned = 1;
     return ret; /* glibc calls exit(ret) */
+}
+
+/*
+ * The program's stdio output, flushed as glibc's _IO_cleanup would flush
+ * it at the end of exit(), but earlier: called by finish.c's on_exit
+ * entries with stdio's list lock held, before the library claims the
+ * ending, so that a write that blocks (a pipe nobody reads) blocks while
+ * signals and other threads' endings work as they would without us.  Not
+ * in the finish path's signal-safe set: it runs only in a thread inside
+ * exit(), never in a handler or _exit.  A stream that another thread holds
+ * locked, and a wide-oriented one, are left to _IO_cleanup, which runs
+ * after the record (libinterloper(7) says what that means).
+ */
+extern FILE *_IO_list_all; /* glibc's list of streams, exported since 2.2.5 */
+
+void
+il_exit_flush(void)
+{
+    for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
+        if (fp->_mode <= 0 && fp->_IO_write_ptr > fp->_IO_write_base && ftrylockfile(fp) == 0) {
+            fflush_unlocked(fp);
+            funlockfile(fp);
+        }
+}
+
+/* 1 when glibc's _IO_cleanup may still have output to write (and so may
+ * block): what il_exit_flush left.  Stdio's list lock held. */
+int
+il_exit_unflushed(void)
+{
+    for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
+        if (fp->_mode > 0 || fp->_IO_write_ptr > fp->_IO_write_base)
+            return 1;
+    return 0;
 }
 
 /* Every exit() and every return from main come here first. */

@@ -105,34 +105,43 @@ il_catn(char *p, const char *s, size_t max)
 }
 
 /*
- * Write all of s; 0, or the errno that stopped it.  A descriptor opened
- * non-blocking (a FIFO) is waited on for at most two seconds in all:
- * a reader that is alive gets the record, one that never reads cannot
- * hold the program.
+ * Write all of s; 0, or the errno that stopped it, with *done the bytes
+ * that went.  A descriptor opened non-blocking (a FIFO) is waited on for
+ * at most *budget_ms, which the waits use up: one budget can bound a
+ * record and the newline that ends it.
  */
 int
-il_write_all(int fd, const char *s, size_t n)
+il_write_upto(int fd, const char *s, size_t n, size_t *done, int *budget_ms)
 {
-    int waited_ms = 0;
-    while (n) {
-        long w = il_sys_write(fd, s, n);
+    *done = 0;
+    while (*done < n) {
+        long w = il_sys_write(fd, s + *done, n - *done);
         if (w == -EINTR)
             continue;
-        if (w == -EAGAIN && waited_ms < 2000) {
+        if (w == -EAGAIN && *budget_ms > 0) {
             struct pollfd p = {fd, POLLOUT, 0};
             struct timespec t = {0, 100 * 1000000L};
             il_sys_ppoll(&p, 1, &t);
-            waited_ms += 100;
+            *budget_ms -= 100;
             continue;
         }
         if (w < 0)
             return (int)-w;
         if (w == 0)
             return EIO;
-        s += w;
-        n -= (size_t)w;
+        *done += (size_t)w;
     }
     return 0;
+}
+
+/* Write all of s; 0, or the errno that stopped it.  A slow FIFO is waited
+ * on for at most two seconds. */
+int
+il_write_all(int fd, const char *s, size_t n)
+{
+    size_t done;
+    int budget = IL_WRITE_WAIT_MS;
+    return il_write_upto(fd, s, n, &done, &budget);
 }
 
 /* One line on stderr: "interloper: " a b c "\n", with one write(2). */
@@ -369,10 +378,15 @@ il_getenv(char *const *env, const char *name)
 }
 
 /* For a thread that must not end the process its own way, because
- * another thread is ending it (finish.c).  Signals stay as they are. */
+ * another thread is ending it (finish.c). */
 void
 il_block_forever(void)
 {
+    /* with every signal blocked: a signal sent to the process then goes
+     * to the ender, or to a thread still running the program, never to
+     * one that can only wait here */
+    il_sigset all = IL_SIGALL;
+    il_sys_sigprocmask(SIG_BLOCK, &all, NULL);
     for (;;)
         il_sys_ppoll(NULL, 0, NULL);
 }

@@ -12,6 +12,7 @@
  *   exitpaths atexit-work MIB | threads-busy N
  *   exitpaths altstack SIG | sigset SIG | resethand SIG | vfork-sig SIG
  *   exitpaths quick N | daemon | fsize | thread-_exit N | race-endings
+ *   exitpaths exec-during-exit N
  *   exitpaths oneshot-view SIG | sysv-view SIG
  *   exitpaths fexecve PATH ARGS... | execveat PATH ARGS...
  *
@@ -131,6 +132,17 @@ mixed_ender(void *arg)
     default:
         kill(getpid(), SIGUSR1);
     }
+    return NULL;
+}
+
+static void *
+late_exec(void *arg)
+{
+    (void)arg;
+    char *v[] = {"/bin/sh", "-c", "exit 7", NULL};
+    pthread_barrier_wait(&barrier);
+    usleep(300000); /* main is well into exit() by now */
+    execve(v[0], v, environ);
     return NULL;
 }
 
@@ -398,6 +410,15 @@ main(int argc, char **argv)
         atexit(slow_atexit);
         pthread_create(&t, NULL, late_exit, (void *)(long)n);
         return 0;
+    }
+    if (!strcmp(m, "exec-during-exit")) {
+        /* a thread execs while main's exit() is under way */
+        pthread_t t;
+        fflush(stdout);
+        pthread_barrier_init(&barrier, NULL, 2);
+        pthread_create(&t, NULL, late_exec, NULL);
+        pthread_barrier_wait(&barrier);
+        exit(n);
     }
     if (!strcmp(m, "race-endings")) {
         /* exit, _exit, a thread signal and a process signal, all at once */

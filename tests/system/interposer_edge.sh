@@ -80,4 +80,23 @@ while [ $i -lt 60 ]; do
 done
 assert_eq "$bad" 0 "disagreements in 60 runs"
 
+try "a thread's exec while main's exit() writes the record: the exec waits, the record agrees"
+# the record's output is a FIFO kept full (this shell holds it open on fd 3
+# and reads nothing), so that main's record write waits (the documented
+# bound) while the other thread execs; without the library main's exit
+# wins by 300 ms (review R1, F3)
+rm -f full
+mkfifo full
+exec 3<>full
+dd if=/dev/zero of=full bs=4096 count=64 oflag=nonblock 2>/dev/null
+INTERLOPER_OUTPUT=$T/full LD_PRELOAD=$LIB "$E" exec-during-exit 3 >/dev/null 2>err
+rc=$?
+exec 3<&-
+"$E" exec-during-exit 3 >/dev/null 2>&1
+assert_eq "$?" 3 "without the library"
+assert_eq "$rc" 3 "with the library (7: the exec overtook main's exit)"
+sed -n 's/^interloper: record: //p' err >rec.jsonl
+assert_eq "$(jget rec.jsonl '[(x["argv"][1:], x["exit"]["how"], x["exit"]["status"]) for x in r]')" \
+	'[[["exec-during-exit", "3"], "exit", 3]]' "the one record, on stderr (the FIFO was full)"
+
 done_testing

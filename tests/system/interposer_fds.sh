@@ -46,7 +46,7 @@ echo $? >rc
 assert_eq "$(cat rc)" 0 "cat's status"
 assert_eq "$(cat out)" "a line" "cat's output"
 assert_eq "$(wc -l <err | tr -d ' ')" 1 "one line on stderr"
-assert_match "$(cat err)" "^interloper: .*descriptor.*not counting" "the line"
+assert_match "$(cat err)" "^interloper: not counted: the descriptor limit .* 64 free$" "the line"
 assert_true "valid record" valid low.jsonl
 assert_match "$(jget low.jsonl '" | ".join(r[0]["errors"])')" "descriptor" "the record says why"
 assert_eq "$(jget low.jsonl 'all(v["value"] is None for v in r[0]["events"].values())')" true "no event counted"

@@ -88,6 +88,8 @@ EOF
 	assert_eq "$(cat full.out)" "status 0" "the program whose record was cut"
 	assert_match "$(grep -v '^interloper: record: ' cut.err)" \
 		"^interloper: cannot write the record to $T/mnt/r.jsonl: .*ENOSPC" "the reason, once"
+	assert_match "$(grep -v '^interloper: record: ' cut.err)" \
+		"ENOSPC [(][^)]*[)] after [1-9][0-9]* of [1-9][0-9]* bytes; the cut line (was|could not be) ended" "how much went"
 	assert_eq "$(grep -c . cut.err | tr -d ' ')" 2 "two lines: the reason and the record itself"
 	fallback cut.err >fb.jsonl
 	assert_true "the cut record, whole, on stderr" valid fb.jsonl
@@ -97,6 +99,30 @@ EOF
 	assert_eq "$(sed -n 3p full.jsonl | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["argv"][2])')" \
 		three "the next record stands alone"
 fi
+
+try "a FIFO whose reader does not read yet: whole records, no cut line, nothing glued"
+# this shell holds the FIFO open for reading on fd 3 and reads only after
+# both programs ended; the first record is larger than the pipe (review
+# R1, F6: 64 KiB of it went, unended, and the second record was glued on)
+rm -f fifo && mkfifo fifo
+exec 3<>fifo
+big=$(printf '%080000d' 0)
+INTERLOPER_OUTPUT="$T/fifo" LD_PRELOAD="$LIB" "$P" hello "$big" >/dev/null 2>err
+INTERLOPER_OUTPUT="$T/fifo" LD_PRELOAD="$LIB" "$P" hello two >/dev/null 2>>err
+dd if=fifo of=fromfifo.jsonl iflag=nonblock bs=65536 2>/dev/null
+exec 3<&-
+assert_eq "$(nrec fromfifo.jsonl)" 2 "records through the FIFO"
+assert_true "every line a record" valid fromfifo.jsonl
+assert_eq "$(jget fromfifo.jsonl '[len(x["argv"][2]) for x in r]')" "[80000, 3]" "both whole, in order"
+
+try "an output that cannot be written is said before main, while stderr is open"
+# coreutils close their stderr on the way out: a message at the end would
+# be lost, and was, without a word (review R1, F5)
+for o in "$T/nodir/x.jsonl" "$T"; do
+	same_as_without "$o" seq 1
+	assert_match "$(cat "$T/err")" "^interloper: INTERLOPER_OUTPUT=$o: (cannot be written now|is a directory)" \
+		"the message for $o"
+done
 
 try "in a sticky world-writable directory a planted link is not followed"
 mkdir sticky && chmod 1777 sticky
@@ -127,6 +153,11 @@ mkfifo specfifo
 timeout 20 env INTERLOPER_OUTPUT="$T/r.jsonl" INTERLOPER_RUN="$T/specfifo" LD_PRELOAD="$LIB" "$P" hello >out 2>err
 assert_eq "$?" 0 "status (124 would be a hang)"
 assert_match "$(cat err)" "^interloper: INTERLOPER_RUN=$T/specfifo: not a regular file of yours" "the line"
+
+try "a relative INTERLOPER_RUN is refused with the same ending as every refusal"
+INTERLOPER_OUTPUT="$T/r.jsonl" INTERLOPER_RUN=spec LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$(wc -l <err | tr -d ' ')" 1 "one line"
+assert_match "$(cat err)" "^interloper: INTERLOPER_RUN=spec: not an absolute path.*; the record goes to INTERLOPER_OUTPUT, without labels$" "the line"
 
 try "a spec file owned by someone else is refused"
 if [ "$(id -u)" -ne 0 ]; then

@@ -10,22 +10,35 @@
 
 try "AT_SECURE: the library is loaded, counts nothing and writes nothing"
 SYS=/lib/x86_64-linux-gnu/libBrokenLocale.so.1
+# a second one stands in for a library whose constructor runs before ours
+SYS2=/lib/x86_64-linux-gnu/libanl.so.1
 if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null || ! command -v setpriv >/dev/null ||
-	[ ! -f "$SYS" ] || [ ! -d /mnt ]; then
-	skip "needs root, unshare, setpriv, /mnt and $SYS to stand in for a system library"
+	[ ! -f "$SYS" ] || [ ! -f "$SYS2" ] || [ ! -d /mnt ]; then
+	skip "needs root, unshare, setpriv, /mnt, and $SYS and $SYS2 to stand in for system libraries"
 else
 	cp "$LIB" "$T/lib.so"
 	cp "$PROGS/probe" "$T/probe-suid"
+	cp "$PROGS/libearly.so" "$T/early.so"
 	# nobody cannot reach $T (mode 0700): a tmpfs of the namespace's own,
 	# on /mnt, holds what it must reach, and goes with the namespace
-	unshare -m sh -s "$T" "$SYS" <<'END' >"$T/out" 2>"$T/err"
+	unshare -m sh -s "$T" "$SYS" "$SYS2" <<'END' >"$T/out" 2>"$T/err"
 set -u
-T=$1 SYS=$2 M=/mnt
+T=$1 SYS=$2 SYS2=$3 M=/mnt
 mount -t tmpfs -o mode=755 tmpfs "$M" || exit 3
-cp "$T/lib.so" "$T/probe-suid" "$M/" && chmod 4755 "$M/lib.so" "$M/probe-suid"
+cp "$T/lib.so" "$T/probe-suid" "$T/early.so" "$M/" &&
+	chmod 4755 "$M/lib.so" "$M/probe-suid" "$M/early.so"
 mkdir "$M/w" && chmod 1777 "$M/w"
 mount --bind "$M/lib.so" "$SYS" || exit 3
+mount --bind "$M/early.so" "$SYS2" || exit 3
 cd "$M/w" || exit 3
+# as nobody, ending in an earlier library's constructor, before ours ran:
+# still nothing written (review R1, F4)
+for mode in exit _exit; do
+	setpriv --reuid=65534 --regid=65534 --clear-groups env EARLY_MODE=$mode \
+		INTERLOPER_OUTPUT="$M/w/early-$mode.jsonl" \
+		LD_PRELOAD="libBrokenLocale.so.1 libanl.so.1" "$M/probe-suid" hello >/dev/null 2>&1
+	echo "early $mode $?" >>"$T/early"
+done
 # as root the program is not secure: the library records it (the check works)
 INTERLOPER_OUTPUT="$M/w/root.jsonl" LD_PRELOAD=libBrokenLocale.so.1 "$M/probe-suid" hello >/dev/null
 # as nobody it is: nothing may be written, wherever the variables say
@@ -36,13 +49,41 @@ grep -c libBrokenLocale "/proc/$!/maps" >"$T/mapped"
 wait $!
 echo "status $?"
 find "$M/w" -type f >"$T/written"
+umount "$SYS2"
 umount "$SYS"
 umount "$M"
 END
 	assert_eq "$(tail -n 1 "$T/out")" "status 0" "the set-user-ID program ran as nobody ($(head -n 2 "$T/err"))"
 	assert_ne "$(cat "$T/mapped" 2>/dev/null || echo 0)" 0 "the library was loaded into it"
+	assert_eq "$(tr '\n' ' ' <"$T/early" 2>/dev/null)" "early exit 7 early _exit 8 " \
+		"the set-user-ID program ended in an earlier constructor"
 	assert_eq "$(tr '\n' ' ' <"$T/written")" "/mnt/w/root.jsonl " \
-		"written: a record when not secure, nothing under AT_SECURE"
+		"written: a record when not secure, nothing under AT_SECURE, even before our constructor"
+fi
+
+try "a program with file capabilities exec'd by a counted process gets no descriptor of ours"
+# exec'd by nobody it is AT_SECURE without a set-user-ID bit; ld.so skips
+# a preload given by path there, so the counted-child memfd handed to it
+# would stay open in the program (review R1, F7)
+if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null || ! command -v setpriv >/dev/null ||
+	! command -v setcap >/dev/null || [ ! -d /mnt ]; then
+	skip "needs root, unshare, setpriv, setcap and /mnt"
+else
+	unshare -m sh -s "$T" "$LIB" <<'END' >"$T/cap.out" 2>"$T/cap.err"
+set -u
+T=$1 LIB=$2 M=/mnt
+mount -t tmpfs -o mode=755 tmpfs "$M" || exit 3
+cp "$LIB" "$M/libinterloper.so" && cp /bin/ls "$M/ls-cap" && setcap cap_net_raw+ep "$M/ls-cap" || exit 3
+mkdir "$M/w" && chmod 1777 "$M/w"
+cd "$M/w" || exit 3
+# shellcheck disable=SC2016 # expanded by the inner sh
+setpriv --reuid=65534 --regid=65534 --clear-groups env LD_PRELOAD="$M/libinterloper.so" \
+	INTERLOPER_OUTPUT="$M/w/r.jsonl" sh -c '"$1" -l /proc/self/fd; echo "status $?"' sh "$M/ls-cap" \
+	</dev/null
+cd / && umount "$M"
+END
+	assert_eq "$(tail -n 1 "$T/cap.out")" "status 0" "the program ran ($(head -n 2 "$T/cap.err"))"
+	assert_eq "$(grep -c interloper "$T/cap.out")" 0 "descriptors of the library in it"
 fi
 
 done_testing

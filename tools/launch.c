@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -486,19 +487,23 @@ il_spawn(const char *path, char *const argv[], char *const env[], int in, int ou
 /*
  * What a run started must not outlive it, nor the sweep, even on SIGKILL:
  * PR_SET_PDEATHSIG reaches only the direct child, so a watcher process,
- * forked once, holds the read end of a socket; the sweep sends it the
- * process group of the run under way (0 between runs), and when the socket
- * reads end of file (the sweep is gone, however it ended) the watcher
- * kills that group.  It ignores the terminal's signals, which the sweep
- * handles.  A socket, not a pipe: send(MSG_NOSIGNAL) cannot raise SIGPIPE,
- * and ignoring SIGPIPE would be inherited by the measured programs.
+ * forked once, holds the read end of a socket, and when the socket reads
+ * end of file (the sweep is gone, however it ended) it kills the process
+ * group of the run under way, which the sweep keeps in a page they share
+ * (0 between runs): a store per run, no system call, no wakeup.  It
+ * ignores the terminal's signals, which the sweep handles.
  */
 static int watch_fd = -1;
+static int32_t *watch_group;
 
 void
 il_spawn_watch(void)
 {
     int sv[2];
+    watch_group =
+        mmap(NULL, sizeof *watch_group, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (watch_group == MAP_FAILED)
+        err(1, "cannot map the watcher's page");
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
         err(1, "cannot make the watcher's socket");
     pid_t w = fork();
@@ -511,18 +516,16 @@ il_spawn_watch(void)
         signal(SIGTERM, SIG_IGN);
         signal(SIGHUP, SIG_IGN);
         signal(SIGQUIT, SIG_IGN);
-        int32_t cur = 0, v;
+        char c;
         for (;;) {
-            ssize_t n = read(sv[0], &v, sizeof v);
-            if (n == (ssize_t)sizeof v)
-                cur = v;
-            else if (n < 0 && errno == EINTR)
+            ssize_t n = read(sv[0], &c, 1);
+            if (n > 0 || (n < 0 && errno == EINTR))
                 continue;
-            else
-                break;
+            break; /* end of file: the sweep is gone */
         }
-        if (cur > 0)
-            kill(-cur, SIGKILL);
+        int32_t g = __atomic_load_n(watch_group, __ATOMIC_SEQ_CST);
+        if (g > 0)
+            kill(-g, SIGKILL);
         _exit(0);
     }
     close(sv[0]);
@@ -532,9 +535,8 @@ il_spawn_watch(void)
 static void
 watch(pid_t group)
 {
-    int32_t v = (int32_t)group;
-    if (watch_fd >= 0)
-        (void)send(watch_fd, &v, sizeof v, MSG_NOSIGNAL);
+    if (watch_group)
+        __atomic_store_n(watch_group, (int32_t)group, __ATOMIC_SEQ_CST);
 }
 
 void

@@ -113,6 +113,9 @@
 #define IL_L_PIN "pin"                   /* "on" or "off": the stack pin (section 7.2) */
 #define IL_L_CPUS "cpus"                 /* the CPU list of --cpu, e.g. "0-1,3" */
 #define IL_L_OUTPUT_CHECK "output_check" /* "off" with --no-check-output */
+/* one launch of a run: every record of the launch (exec chains, children)
+ * has it, and no other launch; interloper sweep's is NONCE-N */
+#define IL_L_LAUNCH "launch"
 
 /* ------------------------------------------------------------ the run spec */
 /* The hand-over from interloper run and sweep to the library, a file named
@@ -146,6 +149,14 @@
 #define IL_M_STDOUT_SHA256 "stdout_sha256"
 #define IL_M_STDOUT_BYTES "stdout_bytes"
 #define IL_M_STATUS "status"
+/* kind "failed": the launch of a run whose records precede it (in the same
+ * write) failed, and why; a rerun retries the run */
+#define IL_M_KIND_FAILED "failed"
+/* the plan line: the environment's size, in bytes, of the setup with
+ * env_add 0; every setup's is this plus its env_add (--env-base) */
+#define IL_M_ENV_BASE "env_base"
+#define IL_M_LAUNCH "launch"
+#define IL_M_WHY "why"
 
 /* ------------------------------------------------------------ the link manifest
  * DIR/manifest.json, written by interloper link (interloper-link(1)), read

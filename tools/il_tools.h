@@ -9,6 +9,7 @@
 #define IL_TOOLS_H
 
 #include <sched.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -218,6 +219,15 @@ int il_parse_cpus(const char *s, cpu_set_t *set, char *canon, size_t canonsz, co
  * or could not start). */
 pid_t il_spawn(const char *path, char *const argv[], char *const env[], int in, int out, int err,
                const cpu_set_t *cpus);
+/* The child leads a process group of its own.  il_spawn_watch: start, once,
+ * the watcher that kills the group of the run under way when this process
+ * ends, even by SIGKILL; il_spawn_started tells it the run's group.
+ * il_spawn_reap: wait for child p, passing *stop (a signal number set by a
+ * handler) to its group, kill what is left of the group, tell the watcher;
+ * the wait status. */
+void il_spawn_watch(void);
+void il_spawn_started(pid_t p);
+int il_spawn_reap(pid_t p, volatile sig_atomic_t *stop);
 
 /* ------------------------------------------------------------ hold.c helpers (holdev.c) */
 /* Open one disabled counter of each software-event kind, close-on-exec;

@@ -21,8 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -147,8 +149,9 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
         env_put(e, il_xasprintf("INTERLOPER_EVENTS=%s", c->events));
     if (c->backend)
         env_put(e, il_xasprintf("INTERLOPER_BACKEND=%s", c->backend));
-    if (c->strict)
-        env_put(e, "INTERLOPER_STRICT=1");
+    /* always there, of one width: run (lenient by default) and sweep
+     * (strict by default) give a setup the same environment size */
+    env_put(e, c->strict ? "INTERLOPER_STRICT=1" : "INTERLOPER_STRICT=0");
     il_env_setup(s, 0, 0, IL_PINMODE_NONE, 0, 0);
     env_put(e, s->stack);
     env_put(e, s->heap);
@@ -429,7 +432,9 @@ il_set_aslr(const char *me, int on)
  * the page tables, which is most of a fork's price for a large driver.  The
  * child only makes system calls.  Signals are blocked around it so that no
  * handler of ours runs in the child; the child unblocks them just before
- * exec, which resets the handlers.
+ * exec, which resets the handlers.  The child leads a process group of
+ * its own: the caller signals the group, and kills what is left of it
+ * when the child ends (il_spawn_reap).
  */
 pid_t
 il_spawn(const char *path, char *const argv[], char *const env[], int in, int out, int errfd,
@@ -446,6 +451,12 @@ il_spawn(const char *path, char *const argv[], char *const env[], int in, int ou
          * behind, running on a machine someone else is measuring on */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
             _exit(127);
+        /* a process group of its own, so that its own children can be
+         * signalled and killed with it (il_spawn_watch) */
+        if (setpgid(0, 0) < 0) {
+            child_errno = errno;
+            _exit(127);
+        }
         if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) ||
             (errfd >= 0 && dup2(errfd, 2) < 0) ||
             (cpus && sched_setaffinity(0, sizeof *cpus, cpus) < 0)) {
@@ -471,4 +482,96 @@ il_spawn(const char *path, char *const argv[], char *const env[], int in, int ou
         return -1;
     }
     return p;
+}
+
+/*
+ * What a run started must not outlive it, nor the sweep, even on SIGKILL:
+ * PR_SET_PDEATHSIG reaches only the direct child, so a watcher process,
+ * forked once, holds the read end of a socket, and when the socket reads
+ * end of file (the sweep is gone, however it ended) it kills the process
+ * group of the run under way, which the sweep keeps in a page they share
+ * (0 between runs): a store per run, no system call, no wakeup.  It
+ * ignores the terminal's signals, which the sweep handles.
+ */
+static int watch_fd = -1;
+static int32_t *watch_group;
+
+void
+il_spawn_watch(void)
+{
+    int sv[2];
+    watch_group =
+        mmap(NULL, sizeof *watch_group, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (watch_group == MAP_FAILED)
+        err(1, "cannot map the watcher's page");
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+        err(1, "cannot make the watcher's socket");
+    pid_t w = fork();
+    if (w < 0)
+        err(1, "cannot start the watcher");
+    if (w == 0) {
+        close(sv[1]);
+        prctl(PR_SET_NAME, "il-sweep-watch");
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+        signal(SIGHUP, SIG_IGN);
+        signal(SIGQUIT, SIG_IGN);
+        char c;
+        for (;;) {
+            ssize_t n = read(sv[0], &c, 1);
+            if (n > 0 || (n < 0 && errno == EINTR))
+                continue;
+            break; /* end of file: the sweep is gone */
+        }
+        int32_t g = __atomic_load_n(watch_group, __ATOMIC_SEQ_CST);
+        if (g > 0)
+            kill(-g, SIGKILL);
+        _exit(0);
+    }
+    close(sv[0]);
+    watch_fd = sv[1];
+}
+
+static void
+watch(pid_t group)
+{
+    if (watch_group)
+        __atomic_store_n(watch_group, (int32_t)group, __ATOMIC_SEQ_CST);
+}
+
+void
+il_spawn_started(pid_t p)
+{
+    watch(p);
+}
+
+/*
+ * Wait for the child p; on the first of our own signals (*stop set by the
+ * handler), pass it to the child's group.  When the child has ended, and
+ * while its zombie keeps the group's id from being reused, kill whatever
+ * is left of its group: its background children must not run into the
+ * next run, nor outlive the sweep.
+ */
+int
+il_spawn_reap(pid_t p, volatile sig_atomic_t *stop)
+{
+    siginfo_t si;
+    int forwarded = 0, status;
+    for (;;) {
+        if (stop && *stop && !forwarded) {
+            kill(-p, *stop);
+            forwarded = 1;
+        }
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)p, &si, WEXITED | WNOWAIT) == 0)
+            break;
+        if (errno != EINTR)
+            err(1, "waitid");
+    }
+    kill(-p, SIGKILL);
+    while (waitpid(p, &status, 0) < 0)
+        if (errno != EINTR)
+            err(1, "waitpid");
+    watch(0);
+    return status;
 }

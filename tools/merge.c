@@ -30,11 +30,62 @@ struct merge {
     json_t *plan_line;
     size_t setups; /* the largest extent of the plan lines */
     unsigned reps, warmup;
-    struct il_idset seen; /* run id -> file * 2^32 + its last record's line */
+    struct il_launches seen; /* the runs and their launches */
+    struct il_idset lines;   /* the records' lines (a hash of each): verbatim copies */
     size_t records, dup_records;
     struct il_idset dups;
     char out_sha[65], out_path[IL_PATH_MAX], out_run[512];
+    long long env_base; /* the first plan line's env_base; -1: none yet */
+    const char *env_base_path;
+    char env_differs[IL_PATH_MAX * 2 + 128];
+    /* per system, setup, pin and argv: the environment size and main's
+     * stack pointer, which must be one (ASLR on, each run is a setup) */
+    struct il_idset env_of, sp_of;
+    char setup_differs[1200];
 };
+
+/* The records of one setup must have one environment size and one stack:
+ * say the first setup that has two. */
+static void
+one_setup(struct merge *m, json_t *j, long lineno)
+{
+    json_t *setup = json_object_get(j, IL_F_SETUP), *argv = json_object_get(j, IL_F_ARGV);
+    json_t *eb = json_object_get(setup, IL_F_ENV_BYTES), *sp = json_object_get(setup, IL_F_MAIN_SP);
+    const char *sys = il_record_label(j, IL_L_SYSTEM), *id = il_record_label(j, IL_L_SETUP),
+               *pin = il_record_label(j, IL_L_PIN);
+    if (m->setup_differs[0] || !sys || !id || !json_is_integer(eb))
+        return;
+    struct il_buf k = {0};
+    il_buf_printf(&k, "%s\x1f%s\x1f%s", sys, id, pin ? pin : "");
+    size_t i;
+    json_t *w;
+    json_array_foreach(argv, i, w)
+    {
+        il_buf_str(&k, "\x1f");
+        il_buf_str(&k, json_string_value(w) ? json_string_value(w) : "");
+    }
+    int added;
+    long *v = il_idset_add(&m->env_of, k.p, &added);
+    long bytes = (long)json_integer_value(eb);
+    if (added)
+        *v = bytes;
+    else if (*v != bytes)
+        snprintf(m->setup_differs, sizeof m->setup_differs,
+                 "setup %.200s of system %.200s has 2 environment sizes, %ld and %ld bytes "
+                 "(%s:%ld)",
+                 id, sys, *v, bytes, m->path, lineno);
+    long addr = json_is_string(sp)    ? (long)strtoul(json_string_value(sp), NULL, 16)
+                : json_is_integer(sp) ? (long)json_integer_value(sp)
+                                      : 0;
+    v = il_idset_add(&m->sp_of, k.p, &added);
+    if (added)
+        *v = addr;
+    else if (addr && *v != addr && !m->setup_differs[0])
+        snprintf(m->setup_differs, sizeof m->setup_differs,
+                 "setup %.200s of system %.200s has 2 stacks, main_sp 0x%lx and 0x%lx (%s:%ld)", id,
+                 sys, (unsigned long)*v, (unsigned long)addr, m->path, lineno);
+    il_buf_free(&k);
+}
 
 static void
 put(struct merge *m, const char *raw, size_t n)
@@ -69,6 +120,16 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
             il_meta_extent_max(j, &m->setups, &m->reps, &m->warmup);
             if (!strcmp(k, IL_M_KIND_PLAN) && !m->plan_line)
                 m->plan_line = json_incref(j);
+            json_t *eb = json_object_get(j, IL_M_ENV_BASE);
+            long long base = json_is_integer(eb) ? (long long)json_integer_value(eb) : -1;
+            if (!strcmp(k, IL_M_KIND_PLAN) && m->env_base < 0) {
+                m->env_base = base;
+                m->env_base_path = m->path;
+            } else if (!strcmp(k, IL_M_KIND_PLAN) && base != m->env_base && !m->env_differs[0]) {
+                snprintf(m->env_differs, sizeof m->env_differs,
+                         "%s:%ld has environment base %lld, %s %lld bytes", m->path, lineno, base,
+                         m->env_base_path, m->env_base);
+            }
         }
         const char *sha = json_string_value(json_object_get(j, IL_M_STDOUT_SHA256));
         const char *run = json_string_value(json_object_get(j, IL_M_RUN));
@@ -84,6 +145,8 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
                      m->path, lineno, run ? run : "?", m->out_run, m->out_path, sha, m->out_sha);
             }
         }
+        if (k && !strcmp(k, IL_M_KIND_FAILED))
+            il_launch_failed(&m->seen, run, json_string_value(json_object_get(j, IL_M_LAUNCH)));
         put(m, raw, n);
         return 0;
     }
@@ -92,16 +155,20 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
         errx(1, "%s:%ld: a record without a run label; expected records of interloper sweep",
              m->path, lineno);
     int added;
-    long *v = il_idset_add(&m->seen, run, &added);
+    char hash[65];
+    il_sha256_hex(raw, n, hash);
+    hash[32] = 0;
+    il_idset_add(&m->lines, hash, &added);
     long here = ((long)m->file << 32) | lineno;
-    if (!added && *v != here - 1) {
-        /* the same run again: another file, or a later write */
+    if (!added ||
+        il_launch_record(&m->seen, run, il_record_label(j, IL_L_LAUNCH), here) == IL_LAUNCH_DUP) {
+        /* the same run again: a copy of a line, or another launch of it */
         m->dup_records++;
         il_idset_add(&m->dups, run, &added);
         return 0;
     }
-    *v = here;
     m->records++;
+    one_setup(m, j, lineno);
     put(m, raw, n);
     return 0;
 }
@@ -136,7 +203,8 @@ il_record_merge(int argc, char **argv)
         printf("usage: interloper record merge -o OUT RESULTS...\n"
                "\n"
                "Join the results files of one plan's shards into OUT, checked against the\n"
-               "plan: missing, duplicate and foreign runs are said, duplicates left out.\n"
+               "plan: missing, failed, duplicate and foreign runs are said, duplicates left\n"
+               "out.\n"
                "Exit status 0 when OUT holds exactly the plan's runs, 2 when it was written\n"
                "but does not, 1 when nothing was written.  See interloper-record(1).\n");
         return 0;
@@ -146,10 +214,13 @@ il_record_merge(int argc, char **argv)
         i += 2;
     }
     program_invocation_short_name = (char *)ME; /* err(3) prefix */
+    if (i < argc && !strcmp(argv[i], "--"))
+        i++;
     if (!out || i >= argc)
         errx(1, "expected -o OUT and at least one results file; see interloper record "
                 "merge --help");
     static struct merge m;
+    m.env_base = -1;
     tmp = il_xasprintf("%s.XXXXXX", out);
     m.fd = mkstemp(tmp);
     if (m.fd >= 0)
@@ -178,7 +249,7 @@ il_record_merge(int argc, char **argv)
     d.setups = m.setups ? m.setups : d.setups;
     d.reps = m.reps > d.reps ? m.reps : d.reps;
     d.warmup = m.warmup > d.warmup ? m.warmup : d.warmup;
-    struct il_strv missing = {0}, extra = {0}, dup = {0};
+    struct il_strv missing = {0}, extra = {0}, dup = {0}, failed = {0};
     size_t planned = 0;
     struct il_idset want = {0};
     uint32_t block = 0;
@@ -191,8 +262,11 @@ il_record_merge(int argc, char **argv)
             il_plan_run_id(&p, &runs[r], id, sizeof id);
             il_idset_add(&want, id, &added);
             planned++;
-            if (!il_idset_get(&m.seen, id))
+            int there = il_launch_state(&m.seen, id);
+            if (there < 0)
                 il_strv_push(&missing, id);
+            else if (!there)
+                il_strv_push(&failed, id);
         }
         if (n)
             block = runs[n - 1].block + 1;
@@ -200,9 +274,9 @@ il_record_merge(int argc, char **argv)
         if (il_plan_batch_end(&p, b) >= p.n)
             break;
     }
-    for (size_t k = 0; k < m.seen.cap; k++)
-        if (m.seen.key[k] && !il_idset_get(&want, m.seen.key[k]))
-            il_strv_push(&extra, m.seen.key[k]);
+    for (size_t k = 0; k < m.seen.runs.cap; k++)
+        if (m.seen.runs.key[k] && !il_idset_get(&want, m.seen.runs.key[k]))
+            il_strv_push(&extra, m.seen.runs.key[k]);
     for (size_t k = 0; k < m.dups.cap; k++)
         if (m.dups.key[k])
             il_strv_push(&dup, m.dups.key[k]);
@@ -211,10 +285,21 @@ il_record_merge(int argc, char **argv)
         err(1, "cannot write %s", out);
     free(tmp);
     tmp = NULL;
-    fprintf(stderr, "%s: %s: plan %s, %zu of its %zu runs (%zu records) from %d files\n", ME, out,
-            m.plan, planned - missing.n, planned, m.records, argc - i);
+    fprintf(stderr, "%s: %s: plan %s, %zu of its %zu runs (%zu records) from %d file%s\n", ME, out,
+            m.plan, planned - missing.n - failed.n, planned, m.records, argc - i,
+            argc - i == 1 ? "" : "s");
     say_some("runs missing", &missing);
+    say_some("runs failed (their records kept; rerun the sweep to retry them)", &failed);
     say_some("runs found more than once (the first kept)", &dup);
     say_some("runs not in the plan", &extra);
-    return missing.n || dup.n || extra.n ? 2 : 0;
+    if (m.env_differs[0])
+        fprintf(stderr,
+                "%s: warning: the shards' setups differ in environment size (%s): the same "
+                "setup moved the stack between them; rerun them with one --env-base\n",
+                ME, m.env_differs);
+    if (m.setup_differs[0])
+        fprintf(stderr, "%s: warning: %s: the setup is not one setup; rerun with one --env-base\n",
+                ME, m.setup_differs);
+    return missing.n || failed.n || dup.n || extra.n || m.env_differs[0] || m.setup_differs[0] ? 2
+                                                                                               : 0;
 }

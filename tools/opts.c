@@ -223,9 +223,9 @@ il_common_option(struct il_args *a, struct il_common *c)
         v = il_args_value(a);
         il_check_var(a, "INTERLOPER_BACKEND", v, &cfg);
         c->backend = v;
-    } else if (!strcmp(o, "--strict")) {
+    } else if (!strcmp(o, "--strict") || !strcmp(o, "--no-strict")) {
         il_args_flag(a);
-        c->strict = 1;
+        c->strict = !strcmp(o, "--strict");
     } else if (!strcmp(o, "--aslr")) {
         v = il_args_value(a);
         if (strcmp(v, "on") && strcmp(v, "off"))

@@ -123,8 +123,10 @@ il_results_scan(const char *me, const char *path, int fix,
     if (fd < 0)
         return -1;
     struct stat st;
-    if (fstat(fd, &st) < 0) {
+    if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+        int e = fstat(fd, &st) < 0 ? errno : EISDIR;
         close(fd);
+        errno = e;
         return -1;
     }
     FILE *f = fdopen(fd, fix ? "r+" : "r");
@@ -141,7 +143,13 @@ il_results_scan(const char *me, const char *path, int fix,
     while (!rc && (n = getline(&line, &cap, f)) > 0) {
         lineno++;
         if (line[n - 1] != '\n') {
-            /* torn: a crash mid-write */
+            /* torn: a crash mid-write; but a file whose only line is not
+             * one of ours is not a results file, and is not ours to cut */
+            if (lineno == 1 && strncmp(line, "{\"schema\":\"interloper", 21))
+                errx(1,
+                     "%s is not a results file (its only line, without a newline, is not a "
+                     "line of interloper); give another --output",
+                     path);
             if (fix) {
                 char *side = il_xasprintf("%s.torn", path);
                 int sfd = open(side, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
@@ -173,4 +181,51 @@ il_results_scan(const char *me, const char *path, int fix,
     free(line);
     fclose(f);
     return rc;
+}
+
+/* ------------------------------------------------------------ launches */
+
+enum il_launch_seen
+il_launch_record(struct il_launches *l, const char *run, const char *launch, long here)
+{
+    int added;
+    long *v = il_idset_add(&l->runs, run, &added);
+    if (added) {
+        if (l->n == l->cap) {
+            l->cap = l->cap ? 2 * l->cap : 256;
+            l->v = il_xrealloc(l->v, l->cap * sizeof *l->v);
+        }
+        *v = (long)l->n;
+        l->v[l->n++] = (struct il_launch_run){launch ? il_xstrdup(launch) : NULL, here, 0};
+        return IL_LAUNCH_NEW;
+    }
+    struct il_launch_run *r = &l->v[*v];
+    int same = launch ? r->launch && !strcmp(r->launch, launch) : !r->launch && r->last == here - 1;
+    if (same) {
+        r->last = here;
+        return IL_LAUNCH_SAME;
+    }
+    if (!r->failed)
+        return IL_LAUNCH_DUP;
+    free(r->launch);
+    *r = (struct il_launch_run){launch ? il_xstrdup(launch) : NULL, here, 0};
+    return IL_LAUNCH_RETRY;
+}
+
+void
+il_launch_failed(struct il_launches *l, const char *run, const char *launch)
+{
+    long *v = run ? il_idset_get(&l->runs, run) : NULL;
+    if (!v)
+        return;
+    struct il_launch_run *r = &l->v[*v];
+    if (!r->launch || (launch && !strcmp(r->launch, launch)))
+        r->failed = 1;
+}
+
+int
+il_launch_state(struct il_launches *l, const char *run)
+{
+    long *v = il_idset_get(&l->runs, run);
+    return !v ? -1 : l->v[*v].failed ? 0 : 1;
 }

@@ -56,6 +56,7 @@ usage(FILE *f)
           "  --output FILE       results file, appended to (default ./interloper.jsonl)\n"
           "  --label KEY=VALUE   label the records (repeatable); never passed to PROG\n"
           "  --strict            any setup problem stops PROG before main (status 127)\n"
+          "  --no-strict         undo --strict (the default here; sweep is strict)\n"
           "  -q, --quiet         no summary on stderr\n"
           "  -n, --dry-run       print the environment and the command, run nothing\n"
           "  -h, --help          this text\n"
@@ -248,12 +249,15 @@ main(int argc, char **argv)
         struct il_buf b = {0};
         for (size_t k = 0; k < env.n; k++)
             il_buf_printf(&b, "%s\n", env.v[k]);
-        il_buf_str(&b, "-- ");
-        il_buf_word(&b, path);
+        /* the argument vector as exec'd (what goes after -- to run it
+         * again), then the file exec'd */
+        il_buf_str(&b, "--");
         for (char **p = pargv; *p; p++) {
             il_buf_str(&b, " ");
             il_buf_word(&b, *p);
         }
+        il_buf_str(&b, "\nexec ");
+        il_buf_word(&b, path);
         il_buf_printf(&b, "\nenv_bytes %zu\nlabels %s\n", il_env_bytes(&env), lab.p);
         fputs(b.p, stdout);
         return 0;

@@ -49,6 +49,7 @@ il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs)
     il_buf_str(&b, "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --exclusive\n");
     il_buf_printf(&b, "#SBATCH --chdir=%s\n", cwd);
     il_buf_printf(&b, "#SBATCH --output=%s.shard-%%a-of-%u.log\n", base, s->slurm);
+    il_buf_str(&b, "#SBATCH --open-mode=append\n"); /* a resubmitted array keeps the old logs */
     for (size_t i = 0; i < s->nsbatch; i++)
         il_buf_printf(&b, "#SBATCH %s\n", s->sbatch[i]);
     il_buf_str(&b, "set -eu\nexec ");
@@ -69,6 +70,8 @@ il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs)
     }
     if (!s->seed_given)
         il_buf_printf(&b, " --seed %u", s->d.seed);
+    if (!s->env_base_given) /* every task's setups of one size: SLURM_* absorbed */
+        il_buf_printf(&b, " --env-base %llu", s->env_base);
     il_buf_printf(&b, " --shard \"$SLURM_ARRAY_TASK_ID/%u\" --output ", s->slurm);
     il_buf_shell(&b, base, NULL);
     il_buf_printf(&b, "\".shard-$SLURM_ARRAY_TASK_ID-of-%u.jsonl\" --", s->slurm);
@@ -78,6 +81,13 @@ il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs)
     }
     il_buf_str(&b, "\n");
 
+    if (s->c.dry) { /* -n: the script it would write; nothing written, nothing submitted */
+        fputs(b.p, stdout);
+        free(script);
+        free(base);
+        il_buf_free(&b);
+        return;
+    }
     char *tmp = il_xasprintf("%s.new", script);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
     if (fd < 0 || il_write_full(fd, b.p, b.n) < 0 || close(fd) < 0 || rename(tmp, script) < 0)

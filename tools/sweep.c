@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -50,9 +52,15 @@ struct state {
     int res_fd, rec_fd, out_fd, err_fd, in_fd;
     off_t rec_off; /* where the run under way's records start in rec */
     char rec_path[IL_PATH_MAX + 16];
-    struct il_idset done;
+    struct il_launches done;      /* the runs the results file has */
+    unsigned long long file_base; /* the results file's env_base, if have_file_base */
+    int have_file_base;
+    size_t extra;             /* bytes the pad adds to reach the plan's base */
+    char launch[40];          /* the launch under way: nonce-counter */
+    unsigned long long nonce; /* this sweep's, drawn */
+    unsigned long long launches;
     int have_ref;
-    char ref_sha[65], ref_run[512];
+    char ref_sha[65], ref_run[IL_PATH_MAX + 600];
     unsigned long long ref_bytes;
     size_t planned, skipped, todo, ran, failed;
     double t0, shown;
@@ -75,9 +83,14 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
              "%s:%ld: neither a record nor a line of interloper sweep; expected a results "
              "file that interloper sweep wrote",
              path, lineno);
-    if (kind == IL_LINE_SWEEP)
+    if (kind == IL_LINE_SWEEP) {
         plan = json_string_value(json_object_get(j, IL_M_PLAN));
-    else
+        json_t *eb = json_object_get(j, IL_M_ENV_BASE);
+        if (json_is_integer(eb) && !st->have_file_base) {
+            st->have_file_base = 1;
+            st->file_base = (unsigned long long)json_integer_value(eb);
+        }
+    } else
         plan = il_record_label(j, IL_L_PLAN);
     if (!plan || strcmp(plan, st->id))
         errx(1,
@@ -86,18 +99,20 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
              path, plan ? plan : "none", lineno, st->id);
     if (kind == IL_LINE_RECORD) {
         const char *run = il_record_label(j, IL_L_RUN);
-        int added;
         if (run)
-            il_idset_add(&st->done, run, &added);
+            il_launch_record(&st->done, run, il_record_label(j, IL_L_LAUNCH), lineno);
     } else {
         const char *k = json_string_value(json_object_get(j, IL_M_KIND));
+        if (k && !strcmp(k, IL_M_KIND_FAILED))
+            il_launch_failed(&st->done, json_string_value(json_object_get(j, IL_M_RUN)),
+                             json_string_value(json_object_get(j, IL_M_LAUNCH)));
         const char *sha = json_string_value(json_object_get(j, IL_M_STDOUT_SHA256));
         if (k && !strcmp(k, IL_M_KIND_OUTPUT) && sha && strlen(sha) == 64 && !st->have_ref) {
             st->have_ref = 1;
             strcpy(st->ref_sha, sha);
             st->ref_bytes =
                 (unsigned long long)json_integer_value(json_object_get(j, IL_M_STDOUT_BYTES));
-            snprintf(st->ref_run, sizeof st->ref_run, "%s",
+            snprintf(st->ref_run, sizeof st->ref_run, "run %s",
                      json_string_value(json_object_get(j, IL_M_RUN)));
         }
     }
@@ -177,8 +192,10 @@ finish(struct state *st)
 
 /* ------------------------------------------------------------ one run */
 
+/* Each label of run r's records, in order: fn(ctx, key, value). */
 static void
-labels(struct state *st, const struct il_run *r, struct il_buf *b)
+each_label(struct state *st, const struct il_run *r,
+           void (*fn)(void *ctx, const char *key, const char *value), void *ctx)
 {
     const struct il_sweep *s = st->s;
     const struct il_design *d = &s->d;
@@ -189,53 +206,63 @@ labels(struct state *st, const struct il_run *r, struct il_buf *b)
     il_plan_setup_label(&st->plan, r, setup, sizeof setup);
     il_plan_run_id(&st->plan, r, runid, sizeof runid);
     size_t k = r->cell % d->nsys;
-#define PAIR(key, val)                                                                             \
-    do {                                                                                           \
-        il_buf_str(b, b->n > 1 ? "," : "");                                                        \
-        il_buf_json(b, key);                                                                       \
-        il_buf_str(b, ":");                                                                        \
-        il_buf_json(b, val);                                                                       \
-    } while (0)
-    b->n = 0;
-    il_buf_str(b, "{");
-    PAIR(IL_L_BENCH, s->bench);
-    PAIR(IL_L_SYSTEM, d->sys[k]);
-    PAIR(IL_L_SETUP, setup);
+    fn(ctx, IL_L_BENCH, s->bench);
+    fn(ctx, IL_L_SYSTEM, d->sys[k]);
+    fn(ctx, IL_L_SETUP, setup);
     snprintf(num, sizeof num, "%llu", env);
-    PAIR(IL_L_ENV_ADD, num);
+    fn(ctx, IL_L_ENV_ADD, num);
     if (lay >= 0) {
-        PAIR(IL_L_LAYOUT, d->lay[lay]);
+        fn(ctx, IL_L_LAYOUT, d->lay[lay]);
         if (s->sys[k].kind[lay])
-            PAIR(IL_L_LAYOUT_KIND, s->sys[k].kind[lay]);
+            fn(ctx, IL_L_LAYOUT_KIND, s->sys[k].kind[lay]);
     }
     if (d->nstack > 1 || d->stack[0]) {
         snprintf(num, sizeof num, "%llu", stack);
-        PAIR(IL_L_STACK_OFFSET, num);
+        fn(ctx, IL_L_STACK_OFFSET, num);
     }
     if (d->nheap > 1 || d->heap[0]) {
         snprintf(num, sizeof num, "%llu", heap);
-        PAIR(IL_L_HEAP_OFFSET, num);
+        fn(ctx, IL_L_HEAP_OFFSET, num);
     }
     if (d->pin_factor)
-        PAIR(IL_L_PIN, r->cell >= d->nsys ? "on" : "off");
+        fn(ctx, IL_L_PIN, r->cell >= d->nsys ? "on" : "off");
     else if (s->pin != IL_PINMODE_NONE)
-        PAIR(IL_L_PIN, "on");
+        fn(ctx, IL_L_PIN, "on");
     snprintf(num, sizeof num, "%s%u", r->warm ? "w" : "", r->rep);
-    PAIR(IL_L_REP, num);
+    fn(ctx, IL_L_REP, num);
     if (r->warm)
-        PAIR(IL_L_WARMUP, "1");
-    PAIR(IL_L_RUN, runid);
-    PAIR(IL_L_PLAN, st->id);
+        fn(ctx, IL_L_WARMUP, "1");
+    fn(ctx, IL_L_RUN, runid);
+    fn(ctx, IL_L_LAUNCH, st->launch);
+    fn(ctx, IL_L_PLAN, st->id);
     snprintf(num, sizeof num, "%u", d->seed);
-    PAIR(IL_L_SEED, num);
+    fn(ctx, IL_L_SEED, num);
     if (s->c.have_cpus)
-        PAIR(IL_L_CPUS, s->c.cpus_text);
+        fn(ctx, IL_L_CPUS, s->c.cpus_text);
     if (!s->check_output)
-        PAIR(IL_L_OUTPUT_CHECK, "off");
+        fn(ctx, IL_L_OUTPUT_CHECK, "off");
     for (size_t i = 0; i < s->c.nlabels; i++)
-        PAIR(s->c.labels[i].key, s->c.labels[i].value);
+        fn(ctx, s->c.labels[i].key, s->c.labels[i].value);
+}
+
+static void
+json_pair(void *ctx, const char *key, const char *value)
+{
+    struct il_buf *b = ctx;
+    il_buf_str(b, b->n > 1 ? "," : "");
+    il_buf_json(b, key);
+    il_buf_str(b, ":");
+    il_buf_json(b, value);
+}
+
+/* the labels' JSON object, for the run spec */
+static void
+labels(struct state *st, const struct il_run *r, struct il_buf *b)
+{
+    b->n = 0;
+    il_buf_str(b, "{");
+    each_label(st, r, json_pair, b);
     il_buf_str(b, "}");
-#undef PAIR
 }
 
 /* The program's path for run r, and its pin. */
@@ -319,10 +346,11 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     il_plan_run_id(&st->plan, r, runid, sizeof runid);
     il_plan_setup(&st->plan, r->setup, &env, &lay, &stack, &heap);
     const char *path = program(st, r, &pin);
+    snprintf(st->launch, sizeof st->launch, "%016llx-%llu", st->nonce, ++st->launches);
     labels(st, r, lab);
     if (il_spec_write(&st->spec, 0, st->rec_path, 0, lab->p) < 0)
         err(1, "cannot write the run spec %s", st->spec.path);
-    il_env_setup(&st->slots, stack, heap, pin, s->pin_addr, (size_t)env);
+    il_env_setup(&st->slots, stack, heap, pin, s->pin_addr, (size_t)env + st->extra);
     if (lseek(st->in_fd, 0, SEEK_SET) < 0 && errno != ESPIPE)
         err(1, "--input: cannot rewind");
     reset(st->out_fd);
@@ -332,15 +360,8 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
                        s->c.have_cpus ? &s->c.cpus : NULL);
     if (p < 0)
         err(1, "run %s: cannot execute %s", runid, path);
-    int status, forwarded = 0;
-    while (waitpid(p, &status, 0) < 0) {
-        if (errno != EINTR)
-            err(1, "waitpid");
-        if (stop_sig && !forwarded) {
-            kill(p, stop_sig); /* from the terminal it has it already */
-            forwarded = 1;
-        }
-    }
+    il_spawn_started(p);
+    int status = il_spawn_reap(p, &stop_sig);
     if (stop_sig)
         interrupted(st); /* the run is discarded: the signal disturbed it */
 
@@ -368,9 +389,13 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     }
 
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    char what[128] = "";
+    char what[256] = "";
     if (!ok && WIFEXITED(status))
-        snprintf(what, sizeof what, "ended with status %d", WEXITSTATUS(status));
+        snprintf(what, sizeof what, "ended with status %d%s", WEXITSTATUS(status),
+                 WEXITSTATUS(status) == 127 && s->c.strict
+                     ? " (if the library stopped it, for a problem it names below: fix that, "
+                       "or give --no-strict)"
+                     : "");
     else if (!ok)
         snprintf(what, sizeof what, "was killed by signal %d (%s)", WTERMSIG(status),
                  strsignal(WTERMSIG(status)));
@@ -387,7 +412,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             st->have_ref = 1;
             strcpy(st->ref_sha, sha);
             st->ref_bytes = bytes;
-            snprintf(st->ref_run, sizeof st->ref_run, "%s", runid);
+            snprintf(st->ref_run, sizeof st->ref_run, "run %s", runid);
             json_t *l = il_meta_line(IL_M_KIND_OUTPUT, st->id);
             json_object_set_new(l, IL_M_RUN, json_string(runid));
             json_object_set_new(l, IL_M_STDOUT_SHA256, json_string(sha));
@@ -398,7 +423,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
         } else if (strcmp(sha, st->ref_sha)) {
             progress(st, 1);
             fprintf(stderr,
-                    "interloper sweep: run %s wrote other output than run %s (%llu bytes, "
+                    "interloper sweep: run %s wrote other output than %s (%llu bytes, "
                     "SHA-256 %.12s, against %llu bytes, %.12s): the systems must compute the "
                     "same thing; check the build, or give --no-check-output\n",
                     runid, st->ref_run, bytes, sha, st->ref_bytes, st->ref_sha);
@@ -406,6 +431,26 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             finish(st);
             exit(1);
         }
+    }
+    if (n && what[0]) {
+        /* marked failed in the same write as its records: a rerun retries it */
+        json_t *l = il_meta_line(IL_M_KIND_FAILED, st->id);
+        json_object_set_new(l, IL_M_RUN, json_string(runid));
+        json_object_set_new(l, IL_M_LAUNCH, json_string(st->launch));
+        json_object_set_new(l, IL_M_WHY, json_string(what));
+        char *text = json_dumps(l, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        json_decref(l);
+        if (!text)
+            errx(1, "out of memory");
+        size_t tn = strlen(text);
+        if (n + tn + 2 > st->bufcap) {
+            st->bufcap = n + tn + 4096;
+            st->buf = il_xrealloc(st->buf, st->bufcap);
+        }
+        memcpy(st->buf + n, text, tn);
+        st->buf[n + tn] = '\n';
+        n += tn + 1;
+        free(text);
     }
     if (n && il_write_full(st->res_fd, st->buf, n) < 0)
         err(1, "cannot append to %s", s->output);
@@ -460,6 +505,25 @@ in_shard(const struct il_sweep *s, const struct il_run *r)
     return !s->shard_n || r->block % s->shard_n == s->shard_i - 1;
 }
 
+/* -n: "--label KEY=VALUE" for interloper run (not the launch: each run's own) */
+static void
+run_label(void *ctx, const char *key, const char *value)
+{
+    struct il_buf *b = ctx;
+    if (!strcmp(key, IL_L_LAUNCH))
+        return;
+    char *kv = il_xasprintf("%s=%s", key, value);
+    il_buf_str(b, " --label ");
+    il_buf_word(b, kv);
+    free(kv);
+}
+
+/*
+ * -n: each run of the plan, and the interloper run command that makes it
+ * exactly as the sweep does (the environment of the plan's size, through
+ * --env-size; the setup's offsets and pin; the same library options; the
+ * labels but the launch's): the same environment, stack and labels.
+ */
 static void
 dry_run(struct state *st, const struct il_run *runs, size_t n)
 {
@@ -483,15 +547,46 @@ dry_run(struct state *st, const struct il_run *runs, size_t n)
             il_buf_printf(&b, "\tlayout %s", s->d.lay[lay]);
         il_buf_printf(&b, "\tstack_offset %llu\theap_offset %llu\tpin %s\t", stack, heap,
                       pin == IL_PINMODE_NONE ? "off" : "on");
+        il_buf_printf(&b, "interloper run -q --env-size %llu", s->env_base + env);
+        if (stack)
+            il_buf_printf(&b, " --stack-offset %llu", stack);
+        if (heap)
+            il_buf_printf(&b, " --heap-offset %llu", heap);
+        if (pin == IL_PINMODE_ADDR)
+            il_buf_printf(&b, " --stack-pin 0x%llx", (unsigned long long)s->pin_addr);
+        else if (pin == IL_PINMODE_AUTO)
+            il_buf_str(&b, " --stack-pin");
+        if (s->c.aslr)
+            il_buf_str(&b, " --aslr on");
+        if (s->c.have_cpus)
+            il_buf_printf(&b, " --cpu %s", s->c.cpus_text);
+        if (s->c.events) {
+            il_buf_str(&b, " --events ");
+            il_buf_word(&b, s->c.events);
+        }
+        if (s->c.backend) {
+            il_buf_str(&b, " --backend ");
+            il_buf_word(&b, s->c.backend);
+        }
+        if (s->c.strict)
+            il_buf_str(&b, " --strict");
+        if (s->c.env_clean)
+            il_buf_str(&b, " --env-clean");
+        for (size_t k = 0; k < s->c.nkeep; k++) {
+            il_buf_str(&b, " --keep ");
+            il_buf_word(&b, s->c.keep[k]);
+        }
+        each_label(st, r, run_label, &b);
+        il_buf_str(&b, " --output ");
+        il_buf_word(&b, s->output);
+        il_buf_str(&b, " -- ");
         il_buf_word(&b, path);
         for (size_t k = 0; k < s->nargs; k++) {
             il_buf_str(&b, " ");
             il_buf_word(&b, s->args[k]);
         }
-        if (s->input) {
-            il_buf_str(&b, " < ");
-            il_buf_word(&b, s->input);
-        }
+        il_buf_str(&b, " < ");
+        il_buf_word(&b, s->input ? s->input : "/dev/null");
         il_buf_str(&b, "\n");
         fputs(b.p, stdout);
     }
@@ -532,6 +627,76 @@ open_files(struct state *st)
         err(1, "--input %s", s->input ? s->input : "/dev/null");
 }
 
+/*
+ * The environment, built once, of the plan's size: every setup's is
+ * env_base + env_add bytes in every run of the plan, on resume, in every
+ * shard, on every host (review R3, finding 1: Slurm tasks' SLURM_*
+ * variables, a shell's SHLVL, moved the stack within one setup).  The base
+ * is --env-base, else the results file's plan line's, else this
+ * environment's own size; the pad absorbs a smaller environment, and a
+ * larger one is refused.
+ */
+static void
+env_base(struct state *st, const char *lib, size_t padmax)
+{
+    struct il_sweep *s = st->s;
+    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, 0);
+    size_t here = il_env_bytes(&st->env);
+    const char *from = "--env-base";
+    if (s->env_base_given && st->have_file_base && s->env_base != st->file_base)
+        errx(1,
+             "--env-base %llu: %s's plan line fixes the base at %llu bytes; the runs of one "
+             "plan must have one environment size: give --env-base %llu or another --output",
+             s->env_base, s->output, st->file_base, st->file_base);
+    if (!s->env_base_given) {
+        s->env_base = st->have_file_base ? st->file_base : here;
+        from = st->have_file_base ? "the results file's plan line" : "this environment";
+    }
+    if (here > s->env_base)
+        errx(1,
+             "the environment here is %llu bytes larger than the plan's base of %llu bytes "
+             "(%s): a setup must have one size in every run; unset variables (env -u NAME), "
+             "or start another results file, with --env-clean [--keep NAME] or a larger "
+             "--env-base",
+             (unsigned long long)(here - s->env_base), s->env_base, from);
+    st->extra = (size_t)(s->env_base - here);
+    if (st->extra + padmax > IL_PAD_MAX)
+        errx(1,
+             "--env-base %llu: %zu bytes above this environment's %zu, with --env-add up to "
+             "%zu, make a pad above the kernel's limit of %zu bytes for one variable",
+             s->env_base, st->extra, here, padmax, (size_t)IL_PAD_MAX);
+    free(st->env.v);
+    free(st->slots.pad);
+    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, st->extra + padmax);
+}
+
+/* One sweep writes a results file at a time: two would run the same runs
+ * twice (review R3, finding 5), and one's resume could cut the line the
+ * other is writing.  Where the file system has no locks, nothing is said. */
+static void
+lock_results(struct state *st, int fd)
+{
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK)
+        errx(1, "another sweep is writing %s; wait for it to end, or give another --output",
+             st->s->output);
+}
+
+/* The seed of the results file's first plan line, for a sweep without
+ * --seed: rerunning the same command resumes the plan it drew. */
+static int
+first_seed(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
+{
+    const char *k = json_string_value(json_object_get(j, IL_M_KIND));
+    json_t *seed = json_object_get(json_object_get(j, IL_M_IDENTITY), IL_M_SEED);
+    (void)lineno, (void)raw, (void)n;
+    if (il_line_kind(j) != IL_LINE_SWEEP)
+        return 1; /* not ours to judge here: the resume says */
+    if (!k || strcmp(k, IL_M_KIND_PLAN) || !json_is_integer(seed))
+        return 0;
+    *(uint32_t *)ctx = (uint32_t)json_integer_value(seed);
+    return 2;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -541,14 +706,23 @@ main(int argc, char **argv)
     const char *why;
     il_sweep_parse(&s, argc, argv);
     st.s = &s;
+    int seed_from_file = 0;
+    if (!s.seed_given && !s.slurm) {
+        uint32_t seed;
+        seed_from_file = il_results_scan(IL_SWEEP_ME, s.output, 0, first_seed, &seed) == 2;
+        if (seed_from_file)
+            s.d.seed = seed;
+    }
     if (il_plan_init(&st.plan, &s.d, &why) < 0)
         errx(1, "the plan cannot be made: %s", why);
     if (s.d.setups > st.plan.n)
-        errx(1, "--setups %zu: only %zu setups exist", s.d.setups, st.plan.n);
+        errx(1, "--setups %zu: only %zu setup%s", s.d.setups, st.plan.n,
+             st.plan.n == 1 ? " exists" : "s exist");
     json_t *identity = il_meta_identity(&s);
     il_meta_plan_id(identity, st.id);
     if (!s.seed_given && !s.c.quiet)
-        fprintf(stderr, "interloper sweep: seed %u\n", s.d.seed);
+        fprintf(stderr, "interloper sweep: seed %u%s%s\n", s.d.seed,
+                seed_from_file ? ", from " : "", seed_from_file ? s.output : "");
     for (size_t i = 0; i < s.d.nenv; i++)
         if (s.d.env[i] > IL_PAD_MAX)
             errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable",
@@ -567,27 +741,48 @@ main(int argc, char **argv)
              "repetition); use at most that many shards",
              s.shard_i, s.shard_n, il_plan_batch_end(&st.plan, 0) * s.d.reps);
     if (s.slurm) {
+        if (!s.env_base_given) {
+            /* this environment's size and room for what Slurm adds to a
+             * task's (SLURM_* variables, of lengths that vary by task) */
+            const char *lib = il_find_library();
+            struct il_spec spec;
+            il_spec_dir(&spec, IL_SWEEP_ME, 1);
+            il_env_build(&st.env, &st.slots, &s.c, lib ? lib : "libinterloper.so", spec.path, 0);
+            s.env_base = il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM;
+        }
         il_slurm(&s, st.id, nruns);
-        return 0;
-    }
-    if (s.c.dry) {
-        dry_run(&st, runs, nruns);
         return 0;
     }
     const char *lib = il_find_library();
     if (!lib)
         errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
+    unsigned long long padmax = 0;
+    for (size_t i = 0; i < s.d.nenv; i++)
+        padmax = s.d.env[i] > padmax ? s.d.env[i] : padmax;
+    if (s.c.dry) {
+        /* the plan's environment size, as the sweep would take it */
+        if (il_results_scan(IL_SWEEP_ME, s.output, 0, on_line, &st) < 0 && errno != ENOENT)
+            err(1, "cannot read %s", s.output);
+        il_spec_dir(&st.spec, IL_SWEEP_ME, 1);
+        env_base(&st, lib, (size_t)padmax);
+        dry_run(&st, runs, nruns);
+        return 0;
+    }
 
-    /* the results file: resume what is there */
+    il_spawn_watch(); /* before anything it should not hold: the lock, the files */
+    if (getrandom(&st.nonce, sizeof st.nonce, 0) != sizeof st.nonce)
+        err(1, "cannot draw the launches' nonce");
+
+    /* the results file: ours alone, then resume what is there */
+    int lock_fd = open(s.output, O_RDONLY | O_CLOEXEC), locked = lock_fd >= 0;
+    if (locked)
+        lock_results(&st, lock_fd); /* held, through lock_fd, until we end */
     if (il_results_scan(IL_SWEEP_ME, s.output, 1, on_line, &st) < 0 && errno != ENOENT)
         err(1, "cannot read %s", s.output);
-    st.res_fd = open(s.output, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-    if (st.res_fd < 0)
-        err(1, "--output %s", s.output);
     if (s.expect && !st.have_ref) {
         st.have_ref = 1;
         strcpy(st.ref_sha, s.expect_sha);
-        snprintf(st.ref_run, sizeof st.ref_run, "--expect-output %s", s.expect);
+        snprintf(st.ref_run, sizeof st.ref_run, "the file of --expect-output %s", s.expect);
         struct stat es;
         st.ref_bytes = stat(s.expect, &es) == 0 ? (unsigned long long)es.st_size : 0;
     }
@@ -600,14 +795,18 @@ main(int argc, char **argv)
     atexit(remove_spec);
     il_spec_owner(&st.spec);
     open_files(&st);
-    unsigned long long padmax = 0;
-    for (size_t i = 0; i < s.d.nenv; i++)
-        padmax = s.d.env[i] > padmax ? s.d.env[i] : padmax;
-    il_env_build(&st.env, &st.slots, &s.c, lib, st.spec.path, (size_t)padmax);
+    env_base(&st, lib, (size_t)padmax);
     st.argv = il_xcalloc(s.nargs + 2, sizeof *st.argv);
     for (size_t i = 0; i < s.nargs; i++)
         st.argv[i + 1] = s.args[i];
     il_set_aslr(IL_SWEEP_ME, s.c.aslr);
+    /* made only now, when nothing can refuse the sweep any more: a refused
+     * sweep leaves no empty results file behind */
+    st.res_fd = open(s.output, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    if (st.res_fd < 0)
+        err(1, "--output %s", s.output);
+    if (!locked)
+        lock_results(&st, st.res_fd);
     if (s.hold)
         il_hold_events();
     struct sigaction sa;
@@ -637,24 +836,31 @@ main(int argc, char **argv)
             free(runs);
             runs = il_plan_batch(&st.plan, b, block, &nruns);
         }
-        size_t todo = 0;
+        size_t todo = 0, retry = 0;
         for (size_t i = 0; i < nruns; i++) {
             char runid[512];
             il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
             if (!in_shard(&s, &runs[i]))
                 continue;
             st.planned++;
-            if (il_idset_get(&st.done, runid))
+            int there = il_launch_state(&st.done, runid);
+            if (there > 0)
                 st.skipped++;
             else
                 todo++;
+            retry += there == 0;
         }
         st.todo += todo;
-        if (b == 0 && st.skipped && !s.c.quiet)
+        if (b == 0 && (st.skipped || retry) && !s.c.quiet) {
+            char again[96] = "";
+            if (retry)
+                snprintf(again, sizeof again, " (retrying %zu failed run%s)", retry,
+                         retry == 1 ? "" : "s");
             fprintf(stderr,
                     "interloper sweep: resuming plan %s in %s: %zu of %zu runs are there "
-                    "already; running the other %zu\n",
-                    st.id, s.output, st.skipped, st.planned, todo);
+                    "already; running the other %zu%s\n",
+                    st.id, s.output, st.skipped, st.planned, todo, again);
+        }
         for (size_t i = 0; i < nruns; i++) {
             char runid[512];
             if (stop_sig)
@@ -662,7 +868,7 @@ main(int argc, char **argv)
             if (!in_shard(&s, &runs[i]))
                 continue;
             il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
-            if (!il_idset_get(&st.done, runid))
+            if (il_launch_state(&st.done, runid) <= 0)
                 run_one(&st, &runs[i], &lab);
         }
         if (nruns)
@@ -671,7 +877,15 @@ main(int argc, char **argv)
             break;
         double widest;
         progress(&st, 1);
-        if (il_until_check(&s, until_why, sizeof until_why, &widest)) {
+        int precise = il_until_check(&s, until_why, sizeof until_why, &widest);
+        if (precise < 0) {
+            /* an error of the report's (a --metric no record has, ...)
+             * is no reason to add setups */
+            end_line(&st, "interloper report failed");
+            finish(&st);
+            errx(1, "--until: %s; the runs so far are in %s", until_why, s.output);
+        }
+        if (precise) {
             stopped = "precise enough";
             break;
         }

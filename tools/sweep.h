@@ -13,6 +13,8 @@
 #include "il_tools.h"
 
 #define IL_SWEEP_ME "interloper sweep"
+/* a system's name is in every run id, which must fit IL_PATH_MAX-sized buffers */
+#define IL_SYSTEM_NAME_MAX 128
 /* the generator and the order scheme; part of every plan's identity */
 #define IL_PLAN_GENERATOR "xoshiro128** seeded through fmix32; sweep order 1 (plan.c)"
 
@@ -36,6 +38,8 @@ struct il_sweep {
     enum il_pinmode pin; /* with the pin a factor: the pinned runs' mode */
     uintptr_t pin_addr;
     int seed_given;
+    unsigned long long env_base; /* every setup's environment: env_base + env_add bytes */
+    int env_base_given;
     const char *input, *expect, *metric;
     char input_sha[65], expect_sha[65];
     int check_output, show_output, keep_going, hold;
@@ -75,6 +79,27 @@ int il_results_scan(const char *me, const char *path, int fix,
                     int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n),
                     void *ctx);
 
+/* The runs of a results file and their launches (results.c): records of
+ * one launch (one label launch) are one run; another launch of a run is a
+ * duplicate unless the run's launch so far failed (a "failed" line), when
+ * it is a retry.  Records without a launch label (older files): a launch is
+ * the records of a run on consecutive lines (here: line numbers). */
+enum il_launch_seen { IL_LAUNCH_NEW, IL_LAUNCH_SAME, IL_LAUNCH_RETRY, IL_LAUNCH_DUP };
+struct il_launches {
+    struct il_idset runs; /* run id -> index in v */
+    struct il_launch_run {
+        char *launch; /* the launch kept; NULL: unlabelled */
+        long last;    /* its last record's line */
+        int failed;
+    } *v;
+    size_t n, cap;
+};
+enum il_launch_seen il_launch_record(struct il_launches *l, const char *run, const char *launch,
+                                     long here);
+void il_launch_failed(struct il_launches *l, const char *run, const char *launch);
+/* -1: no record of run; 0: its launch failed; 1: it is there */
+int il_launch_state(struct il_launches *l, const char *run);
+
 /* ------------------------------------------------------------ metadata lines (meta.c) */
 /* The plan's identity (what defines the experiment), its id, and the
  * design back from a plan line (for merge). */
@@ -99,11 +124,14 @@ json_t *il_machine(void);
 
 /* ------------------------------------------------------------ until.c */
 /* Run interloper report on the results; 1 if every comparison's 95%
- * interval has a half-width below pct percent of its ratio.  why says the
- * widest. */
+ * interval has a half-width below pct percent of its ratio (why says the
+ * widest), 0 if not, -1 if report failed (why says its message). */
 int il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *widest);
 
 /* ------------------------------------------------------------ slurm.c */
+/* --slurm without --env-base: the script's base is the submitting
+ * environment's size plus this, for the variables Slurm adds to a task's */
+#define IL_SLURM_ENV_ROOM 4096
 void il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs);
 
 /* ------------------------------------------------------------ merge.c */

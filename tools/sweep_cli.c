@@ -31,6 +31,8 @@ usage(FILE *f)
           "  --layouts N|all|IDS the first N layouts of interloper link's manifest, all of\n"
           "                      them, or a comma list of ids (one id: 05,)\n"
           "  --env-add LIST      environment pads in bytes (default 0)\n"
+          "  --env-base N        every setup's environment is N + its env_add bytes\n"
+          "                      (default: the results file's, else this one's size)\n"
           "  --stack-offset LIST main's frame lower by these bytes (default 0)\n"
           "  --heap-offset LIST  the heap later by these bytes (default 0)\n"
           "  --stack-pin [ADDR|both]  pin main's stack (auto, or at ADDR); both: every\n"
@@ -41,16 +43,19 @@ usage(FILE *f)
           "  --warmup N          first, N runs of each system in each setup, labelled\n"
           "                      warmup (left out by interloper report)\n"
           "  --seed S            seed of the draws and the order, 0 to 4294967295\n"
-          "                      (default: drawn; it is in every record)\n"
+          "                      (default: the results file's, else drawn; it is in\n"
+          "                      every record; --shard needs it)\n"
           "the runs:\n"
-          "  --input FILE        every run's stdin (default /dev/null)\n"
+          "  --input FILE        every run's stdin, a regular file (default /dev/null)\n"
           "  --show-output       copy each run's stdout and stderr through after it ends\n"
           "  --expect-output FILE  every run's stdout must be this file's bytes\n"
           "  --no-check-output   do not check that all runs write the same stdout\n"
           "  --keep-going        go on after a run that fails (default: stop)\n"
           "  --cpu LIST          run the programs on these CPUs, e.g. 2 or 0-3\n"
-          "  --events LIST, --backend B, --env-clean, --keep NAME, --strict\n"
+          "  --events LIST, --backend B, --env-clean, --keep NAME\n"
           "                      as for interloper run\n"
+          "  --no-strict         let runs go on past the library's problems (default:\n"
+          "                      strict, such a run fails and the sweep stops)\n"
           "  --no-hold           do not hold the software events' kernel switches on\n"
           "results:\n"
           "  --bench NAME        the bench label (default: PROG's file name)\n"
@@ -65,7 +70,9 @@ usage(FILE *f)
           "  --slurm N           write a Slurm job array of N shards, one node each,\n"
           "                      exclusive; options for sbatch after ARGS and a second --\n"
           "  --submit            with --slurm, submit it with sbatch\n"
-          "  -n, --dry-run       print the plan, one run per line with its full command\n"
+          "  -n, --dry-run       print the plan, one run per line with the interloper run\n"
+          "                      command that makes it\n"
+          "                      (with --slurm: the script; nothing written or submitted)\n"
           "  -q, --quiet         no progress on stderr\n"
           "  -h, --help          this text\n"
           "\n"
@@ -119,6 +126,9 @@ list(struct il_args *a, const char *v, size_t *n,
         }
         if (!k)
             il_args_bad(a, v, "expected at least one value");
+        size_t l = strlen(v);
+        if (strstr(v, ",,") || v[0] == ',' || v[l - 1] == ',')
+            il_args_bad(a, v, "an empty value between commas; expected a comma-separated list");
     }
     for (size_t i = 0; i < k; i++)
         for (size_t j = 0; j < i; j++)
@@ -233,6 +243,17 @@ layouts(struct il_sweep *s, struct il_args *a)
                     errx(1, "--layouts %s: %s is given twice", v, p);
             if (!il_label_key_ok(p))
                 errx(1, "--layouts %s: %s is not a layout id", v, p);
+            size_t k = 0;
+            for (; k < json_array_size(bins); k++) {
+                const char *id = json_string_value(json_object_get(json_array_get(bins, k), "id"));
+                if (id && !strcmp(id, p))
+                    break;
+            }
+            if (k == json_array_size(bins))
+                errx(1,
+                     "--layouts %s: %s is not in %s/manifest.json; expected ids it lists, such "
+                     "as 00 (one id alone: 05,)",
+                     v, p, dir);
             ids = il_xrealloc(ids, (n + 1) * sizeof *ids);
             ids[n++] = p;
         }
@@ -333,6 +354,11 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
     static unsigned long long zero = 0;
     memset(s, 0, sizeof *s);
     il_common_init(&s->c);
+    /* a problem the library reports (an unknown event, an offset or a pin
+     * not applied) stops the run before main, so the sweep stops at its
+     * first run and says why, instead of labelling runs with setups that
+     * were never applied (review R3, finding 2) */
+    s->c.strict = 1;
     s->argc = argc;
     s->argv = argv;
     s->d.reps = 3;
@@ -356,6 +382,9 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
             name[eq - v] = 0;
             if (!il_label_key_ok(name))
                 il_args_bad(&a, v, "the name must be letters, digits, '_', '-' or '.'");
+            if (strlen(name) > IL_SYSTEM_NAME_MAX)
+                il_args_bad(&a, v, "the name is too long (%zu characters; at most %d)",
+                            strlen(name), IL_SYSTEM_NAME_MAX);
             for (size_t i = 0; i < s->nsys; i++)
                 if (!strcmp(s->sys[i].name, name))
                     il_args_bad(&a, v, "the system %s is given twice", name);
@@ -365,6 +394,9 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
             s->sys[s->nsys++].tmpl = eq + 1;
         } else if (!strcmp(o, "--layouts")) {
             s->layouts = il_args_value(&a);
+        } else if (!strcmp(o, "--env-base")) {
+            s->env_base = il_opt_env_bytes(&a, il_args_value(&a));
+            s->env_base_given = 1;
         } else if (!strcmp(o, "--env-add")) {
             s->d.env = list(&a, il_args_value(&a), &s->d.nenv, il_opt_env_bytes);
         } else if (!strcmp(o, "--stack-offset")) {
@@ -442,7 +474,11 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
     /* what follows --: the program's arguments; with --slurm, up to a
      * second --, after which come sbatch's options */
     if (a.i < argc && (a.i == 1 || strcmp(argv[a.i - 1], "--")))
-        errx(1, "unexpected '%s'; the program's arguments go after --", argv[a.i]);
+        errx(1, "unexpected '%s'%s; the program's arguments go after --", argv[a.i],
+             a.i > 1 && !strcmp(argv[a.i - 1], "--stack-pin")
+                 ? " after --stack-pin (expected nothing, an address such as 0x7ffffffde000, or "
+                   "both)"
+                 : "");
     s->args = &argv[a.i];
     for (int i = a.i; i < argc; i++) {
         if (s->slurm && !strcmp(argv[i], "--")) {
@@ -465,6 +501,11 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
         errx(1, "--until compares systems; expected at least two --system");
     if (s->submit && !s->slurm)
         errx(1, "--submit submits the --slurm script; add --slurm N");
+    if (s->shard_n && !s->seed_given)
+        errx(1,
+             "--shard %u/%u without --seed: each shard would draw a seed, and a plan, of its "
+             "own; give every shard the same --seed",
+             s->shard_i, s->shard_n);
     if (s->shard_n && s->slurm)
         errx(1, "--slurm writes a script that runs each --shard; give one or the other");
     if (s->expect && !s->check_output)
@@ -475,7 +516,7 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
                                            IL_L_REP,          IL_L_WARMUP, IL_L_RUN,
                                            IL_L_PLAN,         IL_L_SEED,   IL_L_STACK_OFFSET,
                                            IL_L_HEAP_OFFSET,  IL_L_PIN,    IL_L_CPUS,
-                                           IL_L_OUTPUT_CHECK, NULL};
+                                           IL_L_OUTPUT_CHECK, IL_L_LAUNCH, NULL};
         for (const char *const *k = ours; *k; k++)
             if (!strcmp(s->c.labels[i].key, *k))
                 errx(1, "--label %s=%s: the sweep sets %s itself", *k, s->c.labels[i].value, *k);
@@ -519,8 +560,20 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
             b[--l] = 0;
         s->bench = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
     }
-    if (s->input && il_sha256_file(s->input, s->input_sha) < 0)
-        err(1, "--input %s", s->input);
+    if (s->input) {
+        /* every run reads it from its start: a pipe would give the first
+         * run all of it (and the hash, before, none) */
+        struct stat in;
+        if (stat(s->input, &in) < 0)
+            err(1, "--input %s", s->input);
+        if (!S_ISREG(in.st_mode) && strcmp(s->input, "/dev/null"))
+            errx(1,
+                 "--input %s: not a regular file; every run reads its input from the "
+                 "start: give a file",
+                 s->input);
+        if (il_sha256_file(s->input, s->input_sha) < 0)
+            err(1, "--input %s", s->input);
+    }
     if (s->expect && il_sha256_file(s->expect, s->expect_sha) < 0)
         err(1, "--expect-output %s", s->expect);
 }

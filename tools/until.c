@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,8 +34,9 @@ report_path(void)
     return il_xasprintf("%s/interloper-report", il_libexec_dir());
 }
 
+/* Its stdout; NULL if it failed, with its last line of stderr in why. */
 static char *
-run_report(const struct il_sweep *s)
+run_report(const struct il_sweep *s, char *why, size_t whysz)
 {
     char *prog = report_path(), *cmp = il_xasprintf("system=%s", s->d.sys[0]);
     char *argv[16];
@@ -57,7 +59,8 @@ run_report(const struct il_sweep *s)
     if (pipe2(pfd, O_CLOEXEC) < 0 || dn < 0)
         err(1, "--until: pipe");
     extern char **environ;
-    pid_t p = il_spawn(prog, argv, environ, dn, pfd[1], dn, NULL);
+    int efd = memfd_create("report-err", MFD_CLOEXEC);
+    pid_t p = il_spawn(prog, argv, environ, dn, pfd[1], efd >= 0 ? efd : dn, NULL);
     if (p < 0)
         err(1, "--until: cannot run %s", prog);
     close(pfd[1]);
@@ -79,21 +82,39 @@ run_report(const struct il_sweep *s)
     free(prog);
     free(cmp);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        char e[1024] = "";
+        ssize_t m = efd >= 0 ? pread(efd, e, sizeof e - 1, 0) : -1;
+        e[m > 0 ? m : 0] = 0;
+        while (m > 0 && e[m - 1] == '\n')
+            e[--m] = 0;
+        char *last = strrchr(e, '\n');
+        snprintf(why, whysz, "interloper report failed (%s %d): %s",
+                 WIFEXITED(st) ? "status" : "signal",
+                 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
+                 last   ? last + 1
+                 : e[0] ? e
+                        : "no message");
+        if (efd >= 0)
+            close(efd);
         il_buf_free(&b);
         return NULL;
     }
+    if (efd >= 0)
+        close(efd);
     return b.p;
 }
 
 int
 il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *widest)
 {
-    char *text = run_report(s);
+    char *text = run_report(s, why, whysz);
+    *widest = INFINITY;
+    if (!text)
+        return -1;
     json_error_t je;
-    json_t *r = text ? json_loads(text, 0, &je) : NULL;
+    json_t *r = json_loads(text, 0, &je);
     free(text);
     json_t *cmps = json_object_get(r, "comparisons");
-    *widest = INFINITY;
     if (!json_array_size(cmps)) {
         snprintf(why, whysz, "interloper report gave no comparison of the systems yet");
         json_decref(r);

@@ -208,9 +208,12 @@ assert_eq "$(last '["setup"]["stack_offset"]') $(last '["setup"]["heap_offset"]'
 
 try "-n prints the environment and the full command, arguments included"
 run -n --env-add 8 -- "$P" hello 'two words' "it's" >out
-assert_eq "$(sed -n 's/^-- //p' out)" "$P $P hello 'two words' 'it'\\''s'" "the path exec'd, then argv"
+assert_eq "$(sed -n 's/^-- //p' out)" "$P hello 'two words' 'it'\\''s'" "argv, as given after -- (R3 finding 9)"
+assert_eq "$(sed -n 's/^exec //p' out)" "$P" "the file exec'd"
 assert_eq "$(grep -c '^INTERLOPER_PAD=xxxxxxxx$' out)" 1 "the pad"
 assert_match "$(grep '^labels ' out)" '"setup":"e8"' "the labels"
+run -n -- env x >out2
+assert_eq "$(sed -n 's/^-- //p' out2) | $(sed -n 's/^exec //p' out2)" "env x | $(which env)" "a program found on PATH: argv as given, then the file"
 
 try "the setup's id label comes from the factors; --label overrides it"
 run --env-add 64 --stack-offset 32 --heap-offset 4096 -- "$P" hello >/dev/null

@@ -77,7 +77,7 @@ try "-n prints each run's full command, arguments and input included"
 printf 'in\n' >in.txt
 il sweep -n --seed 1 --reps 1 --input in.txt --system A=bin/A/prog -- hello 'two words' >plan.txt
 assert_eq "$(cut -f2 plan.txt)" "A/e0/r1" "one run"
-assert_eq "$(cut -f8 plan.txt)" "bin/A/prog hello 'two words' < in.txt" "the command"
+assert_match "$(cut -f8 plan.txt)" "^interloper run -q --env-size [0-9]+ .* -- bin/A/prog hello 'two words' < in.txt\$" "the command"
 assert_eq "$(nrec res.n.jsonl)" 0 "nothing ran"
 
 try "a seed above 999999999 is taken; a drawn seed is in every record and replays the plan"
@@ -140,6 +140,8 @@ else
 	assert_eq "$(il sweep -n --seed 1 --reps 1 --layouts 2 --system 'X=lay/p.{layout}' | cut -f5 | tr '\n' ' ')" \
 		"layout 00 layout 01 " "--layouts 2: the manifest's first two"
 	assert_eq "$(il sweep -n --seed 1 --reps 1 --layouts all --system 'X=lay/p.{layout}' | wc -l | tr -d ' ')" 4 "all"
+	il sweep -n --seed 1 --reps 1 --layouts 5, --system 'X=lay/p.{layout}' >/dev/null 2>err
+	assert_match "$(cat err)" "^interloper sweep: --layouts 5,: 5 is not in lay/manifest.json" "an id not in the manifest (R3 finding 10)"
 	cp lay/p.01 lay/p.03
 	il sweep -q --seed 1 --reps 1 --layouts all --system 'X=lay/p.{layout}' --output res4.jsonl 2>err
 	assert_eq "$?:$(nrec res4.jsonl)" "1:0" "a binary changed after the link is refused"
@@ -214,7 +216,7 @@ bin/A/prog hello >good.out
 printf 'not it\n' >bad.out
 il sweep -q --seed 1 --reps 2 --system A=bin/A/prog --expect-output bad.out --output exp.jsonl -- hello 2>err
 assert_eq "$?:$(rj exp.jsonl 'len(r)')" "1:0" "the wrong reference: stopped, nothing kept"
-assert_match "$(cat err)" "wrote other output than run --expect-output bad.out" "message"
+assert_match "$(cat err)" "wrote other output than the file of --expect-output bad.out" "message"
 il sweep -q --seed 1 --reps 2 --system A=bin/A/prog --expect-output good.out --output exp2.jsonl -- hello
 assert_eq "$?:$(rj exp2.jsonl 'len(r)')" "0:2" "the right one"
 

@@ -103,7 +103,7 @@ while ! alive "^$K 30" && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 assert_true "the measured program runs" alive "^$K 30"
-assert_eq "$(ps -o comm= --ppid $p | tr '\n' ' ')" "sl " "the sweep's only child is the measured program: no hold process"
+assert_eq "$(ps -o comm= --ppid $p | sort | tr '\n' ' ')" "il-sweep-watch sl " "the sweep's children: the measured program and the watcher, no hold process"
 kill -KILL $p
 wait $p 2>/dev/null
 i=0

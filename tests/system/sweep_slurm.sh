@@ -115,6 +115,11 @@ print(sorted(json.loads(l)["shard"] for l in open(sys.argv[1]) if "\"kind\":\"pl
 	assert_eq "$(python3 -c 'import json, sys
 print(sorted({json.loads(l)["host"] for l in open(sys.argv[1]) if "\"kind\":\"plan\"" in l}))' merged.jsonl)" \
 		"['$(hostname)']" "the host each shard ran on"
+	assert_eq "$(python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+r = [x for x in r if x.get("schema") == "interloper/1"]
+print(all(x["setup"]["env_bytes"] == r[0]["setup"]["env_bytes"] - int(r[0]["labels"]["env_add"]) + int(x["labels"]["env_add"]) for x in r))' merged.jsonl)" \
+		True "every task: each setup of one environment size (R3 finding 1)"
 fi
 
 done_testing

@@ -167,6 +167,7 @@ numbers_runs(const char *name)
         IL_L_LAYOUT_KIND,
         IL_L_STACK_OFFSET,
         IL_L_HEAP_OFFSET,
+        IL_L_LAUNCH,
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)

@@ -191,7 +191,8 @@ sys.exit(0 if ymin <= dmin and dmax < ymax and dmin >= 0 else 1)' "$g"
 	one_line "systems are never pooled into one line"
 	# a mean interval reaching below 0 is cut at 0
 	for v in 1 2 100; do
-		printf '{"schema":"interloper/1","labels":{},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0},"setup":{"env_bytes":50}}\n' "$v"
+		# each its own launch, as interloper sweep labels them: not a series of its own
+		printf '{"schema":"interloper/1","labels":{"launch":"n-%s"},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0},"setup":{"env_bytes":50}}\n' "$v" "$v"
 	done >"$T/neg.jsonl"
 	sh "$IL" plot env --keep "$T/kn" --quiet-warning all -o "$T/n.png" "$T/neg.jsonl" >/dev/null 2>&1
 	assert_eq "$(awk 'NF == 5 { print $3 }' "$T/kn/env.dat")" 0 "the whisker stops at 0"

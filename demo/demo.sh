@@ -329,7 +329,7 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 		      for (i = 1; i <= n; i++) printf "| %s | %.1f%% | %.1f%% |\n", k[i], 100 * v[k[i], "env_add"], 100 * v[k[i], "rep"] }'
 	echo
 	echo "Setup effects of the coarse pass (report-env-coarse.txt): whether the sizes differ beyond"
-	echo "run-to-run noise (runs shuffled across sizes), and which sizes stand out: further from the"
+	echo "run-to-run noise (runs shuffled across sizes within each of the sweep's passes), and which sizes stand out: further from the"
 	echo "median size than the largest deviation that shuffled runs give in 95% of shuffles:"
 	echo
 	csv "$W/coarse.csv" setup_effect labels,p,verdict | while IFS="$(printf '\t')" read -r lab p so; do

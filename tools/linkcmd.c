@@ -250,20 +250,31 @@ bad:
     return -1;
 }
 
-/* Is the output of the recorded command WORDS (cwd first) PROGRAM? */
+/* The output of the recorded command WORDS (cwd first): is it PROGRAM (its
+ * name or last component)?  With PROGS, its last component is added to
+ * PROGS unless there already. */
 static int
-record_makes(const struct il_strv *words, const char *program)
+record_makes(const struct il_strv *words, const char *program, struct il_strv *progs)
 {
     struct il_scan s;
     il_scan(words->v + 1, words->n - 1, &s);
     const char *out = il_scan_output(words->v + 1, &s);
-    int yes = !strcmp(out, program) || !strcmp(base(out), program);
+    int yes = !program || !strcmp(out, program) || !strcmp(base(out), program);
+    if (progs) {
+        size_t i = 0;
+        while (i < progs->n && strcmp(progs->v[i], base(out)))
+            i++;
+        if (i == progs->n)
+            il_strv_push(progs, base(out));
+    }
     il_scan_free(&s);
     return yes;
 }
 
-int
-il_record_read(const char *path, const char *program, struct il_strv *words, long *badline)
+/* il_record_read, also listing the programs linked in PROGS (when not NULL). */
+static int
+record_scan(const char *path, const char *program, struct il_strv *words, long *badline,
+            struct il_strv *progs)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -283,7 +294,7 @@ il_record_read(const char *path, const char *program, struct il_strv *words, lon
             rc = -1;
             break;
         }
-        if (!program || record_makes(&w, program)) {
+        if (record_makes(&w, program, progs)) {
             il_strv_free(words);
             *words = w;
             memset(&w, 0, sizeof w);
@@ -301,32 +312,17 @@ il_record_read(const char *path, const char *program, struct il_strv *words, lon
 }
 
 int
+il_record_read(const char *path, const char *program, struct il_strv *words, long *badline)
+{
+    return record_scan(path, program, words, badline, NULL);
+}
+
+int
 il_record_programs(const char *path, struct il_strv *progs)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
     struct il_strv w = {0};
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        if (len > 0 && line[len - 1] == '\n')
-            len--;
-        if (il_record_parse(line, (size_t)len, &w) < 0)
-            continue; /* il_record_read names it */
-        struct il_scan s;
-        il_scan(w.v + 1, w.n - 1, &s);
-        const char *out = base(il_scan_output(w.v + 1, &s));
-        size_t i = 0;
-        while (i < progs->n && strcmp(progs->v[i], out))
-            i++;
-        if (i == progs->n)
-            il_strv_push(progs, out);
-        il_scan_free(&s);
-        il_strv_free(&w);
-    }
-    free(line);
-    fclose(f);
-    return 0;
+    long bad = 0;
+    int rc = record_scan(path, NULL, &w, &bad, progs);
+    il_strv_free(&w);
+    return rc < 0 ? -1 : 0;
 }

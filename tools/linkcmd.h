@@ -71,8 +71,8 @@ int il_record_parse(const char *line, size_t len, struct il_strv *words);
  * *BADLINE to its number (from 1); on a read error, -2 with errno set. */
 int il_record_read(const char *path, const char *program, struct il_strv *words, long *badline);
 /* The programs the links file PATH links (the outputs' last components),
- * each once, in the order of their first link, appended to PROGS; -1 with
- * errno when it cannot be read. */
+ * each once, in the order of their first link, appended to PROGS; -1 when
+ * it cannot be read or a line is not a record (il_record_read says which). */
 int il_record_programs(const char *path, struct il_strv *progs);
 
 #endif

@@ -4,6 +4,7 @@
 # and the summary's numbers are the records' own: recomputed here with
 # interloper report --json from the results files it kept.
 # timeout: 900
+# isolate: net
 # shellcheck disable=SC1091 # sourced from the tree at run time
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"

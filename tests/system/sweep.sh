@@ -3,6 +3,7 @@
 # their place in it, outputs verified, the plan's own lines in the results.
 # Resume, shards, clusters and --until have tests of their own (sweep_*.sh).
 # timeout: 900
+# isolate: net
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 # shellcheck source=tests/sweep/helpers.sh

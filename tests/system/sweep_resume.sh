@@ -3,6 +3,7 @@
 # resumes where it was; nothing it started outlives it; its progress is
 # one line, not one per run.
 # timeout: 600
+# isolate: net
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 # shellcheck source=tests/sweep/helpers.sh

@@ -4,6 +4,7 @@
 # sweep, runs leave no process behind, failed runs are retried, one launch
 # is one run, -n does nothing, the environment's size is the plan's.
 # timeout: 600
+# isolate: net
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 # shellcheck source=tests/sweep/helpers.sh

@@ -2,6 +2,7 @@
 # Scale-out: --shard I/N parts of one plan, interloper record merge, and
 # GNU parallel running the shards (locally here, to check correctness).
 # timeout: 600
+# isolate: net
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 # shellcheck source=tests/sweep/helpers.sh

@@ -3,6 +3,7 @@
 # interloper report, design-aware) is narrow enough, or --max-runs, or the
 # plan's setups are all used; and say why it stopped.
 # timeout: 600
+# isolate: net
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 # shellcheck source=tests/sweep/helpers.sh

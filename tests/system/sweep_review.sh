@@ -53,7 +53,9 @@ for how in TERM KILL; do
 	"$IL" sweep -q --seed 3 --reps 2 --system A=bin/S1/sh --system B=bin/S2/sh \
 		--output "k$how.jsonl" -- -c "$T/slp$how 300; true" >/dev/null 2>&1 &
 	assert_true "the run's child started" wait_for alive "$T/slp$how 300"
-	sw=$(pgrep -f "interloper-sweep.*k$how.jsonl" | head -n 1)
+	# the sweep, not its watcher (a fork, younger), and not another test
+	# run's sweep on this machine: the pattern holds this run's own $T
+	sw=$(pgrep -o -f "interloper-sweep.*$T/slp$how 300")
 	assert_ne "$sw" "" "the sweep's pid"
 	kill "-$how" "$sw"
 	wait
@@ -230,15 +232,16 @@ cp /bin/sleep "$T/slptwo"
 mkdir -p bin/P1 bin/P2
 cp "$T/slptwo" bin/P1/sl
 cp "$T/slptwo" bin/P2/sl
-"$IL" sweep -q --seed 5 --reps 2 --system A=bin/P1/sl --system B=bin/P2/sl \
+# absolute paths: the patterns below must match this run's processes only
+"$IL" sweep -q --seed 5 --reps 2 --system "A=$T/bin/P1/sl" --system "B=$T/bin/P2/sl" \
 	--output twice.jsonl -- 300 >/dev/null 2>&1 &
 first=$!
-assert_true "the first sweep runs" wait_for alive "bin/P[12]/sl 300"
-il sweep -q --seed 5 --reps 2 --system A=bin/P1/sl --system B=bin/P2/sl \
+assert_true "the first sweep runs" wait_for alive "$T/bin/P[12]/sl 300"
+il sweep -q --seed 5 --reps 2 --system "A=$T/bin/P1/sl" --system "B=$T/bin/P2/sl" \
 	--output twice.jsonl -- 300 2>err
 assert_eq "$?" 1 "the second: refused"
 assert_match "$(cat err)" "another sweep is writing twice.jsonl" "it says why"
-pkill -TERM -f "interloper-sweep.*twice.jsonl"
+pkill -TERM -f "interloper-sweep.*$T/bin/P1/sl"
 wait "$first"
 assert_eq "$(recs twice.jsonl)" 0 "no run of either in the file"
 

@@ -39,6 +39,7 @@ rm -f fifo && mkfifo fifo
 # waits in open(2) for the reader, and the reader reads to the end)
 timeout 20 cat fifo >/dev/null &
 reader=$!
+# shellcheck disable=SC2016 # expanded by the inner sh
 timeout 20 sh -c 'exec 4>"$1"' sh "$T/fifo"
 wait "$reader"
 timeout 20 env INTERLOPER_OUTPUT="$T/fifo" LD_PRELOAD="$LIB" "$P" busy 100 >out 2>err
@@ -65,8 +66,9 @@ rm -f fifo && mkfifo fifo
 exec 3<>fifo
 timeout 20 cat fifo >fromfifo.jsonl &
 reader=$!
+holds() { for _fd in "/proc/$1/fd"/*; do [ "$(readlink "$_fd")" = "$2" ] && return 0; done; return 1; }
 i=0
-until ls -l "/proc/$reader/fd" 2>/dev/null | grep -q " -> $T/fifo\$" || [ $i -ge 2000 ]; do
+until holds "$reader" "$T/fifo" || [ $i -ge 2000 ]; do
 	sleep 0.01
 	i=$((i + 1))
 done

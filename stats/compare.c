@@ -349,6 +349,7 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
     s->est_mean = o->est.kind == IL_EST_MEAN;
     setup_summaries(s, o->design, fa, fb);
     double adj = 1 - (1 - IL_CONF) / (double)k; /* Bonferroni */
+    s->adj = adj;
     if (o->est.kind == IL_EST_MEAN) {
         double fA, fB, ra = pooled_rel(un, ia, k, &fA), rb = pooled_rel(ud, ib, k, &fB);
         if (fA > 0 && fB > 0 && ra + rb > 0) {
@@ -390,12 +391,15 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
         for (size_t u = 0; u < k; u++) {
             const double *x = un->x + un->off[ia[u]], *z = ud->x + ud->off[ib[u]];
             double vl, p;
-            if (il_boot_ratio(&o->est, x, s->na[u], z, s->nb[u], B, o->seed + u, IL_CONF, &s->lo[u],
-                              &s->hi[u], &vl, &p) == 0) {
+            /* Each interval only with the runs for it (il_boot_min_n):
+             * the adjusted one needs more; without it a setup counts
+             * neither above nor below 1.  The permutation test needs 2. */
+            int e = il_boot_ratio(&o->est, x, s->na[u], z, s->nb[u], B, o->seed + u, IL_CONF,
+                                  &s->lo[u], &s->hi[u], &vl, &p);
+            if (e == 0)
                 il_boot_ratio(&o->est, x, s->na[u], z, s->nb[u], B, o->seed + u, adj, &s->alo[u],
                               &s->ahi[u], &vl, &p);
-                any = 1;
-            }
+            any |= e == 0 || e == IL_SE_QFEW;
         }
         if (any && k >= 2) {
             s->het_perm = s->has_het = 1;
@@ -499,11 +503,16 @@ flat_interval(const struct il_report *r, const struct il_group *gn, const struct
         return;
     }
     *method = "bootstrap, runs resampled within each side";
-    if (il_boot_ratio(&o->est, gn->x, gn->n, gd->x, gd->n, o->boot ? o->boot : 2000, o->seed,
-                      IL_CONF, &f->lo, &f->hi, vlog, p) == 0) {
+    int e = il_boot_ratio(&o->est, gn->x, gn->n, gd->x, gd->n, o->boot ? o->boot : 2000, o->seed,
+                          IL_CONF, &f->lo, &f->hi, vlog, p);
+    if (e == 0) {
         f->kind = IL_CI_BOUNDED;
         f->df = INFINITY;
         c->few = 0;
+    } else if (e == IL_SE_QFEW) {
+        char why[160];
+        il_boot_few_why(&o->est, IL_CONF, why, sizeof why);
+        *method = il_xstrdup(why);
     } else {
         *method = "fewer than 2 runs on a side";
     }

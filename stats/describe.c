@@ -312,8 +312,8 @@ il_estimate(const struct il_estimator *e, const double *x, size_t n, double *scr
  * p), u = qbinom(0.975, n, p) + 1).  When a tail cannot be cut that
  * finely (the 10th percentile of 30 runs: P(B = 0) = 0.042), that end is
  * the sample's extreme and the other end moves out until the coverage is
- * IL_CONF.  Being discrete, the coverage is at least IL_CONF, rarely
- * exactly that.
+ * the level (IL_CONF unless given).  Being discrete, the coverage is at
+ * least the level, rarely exactly that.
  */
 static double
 binom_cover(long l, long u, double p, size_t n)
@@ -323,11 +323,11 @@ binom_cover(long l, long u, double p, size_t n)
     return hi - (l >= 1 ? lo : 0);
 }
 
-int
-il_quantile_ci(const double *sorted, size_t n, double p, double *lo, double *hi, double *coverage)
+/* The ranks [l, u] of the interval at level, or IL_SE_FEW. */
+static int
+quantile_ranks(size_t n, double p, double level, long *lp, long *up)
 {
-    double a = (1 - IL_CONF) / 2;
-    *lo = *hi = NAN;
+    double a = (1 - level) / 2;
     if (n < 2)
         return IL_SE_FEW;
     /* qbinom(a): the smallest x with P(B <= x) >= a; l = x, u = x' + 1. */
@@ -339,19 +339,53 @@ il_quantile_ci(const double *sorted, size_t n, double p, double *lo, double *hi,
     u++;
     if (l < 1) {
         l = 1;
-        while (u <= (long)n && binom_cover(l, u, p, n) < IL_CONF)
+        while (u <= (long)n && binom_cover(l, u, p, n) < level)
             u++;
     }
     if (u > (long)n) {
         u = (long)n;
-        while (l >= 1 && binom_cover(l, u, p, n) < IL_CONF)
+        while (l >= 1 && binom_cover(l, u, p, n) < level)
             l--;
     }
-    if (l < 1 || u > (long)n || l >= u || binom_cover(l, u, p, n) < IL_CONF)
+    if (l < 1 || u > (long)n || l >= u || binom_cover(l, u, p, n) < level)
+        return IL_SE_FEW;
+    *lp = l;
+    *up = u;
+    return 0;
+}
+
+int
+il_quantile_ci_at(const double *sorted, size_t n, double p, double level, double *lo, double *hi,
+                  double *coverage)
+{
+    long l, u;
+    *lo = *hi = NAN;
+    if (quantile_ranks(n, p, level, &l, &u))
         return IL_SE_FEW;
     *lo = sorted[l - 1];
     *hi = sorted[u - 1];
     if (coverage)
         *coverage = binom_cover(l, u, p, n);
     return 0;
+}
+
+int
+il_quantile_ci(const double *sorted, size_t n, double p, double *lo, double *hi, double *coverage)
+{
+    return il_quantile_ci_at(sorted, n, p, IL_CONF, lo, hi, coverage);
+}
+
+size_t
+il_quantile_min_n(double p, double level)
+{
+    long l, u;
+    /* An interval exists once the widest one, [x_(1), x_(n)], covers
+     * (probability 1 - p^n - (1-p)^n, growing with n): skip to there
+     * cheaply, then ask quantile_ranks itself.  Past 10^6 runs the level
+     * is out of reach. */
+    for (size_t n = 2; n <= 1000000; n++)
+        if (1 - pow(p, (double)n) - pow(1 - p, (double)n) >= level &&
+            quantile_ranks(n, p, level, &l, &u) == 0)
+            return n;
+    return SIZE_MAX;
 }

@@ -59,6 +59,7 @@ enum il_se_err {
     IL_SE_RANGE = -6,    /* argument out of range */
     IL_SE_ZEROVAR = -7,  /* zero variance where a test needs some */
     IL_SE_NOTFOUND = -8, /* target not reachable */
+    IL_SE_QFEW = -9,     /* too few values for a quantile's interval at that level */
 };
 const char *il_se_strerror(int e);
 
@@ -335,6 +336,12 @@ double il_estimate(const struct il_estimator *e, const double *x, size_t n, doub
  * IL_SE_FEW when n is too small for any such pair. */
 int il_quantile_ci(const double *sorted, size_t n, double p, double *lo, double *hi,
                    double *coverage);
+/* The same at level instead of IL_CONF. */
+int il_quantile_ci_at(const double *sorted, size_t n, double p, double level, double *lo,
+                      double *hi, double *coverage);
+/* The fewest runs with an order-statistic interval of the p-quantile at
+ * level (6 for the median at 95%, 29 for p10); SIZE_MAX if none. */
+size_t il_quantile_min_n(double p, double level);
 size_t il_acf(const double *x, size_t n, size_t maxlag, double *acf);
 /* Ljung-Box over lags 1..h of acf for a series of n; returns the p-value. */
 double il_ljung_box(const double *acf, size_t n, int h, double *q);
@@ -530,7 +537,8 @@ struct il_setups {
     uint32_t *setup;   /* their setup ids */
     uint32_t *sa, *sb; /* the label values of each setup (sb: crossed) */
     double *lo, *hi;   /* each ratio's 95% interval (NAN: none) */
-    double *alo, *ahi; /* the same at 1 - 0.05/n (Bonferroni) */
+    double *alo, *ahi; /* the same at adj (NAN: none) */
+    double adj;        /* 1 - 0.05/n (Bonferroni) */
     size_t *na, *nb;   /* runs of value and baseline in the setup */
     double min, median, max;
     double mean, lo_mean, hi_mean; /* arithmetic mean of the ratios (labelled so) */
@@ -658,7 +666,14 @@ int il_resid_boot(const double *ea, size_t nea, const double *eb, size_t neb, si
                   size_t B, unsigned long seed, const double *alpha, double *q);
 /* Percentile bootstrap of the ratio est(y)/est(x), runs resampled within
  * each sample (stratified); B replicates, seeded.  Returns the variance
- * of the log ratio over replicates in *vlog. */
+ * of the log ratio over replicates in *vlog.  IL_SE_QFEW when a side has
+ * fewer than il_boot_min_n(e, level) runs. */
+/* The fewest runs a side for an interval of a ratio of e at level: those
+ * of an order-statistic interval of the quantile at level. */
+size_t il_boot_min_n(const struct il_estimator *e, double level);
+/* Why there is none: "too few runs for an interval of the 10th percentile
+ * (needs 29 a side)". */
+void il_boot_few_why(const struct il_estimator *e, double level, char *buf, size_t n);
 int il_boot_ratio(const struct il_estimator *e, const double *y, size_t ny, const double *x,
                   size_t nx, size_t B, unsigned long seed, double level, double *lo, double *hi,
                   double *vlog, double *p);

@@ -444,6 +444,17 @@ setups_table(FILE *fp, const struct il_report *r, int md)
             fprintf(fp, "%s%s: setups with adjusted intervals %s\n", pre, r->gname[r->cmp[i].g],
                     buf);
         }
+        size_t none = 0;
+        for (size_t u = 0; u < s->n; u++)
+            none += !isfinite(s->alo[u]);
+        if (none && (o->est.kind == IL_EST_MEDIAN || o->est.kind == IL_EST_Q)) {
+            char why[160];
+            il_boot_few_why(&o->est, s->adj, why, sizeof why);
+            fprintf(fp,
+                    "%s%s: %zu of %zu setups have no adjusted interval (%s); they count "
+                    "neither above nor below 1\n",
+                    pre, r->gname[r->cmp[i].g], none, s->n, why);
+        }
     }
 }
 

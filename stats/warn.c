@@ -270,6 +270,8 @@ il_se_strerror(int e)
         return "zero variance";
     case IL_SE_NOTFOUND:
         return "not reachable";
+    case IL_SE_QFEW:
+        return "too few values for an interval of the quantile";
     }
     return "unknown error";
 }

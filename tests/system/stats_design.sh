@@ -297,4 +297,46 @@ if built; then
 else
 	skip "the statistics programs are not built; run make"
 fi
+
+try "a ratio of quantiles has a bootstrap interval only from the runs of an order-statistic interval (median 6 a side, p10 29)"
+if built; then
+	# With fewer, the percentile bootstrap covers far below 95% (3 a side:
+	# 89%, review R2 finding 1; bench/coverage.sh -s flat-median-3).
+	qcase() { # N ESTIMATOR: ci bounded?, ci_method
+		python3 -c '
+import sys
+xs = sys.argv[2].split()[:int(sys.argv[1])]
+for s, f in (("O2", 1), ("O3", 1.5)):
+    for v in xs:
+        print("{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"%s\"},\"times\":{\"wall_ns\":%r}}" % (s, float(v) * f))' "$1" "$xs" >"$T/qn.jsonl"
+		sh "$IL" report --compare system=O2 --estimator "$2" --json "$T/qn.jsonl" 2>/dev/null |
+			js '"%s: %s" % (r["comparisons"][0]["ci"] is not None, r["comparisons"][0]["ci_method"])'
+	}
+	assert_eq "$(qcase 3 median)" "False: too few runs for an interval of the median: 6 a side needed" "median, 3 a side: none, and why"
+	assert_eq "$(qcase 5 median)" "False: too few runs for an interval of the median: 6 a side needed" "median, 5 a side: none"
+	assert_eq "$(qcase 6 median)" "True: bootstrap, runs resampled within each side" "median, 6 a side: a bootstrap interval"
+	assert_eq "$(qcase 28 p10)" "False: too few runs for an interval of the 10th percentile: 29 a side needed" "p10, 28 a side: none"
+	assert_eq "$(qcase 29 p10)" "True: bootstrap, runs resampled within each side" "p10, 29 a side: a bootstrap interval"
+	assert_eq "$(qcase 2 p90)" "False: too few runs for an interval of the 90th percentile: 29 a side needed" "p90 names its percentile"
+	qcase 3 median >/dev/null
+	assert_match "$(sh "$IL" report --compare system=O2 --estimator median "$T/qn.jsonl" 2>/dev/null | tail -n 1)" \
+		'ratio 1\.5; no interval \(too few runs for an interval of the median: 6 a side needed\)' "the verdict says why"
+	# Per setup: 3 setups x 6 runs have a 95% interval of the median each,
+	# but not the Bonferroni one at 1 - 0.05/3 (7 runs needed): no setup
+	# then counts above or below 1, even where the ratio is 1.5.
+	python3 -c '
+xs = [100, 103, 99, 101, 98, 102]
+for u in range(3):
+    for s, f in (("O2", 1), ("O3", 1.5)):
+        for v in xs:
+            print("{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"%s\",\"setup\":\"s%d\"},\"times\":{\"wall_ns\":%r}}" % (s, u, v * f * (1 + u / 100)))' >"$T/qs.jsonl"
+	v=$(sh "$IL" report --compare system=O2 --setup setup --estimator median --json "$T/qs.jsonl" 2>/dev/null |
+		js '"%s %s %d %d %s" % (all(p["ci"] for p in r["comparisons"][0]["setups"]["per_setup"]), [p["ci_adjusted"] for p in r["comparisons"][0]["setups"]["per_setup"]], r["comparisons"][0]["setups"]["above_one"], r["comparisons"][0]["setups"]["below_one"], r["comparisons"][0]["setups"]["straddles_one"])')
+	assert_eq "$v" "True [None, None, None] 0 0 False" "6 runs a setup: a 95% interval per setup, no adjusted one, nothing counted"
+	assert_match "$(sh "$IL" report --compare system=O2 --setup setup --estimator median "$T/qs.jsonl" 2>/dev/null)" \
+		'3 of 3 setups have no adjusted interval \(too few runs for a 98\.33% interval of the median: 7 a side needed\)' \
+		"the text says why"
+else
+	skip "the statistics programs are not built; run make"
+fi
 done_testing

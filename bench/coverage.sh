@@ -2,7 +2,7 @@
 # bench/coverage.sh: the coverage of every 95% interval that interloper
 # report prints, by simulation (bench/coverage.c says how the data are
 # made and what each interval is checked against).  Not part of pass/fail:
-# 10,000 replications of 17 scenarios take tens of minutes on 2 cores.
+# 10,000 replications of 26 scenarios take about an hour on 2 cores.
 #
 #   sh bench/coverage.sh [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED]
 #

@@ -555,7 +555,7 @@ struct il_cmp {
     int few;                /* no interval (too few runs or units) */
     const char *method;     /* how f was computed, what it assumes */
     double value, baseline; /* the two estimates whose ratio f.ratio is */
-    size_t units, paired;   /* design units of each side in common */
+    size_t unpaired, paired; /* setups on one side only; on both */
     int has_p;
     double p, p_holm; /* p-value of ratio = 1, and Holm-adjusted (suite) */
     int holm, holm_sig;

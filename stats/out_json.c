@@ -271,7 +271,7 @@ comparisons(const struct il_report *r)
         set(o, "setups_paired",
             r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->paired) : json_null());
         set(o, "setups_unpaired",
-            r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->units) : json_null());
+            r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->unpaired) : json_null());
         set(o, "flat", flat(c));
         set(o, "setups", c->has_setups ? setups(r, &c->su) : json_null());
         set(o, "setup_variance",

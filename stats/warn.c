@@ -61,8 +61,8 @@ static const struct wdef defs[IL_W_COUNT] = {
                      "they have no comparison: measure the baseline there too"},
     [IL_W_UNPAIRED] = {"unpaired",
                        "%s: %zu setups have only one side and are left out of the per-setup "
-                       "view and the paired interval (%zu are paired); measure both in every "
-                       "setup",
+                       "view and the paired interval (%zu are paired; with none, the setups "
+                       "of the two sides are compared unpaired); measure both in every setup",
                        0, 0},
     [IL_W_NOTBOUNDED] = {"not-bounded", "%s (%s)",
                          "the 95% confidence set of the ratio is not an interval",

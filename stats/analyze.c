@@ -310,13 +310,8 @@ level_group(struct il_report *r, size_t gi, struct il_levels *lv, double **ly)
                  in, o->levels[n - 1 - i]);
     if (il_levels_compute(*ly, r_, n, lv))
         errx(1, "--levels: out of memory");
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(lv->S2[i]) || !isfinite(lv->T2[i]) || !isfinite(lv->mean) ||
-            !isfinite(lv->lo) || !isfinite(lv->hi))
-            errx(1,
-                 "--levels%s: the values are too large for their variances to be computed "
-                 "(they overflow a double); rescale the metric",
-                 in);
+    /* values are at most IL_VALUE_MAX (input.c), so the sums of squares
+     * are finite */
     free(ids);
     free(lab);
 }

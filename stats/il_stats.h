@@ -318,6 +318,9 @@ struct il_diag {
 
 double il_mean(const double *x, size_t n);
 double il_var(const double *x, size_t n, double mean); /* n - 1 divisor */
+/* The largest magnitude a value may have: sums of squares of any number
+ * of such values stay finite.  Larger ones are bad values (input.c). */
+#define IL_VALUE_MAX 1e100
 double il_quantile_sorted(const double *s, size_t n, double p);
 double il_tq(double df);             /* t quantile at (1 + IL_CONF) / 2 */
 double il_tq_p(double df, double p); /* t quantile at p */

@@ -397,8 +397,12 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
     s->est_mean = o->est.kind == IL_EST_MEAN;
     setup_summaries(s, o->design, fa, fb);
     double adj = 1 - (1 - IL_CONF) / (double)k; /* Bonferroni */
+    /* why the spread of the setups' ratios cannot be tested, if it cannot */
+    const char *why = "no setup has the runs of each side that an interval of its ratio needs";
     if (o->est.kind == IL_EST_MEAN) {
         double fA, fB, ra = pooled_rel(un, ia, k, &fA), rb = pooled_rel(ud, ib, k, &fB);
+        why = !(fA > 0 && fB > 0) ? "no setup has two runs of each side"
+                                  : "the runs within every setup are equal";
         if (fA > 0 && fB > 0 && ra + rb > 0) {
             double *y = il_xcalloc(k, sizeof *y), *var = il_xcalloc(k, sizeof *var);
             double ca = 0, cb = 0;
@@ -460,7 +464,7 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
     }
     s->straddles = s->has_het && s->het.p < 0.05 && s->above && s->below;
     if (!s->has_het && o->est.kind != IL_EST_MIN)
-        il_warn(IL_W_NOREPS, name);
+        il_warn(IL_W_NOREPS, name, why);
     free(fa);
     free(fb);
 }

@@ -92,7 +92,7 @@ enum il_wkind {
     IL_W_HOSTS,       /* comparison, detail */
     IL_W_BURSTY,      /* items: group, skewness */
     IL_W_NOPER,       /* count, key */
-    IL_W_NOREPS,      /* comparison, label */
+    IL_W_NOREPS,      /* comparison, why */
     IL_W_NOTCOUNTED,  /* count, metric */
     IL_W_COUNT
 };

@@ -110,9 +110,8 @@ static const struct wdef defs[IL_W_COUNT] = {
                     "its own",
                     0, 0},
     [IL_W_NOREPS] = {"no-reps",
-                     "%s: no setup has two runs of each side, so the spread of the per-setup "
-                     "ratios cannot be told apart from run-to-run noise; repeat runs within "
-                     "setups",
+                     "%s: %s, so the spread of the per-setup ratios cannot be told apart "
+                     "from run-to-run noise; repeat runs within setups",
                      0, 0},
     [IL_W_NOTCOUNTED] = {"not-counted",
                          "%zu records of '%s' were never counted (running_ns 0) and were "

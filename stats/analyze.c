@@ -124,7 +124,9 @@ il_group_intervals(struct il_report *r)
 }
 
 /* With --levels or --setup the run sequence follows the design, which the
- * intervals model; the dependence warning would only repeat that. */
+ * intervals model; the dependence warning would only repeat that.  With
+ * --levels the pooled runs also carry every level's effects, so that their
+ * skew and their far values say nothing of bursts or outlying runs. */
 static void
 warn_groups(const struct il_report *r)
 {
@@ -133,14 +135,15 @@ warn_groups(const struct il_report *r)
         const struct il_diag *dg = &r->diag[g];
         if (gr->n < 2)
             il_warn_item(IL_W_FEW, r->gname[g], gr->n);
-        if (dg->outliers)
+        if (dg->outliers && !r->o->nlevels)
             il_warn_item(IL_W_OUTLIERS, r->gname[g], dg->outliers, gr->n);
         if (dg->first_special)
             il_warn_item(IL_W_FIRST, r->gname[g], dg->first_z);
         if (dg->has_lb && dg->lb_p < 0.05 && r->o->design == IL_D_FLAT)
             il_warn_item(IL_W_DEPENDENT, r->gname[g], dg->lb_p, dg->acf[0]);
         /* A floor with a heavy upper tail (Kelly's skewness). */
-        if (r->o->tool == IL_TOOL_REPORT && r->o->est.kind == IL_EST_MEAN && r->sum[g].skew > 0.4)
+        if (r->o->tool == IL_TOOL_REPORT && r->o->est.kind == IL_EST_MEAN && !r->o->nlevels &&
+            r->sum[g].skew > 0.4)
             il_warn_item(IL_W_BURSTY, r->gname[g], r->sum[g].skew);
     }
 }
@@ -310,13 +313,8 @@ level_group(struct il_report *r, size_t gi, struct il_levels *lv, double **ly)
                  in, o->levels[n - 1 - i]);
     if (il_levels_compute(*ly, r_, n, lv))
         errx(1, "--levels: out of memory");
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(lv->S2[i]) || !isfinite(lv->T2[i]) || !isfinite(lv->mean) ||
-            !isfinite(lv->lo) || !isfinite(lv->hi))
-            errx(1,
-                 "--levels%s: the values are too large for their variances to be computed "
-                 "(they overflow a double); rescale the metric",
-                 in);
+    /* values are at most IL_VALUE_MAX (input.c), so the sums of squares
+     * are finite */
     free(ids);
     free(lab);
 }

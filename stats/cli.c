@@ -508,8 +508,9 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
             double b = number(optarg, "--bootstrap");
             /* report: the replicates of the quantile bootstraps */
             if (b < 100 || b > 1e8 || b != floor(b))
-                bad("--bootstrap: expected a whole number of replicates from 100 to "
-                    "100000000 (10000 is typical)");
+                bad("--bootstrap %s: expected a whole number of replicates from 100 to "
+                    "100000000 (the default is 2000)",
+                    optarg);
             o->boot = (size_t)b;
             break;
         }

@@ -41,40 +41,78 @@
 
 #define IL_PERM 999 /* permutations of the per-setup test for quantiles */
 
-void
-il_change(char *buf, size_t n, double x, int timey, int speedup)
+/* The most decimals a percentage gets: a double's 16 digits, less the two
+ * before the point. */
+#define IL_PCT_DECIMALS 13
+
+/* Decimals of a percentage change pct (> 0): one, or as many as give two
+ * significant digits of a change too small to show at one (0.00000035%:
+ * counters with a CV of 1e-9 tell such changes apart). */
+static int
+pct_decimals(double pct)
 {
+    if (!(pct > 0) || pct >= 0.05)
+        return 1;
+    int d = (int)ceil(-log10(pct)) + 1;
+    return d < IL_PCT_DECIMALS ? d : IL_PCT_DECIMALS;
+}
+
+/* x as a change in words with d decimals of a percentage (d + 2 of a
+ * speedup), or as many as pct_decimals gives when d is 0. */
+static void
+change_d(char *buf, size_t n, double x, int timey, int speedup, int d)
+{
+    int a = pct_decimals(fabs(x - 1) * 100);
+    if (d < a)
+        d = a;
     if (speedup)
-        snprintf(buf, n, "speedup %.4g", x);
+        snprintf(buf, n, "speedup %.*f", d + 2, x);
     else if (x < 1)
-        snprintf(buf, n, "%.1f%% %s", (1 - x) * 100, timey ? "faster" : "lower");
+        snprintf(buf, n, "%.*f%% %s", d, (1 - x) * 100, timey ? "faster" : "lower");
     else if (x > 1)
-        snprintf(buf, n, "%.1f%% %s", (x - 1) * 100, timey ? "slower" : "higher");
+        snprintf(buf, n, "%.*f%% %s", d, (x - 1) * 100, timey ? "slower" : "higher");
     else
         snprintf(buf, n, "no change");
 }
 
-/* Percentages with as many decimals (1 to 6) as keep the two ends apart. */
+void
+il_change(char *buf, size_t n, double x, int timey, int speedup)
+{
+    if (speedup && pct_decimals(fabs(x - 1) * 100) == 1)
+        snprintf(buf, n, "speedup %.4g", x);
+    else
+        change_d(buf, n, x, timey, speedup, 0);
+}
+
+/* Percentages with as many decimals (1 to IL_PCT_DECIMALS) as keep the
+ * two ends apart. */
 static int
 decimals(double a, double b)
 {
     char x[64], y[64];
-    for (int d = 1; d < 6; d++) {
+    for (int d = 1; d < IL_PCT_DECIMALS; d++) {
         snprintf(x, sizeof x, "%.*f", d, a * 100);
         snprintf(y, sizeof y, "%.*f", d, b * 100);
         if (strcmp(x, y) != 0)
             return d;
     }
-    return 6;
+    return IL_PCT_DECIMALS;
 }
 
 /* "95% CI [0.4%, 1.0%]" in the words of the estimate, or the two ends in
  * words when the interval includes no change. */
+static int
+ci_decimals(double est, double lo, double hi)
+{
+    int d = decimals(lo, hi), de = pct_decimals(fabs(est - 1) * 100);
+    return de > d ? de : d;
+}
+
 static void
 ci_words(char *buf, size_t n, double est, double lo, double hi, int timey, int speedup)
 {
     char a[64], b[64];
-    int d = decimals(lo, hi);
+    int d = ci_decimals(est, lo, hi);
     if (speedup && (hi < 1 || lo > 1))
         snprintf(buf, n, "95%% CI [%.*f, %.*f]", d + 2, lo, d + 2, hi);
     else if (speedup)
@@ -117,8 +155,14 @@ verdict_cmp(const struct il_report *r, const struct il_cmp *c)
     size_t ny = r->gs.g[c->g].n, nx = r->gs.g[c->base].n;
     if (c->has_setups) {
         const struct il_setups *s = &c->su;
-        il_change(lo, sizeof lo, s->min, timey, sp);
-        il_change(hi, sizeof hi, s->max, timey, sp);
+        int dm = decimals(s->min, s->max); /* the two ends apart */
+        if (dm > 1) {
+            change_d(lo, sizeof lo, s->min, timey, sp, dm);
+            change_d(hi, sizeof hi, s->max, timey, sp, dm);
+        } else {
+            il_change(lo, sizeof lo, s->min, timey, sp);
+            il_change(hi, sizeof hi, s->max, timey, sp);
+        }
         t += (size_t)snprintf(tail + t, sizeof tail - t, "; single setups ranged from %s to %s", lo,
                               hi);
         if (s->has_het && s->het.p < 0.05) {
@@ -153,7 +197,11 @@ verdict_cmp(const struct il_report *r, const struct il_cmp *c)
                  c->f.kind == IL_CI_EXCLUSIVE ? "two half-lines" : "the whole line", tail);
         return il_xstrdup(out);
     }
-    il_change(est, sizeof est, c->f.ratio, timey, sp);
+    /* the estimate with its interval's decimals, so that it reads inside it */
+    if (ci_decimals(c->f.ratio, c->f.lo, c->f.hi) > 1)
+        change_d(est, sizeof est, c->f.ratio, timey, sp, ci_decimals(c->f.ratio, c->f.lo, c->f.hi));
+    else
+        il_change(est, sizeof est, c->f.ratio, timey, sp);
     ci_words(ci, sizeof ci, c->f.ratio, c->f.lo, c->f.hi, timey, sp);
     if (o->design != IL_D_FLAT && c->paired >= 2)
         snprintf(out, sizeof out, "%s: %s, %s, over %zu paired setups (%s; %zu and %zu runs)%s",
@@ -350,8 +398,12 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
     setup_summaries(s, o->design, fa, fb);
     double adj = 1 - (1 - IL_CONF) / (double)k; /* Bonferroni */
     s->adj = adj;
+    /* why the spread of the setups' ratios cannot be tested, if it cannot */
+    const char *why = "no setup has the runs of each side that an interval of its ratio needs";
     if (o->est.kind == IL_EST_MEAN) {
         double fA, fB, ra = pooled_rel(un, ia, k, &fA), rb = pooled_rel(ud, ib, k, &fB);
+        why = !(fA > 0 && fB > 0) ? "no setup has two runs of each side"
+                                  : "the runs within every setup are equal";
         if (fA > 0 && fB > 0 && ra + rb > 0) {
             double *y = il_xcalloc(k, sizeof *y), *var = il_xcalloc(k, sizeof *var);
             double ca = 0, cb = 0;
@@ -416,7 +468,7 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
     }
     s->straddles = s->has_het && s->het.p < 0.05 && s->above && s->below;
     if (!s->has_het && o->est.kind != IL_EST_MIN)
-        il_warn(IL_W_NOREPS, name);
+        il_warn(IL_W_NOREPS, name, why);
     free(fa);
     free(fb);
 }
@@ -567,9 +619,9 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     const struct il_units *un = &r->units[gnum], *ud = &r->units[gden];
     size_t *ia = il_xcalloc(un->k + 1, sizeof *ia), *ib = il_xcalloc(un->k + 1, sizeof *ib);
     size_t unpaired, k = pair_units(un, ud, ia, ib, &unpaired);
-    c->units = un->k + ud->k - k;
+    c->unpaired = unpaired;
     c->paired = k;
-    if (unpaired && k)
+    if (unpaired)
         il_warn(IL_W_UNPAIRED, name, unpaired, k);
     c->few = 1;
     c->f.kind = IL_CI_UNBOUNDED;
@@ -611,8 +663,10 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     }
     if (o->est.kind == IL_EST_MIN)
         c->method = "the minimum has no honest interval";
-    if (k >= 1)
+    if (k >= 1) {
         per_setup(r, c, un, ud, ia, ib, k, name);
+        c->su.unpaired = unpaired;
+    }
     free(a);
     free(b);
     free(fa);

@@ -93,7 +93,7 @@ enum il_wkind {
     IL_W_HOSTS,       /* comparison, detail */
     IL_W_BURSTY,      /* items: group, skewness */
     IL_W_NOPER,       /* count, key */
-    IL_W_NOREPS,      /* comparison, label */
+    IL_W_NOREPS,      /* comparison, why */
     IL_W_NOTCOUNTED,  /* count, metric */
     IL_W_COUNT
 };
@@ -319,6 +319,9 @@ struct il_diag {
 
 double il_mean(const double *x, size_t n);
 double il_var(const double *x, size_t n, double mean); /* n - 1 divisor */
+/* The largest magnitude a value may have: sums of squares of any number
+ * of such values stay finite.  Larger ones are bad values (input.c). */
+#define IL_VALUE_MAX 1e100
 double il_quantile_sorted(const double *s, size_t n, double p);
 double il_tq(double df);             /* t quantile at (1 + IL_CONF) / 2 */
 double il_tq_p(double df, double p); /* t quantile at p */
@@ -563,7 +566,7 @@ struct il_cmp {
     int few;                /* no interval (too few runs or units) */
     const char *method;     /* how f was computed, what it assumes */
     double value, baseline; /* the two estimates whose ratio f.ratio is */
-    size_t units, paired;   /* design units of each side in common */
+    size_t unpaired, paired; /* setups on one side only; on both */
     int has_p;
     double p, p_holm; /* p-value of ratio = 1, and Holm-adjusted (suite) */
     int holm, holm_sig;

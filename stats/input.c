@@ -58,6 +58,7 @@ struct rd {
     size_t seencap[IL_MAX_SLOTS];
     int is_where[IL_MAX_SLOTS];
     size_t shown;
+    char first_bad[1024]; /* the first bad line: where, and what */
     size_t host_slot; /* the slot named "host", or SIZE_MAX */
     size_t warm_slot; /* the slot named "warmup", or SIZE_MAX */
 };
@@ -338,6 +339,8 @@ bad_line(struct rd *rd, const char *file, size_t line, const char *what, const c
     if (rd->sel->strict)
         errx(1, "%s:%zu: %s (stopped by --strict; remove --strict to skip such lines)", file, line,
              msg);
+    if (!rd->first_bad[0])
+        snprintf(rd->first_bad, sizeof rd->first_bad, "%s:%zu: %s", file, line, msg);
     if (rd->shown++ < IL_MAX_SHOWN)
         il_warn(IL_W_LINE, file, line, msg);
 }
@@ -590,6 +593,17 @@ side(struct rd *rd, const struct il_span *f, const char *name, const char *file,
             *isint = 0;
         }
     }
+    if (fabs(*v) > IL_VALUE_MAX) {
+        /* its square, summed over the runs, would overflow a double: the
+         * spread would be inf or nan, and every interval false */
+        d->badvalue++;
+        snprintf(msg, sizeof msg,
+                 "the value of metric '%s' is %.*s, beyond %g: too large for a variance to be "
+                 "computed; rescale the metric",
+                 name, (int)(f[0].n > 40 ? 40 : f[0].n), f[0].p, IL_VALUE_MAX);
+        bad_line(rd, file, line, msg, s, n);
+        return -1;
+    }
     return 1;
 }
 
@@ -785,6 +799,11 @@ explain_empty(struct rd *rd)
              "metric '%s' was never counted (running_ns 0: multiplexed out) in %zu selected "
              "records; count fewer events at once",
              sel->metric, d->notcounted);
+    if (rd->first_bad[0])
+        errx(1,
+             "empty selection: none of the %zu selected records has a usable value for '%s'; "
+             "the first bad one: %s",
+             usable, sel->metric, rd->first_bad);
     errx(1, "empty selection: none of the %zu selected records has a usable value for '%s'", usable,
          sel->metric);
 }

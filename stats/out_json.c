@@ -142,7 +142,9 @@ groups(const struct il_report *r)
         set(o, "min", jint_or(s->exact, s->imin, s->min));
         set(o, "max", jint_or(s->exact, s->imax, s->max));
         set(o, "cv", s->has_sd ? jnum(s->cv) : json_null());
-        set(o, "estimate", jnum(s->est));
+        /* the flat mean is the mean, to the last digit of an integer */
+        int same = r->o->est.kind == IL_EST_MEAN && r->o->design == IL_D_FLAT;
+        set(o, "estimate", jint_or(same && s->exact && s->mean_exact, s->imean, s->est));
         set(o, "ci", jpair(s->est_lo, s->est_hi, s->has_est_ci));
         set(o, "ci_method", json_string(s->ci_method ? s->ci_method : "none"));
         set(o, "ci_df", s->has_est_ci ? jnum(s->ci_df) : json_null());
@@ -271,7 +273,7 @@ comparisons(const struct il_report *r)
         set(o, "setups_paired",
             r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->paired) : json_null());
         set(o, "setups_unpaired",
-            r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->units) : json_null());
+            r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->unpaired) : json_null());
         set(o, "flat", flat(c));
         set(o, "setups", c->has_setups ? setups(r, &c->su) : json_null());
         set(o, "setup_variance",

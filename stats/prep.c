@@ -286,11 +286,12 @@ il_check_labels(const struct il_opts *o, const struct il_data *d)
     static const char *const design[] = {IL_L_SETUP, IL_L_ENV_ADD, IL_L_LAYOUT, IL_L_STACK_OFFSET,
                                          IL_L_HEAP_OFFSET};
     char have[512] = "", pair[128] = "", sugg[512];
-    size_t o2 = 0, nvary = 0, nfact = 0, named_fact = 0;
+    size_t o2 = 0, nvary = 0, nfact = 0, named_fact = 0, has_setup = 0;
     for (size_t i = 0; i < sizeof design / sizeof design[0]; i++) {
         size_t s = il_data_slot(d, design[i]), k = s == SIZE_MAX ? 0 : distinct(d, s);
         if (k < 2)
             continue;
+        has_setup |= i == 0;
         if (i > 0) {
             named_fact += named(o, design[i]) != 0;
             if (nfact++ < 2)
@@ -309,13 +310,19 @@ il_check_labels(const struct il_opts *o, const struct il_data *d)
         if (nfact == 2)
             snprintf(sugg, sizeof sugg,
                      "they treat every run as independent, which understates them when setups "
-                     "have effects of their own; name the design with --setup %s (crossed) or "
-                     "--setup setup",
-                     pair);
+                     "have effects of their own; name the design with --setup %s (crossed)%s",
+                     pair, has_setup ? " or --setup " IL_L_SETUP : "");
         else
             snprintf(sugg, sizeof sugg,
                      "they treat every run as independent, which understates them when setups "
                      "have effects of their own; name the design with --setup LABEL");
+        il_warn(IL_W_DESIGN, have, sugg);
+    } else if (o->design == IL_D_ONE && nfact >= 2 && named_fact == 1) {
+        snprintf(sugg, sizeof sugg,
+                 "they vary within each setup of --setup %s, so that their effects are "
+                 "averaged there and the interval speaks for these values of them only; "
+                 "--setup %s models the two as crossed",
+                 o->setup[0], pair);
         il_warn(IL_W_DESIGN, have, sugg);
     } else if (o->design == IL_D_ONE && nfact >= 2 && !named_fact) {
         if (nfact == 2)

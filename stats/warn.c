@@ -61,8 +61,8 @@ static const struct wdef defs[IL_W_COUNT] = {
                      "they have no comparison: measure the baseline there too"},
     [IL_W_UNPAIRED] = {"unpaired",
                        "%s: %zu setups have only one side and are left out of the per-setup "
-                       "view and the paired interval (%zu are paired); measure both in every "
-                       "setup",
+                       "view and the paired interval (%zu are paired; with none, the setups "
+                       "of the two sides are compared unpaired); measure both in every setup",
                        0, 0},
     [IL_W_NOTBOUNDED] = {"not-bounded", "%s (%s)",
                          "the 95% confidence set of the ratio is not an interval",
@@ -110,9 +110,8 @@ static const struct wdef defs[IL_W_COUNT] = {
                     "its own",
                     0, 0},
     [IL_W_NOREPS] = {"no-reps",
-                     "%s: no setup has two runs of each side, so the spread of the per-setup "
-                     "ratios cannot be told apart from run-to-run noise; repeat runs within "
-                     "setups",
+                     "%s: %s, so the spread of the per-setup ratios cannot be told apart "
+                     "from run-to-run noise; repeat runs within setups",
                      0, 0},
     [IL_W_NOTCOUNTED] = {"not-counted",
                          "%zu records of '%s' were never counted (running_ns 0) and were "

@@ -100,17 +100,27 @@ reraise(int s)
     raise(s); /* with SA_RESETHAND the default action applies now */
 }
 
+/* thread-_exit: the handler says it runs, then waits for the other
+ * thread's _exit to end the process.  No sleep decides the order: a
+ * loaded machine once let the handler's 200 ms pass before the thread's
+ * 50 ms did.  The wait is bounded (60 s), so a _exit that never ends the
+ * process shows as status 0, not as a hang. */
+static volatile int atexit_running;
+
 static void
 slow_atexit(void)
 {
-    usleep(200000);
+    __atomic_store_n(&atexit_running, 1, __ATOMIC_SEQ_CST);
+    for (int i = 0; i < 60000; i++)
+        usleep(1000);
     printf("atexit done\n");
 }
 
 static void *
 late_exit(void *arg)
 {
-    usleep(50000);
+    while (!__atomic_load_n(&atexit_running, __ATOMIC_SEQ_CST))
+        usleep(1000);
     _exit((int)(long)arg);
 }
 

@@ -43,7 +43,7 @@ try "daemon(): the parent's record, and the daemon's own"
 rm -f r.jsonl
 with_lib "$T/r.jsonl" "$E" daemon
 i=0
-while [ "$(nrec r.jsonl)" -lt 2 ] && [ $i -lt 100 ]; do
+while [ "$(nrec r.jsonl)" -lt 2 ] && [ $i -lt 600 ]; do # at most 60 s: a bound, not a timing
 	sleep 0.1
 	i=$((i + 1))
 done

@@ -44,9 +44,19 @@ INTERLOPER_OUTPUT="$M/w/root.jsonl" LD_PRELOAD=libBrokenLocale.so.1 "$M/probe-su
 # as nobody it is: nothing may be written, wherever the variables say
 setpriv --reuid=65534 --regid=65534 --clear-groups env INTERLOPER_OUTPUT="$M/w/nobody.jsonl" \
 	LD_PRELOAD=libBrokenLocale.so.1 "$M/probe-suid" busy 400 >/dev/null &
-sleep 0.2
-grep -c libBrokenLocale "/proc/$!/maps" >"$T/mapped"
-wait $!
+pid=$!
+# its maps once ld.so has loaded the preload, or once it has ended (a
+# zombie's maps are empty): a sleep of 0.2 s was the wait, and on a loaded
+# machine setpriv and env had not yet exec'd the program by then
+state() { sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$1/status" 2>/dev/null; }
+i=0
+until grep -q libBrokenLocale "/proc/$pid/maps" 2>/dev/null || [ "$(state $pid)" = Z ] ||
+	[ -z "$(state $pid)" ] || [ $i -ge 6000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+grep -c libBrokenLocale "/proc/$pid/maps" >"$T/mapped"
+wait $pid
 echo "status $?"
 find "$M/w" -type f >"$T/written"
 umount "$SYS2"

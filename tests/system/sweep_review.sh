@@ -52,13 +52,14 @@ for how in TERM KILL; do
 	cp /bin/sleep "$T/slp$how"
 	"$IL" sweep -q --seed 3 --reps 2 --system A=bin/S1/sh --system B=bin/S2/sh \
 		--output "k$how.jsonl" -- -c "$T/slp$how 300; true" >/dev/null 2>&1 &
+	# the sweep itself ("$IL" execs it), not its watcher (a fork with the
+	# same command line, which ignores SIGTERM; pgrep -o told them apart by
+	# start time, in clock ticks, a tie when both start in one tick), and
+	# not another test run's sweep on this machine
+	sw=$!
 	assert_true "the run's child started" wait_for alive "$T/slp$how 300"
-	# the sweep, not its watcher (a fork, younger), and not another test
-	# run's sweep on this machine: the pattern holds this run's own $T
-	sw=$(pgrep -o -f "interloper-sweep.*$T/slp$how 300")
-	assert_ne "$sw" "" "the sweep's pid"
 	kill "-$how" "$sw"
-	wait
+	wait "$sw"
 	assert_true "its child ended with it" wait_for gone "$T/slp$how 300"
 	pkill -KILL -f "$T/slp$how 300" # only this test's own leftover
 done
@@ -241,7 +242,7 @@ il sweep -q --seed 5 --reps 2 --system "A=$T/bin/P1/sl" --system "B=$T/bin/P2/sl
 	--output twice.jsonl -- 300 2>err
 assert_eq "$?" 1 "the second: refused"
 assert_match "$(cat err)" "another sweep is writing twice.jsonl" "it says why"
-pkill -TERM -f "interloper-sweep.*$T/bin/P1/sl"
+kill -TERM "$first"
 wait "$first"
 assert_eq "$(recs twice.jsonl)" 0 "no run of either in the file"
 

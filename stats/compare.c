@@ -398,12 +398,8 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
     setup_summaries(s, o->design, fa, fb);
     double adj = 1 - (1 - IL_CONF) / (double)k; /* Bonferroni */
     s->adj = adj;
-    /* why the spread of the setups' ratios cannot be tested, if it cannot */
-    const char *why = "no setup has the runs of each side that an interval of its ratio needs";
     if (o->est.kind == IL_EST_MEAN) {
         double fA, fB, ra = pooled_rel(un, ia, k, &fA), rb = pooled_rel(ud, ib, k, &fB);
-        why = !(fA > 0 && fB > 0) ? "no setup has two runs of each side"
-                                  : "the runs within every setup are equal";
         if (fA > 0 && fB > 0 && ra + rb > 0) {
             double *y = il_xcalloc(k, sizeof *y), *var = il_xcalloc(k, sizeof *var);
             double ca = 0, cb = 0;
@@ -467,8 +463,21 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
         s->below += s->ahi[u] < 1;
     }
     s->straddles = s->has_het && s->het.p < 0.05 && s->above && s->below;
-    if (!s->has_het && o->est.kind != IL_EST_MIN)
-        il_warn(IL_W_NOREPS, name, why);
+    if (!s->has_het && o->est.kind != IL_EST_MIN && k >= 2) {
+        /* why the spread of the setups' ratios cannot be tested (one
+         * setup: few-setups says so) */
+        int two_a = 0, two_b = 0, both = 0;
+        for (size_t u = 0; u < k; u++) {
+            two_a |= s->na[u] >= 2;
+            two_b |= s->nb[u] >= 2;
+            both |= s->na[u] >= 2 && s->nb[u] >= 2;
+        }
+        /* the mean's test pools each side's runs over setups; the
+         * quantiles' permutes runs within a setup */
+        int runs = o->est.kind == IL_EST_MEAN ? two_a && two_b : both;
+        il_warn(IL_W_NOREPS, name,
+                runs ? "the runs within every setup are equal" : "no setup has two runs of each side");
+    }
     free(fa);
     free(fb);
 }

@@ -30,5 +30,7 @@ uint32_t il_rng_below(struct il_rng *g, uint64_t n);
 /* Shuffle a[0..n-1] in place: for i = n-1 down to 1, swap a[i] with
  * a[below(i+1)]. */
 void il_rng_shuffle(struct il_rng *g, uint32_t *a, size_t n);
+/* The same for values (permutation tests, the seq plot's contrast). */
+void il_rng_shuffle_double(struct il_rng *g, double *a, size_t n);
 
 #endif

@@ -617,12 +617,7 @@ il_plot_seq(struct plot *p)
      * figure every time). */
     struct il_rng rng;
     il_rng_init(&rng, 1, 0);
-    for (size_t i = g->n - 1; i > 0; i--) {
-        size_t j = il_rng_below(&rng, i + 1);
-        double t = sh[i];
-        sh[i] = sh[j];
-        sh[j] = t;
-    }
+    il_rng_shuffle_double(&rng, sh, g->n);
     /* columns: run, value, previous value, shuffled, previous shuffled */
     for (size_t i = 0; i < g->n; i++)
         fprintf(s, "%zu %.10g %.10g %.10g %.10g\n", i + 1, g->x[i] * sc.f,

@@ -296,30 +296,19 @@ il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct
         memcpy(pool[u] + na[u], b->x + b->off[ub[u]], nb[u] * sizeof **pool);
     }
     double *scratch = il_xcalloc(2 * k + maxn, sizeof *scratch), *y = il_xcalloc(k, sizeof *y);
-    double t0 = het_stat(e, pool, na, nb, k, studentize, y, scratch);
+    double t0 = het_stat(e, pool, na, nb, k, studentize, y, scratch), p;
     if (studentize) {
-        double p = perm_q_fast(pool, na, nb, k, t0, P, seed, y);
-        for (size_t u = 0; u < k; u++)
-            free(pool[u]);
-        free(pool);
-        free(na);
-        free(nb);
-        free(scratch);
-        free(y);
-        return p;
-    }
-    struct il_rng g;
-    il_rng_init(&g, (uint32_t)seed, IL_STREAM_PERM);
-    size_t ge = 0;
-    for (size_t it = 0; it < P; it++) {
-        for (size_t u = 0; u < k; u++)
-            for (size_t i = na[u] + nb[u] - 1; i > 0; i--) {
-                size_t j = il_rng_below(&g, i + 1);
-                double t = pool[u][i];
-                pool[u][i] = pool[u][j];
-                pool[u][j] = t;
-            }
-        ge += het_stat(e, pool, na, nb, k, studentize, y, scratch) >= t0 * (1 - 1e-12);
+        p = perm_q_fast(pool, na, nb, k, t0, P, seed, y);
+    } else {
+        struct il_rng g;
+        il_rng_init(&g, (uint32_t)seed, IL_STREAM_PERM);
+        size_t ge = 0;
+        for (size_t it = 0; it < P; it++) {
+            for (size_t u = 0; u < k; u++)
+                il_rng_shuffle_double(&g, pool[u], na[u] + nb[u]);
+            ge += het_stat(e, pool, na, nb, k, studentize, y, scratch) >= t0 * (1 - 1e-12);
+        }
+        p = (double)(ge + 1) / (double)(P + 1);
     }
     for (size_t u = 0; u < k; u++)
         free(pool[u]);
@@ -328,5 +317,5 @@ il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct
     free(nb);
     free(scratch);
     free(y);
-    return (double)(ge + 1) / (double)(P + 1);
+    return p;
 }

@@ -77,3 +77,15 @@ il_rng_shuffle(struct il_rng *g, uint32_t *a, size_t n)
         a[j] = t;
     }
 }
+
+/* The same shuffle of values: the same draws, the same order. */
+void
+il_rng_shuffle_double(struct il_rng *g, double *a, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = il_rng_below(g, i);
+        double t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}

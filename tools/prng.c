@@ -1,6 +1,8 @@
 /*
  * prng.c: the generator of il_prng.h.  Pure: no I/O, no global state.
  */
+#include <string.h>
+
 #include "il_prng.h"
 
 static uint32_t
@@ -67,25 +69,30 @@ il_rng_below(struct il_rng *g, uint64_t n)
     }
 }
 
+/* Fisher-Yates over elements of size bytes (at most 8); the callers pass
+ * a constant size, so that each gets a copy specialised to its type. */
+static inline void
+shuffle(struct il_rng *g, void *a, size_t n, size_t size)
+{
+    unsigned char *p = a, t[8];
+    for (size_t i = n; i > 1; i--) {
+        size_t j = il_rng_below(g, i);
+        memcpy(t, p + (i - 1) * size, size);
+        memcpy(p + (i - 1) * size, p + j * size, size);
+        memcpy(p + j * size, t, size);
+    }
+}
+
 void
 il_rng_shuffle(struct il_rng *g, uint32_t *a, size_t n)
 {
-    for (size_t i = n; i > 1; i--) {
-        size_t j = il_rng_below(g, i);
-        uint32_t t = a[i - 1];
-        a[i - 1] = a[j];
-        a[j] = t;
-    }
+    shuffle(g, a, n, sizeof *a);
 }
 
 /* The same shuffle of values: the same draws, the same order. */
 void
 il_rng_shuffle_double(struct il_rng *g, double *a, size_t n)
 {
-    for (size_t i = n; i > 1; i--) {
-        size_t j = il_rng_below(g, i);
-        double t = a[i - 1];
-        a[i - 1] = a[j];
-        a[j] = t;
-    }
+    shuffle(g, a, n, sizeof *a);
 }
+

@@ -50,6 +50,7 @@ struct rd {
     struct il_data *d;
     struct il_path paths[IL_SCAN_MAXPATHS];
     struct il_scan sc;
+    struct il_tmpls tm;
     struct il_strtab events; /* event names seen, for the unknown-metric error */
     char *buf;               /* label decoding */
     size_t bufcap;
@@ -623,7 +624,7 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
     rd->sc.keys_of = (uint64_t)1 << P_LABELS;
     if (d->records < IL_EVENT_SAMPLE)
         rd->sc.keys_of |= (uint64_t)1 << P_EVENTS;
-    if (il_scan_line(&rd->sc, s, n) < 0) {
+    if (il_tmpls_scan(&rd->tm, &rd->sc, s, n) < 0) {
         bad_line(rd, file, line, NULL, s, n);
         return;
     }
@@ -851,6 +852,7 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
         free(rd.seen[s]);
     free(rd.buf);
+    il_tmpls_free(&rd.tm);
     il_strtab_free(&rd.events);
 }
 

@@ -173,7 +173,10 @@ struct il_tmpl {
     int npaths;
     uint32_t ps[IL_SCAN_MAXPATHS], pe[IL_SCAN_MAXPATHS]; /* the paths found; ps UINT32_MAX: absent */
     int32_t ptok[IL_SCAN_MAXPATHS];                      /* the scalar a path is, or -1 */
-    uint32_t pks[IL_SCAN_MAXPATHS], pke[IL_SCAN_MAXPATHS]; /* scalars before ps, pe */
+    /* boundaries: k[b] scalars start before it (sorted, distinct); each
+     * path's start and end (pkb, pke) as an index b */
+    uint32_t k[2 * IL_SCAN_MAXPATHS], pkb[IL_SCAN_MAXPATHS], pke[IL_SCAN_MAXPATHS];
+    size_t nk;
 };
 
 struct il_tmpls {
@@ -186,6 +189,11 @@ struct il_tmpls {
     size_t *dns, *dne, dcap;
     long *ds;
     size_t hits, misses;
+    /* The line just read: the template it matched (-1: none), and the
+     * scalar paths whose bytes are that template's (bit i: path i). */
+    int cur;
+    uint64_t same;
+    uint64_t gen[IL_TMPL_N], ngen; /* each template's number, new when replaced */
 };
 /* il_scan_line's contract (sc->found, 0 or -1 with sc->err), through the
  * templates when a line matches one; a valid line that matches none

@@ -487,6 +487,26 @@ il_json_unescape(const char *s, size_t n, char *out)
     return o;
 }
 
+/* A plain integer of at most 18 digits, as strtoll reads it. */
+static int
+small_int(struct il_span sp, int64_t *v)
+{
+    const char *p = sp.p, *e = sp.p + sp.n;
+    int neg = p < e && *p == '-';
+    p += neg;
+    if (p == e || e - p > 18)
+        return 0;
+    int64_t x = 0;
+    for (; p < e; p++) {
+        unsigned d = (unsigned)(unsigned char)*p - '0';
+        if (d > 9)
+            return 0;
+        x = 10 * x + (int64_t)d;
+    }
+    *v = neg ? -x : x;
+    return 1;
+}
+
 int
 il_span_number(struct il_span sp, double *v)
 {
@@ -496,6 +516,13 @@ il_span_number(struct il_span sp, double *v)
     char c = sp.p[0];
     if (c != '-' && (c < '0' || c > '9'))
         return -1;
+    int64_t x;
+    if (sp.n <= 16 && small_int(sp, &x)) {
+        /* an integer converts to the nearest double, as strtod rounds
+         * its text (and "-0" is -0.0) */
+        *v = x == 0 && c == '-' ? -0.0 : (double)x;
+        return 0;
+    }
     if (sp.n < sizeof buf) {
         memcpy(buf, sp.p, sp.n);
         buf[sp.n] = '\0';
@@ -519,6 +546,8 @@ il_span_int(struct il_span sp, int64_t *v)
     char buf[32], *end;
     if (!sp.p || sp.n == 0 || sp.n >= sizeof buf)
         return -1;
+    if (small_int(sp, v))
+        return 0;
     for (size_t i = 0; i < sp.n; i++)
         if (!(sp.p[i] >= '0' && sp.p[i] <= '9') && !(i == 0 && sp.p[i] == '-'))
             return -1;

@@ -4,8 +4,8 @@
 #
 # One library of objects, three small programs (each a real file, so that
 # `make install` copies them), and the unit tests linked against it.
-STATS_LIBS = -ljansson -lgsl -lgslcblas -lm
-STATS_MODS = scan tmpl strtab input prep group describe ratio design units robust setupfx levels kde plot_kinds \
+STATS_LIBS = -ljansson -lz -lzstd -lpthread -lgsl -lgslcblas -lm
+STATS_MODS = scan tmpl strtab input read prep group describe ratio design units robust setupfx levels kde plot_kinds \
 	warn cli analyze compare out_text out_csv out_json
 STATS_LIB = $(B)/stats/libilstats.a
 STATS_CMDS = report plan plot
@@ -19,7 +19,7 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 
 # The allocation helpers and the project's one generator (include/), for
 # resampling too, from tools/.
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/tools/xalloc.o $(B)/tools/prng.o
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/tools/xalloc.o $(B)/tools/prng.o $(B)/tools/lines.o
 	rm -f $@
 	$(AR) rcs $@ $^
 

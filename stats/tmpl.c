@@ -67,6 +67,40 @@ common(const char *a, const char *b, size_t n)
     return i;
 }
 
+/* il_scan_scalar, quicker for the common cases: an integer that does not
+ * start with 0, a string of printable ASCII without escapes. */
+static const char *
+scalar(const char *p, const char *e)
+{
+    unsigned char c = (unsigned char)*p;
+    if ((unsigned)(c - '1') < 9u) {
+        const char *q = p + 1;
+        while (q < e && (unsigned)((unsigned char)*q - '0') < 10u)
+            q++;
+        if (q == e || (*q != '.' && *q != 'e' && *q != 'E'))
+            return q;
+    }
+#ifdef __SSE2__
+    else if (c == '"') {
+        const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+                      sp = _mm_set1_epi8(0x20);
+        for (const char *q = p + 1; e - q >= 16; q += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+            /* a quote, a backslash, or (signed) below 0x20: a control
+             * byte or one of UTF-8's */
+            __m128i x = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs)),
+                                     _mm_cmplt_epi8(v, sp));
+            unsigned m = (unsigned)_mm_movemask_epi8(x);
+            if (m) {
+                q += __builtin_ctz(m);
+                return *q == '"' ? q + 1 : il_scan_scalar(p, e);
+            }
+        }
+    }
+#endif
+    return il_scan_scalar(p, e);
+}
+
 /* The number of tokens starting before offset off. */
 static uint32_t
 toks_before(const struct il_tmpl *t, size_t off)
@@ -80,6 +114,23 @@ toks_before(const struct il_tmpl *t, size_t off)
             hi = mid;
     }
     return (uint32_t)lo;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The index of boundary K among t->k. */
+static uint32_t
+boundary(const struct il_tmpl *t, uint32_t K)
+{
+    size_t b = 0;
+    while (t->k[b] != K)
+        b++;
+    return (uint32_t)b;
 }
 
 /* Make t the template of line s (n bytes), which sc has just scanned with
@@ -113,26 +164,31 @@ tmpl_set(struct il_tmpl *t, const struct il_scan *sc, const struct il_toks *toks
         t->pe[i] = (uint32_t)(f->p - s + f->n);
         if (f->p[0] != '{' && f->p[0] != '[')
             t->ptok[i] = (int32_t)t->at[t->ps[i]] - 1;
-        t->pks[i] = toks_before(t, t->ps[i]);
+        t->pkb[i] = toks_before(t, t->ps[i]);
         t->pke[i] = toks_before(t, t->pe[i]);
     }
-}
-
-/* How far the tokens before token K moved: the shift of the last replaced
- * token before K (ds[j] is the shift after replacement j). */
-static long
-shift_before(const struct il_tmpls *ts, size_t nd, uint32_t K, size_t *at)
-{
-    size_t lo = 0, hi = nd;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (ts->dk[mid] < K)
-            lo = mid + 1;
-        else
-            hi = mid;
+    /* the boundaries, sorted and distinct; paths refer to them by index */
+    t->nk = 0;
+    for (int i = 0; i < sc->npaths; i++) {
+        if (t->ps[i] == UINT32_MAX)
+            continue;
+        t->k[t->nk++] = t->pkb[i];
+        if (t->ptok[i] < 0)
+            t->k[t->nk++] = t->pke[i];
     }
-    *at = lo; /* the first replacement at or after K */
-    return lo ? ts->ds[lo - 1] : 0;
+    qsort(t->k, t->nk, sizeof *t->k, cmp_u32);
+    size_t m = 0;
+    for (size_t b = 0; b < t->nk; b++)
+        if (m == 0 || t->k[m - 1] != t->k[b])
+            t->k[m++] = t->k[b];
+    t->nk = m;
+    for (int i = 0; i < sc->npaths; i++) {
+        if (t->ps[i] == UINT32_MAX)
+            continue;
+        t->pkb[i] = boundary(t, t->pkb[i]);
+        if (t->ptok[i] < 0)
+            t->pke[i] = boundary(t, t->pke[i]);
+    }
 }
 
 /* 1 with sc->found set when s has t's shape and is valid, else 0. */
@@ -153,7 +209,7 @@ tmpl_match(struct il_tmpls *ts, const struct il_tmpl *t, struct il_scan *sc, con
         if (!k1 || k1 - 1 == last)
             return 0;
         size_t k = k1 - 1, ns = j - (i - t->ts[k]);
-        const char *q = il_scan_scalar(s + ns, s + n);
+        const char *q = scalar(s + ns, s + n);
         if (!q)
             return 0;
         size_t ne = (size_t)(q - s);
@@ -173,14 +229,26 @@ tmpl_match(struct il_tmpls *ts, const struct il_tmpl *t, struct il_scan *sc, con
         i = t->te[k];
         j = ne;
     }
+    /* How far each boundary moved: the shift of the last replaced
+     * scalar before it (the boundaries and the replacements both in
+     * order), and the first replacement at or after it. */
+    long ksh[2 * IL_SCAN_MAXPATHS];
+    size_t kat[2 * IL_SCAN_MAXPATHS];
+    for (size_t b = 0, di = 0; b < t->nk; b++) {
+        while (di < nd && ts->dk[di] < t->k[b])
+            di++;
+        ksh[b] = di ? ts->ds[di - 1] : 0;
+        kat[b] = di;
+    }
+    uint64_t same = 0;
     for (int p = 0; p < t->npaths; p++) {
         struct il_span *f = &sc->found[p];
-        size_t at;
         if (t->ps[p] == UINT32_MAX) {
             f->p = NULL;
             continue;
         }
-        long d = shift_before(ts, nd, t->pks[p], &at);
+        long d = ksh[t->pkb[p]];
+        size_t at = kat[t->pkb[p]];
         if (t->ptok[p] >= 0) {
             if (at < nd && ts->dk[at] == (uint32_t)t->ptok[p]) {
                 f->p = s + ts->dns[at];
@@ -188,13 +256,15 @@ tmpl_match(struct il_tmpls *ts, const struct il_tmpl *t, struct il_scan *sc, con
             } else {
                 f->p = s + (long)t->ps[p] + d;
                 f->n = t->pe[p] - t->ps[p];
+                same |= (uint64_t)1 << p;
             }
             continue;
         }
-        long de = shift_before(ts, nd, t->pke[p], &at);
+        long de = ksh[t->pke[p]];
         f->p = s + (long)t->ps[p] + d;
         f->n = (size_t)((long)t->pe[p] + de - ((long)t->ps[p] + d));
     }
+    ts->same = same;
     sc->err = NULL;
     sc->errpos = 0;
     return 1;
@@ -209,10 +279,13 @@ il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t n)
             memmove(ts->order + 1, ts->order, r * sizeof *ts->order);
             ts->order[0] = i;
             ts->hits++;
+            ts->cur = (int)i;
             return 0;
         }
     }
     ts->misses++;
+    ts->cur = -1;
+    ts->same = 0;
     if (n > IL_TMPL_MAXLINE)
         return il_scan_line(sc, s, n);
     ts->toks.n = 0;
@@ -229,6 +302,7 @@ il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t n)
     memmove(ts->order + 1, ts->order, r * sizeof *ts->order);
     ts->order[0] = i;
     tmpl_set(&ts->t[i], sc, &ts->toks, s, n);
+    ts->gen[i] = ++ts->ngen;
     return 0;
 }
 

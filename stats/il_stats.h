@@ -17,7 +17,8 @@
  *   robust.c    bootstrap and permutation for quantile estimators
  *   levels.c    Kalibera & Jones levels, repetition counts, bootstrap
  *   analyze.c   turns groups into a struct il_report: groups, levels, plan
- *   compare.c   comparisons, the per-setup view, suites, verdicts
+ *   comparisons.c
+ *               comparisons, the per-setup view, suites, verdicts
  *   out_text.c  table and markdown; out_csv.c CSV and Go benchmark text;
  *               out_json.c JSON
  *   cli.c       options shared by the three commands
@@ -659,7 +660,7 @@ void il_prepare(const struct il_opts *o, struct il_data *d);
 /* Errors for label keys that no record carries, and design warnings. */
 void il_check_labels(const struct il_opts *o, const struct il_data *d);
 
-/* ------------------------------------------------------------ compare.c */
+/* ------------------------------------------------------------ comparisons.c */
 void il_compare(struct il_report *r);
 
 /* ------------------------------------------------------------ robust.c */

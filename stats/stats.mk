@@ -6,7 +6,7 @@
 # `make install` copies them), and the unit tests linked against it.
 STATS_LIBS = -ljansson -lgsl -lgslcblas -lm
 STATS_MODS = scan strtab input prep group describe ratio design units robust setupfx levels kde plot_kinds \
-	warn cli analyze compare out_text out_csv out_json
+	warn cli analyze comparisons out_text out_csv out_json
 STATS_LIB = $(B)/stats/libilstats.a
 STATS_CMDS = report plan plot
 STATS_TARGETS += $(STATS_CMDS:%=$(B)/libexec/interloper-%)
@@ -17,9 +17,9 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-# The allocation helpers and the project's one generator (include/), for
-# resampling too, from tools/.
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/tools/xalloc.o $(B)/tools/prng.o
+# The allocation helpers and the project's one generator (common/), for
+# resampling too.
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "il_names.h"
+#include "il_sha256.h"
 #include "link.h"
 
 void

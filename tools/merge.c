@@ -3,7 +3,7 @@
  * files of a plan's shards (or of any runs of one plan) into one, checked
  * against the plan: every line must belong to the same plan (its id), the
  * runs are compared with the runs the plan has (rebuilt from the plan line
- * by plan.c, as the sweep made them), and missing, duplicate and foreign
+ * by sweep_plan.c, as the sweep made them), and missing, duplicate and foreign
  * run ids are said.  The shards' outputs must agree, as the runs of one
  * sweep must.  OUT is written to a temporary file and renamed, so it is
  * never partial; OUT may be one of the inputs.

@@ -15,7 +15,9 @@
 #define IL_SWEEP_ME "interloper sweep"
 /* a system's name is in every run id, which must fit IL_PATH_MAX-sized buffers */
 #define IL_SYSTEM_NAME_MAX 128
-/* the generator and the order scheme; part of every plan's identity */
+/* the generator and the order scheme; part of every plan's identity, so
+ * never edited (its "plan.c" is today's sweep_plan.c: changing the words
+ * would change every plan id and refuse every resume) */
 #define IL_PLAN_GENERATOR "xoshiro128** seeded through fmix32; sweep order 1 (plan.c)"
 
 /* ------------------------------------------------------------ options */

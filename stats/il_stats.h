@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "il_hset.h"
 #include "il_names.h"
 #include "il_xalloc.h"
 
@@ -152,11 +153,8 @@ int il_span_int(struct il_span sp, int64_t *v);
 
 /* ------------------------------------------------------------ strtab.c */
 struct il_strtab {
-    char **str; /* id -> NUL-terminated string; id 0 is "(none)" */
-    uint32_t n, cap;
-    uint32_t *slot; /* open addressing: id or UINT32_MAX */
-    uint64_t *hash; /* hash of each id */
-    size_t nslot;
+    struct il_hset set; /* the values; id = index in the set + 1 */
+    uint32_t n;         /* ids in use, 0 ("(none)") included */
 };
 void il_strtab_init(struct il_strtab *t);
 void il_strtab_free(struct il_strtab *t);

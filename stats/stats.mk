@@ -17,9 +17,9 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-# The allocation helpers and the project's one generator (common/), for
-# resampling too.
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ)
+# The allocation helpers, the project's one generator (for resampling too)
+# and its one hash set, from common/.
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(IL_HSET_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 

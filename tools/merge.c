@@ -274,12 +274,11 @@ il_record_merge(int argc, char **argv)
         if (il_plan_batch_end(&p, b) >= p.n)
             break;
     }
-    for (size_t k = 0; k < m.seen.runs.cap; k++)
-        if (m.seen.runs.key[k] && !il_idset_get(&want, m.seen.runs.key[k]))
-            il_strv_push(&extra, m.seen.runs.key[k]);
-    for (size_t k = 0; k < m.dups.cap; k++)
-        if (m.dups.key[k])
-            il_strv_push(&dup, m.dups.key[k]);
+    for (size_t k = 0; k < m.seen.runs.set.n; k++)
+        if (!il_idset_get(&want, m.seen.runs.set.key[k]))
+            il_strv_push(&extra, m.seen.runs.set.key[k]);
+    for (size_t k = 0; k < m.dups.set.n; k++)
+        il_strv_push(&dup, m.dups.set.key[k]);
 
     if (fsync(m.fd) < 0 || close(m.fd) < 0 || rename(tmp, out) < 0)
         err(1, "cannot write %s", out);

@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "il_hset.h"
 #include "il_tools.h"
 
 #define IL_SWEEP_ME "interloper sweep"
@@ -64,10 +65,11 @@ struct il_sweep {
 void il_sweep_parse(struct il_sweep *s, int argc, char **argv);
 
 /* ------------------------------------------------------------ a set of run ids */
+/* Ids in the order first added (set.key[0 .. set.n-1]), each with a value. */
 struct il_idset {
-    char **key;
+    struct il_hset set;
     long *val;
-    size_t cap, n;
+    size_t cap;
 };
 long *il_idset_add(struct il_idset *s, const char *id, int *added);
 long *il_idset_get(struct il_idset *s, const char *id);

@@ -68,4 +68,4 @@ UNIT_TESTS += $(TOOLS_UNIT)
 
 $(TOOLS_UNIT): $(B)/tests/unit/test_%: tests/tools/test_%.c $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $^ -lcmocka -ljansson
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $(filter %.c %.o,$^) -lcmocka -ljansson

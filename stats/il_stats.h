@@ -22,7 +22,9 @@
  *   out_text.c  table and markdown; out_csv.c CSV and Go benchmark text;
  *               out_json.c JSON
  *   cli.c       options shared by the three commands
- *   report.c, plan.c, plot.c, kde.c  the commands
+ *   kde.c       kernel density estimates (the violins)
+ *   plot_draw.c, plot_kinds.c  the figures (plot.h)
+ *   report.c, plan.c, plot.c  the commands' main
  *
  * Pure functions return 0 or a negative IL_SE_* code (il_se_strerror());
  * only the command files call err(3)/errx(3).

@@ -5,7 +5,7 @@
  * starts with zstd's with libzstd, whatever its name; "-" is the standard
  * input, which may be compressed too.  A plain regular file can be read
  * in parts (a byte range), so that two threads read one file.  Reads are
- * 128 KiB at a time into a buffer that stays in the cache (tools/lines.c).
+ * 128 KiB at a time into a buffer that stays in the cache (common/lines.c).
  */
 #ifndef IL_LINES_H
 #define IL_LINES_H

@@ -216,7 +216,7 @@ join_strings(struct il_data *d, const struct il_data *d2)
 {
     uint32_t *map = il_xcalloc(d2->st.n, sizeof *map);
     for (uint32_t id = 1; id < d2->st.n; id++)
-        map[id] = il_strtab_intern(&d->st, d2->st.str[id], strlen(d2->st.str[id]));
+        map[id] = il_strtab_intern(&d->st, il_str(&d2->st, id), d2->st.set.len[id - 1]);
     return map;
 }
 
@@ -308,7 +308,7 @@ join(struct rd *rd, struct half *h, size_t line0)
     /* Event names of the first IL_EVENT_SAMPLE records, in their order. */
     for (uint32_t id = 1; id < r2->events.n; id++)
         if (d->records + r2->ev_at[id] < IL_EVENT_SAMPLE)
-            il_strtab_intern(&rd->events, r2->events.str[id], strlen(r2->events.str[id]));
+            il_strtab_intern(&rd->events, il_str(&r2->events, id), r2->events.set.len[id - 1]);
     if (!d->first_schema_other && d2->first_schema_other)
         d->first_schema_other = il_xasprintf("%s:%zu: schema %s", h->file, line0 + r2->schema_line,
                                              d2->first_schema_other);

@@ -269,18 +269,19 @@ slot_id(struct rd *rd, size_t k, int p)
     return id;
 }
 
-static void
-mark_seen(struct rd *rd, size_t slot, uint32_t id)
+int
+il_seen_set(uint8_t **seen, size_t *cap, size_t id)
 {
-    if (id >= rd->seencap[slot]) {
-        size_t cap = 2 * (size_t)id + 64;
-        rd->seen[slot] = realloc(rd->seen[slot], cap);
-        if (!rd->seen[slot])
-            err(1, "out of memory");
-        memset(rd->seen[slot] + rd->seencap[slot], 0, cap - rd->seencap[slot]);
-        rd->seencap[slot] = cap;
+    if (id >= *cap) {
+        size_t c = 2 * id + 64;
+        *seen = il_xrealloc(*seen, c);
+        memset(*seen + *cap, 0, c - *cap);
+        *cap = c;
     }
-    rd->seen[slot][id] = 1;
+    if ((*seen)[id])
+        return 0;
+    (*seen)[id] = 1;
+    return 1;
 }
 
 static int
@@ -290,7 +291,7 @@ where_ok(struct rd *rd)
     for (size_t s = 0; s < sel->nslots; s++) {
         if (!rd->is_where[s])
             continue;
-        mark_seen(rd, s, rd->ids[s]);
+        il_seen_set(&rd->seen[s], &rd->seencap[s], rd->ids[s]);
         /* A record without the label matches neither = nor !=. */
         if (rd->ids[s] == IL_MISSING_ID)
             return 0;
@@ -497,18 +498,7 @@ note_label(struct rd *rd, const char *k, size_t kn, int esc, struct il_span v)
     if (id == IL_MISSING_ID)
         return;
     l->present++;
-    if (id >= l->seencap) {
-        size_t cap = 2 * (size_t)id + 64;
-        l->seen = realloc(l->seen, cap);
-        if (!l->seen)
-            err(1, "out of memory");
-        memset(l->seen + l->seencap, 0, cap - l->seencap);
-        l->seencap = cap;
-    }
-    if (!l->seen[id]) {
-        l->seen[id] = 1;
-        l->nval++;
-    }
+    l->nval += (size_t)il_seen_set(&l->seen, &l->seencap, id);
 }
 
 /* Every label of a kept record, for want_labels. */

@@ -84,6 +84,9 @@ void il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d);
 void il_rd_free(struct rd *rd);
 /* One line (without its newline) of file; line counts from 1. */
 void il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n);
+/* Mark id in the array seen (of *cap bytes, grown as needed); 1 when it
+ * was not marked yet. */
+int il_seen_set(uint8_t **seen, size_t *cap, size_t id);
 /* "file:line: msg" of a bad line. */
 void il_badline_text(const struct il_badline *b, size_t line0, char *out, size_t n);
 

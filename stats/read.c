@@ -239,17 +239,7 @@ join_labvals(struct il_data *d, const struct il_data *d2, const uint32_t *map)
         for (size_t id = 1; id < b->seencap; id++) {
             if (!b->seen[id])
                 continue;
-            uint32_t g = map[id];
-            if (g >= a->seencap) {
-                size_t cap = 2 * (size_t)g + 64;
-                a->seen = il_xrealloc(a->seen, cap);
-                memset(a->seen + a->seencap, 0, cap - a->seencap);
-                a->seencap = cap;
-            }
-            if (!a->seen[g]) {
-                a->seen[g] = 1;
-                a->nval++;
-            }
+            a->nval += (size_t)il_seen_set(&a->seen, &a->seencap, map[id]);
         }
     }
 }
@@ -325,16 +315,8 @@ join(struct rd *rd, struct half *h, size_t line0)
     join_labvals(d, d2, map);
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
         for (size_t id = 0; id < r2->seencap[s]; id++)
-            if (r2->seen[s][id]) {
-                uint32_t g = map[id];
-                if (g >= rd->seencap[s]) {
-                    size_t cap = 2 * (size_t)g + 64;
-                    rd->seen[s] = il_xrealloc(rd->seen[s], cap);
-                    memset(rd->seen[s] + rd->seencap[s], 0, cap - rd->seencap[s]);
-                    rd->seencap[s] = cap;
-                }
-                rd->seen[s][g] = 1;
-            }
+            if (r2->seen[s][id])
+                il_seen_set(&rd->seen[s], &rd->seencap[s], map[id]);
     join_records(d, d2, map);
     free(map);
     d->lines += d2->lines;

@@ -137,15 +137,37 @@ big_numbers_accepted(void **state)
     assert_true(scan_ok(big, strlen(big)));
 }
 
+/* The record the mutation tests edit, and the bytes they insert. */
+static const char rec[] =
+    "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\\u00e9\",\"rep\":2},"
+    "\"events\":{\"task-clock\":{\"value\":123456,\"enabled_ns\":1.5e3},"
+    "\"cycles\":{\"value\":null,\"error\":\"not \\\"supported\\\"\"}},"
+    "\"argv\":[\"./prog\",\"-x\",[],{}],\"aslr\":false,\"ok\":true,\"f\":-0.25E-2}";
+static const char alphabet[] = "{}[]:,\"\\/ 0123456789-+.eEtrufalsn\x01\x80\xc3\xa9\xff";
+
+/* One edit of the n bytes at buf, at a place and of a kind drawn from x:
+ * replace with c, delete, or insert c.  Returns the new length. */
+static size_t
+edit(char *buf, size_t n, unsigned long x, char c)
+{
+    size_t pos = (x >> 33) % n;
+    switch ((x >> 9) % 3) {
+    case 0: /* replace */
+        buf[pos] = c;
+        return n;
+    case 1: /* delete */
+        memmove(buf + pos, buf + pos + 1, n - pos - 1);
+        return n - 1;
+    default: /* insert */
+        memmove(buf + pos + 1, buf + pos, n - pos);
+        buf[pos] = c;
+        return n + 1;
+    }
+}
+
 static void
 seeded_mutations(void **state)
 {
-    static const char rec[] =
-        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\\u00e9\",\"rep\":2},"
-        "\"events\":{\"task-clock\":{\"value\":123456,\"enabled_ns\":1.5e3},"
-        "\"cycles\":{\"value\":null,\"error\":\"not \\\"supported\\\"\"}},"
-        "\"argv\":[\"./prog\",\"-x\",[],{}],\"aslr\":false,\"ok\":true,\"f\":-0.25E-2}";
-    const char alphabet[] = "{}[]:,\"\\/ 0123456789-+.eEtrufalsn\x01\x80\xc3\xa9\xff";
     char buf[sizeof rec + 8];
     unsigned long x = 12345;
     for (int iter = 0; iter < 50000; iter++) {
@@ -154,22 +176,7 @@ seeded_mutations(void **state)
         int edits = 1 + iter % 3;
         for (int e = 0; e < edits; e++) {
             x = x * 6364136223846793005UL + 1442695040888963407UL;
-            size_t pos = (x >> 33) % n;
-            char c = alphabet[(x >> 17) % (sizeof alphabet - 1)];
-            switch ((x >> 9) % 3) {
-            case 0: /* replace */
-                buf[pos] = c;
-                break;
-            case 1: /* delete */
-                memmove(buf + pos, buf + pos + 1, n - pos - 1);
-                n--;
-                break;
-            default: /* insert */
-                memmove(buf + pos + 1, buf + pos, n - pos);
-                buf[pos] = c;
-                n++;
-                break;
-            }
+            n = edit(buf, n, x, alphabet[(x >> 17) % (sizeof alphabet - 1)]);
         }
         agree(buf, n);
     }
@@ -229,12 +236,6 @@ record_paths(struct il_path *p, int *np)
 static void
 templates_agree(void **state)
 {
-    static const char rec[] =
-        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\\u00e9\",\"rep\":2},"
-        "\"events\":{\"task-clock\":{\"value\":123456,\"enabled_ns\":1.5e3},"
-        "\"cycles\":{\"value\":null,\"error\":\"not \\\"supported\\\"\"}},"
-        "\"argv\":[\"./prog\",\"-x\",[],{}],\"aslr\":false,\"ok\":true,\"f\":-0.25E-2}";
-    const char alphabet[] = "{}[]:,\"\\/ 0123456789-+.eEtrufalsn\x01\x80\xc3\xa9\xff";
     char buf[sizeof rec + 8];
     struct il_path p[16];
     struct il_scan a, b;
@@ -255,23 +256,9 @@ templates_agree(void **state)
         int edits = iter % 4 ? 1 + iter % 3 : 0;
         for (int e = 0; e < edits; e++) {
             x = x * 6364136223846793005UL + 1442695040888963407UL;
-            size_t pos = (x >> 33) % n;
-            char c = (x >> 5) % 4 ? "0123456789.-eE\"ab\\"[(x >> 17) % 17]
-                                  : alphabet[(x >> 17) % (sizeof alphabet - 1)];
-            switch ((x >> 9) % 3) {
-            case 0:
-                buf[pos] = c;
-                break;
-            case 1:
-                memmove(buf + pos, buf + pos + 1, n - pos - 1);
-                n--;
-                break;
-            default:
-                memmove(buf + pos + 1, buf + pos, n - pos);
-                buf[pos] = c;
-                n++;
-                break;
-            }
+            n = edit(buf, n, x,
+                     (x >> 5) % 4 ? "0123456789.-eE\"ab\\"[(x >> 17) % 17]
+                                  : alphabet[(x >> 17) % (sizeof alphabet - 1)]);
         }
         size_t hits = tm.hits;
         int ea = il_scan_line(&a, buf, n), eb = il_tmpls_scan(&tm, &b, buf, n);

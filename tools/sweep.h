@@ -137,4 +137,8 @@ void il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs);
 /* ------------------------------------------------------------ merge.c */
 int il_record_merge(int argc, char **argv);
 
+/* ------------------------------------------------------------ record_csv.c */
+/* interloper record csv [FILE...]: one row per record, one column per field */
+int il_record_csv(int argc, char **argv);
+
 #endif

@@ -17,9 +17,9 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-# The allocation helpers and the project's one generator (include/), for
-# resampling too, from tools/.
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/tools/xalloc.o $(B)/tools/prng.o
+# The allocation helpers, the project's one generator (include/), for
+# resampling too, and the CSV field, from tools/.
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/tools/xalloc.o $(B)/tools/prng.o $(B)/tools/csv.o
 	rm -f $@
 	$(AR) rcs $@ $^
 

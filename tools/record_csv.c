@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "il_csv.h"
 #include "sweep.h"
 
 struct table {
@@ -146,26 +147,6 @@ set_cell(struct table *t, const char *name, json_t *v)
     }
 }
 
-/* RFC 4180: a field with a comma, a quote or a line break in quotes, its
- * quotes doubled */
-static void
-csv_field(FILE *f, const char *s)
-{
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 /* Every record of f: fn(t, record). */
 static void
 each_record(struct table *t, FILE *f, const char *name, void (*fn)(struct table *, json_t *))
@@ -201,7 +182,8 @@ row_of(struct table *t, json_t *r)
     walk(t, "", r, set_cell);
     for (size_t i = 0; i < t->ncol; i++) {
         fputs(i ? "," : "", stdout);
-        csv_field(stdout, t->cell[i]);
+        if (t->cell[i])
+            il_csv_field(stdout, t->cell[i]);
         free(t->cell[i]);
         t->cell[i] = NULL;
     }
@@ -249,7 +231,7 @@ il_record_csv(int argc, char **argv)
     }
     for (size_t i = 0; i < t.ncol; i++) {
         fputs(i ? "," : "", stdout);
-        csv_field(stdout, t.col[i]);
+        il_csv_field(stdout, t.col[i]);
     }
     fputc('\n', stdout);
     t.cell = il_xcalloc(t.ncol ? t.ncol : 1, sizeof *t.cell);

@@ -36,6 +36,7 @@ $(B)/libexec/interloper-hold: $(B)/tools/hold.o $(B)/tools/holdev.o
 # merge rebuilds a plan's runs with the sweep's own plan.c; meta.c's
 # identity half needs the sweep's options, which are linked for it.
 $(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(B)/tools/record_csv.o \
+		$(B)/tools/csv.o \
 		$(IL_PLAN_OBJ) \
 		$(B)/tools/sweep_cli.o $(B)/tools/machine.o $(IL_TOOL_COMMON_OBJ) \
 		$(B)/interposer/summary.o $(B)/interposer/util.o

@@ -6,7 +6,7 @@
 # `make install` copies them), and the unit tests linked against it.
 STATS_LIBS = -ljansson -lgsl -lgslcblas -lm
 STATS_MODS = scan strtab input prep group describe ratio design units robust setupfx levels kde plot_kinds \
-	warn cli analyze compare out_text out_csv out_json
+	warn cli analyze compare out_text out_csv out_json disturb
 STATS_LIB = $(B)/stats/libilstats.a
 STATS_CMDS = report plan plot
 STATS_TARGETS += $(STATS_CMDS:%=$(B)/libexec/interloper-%)

@@ -162,7 +162,7 @@ end_line(struct state *st, const char *stopped)
 {
     json_t *l = il_meta_line(IL_M_KIND_MACHINE, st->id);
     json_object_set_new(l, IL_M_WHEN, json_string("end"));
-    json_object_set_new(l, "machine", il_machine());
+    json_object_set_new(l, IL_M_MACHINE, il_machine());
     json_object_set_new(l, "sweep",
                         json_pack("{s:I,s:I,s:I,s:s}", "runs", (json_int_t)st->ran, "skipped",
                                   (json_int_t)st->skipped, "failed", (json_int_t)st->failed,
@@ -821,7 +821,15 @@ main(int argc, char **argv)
     json_decref(line);
     line = il_meta_line(IL_M_KIND_MACHINE, st.id);
     json_object_set_new(line, IL_M_WHEN, json_string("start"));
-    json_object_set_new(line, "machine", il_machine());
+    json_t *machine = il_machine();
+    /* the machine judged, as interloper check does: each problem said
+     * once, and recorded beside the facts */
+    struct il_findings found;
+    il_check(&found, machine, 1);
+    if (!s.c.quiet)
+        il_findings_warn(&found, IL_SWEEP_ME);
+    json_object_set_new(line, IL_M_MACHINE, machine);
+    json_object_set_new(line, IL_M_FINDINGS, il_findings_json(&found));
     il_meta_write(st.res_fd, s.output, line);
     json_decref(line);
 

@@ -122,6 +122,27 @@ void il_meta_extent_max(json_t *line, size_t *setups, unsigned *reps, unsigned *
  * steal time, ... */
 json_t *il_machine(void);
 
+/* ------------------------------------------------------------ check.c */
+/* The machine's state judged (interloper check; sweep and compare at their
+ * start): one finding a fact, each a line saying what is wrong and how to
+ * fix it. */
+enum il_finding_level { IL_FINDING_OK, IL_FINDING_NOTE, IL_FINDING_PROBLEM };
+struct il_findings {
+    struct il_finding {
+        const char *name; /* load, governor, boost, smt, steal, thp, paranoid, aslr, hold */
+        enum il_finding_level level;
+        char text[400];
+    } v[16];
+    size_t n, problems;
+};
+/* Judge machine (il_machine()'s); it samples /proc/stat for a moment.
+ * driver: for a sweep, which turns ASLR off and holds the switches itself,
+ * so those two are not judged. */
+void il_check(struct il_findings *fs, json_t *machine, int driver);
+json_t *il_findings_json(const struct il_findings *fs);
+/* "ME: warning: TEXT" on stderr for each problem */
+void il_findings_warn(const struct il_findings *fs, const char *me);
+
 /* ------------------------------------------------------------ until.c */
 /* Run interloper report on the results; 1 if every comparison's 95%
  * interval has a half-width below pct percent of its ratio (why says the

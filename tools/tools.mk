@@ -2,7 +2,8 @@
 # the top-level Makefile.
 TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 	$(B)/libexec/interloper-run $(B)/libexec/interloper-sweep $(B)/libexec/interloper-hold \
-	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc $(B)/libexec/interloper-build
+	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc $(B)/libexec/interloper-build \
+	$(B)/libexec/interloper-check
 
 # What every C command shares (tools/il_util.h, include/il_xalloc.h).
 IL_UTIL_OBJ = $(addprefix $(B)/tools/,util.o sha256.o xalloc.o)
@@ -11,7 +12,8 @@ IL_TOOL_COMMON = args opts setupid elf launch
 IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o
 # The plan, results files and their lines: the sweep's, and merge's.
 IL_PLAN_OBJ = $(addprefix $(B)/tools/,plan.o prng.o results.o meta.o)
-IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o until.o slurm.o holdev.o)
+IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o check.o until.o slurm.o \
+	holdev.o)
 
 $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
@@ -28,6 +30,12 @@ $(B)/libexec/interloper-run: $(B)/tools/run.o $(IL_TOOL_COMMON_OBJ)
 $(B)/libexec/interloper-sweep: $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lm
+
+# interloper check: the machine's state (machine.c) judged (check.c)
+$(B)/libexec/interloper-check: $(B)/tools/check_main.o $(B)/tools/check.o $(B)/tools/machine.o \
+		$(IL_UTIL_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 
 $(B)/libexec/interloper-hold: $(B)/tools/hold.o $(B)/tools/holdev.o
 	@mkdir -p $(@D)

@@ -370,5 +370,5 @@ il_findings_warn(const struct il_findings *fs, const char *me)
 {
     for (size_t i = 0; i < fs->n; i++)
         if (fs->v[i].level == IL_FINDING_PROBLEM)
-            fprintf(stderr, "%s: warning: %s\n", me, fs->v[i].text);
+            fprintf(stderr, "%s: machine: %s\n", me, fs->v[i].text);
 }

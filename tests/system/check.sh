@@ -56,10 +56,10 @@ assert_eq "$(printf '%s\n' "$out" | head -1)" "['boost', 'governor', 'load', 'pa
 	"the checks of a sweep (it turns ASLR off and holds the switches itself)"
 problems=$(printf '%s\n' "$out" | sed 1d)
 if [ -n "$problems" ]; then
-	assert_eq "$(grep -c '^interloper sweep: warning: ' err)" "$(printf '%s\n' "$problems" | wc -l)" \
+	assert_eq "$(grep -c '^interloper sweep: machine: ' err)" "$(printf '%s\n' "$problems" | wc -l)" \
 		"each problem said once on stderr"
 else
-	assert_eq "$(grep -c 'warning' err)" 0 "no problem, nothing said"
+	assert_eq "$(grep -c 'machine:' err)" 0 "no problem, nothing said"
 fi
 
 try "interloper report warns when a sweep's machine lines say the machine was disturbed"

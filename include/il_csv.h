@@ -1,5 +1,5 @@
 /*
- * il_csv.h: one CSV field as RFC 4180 writes it (tools/csv.c), for every
+ * il_csv.h: one CSV field as RFC 4180 writes it (common/csv.c), for every
  * CSV interloper writes: interloper report --csv and interloper record csv.
  */
 #ifndef IL_CSV_H

@@ -27,13 +27,12 @@
 #include <unistd.h>
 
 #include "il_csv.h"
+#include "il_hset.h"
 #include "sweep.h"
 
 struct table {
-    struct il_idset seen; /* column name -> its index */
-    char **col;
-    size_t ncol;
-    char **cell; /* one row's cells, by column */
+    struct il_hset col; /* the columns' names, their ids their order */
+    char **cell;        /* one row's cells, by column */
     long records, skipped;
 };
 
@@ -89,19 +88,6 @@ cell_text(const char *path, json_t *v)
     }
 }
 
-static size_t
-column(struct table *t, const char *name)
-{
-    int added;
-    long *at = il_idset_add(&t->seen, name, &added);
-    if (added) {
-        *at = (long)t->ncol;
-        t->col = il_xrealloc(t->col, (t->ncol + 1) * sizeof *t->col);
-        t->col[t->ncol++] = il_xstrdup(name);
-    }
-    return (size_t)*at;
-}
-
 /* Each scalar or array under v, by its column's name: fn(t, name, v). */
 static void
 walk(struct table *t, const char *path, json_t *v,
@@ -134,16 +120,16 @@ static void
 add_column(struct table *t, const char *name, json_t *v)
 {
     (void)v;
-    column(t, name);
+    il_hset_add(&t->col, name, strlen(name), NULL);
 }
 
 static void
 set_cell(struct table *t, const char *name, json_t *v)
 {
-    long *at = il_idset_get(&t->seen, name);
-    if (at) {
-        free(t->cell[*at]);
-        t->cell[*at] = cell_text(name, v);
+    uint32_t at = il_hset_find(&t->col, name, strlen(name));
+    if (at != IL_HSET_NONE) {
+        free(t->cell[at]);
+        t->cell[at] = cell_text(name, v);
     }
 }
 
@@ -180,7 +166,7 @@ static void
 row_of(struct table *t, json_t *r)
 {
     walk(t, "", r, set_cell);
-    for (size_t i = 0; i < t->ncol; i++) {
+    for (size_t i = 0; i < t->col.n; i++) {
         fputs(i ? "," : "", stdout);
         if (t->cell[i])
             il_csv_field(stdout, t->cell[i]);
@@ -229,12 +215,12 @@ il_record_csv(int argc, char **argv)
         in[i] = open_input(names[i]);
         each_record(&t, in[i], names[i], columns_of);
     }
-    for (size_t i = 0; i < t.ncol; i++) {
+    for (size_t i = 0; i < t.col.n; i++) {
         fputs(i ? "," : "", stdout);
-        il_csv_field(stdout, t.col[i]);
+        il_csv_field(stdout, t.col.key[i]);
     }
     fputc('\n', stdout);
-    t.cell = il_xcalloc(t.ncol ? t.ncol : 1, sizeof *t.cell);
+    t.cell = il_xcalloc(t.col.n ? t.col.n : 1, sizeof *t.cell);
     t.skipped = 0;
     for (int i = 0; i < nin; i++) {
         each_record(&t, in[i], names[i], row_of);
@@ -249,5 +235,7 @@ il_record_csv(int argc, char **argv)
                 t.records, t.records == 1 ? "" : "s", t.skipped, t.skipped == 1 ? "" : "s",
                 t.skipped == 1 ? "is" : "are");
     free(in);
+    free(t.cell);
+    il_hset_free(&t.col);
     return 0;
 }

@@ -30,8 +30,11 @@ out=$(python3 - <<'PY'
 import json
 j = json.load(open("j.json"))
 text = [l.split(None, 2) for l in open("out") if l.startswith("  ")]
-same = [(f["level"].lower(), f["check"]) for f in j["findings"]] == [(t[0].lower(), t[1]) for t in text]
-print(j["tool"], same, "loadavg" in j["machine"])
+# the checks in the same order (their levels may differ: the machine's
+# load moves between the two runs)
+same = [f["check"] for f in j["findings"]] == [t[1] for t in text]
+levels = {f["level"] for f in j["findings"]} <= {"ok", "note", "problem"}
+print(j["tool"], same and levels, "loadavg" in j["machine"])
 PY
 )
 assert_eq "$out" "check True True" "tool, findings, machine"

@@ -4,7 +4,8 @@
 # preloaded library, measured in the same run.  Not a test: it reports
 # figures.
 #
-#   sh bench/overhead.sh [RUNS] [PROG]     (default 2000 runs of /bin/true)
+#   sh bench/overhead.sh [RUNS] [PROG]     (default 2000 runs of /bin/true;
+#                                          RUNS 0: no wall time)
 #
 # A configuration is an exact environment (env -i), taken from the real
 # drivers where there is one (interloper sweep and interloper run start a
@@ -197,6 +198,7 @@ printf 'goals: instructions added <= 25000 (worst %s: %s), <= 2.5 x floor (worst
 printf '       system calls added <= 60 (worst %s: %s)\n' "$worst_s" "$(met "$worst_s" 60)"
 
 # ------------------------------------------------------------ wall time
+[ "$RUNS" -gt 0 ] || exit 0
 echo "bench/overhead.sh: wall time, $RUNS interleaved runs each ..." >&2
 words() { tr '\n' ' ' <"$(variant "$1" "$2")"; }
 spawn_all() { # [hold]

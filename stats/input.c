@@ -269,6 +269,16 @@ slot_id(struct rd *rd, size_t k, int p)
     return id;
 }
 
+void
+il_keep_line(struct il_kept *k, const char *s, size_t n)
+{
+    k->line = il_xrealloc(k->line, (k->n + 1) * sizeof *k->line);
+    k->len = il_xrealloc(k->len, (k->n + 1) * sizeof *k->len);
+    k->line[k->n] = il_xmalloc(n ? n : 1);
+    memcpy(k->line[k->n], s, n);
+    k->len[k->n++] = n;
+}
+
 int
 il_seen_set(uint8_t **seen, size_t *cap, size_t id)
 {
@@ -632,6 +642,10 @@ il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     struct il_span *f = rd->sc.found;
     if (span_is(f[P_SCHEMA], "\"" IL_SWEEP_SCHEMA "\"")) {
         d->sweep_lines++; /* the sweep's own metadata: not a record */
+        if (!rd->defer)
+            il_disturb_line(d, s, n);
+        else if (memmem(s, n, IL_M_KIND_MACHINE, strlen(IL_M_KIND_MACHINE)))
+            il_keep_line(&rd->machine, s, n); /* for the join, in order */
         return;
     }
     if (!f[P_SCHEMA].p || f[P_SCHEMA].p[0] != '"' || !f[P_LABELS].p || f[P_LABELS].p[0] != '{') {
@@ -723,6 +737,10 @@ il_rd_free(struct rd *rd)
         free(rd->seen[s]);
     free(rd->buf);
     free(rd->ev_at);
+    for (size_t i = 0; i < rd->machine.n; i++)
+        free(rd->machine.line[i]);
+    free(rd->machine.line);
+    free(rd->machine.len);
     il_tmpls_free(&rd->tm);
     il_strtab_free(&rd->events);
 }

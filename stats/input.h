@@ -42,6 +42,13 @@ struct il_badline {
     char msg[512];
 };
 
+/* Lines kept for later, in order. */
+struct il_kept {
+    char **line;
+    size_t *len, n;
+};
+void il_keep_line(struct il_kept *k, const char *s, size_t n);
+
 /* The state of reading one stream of lines into one struct il_data. */
 struct rd {
     const struct il_sel *sel;
@@ -78,6 +85,7 @@ struct rd {
     size_t *ev_at;    /* per event name: records before the line that named it */
     size_t ev_cap;
     size_t schema_line; /* the line of d->first_schema_other (its text only) */
+    struct il_kept machine; /* the sweep's machine lines (disturb.c) */
 };
 
 void il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d);

@@ -299,6 +299,10 @@ join(struct rd *rd, struct half *h, size_t line0)
     for (uint32_t id = 1; id < r2->events.n; id++)
         if (d->records + r2->ev_at[id] < IL_EVENT_SAMPLE)
             il_strtab_intern(&rd->events, il_str(&r2->events, id), r2->events.set.len[id - 1]);
+    /* the sweep's machine lines after the first half's (a start and its
+     * end pair across the halves) */
+    for (size_t i = 0; i < r2->machine.n; i++)
+        il_disturb_line(d, r2->machine.line[i], r2->machine.len[i]);
     if (!d->first_schema_other && d2->first_schema_other)
         d->first_schema_other = il_xasprintf("%s:%zu: schema %s", h->file, line0 + r2->schema_line,
                                              d2->first_schema_other);
@@ -366,6 +370,7 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
         il_warn(IL_W_NOTCOUNTED, d->notcounted, sel->metric);
     if (d->warmup && !sel->include_warmup)
         il_warn(IL_W_WARMUP, d->warmup, IL_L_WARMUP);
+    il_disturb_warn(d);
     if (d->multiplexed)
         il_warn(IL_W_MULTIPLEX, d->multiplexed, sel->metric, 100 * d->mux_frac,
                 sel->scale ? "scaled by enabled/running as perf stat does (--scale)"
@@ -388,6 +393,7 @@ il_data_free(struct il_data *d)
     free(d->wall);
     free(d->lab);
     free(d->first_schema_other);
+    il_disturb_free(d);
     for (size_t i = 0; i < d->nlv; i++) {
         free(d->lv[i].name);
         free(d->lv[i].seen);

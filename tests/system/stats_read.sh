@@ -47,15 +47,17 @@ norm() {
 	sed "s|$2:\([0-9]\)|F:\1|g" "$1" >"$3"
 }
 
-# same WHAT FILE ARGS...: report on FILE and on its bytes on the standard
-# input agree (stdout and stderr, where lines are named FILE:N and -:N).
+# same WHAT FILE ARGS...: report on FILE (read in two halves) and on its
+# bytes through a pipe (read in one piece) agree (stdout and stderr, where
+# lines are named FILE:N and -:N).
 same() {
 	_what=$1
 	_f=$2
 	shift 2
 	"$B/libexec/interloper-report" "$@" "$_f" >"$T/a.out" 2>"$T/a.err"
 	_ra=$?
-	"$B/libexec/interloper-report" "$@" - <"$_f" >"$T/b.out" 2>"$T/b.err"
+	# shellcheck disable=SC2002 # a pipe, which is read in one piece
+	cat "$_f" | "$B/libexec/interloper-report" "$@" - >"$T/b.out" 2>"$T/b.err"
 	_rb=$?
 	assert_eq "$_ra" "$_rb" "$_what: exit status"
 	for _x in out err; do
@@ -118,6 +120,20 @@ if built; then
 	late_event 1100 >"$T/ev2.jsonl"
 	same "unknown metric, after 1000 records" "$T/ev2.jsonl" --metric nosuch
 	assert_match "$(cat "$T/a.err")" "known metrics: wall, user, sys, maxrss, task-clock$" "only the first 1000 records' names"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "a sweep's start in the first half and its end in the second: the steal between them"
+if built; then
+	{
+		printf '{"schema":"interloper-sweep/1","kind":"machine","plan":"p1","when":"start","machine":{"cpus_online":"0-1","loadavg":[0.5,1,1],"steal_ticks":100,"all_ticks":10000}}\n'
+		i=0
+		while [ "$i" -lt 300 ]; do rec "$i" A $((1000 + i % 7)); i=$((i + 1)); done
+		printf '{"schema":"interloper-sweep/1","kind":"machine","plan":"p1","when":"end","machine":{"cpus_online":"0-1","loadavg":[0.5,1,1],"steal_ticks":150,"all_ticks":11000}}\n'
+	} >"$T/steal.jsonl"
+	same "steal" "$T/steal.jsonl"
+	assert_match "$(cat "$T/a.err")" "plan p1: the hypervisor took 5.0% of the CPUs' time \(steal\)" "paired across the halves"
 else
 	skip "the statistics programs are not built; run make"
 fi

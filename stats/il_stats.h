@@ -121,6 +121,13 @@ struct il_span {
     size_t n;
 };
 
+/* The scalars of a line: [s, e) byte offsets (for templates, tmpl.c). */
+struct il_toks {
+    uint32_t *s, *e;
+    size_t n, cap;
+};
+void il_toks_add(struct il_toks *t, size_t s, size_t e);
+
 struct il_path {
     const char *key[IL_SCAN_KEYS];
     size_t klen[IL_SCAN_KEYS];
@@ -164,11 +171,6 @@ int il_span_int(struct il_span sp, int64_t *v);
 #define IL_TMPL_N 4             /* templates kept */
 #define IL_TMPL_MAXLINE 65535   /* longer lines are always scanned in full */
 
-struct il_toks { /* the scalars of a line: [s, e) byte offsets */
-    uint32_t *s, *e;
-    size_t n, cap;
-};
-void il_toks_add(struct il_toks *t, size_t s, size_t e);
 
 struct il_tmpl {
     char *line;

@@ -342,6 +342,18 @@ value(struct st *st, const char *p, uint64_t mask, int d, int collect)
     return q;
 }
 
+void
+il_toks_add(struct il_toks *t, size_t s, size_t e)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 256;
+        t->s = il_xrealloc(t->s, t->cap * sizeof *t->s);
+        t->e = il_xrealloc(t->e, t->cap * sizeof *t->e);
+    }
+    t->s[t->n] = (uint32_t)s;
+    t->e[t->n++] = (uint32_t)e;
+}
+
 /* A scalar (string, number or literal) at p, validated as value() does;
  * the byte after it, or NULL.  Whether a delimiter follows is the
  * caller's to check. */

@@ -28,18 +28,6 @@
 
 #include "il_stats.h"
 
-void
-il_toks_add(struct il_toks *t, size_t s, size_t e)
-{
-    if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 256;
-        t->s = il_xrealloc(t->s, t->cap * sizeof *t->s);
-        t->e = il_xrealloc(t->e, t->cap * sizeof *t->e);
-    }
-    t->s[t->n] = (uint32_t)s;
-    t->e[t->n++] = (uint32_t)e;
-}
-
 /* The length of the common prefix of a and b (n bytes each). */
 static size_t
 common(const char *a, const char *b, size_t n)

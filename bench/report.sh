@@ -11,7 +11,8 @@
 # 1,200 bytes a record) into a temporary directory, which is removed at
 # the end; 10M records take 12 GB there (and 12 GB of page cache to be
 # warm).  Each command runs 3 times from a warm cache and the medians are
-# printed: CPU = user + system time of all its threads, wall, peak RSS.
+# printed: CPU = user + system time of all its threads, wall, peak RSS
+# (bench/rusage.c).
 # The ratios are of medians of the same run: CPU over wc -l's, the peer's
 # CPU over the report's, and wall over CPU.  Issue 18's goals:
 #   report, report --json      CPU <= 5 x wc -l; peer >= 5 x report
@@ -65,22 +66,24 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/il-bench-report.XXXXXX")
 trap 'rm -rf "$dir"' EXIT INT TERM
 ${CC:-cc} -O2 -std=c11 -o "$dir/records" "$top/bench/records.c" -lm ||
 	die "cannot build bench/records.c"
+${CC:-cc} -O2 -std=c11 -D_GNU_SOURCE -o "$dir/rusage" "$top/bench/rusage.c" ||
+	die "cannot build bench/rusage.c"
 
-# run NAME CMD...: 3 runs, the medians as "NAME cpu wall rss_mb"
+# run NAME CMD...: 3 runs (bench/rusage.c measures each), the medians as
+# "NAME cpu wall rss_mb"
 run() {
-	python3 - "$@" <<'PY'
-import os, statistics, subprocess, sys, time
-name, cmd = sys.argv[1], sys.argv[2:]
+	python3 - "$dir/rusage" "$@" <<'PY'
+import statistics, subprocess, sys
+rusage, name, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
 cpu, wall, rss = [], [], []
 for _ in range(3):
-    t = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall.append(time.monotonic() - t)
-    cpu.append(ru.ru_utime + ru.ru_stime)
-    rss.append(ru.ru_maxrss / 1024)
-    if os.waitstatus_to_exitcode(status) != 0:
+    p = subprocess.run([rusage] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
         sys.exit("bench/report.sh: %s failed: %s" % (name, " ".join(cmd)))
+    c, w, m = p.stderr.split()[-3:]
+    cpu.append(float(c))
+    wall.append(float(w))
+    rss.append(int(m) / 1024)
 print(name, "%.3f" % statistics.median(cpu), "%.3f" % statistics.median(wall),
       "%.1f" % statistics.median(rss))
 PY
@@ -108,7 +111,7 @@ for n in "$@"; do
 			for k in violin hist env seq; do
 				case $k in
 				violin) a="--compare system=A --setup setup" ;;
-				hist) a="--by system" ;;
+				hist) a="--compare system=A --setup setup" ;;
 				env) a="--by system" ;;
 				seq) a="--where system=A" ;;
 				esac

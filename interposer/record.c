@@ -19,6 +19,7 @@
 #include <sys/personality.h>
 #include <sys/utsname.h>
 
+#include "il_version.h" /* generated from VERSION (Makefile) */
 #include "il.h"
 #include "sys.h"
 

@@ -8,8 +8,8 @@
 #   nothing outside themselves but the allowlist in interposer/safe.allow.
 IL_CORE = config util names events backend_perf backend_papi backend_none pfm record summary \
 	output setup run
-IL_HOOKS = start finish signals forkexec counted libc
-IL_SAFE = libc util names config record summary output finish signals backend_perf \
+IL_HOOKS = start exit finish signals forkexec counted libc glibc
+IL_SAFE = libc util names config record summary output exit finish signals backend_perf \
 	backend_none run stack
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
 IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o \

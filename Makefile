@@ -76,7 +76,7 @@ $(B)/tests/unit/test_%: tests/unit/test_%.c $(IL_CORE_OBJ)
 # ---------------------------------------------------------------- targets
 all: $(LIB) $(TOOLS) $(STATS_TARGETS)
 
-tests-build: all $(TEST_PROGS) $(UNIT_TESTS)
+tests-build: all $(TEST_PROGS) $(UNIT_TESTS) $(LIB_DELAY)
 
 # One idempotent step: root installs what is missing, anyone else is told
 # the exact command.

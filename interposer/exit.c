@@ -32,11 +32,11 @@
  * exit() is not blocked: glibc lets the second thread run the remaining
  * handlers, and it becomes the ender.
  *
- * Left as documented residues: a thread finding the list empty and taking
- * the lock in _IO_cleanup before both poppers of our entries took it (it
- * needs three threads in exit within a few instructions, and both
- * poppers preempted); two threads in quick_exit at once (undefined in
- * C).
+ * Two entries are not enough when three threads run exit() at once:
+ * exit_admit lets in two and holds the rest until the ending is decided.
+ * Left as a documented residue: two threads in quick_exit at once
+ * (undefined in C); a thread that reaches glibc's exit() past our hook
+ * (glibc's own calls, error(3)) is not admitted, and counts as a third.
  *
  * In the finish path's signal-safe set (_exit may run in a signal
  * handler): the flush and glibc's exit are reached through glibc.c, which
@@ -81,18 +81,52 @@ static void __attribute__((noreturn)) finish_and_end(enum il_how how, int status
 }
 
 /*
- * A thread entering exit() while another thread is between popping
- * il_exit_lock and claiming waits until the claim is made (at most a
- * second), so that it cannot overtake the ender to glibc's final lock.
+ * How many threads glibc's exit() runs at once, until the ending is
+ * decided.  glibc pops its handlers under a lock it lets go of before
+ * calling each, so a thread that pops one of our two entries may be
+ * preempted before the entry's first instruction, and a thread that finds
+ * the list empty goes straight on to _IO_cleanup and _exit.  With three
+ * threads in exit() at once, two could pop our entries and stall there
+ * while the third ended the process past the record (the "third thread":
+ * 3 records lost in 58,000 runs of eight threads, issue 17).  No number of
+ * entries closes that: k entries lose to k+1 threads.  Two threads at once
+ * do: the list is empty only once both entries are popped, and an entry
+ * returns only when its thread is the ender and holds stdio's list lock
+ * (or never: another ending was claimed), so whichever of the two then
+ * finds the list empty waits for that lock in _IO_cleanup.  A third thread
+ * waits in exit_admit, in our code, until the ending is decided for good
+ * (exit's ender holds the lock; _exit, a fatal signal and quick_exit end
+ * the process themselves), and then goes on to wait in glibc as it would.
+ * Two, because glibc 2.36 lets an atexit handler wait for a thread that
+ * calls exit() (that thread runs the remaining handlers); glibc 2.41 and
+ * later admit one and stop the others for good, so this is no stricter
+ * than the C library.  A program whose handlers wait for two more such
+ * threads would hang: there the third is let in after IL_EXIT_WAIT_MS.
  */
-static void
-exit_gate(void)
+#define IL_EXIT_RUNNERS 2
+#define IL_EXIT_WAIT_MS 2000
+
+static __thread int tls_admitted __attribute__((tls_model("initial-exec")));
+
+static int
+ending_decided(void)
 {
-    if (!__atomic_load_n(&il.exit_tail, __ATOMIC_SEQ_CST) || il.ender)
+    int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
+    return k == IL_END_EXITPATH || k == IL_END_SELF;
+}
+
+static void
+exit_admit(void)
+{
+    if (tls_admitted || !il_measured())
+        return; /* this thread is in already (exit() from a handler) */
+    tls_admitted = 1;
+    if (__atomic_fetch_add(&il.exit_runners, 1, __ATOMIC_SEQ_CST) < IL_EXIT_RUNNERS)
         return;
     uint64_t t0 = now_ms();
-    while (!__atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) && now_ms() - t0 < 1000)
-        il_sys_sched_yield();
+    struct timespec ms = {0, 1000000L}; /* the ender ends the process: no hurry */
+    while (!ending_decided() && now_ms() - t0 < IL_EXIT_WAIT_MS)
+        il_sys_ppoll(NULL, 0, &ms);
 }
 
 /*
@@ -109,9 +143,9 @@ exit_gate(void)
 static void
 exit_entry(int status)
 {
+    IL_TEST_DELAY("exit_entry"); /* as if preempted as glibc hands us the entry */
     if (!il_measured())
         return;
-    __atomic_store_n(&il.exit_tail, 1, __ATOMIC_SEQ_CST);
     _IO_list_lock(); /* held to the end */
     /* The program's stdio buffers go out now, before the claim, as
      * glibc's _IO_cleanup would send them a moment later: a write that
@@ -126,14 +160,19 @@ exit_entry(int status)
     int r = il_claim(IL_END_EXITPATH, il_tls_returned ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
     if (r == IL_OTHER)
         il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
+    /* Output left to write (a stream another thread held locked, or
+     * written since) goes out in _IO_cleanup, after the record, and may
+     * block or raise SIGPIPE: then the program's signals work again, so
+     * that it stays as killable as without us, and a signal may end the
+     * process otherwise than the record says.  The record says so
+     * ("certain": false).  Nothing left: signals stay blocked to the end,
+     * as in _exit, and no signal sent now can end the process otherwise
+     * (without us it would have come after the end). */
+    int unflushed = il_exit_unflushed();
+    if (r == IL_CLAIMED)
+        il.end_uncertain = unflushed;
     il_write_record();
-    /* Nothing left for _IO_cleanup to write: signals stay blocked to the
-     * end, as in _exit, so that one sent now cannot end the process
-     * differently from the record (without us it would have come after
-     * the end).  Output left to write may block: then the program's
-     * signals work again, and one that ends the process disagrees with
-     * the record, which names the exit. */
-    if (il_exit_unflushed()) {
+    if (unflushed) {
         __atomic_store_n(&il.exit_open, 1, __ATOMIC_SEQ_CST);
         il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
     }
@@ -181,14 +220,6 @@ _Exit(int status)
     finish_and_end(IL_HOW__EXIT, status);
 }
 
-/* Every exit() and every return from main come here first. */
-static void
-exit_begin(int status)
-{
-    (void)status;
-    exit_gate();
-}
-
 /* main returned into il_main_return (trampoline.S): what glibc would do,
  * noting that this thread's main returned. */
 IL_HIDDEN void il_main_returned(int ret) __attribute__((noreturn));
@@ -197,7 +228,7 @@ void
 il_main_returned(int ret)
 {
     il_tls_returned = 1;
-    exit_begin(ret);
+    exit_admit();
     il.real_exit(ret);
     __builtin_unreachable();
 }
@@ -209,7 +240,7 @@ exit(int status)
     il_tls_returned = 0;
     if (il.phase == IL_PHASE_LOADED)
         il_finish(IL_HOW_EXIT, status, 0, NULL); /* before our constructor: no entries yet */
-    exit_begin(status);
+    exit_admit();
     il.real_exit(status);
     __builtin_unreachable();
 }

@@ -233,8 +233,8 @@ il_end_reset(void)
 {
     __atomic_store_n(&il.end_kind, IL_END_NONE, __ATOMIC_SEQ_CST);
     __atomic_store_n(&il.ender, 0, __ATOMIC_SEQ_CST);
-    il.exit_tail = 0;
     il.exit_open = 0;
+    il.end_uncertain = 0;
     il.writer = 0;
 }
 

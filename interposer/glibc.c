@@ -35,30 +35,51 @@ il_resolve_reals(void)
  * The program's stdio output, flushed as glibc's _IO_cleanup would flush
  * it at the end of exit(), but earlier: called by the exit entries
  * (exit.c) with stdio's list lock held, before the library claims the
- * ending, so that a write that blocks (a pipe nobody reads) blocks while
- * signals and other threads' endings work as they would without us.  A
- * stream that another thread holds locked is left to _IO_cleanup, which
- * runs after the record (libinterloper(7) says what that means).
+ * ending, so that a write that blocks (a pipe nobody reads) blocks, and
+ * a write into a pipe whose reader left raises SIGPIPE, while signals and
+ * other threads' endings work as they would without us.  Wide-oriented
+ * streams (wprintf) too: left to _IO_cleanup, their SIGPIPE came after a
+ * record that said "return" (issue 17).  A stream that another thread
+ * holds locked is left to _IO_cleanup, which runs after the record: the
+ * record then says it cannot be certain of the ending (exit.c).
  */
 extern FILE *_IO_list_all; /* glibc's list of streams, exported since 2.2.5 */
+
+/* The head of glibc's struct _IO_wide_data (libio/libio.h), the same
+ * since glibc 2.2: a wide-oriented stream's buffer of wide characters. */
+struct il_wide_head {
+    wchar_t *read_ptr, *read_end, *read_base, *write_base, *write_ptr;
+};
+
+/* Has fp output in its buffer?  The test _IO_flush_all_lockp makes. */
+static int
+pending(FILE *fp)
+{
+    if (fp->_mode > 0) {
+        const struct il_wide_head *w = (const struct il_wide_head *)(void *)fp->_wide_data;
+        return w && w->write_ptr > w->write_base;
+    }
+    return fp->_IO_write_ptr > fp->_IO_write_base;
+}
 
 void
 il_exit_flush(void)
 {
     for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
-        if (fp->_mode <= 0 && fp->_IO_write_ptr > fp->_IO_write_base && ftrylockfile(fp) == 0) {
+        if (pending(fp) && ftrylockfile(fp) == 0) {
             fflush_unlocked(fp);
             funlockfile(fp);
         }
 }
 
 /* 1 when glibc's _IO_cleanup may still have output to write (and so may
- * block): what il_exit_flush left.  Stdio's list lock held. */
+ * block, or raise SIGPIPE): what il_exit_flush left.  Stdio's list lock
+ * held. */
 int
 il_exit_unflushed(void)
 {
     for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
-        if (fp->_mode > 0 || fp->_IO_write_ptr > fp->_IO_write_base)
+        if (pending(fp))
             return 1;
     return 0;
 }

@@ -134,10 +134,11 @@ struct il_state {
     /* the end of the process (finish.c) */
     volatile uintptr_t ender; /* the thread that ends it (il_self()), 0 while nobody does */
     volatile int end_kind;    /* enum il_end_kind */
-    volatile int exit_tail;   /* glibc's exit reached our entries */
+    volatile int exit_runners; /* threads admitted into glibc's exit() (exit.c) */
     volatile int exit_open;   /* exit's ender wrote the record and output remains:
                                  its signals work again (exit.c) */
     int end_how, end_status, end_sig;
+    int end_uncertain;    /* the process may yet end otherwise than recorded (exit.c) */
     const char *end_exec; /* the program exec'd, for an exec ending */
     uintptr_t writer;     /* the thread writing (or that wrote) the record */
 
@@ -335,6 +336,15 @@ IL_HIDDEN void il_run_end(int measured);
 
 /* start.c */
 IL_HIDDEN void il_child_restart(void);
+
+/* testdelay.c: a delay in a race window, in the tests' variant of the
+ * library only (build/tests/libinterloper-delay.so); nothing elsewhere */
+#ifdef IL_TEST_DELAYS
+IL_HIDDEN void il_test_delay(const char *point);
+#define IL_TEST_DELAY(point) il_test_delay(point)
+#else
+#define IL_TEST_DELAY(point) ((void)0)
+#endif
 
 /* trampoline.S; main is entered by a tail jump on x86-64 only (elsewhere
  * it is called, IL_CALL_GAP bytes lower: setup.main_entry "call") */

@@ -183,6 +183,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
          * which measures itself from here */
         il.pid = (pid_t)il_sys_getpid();
         il_end_reset();
+        il.exit_runners = 0;
         __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
     }
     struct timespec t = {0, 0};
@@ -267,6 +268,7 @@ il_child_restart(void)
     il.pid = (pid_t)il_sys_getpid();
     il.main_tid = il_gettid();
     il_end_reset();
+    il.exit_runners = 0; /* the child's one thread */
     il.nlate = 0;
     il.exec_failed_errno = 0;
     if (!(il.be->caps & IL_CAP_FORK)) {

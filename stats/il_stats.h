@@ -224,7 +224,8 @@ struct il_data {
     struct il_strtab st;
     /* What was read and why lines were left out. */
     size_t files, lines, records, selected, malformed, notrecord, unsupported, missing, nofloor,
-        noenv, badvalue, sweep_lines, warmup, failed, multiplexed, notcounted, per_records;
+        noenv, badvalue, sweep_lines, warmup, failed, multiplexed, notcounted, per_records,
+        counted_elsewhere; /* records whose counts are another's (counted_in) */
     double mux_frac;              /* the lowest running/enabled among multiplexed records */
     size_t present[IL_MAX_SLOTS]; /* records carrying each slot's label */
     char **keys;                  /* every label name of every record */

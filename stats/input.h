@@ -29,6 +29,7 @@ enum {
     P_HOW,
     P_STATUS,
     P_HOST,
+    P_COUNTED_IN,
     P_LABEL0
 };
 

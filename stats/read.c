@@ -336,6 +336,7 @@ join(struct rd *rd, struct half *h, size_t line0)
     d->sweep_lines += d2->sweep_lines;
     d->warmup += d2->warmup;
     d->notcounted += d2->notcounted;
+    d->counted_elsewhere += d2->counted_elsewhere;
     if (d2->multiplexed && (!d->multiplexed || d2->mux_frac < d->mux_frac))
         d->mux_frac = d2->mux_frac;
     d->multiplexed += d2->multiplexed;

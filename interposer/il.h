@@ -324,6 +324,12 @@ IL_HIDDEN void il_run_load(void);
 IL_HIDDEN int il_run_wants_summary(void);
 IL_HIDDEN void il_run_end(int measured);
 
+/* bind.c: what the library calls in libc, found before main without an
+ * import each; the functions themselves are called by their own names */
+IL_HIDDEN void il_bind(void);
+IL_HIDDEN char **il_environ(void);           /* glibc's __environ */
+IL_HIDDEN struct _IO_FILE *il_io_list_all(void); /* glibc's _IO_list_all */
+
 /* start.c */
 IL_HIDDEN void il_resolve_reals(void);
 IL_HIDDEN void il_child_restart(void);

@@ -8,7 +8,7 @@
 #   nothing outside themselves but the allowlist in interposer/safe.allow.
 IL_CORE = config util names events backend_perf backend_papi backend_none pfm record summary \
 	output setup run
-IL_HOOKS = start finish signals forkexec counted libc
+IL_HOOKS = start finish signals forkexec counted libc bind
 IL_SAFE = libc util names config record summary output finish signals backend_perf \
 	backend_none run stack
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
@@ -26,11 +26,15 @@ $(B)/interposer/%.o: interposer/%.S
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -fPIC -c $< -o $@
 
-# Nothing but libc: no libjansson, no libdl (dlsym is libc's since glibc
-# 2.34), every import bound at load (-z now), so that no symbol is
-# resolved inside the measured window.
+# Nothing but libc, and of libc one import, dl_iterate_phdr: the library
+# finds the rest itself before main (bind.c), since every import costs
+# each process a lookup at load.  No start files (crtbeginS.o's weak
+# imports and __cxa_finalize call, for a library with no C++ and no
+# destructors), and calls between the library's own exported functions
+# bound at link time (-Bsymbolic-functions), not at load.  -z now: nothing
+# is resolved inside the measured window.
 $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
-	$(CC) -shared $(CFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) \
+	$(CC) -shared -nostartfiles $(CFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) \
 		-Wl,--version-script=interposer/exports.map -Wl,-z,now -Wl,-z,relro \
-		-Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed
+		-Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed -Wl,-Bsymbolic-functions
 	@printf '%s\n' $(IL_SAFE:%=$(B)/interposer/%.o) >$(B)/interposer/safe.list

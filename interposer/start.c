@@ -43,17 +43,13 @@ typedef int (*start_main_fn)(il_main_fn, int, char **, void (*)(void), void (*)(
 
 extern int __cxa_at_quick_exit(void (*fn)(void *), void *dso);
 
-/* glibc's exit and __libc_start_main are the next definitions after ours:
- * two dlsym calls in every process (about 3,000 instructions), before
- * main, so that none happens while counting. */
+/* glibc's exit and __libc_start_main are the next definitions after ours,
+ * found with everything else the library calls (bind.c), before main, so
+ * that nothing is looked up while counting. */
 void
 il_resolve_reals(void)
 {
-    if (__atomic_load_n(&il.real_start_main, __ATOMIC_ACQUIRE))
-        return;
-    *(void **)&il.real_exit = dlsym(RTLD_NEXT, "exit");
-    void *sm = dlsym(RTLD_NEXT, "__libc_start_main");
-    __atomic_store_n(&il.real_start_main, sm, __ATOMIC_RELEASE);
+    il_bind();
 }
 
 /* Called by __libc_start_main (trampoline.S): keep the program's main,
@@ -280,12 +276,10 @@ il_main_fallback(void)
  * locked, and a wide-oriented one, are left to _IO_cleanup, which runs
  * after the record (libinterloper(7) says what that means).
  */
-extern FILE *_IO_list_all; /* glibc's list of streams, exported since 2.2.5 */
-
 void
 il_exit_flush(void)
 {
-    for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
+    for (FILE *fp = il_io_list_all(); fp; fp = fp->_chain)
         if (fp->_mode <= 0 && fp->_IO_write_ptr > fp->_IO_write_base && ftrylockfile(fp) == 0) {
             fflush_unlocked(fp);
             funlockfile(fp);
@@ -297,7 +291,7 @@ il_exit_flush(void)
 int
 il_exit_unflushed(void)
 {
-    for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
+    for (FILE *fp = il_io_list_all(); fp; fp = fp->_chain)
         if (fp->_mode > 0 || fp->_IO_write_ptr > fp->_IO_write_base)
             return 1;
     return 0;

@@ -230,7 +230,7 @@ il_self(void)
 }
 IL_HIDDEN int il_fd_top(void);
 IL_HIDDEN int il_fd_place(int fd, int top);
-IL_HIDDEN void il_iso8601(const struct timespec *ts, char out[32]);
+IL_HIDDEN char *il_iso8601(const struct timespec *ts, char out[32]);
 IL_HIDDEN uint64_t il_ts_ns(const struct timespec *a, const struct timespec *b);
 IL_HIDDEN uint64_t il_tv_ns(const struct timeval *tv);
 IL_HIDDEN size_t il_utf8_sanitize(const char *src, size_t n, char *dst, size_t dstsz);

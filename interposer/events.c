@@ -53,7 +53,8 @@ set_names(const char *const *names, int n)
 static int
 room_for_counters(void)
 {
-    il.fd_top = il_fd_top();
+    if (!il.fd_top) /* taken in the constructor (counted.c) */
+        il.fd_top = il_fd_top();
     long lim = il.fd_top + 1;
     long need = il.nev + (il.err_fd >= 0 ? 1 : 0);
     /* stdin, stdout, stderr, our counters, and the program's reserve */

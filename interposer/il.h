@@ -67,6 +67,8 @@ struct il_event {
     struct perf_event_attr attr;  /* perf: the encoding */
     int resolved;                 /* perf: attr is valid */
     int fd;                       /* perf: descriptor, -1 when not open */
+    int grouped;                  /* perf: a member of the software group */
+    uint64_t id;                  /* perf: its id, for the group's reading */
     dev_t fd_dev;
     ino_t fd_ino;
     int papi_code;
@@ -149,8 +151,10 @@ struct il_state {
     const struct il_backend *be;
     enum il_inherit inherit; /* as applied */
     int nev;
+    int group; /* perf: the software group's leader in ev, or -1 */
     int inherit_thread_unsupported;
-    int fd_top; /* counters go at and below this descriptor */
+    int fd_top;  /* counters go at and below this descriptor */
+    int fd_next; /* and the next one of ours goes here (il_fd_keep), 0 for fd_top */
 
     /* the measured window */
     struct timespec t0, t1, start_real;
@@ -230,6 +234,7 @@ il_self(void)
 }
 IL_HIDDEN int il_fd_top(void);
 IL_HIDDEN int il_fd_place(int fd, int top);
+IL_HIDDEN int il_fd_keep(int fd);
 IL_HIDDEN char *il_iso8601(const struct timespec *ts, char out[32]);
 IL_HIDDEN uint64_t il_ts_ns(const struct timespec *a, const struct timespec *b);
 IL_HIDDEN uint64_t il_tv_ns(const struct timeval *tv);

@@ -343,13 +343,12 @@ cpu_model(char *out, size_t n)
 }
 
 /* Facts that cannot change during the run, read after it: host, CPU,
- * kernel, and whether the system randomizes (with the personality bit
- * read before main). */
+ * kernel. */
 static void
 put_machine(struct out *o)
 {
     struct utsname u;
-    char cpu[256], b[16] = "2";
+    char cpu[256];
     if (il_sys_uname(&u) < 0)
         memset(&u, 0, sizeof u);
     cpu_model(cpu, sizeof cpu);
@@ -359,8 +358,6 @@ put_machine(struct out *o)
     put_str(o, cpu[0] ? cpu : u.machine);
     PUT(o, ",\"" IL_F_KERNEL "\":");
     put_str(o, u.release);
-    il_read_small("/proc/sys/kernel/randomize_va_space", b, sizeof b);
-    il.aslr = il.aslr && b[0] != '0';
 }
 
 static void

@@ -199,7 +199,7 @@ il_summary_print(int fd)
 void
 il_run_end(int measured)
 {
-    if (!il.run_loaded || (pid_t)il_sys_getpid() != il.run_pid)
+    if (!il.run_loaded || !il.run_pid || (pid_t)il_sys_getpid() != il.run_pid)
         return;
     if (il.run_summary && measured)
         il_summary_print(il_stderr_fd());

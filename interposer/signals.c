@@ -264,7 +264,7 @@ il_signals_install(void)
 {
     if (il.sig_installed)
         return;
-    int pid1 = il_sys_getpid() == 1;
+    int pid1 = il.pid == 1;
     struct ksigaction prev;
     il_sigset all = IL_SIGALL, old;
     /* Install first and put back anything that was not SIG_DFL; with all

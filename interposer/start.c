@@ -189,17 +189,18 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
         il_ctor_body(argc, argv, envp);
     if (il.secure)
         return tail ? entry : 0;
-    if (il.pid != (pid_t)il_sys_getpid()) {
+    pid_t pid = (pid_t)il_sys_getpid();
+    if (il.pid != pid) {
         /* forked in a constructor, after ours: a process of its own,
          * which measures itself from here */
-        il.pid = (pid_t)il_sys_getpid();
+        il.pid = pid;
         il_end_reset();
         __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
     }
     struct timespec t = {0, 0};
     if (il.cfg.debug)
         clock_gettime(CLOCK_MONOTONIC, &t);
-    il.main_tid = il_gettid();
+    il.main_tid = pid; /* glibc calls main in the process's first thread */
     il_setup_facts(argc, argv, envp);
     il_run_load();
     il_output_prepare();

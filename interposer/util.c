@@ -266,16 +266,39 @@ int
 il_fd_place(int fd, int top)
 {
     for (int want = top; want > fd && want > top - 64; want--) {
-        struct stat st;
-        if (il_sys_fstat(want, &st) == 0)
-            continue; /* taken (by the program, or by us) */
+        /* the lowest free descriptor at or above want: want itself when
+         * it is free (one system call, the common case), else one past
+         * top, given back, and the next lower tried */
         long nfd = il_sys_fcntl(fd, F_DUPFD_CLOEXEC, want);
+        if (nfd == -EINVAL && want == top && il_fd_top() < top) {
+            /* the limit was lowered since top was taken */
+            top = il_fd_top();
+            want = top + 1;
+            continue;
+        }
         if (nfd < 0)
             return fd;
-        il_sys_close(fd);
-        return (int)nfd;
+        if (nfd <= top) {
+            il_sys_close(fd);
+            return (int)nfd;
+        }
+        il_sys_close((int)nfd);
     }
     return fd;
+}
+
+/* One more descriptor of ours, placed below the ones placed before (a
+ * single system call each, where the first try is free). */
+int
+il_fd_keep(int fd)
+{
+    if (!il.fd_top)
+        il.fd_top = il_fd_top();
+    int top = il.fd_next > 0 ? il.fd_next : il.fd_top;
+    int placed = il_fd_place(fd, top);
+    if (placed != fd && placed > 0)
+        il.fd_next = placed - 1;
+    return placed;
 }
 
 /* UTC "YYYY-MM-DDTHH:MM:SSZ" without gmtime_r, which may read the time

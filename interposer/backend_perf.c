@@ -190,7 +190,7 @@ groups(const struct il_event *e)
 }
 
 /*
- * Open a counter for every event il_perf_encode() could encode (events.c
+ * Open a counter for every event il_perf_encode() could encode (backends.c
  * calls it first: it is not async-signal-safe, and this file is), or for
  * those of them that counted before (a forked child's own).  Software
  * events join the group of the first that opens; the group's ids, one

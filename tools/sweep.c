@@ -2,7 +2,7 @@
  * interloper sweep: experimental setup randomization, as Mytkowicz et al.
  * propose it ("Producing Wrong Data Without Doing Anything Obviously
  * Wrong!", ASPLOS'09, section 7.1.2), made to run for days: one seeded
- * plan (plan.c), each run forked and exec'd directly (no shell, no helper:
+ * plan (sweep_plan.c), each run forked and exec'd directly (no shell, no helper:
  * everything is parsed and checked once per sweep), every run's output
  * verified, and the results file the sweep's memory, so that rerunning the
  * command resumes it, shards of it run on many machines, and merged shards

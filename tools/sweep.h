@@ -10,12 +10,15 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "il_hset.h"
 #include "il_tools.h"
 
 #define IL_SWEEP_ME "interloper sweep"
 /* a system's name is in every run id, which must fit IL_PATH_MAX-sized buffers */
 #define IL_SYSTEM_NAME_MAX 128
-/* the generator and the order scheme; part of every plan's identity */
+/* the generator and the order scheme; part of every plan's identity, so
+ * never edited (its "plan.c" is today's sweep_plan.c: changing the words
+ * would change every plan id and refuse every resume) */
 #define IL_PLAN_GENERATOR "xoshiro128** seeded through fmix32; sweep order 1 (plan.c)"
 
 /* ------------------------------------------------------------ options */
@@ -62,10 +65,11 @@ struct il_sweep {
 void il_sweep_parse(struct il_sweep *s, int argc, char **argv);
 
 /* ------------------------------------------------------------ a set of run ids */
+/* Ids in the order first added (set.key[0 .. set.n-1]), each with a value. */
 struct il_idset {
-    char **key;
+    struct il_hset set;
     long *val;
-    size_t cap, n;
+    size_t cap;
 };
 long *il_idset_add(struct il_idset *s, const char *id, int *added);
 long *il_idset_get(struct il_idset *s, const char *id);

@@ -102,14 +102,15 @@ il_perf_errno_text(int err, const struct perf_event_attr *a, char *buf, size_t n
 
 /*
  * Open one counter on this thread, disabled, created close-on-exec and
- * moved to the highest free descriptor at or below top, alone or in the
- * group led by group_fd.  Counters are inherited per INTERLOPER_INHERIT.
+ * moved to the highest free descriptor at or below top (below the
+ * library's other descriptors when top is -1, left where it is when 0),
+ * alone or in the group led by group_fd.  Counters are inherited per INTERLOPER_INHERIT.
  * When the kernel refuses to count the kernel side (perf_event_paranoid
  * >= 2 without privilege), count user space only, as perf stat does (the
  * record says "scope": "user").
  */
 static int
-open_one(struct il_event *e, enum il_inherit inherit, int place, int group_fd, int grouped)
+open_one(struct il_event *e, enum il_inherit inherit, int top, int group_fd, int grouped)
 {
     struct perf_event_attr a = e->attr;
     a.size = sizeof a;
@@ -140,7 +141,7 @@ open_one(struct il_event *e, enum il_inherit inherit, int place, int group_fd, i
     }
     e->attr = a;
     e->grouped = grouped;
-    e->fd = place ? il_fd_keep((int)fd) : (int)fd;
+    e->fd = top < 0 ? il_fd_keep((int)fd) : top > 0 ? il_fd_place((int)fd, top) : (int)fd;
     e->ok = 1;
     e->error[0] = 0;
     return 0;
@@ -150,7 +151,7 @@ open_one(struct il_event *e, enum il_inherit inherit, int place, int group_fd, i
 int
 il_perf_open_one(struct il_event *e, enum il_inherit inherit, int top)
 {
-    if (open_one(e, inherit, top > 0, -1, 0) < 0)
+    if (open_one(e, inherit, top, -1, 0) < 0)
         return IL_ESYS;
     struct stat st;
     if (il_sys_fstat(e->fd, &st) == 0) {
@@ -206,7 +207,7 @@ open_all(const int *only)
         if (!e->resolved || (only && !only[i]))
             continue;
         int g = groups(e);
-        if (open_one(e, il.inherit, 1, g && il.group >= 0 ? il.ev[il.group].fd : -1, g) < 0)
+        if (open_one(e, il.inherit, -1, g && il.group >= 0 ? il.ev[il.group].fd : -1, g) < 0)
             continue;
         nok++;
         if (g && il.group < 0)

@@ -9,7 +9,12 @@
  * the library asks of the kernel.  The clocks (task-clock, cpu-clock),
  * timer-driven, stay out of it: a page-faults counter in a group that
  * task-clock leads misses about a fifth of the faults (Linux 6.18;
- * tests/system/interposer_exit.sh's atexit case).  Hardware events stay
+ * tests/system/interposer_exit.sh's atexit case).  task-clock needs no
+ * counter of its own beside the group: it counts the time its context is
+ * scheduled in (task_clock_event_read: ctx->time), which is exactly the
+ * TIME_RUNNING of the group's events, in the same context and the same
+ * window, so it is read from there (equal to the nanosecond where both
+ * were opened over one window).  Hardware events stay
  * one counter each too, like perf stat's: a group larger than the PMU's
  * free counters is never scheduled at all, where single events are
  * multiplexed, and the number of free counters is not known before
@@ -190,34 +195,55 @@ groups(const struct il_event *e)
            e->attr.config != PERF_COUNT_SW_CPU_CLOCK;
 }
 
+static int
+is_task_clock(const struct il_event *e)
+{
+    return e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_TASK_CLOCK &&
+           !e->attr.exclude_kernel && !e->attr.exclude_user;
+}
+
 /*
  * Open a counter for every event il_perf_encode() could encode (backends.c
  * calls it first: it is not async-signal-safe, and this file is), or for
  * those of them that counted before (a forked child's own).  Software
  * events join the group of the first that opens; the group's ids, one
  * reading before main, tell its members apart in the readings after.
+ * Then the others, but task-clock where there is a group.
  */
 static int
 open_all(const int *only)
 {
     int nok = 0;
     il.group = -1;
-    for (int i = 0; i < il.nev; i++) {
-        struct il_event *e = &il.ev[i];
-        if (!e->resolved || (only && !only[i]))
-            continue;
-        int g = groups(e);
-        if (open_one(e, il.inherit, -1, g && il.group >= 0 ? il.ev[il.group].fd : -1, g) < 0)
-            continue;
-        nok++;
-        if (g && il.group < 0)
-            il.group = i;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < il.nev; i++) {
+            struct il_event *e = &il.ev[i];
+            int g = groups(e);
+            if (!e->resolved || (only && !only[i]) || g != !pass)
+                continue;
+            e->derived = 0;
+            if (!g && il.group >= 0 && is_task_clock(e)) {
+                e->derived = 1; /* the group's running time */
+                e->ok = 1;
+                e->fd = -1;
+                e->error[0] = 0;
+                e->attr.exclude_kernel = il.ev[il.group].attr.exclude_kernel;
+                e->attr.exclude_hv = il.ev[il.group].attr.exclude_hv;
+                nok++;
+                continue;
+            }
+            if (open_one(e, il.inherit, -1, g && il.group >= 0 ? il.ev[il.group].fd : -1, g) < 0)
+                continue;
+            nok++;
+            if (g && il.group < 0)
+                il.group = i;
+        }
     }
     /* every descriptor of ours is the same anonymous inode: one look for all */
     struct stat st;
     int looked = 0;
     for (int i = 0; i < il.nev; i++) {
-        if (!il.ev[i].ok)
+        if (!il.ev[i].ok || il.ev[i].derived)
             continue;
         if (!looked++ && il_sys_fstat(il.ev[i].fd, &st) < 0)
             break;
@@ -278,7 +304,7 @@ ioctl_all(unsigned long req)
     if (il.group >= 0 && il.ev[il.group].ok)
         il_sys_ioctl(il.ev[il.group].fd, req, PERF_IOC_FLAG_GROUP);
     for (int i = 0; i < il.nev; i++)
-        if (il.ev[i].ok && !il.ev[i].grouped)
+        if (il.ev[i].ok && !il.ev[i].grouped && !il.ev[i].derived)
             il_sys_ioctl(il.ev[i].fd, req, 0);
 }
 
@@ -306,6 +332,12 @@ read_all(struct il_reading *r)
         int ok = read_group(&g) == 0;
         for (int i = 0; i < il.nev; i++) {
             struct il_event *e = &il.ev[i];
+            if (e->ok && e->derived) {
+                if (ok)
+                    r[i] = (struct il_reading){g.running, g.enabled, g.running};
+                else
+                    lost(e, "reading the counter failed");
+            }
             if (!e->ok || !e->grouped)
                 continue;
             int k = 0;
@@ -321,7 +353,10 @@ read_all(struct il_reading *r)
     }
     for (int i = 0; i < il.nev; i++) {
         struct il_event *e = &il.ev[i];
-        if (e->ok && !e->grouped && il_sys_read(e->fd, &r[i], sizeof r[i]) != (long)sizeof r[i])
+        if (e->ok && e->derived && (il.group < 0 || !il.ev[il.group].ok))
+            lost(e, "the program closed the counter's descriptor"); /* the group's */
+        else if (e->ok && !e->grouped && !e->derived &&
+                 il_sys_read(e->fd, &r[i], sizeof r[i]) != (long)sizeof r[i])
             lost(e, "reading the counter failed");
     }
 }
@@ -335,13 +370,13 @@ perf_stop_read(void)
 {
     for (int i = 0; i < il.nev; i++) {
         struct il_event *e = &il.ev[i];
-        if (!e->ok || (e->grouped && i != il.group))
+        if (!e->ok || e->derived || (e->grouped && i != il.group))
             continue;
         if (!fd_is_ours(e)) {
             lost(e, "the program closed the counter's descriptor");
-            if (i == il.group) /* the group went with its leader */
+            if (i == il.group) /* the group went with its leader, and task-clock */
                 for (int j = 0; j < il.nev; j++)
-                    if (il.ev[j].ok && il.ev[j].grouped)
+                    if (il.ev[j].ok && (il.ev[j].grouped || il.ev[j].derived))
                         lost(&il.ev[j], "the program closed the counter's descriptor");
             continue;
         }

@@ -68,6 +68,7 @@ struct il_event {
     int resolved;                 /* perf: attr is valid */
     int fd;                       /* perf: descriptor, -1 when not open */
     int grouped;                  /* perf: a member of the software group */
+    int derived;                  /* perf: task-clock, the group's running time */
     uint64_t id;                  /* perf: its id, for the group's reading */
     dev_t fd_dev;
     ino_t fd_ino;

@@ -76,12 +76,11 @@ const char *const il_generic_names[] = {
 int
 il_event_generic(const char *name, struct perf_event_attr *attr)
 {
-    char base[IL_EVENT_NAME_MAX];
-    il_strlcpy(base, name, sizeof base);
-    char *mod = strchr(base, ':');
+    const char *mod = strchr(name, ':');
+    size_t n = mod ? (size_t)(mod - name) : strlen(name);
     int u = 1, k = 1;
     if (mod) {
-        *mod++ = 0;
+        mod++;
         if (!strcmp(mod, "u"))
             k = 0;
         else if (!strcmp(mod, "k"))
@@ -89,8 +88,9 @@ il_event_generic(const char *name, struct perf_event_attr *attr)
         else if (strcmp(mod, "uk") && strcmp(mod, "ku"))
             return IL_ENOEVENT;
     }
+    /* the first letter first: every measured process names a few events */
     for (const struct il_generic *g = il_generic; g->name; g++) {
-        if (strcmp(g->name, base))
+        if (g->name[0] != name[0] || strncmp(g->name, name, n) || g->name[n])
             continue;
         memset(attr, 0, sizeof *attr);
         attr->type = g->type;

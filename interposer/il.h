@@ -59,7 +59,10 @@ enum il_end_kind {
 };
 
 #define IL_ERRSHORT 200 /* per-event error text */
-#define IL_FLOOR_WINDOWS 5
+/* calibration windows: the minimum of three is within a few percent of
+ * that of five (task-clock on /bin/true, 300 runs each: median 2,455 ns
+ * against 2,304), and each window costs every process system calls */
+#define IL_FLOOR_WINDOWS 3
 #define IL_LATE_MAX 8
 
 struct il_event {

@@ -141,11 +141,22 @@ strchr(const char *s, int c)
 {
     const char *p = s;
     const __m128i zero = _mm_setzero_si128(), cc = _mm_set1_epi8((char)c);
-    for (; ((unsigned long)p & 15); p++) {
-        if (*p == (char)c)
-            return (char *)p;
-        if (!*p)
-            return NULL;
+    if (((unsigned long)p & 4095) <= 4096 - 16) {
+        /* the first sixteen, unaligned, when they lie in one page */
+        __m128i x = _mm_loadu_si128((const __m128i *)p);
+        int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, zero), _mm_cmpeq_epi8(x, cc)));
+        if (m) {
+            p += __builtin_ctz((unsigned)m);
+            return *p == (char)c ? (char *)p : NULL;
+        }
+        p = (const char *)(((unsigned long)p + 16) & ~15UL);
+    } else {
+        for (; ((unsigned long)p & 15); p++) {
+            if (*p == (char)c)
+                return (char *)p;
+            if (!*p)
+                return NULL;
+        }
     }
     for (;; p += 16) {
         __m128i x = _mm_load_si128((const __m128i *)p);

@@ -61,7 +61,27 @@ stack_top(void)
     return ((uintptr_t)fn + strlen(fn) + 1 + sizeof(void *) + 4095) & ~(uintptr_t)4095;
 }
 
-/* The CPUs this process may run on, as a list: "0-3,6". */
+/* One run of CPUs, "a" or "a-b", after a comma unless first; NULL (and
+ * "...") when the list is cut at end. */
+static char *
+put_run(char *p, const char *out, const char *end, long first, long last)
+{
+    if (p >= end) {
+        il_cat(p, "...");
+        return NULL;
+    }
+    if (p != out)
+        *p++ = ',';
+    p = il_fmt_u64(p, (uint64_t)first);
+    if (last > first) {
+        *p++ = '-';
+        p = il_fmt_u64(p, (uint64_t)last);
+    }
+    return p;
+}
+
+/* The CPUs this process may run on, as a list: "0-3,6".  Runs of set bits
+ * are found a word at a time (ctz), and joined across words. */
 static void
 affinity(char *out, size_t n)
 {
@@ -71,30 +91,27 @@ affinity(char *out, size_t n)
     out[0] = 0;
     if (len <= 0)
         return;
-    int bits = (int)len * 8, first = -1;
-    for (int c = 0; c <= bits; c++) {
-        if (first < 0 && c % 64 == 0 && c < bits && !mask[c / 64]) {
-            c += 63; /* a word of CPUs we may not use */
-            continue;
-        }
-        int on = c < bits && (mask[c / 64] >> (c % 64)) & 1;
-        if (on && first < 0)
-            first = c;
-        if (!on && first >= 0) {
-            if (p >= end) {
-                il_cat(p, "...");
+    long first = -1, last = -2;
+    for (long wi = 0; wi < len / (long)sizeof mask[0]; wi++) {
+        unsigned long w = mask[wi];
+        while (w) {
+            int b = __builtin_ctzl(w);
+            unsigned long rest = ~(w >> b);
+            int run = rest ? __builtin_ctzl(rest) : 64 - b;
+            long start = wi * 64 + b, stop = start + run - 1;
+            w = b + run >= 64 ? 0 : w & ~(((1UL << run) - 1) << b);
+            if (start == last + 1) {
+                last = stop;
+                continue;
+            }
+            if (first >= 0 && !(p = put_run(p, out, end, first, last)))
                 return;
-            }
-            if (p != out)
-                *p++ = ',';
-            p = il_fmt_u64(p, (uint64_t)first);
-            if (c - 1 > first) {
-                *p++ = '-';
-                p = il_fmt_u64(p, (uint64_t)(c - 1));
-            }
-            first = -1;
+            first = start;
+            last = stop;
         }
     }
+    if (first >= 0)
+        put_run(p, out, end, first, last);
 }
 
 /*

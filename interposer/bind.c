@@ -86,13 +86,16 @@ static volatile int bound;
 
 /* ------------------------------------------------------------ lookup */
 
-/* One object's dynamic symbol table. */
+/* One object's dynamic symbol table, and its GNU hash table's parts. */
 struct dso {
     uintptr_t base;
     const ElfW(Sym) * sym;
     const char *str;
     const uint32_t *gnu; /* DT_GNU_HASH */
     const uint16_t *versym;
+    uint32_t nbuckets, symoffset, bloom_mask, shift;
+    const ElfW(Addr) * bloom;
+    const uint32_t *buckets, *chain;
 };
 
 /* n bytes alike, eight at a time (the loader's names are not aligned) */
@@ -117,21 +120,16 @@ same(const char *a, const char *b, size_t n)
 static uintptr_t
 dso_lookup(const struct dso *d, const char *name, size_t len, uint32_t h)
 {
-    const uint32_t *g = d->gnu;
-    uint32_t nbuckets = g[0], symoffset = g[1], bloom_size = g[2], shift = g[3];
-    const ElfW(Addr) *bloom = (const ElfW(Addr) *)(g + 4);
-    const uint32_t *buckets = (const uint32_t *)(bloom + bloom_size);
-    const uint32_t *chain = buckets + nbuckets;
     const unsigned bits = 8 * sizeof(ElfW(Addr));
-    ElfW(Addr) word = bloom[(h / bits) & (bloom_size - 1)];
-    ElfW(Addr) mask = ((ElfW(Addr))1 << (h % bits)) | ((ElfW(Addr))1 << ((h >> shift) % bits));
-    if (!nbuckets || (word & mask) != mask)
+    ElfW(Addr) word = d->bloom[(h / bits) & d->bloom_mask];
+    ElfW(Addr) mask = ((ElfW(Addr))1 << (h % bits)) | ((ElfW(Addr))1 << ((h >> d->shift) % bits));
+    if ((word & mask) != mask)
         return 0;
-    uint32_t i = buckets[h % nbuckets];
-    if (i < symoffset)
+    uint32_t i = d->buckets[h % d->nbuckets];
+    if (i < d->symoffset)
         return 0;
     for (;; i++) {
-        uint32_t h2 = chain[i - symoffset];
+        uint32_t h2 = d->chain[i - d->symoffset];
         const ElfW(Sym) *s = &d->sym[i];
         int type = ELF64_ST_TYPE(s->st_info), bind = ELF64_ST_BIND(s->st_info);
         if ((h | 1) == (h2 | 1) && s->st_shndx != SHN_UNDEF &&
@@ -153,27 +151,20 @@ dyn_ptr(uintptr_t base, ElfW(Addr) v)
 }
 
 struct search {
-    uintptr_t self;   /* an address in this library */
-    int past_self;    /* the objects after ours are being searched */
+    int past_self; /* the objects after ours are being searched */
 };
 
-static int
-own(const struct dl_phdr_info *info, uintptr_t a)
-{
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
-        if (p->p_type == PT_LOAD && a - (info->dlpi_addr + p->p_vaddr) < p->p_memsz)
-            return 1;
-    }
-    return 0;
-}
+/* This library's ELF header, where it is loaded (the linker's symbol):
+ * the load address of an object whose first segment starts at 0, which
+ * a shared library's does. */
+extern const ElfW(Ehdr) __ehdr_start IL_HIDDEN;
 
 static int
 visit(struct dl_phdr_info *info, size_t size, void *arg)
 {
     struct search *s = arg;
     (void)size;
-    if (own(info, s->self)) {
+    if (info->dlpi_addr == (uintptr_t)&__ehdr_start) {
         s->past_self = 1;
         return 0;
     }
@@ -187,19 +178,26 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
     for (int i = 0; i < info->dlpi_phnum; i++)
         if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
             dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-    struct dso d = {info->dlpi_addr, NULL, NULL, NULL, NULL};
-    for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+    struct dso d = {.base = info->dlpi_addr};
+    for (int seen = 0; dyn && dyn->d_tag != DT_NULL && seen < 4; dyn++) {
         if (dyn->d_tag == DT_SYMTAB)
-            d.sym = (const ElfW(Sym) *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            d.sym = (const ElfW(Sym) *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
         else if (dyn->d_tag == DT_STRTAB)
-            d.str = (const char *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            d.str = (const char *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
         else if (dyn->d_tag == DT_GNU_HASH)
-            d.gnu = (const uint32_t *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            d.gnu = (const uint32_t *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
         else if (dyn->d_tag == DT_VERSYM)
-            d.versym = (const uint16_t *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            d.versym = (const uint16_t *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
     }
-    if (!d.sym || !d.str || !d.gnu)
+    if (!d.sym || !d.str || !d.gnu || !d.gnu[0])
         return 0; /* what this object defines is left to dlsym */
+    d.nbuckets = d.gnu[0];
+    d.symoffset = d.gnu[1];
+    d.bloom_mask = d.gnu[2] - 1;
+    d.shift = d.gnu[3];
+    d.bloom = (const ElfW(Addr) *)(d.gnu + 4);
+    d.buckets = (const uint32_t *)(d.bloom + d.gnu[2]);
+    d.chain = d.buckets + d.nbuckets;
     int left = 0;
     for (int k = 0; k < B_N; k++) {
         if (found[k] || (k < B_NEXT && !s->past_self))
@@ -218,7 +216,7 @@ il_bind(void)
 {
     if (__atomic_load_n(&bound, __ATOMIC_ACQUIRE))
         return;
-    struct search s = {(uintptr_t)&il_bind, 0};
+    struct search s = {0};
     dl_iterate_phdr(visit, &s);
     void *(*dl)(void *, const char *) = (void *(*)(void *, const char *))found[B_DLSYM];
     for (int k = 0; k < B_N && dl; k++)

@@ -58,10 +58,6 @@
 #include "il.h"
 #include "sys.h"
 
-/* set by il_main_return: this thread's main returned (the ending is
- * "return" unless it calls exit() since) */
-__thread int il_tls_returned __attribute__((tls_model("initial-exec")));
-
 /* glibc's stdio list lock (libio/genops.c): held around stdio's list
  * walks, and by _IO_cleanup at the very end of exit().  Exported by
  * glibc since 2.2.5 for fork's use. */
@@ -343,7 +339,7 @@ exit_entry(int status)
         il_exit_flush();
     il_sigset all = IL_SIGALL, old;
     il_sys_sigprocmask(SIG_BLOCK, &all, &old);
-    int r = claim(IL_END_EXITPATH, il_tls_returned ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
+    int r = claim(IL_END_EXITPATH, il.returned == il_self() ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
     if (r == OTHER)
         il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
     write_record();

@@ -143,6 +143,10 @@ struct il_state {
     volatile int exit_tail;   /* glibc's exit reached our entries */
     volatile int exit_open;   /* exit's ender wrote the record and output remains:
                                  its signals work again (finish.c) */
+    /* the thread whose main returned (il_self()), the ending "return" unless
+     * it calls exit() since; a variable, not thread-local: thread-local
+     * storage costs every process the loader's work for a TLS segment */
+    volatile uintptr_t returned;
     int end_how, end_status, end_sig;
     const char *end_exec; /* the program exec'd, for an exec ending */
     uintptr_t writer;     /* the thread writing (or that wrote) the record */
@@ -212,7 +216,6 @@ struct il_state {
 
 extern struct il_state il IL_HIDDEN;
 
-extern __thread int il_tls_returned IL_HIDDEN; /* this thread's main returned */
 
 /* sigsafe.c: signal-safe formatting and output */
 IL_HIDDEN size_t il_strlcpy(char *dst, const char *src, size_t n);

@@ -14,7 +14,7 @@ IL_SAFE = libc sigsafe names config record_json summary output finish signals ba
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
 IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o \
 	$(B)/interposer/stack.o
-IL_PIC = -fPIC -fvisibility=hidden -fno-strict-aliasing -ftls-model=initial-exec
+IL_PIC = -fPIC -fvisibility=hidden -fno-strict-aliasing
 
 LIB = $(B)/libinterloper.so
 

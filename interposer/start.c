@@ -262,7 +262,7 @@ il_main_fallback(void)
         ret = a.main((int)a.argc, a.argv, a.envp);
     else
         ret = il_call_on_stack(il.main_sp, a.main, (int)a.argc, a.argv, a.envp);
-    il_tls_returned = 1;
+    il.returned = il_self();
     return ret; /* glibc calls exit(ret) */
 }
 
@@ -313,7 +313,7 @@ IL_HIDDEN void il_main_returned(int ret) __attribute__((noreturn));
 void
 il_main_returned(int ret)
 {
-    il_tls_returned = 1;
+    il.returned = il_self();
     exit_begin(ret);
     il.real_exit(ret);
     __builtin_unreachable();
@@ -323,7 +323,8 @@ IL_EXPORT void
 exit(int status)
 {
     il_resolve_reals();
-    il_tls_returned = 0;
+    if (il.returned == il_self())
+        il.returned = 0;
     if (il.phase == IL_PHASE_LOADED)
         il_finish(IL_HOW_EXIT, status, 0, NULL); /* before our constructor: no entries yet */
     exit_begin(status);

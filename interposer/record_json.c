@@ -110,7 +110,17 @@ put_strn(struct out *o, const char *s, size_t n)
     static const char hx[] = "0123456789abcdef";
     const unsigned char *c = (const unsigned char *)s;
     PUT(o, "\"");
-    for (size_t i = 0; i < n && o->p + 8 < o->end;) {
+    size_t i = 0;
+    if (o->p < o->end && n < (size_t)(o->end - o->p)) {
+        /* the common case, a plain string: copied as it is scanned */
+        char *p = o->p;
+        while (i < n && plain[c[i]]) {
+            p[i] = (char)c[i];
+            i++;
+        }
+        o->p += i;
+    }
+    while (i < n && o->p + 8 < o->end) {
         unsigned b = c[i];
         size_t run = 0;
         while (i + run < n && plain[c[i + run]])
@@ -318,7 +328,7 @@ cpu_model(char *out, size_t n)
     for (char *line = b; *line && rank > 0;) {
         char *nl = strchr(line, '\n');
         for (size_t k = 0; k < rank; k++) {
-            if (strncmp(line, keys[k].key, keys[k].len))
+            if (line[0] != keys[k].key[0] || strncmp(line, keys[k].key, keys[k].len))
                 continue;
             char *colon = strchr(line, ':');
             if (!colon || (nl && colon > nl))

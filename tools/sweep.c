@@ -807,8 +807,7 @@ main(int argc, char **argv)
         err(1, "--output %s", s.output);
     if (!locked)
         lock_results(&st, st.res_fd);
-    if (s.hold)
-        il_hold_events();
+    int held = s.hold ? il_hold_events() : 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns */
@@ -830,6 +829,7 @@ main(int argc, char **argv)
         il_findings_warn(&found, IL_SWEEP_ME);
     json_object_set_new(line, IL_M_MACHINE, json_incref(machine)); /* kept for the summary */
     json_object_set_new(line, IL_M_FINDINGS, il_findings_json(&found));
+    json_object_set_new(line, IL_M_HELD, json_integer(held));
     il_meta_write(st.res_fd, s.output, line);
     json_decref(line);
 

@@ -103,6 +103,18 @@ static const unsigned char plain[256] = {
     [']' ... '~'] = 1,
 };
 
+/* Are all eight bytes of x plain?  None below 0x20 or above 0x7e, none a
+ * quote or a backslash: exact tests of any byte, a word at a time. */
+static int
+plain8(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    uint64_t bad = ((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) |
+                   ((b - ones) & ~b);
+    return !(bad & highs);
+}
+
 /* A JSON string of n bytes of s: escaped, and valid UTF-8. */
 static void
 put_strn(struct out *o, const char *s, size_t n)
@@ -114,6 +126,12 @@ put_strn(struct out *o, const char *s, size_t n)
     if (o->p < o->end && n < (size_t)(o->end - o->p)) {
         /* the common case, a plain string: copied as it is scanned */
         char *p = o->p;
+        for (uint64_t x; i + 8 <= n; i += 8) {
+            __builtin_memcpy(&x, c + i, 8);
+            if (!plain8(x))
+                break;
+            __builtin_memcpy(p + i, &x, 8);
+        }
         while (i < n && plain[c[i]]) {
             p[i] = (char)c[i];
             i++;

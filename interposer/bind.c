@@ -72,8 +72,8 @@ enum { IL_BOUND(ENUM) B_N };
 #undef ENUM
 
 static const struct {
-    const char *name;
-    size_t len; /* with its NUL */
+    char name[24]; /* an array, not a pointer: no relocation at load */
+    size_t len;    /* with its NUL */
     uint32_t hash;
 } names[B_N] = {
 #define NAME(k, name) [k] = {name, sizeof name, GNU_HASH(name)},

@@ -19,7 +19,9 @@
 
 #include "interloper.h"
 
-static const char *const il_err_text[] = {
+/* texts in arrays, not pointers: a pointer in a table costs every process
+ * a relocation at load */
+static const char il_err_text[][32] = {
     [0] = "success",
     [-IL_EINVAL] = "malformed value",
     [-IL_ERANGE] = "value out of range",
@@ -37,7 +39,8 @@ static const char *const il_err_text[] = {
 const char *
 il_strerror(int err)
 {
-    if (err > 0 || -err >= (int)(sizeof il_err_text / sizeof il_err_text[0]) || !il_err_text[-err])
+    if (err > 0 || -err >= (int)(sizeof il_err_text / sizeof il_err_text[0]) ||
+        !il_err_text[-err][0])
         return "unknown error";
     return il_err_text[-err];
 }
@@ -426,7 +429,7 @@ parse_debug(struct il_config *cfg, const char *var, const char *v)
  * set but empty is as good as unset.
  */
 static const struct il_var {
-    const char *name;
+    char name[24];
     unsigned len;
     void (*parse)(struct il_config *cfg, const char *var, const char *value);
 } il_vars[] = {

@@ -256,7 +256,7 @@ IL_HIDDEN const unsigned long *il_auxv(char **envp);
 /* names.c: generic event names */
 IL_HIDDEN int il_event_generic(const char *name, struct perf_event_attr *attr);
 IL_HIDDEN int il_event_is_papi_name(const char *name);
-extern const char *const il_generic_names[] IL_HIDDEN;
+IL_HIDDEN const char *il_generic_name(int i);
 
 /* backends.c: picks the backend and opens the events */
 IL_HIDDEN void il_events_setup(void);

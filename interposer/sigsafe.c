@@ -207,7 +207,7 @@ il_errname(int err, char *buf)
 {
     static const struct {
         int err;
-        const char *text;
+        char text[48]; /* not a pointer: no relocation at load */
     } t[] = {
         {ENOSPC, "ENOSPC (no space left on device)"},
         {EDQUOT, "EDQUOT (disk quota exceeded)"},

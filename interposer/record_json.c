@@ -19,6 +19,7 @@
 #include <sys/personality.h>
 #include <sys/utsname.h>
 
+#include "il_version.h" /* generated from VERSION (Makefile) */
 #include "il.h"
 #include "sys.h"
 
@@ -319,6 +320,8 @@ put_exit(struct out *o)
         PUT(o, ",\"" IL_F_EXEC "\":");
         put_str(o, il.end_exec);
     }
+    PUT(o, ",\"" IL_F_CERTAIN "\":");
+    put_bool(o, !il.end_uncertain);
     PUT(o, "}");
 }
 

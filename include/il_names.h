@@ -157,6 +157,30 @@
 #define IL_M_ENV_BASE "env_base"
 #define IL_M_LAUNCH "launch"
 #define IL_M_WHY "why"
+/* kind "machine": a snapshot ("machine", an object) when the sweep starts,
+ * every --snapshot-every while it runs, and when it ends ("when");
+ * "sweep_id" names the sweep process (the same in its snapshots), "shard"
+ * its shard; the end's "sweep" counts its runs */
+#define IL_M_MACHINE "machine"
+#define IL_M_SWEEP "sweep_id"
+#define IL_M_WHEN_START "start"
+#define IL_M_WHEN_DURING "during"
+#define IL_M_WHEN_END "end"
+/* the snapshot's facts that make two machines' runs not comparable, with
+ * IL_F_HOST, IL_F_CPU, IL_F_KERNEL and IL_F_VERSION (il_machine.h) */
+#define IL_MF_GOVERNOR "governor"
+#define IL_MF_BOOST "boost"
+#define IL_MF_SMT "smt"
+#define IL_MF_MEM_TOTAL "mem_total_kib"
+#define IL_MF_LOADAVG "loadavg"
+/* labels the sweep adds from the scheduler that started it (its own
+ * environment, never the measured program's): Slurm's job and array task
+ * and node, GNU parallel's job slot and sequence number */
+#define IL_L_SLURM_JOB "slurm_job"
+#define IL_L_SLURM_TASK "slurm_task"
+#define IL_L_SLURM_NODE "slurm_node"
+#define IL_L_PARALLEL_SLOT "parallel_slot"
+#define IL_L_PARALLEL_SEQ "parallel_seq"
 
 /* ------------------------------------------------------------ the link manifest
  * DIR/manifest.json, written by interloper link (interloper-link(1)), read

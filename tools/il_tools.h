@@ -146,6 +146,9 @@ size_t il_plan_batch_end(const struct il_plan *p, unsigned b);
 /* The runs of batch b, in their order; *nruns of them (malloc'd).  Block
  * numbers continue from first_block. */
 struct il_run *il_plan_batch(struct il_plan *p, unsigned b, uint32_t first_block, size_t *nruns);
+/* The shard, 1 to n, that run r belongs to in n shards (--shard I/N):
+ * its block's, dealt out in the plan's order. */
+unsigned il_plan_shard(const struct il_run *r, unsigned n);
 /* The factor values of drawn setup i (pos), layout index in *lay (-1). */
 void il_plan_setup(const struct il_plan *p, size_t pos, unsigned long long *env, long *lay,
                    unsigned long long *stack, unsigned long long *heap);

@@ -1,7 +1,8 @@
 /*
  * machine.c: a snapshot of what in the machine's state bears on
- * measurements, taken when a sweep starts and when it ends, so that a
- * burst of slow runs can be explained afterwards.  pyperf's metadata is
+ * measurements, taken when a sweep starts, every --snapshot-every while it
+ * runs, and when it ends, so that a burst of slow runs can be explained
+ * afterwards, and machines compared (machfacts.c).  pyperf's metadata is
  * the bar (CPU model and count, frequency governor and driver, turbo, SMT,
  * isolated CPUs, load, ASLR); steal time is there because on a virtual
  * machine another guest's work is taken from the measured program's.
@@ -97,6 +98,7 @@ il_machine(void)
     json_object_set_new(m, IL_M_TIME, json_string(now));
     if (gethostname(b, sizeof b - 1) == 0)
         json_object_set_new(m, IL_F_HOST, json_string(b));
+    json_object_set_new(m, IL_F_VERSION, json_string(IL_VERSION)); /* interloper's, here */
     if (uname(&u) == 0) {
         snprintf(b, sizeof b, "%s %s %s", u.sysname, u.release, u.machine);
         json_object_set_new(m, IL_F_KERNEL, json_string(b));
@@ -115,14 +117,14 @@ il_machine(void)
     json_object_set_new(m, "cpus_online", file_str("/sys/devices/system/cpu/online"));
     json_object_set_new(m, "cpus_isolated", file_str("/sys/devices/system/cpu/isolated"));
     json_object_set_new(m, "nohz_full", file_str("/sys/devices/system/cpu/nohz_full"));
-    json_object_set_new(m, "governor", per_cpu("scaling_governor"));
+    json_object_set_new(m, IL_MF_GOVERNOR, per_cpu("scaling_governor"));
     json_object_set_new(m, "cpufreq_driver", per_cpu("scaling_driver"));
     json_t *boost = on_off("/sys/devices/system/cpu/cpufreq/boost", 0);
     if (!boost)
         boost = on_off("/sys/devices/system/cpu/intel_pstate/no_turbo", 1);
-    json_object_set_new(m, "boost", boost ? boost : json_null());
+    json_object_set_new(m, IL_MF_BOOST, boost ? boost : json_null());
     json_t *smt = on_off("/sys/devices/system/cpu/smt/active", 0);
-    json_object_set_new(m, "smt", smt ? smt : json_null());
+    json_object_set_new(m, IL_MF_SMT, smt ? smt : json_null());
     json_object_set_new(m, "smt_control", file_str("/sys/devices/system/cpu/smt/control"));
     json_object_set_new(m, "thp", bracketed("/sys/kernel/mm/transparent_hugepage/enabled"));
     json_object_set_new(m, "thp_defrag", bracketed("/sys/kernel/mm/transparent_hugepage/defrag"));
@@ -132,7 +134,7 @@ il_machine(void)
     char runnable[64];
     if (first_line("/proc/loadavg", b, sizeof b) &&
         sscanf(b, "%lf %lf %lf %63s", &l1, &l5, &l15, runnable) == 4) {
-        json_object_set_new(m, "loadavg", json_pack("[f,f,f]", l1, l5, l15));
+        json_object_set_new(m, IL_MF_LOADAVG, json_pack("[f,f,f]", l1, l5, l15));
         json_object_set_new(m, "runnable", json_string(runnable));
     }
     /* the whole machine's CPU time so far, in ticks, steal among it */
@@ -151,6 +153,8 @@ il_machine(void)
     while (f && fgets(b, sizeof b, f))
         if (!strncmp(b, "MemAvailable:", 13))
             json_object_set_new(m, "mem_available_kib", json_integer(atoll(b + 13)));
+        else if (!strncmp(b, "MemTotal:", 9))
+            json_object_set_new(m, IL_MF_MEM_TOTAL, json_integer(atoll(b + 9)));
     if (f)
         fclose(f);
     if (first_line("/proc/uptime", b, sizeof b))

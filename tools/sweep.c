@@ -64,6 +64,7 @@ struct state {
     unsigned long long ref_bytes;
     size_t planned, skipped, todo, ran, failed;
     double t0, shown;
+    double snapped; /* when the last machine snapshot was taken */
     int tty;
     char **argv;
     char *buf;
@@ -100,7 +101,8 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
     if (kind == IL_LINE_RECORD) {
         const char *run = il_record_label(j, IL_L_RUN);
         if (run)
-            il_launch_record(&st->done, run, il_record_label(j, IL_L_LAUNCH), lineno);
+            il_launch_record(&st->done, run, il_record_label(j, IL_L_LAUNCH), lineno,
+                             il_line_hash(raw, n));
     } else {
         const char *k = json_string_value(json_object_get(j, IL_M_KIND));
         if (k && !strcmp(k, IL_M_KIND_FAILED))
@@ -116,7 +118,6 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
                      json_string_value(json_object_get(j, IL_M_RUN)));
         }
     }
-    (void)raw, (void)n;
     return 0;
 }
 
@@ -157,12 +158,29 @@ progress(struct state *st, int last)
 
 /* ------------------------------------------------------------ ending */
 
+/* A snapshot of the machine: this sweep's (its nonce) and its shard's. */
+static json_t *
+machine_line(struct state *st, const char *when)
+{
+    char nonce[24];
+    json_t *l = il_meta_line(IL_M_KIND_MACHINE, st->id);
+    json_object_set_new(l, IL_M_WHEN, json_string(when));
+    snprintf(nonce, sizeof nonce, "%016llx", st->nonce);
+    json_object_set_new(l, IL_M_SWEEP, json_string(nonce));
+    if (st->s->shard_n) {
+        char sh[32];
+        snprintf(sh, sizeof sh, "%u/%u", st->s->shard_i, st->s->shard_n);
+        json_object_set_new(l, IL_M_SHARD, json_string(sh));
+    }
+    json_object_set_new(l, IL_M_MACHINE, il_machine());
+    st->snapped = il_now();
+    return l;
+}
+
 static void
 end_line(struct state *st, const char *stopped)
 {
-    json_t *l = il_meta_line(IL_M_KIND_MACHINE, st->id);
-    json_object_set_new(l, IL_M_WHEN, json_string("end"));
-    json_object_set_new(l, "machine", il_machine());
+    json_t *l = machine_line(st, IL_M_WHEN_END);
     json_object_set_new(l, "sweep",
                         json_pack("{s:I,s:I,s:I,s:s}", "runs", (json_int_t)st->ran, "skipped",
                                   (json_int_t)st->skipped, "failed", (json_int_t)st->failed,
@@ -241,6 +259,8 @@ each_label(struct state *st, const struct il_run *r,
         fn(ctx, IL_L_CPUS, s->c.cpus_text);
     if (!s->check_output)
         fn(ctx, IL_L_OUTPUT_CHECK, "off");
+    for (size_t i = 0; i < s->nsched; i++)
+        fn(ctx, s->sched[i].key, s->sched[i].value);
     for (size_t i = 0; i < s->c.nlabels; i++)
         fn(ctx, s->c.labels[i].key, s->c.labels[i].value);
 }
@@ -467,6 +487,13 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             exit(1);
         }
     }
+    /* between runs, never during one: a snapshot now and then (the
+     * governor, boost or load of a long shard may change) */
+    if (s->snapshot_every > 0 && il_now() - st->snapped >= s->snapshot_every) {
+        json_t *l = machine_line(st, IL_M_WHEN_DURING);
+        il_meta_write(st->res_fd, s->output, l);
+        json_decref(l);
+    }
     progress(st, 0);
 }
 
@@ -499,10 +526,45 @@ one_per_host(struct state *st)
 
 /* ------------------------------------------------------------ the plan */
 
+/* Is run r (its id) one of this sweep's: of its shard, listed by --runs? */
 static int
-in_shard(const struct il_sweep *s, const struct il_run *r)
+in_shard(struct il_sweep *s, const struct il_run *r, const char *runid)
 {
-    return !s->shard_n || r->block % s->shard_n == s->shard_i - 1;
+    if (s->shard_n && il_plan_shard(r, s->shard_n) != s->shard_i)
+        return 0;
+    long *listed = s->runs_file ? il_idset_get(&s->runs_only, runid) : NULL;
+    if (s->runs_file && !listed)
+        return 0;
+    if (listed)
+        *listed = 1;
+    return 1;
+}
+
+/* --runs FILE: every id it lists must be a run of the plan (before
+ * anything runs) */
+static void
+runs_in_plan(struct state *st, const struct il_run *runs, size_t n)
+{
+    struct il_sweep *s = st->s;
+    char runid[512];
+    if (!s->runs_file)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        il_plan_run_id(&st->plan, &runs[i], runid, sizeof runid);
+        in_shard(s, &runs[i], runid);
+    }
+    size_t bad = 0;
+    const char *first = NULL;
+    for (size_t k = 0; k < s->runs_only.cap; k++)
+        if (s->runs_only.key[k] && !s->runs_only.val[k]) {
+            first = first ? first : s->runs_only.key[k];
+            bad++;
+        }
+    if (bad)
+        errx(1,
+             "--runs %s: %s is not a run of plan %s (%zu of the %zu ids listed are not); give "
+             "the options and seed of the plan whose runs it lists",
+             s->runs_file, first, st->id, bad, s->runs_only.n);
 }
 
 /* -n: "--label KEY=VALUE" for interloper run (not the launch: each run's own) */
@@ -527,17 +589,17 @@ run_label(void *ctx, const char *key, const char *value)
 static void
 dry_run(struct state *st, const struct il_run *runs, size_t n)
 {
-    const struct il_sweep *s = st->s;
+    struct il_sweep *s = st->s;
     struct il_buf b = {0};
     for (size_t i = 0; i < n; i++) {
         const struct il_run *r = &runs[i];
-        if (!in_shard(s, r))
-            continue;
         char runid[512], setup[512];
         unsigned long long env, stack, heap;
         long lay;
         enum il_pinmode pin;
         il_plan_run_id(&st->plan, r, runid, sizeof runid);
+        if (!in_shard(s, r, runid))
+            continue;
         il_plan_setup_label(&st->plan, r, setup, sizeof setup);
         il_plan_setup(&st->plan, r->setup, &env, &lay, &stack, &heap);
         const char *path = program(st, r, &pin);
@@ -651,6 +713,14 @@ env_base(struct state *st, const char *lib, size_t padmax)
     if (!s->env_base_given) {
         s->env_base = st->have_file_base ? st->file_base : here;
         from = st->have_file_base ? "the results file's plan line" : "this environment";
+        /* the other shards' hosts take theirs: said now, not at merge */
+        if (s->shard_n && !st->have_file_base && !s->c.dry)
+            fprintf(stderr,
+                    "interloper sweep: warning: --shard %u/%u without --env-base: this shard's "
+                    "setups take this environment's size, %zu bytes; a shard on a host whose "
+                    "environment differs will not merge with it: give every shard one "
+                    "--env-base (such as %zu)\n",
+                    s->shard_i, s->shard_n, here, (here + IL_SLURM_ENV_ROOM + 4095) / 4096 * 4096);
     }
     if (here > s->env_base)
         errx(1,
@@ -707,9 +777,21 @@ main(int argc, char **argv)
     il_sweep_parse(&s, argc, argv);
     st.s = &s;
     int seed_from_file = 0;
+    const char *seed_file = s.output;
+    char *shard_file = NULL;
     if (!s.seed_given && !s.slurm) {
         uint32_t seed;
         seed_from_file = il_results_scan(IL_SWEEP_ME, s.output, 0, first_seed, &seed) == 2;
+        if (seed_from_file)
+            s.d.seed = seed;
+    }
+    /* --slurm again: the seed of the shards' files, so that the same
+     * command resumes the plan it drew */
+    for (unsigned i = 1; !s.seed_given && s.slurm && !seed_from_file && i <= s.slurm; i++) {
+        uint32_t seed;
+        free(shard_file);
+        seed_file = shard_file = il_slurm_shard_file(&s, i, "jsonl");
+        seed_from_file = il_results_scan(IL_SWEEP_ME, shard_file, 0, first_seed, &seed) == 2;
         if (seed_from_file)
             s.d.seed = seed;
     }
@@ -722,7 +804,7 @@ main(int argc, char **argv)
     il_meta_plan_id(identity, st.id);
     if (!s.seed_given && !s.c.quiet)
         fprintf(stderr, "interloper sweep: seed %u%s%s\n", s.d.seed,
-                seed_from_file ? ", from " : "", seed_from_file ? s.output : "");
+                seed_from_file ? ", from " : "", seed_from_file ? seed_file : "");
     for (size_t i = 0; i < s.d.nenv; i++)
         if (s.d.env[i] > IL_PAD_MAX)
             errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable",
@@ -740,18 +822,16 @@ main(int argc, char **argv)
              "--shard %u/%u: the plan has only %zu blocks of runs (a setup in a "
              "repetition); use at most that many shards",
              s.shard_i, s.shard_n, il_plan_batch_end(&st.plan, 0) * s.d.reps);
+    runs_in_plan(&st, runs, nruns);
     if (s.slurm) {
-        if (!s.env_base_given) {
-            /* this environment's size and room for what Slurm adds to a
-             * task's (SLURM_* variables, of lengths that vary by task) */
-            const char *lib = il_find_library();
-            struct il_spec spec;
-            il_spec_dir(&spec, IL_SWEEP_ME, 1);
-            il_env_build(&st.env, &st.slots, &s.c, lib ? lib : "libinterloper.so", spec.path, 0);
-            s.env_base = il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM;
-        }
-        il_slurm(&s, st.id, nruns);
-        return 0;
+        /* this environment's size and room for what Slurm adds to a task's
+         * (SLURM_* variables, of lengths that vary by task) */
+        const char *lib = il_find_library();
+        struct il_spec spec;
+        il_spec_dir(&spec, IL_SWEEP_ME, 1);
+        il_env_build(&st.env, &st.slots, &s.c, lib ? lib : "libinterloper.so", spec.path, 0);
+        return il_slurm(&s, st.id, &st.plan, runs, nruns,
+                        il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM);
     }
     const char *lib = il_find_library();
     if (!lib)
@@ -819,9 +899,7 @@ main(int argc, char **argv)
     json_t *line = il_meta_plan_line(&s, identity, st.id, &st.plan);
     il_meta_write(st.res_fd, s.output, line);
     json_decref(line);
-    line = il_meta_line(IL_M_KIND_MACHINE, st.id);
-    json_object_set_new(line, IL_M_WHEN, json_string("start"));
-    json_object_set_new(line, "machine", il_machine());
+    line = machine_line(&st, IL_M_WHEN_START);
     il_meta_write(st.res_fd, s.output, line);
     json_decref(line);
 
@@ -840,7 +918,7 @@ main(int argc, char **argv)
         for (size_t i = 0; i < nruns; i++) {
             char runid[512];
             il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
-            if (!in_shard(&s, &runs[i]))
+            if (!in_shard(&s, &runs[i], runid))
                 continue;
             st.planned++;
             int there = il_launch_state(&st.done, runid);
@@ -865,9 +943,9 @@ main(int argc, char **argv)
             char runid[512];
             if (stop_sig)
                 interrupted(&st);
-            if (!in_shard(&s, &runs[i]))
-                continue;
             il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
+            if (!in_shard(&s, &runs[i], runid))
+                continue;
             if (il_launch_state(&st.done, runid) <= 0)
                 run_one(&st, &runs[i], &lab);
         }
@@ -913,9 +991,12 @@ main(int argc, char **argv)
         if (s.until)
             fprintf(stderr, "interloper sweep: stopped (%s): %s\n", stopped, until_why);
         else {
-            char shard[64] = "", extra[64] = "";
+            char shard[IL_PATH_MAX + 64] = "", extra[64] = "";
             if (s.shard_n)
                 snprintf(shard, sizeof shard, "shard %u/%u of ", s.shard_i, s.shard_n);
+            if (s.runs_file)
+                snprintf(shard, sizeof shard, "the %zu of --runs %s, of ", s.runs_only.n,
+                         s.runs_file);
             if (s.d.pin_factor)
                 snprintf(extra, sizeof extra, " x 2 pins");
             if (s.d.warmup)

@@ -18,6 +18,13 @@
 /* the generator and the order scheme; part of every plan's identity */
 #define IL_PLAN_GENERATOR "xoshiro128** seeded through fmix32; sweep order 1 (plan.c)"
 
+/* ------------------------------------------------------------ a set of run ids */
+struct il_idset {
+    char **key;
+    long *val;
+    size_t cap, n;
+};
+
 /* ------------------------------------------------------------ options */
 struct il_system {
     const char *name;
@@ -57,16 +64,20 @@ struct il_sweep {
     const char *output;
     int argc;
     char **argv;
+    int status;                /* --slurm --status */
+    const char *runs_file;     /* --runs FILE: only the runs it lists */
+    struct il_idset runs_only; /* their ids; val 1 once found in the plan */
+    char **bin_sha; /* --expect-sha256: each binary's, systems x layouts */
+    size_t nbin_sha;
+    double snapshot_every; /* seconds between machine snapshots; 0: none */
+    /* the scheduler that started the sweep (IL_L_SLURM_*, IL_L_PARALLEL_*):
+     * labels of its records, read from its own environment */
+    struct il_label sched[5];
+    size_t nsched;
 };
 
 void il_sweep_parse(struct il_sweep *s, int argc, char **argv);
 
-/* ------------------------------------------------------------ a set of run ids */
-struct il_idset {
-    char **key;
-    long *val;
-    size_t cap, n;
-};
 long *il_idset_add(struct il_idset *s, const char *id, int *added);
 long *il_idset_get(struct il_idset *s, const char *id);
 void il_idset_free(struct il_idset *s);
@@ -83,22 +94,31 @@ int il_results_scan(const char *me, const char *path, int fix,
  * one launch (one label launch) are one run; another launch of a run is a
  * duplicate unless the run's launch so far failed (a "failed" line), when
  * it is a retry.  Records without a launch label (older files): a launch is
- * the records of a run on consecutive lines (here: line numbers). */
+ * the records of a run on consecutive lines (here: line numbers).  A line
+ * that is a copy of one of the kept launch's (its hash, h) is a duplicate.
+ * The memory is one entry per run and one hash per kept record: merge
+ * streams its files. */
 enum il_launch_seen { IL_LAUNCH_NEW, IL_LAUNCH_SAME, IL_LAUNCH_RETRY, IL_LAUNCH_DUP };
 struct il_launches {
     struct il_idset runs; /* run id -> index in v */
     struct il_launch_run {
         char *launch; /* the launch kept; NULL: unlabelled */
         long last;    /* its last record's line */
-        int failed;
+        uint64_t h0;  /* its records' lines' hashes: the first, the others */
+        uint64_t *more;
+        uint32_t nhash;
+        unsigned char failed, planned;
     } *v;
     size_t n, cap;
 };
+uint64_t il_line_hash(const char *raw, size_t n);
 enum il_launch_seen il_launch_record(struct il_launches *l, const char *run, const char *launch,
-                                     long here);
+                                     long here, uint64_t h);
 void il_launch_failed(struct il_launches *l, const char *run, const char *launch);
 /* -1: no record of run; 0: its launch failed; 1: it is there */
 int il_launch_state(struct il_launches *l, const char *run);
+/* the same, and the run marked as one of the plan's */
+int il_launch_plan(struct il_launches *l, const char *run);
 
 /* ------------------------------------------------------------ metadata lines (meta.c) */
 /* The plan's identity (what defines the experiment), its id, and the
@@ -132,7 +152,13 @@ int il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *wi
 /* --slurm without --env-base: the script's base is the submitting
  * environment's size plus this, for the variables Slurm adds to a task's */
 #define IL_SLURM_ENV_ROOM 4096
-void il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs);
+/* The script (or, with --status, each task's state) for the plan's runs;
+ * here_base: this environment's size plus room, the base when neither
+ * --env-base nor a shard's file gives one.  The exit status. */
+int il_slurm(struct il_sweep *s, const char *plan_id, const struct il_plan *p,
+             const struct il_run *runs, size_t nruns, unsigned long long here_base);
+/* STEM.shard-I-of-N.EXT, the name of shard I's results file or log */
+char *il_slurm_shard_file(const struct il_sweep *s, unsigned i, const char *ext);
 
 /* ------------------------------------------------------------ merge.c */
 int il_record_merge(int argc, char **argv);

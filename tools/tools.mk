@@ -10,7 +10,7 @@ IL_UTIL_OBJ = $(addprefix $(B)/tools/,util.o sha256.o xalloc.o)
 IL_TOOL_COMMON = args opts setupid elf launch
 IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o
 # The plan, results files and their lines: the sweep's, and merge's.
-IL_PLAN_OBJ = $(addprefix $(B)/tools/,plan.o prng.o results.o meta.o)
+IL_PLAN_OBJ = $(addprefix $(B)/tools/,plan.o prng.o results.o meta.o machfacts.o)
 IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o until.o slurm.o holdev.o)
 
 $(B)/tools/%.o: tools/%.c

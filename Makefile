@@ -38,6 +38,7 @@ DEB_TEST_PACKAGES = slurm-wlm munge parallel
 # suites.
 STATS_TARGETS =
 UNIT_TESTS =
+include common/common.mk
 include interposer/interposer.mk
 include tools/tools.mk
 include stats/stats.mk
@@ -125,7 +126,7 @@ clean:
 	rm -rf $(B) bench/out demo/out
 
 format:
-	clang-format -i interposer/*.c interposer/*.h include/*.h tools/*.c tests/unit/*.c \
+	clang-format -i interposer/*.c interposer/*.h include/*.h common/*.c tools/*.c tests/unit/*.c \
 		tests/progs/*.c $(wildcard stats/*.c stats/*.h tests/stats/*.c)
 
 .PHONY: all deps test-deps check test tests-build install uninstall clean format stress check-pmu \

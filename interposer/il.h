@@ -79,7 +79,7 @@ struct il_event {
 };
 
 /*
- * One counter backend (backend_*.c).  The table in events.c lists them;
+ * One counter backend (backend_*.c).  The table in backends.c lists them;
  * adding a backend means one file and one line there.  Every function
  * works on il.ev[0..il.nev-1].  The functions called after main
  * (stop_read, floor, restart) run in the finish path, which may be a
@@ -183,7 +183,7 @@ struct il_state {
     size_t bufcap, prefix_len;
     const char *run_labels; /* a JSON object from interloper run, or NULL */
 
-    /* the spec from interloper run (run.c) */
+    /* the spec from interloper run (run_spec.c) */
     int run_loaded, run_summary;
     pid_t run_pid;
 
@@ -206,7 +206,7 @@ extern struct il_state il IL_HIDDEN;
 
 extern __thread int il_tls_returned IL_HIDDEN; /* this thread's main returned */
 
-/* util.c: signal-safe formatting and output */
+/* sigsafe.c: signal-safe formatting and output */
 IL_HIDDEN size_t il_strlcpy(char *dst, const char *src, size_t n);
 IL_HIDDEN char *il_fmt_u64(char *p, uint64_t v);
 IL_HIDDEN char *il_fmt_i64(char *p, int64_t v);
@@ -246,7 +246,7 @@ IL_HIDDEN int il_event_generic(const char *name, struct perf_event_attr *attr);
 IL_HIDDEN int il_event_is_papi_name(const char *name);
 extern const char *const il_generic_names[] IL_HIDDEN;
 
-/* events.c: picks the backend and opens the events */
+/* backends.c: picks the backend and opens the events */
 IL_HIDDEN void il_events_setup(void);
 
 /* backend_perf.c, also for interloper events */
@@ -270,7 +270,7 @@ IL_HIDDEN void il_perf_encode(void);
 IL_HIDDEN int il_papi_probe(char *info, size_t n);
 IL_HIDDEN int il_papi_code(const char *name, int *code, char *err, size_t n);
 
-/* record.c */
+/* record_json.c */
 struct il_usage {
     uint64_t wall, user, sys, vol, invol;
     long maxrss;
@@ -319,7 +319,7 @@ IL_HIDDEN void il_counted_take(void);
 /* signals.c */
 IL_HIDDEN void il_signals_install(void);
 
-/* run.c: the spec from interloper run */
+/* run_spec.c: the spec from interloper run */
 IL_HIDDEN void il_run_load(void);
 IL_HIDDEN int il_run_wants_summary(void);
 IL_HIDDEN void il_run_end(int measured);

@@ -6,11 +6,11 @@
 # IL_SAFE: the finish path, which may run in a signal handler or _exit:
 #   tests/system/interposer_safety.sh checks that these objects call
 #   nothing outside themselves but the allowlist in interposer/safe.allow.
-IL_CORE = config util names events backend_perf backend_papi backend_none pfm record summary \
-	output setup run
+IL_CORE = config sigsafe names backends backend_perf backend_papi backend_none pfm record_json \
+	summary output setup run_spec
 IL_HOOKS = start finish signals forkexec counted libc
-IL_SAFE = libc util names config record summary output finish signals backend_perf \
-	backend_none run stack
+IL_SAFE = libc sigsafe names config record_json summary output finish signals backend_perf \
+	backend_none run_spec stack
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
 IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o \
 	$(B)/interposer/stack.o

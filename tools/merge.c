@@ -3,7 +3,7 @@
  * files of a plan's shards (or of any runs of one plan) into one, checked
  * against the plan: every line must belong to the same plan (its id), the
  * runs are compared with the runs the plan has (rebuilt from the plan line
- * by plan.c, as the sweep made them), and missing, duplicate and foreign
+ * by sweep_plan.c, as the sweep made them), and missing, duplicate and foreign
  * run ids are said, with the shards they belong to and what the shards'
  * logs end with.  The shards' outputs must agree, as the runs of one sweep
  * must; their machines' facts are compared (machfacts.c).  OUT is written
@@ -194,7 +194,7 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
              m->path, lineno);
     long here = ((long)m->file << 32) | lineno;
     if (il_launch_record(&m->seen, run, il_record_label(j, IL_L_LAUNCH), here,
-                         il_line_hash(raw, n)) == IL_LAUNCH_DUP) {
+                         il_fnv1a(raw, n)) == IL_LAUNCH_DUP) {
         /* the same run again: a copy of a line, or another launch of it */
         int added;
         m->dup_records++;
@@ -487,12 +487,11 @@ il_record_merge(int argc, char **argv)
         if (il_plan_batch_end(&p, b) >= p.n)
             break;
     }
-    for (size_t k = 0; k < m.seen.runs.cap; k++)
-        if (m.seen.runs.key[k] && !m.seen.v[m.seen.runs.val[k]].planned)
-            some_add(&extra, m.seen.runs.key[k]);
-    for (size_t k = 0; k < m.dups.cap; k++)
-        if (m.dups.key[k])
-            some_add(&dup, m.dups.key[k]);
+    for (size_t k = 0; k < m.seen.runs.set.n; k++)
+        if (!m.seen.v[m.seen.runs.val[k]].planned)
+            some_add(&extra, m.seen.runs.set.key[k]);
+    for (size_t k = 0; k < m.dups.set.n; k++)
+        some_add(&dup, m.dups.set.key[k]);
 
     if (out)
         commit(m.fd, out, 0);

@@ -81,7 +81,7 @@ on_shard_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
         const char *run = il_record_label(j, IL_L_RUN);
         if (run)
             il_launch_record(&h->seen, run, il_record_label(j, IL_L_LAUNCH),
-                             ((long)h->file << 32) | lineno, il_line_hash(raw, n));
+                             ((long)h->file << 32) | lineno, il_fnv1a(raw, n));
         return 0;
     }
     const char *k = json_string_value(json_object_get(j, IL_M_KIND));

@@ -2,7 +2,7 @@
  * interloper sweep: experimental setup randomization, as Mytkowicz et al.
  * propose it ("Producing Wrong Data Without Doing Anything Obviously
  * Wrong!", ASPLOS'09, section 7.1.2), made to run for days: one seeded
- * plan (plan.c), each run forked and exec'd directly (no shell, no helper:
+ * plan (sweep_plan.c), each run forked and exec'd directly (no shell, no helper:
  * everything is parsed and checked once per sweep), every run's output
  * verified, and the results file the sweep's memory, so that rerunning the
  * command resumes it, shards of it run on many machines, and merged shards
@@ -102,7 +102,7 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
         const char *run = il_record_label(j, IL_L_RUN);
         if (run)
             il_launch_record(&st->done, run, il_record_label(j, IL_L_LAUNCH), lineno,
-                             il_line_hash(raw, n));
+                             il_fnv1a(raw, n));
     } else {
         const char *k = json_string_value(json_object_get(j, IL_M_KIND));
         if (k && !strcmp(k, IL_M_KIND_FAILED))
@@ -555,16 +555,16 @@ runs_in_plan(struct state *st, const struct il_run *runs, size_t n)
     }
     size_t bad = 0;
     const char *first = NULL;
-    for (size_t k = 0; k < s->runs_only.cap; k++)
-        if (s->runs_only.key[k] && !s->runs_only.val[k]) {
-            first = first ? first : s->runs_only.key[k];
+    for (size_t k = 0; k < s->runs_only.set.n; k++)
+        if (!s->runs_only.val[k]) {
+            first = first ? first : s->runs_only.set.key[k];
             bad++;
         }
     if (bad)
         errx(1,
              "--runs %s: %s is not a run of plan %s (%zu of the %zu ids listed are not); give "
              "the options and seed of the plan whose runs it lists",
-             s->runs_file, first, st->id, bad, s->runs_only.n);
+             s->runs_file, first, st->id, bad, (size_t)s->runs_only.set.n);
 }
 
 /* -n: "--label KEY=VALUE" for interloper run (not the launch: each run's own) */
@@ -995,8 +995,8 @@ main(int argc, char **argv)
             if (s.shard_n)
                 snprintf(shard, sizeof shard, "shard %u/%u of ", s.shard_i, s.shard_n);
             if (s.runs_file)
-                snprintf(shard, sizeof shard, "the %zu of --runs %s, of ", s.runs_only.n,
-                         s.runs_file);
+                snprintf(shard, sizeof shard, "the %zu of --runs %s, of ",
+                         (size_t)s.runs_only.set.n, s.runs_file);
             if (s.d.pin_factor)
                 snprintf(extra, sizeof extra, " x 2 pins");
             if (s.d.warmup)

@@ -10,19 +10,23 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "il_hset.h"
 #include "il_tools.h"
 
 #define IL_SWEEP_ME "interloper sweep"
 /* a system's name is in every run id, which must fit IL_PATH_MAX-sized buffers */
 #define IL_SYSTEM_NAME_MAX 128
-/* the generator and the order scheme; part of every plan's identity */
+/* the generator and the order scheme; part of every plan's identity, so
+ * never edited (its "plan.c" is today's sweep_plan.c: changing the words
+ * would change every plan id and refuse every resume) */
 #define IL_PLAN_GENERATOR "xoshiro128** seeded through fmix32; sweep order 1 (plan.c)"
 
 /* ------------------------------------------------------------ a set of run ids */
+/* Ids in the order first added (set.key[0 .. set.n-1]), each with a value. */
 struct il_idset {
-    char **key;
+    struct il_hset set;
     long *val;
-    size_t cap, n;
+    size_t cap;
 };
 
 /* ------------------------------------------------------------ options */
@@ -95,7 +99,8 @@ int il_results_scan(const char *me, const char *path, int fix,
  * duplicate unless the run's launch so far failed (a "failed" line), when
  * it is a retry.  Records without a launch label (older files): a launch is
  * the records of a run on consecutive lines (here: line numbers).  A line
- * that is a copy of one of the kept launch's (its hash, h) is a duplicate.
+ * that is a copy of one of the kept launch's (its hash h, il_fnv1a) is a
+ * duplicate.
  * The memory is one entry per run and one hash per kept record: merge
  * streams its files. */
 enum il_launch_seen { IL_LAUNCH_NEW, IL_LAUNCH_SAME, IL_LAUNCH_RETRY, IL_LAUNCH_DUP };
@@ -111,7 +116,6 @@ struct il_launches {
     } *v;
     size_t n, cap;
 };
-uint64_t il_line_hash(const char *raw, size_t n);
 enum il_launch_seen il_launch_record(struct il_launches *l, const char *run, const char *launch,
                                      long here, uint64_t h);
 void il_launch_failed(struct il_launches *l, const char *run, const char *launch);

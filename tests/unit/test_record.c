@@ -1,4 +1,4 @@
-/* Unit tests: record building (interposer/record.c, util.c). */
+/* Unit tests: record building (interposer/record_json.c, sigsafe.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * record.c: the record, schema interloper/1 (libinterloper(7)), written
+ * record_json.c: the record, schema interloper/1 (libinterloper(7)), written
  * by one small JSON writer that is async-signal-safe: no allocation, no
  * stdio, no locks.
  *

@@ -155,6 +155,9 @@
 /* the plan line: the environment's size, in bytes, of the setup with
  * env_add 0; every setup's is this plus its env_add (--env-base) */
 #define IL_M_ENV_BASE "env_base"
+/* the plan line: the number of environment strings of every run, the pad
+ * and fillers included (--env-vars); absent in files before 0.2.1 */
+#define IL_M_ENV_VARS "env_vars"
 #define IL_M_LAUNCH "launch"
 #define IL_M_WHY "why"
 /* kind "machine": a snapshot ("machine", an object) when the sweep starts,

@@ -630,6 +630,15 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
     struct il_span *f = rd->sc.found;
     if (span_is(f[P_SCHEMA], "\"" IL_SWEEP_SCHEMA "\"")) {
         d->sweep_lines++; /* the sweep's own metadata: not a record */
+        static const char kind[] = "\"" IL_M_KIND "\":\"" IL_M_KIND_MACHINE "\"";
+        if (memmem(s, n, kind, sizeof kind - 1)) {
+            /* a machine snapshot: compared with the others (il_machine.h) */
+            json_t *j = json_loadb(s, n, 0, NULL);
+            char where[4200];
+            snprintf(where, sizeof where, "%.4096s:%zu", file, line);
+            il_machines_add(&d->mach, j, where);
+            json_decref(j);
+        }
         return;
     }
     if (!f[P_SCHEMA].p || f[P_SCHEMA].p[0] != '"' || !f[P_LABELS].p || f[P_LABELS].p[0] != '{') {
@@ -655,6 +664,15 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
     if (!where_ok(rd))
         return;
     d->selected++;
+    if (d->nrec_host < 8 && f[P_HOST].p && f[P_HOST].p[0] == '"' && f[P_HOST].n >= 2) {
+        size_t k = 0;
+        while (k < d->nrec_host && (strlen(d->rec_host[k]) != f[P_HOST].n - 2 ||
+                                    memcmp(d->rec_host[k], f[P_HOST].p + 1, f[P_HOST].n - 2)))
+            k++;
+        if (k == d->nrec_host)
+            d->rec_host[d->nrec_host++] =
+                il_xasprintf("%.*s", (int)(f[P_HOST].n - 2), f[P_HOST].p + 1);
+    }
     if (rd->warm_slot != SIZE_MAX && is_warmup(rd, rd->ids[rd->warm_slot])) {
         d->warmup++;
         if (!sel->include_warmup)
@@ -868,6 +886,9 @@ il_data_free(struct il_data *d)
     free(d->wall);
     free(d->lab);
     free(d->first_schema_other);
+    il_machines_free(&d->mach);
+    for (size_t i = 0; i < d->nrec_host; i++)
+        free(d->rec_host[i]);
     for (size_t i = 0; i < d->nlv; i++) {
         free(d->lv[i].name);
         free(d->lv[i].seen);

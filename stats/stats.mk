@@ -19,7 +19,8 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 
 # The allocation helpers, the project's one generator (for resampling too)
 # and its one hash set, from common/.
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(IL_HSET_OBJ)
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(IL_HSET_OBJ) \
+		$(IL_MACHINE_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 

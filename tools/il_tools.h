@@ -184,8 +184,12 @@ struct il_slots {
 
 const char *il_find_library(void);
 const char *il_libexec_dir(void);
+/* The environment of a run: the caller's (or --env-clean's), the
+ * library's variables, the slots, fillers empty INTERLOPER_PAD= strings
+ * (so that every run of a plan has one number of variables: each is a
+ * pointer more before main's stack), and the pad. */
 void il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, const char *lib,
-                  const char *spec, size_t padmax);
+                  const char *spec, size_t padmax, size_t fillers);
 void il_env_setup(struct il_slots *s, unsigned long long stack_offset,
                   unsigned long long heap_offset, enum il_pinmode pin, uintptr_t pin_addr,
                   size_t pad);

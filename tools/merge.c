@@ -40,6 +40,7 @@ struct merge {
     struct il_idset dups;
     char out_sha[65], out_path[IL_PATH_MAX], out_run[512];
     long long env_base; /* the first plan line's env_base; -1: none yet */
+    long long env_vars; /* and its env_vars; 0: none (an older file) */
     const char *env_base_path;
     char env_differs[IL_PATH_MAX * 2 + 128];
     /* per system, setup, pin and argv: the environment size and main's
@@ -130,17 +131,23 @@ sweep_line(struct merge *m, json_t *j, long lineno)
         il_meta_extent_max(j, &m->setups, &m->reps, &m->warmup);
         if (!strcmp(k, IL_M_KIND_PLAN) && !m->plan_line)
             m->plan_line = json_incref(j);
-        json_t *eb = json_object_get(j, IL_M_ENV_BASE);
+        json_t *eb = json_object_get(j, IL_M_ENV_BASE), *ev = json_object_get(j, IL_M_ENV_VARS);
         long long base = json_is_integer(eb) ? (long long)json_integer_value(eb) : -1;
+        long long vars = json_is_integer(ev) ? (long long)json_integer_value(ev) : 0;
         if (!strcmp(k, IL_M_KIND_PLAN)) {
             shard_of_plan_line(m, j);
             if (m->env_base < 0) {
                 m->env_base = base;
+                m->env_vars = vars;
                 m->env_base_path = m->path;
             } else if (base != m->env_base && !m->env_differs[0]) {
                 snprintf(m->env_differs, sizeof m->env_differs,
                          "%s:%ld has environment base %lld, %s %lld bytes", m->path, lineno, base,
                          m->env_base_path, m->env_base);
+            } else if (vars && m->env_vars && vars != m->env_vars && !m->env_differs[0]) {
+                snprintf(m->env_differs, sizeof m->env_differs,
+                         "%s:%ld has %lld environment variables, %s %lld", m->path, lineno, vars,
+                         m->env_base_path, m->env_vars);
             }
         }
     }
@@ -517,11 +524,13 @@ il_record_merge(int argc, char **argv)
         say_shards(&m, sh_planned, sh_there, argc - i, argv + i);
     if (m.env_differs[0])
         fprintf(stderr,
-                "%s: warning: the shards' setups differ in environment size (%s): the same "
-                "setup moved the stack between them; rerun them with one --env-base\n",
+                "%s: warning: the shards' setups differ in environment (%s): the same setup "
+                "moved the stack between them; rerun them with one --env-base and --env-vars\n",
                 ME, m.env_differs);
     if (m.setup_differs[0])
-        fprintf(stderr, "%s: warning: %s: the setup is not one setup; rerun with one --env-base\n",
+        fprintf(stderr,
+                "%s: warning: %s: the setup is not one setup; rerun with one --env-base and "
+                "--env-vars\n",
                 ME, m.setup_differs);
     if (m.mach.differ_hosts)
         fprintf(stderr,

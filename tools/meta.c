@@ -169,6 +169,8 @@ il_meta_plan_line(const struct il_sweep *s, json_t *identity, const char *id,
     json_object_set_new(l, IL_M_EXTENT, x);
     if (s->env_base)
         json_object_set_new(l, IL_M_ENV_BASE, json_integer((json_int_t)s->env_base));
+    if (s->env_vars)
+        json_object_set_new(l, IL_M_ENV_VARS, json_integer((json_int_t)s->env_vars));
     if (s->shard_n) {
         char sh[32];
         snprintf(sh, sizeof sh, "%u/%u", s->shard_i, s->shard_n);

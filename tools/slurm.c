@@ -56,6 +56,7 @@ struct shards {
     size_t *planned, *done, *failed;
     struct il_launches seen;
     long long base; /* the first plan line's env_base; -1: none */
+    long long vars; /* its env_vars; 0: none (an older file) */
     const char *base_path;
     const char *reading;
     int file;
@@ -93,6 +94,7 @@ on_shard_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
         long long b = (long long)json_integer_value(eb);
         if (h->base < 0) {
             h->base = b;
+            h->vars = (long long)json_integer_value(json_object_get(j, IL_M_ENV_VARS));
             h->base_path = h->reading;
         } else if (b != h->base) {
             errx(1,
@@ -410,6 +412,8 @@ script(const struct il_sweep *s, const char *plan_id, size_t runs, const unsigne
         il_buf_printf(b, " --seed %u", s->d.seed);
     if (!s->env_base_given) /* every task's setups of one size: SLURM_* absorbed */
         il_buf_printf(b, " --env-base %llu", s->env_base);
+    if (!s->env_vars_given && s->env_vars) /* and of one number of variables */
+        il_buf_printf(b, " --env-vars %llu", s->env_vars);
     /* each node checks that its binaries are the plan's (a build local to
      * a node would be another plan, found only at merge) */
     il_buf_str(b, " --expect-sha256 ");
@@ -482,7 +486,8 @@ submit(const struct il_sweep *s, const char *path)
 
 int
 il_slurm(struct il_sweep *s, const char *plan_id, const struct il_plan *p,
-         const struct il_run *runs, size_t nruns, unsigned long long here_base)
+         const struct il_run *runs, size_t nruns, unsigned long long here_base,
+         unsigned long long here_vars)
 {
     struct shards h = {.s = s, .id = plan_id};
     read_shards(&h, p, runs, nruns);
@@ -493,6 +498,13 @@ il_slurm(struct il_sweep *s, const char *plan_id, const struct il_plan *p,
              s->env_base, h.base_path, h.base, h.base);
     if (!s->env_base_given)
         s->env_base = h.base >= 0 ? (unsigned long long)h.base : here_base;
+    if (s->env_vars_given && h.vars && (long long)s->env_vars != h.vars)
+        errx(1,
+             "--env-vars %llu: %s's plan line fixes %lld variables; the runs of one plan must "
+             "have one environment: give --env-vars %lld or another --output",
+             s->env_vars, h.base_path, h.vars, h.vars);
+    if (!s->env_vars_given)
+        s->env_vars = h.base >= 0 ? (unsigned long long)h.vars : here_vars;
     if (s->status)
         return status(&h);
 

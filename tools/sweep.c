@@ -54,6 +54,7 @@ struct state {
     char rec_path[IL_PATH_MAX + 16];
     struct il_launches done;      /* the runs the results file has */
     unsigned long long file_base; /* the results file's env_base, if have_file_base */
+    unsigned long long file_vars; /* and its env_vars (0: an older file, without) */
     int have_file_base;
     size_t extra;             /* bytes the pad adds to reach the plan's base */
     char launch[40];          /* the launch under way: nonce-counter */
@@ -90,6 +91,8 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
         if (json_is_integer(eb) && !st->have_file_base) {
             st->have_file_base = 1;
             st->file_base = (unsigned long long)json_integer_value(eb);
+            st->file_vars =
+                (unsigned long long)json_integer_value(json_object_get(j, IL_M_ENV_VARS));
         }
     } else
         plan = il_record_label(j, IL_L_PLAN);
@@ -702,7 +705,33 @@ static void
 env_base(struct state *st, const char *lib, size_t padmax)
 {
     struct il_sweep *s = st->s;
-    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, 0);
+    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, 0, 0);
+    /* the number of variables, each a pointer before main's stack: the
+     * same in every run too (--env-vars, the results file's, else this
+     * environment's; a file of an older interloper has none: not fixed) */
+    size_t vars = st->env.n, fillers = 0;
+    if (s->env_vars_given && st->have_file_base && st->file_vars && s->env_vars != st->file_vars)
+        errx(1,
+             "--env-vars %llu: %s's plan line fixes %llu variables; the runs of one plan must "
+             "have one environment: give --env-vars %llu or another --output",
+             s->env_vars, s->output, st->file_vars, st->file_vars);
+    if (!s->env_vars_given)
+        s->env_vars = st->have_file_base ? st->file_vars : vars;
+    if (s->env_vars && vars > s->env_vars)
+        errx(1,
+             "the environment here has %llu variables more than the plan's %llu (%s): a setup "
+             "must have one environment in every run; unset variables (env -u NAME), or start "
+             "another results file, with --env-clean [--keep NAME] or a larger --env-vars",
+             (unsigned long long)(vars - s->env_vars), s->env_vars,
+             s->env_vars_given   ? "--env-vars"
+             : st->have_file_base ? "the results file's plan line"
+                                  : "this environment");
+    if (s->env_vars && vars < s->env_vars) {
+        fillers = (size_t)(s->env_vars - vars);
+        free(st->env.v);
+        free(st->slots.pad);
+        il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, 0, fillers);
+    }
     size_t here = il_env_bytes(&st->env);
     const char *from = "--env-base";
     if (s->env_base_given && st->have_file_base && s->env_base != st->file_base)
@@ -717,10 +746,12 @@ env_base(struct state *st, const char *lib, size_t padmax)
         if (s->shard_n && !st->have_file_base && !s->c.dry)
             fprintf(stderr,
                     "interloper sweep: warning: --shard %u/%u without --env-base: this shard's "
-                    "setups take this environment's size, %zu bytes; a shard on a host whose "
-                    "environment differs will not merge with it: give every shard one "
-                    "--env-base (such as %zu)\n",
-                    s->shard_i, s->shard_n, here, (here + IL_SLURM_ENV_ROOM + 4095) / 4096 * 4096);
+                    "setups take this environment's size, %zu bytes in %zu variables; a shard "
+                    "on a host whose environment differs will not merge with it: give every "
+                    "shard one --env-base and --env-vars (such as %zu and %zu)\n",
+                    s->shard_i, s->shard_n, here, st->env.n,
+                    (here + IL_SLURM_ENV_ROOM + 4095) / 4096 * 4096,
+                    st->env.n + IL_SLURM_VARS_ROOM);
     }
     if (here > s->env_base)
         errx(1,
@@ -737,7 +768,7 @@ env_base(struct state *st, const char *lib, size_t padmax)
              s->env_base, st->extra, here, padmax, (size_t)IL_PAD_MAX);
     free(st->env.v);
     free(st->slots.pad);
-    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, st->extra + padmax);
+    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, st->extra + padmax, fillers);
 }
 
 /* One sweep writes a results file at a time: two would run the same runs
@@ -829,9 +860,9 @@ main(int argc, char **argv)
         const char *lib = il_find_library();
         struct il_spec spec;
         il_spec_dir(&spec, IL_SWEEP_ME, 1);
-        il_env_build(&st.env, &st.slots, &s.c, lib ? lib : "libinterloper.so", spec.path, 0);
-        return il_slurm(&s, st.id, &st.plan, runs, nruns,
-                        il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM);
+        il_env_build(&st.env, &st.slots, &s.c, lib ? lib : "libinterloper.so", spec.path, 0, 0);
+        return il_slurm(&s, st.id, &st.plan, runs, nruns, il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM,
+                        st.env.n + IL_SLURM_VARS_ROOM);
     }
     const char *lib = il_find_library();
     if (!lib)

@@ -51,6 +51,8 @@ struct il_sweep {
     int seed_given;
     unsigned long long env_base; /* every setup's environment: env_base + env_add bytes */
     int env_base_given;
+    unsigned long long env_vars; /* and env_vars strings; 0: not fixed (an older plan) */
+    int env_vars_given;
     const char *input, *expect, *metric;
     char input_sha[65], expect_sha[65];
     int check_output, show_output, keep_going, hold;
@@ -156,11 +158,13 @@ int il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *wi
 /* --slurm without --env-base: the script's base is the submitting
  * environment's size plus this, for the variables Slurm adds to a task's */
 #define IL_SLURM_ENV_ROOM 4096
+#define IL_SLURM_VARS_ROOM 64
 /* The script (or, with --status, each task's state) for the plan's runs;
  * here_base: this environment's size plus room, the base when neither
  * --env-base nor a shard's file gives one.  The exit status. */
 int il_slurm(struct il_sweep *s, const char *plan_id, const struct il_plan *p,
-             const struct il_run *runs, size_t nruns, unsigned long long here_base);
+             const struct il_run *runs, size_t nruns, unsigned long long here_base,
+             unsigned long long here_vars);
 /* STEM.shard-I-of-N.EXT, the name of shard I's results file or log */
 char *il_slurm_shard_file(const struct il_sweep *s, unsigned i, const char *ext);
 

@@ -33,6 +33,8 @@ usage(FILE *f)
           "  --env-add LIST      environment pads in bytes (default 0)\n"
           "  --env-base N        every setup's environment is N + its env_add bytes\n"
           "                      (default: the results file's, else this one's size)\n"
+          "  --env-vars N        and N variables (default: the results file's, else\n"
+          "                      this one's number)\n"
           "  --stack-offset LIST main's frame lower by these bytes (default 0)\n"
           "  --heap-offset LIST  the heap later by these bytes (default 0)\n"
           "  --stack-pin [ADDR|both]  pin main's stack (auto, or at ADDR); both: every\n"
@@ -437,6 +439,9 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
         } else if (!strcmp(o, "--env-base")) {
             s->env_base = il_opt_env_bytes(&a, il_args_value(&a));
             s->env_base_given = 1;
+        } else if (!strcmp(o, "--env-vars")) {
+            s->env_vars = count(&a, il_args_value(&a), 1, 1000000);
+            s->env_vars_given = 1;
         } else if (!strcmp(o, "--env-add")) {
             s->d.env = list(&a, il_args_value(&a), &s->d.nenv, il_opt_env_bytes);
         } else if (!strcmp(o, "--stack-offset")) {

@@ -568,7 +568,7 @@ il_slurm(struct il_sweep *s, const char *plan_id, const struct il_plan *p,
         struct il_buf tasks = {0};
         il_buf_str(&tasks, "");
         if (nfiles) {
-            il_buf_str(&tasks, "tasks ");
+            il_buf_str(&tasks, nwant == 1 ? "task " : "tasks ");
             array_spec(&tasks, want, s->slurm);
             il_buf_str(&tasks, " of ");
         }

@@ -220,9 +220,9 @@ assert_match "$?:$(cat err)" "^1:.*-o dir: a directory" "a directory: refused"
 il record merge --check res.jsonl 2>err
 assert_eq "$?" 0 "--check: the plan"
 assert_match "$(cat err)" "^interloper record merge: plan [0-9a-f]{12}, 16 of its 16 runs \(16 records\) from 1 file$" "--check says"
-before=$(ls | wc -l)
+before=$(find . | wc -l)
 il record merge --check res.shard-1-of-4.jsonl 2>err
-assert_eq "$?:$(ls | wc -l)" "2:$before" "--check: not the plan, status 2, nothing written"
+assert_eq "$?:$(find . | wc -l)" "2:$before" "--check: not the plan, status 2, nothing written"
 il record merge --check -o x.jsonl res.jsonl 2>err
 assert_eq "$?" 1 "--check with -o: bad use"
 

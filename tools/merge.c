@@ -321,27 +321,6 @@ shard_stem(const char *path, unsigned n)
     return il_xasprintf("%.*s", (int)(p - path), path);
 }
 
-/* the last line of a shard's log, where it says why it stopped */
-static int
-log_end(const char *log, char *out, size_t n)
-{
-    FILE *f = fopen(log, "re");
-    if (!f)
-        return -1;
-    char line[1024];
-    out[0] = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = 0;
-        /* a progress line redrawn in place: its last state */
-        char *cr = strrchr(line, '\r');
-        const char *l = cr ? cr + 1 : line;
-        if (*l)
-            snprintf(out, n, "%.500s", l);
-    }
-    fclose(f);
-    return 0;
-}
-
 /* Each incomplete shard: how much of it is there, and the end of its log
  * (a task refused, or killed with its node, says so there). */
 static void
@@ -363,7 +342,7 @@ say_shards(const struct merge *m, const size_t *planned, const size_t *there, in
         char end[600] = "", *log = NULL;
         if (stem) {
             log = il_xasprintf("%s.shard-%u-of-%u.log", stem, i + 1, m->shard_n);
-            if (log_end(log, end, sizeof end) < 0) {
+            if (il_log_end(log, end, sizeof end) < 0) {
                 free(log);
                 log = NULL;
             }

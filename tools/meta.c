@@ -209,6 +209,26 @@ il_meta_plan_line(const struct il_sweep *s, json_t *identity, const char *id,
 }
 
 void
+il_meta_env_fixed(struct il_sweep *s, const char *path, unsigned long long base,
+                  unsigned long long vars)
+{
+    if (s->env_base_given && s->env_base != base)
+        errx(1,
+             "--env-base %llu: %s's plan line fixes the base at %llu bytes; the runs of one "
+             "plan must have one environment size: give --env-base %llu or another --output",
+             s->env_base, path, base, base);
+    if (s->env_vars_given && vars && s->env_vars != vars)
+        errx(1,
+             "--env-vars %llu: %s's plan line fixes %llu variables; the runs of one plan must "
+             "have one environment: give --env-vars %llu or another --output",
+             s->env_vars, path, vars, vars);
+    if (!s->env_base_given)
+        s->env_base = base;
+    if (!s->env_vars_given)
+        s->env_vars = vars;
+}
+
+void
 il_meta_write(int fd, const char *path, json_t *line)
 {
     char *text = json_dumps(line, JSON_COMPACT | JSON_PRESERVE_ORDER);

@@ -238,3 +238,23 @@ il_launch_plan(struct il_launches *l, const char *run)
     l->v[*v].planned = 1;
     return l->v[*v].failed ? 0 : 1;
 }
+
+int
+il_log_end(const char *log, char *out, size_t n)
+{
+    FILE *f = fopen(log, "re");
+    out[0] = 0;
+    if (!f)
+        return -1;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        /* a progress line redrawn in place: its last state */
+        char *cr = strrchr(line, '\r');
+        const char *l = cr ? cr + 1 : line;
+        if (*l)
+            snprintf(out, n, "%.500s", l);
+    }
+    fclose(f);
+    return 0;
+}

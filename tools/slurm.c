@@ -221,16 +221,18 @@ note_tasks(struct task_state *t, unsigned n, const char *jobid, const char *stat
     }
 }
 
-/* lines "JOBID|STATE|NODE" */
+/* lines "JOBID|STATE|NODE|WORKDIR": the tasks of arrays that ran here
+ * (another directory's array of the same plan has the same name) */
 static void
-note_lines(struct task_state *t, unsigned n, char *text)
+note_lines(struct task_state *t, unsigned n, char *text, const char *cwd)
 {
     char *save, *line;
     for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *s1 = strchr(line, '|'), *s2 = s1 ? strchr(s1 + 1, '|') : NULL;
-        if (!s2)
+        char *s3 = s2 ? strchr(s2 + 1, '|') : NULL;
+        if (!s3 || strcmp(s3 + 1, cwd))
             continue;
-        *s1 = *s2 = 0;
+        *s1 = *s2 = *s3 = 0;
         char *sp = strchr(s1 + 1, ' '); /* "CANCELLED by 0" */
         if (sp)
             *sp = 0;
@@ -238,30 +240,33 @@ note_lines(struct task_state *t, unsigned n, char *text)
     }
 }
 
-/* Slurm's view of the plan's array tasks (its job name): sacct, where
- * accounting is on, then squeue, which is the more current */
+/* Slurm's view of the plan's array tasks (its job name, and this
+ * directory, where the script has them run): sacct, where accounting is
+ * on, then squeue, which is the more current */
 static struct task_state *
 slurm_view(const char *id, unsigned n, int with_sacct, int *any)
 {
     struct task_state *t = il_xcalloc(n, sizeof *t);
-    char name[64];
+    char name[64], cwd[IL_PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        err(1, "cannot tell the current directory");
     snprintf(name, sizeof name, "--name=interloper-%s", id);
     *any = 0;
     if (with_sacct) {
         char *argv[] = {"sacct",    "-n",          "-P", "-X", name, "-S", "now-60days",
-                        "-o",       "JobID,State,NodeList", NULL};
+                        "-o",       "JobID,State,NodeList,WorkDir", NULL};
         char *out = capture(argv);
         if (out) {
             *any = 1;
-            note_lines(t, n, out);
+            note_lines(t, n, out, cwd);
         }
         free(out);
     }
-    char *argv[] = {"squeue", "-h", "-r", "-t", "all", name, "-o", "%i|%T|%N", NULL};
+    char *argv[] = {"squeue", "-h", "-r", "-t", "all", name, "-o", "%i|%T|%N|%Z", NULL};
     char *out = capture(argv);
     if (out) {
         *any |= 2;
-        note_lines(t, n, out);
+        note_lines(t, n, out, cwd);
     }
     free(out);
     return t;
@@ -277,25 +282,6 @@ active(const char *state)
         if (!strcmp(state, *l))
             return 1;
     return 0;
-}
-
-/* the last line a task's log ends with */
-static void
-log_end(const char *path, char *out, size_t n)
-{
-    FILE *f = fopen(path, "re");
-    char line[1024];
-    out[0] = 0;
-    if (!f)
-        return;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        char *cr = strrchr(line, '\r');
-        const char *l = cr ? cr + 1 : line;
-        if (*l)
-            snprintf(out, n, "%.400s", l);
-    }
-    fclose(f);
 }
 
 /* ------------------------------------------------------------ --status */
@@ -333,7 +319,7 @@ status(struct shards *h)
                      t[i].node);
         else
             snprintf(sl, sizeof sl, "-");
-        log_end(log, end, sizeof end);
+        il_log_end(log, end, sizeof end);
         printf("%-5u %-13s %-34s %s\n", i + 1, runs, sl, end[0] ? end : "-");
         free(log);
     }
@@ -491,20 +477,13 @@ il_slurm(struct il_sweep *s, const char *plan_id, const struct il_plan *p,
 {
     struct shards h = {.s = s, .id = plan_id};
     read_shards(&h, p, runs, nruns);
-    if (s->env_base_given && h.base >= 0 && (long long)s->env_base != h.base)
-        errx(1,
-             "--env-base %llu: %s's plan line fixes the base at %lld bytes; the runs of one "
-             "plan must have one environment size: give --env-base %lld or another --output",
-             s->env_base, h.base_path, h.base, h.base);
-    if (!s->env_base_given)
-        s->env_base = h.base >= 0 ? (unsigned long long)h.base : here_base;
-    if (s->env_vars_given && h.vars && (long long)s->env_vars != h.vars)
-        errx(1,
-             "--env-vars %llu: %s's plan line fixes %lld variables; the runs of one plan must "
-             "have one environment: give --env-vars %lld or another --output",
-             s->env_vars, h.base_path, h.vars, h.vars);
-    if (!s->env_vars_given)
-        s->env_vars = h.base >= 0 ? (unsigned long long)h.vars : here_vars;
+    if (h.base >= 0)
+        il_meta_env_fixed(s, h.base_path, (unsigned long long)h.base,
+                          (unsigned long long)h.vars);
+    if (!s->env_base_given && h.base < 0)
+        s->env_base = here_base;
+    if (!s->env_vars_given && h.base < 0)
+        s->env_vars = here_vars;
     if (s->status)
         return status(&h);
 

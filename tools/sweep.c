@@ -705,27 +705,24 @@ static void
 env_base(struct state *st, const char *lib, size_t padmax)
 {
     struct il_sweep *s = st->s;
+    const char *from = st->have_file_base ? "the results file's plan line" : "this environment";
+    int shard_warn = s->shard_n && !st->have_file_base && !s->env_base_given && !s->c.dry;
+    if (st->have_file_base)
+        il_meta_env_fixed(s, s->output, st->file_base, st->file_vars);
     il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, 0, 0);
     /* the number of variables, each a pointer before main's stack: the
      * same in every run too (--env-vars, the results file's, else this
      * environment's; a file of an older interloper has none: not fixed) */
     size_t vars = st->env.n, fillers = 0;
-    if (s->env_vars_given && st->have_file_base && st->file_vars && s->env_vars != st->file_vars)
-        errx(1,
-             "--env-vars %llu: %s's plan line fixes %llu variables; the runs of one plan must "
-             "have one environment: give --env-vars %llu or another --output",
-             s->env_vars, s->output, st->file_vars, st->file_vars);
-    if (!s->env_vars_given)
-        s->env_vars = st->have_file_base ? st->file_vars : vars;
+    if (!s->env_vars_given && !st->have_file_base)
+        s->env_vars = vars;
     if (s->env_vars && vars > s->env_vars)
         errx(1,
              "the environment here has %llu variables more than the plan's %llu (%s): a setup "
              "must have one environment in every run; unset variables (env -u NAME), or start "
              "another results file, with --env-clean [--keep NAME] or a larger --env-vars",
              (unsigned long long)(vars - s->env_vars), s->env_vars,
-             s->env_vars_given   ? "--env-vars"
-             : st->have_file_base ? "the results file's plan line"
-                                  : "this environment");
+             s->env_vars_given ? "--env-vars" : from);
     if (s->env_vars && vars < s->env_vars) {
         fillers = (size_t)(s->env_vars - vars);
         free(st->env.v);
@@ -733,26 +730,19 @@ env_base(struct state *st, const char *lib, size_t padmax)
         il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, 0, fillers);
     }
     size_t here = il_env_bytes(&st->env);
-    const char *from = "--env-base";
-    if (s->env_base_given && st->have_file_base && s->env_base != st->file_base)
-        errx(1,
-             "--env-base %llu: %s's plan line fixes the base at %llu bytes; the runs of one "
-             "plan must have one environment size: give --env-base %llu or another --output",
-             s->env_base, s->output, st->file_base, st->file_base);
-    if (!s->env_base_given) {
-        s->env_base = st->have_file_base ? st->file_base : here;
-        from = st->have_file_base ? "the results file's plan line" : "this environment";
-        /* the other shards' hosts take theirs: said now, not at merge */
-        if (s->shard_n && !st->have_file_base && !s->c.dry)
-            fprintf(stderr,
-                    "interloper sweep: warning: --shard %u/%u without --env-base: this shard's "
-                    "setups take this environment's size, %zu bytes in %zu variables; a shard "
-                    "on a host whose environment differs will not merge with it: give every "
-                    "shard one --env-base and --env-vars (such as %zu and %zu)\n",
-                    s->shard_i, s->shard_n, here, st->env.n,
-                    (here + IL_SLURM_ENV_ROOM + 4095) / 4096 * 4096,
-                    st->env.n + IL_SLURM_VARS_ROOM);
-    }
+    if (s->env_base_given)
+        from = "--env-base";
+    else if (!st->have_file_base)
+        s->env_base = here;
+    /* the other shards' hosts take theirs: said now, not at merge */
+    if (shard_warn)
+        fprintf(stderr,
+                "interloper sweep: warning: --shard %u/%u without --env-base: this shard's "
+                "setups take this environment's size, %zu bytes in %zu variables; a shard "
+                "on a host whose environment differs will not merge with it: give every "
+                "shard one --env-base and --env-vars (such as %zu and %zu)\n",
+                s->shard_i, s->shard_n, here, st->env.n,
+                (here + IL_SLURM_ENV_ROOM + 4095) / 4096 * 4096, st->env.n + IL_SLURM_VARS_ROOM);
     if (here > s->env_base)
         errx(1,
              "the environment here is %llu bytes larger than the plan's base of %llu bytes "

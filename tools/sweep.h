@@ -126,6 +126,11 @@ int il_launch_state(struct il_launches *l, const char *run);
 /* the same, and the run marked as one of the plan's */
 int il_launch_plan(struct il_launches *l, const char *run);
 
+/* The last line of a task's log (where a refused task says why), its last
+ * state when progress was redrawn in place with \r; 0, or -1 if the log
+ * cannot be read. */
+int il_log_end(const char *path, char *out, size_t n);
+
 /* ------------------------------------------------------------ metadata lines (meta.c) */
 /* The plan's identity (what defines the experiment), its id, and the
  * design back from a plan line (for merge). */
@@ -134,6 +139,11 @@ void il_meta_plan_id(json_t *identity, char id[16]);
 json_t *il_meta_plan_line(const struct il_sweep *s, json_t *identity, const char *id,
                           const struct il_plan *p);
 json_t *il_meta_line(const char *kind, const char *id);
+/* The environment a plan line of path fixes, its base and number of
+ * variables (0: a file of 0.2.0, without): a --env-base or --env-vars
+ * that differs is refused in one line; not given, they are taken. */
+void il_meta_env_fixed(struct il_sweep *s, const char *path, unsigned long long base,
+                       unsigned long long vars);
 /* Append one line (and a newline) with one write; exits on failure. */
 void il_meta_write(int fd, const char *path, json_t *line);
 int il_meta_design(json_t *plan_line, struct il_design *d, const char **why);

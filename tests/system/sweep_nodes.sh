@@ -24,26 +24,7 @@ wait_gone() {
 }
 
 try "two nodes, a node killed mid-run, its task resubmitted by the same command: exactly the plan"
-missing=''
-for c in munged slurmctld slurmd sbatch squeue sinfo unshare python3; do
-	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-done
-if [ "$(id -u)" -ne 0 ]; then
-	skip "not root: the test starts munged, slurmctld and two slurmd in namespaces of their own (make check runs it as root)"
-elif [ -n "$missing" ]; then
-	skip "missing:$missing (Debian packages slurm-wlm, munge, util-linux; make check installs them as root)"
-elif ! unshare -u true 2>/dev/null; then
-	skip "no UTS namespace can be made here (unshare -u): the nodes need hostnames of their own"
-else
-	CL="$T/cl"
-	stop() {
-		sh "$TOP/scripts/slurm-cluster.sh" stop "$CL" >/dev/null 2>&1
-		rm -rf "$T"
-	}
-	trap stop EXIT
-	sh "$TOP/scripts/slurm-cluster.sh" start "$CL" 2 >start.out 2>&1
-	assert_eq "$?" 0 "the cluster started ($(cat start.out))"
-	. "$CL/env"
+if slurm_cluster 2; then
 	assert_eq "$(sinfo -h -o '%D %T' 2>&1)" "2 idle" "two nodes, idle"
 
 	mkdir -p s/A s/B

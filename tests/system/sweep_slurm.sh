@@ -10,28 +10,12 @@
 # timeout: 300
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/sweep/helpers.sh
+. "$TOP/tests/sweep/helpers.sh"
 cd "$T" || exit 1
 
 try "a 4-task Slurm array of shards, merged, is exactly the plan"
-missing=''
-for c in munged slurmctld slurmd sbatch squeue sinfo unshare python3; do
-	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-done
-if [ "$(id -u)" -ne 0 ]; then
-	skip "not root: the test starts munged, slurmctld and slurmd of its own (make check runs it as root)"
-elif [ -n "$missing" ]; then
-	skip "missing:$missing (Debian packages slurm-wlm and munge; make check installs them as root)"
-else
-	CL="$T/cl"
-	stop() {
-		# the daemons this test started, by pid, and their jobs' processes
-		sh "$TOP/scripts/slurm-cluster.sh" stop "$CL" >/dev/null 2>&1
-		rm -rf "$T"
-	}
-	trap stop EXIT
-	sh "$TOP/scripts/slurm-cluster.sh" start "$CL" 1 >start.out 2>&1
-	assert_eq "$?" 0 "the cluster started ($(cat start.out))"
-	. "$CL/env"
+if slurm_cluster 1; then
 	assert_eq "$(sinfo -h -o %T 2>&1)" idle "a node, idle"
 
 	mkdir -p bin/A bin/B

@@ -102,6 +102,7 @@ enum il_wkind {
     IL_W_NOTCOUNTED,  /* count, metric */
     IL_W_MACHINES,    /* which hosts, which facts */
     IL_W_MACHINE_CHANGED, /* the host, when, what */
+    IL_W_DISTURBED,   /* item: what the sweep's machine lines say (disturb.c) */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -237,7 +238,16 @@ struct il_data {
     struct il_machines mach; /* the sweep's machine snapshots (il_machine.h) */
     char *rec_host[8];       /* the hosts of the selected records (the first 8) */
     size_t nrec_host;
+    struct il_machine_notes *machine; /* what the sweep's machine lines say (disturb.c) */
 };
+
+/* ------------------------------------------------------------ disturb.c */
+/* A sweep's line of a results file: a machine line's load and steal,
+ * noted when they say the runs shared the machine; il_disturb_warn warns
+ * of what was noted ([disturbed]). */
+void il_disturb_line(struct il_data *d, const char *s, size_t n);
+void il_disturb_warn(const struct il_data *d);
+void il_disturb_free(struct il_data *d);
 
 int il_metric_parse(const char *name, enum il_metric_kind *kind);
 /* Split "NUM/DEN" into sel->part[]; one slash, both sides non-empty. */

@@ -15,7 +15,7 @@ set -eu
 cd "$(dirname "$0")/.."
 REPS=${1:-100}
 OUT=bench/out/merge
-IL="sh $(pwd)/scripts/interloper"
+IL="$(pwd)/scripts/interloper"
 if [ ! -x build/libexec/interloper-record ]; then
 	echo "bench/merge-scale.sh: build first: make" >&2
 	exit 1
@@ -36,11 +36,11 @@ measure() { # what, then the command
 	printf '%-28s %8s s %8s MiB\n' "$what" "$s" "$((kib / 1024))"
 }
 # shellcheck disable=SC2086 # the plan's options
-measure "sweep -n ($((blocks * 2)) runs)" $IL sweep -n $PLAN
+measure "sweep -n ($((blocks * 2)) runs)" sh "$IL" sweep -n $PLAN
 # shellcheck disable=SC2086
-$IL sweep -n $PLAN | cut -f2,3 >plan.tsv
+sh "$IL" sweep -n $PLAN | cut -f2,3 >plan.tsv
 # shellcheck disable=SC2086
-$IL sweep -q $PLAN --shard "1/$blocks" --output one.jsonl
+sh "$IL" sweep -q $PLAN --shard "1/$blocks" --output one.jsonl
 python3 - one.jsonl plan.tsv 4 <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
@@ -62,7 +62,7 @@ for k, l in enumerate(open(sys.argv[2])):
                launch="%016x-%d" % (1, k))
     outs[k % n].write(json.dumps(dict(r, labels=lab), separators=(",", ":")) + "\n")
 PY
-ls -l shard.*.jsonl | awk '{ s += $5 } END { printf "4 shard files, %d MiB\n", s / 1048576 }'
-measure "record merge" $IL record merge -o merged.jsonl shard.1.jsonl shard.2.jsonl shard.3.jsonl shard.4.jsonl
+cat shard.*.jsonl | wc -c | awk '{ printf "4 shard files, %d MiB\n", $1 / 1048576 }'
+measure "record merge" sh "$IL" record merge -o merged.jsonl shard.1.jsonl shard.2.jsonl shard.3.jsonl shard.4.jsonl
 tail -n 1 "record merge.err"
-measure "record merge --check" $IL record merge --check shard.1.jsonl shard.2.jsonl shard.3.jsonl shard.4.jsonl
+measure "record merge --check" sh "$IL" record merge --check shard.1.jsonl shard.2.jsonl shard.3.jsonl shard.4.jsonl

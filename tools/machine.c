@@ -16,6 +16,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "il_version.h" /* generated from VERSION (Makefile) */
 #include "sweep.h"
 
 /* The first line of a small file, without its newline; NULL if none. */

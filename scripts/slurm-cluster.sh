@@ -77,13 +77,17 @@ node_start() {
 	echo "slurmd $1 $_n_pid $(uts "$_n_pid")" >>"$D/pids"
 }
 
-# Every process of node $1's namespace, killed (the node "dies").
+# Every process of node $1's namespace, killed (the node "dies"): all
+# stopped first, twice (what forked meanwhile), so that none sees another
+# die and reacts, as none would on a machine that lost its power.
 node_kill() {
 	ns=$(awk -v n="$1" '$1 == "slurmd" && $2 == n { ns = $4 } END { print ns }' "$D/pids")
 	[ -n "$ns" ] || die "no node $1 in $D/pids"
-	for _k_p in /proc/[0-9]*; do
-		_k_p=${_k_p#/proc/}
-		[ "$(uts "$_k_p")" != "$ns" ] || kill -9 "$_k_p" 2>/dev/null || true
+	for _k_sig in STOP STOP KILL; do
+		for _k_p in /proc/[0-9]*; do
+			_k_p=${_k_p#/proc/}
+			[ "$(uts "$_k_p")" != "$ns" ] || kill -s $_k_sig "$_k_p" 2>/dev/null || true
+		done
 	done
 }
 

@@ -76,7 +76,12 @@ il_machines_add(struct il_machines *m, json_t *line, const char *where)
     if (!kind || strcmp(kind, IL_M_KIND_MACHINE) || !json_is_object(snap))
         return;
     const char *host = json_string_value(json_object_get(snap, IL_F_HOST));
-    char why[900];
+    char why[900], at[64];
+    if (!where) { /* the snapshot's time */
+        const char *t = json_string_value(json_object_get(line, IL_M_TIME));
+        snprintf(at, sizeof at, "%s", t ? t : "?");
+        where = at;
+    }
 
     /* across hosts: each host's first snapshot against the first host's */
     size_t h = 0;

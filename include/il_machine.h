@@ -47,7 +47,7 @@ struct il_machines {
     char change[1024];   /* the first such change */
 };
 /* A line of the sweep's (any kind; only "machine" lines count), read at
- * where ("FILE:LINE"). */
+ * where ("FILE:LINE"; NULL: the snapshot's time says it). */
 void il_machines_add(struct il_machines *m, json_t *line, const char *where);
 void il_machines_free(struct il_machines *m);
 

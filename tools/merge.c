@@ -367,7 +367,8 @@ usage(void)
            "Join the results files of one plan's shards into OUT, checked against the\n"
            "plan: missing, failed, duplicate and foreign runs are said, duplicates left\n"
            "out; incomplete shards with the end of their logs; machines whose facts\n"
-           "differ, or that changed during a shard.\n"
+           "differ, or that changed during a shard.  RESULTS may be gzip or zstd\n"
+           "files; OUT is plain.\n"
            "  -o OUT          the merged file (a regular file or a new path)\n"
            "  --check         write nothing: is the experiment complete?\n"
            "  --missing FILE  the ids of the runs missing or failed, one a line, for\n"
@@ -418,7 +419,7 @@ il_record_merge(int argc, char **argv)
         m.path = argv[k];
         m.file = k - i + 1;
         m.lines = 0;
-        if (il_results_scan(ME, argv[k], 0, on_line, &m) < 0)
+        if (il_results_read(ME, argv[k], on_line, &m) < 0)
             err(1, "cannot read %s", argv[k]);
         if (!m.lines)
             il_strv_push(&m.empty, argv[k]);

@@ -17,9 +17,10 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-# The allocation helpers, the project's one generator (for resampling too)
-# and its one hash set, from common/.
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(IL_HSET_OBJ)
+# The allocation helpers, the project's one generator (for resampling too),
+# its one hash set and its option layer, from common/.
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(IL_HSET_OBJ) \
+		$(IL_OPT_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 

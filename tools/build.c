@@ -34,33 +34,46 @@
 
 extern char **environ;
 
-static const char *const usage_text =
-    "usage: interloper build --system NAME=VAR=VALUE... [-k K] [-s SEED]\n"
-    "                        [-a keep|used|all] [-g object|function] [-j JOBS]\n"
-    "                        [--program NAME] [--cc COMPILER] [--make MAKE] [-d DIR] [-q]\n"
-    "                        [--] SRCDIR [MAKE-ARGS...]\n"
-    "\n"
-    "Build one program's sources once per system, each through interloper cc with\n"
-    "its own make variables, and relink every system in the same K orders from one\n"
-    "seed (interloper link), so that interloper sweep can compare them layout by\n"
-    "layout (Mytkowicz et al., section 4.1).  The binaries' paths go to stdout.\n"
-    "\n"
-    "  --system NAME=VAR=VALUE  a system and one make variable of its build; repeat\n"
-    "                        for more variables and systems; names of one length\n"
-    "  -k, --orders K        binaries per system (default 16)\n"
-    "  -s, --seed SEED       the orders' seed (default: drawn, and said)\n"
-    "  -a, --archives MODE   static archives: keep, used (default) or all\n"
-    "  -g, --granularity G   object (default) or function\n"
-    "  -j, --jobs N          links at a time (default 1)\n"
-    "      --program NAME    the program to relink, when the build links several\n"
-    "      --cc COMPILER     the real compiler (default cc)\n"
-    "      --make MAKE       the make command, split at blanks (default make)\n"
-    "  -d, --out DIR         a new or empty directory (default interloper-build):\n"
-    "                        DIR/NAME/src, build.log, links, link.log, DIR/NAME/link/\n"
-    "  -q, --quiet           no summary\n"
-    "  MAKE-ARGS             for every system's make (targets, VAR=VALUE)\n"
-    "\n"
-    "See interloper-build(1).\n";
+enum { O_SYSTEM = 1, O_ORDERS, O_SEED, O_ARCHIVES, O_GRAN, O_JOBS, O_PROGRAM, O_CC, O_MAKE, O_OUT,
+       O_QUIET };
+
+static const struct il_opt opts[] = {
+    {"system", 0, IL_OPT_VALUE, "NAME=VAR=VALUE",
+     "a system and one make variable of its build; repeat\n"
+     "for more variables and systems; names of one length",
+     O_SYSTEM},
+    {"orders", 'k', IL_OPT_VALUE, "K", "binaries per system (default 16)", O_ORDERS},
+    {"seed", 's', IL_OPT_VALUE, "SEED", "the orders' seed (default: drawn, and said)", O_SEED},
+    {"archives", 'a', IL_OPT_VALUE, "MODE", "static archives: keep, used (default) or all",
+     O_ARCHIVES},
+    {"granularity", 'g', IL_OPT_VALUE, "G", "object (default) or function", O_GRAN},
+    {"jobs", 'j', IL_OPT_VALUE, "N", "links at a time (default 1)", O_JOBS},
+    {"program", 0, IL_OPT_VALUE, "NAME", "the program to relink, when the build links several",
+     O_PROGRAM},
+    {"cc", 0, IL_OPT_VALUE, "COMPILER", "the real compiler (default cc)", O_CC},
+    {"make", 0, IL_OPT_VALUE, "MAKE", "the make command, split at blanks (default make)", O_MAKE},
+    {"out", 'd', IL_OPT_VALUE, "DIR",
+     "a new or empty directory (default interloper-build):\n"
+     "DIR/NAME/src, build.log, links, link.log, DIR/NAME/link/",
+     O_OUT},
+    {"quiet", 'q', IL_OPT_FLAG, NULL, "no summary", O_QUIET},
+    {0},
+};
+
+static const struct il_cmd cmd = {
+    .name = "interloper build",
+    .synopsis = "--system NAME=VAR=VALUE... [-k K] [-s SEED]\n"
+                "[-a keep|used|all] [-g object|function] [-j JOBS]\n"
+                "[--program NAME] [--cc COMPILER] [--make MAKE] [-d DIR] [-q]\n"
+                "[--] SRCDIR [MAKE-ARGS...]",
+    .about = "Build one program's sources once per system, each through interloper cc with\n"
+             "its own make variables, and relink every system in the same K orders from one\n"
+             "seed (interloper link), so that interloper sweep can compare them layout by\n"
+             "layout (Mytkowicz et al., section 4.1).  The binaries' paths go to stdout.\n"
+             "MAKE-ARGS go to every system's make (targets, VAR=VALUE).",
+    .man = "interloper-build(1)",
+    .opts = opts,
+};
 
 #define IL_MAX_SYSTEMS 16
 
@@ -209,64 +222,67 @@ orders(const char *path, size_t *n, char **program)
 int
 main(int argc, char **argv)
 {
-    static char me[] = "interloper build";
-    program_invocation_short_name = me;
-    struct il_args a;
+    struct il_optp p;
+    const struct il_opt *o;
     struct sys sys[IL_MAX_SYSTEMS];
     size_t nsys = 0;
     const char *k = "16", *seed = NULL, *arch = "used", *gran = "object", *jobs = "1";
     const char *program = NULL, *cc = "cc", *make = "make", *dir = "interloper-build";
     int quiet = 0;
-    il_args_init(&a, me, argc, argv);
-    for (const char *opt; (opt = il_args_next(&a));) {
-        if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
-            fputs(usage_text, stdout);
-            return 0;
-        } else if (!strcmp(opt, "--system")) {
-            const char *v = il_args_value(&a), *eq = strchr(v, '='),
-                       *eq2 = eq ? strchr(eq + 1, '=') : 0;
+    il_opt_init(&p, &cmd, argc, argv);
+    while ((o = il_opt_next(&p))) {
+        switch (o->id) {
+        case O_SYSTEM: {
+            const char *v = p.val, *eq = strchr(v, '='), *eq2 = eq ? strchr(eq + 1, '=') : 0;
             if (!eq || !eq2 || eq2 == eq + 1 || !name_ok(v, (size_t)(eq - v)))
-                il_args_bad(&a, v,
-                            "expected NAME=VAR=VALUE, a system name (letters, digits, '_', '-', "
-                            "'.') and one make variable, e.g. O3=CFLAGS=-O3");
+                il_opt_bad(&p, v,
+                           "expected NAME=VAR=VALUE, a system name (letters, digits, '_', '-', "
+                           "'.') and one make variable, e.g. O3=CFLAGS=-O3");
             size_t i = 0;
             while (i < nsys && (strlen(sys[i].name) != (size_t)(eq - v) ||
                                 strncmp(sys[i].name, v, (size_t)(eq - v))))
                 i++;
             if (i == nsys) {
                 if (nsys == IL_MAX_SYSTEMS)
-                    il_args_bad(&a, v, "at most %d systems", IL_MAX_SYSTEMS);
+                    il_opt_bad(&p, v, "at most %d systems", IL_MAX_SYSTEMS);
                 sys[nsys].name = il_xasprintf("%.*s", (int)(eq - v), v);
                 sys[nsys].vars = NULL;
                 sys[nsys++].nvars = 0;
             }
-            sys[i].vars = realloc(sys[i].vars, (sys[i].nvars + 1) * sizeof *sys[i].vars);
-            if (!sys[i].vars)
-                err(1, "out of memory");
+            sys[i].vars = il_xrealloc(sys[i].vars, (sys[i].nvars + 1) * sizeof *sys[i].vars);
             sys[i].vars[sys[i].nvars++] = eq + 1;
-        } else if (!strcmp(opt, "-k") || !strcmp(opt, "--orders")) {
-            k = il_args_value(&a);
-        } else if (!strcmp(opt, "-s") || !strcmp(opt, "--seed")) {
-            seed = il_args_value(&a);
-        } else if (!strcmp(opt, "-a") || !strcmp(opt, "--archives")) {
-            arch = il_args_value(&a);
-        } else if (!strcmp(opt, "-g") || !strcmp(opt, "--granularity")) {
-            gran = il_args_value(&a);
-        } else if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs")) {
-            jobs = il_args_value(&a);
-        } else if (!strcmp(opt, "--program")) {
-            program = il_args_value(&a);
-        } else if (!strcmp(opt, "--cc")) {
-            cc = il_args_value(&a);
-        } else if (!strcmp(opt, "--make")) {
-            make = il_args_value(&a);
-        } else if (!strcmp(opt, "-d") || !strcmp(opt, "--out")) {
-            dir = il_args_value(&a);
-        } else if (!strcmp(opt, "-q") || !strcmp(opt, "--quiet")) {
-            il_args_flag(&a);
+            break;
+        }
+        case O_ORDERS:
+            k = p.val;
+            break;
+        case O_SEED:
+            seed = p.val;
+            break;
+        case O_ARCHIVES:
+            arch = p.val;
+            break;
+        case O_GRAN:
+            gran = p.val;
+            break;
+        case O_JOBS:
+            jobs = p.val;
+            break;
+        case O_PROGRAM:
+            program = p.val;
+            break;
+        case O_CC:
+            cc = p.val;
+            break;
+        case O_MAKE:
+            make = p.val;
+            break;
+        case O_OUT:
+            dir = p.val;
+            break;
+        case O_QUIET:
             quiet = 1;
-        } else {
-            errx(1, "unknown option %s; see interloper build --help", opt);
+            break;
         }
     }
     if (!nsys)
@@ -277,9 +293,9 @@ main(int argc, char **argv)
                  "--system %s and %s: names of different lengths; the binaries' paths hold "
                  "the name and must have one length (the path is on the stack), e.g. O2 and O3",
                  sys[0].name, sys[i].name);
-    if (a.i >= argc)
+    if (p.i >= argc)
         errx(1, "expected the program's source directory; see interloper build --help");
-    const char *src = argv[a.i++];
+    const char *src = argv[p.i++];
     struct stat sb;
     if (stat(src, &sb) < 0 || !S_ISDIR(sb.st_mode))
         errx(1, "%s: not a directory; expected the program's source directory", src);
@@ -329,7 +345,7 @@ main(int argc, char **argv)
         mv[n++] = ccarg;
         for (size_t j = 0; j < sys[i].nvars; j++)
             mv[n++] = (char *)sys[i].vars[j];
-        for (int j = a.i; j < argc; j++)
+        for (int j = p.i; j < argc; j++)
             mv[n++] = argv[j];
         int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         if (lfd < 0)

@@ -29,44 +29,48 @@
 
 #define ME "interloper run"
 
-static void
-usage(FILE *f)
-{
-    fputs("usage: interloper run [options] [--] PROG [ARGS...]\n"
-          "\n"
-          "Run PROG once, in place (same pid, its own exit status), with the setup\n"
-          "under control, and append its records, labelled, to the results file.\n"
-          "\n"
-          "environment:\n"
-          "  --env-size N        the whole environment is exactly N bytes (padded)\n"
-          "  --env-add N         add N bytes to the environment as it is\n"
-          "  --env-clean         start from a minimal environment: PATH and HOME only\n"
-          "  --keep NAME         with --env-clean, keep NAME too (repeatable)\n"
-          "byte counts: decimal, 0x hex, or a k/m/g suffix, as the library reads them\n"
-          "layout:\n"
-          "  --stack-offset N    main's frame N bytes lower (a multiple of 16)\n"
-          "  --stack-pin [ADDR]  main's frame at a fixed address (auto by default; ADDR\n"
-          "                      is taken when it is auto or 0x..., or --stack-pin=ADDR)\n"
-          "  --heap-offset N     the heap starts N bytes later\n"
-          "  --aslr off|on       address-space randomisation (default: off)\n"
-          "  --cpu LIST          run on these CPUs only, e.g. 2 or 0-3,6\n"
-          "measurement:\n"
-          "  --events LIST       events (INTERLOPER_EVENTS), e.g. cycles,instructions\n"
-          "  --backend B         auto, perf, papi or none\n"
-          "  --output FILE       results file, appended to (default ./interloper.jsonl)\n"
-          "  --label KEY=VALUE   label the records (repeatable); never passed to PROG\n"
-          "  --strict            any setup problem stops PROG before main (status 127)\n"
-          "  --no-strict         undo --strict (the default here; sweep is strict)\n"
-          "  -q, --quiet         no summary on stderr\n"
-          "  -n, --dry-run       print the environment and the command, run nothing\n"
-          "  -h, --help          this text\n"
-          "\n"
-          "The records are labelled setup=ID, the id interloper sweep gives the same\n"
-          "setup (e<pad>, -s<stack offset>, -h<heap offset>, ...), and with the factors\n"
-          "given (env_add, stack_offset, heap_offset, pin, cpus); --label overrides them.\n"
-          "See interloper-run(1).\n",
-          f);
-}
+enum { O_ENV_SIZE = 1, O_ENV_ADD, O_STACK_OFFSET, O_STACK_PIN, O_HEAP_OFFSET };
+
+static const struct il_opt opts[] = {
+    {.head = "environment"},
+    {"env-size", 0, IL_OPT_VALUE, "N", "the whole environment is exactly N bytes (padded)",
+     O_ENV_SIZE},
+    {"env-add", 0, IL_OPT_VALUE, "N", "add N bytes to the environment as it is", O_ENV_ADD},
+    {.head = "layout"},
+    {"stack-offset", 0, IL_OPT_VALUE, "N", "main's frame N bytes lower (a multiple of 16)",
+     O_STACK_OFFSET},
+    {"stack-pin", 0, IL_OPT_MAYBE, "ADDR",
+     "main's frame at a fixed address (auto by default; ADDR\n"
+     "is taken when it is auto or 0x..., or --stack-pin=ADDR)",
+     O_STACK_PIN, 0, il_is_pin_word},
+    {"heap-offset", 0, IL_OPT_VALUE, "N", "the heap starts N bytes later", O_HEAP_OFFSET},
+    {"aslr", 0, IL_OPT_VALUE, "off|on", "address-space randomisation (default: off)", IL_O_ASLR},
+    {.head = "measurement"},
+    {.incl = il_setup_opts},
+    {"output", 'o', IL_OPT_VALUE, "FILE", "results file, appended to (default ./interloper.jsonl)",
+     IL_O_OUTPUT},
+    {"strict", 0, IL_OPT_FLAG, NULL, "any setup problem stops PROG before main (status 127)",
+     IL_O_STRICT},
+    {"no-strict", 0, IL_OPT_FLAG, NULL, "undo --strict (the default here; sweep is strict)",
+     IL_O_NO_STRICT},
+    {"quiet", 'q', IL_OPT_FLAG, NULL, "no summary on stderr", IL_O_QUIET},
+    {"dry-run", 'n', IL_OPT_FLAG, NULL, "print the environment and the command, run nothing",
+     IL_O_DRY},
+    {0},
+};
+
+static const struct il_cmd cmd = {
+    .name = ME,
+    .synopsis = "[options] [--] PROG [ARGS...]",
+    .about = "Run PROG once, in place (same pid, its own exit status), with the setup\n"
+             "under control, and append its records, labelled, to the results file.",
+    .more = "Byte counts: decimal, 0x hex, or a k/m/g suffix, as the library reads them.\n"
+            "The records are labelled setup=ID, the id interloper sweep gives the same\n"
+            "setup (e<pad>, -s<stack offset>, -h<heap offset>, ...), and with the factors\n"
+            "given (env_add, stack_offset, heap_offset, pin, cpus); --label overrides them.",
+    .man = "interloper-run(1)",
+    .opts = opts,
+};
 
 /* labels: the user's first, in their order, then ours unless overridden */
 static void
@@ -83,42 +87,39 @@ add_label(struct il_buf *b, const struct il_common *c, const char *key, const ch
 int
 main(int argc, char **argv)
 {
-    program_invocation_short_name = (char *)ME; /* err(3) says "interloper run: " */
-    struct il_args a;
+    struct il_optp p;
     struct il_common c;
-    il_args_init(&a, ME, argc, argv);
+    const struct il_opt *o;
+    il_opt_init(&p, &cmd, argc, argv);
     il_common_init(&c);
-    const char *o, *v_size = NULL, *v_add = NULL, *v_stack = NULL, *v_heap = NULL;
+    const char *v_size = NULL, *v_add = NULL, *v_stack = NULL, *v_heap = NULL;
     unsigned long long env_size = 0, env_add = 0, stack_offset = 0, heap_offset = 0;
     enum il_pinmode pin = IL_PINMODE_NONE;
     uintptr_t pin_addr = 0;
 
-    while ((o = il_args_next(&a))) {
-        if (il_common_option(&a, &c))
+    while ((o = il_opt_next(&p))) {
+        if (il_common_option(&p, &c))
             continue;
-        if (!strcmp(o, "--env-size")) {
-            v_size = il_args_value(&a);
-            env_size = il_opt_env_bytes(&a, v_size);
-        } else if (!strcmp(o, "--env-add")) {
-            v_add = il_args_value(&a);
-            env_add = il_opt_env_bytes(&a, v_add);
-        } else if (!strcmp(o, "--stack-offset")) {
-            v_stack = il_args_value(&a);
-            stack_offset = il_opt_stack_offset(&a, v_stack);
-        } else if (!strcmp(o, "--heap-offset")) {
-            v_heap = il_args_value(&a);
-            heap_offset = il_opt_heap_offset(&a, v_heap);
-        } else if (!strcmp(o, "--stack-pin")) {
+        switch (o->id) {
+        case O_ENV_SIZE:
+            env_size = il_arg_env_bytes(&p, v_size = p.val);
+            break;
+        case O_ENV_ADD:
+            env_add = il_arg_env_bytes(&p, v_add = p.val);
+            break;
+        case O_STACK_OFFSET:
+            stack_offset = il_arg_stack_offset(&p, v_stack = p.val);
+            break;
+        case O_HEAP_OFFSET:
+            heap_offset = il_arg_heap_offset(&p, v_heap = p.val);
+            break;
+        case O_STACK_PIN:
             /* the address is optional: taken only when it looks like one */
-            pin = il_opt_pin(&a, il_args_optional(&a, il_is_pin_word), &pin_addr);
-        } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            usage(stdout);
-            return 0;
-        } else {
-            errx(1, "unknown option '%s'; see interloper run --help", o);
+            pin = il_arg_pin(&p, p.val, &pin_addr);
+            break;
         }
     }
-    if (a.i >= argc)
+    if (p.i >= argc)
         errx(1, "no program given; expected interloper run [options] -- PROG [ARGS...]");
     if (v_size && v_add)
         errx(1, "--env-size and --env-add do not go together; choose one");
@@ -127,7 +128,7 @@ main(int argc, char **argv)
 
     /* the program: a path, or the first executable file of that name in
      * PATH (not a shell builtin: `true` is /usr/bin/true) */
-    const char *prog = argv[a.i];
+    const char *prog = argv[p.i];
     char *path = il_find_program(prog);
     struct stat st;
     if (!path)
@@ -243,7 +244,7 @@ main(int argc, char **argv)
              (size_t)IL_PAD_MAX);
     }
     il_env_setup(&slots, stack_offset, heap_offset, pin, pin_addr, pad);
-    char **pargv = &argv[a.i];
+    char **pargv = &argv[p.i];
 
     if (c.dry) {
         struct il_buf b = {0};
@@ -252,9 +253,9 @@ main(int argc, char **argv)
         /* the argument vector as exec'd (what goes after -- to run it
          * again), then the file exec'd */
         il_buf_str(&b, "--");
-        for (char **p = pargv; *p; p++) {
+        for (char **w = pargv; *w; w++) {
             il_buf_str(&b, " ");
-            il_buf_word(&b, *p);
+            il_buf_word(&b, *w);
         }
         il_buf_str(&b, "\nexec ");
         il_buf_word(&b, path);

@@ -15,125 +15,60 @@
 
 #include "sweep.h"
 
-static void
-usage(FILE *f)
-{
-    fputs("usage: interloper sweep [options] --system NAME=PROG [--system NAME=PROG]...\n"
-          "                        [-- ARGS...]\n"
-          "\n"
-          "Run every system in every setup, REPS times, in a seeded random order, each\n"
-          "run's records labelled with its place in the plan and appended to the results\n"
-          "file; rerun the same command to resume.\n"
-          "\n"
-          "systems and setups (LIST: A:B:STEP from A to B, or a comma list):\n"
-          "  --system NAME=PROG  a system and its program (repeatable); PROG may hold\n"
-          "                      {layout}, replaced by each layout's id\n"
-          "  --layouts N|all|IDS the first N layouts of interloper link's manifest, all of\n"
-          "                      them, or a comma list of ids (one id: 05,)\n"
-          "  --env-add LIST      environment pads in bytes (default 0)\n"
-          "  --env-base N        every setup's environment is N + its env_add bytes\n"
-          "                      (default: the results file's, else this one's size)\n"
-          "  --stack-offset LIST main's frame lower by these bytes (default 0)\n"
-          "  --heap-offset LIST  the heap later by these bytes (default 0)\n"
-          "  --stack-pin [ADDR|both]  pin main's stack (auto, or at ADDR); both: every\n"
-          "                      run pinned and unpinned, interleaved, labelled pin\n"
-          "  --aslr off|on       ASLR (default off); on: every run is a setup of its own\n"
-          "  --setups K          draw K of the setups at random (default: all)\n"
-          "  --reps R            runs of each system in each setup (default 3)\n"
-          "  --warmup N          first, N runs of each system in each setup, labelled\n"
-          "                      warmup (left out by interloper report)\n"
-          "  --seed S            seed of the draws and the order, 0 to 4294967295\n"
-          "                      (default: the results file's, else drawn; it is in\n"
-          "                      every record; --shard needs it)\n"
-          "the runs:\n"
-          "  --input FILE        every run's stdin, a regular file (default /dev/null)\n"
-          "  --show-output       copy each run's stdout and stderr through after it ends\n"
-          "  --expect-output FILE  every run's stdout must be this file's bytes\n"
-          "  --no-check-output   do not check that all runs write the same stdout\n"
-          "  --keep-going        go on after a run that fails (default: stop)\n"
-          "  --cpu LIST          run the programs on these CPUs, e.g. 2 or 0-3\n"
-          "  --events LIST, --backend B, --env-clean, --keep NAME\n"
-          "                      as for interloper run\n"
-          "  --no-strict         let runs go on past the library's problems (default:\n"
-          "                      strict, such a run fails and the sweep stops)\n"
-          "  --no-hold           do not hold the software events' kernel switches on\n"
-          "results:\n"
-          "  --bench NAME        the bench label (default: PROG's file name)\n"
-          "  --label KEY=VALUE   another label for every record (repeatable)\n"
-          "  --output FILE       results file (default ./interloper.jsonl)\n"
-          "  --until PCT         add setups until every ratio to the first system has a\n"
-          "                      95% interval within +-PCT percent (interloper report)\n"
-          "  --metric NAME       the metric --until watches (default wall)\n"
-          "  --max-runs N        with --until, at most N runs\n"
-          "scale-out:\n"
-          "  --shard I/N         run only the I-th of N disjoint parts of the plan\n"
-          "  --slurm N           write a Slurm job array of N shards, one node each,\n"
-          "                      exclusive; options for sbatch after ARGS and a second --\n"
-          "  --submit            with --slurm, submit it with sbatch\n"
-          "  -n, --dry-run       print the plan, one run per line with the interloper run\n"
-          "                      command that makes it\n"
-          "                      (with --slurm: the script; nothing written or submitted)\n"
-          "  -q, --quiet         no progress on stderr\n"
-          "  -h, --help          this text\n"
-          "\n"
-          "See interloper-sweep(1).\n",
-          f);
-}
-
 /* ------------------------------------------------------------ lists */
 
 static unsigned long long
-count(struct il_args *a, const char *v, unsigned long long lo, unsigned long long hi)
+count(const struct il_optp *p, const char *v, unsigned long long lo, unsigned long long hi)
 {
     char *end;
     errno = 0;
     unsigned long long n = strtoull(v, &end, 10);
     if (!*v || *end || errno || v[0] == '-' || v[0] == '+' || n < lo || n > hi)
-        il_args_bad(a, v, "expected a whole number from %llu to %llu", lo, hi);
+        il_opt_bad(p, v, "expected a whole number from %llu to %llu", lo, hi);
     return n;
 }
 
 /* A:B:STEP or a comma list, each value read by elem(); no value twice. */
 static unsigned long long *
-list(struct il_args *a, const char *v, size_t *n,
-     unsigned long long (*elem)(struct il_args *, const char *))
+list(const struct il_optp *p, const char *v, size_t *n,
+     unsigned long long (*elem)(const struct il_optp *, const char *))
 {
     unsigned long long *out = NULL;
     size_t k = 0;
     char *w = il_xstrdup(v), *c1 = strchr(w, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (c1 && c2 && !strchr(c2 + 1, ':')) {
         *c1 = *c2 = 0;
-        unsigned long long from = elem(a, w), to = elem(a, c1 + 1), step;
+        unsigned long long from = elem(p, w), to = elem(p, c1 + 1), step;
         if (il_parse_size(c2 + 1, ~0ULL, &step) < 0 || step == 0)
-            il_args_bad(a, v, "expected A:B:STEP with a STEP of at least 1");
+            il_opt_bad(p, v, "expected A:B:STEP with a STEP of at least 1");
         if (from > to)
-            il_args_bad(a, v, "expected A:B:STEP with A <= B");
+            il_opt_bad(p, v, "expected A:B:STEP with A <= B");
         if ((to - from) / step >= 1000000)
-            il_args_bad(a, v, "more than a million values");
+            il_opt_bad(p, v, "more than a million values");
         for (unsigned long long x = from; x <= to; x += step) {
             char t[32];
             snprintf(t, sizeof t, "%llu", x);
             out = il_xrealloc(out, (k + 1) * sizeof *out);
-            out[k++] = elem(a, t);
+            out[k++] = elem(p, t);
         }
     } else if (c1) {
-        il_args_bad(a, v, "expected A:B:STEP or a comma-separated list");
+        il_opt_bad(p, v, "expected A:B:STEP or a comma-separated list");
     } else {
-        char *save, *p;
-        for (p = strtok_r(w, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        char *save, *e;
+        for (e = strtok_r(w, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
             out = il_xrealloc(out, (k + 1) * sizeof *out);
-            out[k++] = elem(a, p);
+            out[k++] = elem(p, e);
         }
         if (!k)
-            il_args_bad(a, v, "expected at least one value");
+            il_opt_bad(p, v, "expected at least one value");
         size_t l = strlen(v);
         if (strstr(v, ",,") || v[0] == ',' || v[l - 1] == ',')
-            il_args_bad(a, v, "an empty value between commas; expected a comma-separated list");
+            il_opt_bad(p, v, "an empty value between commas; expected a comma-separated list");
     }
     for (size_t i = 0; i < k; i++)
         for (size_t j = 0; j < i; j++)
             if (out[i] == out[j])
-                il_args_bad(a, v, "%llu is given twice; each value is one setup", out[i]);
+                il_opt_bad(p, v, "%llu is given twice; each value is one setup", out[i]);
     free(w);
     *n = k;
     return out;
@@ -208,7 +143,7 @@ binary(json_t *m, const char *id)
 }
 
 static void
-layouts(struct il_sweep *s, struct il_args *a)
+layouts(struct il_sweep *s, struct il_optp *p)
 {
     char *dir;
     if (!strstr(s->sys[0].tmpl, "{layout}"))
@@ -222,8 +157,8 @@ layouts(struct il_sweep *s, struct il_args *a)
     if (!strcmp(v, "all") || (!strchr(v, ',') && v[0] != '0')) {
         size_t want = !strcmp(v, "all") ? json_array_size(bins) : 0;
         if (strcmp(v, "all")) {
-            a->opt = "--layouts";
-            want = count(a, v, 1, 1000000);
+            snprintf(p->spelled, sizeof p->spelled, "--layouts");
+            want = count(p, v, 1, 1000000);
         }
         if (want > json_array_size(bins))
             errx(1, "--layouts %s: the manifest of %s has %zu layouts", v, s->sys[0].tmpl,
@@ -237,25 +172,25 @@ layouts(struct il_sweep *s, struct il_args *a)
         }
     } else {
         char *w = il_xstrdup(v), *save;
-        for (char *p = strtok_r(w, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        for (char *e = strtok_r(w, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
             for (size_t i = 0; i < n; i++)
-                if (!strcmp(ids[i], p))
-                    errx(1, "--layouts %s: %s is given twice", v, p);
-            if (!il_label_key_ok(p))
-                errx(1, "--layouts %s: %s is not a layout id", v, p);
+                if (!strcmp(ids[i], e))
+                    errx(1, "--layouts %s: %s is given twice", v, e);
+            if (!il_label_key_ok(e))
+                errx(1, "--layouts %s: %s is not a layout id", v, e);
             size_t k = 0;
             for (; k < json_array_size(bins); k++) {
                 const char *id = json_string_value(json_object_get(json_array_get(bins, k), "id"));
-                if (id && !strcmp(id, p))
+                if (id && !strcmp(id, e))
                     break;
             }
             if (k == json_array_size(bins))
                 errx(1,
                      "--layouts %s: %s is not in %s/manifest.json; expected ids it lists, such "
                      "as 00 (one id alone: 05,)",
-                     v, p, dir);
+                     v, e, dir);
             ids = il_xrealloc(ids, (n + 1) * sizeof *ids);
-            ids[n++] = p;
+            ids[n++] = e;
         }
         if (!n)
             errx(1, "--layouts %s: expected a count, all, or ids", v);
@@ -337,6 +272,124 @@ programs(struct il_sweep *s, struct il_system *y)
 
 /* ------------------------------------------------------------ the options */
 
+enum {
+    O_SYSTEM = 1,
+    O_LAYOUTS,
+    O_ENV_ADD,
+    O_ENV_BASE,
+    O_STACK_OFFSET,
+    O_HEAP_OFFSET,
+    O_STACK_PIN,
+    O_SETUPS,
+    O_REPS,
+    O_WARMUP,
+    O_SEED,
+    O_INPUT,
+    O_SHOW_OUTPUT,
+    O_EXPECT_OUTPUT,
+    O_NO_CHECK_OUTPUT,
+    O_KEEP_GOING,
+    O_NO_HOLD,
+    O_BENCH,
+    O_UNTIL,
+    O_METRIC,
+    O_MAX_RUNS,
+    O_SHARD,
+    O_SLURM,
+    O_SUBMIT,
+};
+
+static const struct il_opt opts[] = {
+    {.head = "systems and setups (LIST: A:B:STEP from A to B, or a comma list)"},
+    {"system", 0, IL_OPT_VALUE, "NAME=PROG",
+     "a system and its program (repeatable); PROG may hold\n"
+     "{layout}, replaced by each layout's id",
+     O_SYSTEM},
+    {"layouts", 0, IL_OPT_VALUE, "N|all|IDS",
+     "the first N layouts of interloper link's manifest, all of\n"
+     "them, or a comma list of ids (one id: 05,)",
+     O_LAYOUTS},
+    {"env-add", 0, IL_OPT_VALUE, "LIST", "environment pads in bytes (default 0)", O_ENV_ADD},
+    {"env-base", 0, IL_OPT_VALUE, "N",
+     "every setup's environment is N + its env_add bytes\n"
+     "(default: the results file's, else this one's size)",
+     O_ENV_BASE},
+    {"stack-offset", 0, IL_OPT_VALUE, "LIST", "main's frame lower by these bytes (default 0)",
+     O_STACK_OFFSET},
+    {"heap-offset", 0, IL_OPT_VALUE, "LIST", "the heap later by these bytes (default 0)",
+     O_HEAP_OFFSET},
+    {"stack-pin", 0, IL_OPT_MAYBE, "ADDR|both",
+     "pin main's stack (auto, or at ADDR); both: every\n"
+     "run pinned and unpinned, interleaved, labelled pin",
+     O_STACK_PIN, 0, pin_word},
+    {"aslr", 0, IL_OPT_VALUE, "off|on", "ASLR (default off); on: every run is a setup of its own",
+     IL_O_ASLR},
+    {"setups", 0, IL_OPT_VALUE, "K", "draw K of the setups at random (default: all)", O_SETUPS},
+    {"reps", 'r', IL_OPT_VALUE, "R", "runs of each system in each setup (default 3)", O_REPS},
+    {"warmup", 'w', IL_OPT_VALUE, "N",
+     "first, N runs of each system in each setup, labelled\n"
+     "warmup (left out by interloper report)",
+     O_WARMUP},
+    {"seed", 0, IL_OPT_VALUE, "S",
+     "seed of the draws and the order, 0 to 4294967295\n"
+     "(default: the results file's, else drawn; it is in\n"
+     "every record; --shard needs it)",
+     O_SEED},
+    {.head = "the runs"},
+    {"input", 0, IL_OPT_VALUE, "FILE", "every run's stdin, a regular file (default /dev/null)",
+     O_INPUT},
+    {"show-output", 0, IL_OPT_FLAG, NULL, "copy each run's stdout and stderr through after it ends",
+     O_SHOW_OUTPUT},
+    {"expect-output", 0, IL_OPT_VALUE, "FILE", "every run's stdout must be this file's bytes",
+     O_EXPECT_OUTPUT},
+    {"no-check-output", 0, IL_OPT_FLAG, NULL,
+     "do not check that all runs write the same stdout", O_NO_CHECK_OUTPUT},
+    {"keep-going", 0, IL_OPT_FLAG, NULL, "go on after a run that fails (default: stop)",
+     O_KEEP_GOING},
+    {.incl = il_setup_opts},
+    {"no-strict", 0, IL_OPT_FLAG, NULL,
+     "let runs go on past the library's problems (default:\n"
+     "strict, such a run fails and the sweep stops)",
+     IL_O_NO_STRICT},
+    {"no-hold", 0, IL_OPT_FLAG, NULL, "do not hold the software events' kernel switches on",
+     O_NO_HOLD},
+    {.head = "results"},
+    {"bench", 0, IL_OPT_VALUE, "NAME", "the bench label (default: PROG's file name)", O_BENCH},
+    {"output", 'o', IL_OPT_VALUE, "FILE", "results file (default ./interloper.jsonl)",
+     IL_O_OUTPUT},
+    {"until", 0, IL_OPT_VALUE, "PCT",
+     "add setups until every ratio to the first system has a\n"
+     "95% interval within +-PCT percent (interloper report)",
+     O_UNTIL},
+    {"metric", 'm', IL_OPT_VALUE, "NAME", "the metric --until watches (default wall)", O_METRIC},
+    {"max-runs", 0, IL_OPT_VALUE, "N", "with --until, at most N runs", O_MAX_RUNS},
+    {.head = "scale-out"},
+    {"shard", 0, IL_OPT_VALUE, "I/N", "run only the I-th of N disjoint parts of the plan",
+     O_SHARD},
+    {"slurm", 0, IL_OPT_VALUE, "N",
+     "write a Slurm job array of N shards, one node each,\n"
+     "exclusive; options for sbatch after ARGS and a second --",
+     O_SLURM},
+    {"submit", 0, IL_OPT_FLAG, NULL, "with --slurm, submit it with sbatch", O_SUBMIT},
+    {"dry-run", 'n', IL_OPT_FLAG, NULL,
+     "print the plan, one run per line with the interloper run\n"
+     "command that makes it (with --slurm: the script; nothing\n"
+     "written or submitted)",
+     IL_O_DRY},
+    {"quiet", 'q', IL_OPT_FLAG, NULL, "no progress on stderr", IL_O_QUIET},
+    {0},
+};
+
+static const struct il_cmd cmd = {
+    .name = IL_SWEEP_ME,
+    .synopsis = "[options] --system NAME=PROG [--system NAME=PROG]...\n[-- ARGS...]",
+    .about = "Run every system in every setup, REPS times, in a seeded random order, each\n"
+             "run's records labelled with its place in the plan and appended to the results\n"
+             "file; rerun the same command to resume.",
+    .man = "interloper-sweep(1)",
+    .opts = opts,
+};
+
 static void
 forward(struct il_sweep *s, int from, int to)
 {
@@ -346,11 +399,130 @@ forward(struct il_sweep *s, int from, int to)
     }
 }
 
+/* --system NAME=PROG */
+static void
+add_system(struct il_sweep *s, const struct il_optp *p)
+{
+    const char *v = p->val, *eq = strchr(v, '=');
+    char *name = il_xstrdup(v);
+    if (!eq || !eq[1])
+        il_opt_bad(p, v, "expected NAME=PROG");
+    name[eq - v] = 0;
+    if (!il_label_key_ok(name))
+        il_opt_bad(p, v, "the name must be letters, digits, '_', '-' or '.'");
+    if (strlen(name) > IL_SYSTEM_NAME_MAX)
+        il_opt_bad(p, v, "the name is too long (%zu characters; at most %d)", strlen(name),
+                   IL_SYSTEM_NAME_MAX);
+    for (size_t i = 0; i < s->nsys; i++)
+        if (!strcmp(s->sys[i].name, name))
+            il_opt_bad(p, v, "the system %s is given twice", name);
+    s->sys = il_xrealloc(s->sys, (s->nsys + 1) * sizeof *s->sys);
+    memset(&s->sys[s->nsys], 0, sizeof *s->sys);
+    s->sys[s->nsys].name = name;
+    s->sys[s->nsys++].tmpl = eq + 1;
+}
+
+/* One option of the sweep's own; 0 when it is not to be forwarded to the
+ * shards' commands. */
+static int
+sweep_option(struct il_sweep *s, struct il_optp *p)
+{
+    const char *v = p->val;
+    switch (p->opt->id) {
+    case O_SYSTEM:
+        add_system(s, p);
+        break;
+    case O_LAYOUTS:
+        s->layouts = v;
+        break;
+    case O_ENV_BASE:
+        s->env_base = il_arg_env_bytes(p, v);
+        s->env_base_given = 1;
+        break;
+    case O_ENV_ADD:
+        s->d.env = list(p, v, &s->d.nenv, il_arg_env_bytes);
+        break;
+    case O_STACK_OFFSET:
+        s->d.stack = list(p, v, &s->d.nstack, il_arg_stack_offset);
+        break;
+    case O_HEAP_OFFSET:
+        s->d.heap = list(p, v, &s->d.nheap, il_arg_heap_offset);
+        break;
+    case O_STACK_PIN:
+        s->d.pin_factor = v && !strcmp(v, "both");
+        s->pin = il_arg_pin(p, s->d.pin_factor ? NULL : v, &s->pin_addr);
+        break;
+    case O_SETUPS:
+        s->d.setups = (size_t)count(p, v, 1, 1ULL << 30);
+        break;
+    case O_REPS:
+        s->d.reps = (unsigned)count(p, v, 1, 65535);
+        break;
+    case O_WARMUP:
+        s->d.warmup = (unsigned)count(p, v, 0, 65535);
+        break;
+    case O_SEED:
+        s->d.seed = (uint32_t)count(p, v, 0, 4294967295ULL);
+        s->seed_given = 1;
+        break;
+    case O_BENCH:
+        s->bench = v;
+        if (!*s->bench || strchr(s->bench, '\n') || !il_utf8_ok(s->bench))
+            il_opt_bad(p, s->bench, "expected a name of one line");
+        break;
+    case O_INPUT:
+        s->input = v;
+        break;
+    case O_SHOW_OUTPUT:
+        s->show_output = 1;
+        break;
+    case O_EXPECT_OUTPUT:
+        s->expect = v;
+        break;
+    case O_NO_CHECK_OUTPUT:
+        s->check_output = 0;
+        break;
+    case O_KEEP_GOING:
+        s->keep_going = 1;
+        break;
+    case O_NO_HOLD:
+        s->hold = 0;
+        break;
+    case O_UNTIL: {
+        char *end;
+        s->until = strtod(v, &end);
+        if (end == v || (*end && strcmp(end, "%")) || !(s->until > 0 && s->until < 100))
+            il_opt_bad(p, v, "expected a percentage above 0 and below 100, such as 1 or 0.5");
+        break;
+    }
+    case O_METRIC:
+        s->metric = v;
+        break;
+    case O_MAX_RUNS:
+        s->max_runs = count(p, v, 1, ~0ULL);
+        break;
+    case O_SHARD: {
+        unsigned i, n;
+        char c;
+        if (sscanf(v, "%u/%u%c", &i, &n, &c) != 2 || i < 1 || i > n || n > 1000000)
+            il_opt_bad(p, v, "expected I/N with 1 <= I <= N, such as 2/4");
+        s->shard_i = i, s->shard_n = n;
+        return 0;
+    }
+    case O_SLURM:
+        s->slurm = (unsigned)count(p, v, 1, 1000000);
+        return 0;
+    case O_SUBMIT:
+        s->submit = 1;
+        return 0;
+    }
+    return 1;
+}
+
 void
 il_sweep_parse(struct il_sweep *s, int argc, char **argv)
 {
-    struct il_args a;
-    const char *o, *v;
+    struct il_optp p;
     static unsigned long long zero = 0;
     memset(s, 0, sizeof *s);
     il_common_init(&s->c);
@@ -367,120 +539,26 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
     s->check_output = 1;
     s->hold = 1;
     s->metric = "wall";
-    il_args_init(&a, IL_SWEEP_ME, argc, argv);
-    int at = a.i;
-    while ((o = il_args_next(&a))) {
-        int keep = 1;
-        if (il_common_option(&a, &s->c)) {
-            keep = strcmp(o, "--output") && strcmp(o, "-n") && strcmp(o, "--dry-run");
-        } else if (!strcmp(o, "--system")) {
-            v = il_args_value(&a);
-            const char *eq = strchr(v, '=');
-            char *name = il_xstrdup(v);
-            if (!eq || !eq[1])
-                il_args_bad(&a, v, "expected NAME=PROG");
-            name[eq - v] = 0;
-            if (!il_label_key_ok(name))
-                il_args_bad(&a, v, "the name must be letters, digits, '_', '-' or '.'");
-            if (strlen(name) > IL_SYSTEM_NAME_MAX)
-                il_args_bad(&a, v, "the name is too long (%zu characters; at most %d)",
-                            strlen(name), IL_SYSTEM_NAME_MAX);
-            for (size_t i = 0; i < s->nsys; i++)
-                if (!strcmp(s->sys[i].name, name))
-                    il_args_bad(&a, v, "the system %s is given twice", name);
-            s->sys = il_xrealloc(s->sys, (s->nsys + 1) * sizeof *s->sys);
-            memset(&s->sys[s->nsys], 0, sizeof *s->sys);
-            s->sys[s->nsys].name = name;
-            s->sys[s->nsys++].tmpl = eq + 1;
-        } else if (!strcmp(o, "--layouts")) {
-            s->layouts = il_args_value(&a);
-        } else if (!strcmp(o, "--env-base")) {
-            s->env_base = il_opt_env_bytes(&a, il_args_value(&a));
-            s->env_base_given = 1;
-        } else if (!strcmp(o, "--env-add")) {
-            s->d.env = list(&a, il_args_value(&a), &s->d.nenv, il_opt_env_bytes);
-        } else if (!strcmp(o, "--stack-offset")) {
-            s->d.stack = list(&a, il_args_value(&a), &s->d.nstack, il_opt_stack_offset);
-        } else if (!strcmp(o, "--heap-offset")) {
-            s->d.heap = list(&a, il_args_value(&a), &s->d.nheap, il_opt_heap_offset);
-        } else if (!strcmp(o, "--stack-pin")) {
-            v = il_args_optional(&a, pin_word);
-            s->d.pin_factor = v && !strcmp(v, "both");
-            s->pin = il_opt_pin(&a, s->d.pin_factor ? NULL : v, &s->pin_addr);
-        } else if (!strcmp(o, "--setups")) {
-            s->d.setups = (size_t)count(&a, il_args_value(&a), 1, 1ULL << 30);
-        } else if (!strcmp(o, "--reps")) {
-            s->d.reps = (unsigned)count(&a, il_args_value(&a), 1, 65535);
-        } else if (!strcmp(o, "--warmup")) {
-            s->d.warmup = (unsigned)count(&a, il_args_value(&a), 0, 65535);
-        } else if (!strcmp(o, "--seed")) {
-            s->d.seed = (uint32_t)count(&a, il_args_value(&a), 0, 4294967295ULL);
-            s->seed_given = 1;
-        } else if (!strcmp(o, "--bench")) {
-            s->bench = il_args_value(&a);
-            if (!*s->bench || strchr(s->bench, '\n') || !il_utf8_ok(s->bench))
-                il_args_bad(&a, s->bench, "expected a name of one line");
-        } else if (!strcmp(o, "--input")) {
-            s->input = il_args_value(&a);
-        } else if (!strcmp(o, "--show-output")) {
-            il_args_flag(&a);
-            s->show_output = 1;
-        } else if (!strcmp(o, "--expect-output")) {
-            s->expect = il_args_value(&a);
-        } else if (!strcmp(o, "--no-check-output")) {
-            il_args_flag(&a);
-            s->check_output = 0;
-        } else if (!strcmp(o, "--keep-going")) {
-            il_args_flag(&a);
-            s->keep_going = 1;
-        } else if (!strcmp(o, "--no-hold")) {
-            il_args_flag(&a);
-            s->hold = 0;
-        } else if (!strcmp(o, "--until")) {
-            v = il_args_value(&a);
-            char *end;
-            s->until = strtod(v, &end);
-            if (end == v || (*end && strcmp(end, "%")) || !(s->until > 0 && s->until < 100))
-                il_args_bad(&a, v, "expected a percentage above 0 and below 100, such as 1 or 0.5");
-        } else if (!strcmp(o, "--metric")) {
-            s->metric = il_args_value(&a);
-        } else if (!strcmp(o, "--max-runs")) {
-            s->max_runs = count(&a, il_args_value(&a), 1, ~0ULL);
-        } else if (!strcmp(o, "--shard")) {
-            v = il_args_value(&a);
-            unsigned i, n;
-            char c;
-            if (sscanf(v, "%u/%u%c", &i, &n, &c) != 2 || i < 1 || i > n || n > 1000000)
-                il_args_bad(&a, v, "expected I/N with 1 <= I <= N, such as 2/4");
-            s->shard_i = i, s->shard_n = n;
-            keep = 0;
-        } else if (!strcmp(o, "--slurm")) {
-            s->slurm = (unsigned)count(&a, il_args_value(&a), 1, 1000000);
-            keep = 0;
-        } else if (!strcmp(o, "--submit")) {
-            il_args_flag(&a);
-            s->submit = 1;
-            keep = 0;
-        } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            usage(stdout);
-            exit(0);
-        } else {
-            errx(1, "unknown option '%s'; see interloper sweep --help", o);
+    il_opt_init(&p, &cmd, argc, argv);
+    while (il_opt_next(&p)) {
+        int id = p.opt->id;
+        if (il_common_option(&p, &s->c)) {
+            if (id != IL_O_OUTPUT && id != IL_O_DRY)
+                forward(s, p.from, p.i);
+        } else if (sweep_option(s, &p)) {
+            forward(s, p.from, p.i);
         }
-        if (keep)
-            forward(s, at, a.i);
-        at = a.i;
     }
     /* what follows --: the program's arguments; with --slurm, up to a
      * second --, after which come sbatch's options */
-    if (a.i < argc && (a.i == 1 || strcmp(argv[a.i - 1], "--")))
-        errx(1, "unexpected '%s'%s; the program's arguments go after --", argv[a.i],
-             a.i > 1 && !strcmp(argv[a.i - 1], "--stack-pin")
+    if (p.i < argc && (p.i == 1 || strcmp(argv[p.i - 1], "--")))
+        errx(1, "unexpected '%s'%s; the program's arguments go after --", argv[p.i],
+             p.i > 1 && !strcmp(argv[p.i - 1], "--stack-pin")
                  ? " after --stack-pin (expected nothing, an address such as 0x7ffffffde000, or "
                    "both)"
                  : "");
-    s->args = &argv[a.i];
-    for (int i = a.i; i < argc; i++) {
+    s->args = &argv[p.i];
+    for (int i = p.i; i < argc; i++) {
         if (s->slurm && !strcmp(argv[i], "--")) {
             s->sbatch = &argv[i + 1];
             s->nsbatch = (size_t)(argc - i - 1);
@@ -530,7 +608,7 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
 
     /* the systems' programs, once */
     if (s->layouts)
-        layouts(s, &a);
+        layouts(s, &p);
     size_t plen = 0;
     for (size_t k = 0; k < s->nsys; k++) {
         struct il_system *y = &s->sys[k];

@@ -5,7 +5,7 @@ TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc $(B)/libexec/interloper-build
 
 # What interloper run, sweep and record merge share (tools/il_tools.h).
-IL_TOOL_COMMON = args opts setupid elf launch
+IL_TOOL_COMMON = opts setupid elf launch
 IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o
 # The plan, results files and their lines: the sweep's, and merge's.
 IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_PRNG_OBJ)

@@ -12,6 +12,7 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 LIBEXECDIR ?= $(PREFIX)/libexec/interloper
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -68,7 +69,14 @@ $(B)/tests/unit/test_%: tests/unit/test_%.c $(IL_CORE_OBJ)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Iinterposer -o $@ $< $(IL_CORE_OBJ) -lcmocka -ljansson -ldl
 
 # ---------------------------------------------------------------- targets
-all: $(LIB) $(TOOLS) $(STATS_TARGETS)
+# The bash completion, from the commands' own option tables.
+COMPLETION = $(B)/interloper.bash
+
+all: $(LIB) $(TOOLS) $(STATS_TARGETS) $(COMPLETION)
+
+$(COMPLETION): $(TOOLS) $(STATS_TARGETS) scripts/completion.sh
+	sh scripts/completion.sh $(B)/libexec >$@.tmp
+	mv $@.tmp $@
 
 tests-build: all $(TEST_PROGS) $(UNIT_TESTS)
 
@@ -112,9 +120,9 @@ MANPAGES = $(wildcard man/*.[1-9])
 # it had; with PREFIX (or DESTDIR) given, the install at that place.
 install: all
 	@env DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' LIBDIR='$(LIBDIR)' \
-		LIBEXECDIR='$(LIBEXECDIR)' MANDIR='$(MANDIR)' B='$(B)' LIB='$(LIB)' \
-		PROGRAMS='$(TOOLS) $(STATS_TARGETS) $(SCRIPTS)' DATA='$(SHLIBS)' \
-		MANPAGES='$(MANPAGES)' sh scripts/install.sh install
+		LIBEXECDIR='$(LIBEXECDIR)' MANDIR='$(MANDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' B='$(B)' \
+		LIB='$(LIB)' PROGRAMS='$(TOOLS) $(STATS_TARGETS) $(SCRIPTS)' DATA='$(SHLIBS)' \
+		MANPAGES='$(MANPAGES)' COMPLETION='$(COMPLETION)' sh scripts/install.sh install
 	@echo "interloper: installed in $(DESTDIR)$(PREFIX); make uninstall removes it"
 
 ifeq ($(origin PREFIX)$(origin DESTDIR)$(origin LIBEXECDIR),fileundefinedfile)

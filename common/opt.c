@@ -97,15 +97,27 @@ il_opt_init(struct il_optp *p, const struct il_cmd *cmd, int argc, char **argv)
     program_invocation_short_name = (char *)cmd->name; /* err(3)'s prefix */
 }
 
-/* The long option NAME (N bytes), or exit naming what is wrong. */
+/* The long option NAME (N bytes), or NULL. */
 static const struct il_opt *
-find_long(const struct il_cmd *c, const char *name, size_t n)
+lookup_long(const struct il_cmd *c, const char *name, size_t n)
 {
     const struct il_opt *all[IL_OPT_MAX];
     size_t nall = flatten(c, all);
     for (size_t k = 0; k < nall; k++)
         if (all[k]->name && strlen(all[k]->name) == n && !strncmp(all[k]->name, name, n))
             return all[k];
+    return NULL;
+}
+
+/* The long option NAME (N bytes), or exit naming what is wrong. */
+static const struct il_opt *
+find_long(const struct il_cmd *c, const char *name, size_t n)
+{
+    const struct il_opt *found = lookup_long(c, name, n);
+    if (found)
+        return found;
+    const struct il_opt *all[IL_OPT_MAX];
+    size_t nall = flatten(c, all);
     if (elsewhere(c->opts, name, n))
         il_opt_usage(c, "--%.*s is not an option of %s", (int)n, name, c->name);
     /* a prefix of one option or of several: say which */
@@ -161,6 +173,16 @@ the_end(struct il_optp *p, int w, int dashdash)
     p->val = NULL;
 }
 
+/* Passing the rest through: is WORD one of the command's long options? */
+static int
+is_ours(const struct il_cmd *c, const char *word)
+{
+    if (strncmp(word, "--", 2) || !word[2])
+        return 0;
+    const char *eq = strchr(word + 2, '=');
+    return lookup_long(c, word + 2, eq ? (size_t)(eq - word - 2) : strlen(word + 2)) != NULL;
+}
+
 /* The next option word, or NULL at the end of the options; permuting,
  * the operands before it are put aside. */
 static const char *
@@ -175,6 +197,10 @@ next_word(struct il_optp *p, int w)
         if (!strcmp(word, "--")) {
             p->i++;
             the_end(p, w, 1);
+            return NULL;
+        }
+        if (p->cmd->passthrough && !is_ours(p->cmd, word)) {
+            the_end(p, w, 0);
             return NULL;
         }
         if (word[0] == '-' && word[1])
@@ -253,12 +279,13 @@ il_opt_next(struct il_optp *p)
 
 /* ------------------------------------------------------------ --help */
 
-/* "  -e, --events LIST" */
+/* "  -e, --events LIST"; a command that passes words through takes no
+ * short options. */
 static int
-left(const struct il_opt *o, char *buf, size_t n)
+left(const struct il_cmd *c, const struct il_opt *o, char *buf, size_t n)
 {
     const char *m = o->meta ? o->meta : "";
-    int k = o->shrt ? snprintf(buf, n, "  -%c, --%s", o->shrt, o->name)
+    int k = o->shrt && !c->passthrough ? snprintf(buf, n, "  -%c, --%s", o->shrt, o->name)
                     : snprintf(buf, n, "      --%s", o->name);
     if (o->arg == IL_OPT_VALUE && *m)
         k += snprintf(buf + k, n - (size_t)k, " %s", m);
@@ -287,7 +314,7 @@ il_opt_help(const struct il_cmd *c, FILE *f)
     int col = 0;
     for (size_t k = 0; k < nall; k++)
         if (all[k]->name && all[k]->help) {
-            int l = left(all[k], buf, sizeof buf);
+            int l = left(c, all[k], buf, sizeof buf);
             col = l > col ? l : col;
         }
     col = col + 2 > 26 ? 26 : col + 2;
@@ -310,7 +337,7 @@ il_opt_help(const struct il_cmd *c, FILE *f)
         if (head)
             fprintf(f, "%s:\n", head);
         head = NULL;
-        int l = left(o, buf, sizeof buf);
+        int l = left(c, o, buf, sizeof buf);
         if (l + 1 >= col)
             fprintf(f, "%s\n%*s", buf, col, "");
         else
@@ -335,7 +362,9 @@ il_opt_list(const struct il_cmd *c, FILE *f)
         if (!o->name || !o->help)
             continue;
         char s[3] = {'-', o->shrt, 0};
-        fprintf(f, "%s --%s %s %s\n", o->shrt ? s : "-", o->name, kind[o->arg],
+        fprintf(f, "%s --%s %s %s\n", o->shrt && !c->passthrough ? s : "-", o->name, kind[o->arg],
                 o->meta ? o->meta : "-");
     }
+    for (const char *const *sub = c->subs; sub && *sub; sub++)
+        fprintf(f, "+ %s\n", *sub);
 }

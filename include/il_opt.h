@@ -85,6 +85,11 @@ struct il_cmd {
     const struct il_opt *opts;
     unsigned bit;         /* this command's bit, for tables several commands share */
     int permute;          /* options may follow operands */
+    int passthrough;      /* options end at the first word that is not a long option of
+                           * the table ("--" still ends them): a wrapper's, whose
+                           * operands are another program's options (interloper cc) */
+    const char *const *subs; /* the operations its first operand names, each a command
+                              * with its own table (record: label, ...); NULL-ended */
 };
 
 struct il_optp {
@@ -117,7 +122,8 @@ void il_opt_usage(const struct il_cmd *cmd, const char *fmt, ...)
 /* The --help text. */
 void il_opt_help(const struct il_cmd *cmd, FILE *f);
 /* The table for completion and tests: one line per option, "-x --name
- * flag|value|maybe META" (- for a missing part). */
+ * flag|value|maybe META" (- for a missing part), then one line "+ NAME"
+ * per operation. */
 void il_opt_list(const struct il_cmd *cmd, FILE *f);
 
 #endif

@@ -18,7 +18,7 @@ die() {
 
 case ${1:-} in
 install)
-	: "${BINDIR:?}" "${LIBDIR:?}" "${LIBEXECDIR:?}" "${MANDIR:?}" "${B:?}"
+	: "${BINDIR:?}" "${LIBDIR:?}" "${LIBEXECDIR:?}" "${MANDIR:?}" "${BASHCOMPDIR:?}" "${B:?}"
 	D=${DESTDIR:-}
 	receipt="$D$LIBEXECDIR/installed"
 	list=$(mktemp "${TMPDIR:-/tmp}/interloper-install.XXXXXX")
@@ -49,6 +49,10 @@ install)
 	for f in $PROGRAMS; do put 755 "$f" "$D$LIBEXECDIR"; done
 	for f in $DATA VERSION; do put 644 "$f" "$D$LIBEXECDIR"; done
 	for m in $MANPAGES; do put 644 "$m" "$D$MANDIR/man${m##*.}"; done
+	# bash-completion finds a command's completion by the command's name
+	mkd "$D$BASHCOMPDIR"
+	install -m 644 "${COMPLETION:?}" "$D$BASHCOMPDIR/interloper"
+	echo "file $D$BASHCOMPDIR/interloper" >>"$list"
 	echo "file $receipt" >>"$list"
 	sort -u "$list" >"$receipt"
 	chmod 644 "$receipt"

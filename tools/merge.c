@@ -194,28 +194,31 @@ say_some(const char *what, const struct il_strv *ids)
     fprintf(stderr, "%s\n", ids->n > 5 ? " ..." : "");
 }
 
+static const struct il_opt merge_opts[] = {
+    {"output", 'o', IL_OPT_VALUE, "OUT", "the merged results file (required)", 1},
+    {0},
+};
+
+static const struct il_cmd merge_cmd = {
+    .name = ME,
+    .synopsis = "-o OUT RESULTS...",
+    .about = "Join the results files of one plan's shards into OUT, checked against the\n"
+             "plan: missing, failed, duplicate and foreign runs are said, duplicates left\n"
+             "out.  Exit status 0 when OUT holds exactly the plan's runs, 2 when it was\n"
+             "written but does not, 1 when nothing was written.",
+    .man = "interloper-record(1)",
+    .opts = merge_opts,
+};
+
 int
 il_record_merge(int argc, char **argv)
 {
     const char *out = NULL;
-    int i = 1;
-    if (i < argc && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
-        printf("usage: interloper record merge -o OUT RESULTS...\n"
-               "\n"
-               "Join the results files of one plan's shards into OUT, checked against the\n"
-               "plan: missing, failed, duplicate and foreign runs are said, duplicates left\n"
-               "out.\n"
-               "Exit status 0 when OUT holds exactly the plan's runs, 2 when it was written\n"
-               "but does not, 1 when nothing was written.  See interloper-record(1).\n");
-        return 0;
-    }
-    if (i + 1 < argc && !strcmp(argv[i], "-o")) {
-        out = argv[i + 1];
-        i += 2;
-    }
-    program_invocation_short_name = (char *)ME; /* err(3) prefix */
-    if (i < argc && !strcmp(argv[i], "--"))
-        i++;
+    struct il_optp op;
+    il_opt_init(&op, &merge_cmd, argc, argv);
+    while (il_opt_next(&op))
+        out = op.val;
+    int i = op.i;
     if (!out || i >= argc)
         errx(1, "expected -o OUT and at least one results file; see interloper record "
                 "merge --help");

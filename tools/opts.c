@@ -204,7 +204,8 @@ il_parse_cpus(const char *s, cpu_set_t *set, char *canon, size_t canonsz, const 
 const struct il_opt il_setup_opts[] = {
     {"events", 'e', IL_OPT_VALUE, "LIST", "events (INTERLOPER_EVENTS), e.g. cycles,instructions",
      IL_O_EVENTS},
-    {"backend", 0, IL_OPT_VALUE, "B", "auto, perf, papi or none", IL_O_BACKEND},
+    {"backend", 0, IL_OPT_VALUE, "auto|perf|papi|none", "the counter backend (INTERLOPER_BACKEND)",
+     IL_O_BACKEND},
     {"env-clean", 0, IL_OPT_FLAG, NULL, "start from a minimal environment: PATH and HOME only",
      IL_O_ENV_CLEAN},
     {"keep", 0, IL_OPT_VALUE, "NAME", "with --env-clean, keep NAME too (repeatable)", IL_O_KEEP},

@@ -15,7 +15,7 @@ $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Iinterposer -c $< -o $@
 
-$(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ)
+$(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ) $(IL_OPT_OBJ) $(IL_XALLOC_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lpfm -ldl
 
@@ -27,7 +27,7 @@ $(B)/libexec/interloper-sweep: $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_O
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lm
 
-$(B)/libexec/interloper-hold: $(B)/tools/hold.o $(B)/tools/holdev.o
+$(B)/libexec/interloper-hold: $(B)/tools/hold.o $(B)/tools/holdev.o $(IL_OPT_OBJ) $(IL_XALLOC_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^
 

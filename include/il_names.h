@@ -117,6 +117,30 @@
  * has it, and no other launch; interloper sweep's is NONCE-N */
 #define IL_L_LAUNCH "launch"
 
+/* ------------------------------------------------------------ variables */
+/* The library's variables (libinterloper(7)): read once, before main, by
+ * interposer/config.c; the commands set them for the programs they run. */
+#define IL_V_PREFIX "INTERLOPER_"
+#define IL_V_EVENTS "INTERLOPER_EVENTS"
+#define IL_V_BACKEND "INTERLOPER_BACKEND"
+#define IL_V_OUTPUT "INTERLOPER_OUTPUT"
+#define IL_V_STACK_OFFSET "INTERLOPER_STACK_OFFSET"
+#define IL_V_STACK_PIN "INTERLOPER_STACK_PIN"
+#define IL_V_HEAP_OFFSET "INTERLOPER_HEAP_OFFSET"
+#define IL_V_INHERIT "INTERLOPER_INHERIT"
+#define IL_V_STRICT "INTERLOPER_STRICT"
+#define IL_V_DEBUG "INTERLOPER_DEBUG"
+#define IL_V_RUN "INTERLOPER_RUN" /* the run spec's path, below */
+#define IL_V_PAD "INTERLOPER_PAD" /* the environment's pad, always last */
+/* The commands' own (interloper(1), interloper-cc(1)): where the pieces
+ * are, and the cc shim's settings; the library ignores them. */
+#define IL_V_LIBRARY "INTERLOPER_LIBRARY"
+#define IL_V_LIBEXEC "INTERLOPER_LIBEXEC"
+#define IL_V_FRONT "INTERLOPER_FRONT"
+#define IL_V_CC "INTERLOPER_CC"
+#define IL_V_CC_LINKS "INTERLOPER_CC_LINKS"
+#define IL_V_CC_ACTIVE "INTERLOPER_CC_ACTIVE" /* set while the real compiler runs */
+
 /* ------------------------------------------------------------ the run spec */
 /* The hand-over from interloper run and sweep to the library, a file named
  * by INTERLOPER_RUN (DESIGN.md, "Labels"): its first line, then one

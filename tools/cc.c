@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "il_names.h"
 #include "il_opt.h"
 #include "linkcmd.h"
 
@@ -72,7 +73,7 @@ cwd(void)
 int
 main(int argc, char **argv)
 {
-    const char *cc = getenv("INTERLOPER_CC"), *links = getenv("INTERLOPER_CC_LINKS");
+    const char *cc = getenv(IL_V_CC), *links = getenv(IL_V_CC_LINKS);
     if (!cc)
         cc = "cc";
     if (!links)
@@ -86,7 +87,7 @@ main(int argc, char **argv)
     if (!*links)
         errx(1, "the record file is empty; set --links or INTERLOPER_CC_LINKS");
     /* A shim that calls itself would loop forever. */
-    const char *active = getenv("INTERLOPER_CC_ACTIVE");
+    const char *active = getenv(IL_V_CC_ACTIVE);
     if (active && *active)
         errx(1,
              "the real compiler '%s' runs interloper cc again; set --cc or INTERLOPER_CC to "
@@ -112,7 +113,7 @@ main(int argc, char **argv)
              "the real compiler '%s' is not found; set --cc or INTERLOPER_CC to a compiler "
              "in PATH",
              cmd.v[0]);
-    if (setenv("INTERLOPER_CC_ACTIVE", "1", 1) < 0)
+    if (setenv(IL_V_CC_ACTIVE, "1", 1) < 0)
         err(1, "setenv");
 
     /* Is this a final link of object files? */

@@ -168,10 +168,10 @@ struct il_env {
  * each of a constant width, and the pad, always last. */
 struct il_slots {
     char stack[48], heap[48], pin[48];
-    char *pad; /* "INTERLOPER_PAD=" then padmax bytes */
+    char *pad; /* IL_V_PAD "=" then padmax bytes */
     size_t padmax, padlen;
 };
-#define IL_PAD_PREFIX "INTERLOPER_PAD="
+#define IL_PAD_PREFIX IL_V_PAD "="
 /* the kernel takes no single string longer than MAX_ARG_STRLEN (32 pages) */
 #define IL_PAD_MAX (32 * 4096 - sizeof IL_PAD_PREFIX)
 

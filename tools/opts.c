@@ -51,7 +51,7 @@ unsigned long long
 il_arg_stack_offset(const struct il_optp *p, const char *v)
 {
     struct il_config cfg;
-    il_check_var(p, "INTERLOPER_STACK_OFFSET", v, &cfg);
+    il_check_var(p, IL_V_STACK_OFFSET, v, &cfg);
     if (cfg.stack_offset_req % 16)
         il_opt_bad(p, v, "expected a multiple of 16 (the stack moves in 16-byte steps)");
     return cfg.stack_offset_req;
@@ -61,7 +61,7 @@ unsigned long long
 il_arg_heap_offset(const struct il_optp *p, const char *v)
 {
     struct il_config cfg;
-    il_check_var(p, "INTERLOPER_HEAP_OFFSET", v, &cfg);
+    il_check_var(p, IL_V_HEAP_OFFSET, v, &cfg);
     return cfg.heap_offset;
 }
 
@@ -91,7 +91,7 @@ il_arg_pin(const struct il_optp *p, const char *v, uintptr_t *addr)
     struct il_config cfg;
     if (strncmp(v, "0x", 2) && strncmp(v, "0X", 2))
         il_opt_bad(p, v, "not an address; expected auto or a hex address such as 0x7fffffffd000");
-    il_check_var(p, "INTERLOPER_STACK_PIN", v, &cfg);
+    il_check_var(p, IL_V_STACK_PIN, v, &cfg);
     *addr = cfg.stack_pin_addr;
     return IL_PINMODE_ADDR;
 }
@@ -231,11 +231,11 @@ il_common_option(struct il_optp *p, struct il_common *c)
         c->keep[c->nkeep++] = v;
         break;
     case IL_O_EVENTS:
-        il_check_var(p, "INTERLOPER_EVENTS", v, &cfg);
+        il_check_var(p, IL_V_EVENTS, v, &cfg);
         c->events = v;
         break;
     case IL_O_BACKEND:
-        il_check_var(p, "INTERLOPER_BACKEND", v, &cfg);
+        il_check_var(p, IL_V_BACKEND, v, &cfg);
         c->backend = v;
         break;
     case IL_O_STRICT:

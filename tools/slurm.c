@@ -54,7 +54,7 @@ il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs)
         il_buf_printf(&b, "#SBATCH %s\n", s->sbatch[i]);
     il_buf_str(&b, "set -eu\nexec ");
     /* the front command if we came through it, else this program */
-    const char *front = getenv("INTERLOPER_FRONT");
+    const char *front = getenv(IL_V_FRONT);
     char self[IL_PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = 0;

@@ -27,7 +27,7 @@
 static char *
 report_path(void)
 {
-    const char *d = getenv("INTERLOPER_LIBEXEC");
+    const char *d = getenv(IL_V_LIBEXEC);
     char *p = d && *d ? il_xasprintf("%s/interloper-report", d) : NULL;
     if (p && access(p, X_OK) == 0)
         return p;

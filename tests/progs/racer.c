@@ -1,7 +1,7 @@
 /*
  * racer: threads that end the process at the same moment, for the exit-race
  * tests (tests/system/interposer_races.sh) and the stress benchmark
- * (bench/stress.c).  Nothing is printed: the outcome is the wait status.
+ * (bench/stress.sh).  Nothing is printed: the outcome is the wait status.
  *
  *   racer MAIN ACTION N [atexit]
  *       main and N threads (1..16) meet at a spinning barrier, then main

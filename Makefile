@@ -16,6 +16,8 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 CFLAGS ?= -O2 -g
+# LDFLAGS is given to every link (Debian's dpkg-buildflags sets it).
+LDFLAGS ?=
 # Tables (options, events) initialise only the fields they need: the rest
 # are zero, as C says, without a warning for each.
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
@@ -31,7 +33,7 @@ B = build
 # Debian packages the build and the tests need (the README says why).
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
 	libgsl-dev gnuplot-nox mandoc shellcheck valgrind linux-perf \
-	python3 gzip binutils lld util-linux
+	python3 gzip binutils lld util-linux clang clang-format
 # Only for tests, which skip without them: a real Slurm and GNU parallel for
 # interloper sweep's scale-out (installed with no daemon started).
 DEB_TEST_PACKAGES = slurm-wlm munge parallel
@@ -55,18 +57,18 @@ TEST_PROGS = $(TEST_PROGS_SRC:tests/progs/%.c=$(B)/tests/progs/%) \
 
 $(B)/tests/progs/%.so: tests/progs/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared -o $@ $< -ldl
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ $< -ldl
 
 $(B)/tests/progs/%: tests/progs/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< -lpthread -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lpthread -lm
 
 IL_UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_TESTS += $(IL_UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 $(B)/tests/unit/test_%: tests/unit/test_%.c $(IL_CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Iinterposer -o $@ $< $(IL_CORE_OBJ) -lcmocka -ljansson -ldl
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Iinterposer $(LDFLAGS) -o $@ $< $(IL_CORE_OBJ) -lcmocka -ljansson -ldl
 
 # ---------------------------------------------------------------- targets
 # The bash completion, from the commands' own option tables.
@@ -88,12 +90,22 @@ deps:
 test-deps:
 	@sh scripts/deps.sh --test $(DEB_TEST_PACKAGES)
 
+# T=NAME runs one test (or several, blank-separated): a script of
+# tests/system/ by its name (T=sweep), a unit suite (T=test_opt), or
+# T=unit for every unit suite.
 check: deps test-deps
 	@$(MAKE) --no-print-directory tests-build
-	@sh tests/run
+	@sh tests/run $(T)
 
 test: tests-build
-	@sh tests/run
+	@sh tests/run $(T)
+
+# About a minute: the unit suites, the golden outputs of report and plan,
+# the option tables against the man pages, and one script of the
+# interposer's exit paths.
+SMOKE = unit stats_golden options interposer_exit
+smoke: tests-build
+	@sh tests/run $(SMOKE)
 
 # The seed paper's experiments on this machine, with a summary and figures
 # in $(DEMO_OUT) (demo/demo.sh; about 5 minutes, QUICK=1 about one).
@@ -136,11 +148,16 @@ uninstall:
 clean:
 	rm -rf $(B) bench/out demo/out
 
-format:
-	clang-format -i interposer/*.c interposer/*.h include/*.h common/*.c tools/*.c tests/unit/*.c \
-		tests/progs/*.c $(wildcard stats/*.c stats/*.h tests/stats/*.c)
+# Every C file of the project's own (not the fixtures of tests/link or
+# bzip2's sources in demo/), headers and tests included.
+FORMAT_SRC = $(wildcard include/*.h common/*.c common/*.h interposer/*.c interposer/*.h \
+	tools/*.c tools/*.h stats/*.c stats/*.h tests/unit/*.c tests/common/*.c tests/tools/*.c \
+	tests/stats/*.c tests/stats/*.h tests/progs/*.c bench/*.c demo/*.c)
 
-.PHONY: all deps test-deps check test tests-build install uninstall clean format stress check-pmu \
-	demo
+format:
+	clang-format -i $(FORMAT_SRC)
+
+.PHONY: all deps test-deps check test smoke tests-build install uninstall clean format stress \
+	check-pmu demo
 
 -include $(wildcard $(B)/*/*.d $(B)/*/*/*.d)

@@ -24,4 +24,4 @@ UNIT_TESTS += $(COMMON_UNIT)
 
 $(COMMON_UNIT): $(B)/tests/unit/test_%: tests/common/test_%.c $(IL_UTIL_OBJ) $(IL_PRNG_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka

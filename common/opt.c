@@ -29,8 +29,7 @@ static const struct il_opt builtin[] = {
  * built-in options last: the options this command takes and the headings
  * of its --help.  Returns how many. */
 static size_t
-flatten_into(const struct il_cmd *c, const struct il_opt *t, const struct il_opt **out,
-             size_t n)
+flatten_into(const struct il_cmd *c, const struct il_opt *t, const struct il_opt **out, size_t n)
 {
     for (; t && (t->name || t->head || t->incl); t++) {
         if (t->only && !(t->only & c->bit))
@@ -135,8 +134,8 @@ find_long(const struct il_cmd *c, const char *name, size_t n)
     if (nc > 1)
         il_opt_usage(c, "ambiguous option --%.*s (%s)", (int)n, name, cand);
     if (nc == 1)
-        errx(1, "unknown option --%.*s; did you mean --%s? see %s --help", (int)n, name,
-             one->name, c->name);
+        errx(1, "unknown option --%.*s; did you mean --%s? see %s --help", (int)n, name, one->name,
+             c->name);
     il_opt_usage(c, "unknown option --%.*s", (int)n, name);
 }
 
@@ -286,7 +285,7 @@ left(const struct il_cmd *c, const struct il_opt *o, char *buf, size_t n)
 {
     const char *m = o->meta ? o->meta : "";
     int k = o->shrt && !c->passthrough ? snprintf(buf, n, "  -%c, --%s", o->shrt, o->name)
-                    : snprintf(buf, n, "      --%s", o->name);
+                                       : snprintf(buf, n, "      --%s", o->name);
     if (o->arg == IL_OPT_VALUE && *m)
         k += snprintf(buf + k, n - (size_t)k, " %s", m);
     else if (o->arg == IL_OPT_MAYBE && *m)

@@ -64,16 +64,16 @@ enum il_opt_arg {
 };
 
 struct il_opt {
-    const char *name;        /* the long name, without "--"; NULL: a heading, or the end */
-    char shrt;               /* the short letter, or 0 */
+    const char *name; /* the long name, without "--"; NULL: a heading, or the end */
+    char shrt;        /* the short letter, or 0 */
     enum il_opt_arg arg;
-    const char *meta;        /* the value's name in --help: "N", "LIST", "KEY=VALUE" */
-    const char *help;        /* --help's text; lines separated by '\n' */
-    int id;                  /* what the command switches on (not 0) */
-    unsigned only;           /* the commands that take it (il_cmd.bit); 0: all */
+    const char *meta;               /* the value's name in --help: "N", "LIST", "KEY=VALUE" */
+    const char *help;               /* --help's text; lines separated by '\n' */
+    int id;                         /* what the command switches on (not 0) */
+    unsigned only;                  /* the commands that take it (il_cmd.bit); 0: all */
     int (*maybe)(const char *word); /* IL_OPT_MAYBE: is the next word the value? */
-    const char *head;        /* with name NULL: a heading in --help ("layout") */
-    const struct il_opt *incl; /* with name NULL: another table's options, here */
+    const char *head;               /* with name NULL: a heading in --help ("layout") */
+    const struct il_opt *incl;      /* with name NULL: another table's options, here */
 };
 
 struct il_cmd {
@@ -83,11 +83,11 @@ struct il_cmd {
     const char *more;     /* text after the options (may be NULL) */
     const char *man;      /* "interloper-run(1)": --help ends "See it." */
     const struct il_opt *opts;
-    unsigned bit;         /* this command's bit, for tables several commands share */
-    int permute;          /* options may follow operands */
-    int passthrough;      /* options end at the first word that is not a long option of
-                           * the table ("--" still ends them): a wrapper's, whose
-                           * operands are another program's options (interloper cc) */
+    unsigned bit;            /* this command's bit, for tables several commands share */
+    int permute;             /* options may follow operands */
+    int passthrough;         /* options end at the first word that is not a long option of
+                              * the table ("--" still ends them): a wrapper's, whose
+                              * operands are another program's options (interloper cc) */
     const char *const *subs; /* the operations its first operand names, each a command
                               * with its own table (record: label, ...); NULL-ended */
 };
@@ -96,11 +96,11 @@ struct il_optp {
     const struct il_cmd *cmd;
     int argc;
     char **argv;
-    int i;                   /* the next word; at the end, the first operand */
-    int from;                /* the word the current option started at */
+    int i;    /* the next word; at the end, the first operand */
+    int from; /* the word the current option started at */
     const struct il_opt *opt;
-    const char *val;         /* its value, NULL when none was given */
-    char spelled[64];        /* the option as typed, "-o" or "--output" */
+    const char *val;  /* its value, NULL when none was given */
+    char spelled[64]; /* the option as typed, "-o" or "--output" */
     /* permuting: the operands met so far */
     char **ops;
     int nops, opcap;

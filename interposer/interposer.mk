@@ -30,7 +30,7 @@ $(B)/interposer/%.o: interposer/%.S
 # 2.34), every import bound at load (-z now), so that no symbol is
 # resolved inside the measured window.
 $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
-	$(CC) -shared $(CFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) \
+	$(CC) -shared $(CFLAGS) $(LDFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) \
 		-Wl,--version-script=interposer/exports.map -Wl,-z,now -Wl,-z,relro \
 		-Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed
 	@printf '%s\n' $(IL_SAFE:%=$(B)/interposer/%.o) >$(B)/interposer/safe.list

@@ -50,8 +50,8 @@ enum {
 #define PLOT (1u << IL_TOOL_PLOT)
 
 static const struct il_opt opts[] = {
-    {"output", 'o', IL_OPT_VALUE, "FILE", "the image; its suffix, .png, .svg or .pdf, picks the format",
-     O_OUT, PLOT},
+    {"output", 'o', IL_OPT_VALUE, "FILE",
+     "the image; its suffix, .png, .svg or .pdf, picks the format", O_OUT, PLOT},
     {"levels", 0, IL_OPT_VALUE, "L_n,...,L_1", "label names, highest level first", O_LEVELS, PLAN},
     {"costs", 0, IL_OPT_VALUE, "C_n,...,C_1",
      "seconds per repetition of each level, excluding lower\n"
@@ -113,8 +113,7 @@ static const struct il_opt opts[] = {
      O_QUIET},
     {"strict", 0, IL_OPT_FLAG, NULL, "stop at the first malformed line instead of skipping it",
      O_STRICT},
-    {"json", 0, IL_OPT_FLAG, NULL, "JSON (default: a table)", O_JSON,
-     REPORT},
+    {"json", 0, IL_OPT_FLAG, NULL, "JSON (default: a table)", O_JSON, REPORT},
     {"json", 0, IL_OPT_FLAG, NULL, "JSON instead of a table", O_JSON, PLAN},
     {"csv", 0, IL_OPT_FLAG, NULL, "CSV", O_CSV, REPORT},
     {"markdown", 0, IL_OPT_FLAG, NULL, "a Markdown table", O_MD, REPORT},
@@ -129,64 +128,74 @@ static const struct il_opt opts[] = {
 };
 
 static const struct il_cmd cmds[] = {
-    [IL_TOOL_REPORT] = {
-        .name = "interloper report",
-        .synopsis = "[--metric NAME|NUM/DEN] [--where LABEL[!]=VALUE]...\n"
-                    "[--subtract-floor] [--scale] [--per LABEL] [--by LABEL,...]\n"
-                    "[--compare LABEL=BASELINE [--pooled] [--speedup]]\n"
-                    "[--setup LABEL[,LABEL]] [--levels L_n,...,L_1]\n"
-                    "[--estimator mean|median|pNN|min] [--bootstrap B] [--seed S]\n"
-                    "[--include-failed] [--include-warmup] [--quiet-warning NAME]\n"
-                    "[--strict] [--json | --csv | --markdown | --gobench] FILE...",
-        .about = "Summarise interloper records: per group n, mean, sd, median, min, max, CV and the\n"
-                 "95% interval of the estimate; ratios value/baseline with Fieller intervals that\n"
-                 "respect the design (runs paired by setup); the per-setup view of Mytkowicz et\n"
-                 "al. with a test of whether setups differ beyond run-to-run noise; the geometric\n"
-                 "mean over benchmarks; the variance per level of Kalibera & Jones; warnings.",
-        .man = "interloper-report(1)",
-        .opts = opts,
-        .bit = REPORT,
-        .permute = 1,
-    },
-    [IL_TOOL_PLAN] = {
-        .name = "interloper plan",
-        .synopsis = "--levels L_n,...,L_1 [--costs C_n,...,C_1] [--target X%]\n"
-                    "[--bootstrap B [--seed S]] [--metric NAME]\n"
-                    "[--where LABEL[!]=VALUE]... [--subtract-floor] [--scale]\n"
-                    "[--per LABEL] [--include-failed] [--include-warmup]\n"
-                    "[--quiet-warning NAME] [--strict] [--json] FILE...",
-        .about = "Dimension an experiment after Kalibera & Jones: the variance each level adds\n"
-                 "(S_i^2, T_i^2), the optimal repetition counts of the lower levels from their\n"
-                 "costs, the top-level count for a target interval half-width, and a seeded\n"
-                 "hierarchical bootstrap of the mean.",
-        .man = "interloper-plan(1)",
-        .opts = opts,
-        .bit = PLAN,
-        .permute = 1,
-    },
-    [IL_TOOL_PLOT] = {
-        .name = "interloper plot",
-        .synopsis = "violin|env|hist|seq -o FILE.png|FILE.svg|FILE.pdf [--metric NAME]\n"
-                    "[--where LABEL[!]=VALUE]... [--subtract-floor] [--by LABEL,...]\n"
-                    "[--compare LABEL=BASELINE [--speedup]] [--setup LABEL[,LABEL]]\n"
-                    "[--estimator mean|median|pNN|min] [--bins N] [--size W,H]\n"
-                    "[--title TEXT] [--keep DIR] [--strict] FILE...",
-        .about = "Render with gnuplot, for print (a column of a two-column paper by default):\n"
-                 "  violin  per-setup ratios for each benchmark (Mytkowicz et al., Fig. 2b/3b), the\n"
-                 "          density clipped to the data; median, quartiles, and the original (+) and\n"
-                 "          alphabetical (x) link orders marked; needs --compare and --setup\n"
-                 "  env     the metric against setup.env_bytes, the estimate and its 95% interval\n"
-                 "          per size, one line per --by group (Fig. 1b)\n"
-                 "  hist    histogram over setups of the suite's geometric-mean ratio (Fig. 6), with\n"
-                 "          a rug of the values; needs --compare and --setup\n"
-                 "  seq     run-sequence, lag and autocorrelation plots of one group\n"
-                 "  env and seq refuse records that mix values of a label such as system or bench\n"
-                 "  outside --by (pick one with --where, or split them with --by)",
-        .man = "interloper-plot(1)",
-        .opts = opts,
-        .bit = PLOT,
-        .permute = 1,
-    },
+    [IL_TOOL_REPORT] =
+        {
+            .name = "interloper report",
+            .synopsis = "[--metric NAME|NUM/DEN] [--where LABEL[!]=VALUE]...\n"
+                        "[--subtract-floor] [--scale] [--per LABEL] [--by LABEL,...]\n"
+                        "[--compare LABEL=BASELINE [--pooled] [--speedup]]\n"
+                        "[--setup LABEL[,LABEL]] [--levels L_n,...,L_1]\n"
+                        "[--estimator mean|median|pNN|min] [--bootstrap B] [--seed S]\n"
+                        "[--include-failed] [--include-warmup] [--quiet-warning NAME]\n"
+                        "[--strict] [--json | --csv | --markdown | --gobench] FILE...",
+            .about =
+                "Summarise interloper records: per group n, mean, sd, median, min, max, CV and "
+                "the\n"
+                "95% interval of the estimate; ratios value/baseline with Fieller intervals that\n"
+                "respect the design (runs paired by setup); the per-setup view of Mytkowicz et\n"
+                "al. with a test of whether setups differ beyond run-to-run noise; the geometric\n"
+                "mean over benchmarks; the variance per level of Kalibera & Jones; warnings.",
+            .man = "interloper-report(1)",
+            .opts = opts,
+            .bit = REPORT,
+            .permute = 1,
+        },
+    [IL_TOOL_PLAN] =
+        {
+            .name = "interloper plan",
+            .synopsis = "--levels L_n,...,L_1 [--costs C_n,...,C_1] [--target X%]\n"
+                        "[--bootstrap B [--seed S]] [--metric NAME]\n"
+                        "[--where LABEL[!]=VALUE]... [--subtract-floor] [--scale]\n"
+                        "[--per LABEL] [--include-failed] [--include-warmup]\n"
+                        "[--quiet-warning NAME] [--strict] [--json] FILE...",
+            .about =
+                "Dimension an experiment after Kalibera & Jones: the variance each level adds\n"
+                "(S_i^2, T_i^2), the optimal repetition counts of the lower levels from their\n"
+                "costs, the top-level count for a target interval half-width, and a seeded\n"
+                "hierarchical bootstrap of the mean.",
+            .man = "interloper-plan(1)",
+            .opts = opts,
+            .bit = PLAN,
+            .permute = 1,
+        },
+    [IL_TOOL_PLOT] =
+        {
+            .name = "interloper plot",
+            .synopsis = "violin|env|hist|seq -o FILE.png|FILE.svg|FILE.pdf [--metric NAME]\n"
+                        "[--where LABEL[!]=VALUE]... [--subtract-floor] [--by LABEL,...]\n"
+                        "[--compare LABEL=BASELINE [--speedup]] [--setup LABEL[,LABEL]]\n"
+                        "[--estimator mean|median|pNN|min] [--bins N] [--size W,H]\n"
+                        "[--title TEXT] [--keep DIR] [--strict] FILE...",
+            .about =
+                "Render with gnuplot, for print (a column of a two-column paper by default):\n"
+                "  violin  per-setup ratios for each benchmark (Mytkowicz et al., Fig. 2b/3b), "
+                "the\n"
+                "          density clipped to the data; median, quartiles, and the original (+) "
+                "and\n"
+                "          alphabetical (x) link orders marked; needs --compare and --setup\n"
+                "  env     the metric against setup.env_bytes, the estimate and its 95% interval\n"
+                "          per size, one line per --by group (Fig. 1b)\n"
+                "  hist    histogram over setups of the suite's geometric-mean ratio (Fig. 6), "
+                "with\n"
+                "          a rug of the values; needs --compare and --setup\n"
+                "  seq     run-sequence, lag and autocorrelation plots of one group\n"
+                "  env and seq refuse records that mix values of a label such as system or bench\n"
+                "  outside --by (pick one with --where, or split them with --by)",
+            .man = "interloper-plot(1)",
+            .opts = opts,
+            .bit = PLOT,
+            .permute = 1,
+        },
 };
 
 /* Bad usage: one line on stderr naming what was wrong and what was

@@ -2,11 +2,10 @@
  * out_json.c: the report as one JSON object (built with jansson), schema
  * interloper-report/1.  Field names are a contract, like the record
  * schema: add, never rename; those readers use are declared in
- * include/il_report.h.  Every field is described in interloper-report(1).  Doubles are written so that
- * they read back as the same double (17 significant digits); counts that
- * are integers stay integers, exact up to 2^63.
- *   schema, tool, metric, unit, subtract_floor, estimator, direction, design, input
- *   groups[].{labels,n,mean,sd,median,min,max,cv,estimate,ci,ci_method,
+ * include/il_report.h.  Every field is described in interloper-report(1).  Doubles are written so
+ * that they read back as the same double (17 significant digits); counts that are integers stay
+ * integers, exact up to 2^63. schema, tool, metric, unit, subtract_floor, estimator, direction,
+ * design, input groups[].{labels,n,mean,sd,median,min,max,cv,estimate,ci,ci_method,
  *             ci_df,skewness,diag,levels,setup_effect}
  *   comparisons[].{labels,baseline_labels,value,baseline,ratio,ci_kind,ci,
  *                  ci_outside,df,ci_method,p,p_holm,n,n_baseline,setups_paired,

@@ -30,11 +30,11 @@ $(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(I
 
 $(B)/libexec/interloper-%: $(B)/stats/%.o $(STATS_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(STATS_LIB) $(STATS_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATS_LIB) $(STATS_LIBS)
 
 $(STATS_UNIT): $(B)/tests/unit/test_stats_%: tests/stats/test_stats_%.c tests/stats/il_near.h $(STATS_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Istats -o $@ $< $(STATS_LIB) -lcmocka $(STATS_LIBS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Istats $(LDFLAGS) -o $@ $< $(STATS_LIB) -lcmocka $(STATS_LIBS)
 
 stats: $(STATS_TARGETS)
 

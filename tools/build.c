@@ -34,8 +34,19 @@
 
 extern char **environ;
 
-enum { O_SYSTEM = 1, O_ORDERS, O_SEED, O_ARCHIVES, O_GRAN, O_JOBS, O_PROGRAM, O_CC, O_MAKE, O_OUT,
-       O_QUIET };
+enum {
+    O_SYSTEM = 1,
+    O_ORDERS,
+    O_SEED,
+    O_ARCHIVES,
+    O_GRAN,
+    O_JOBS,
+    O_PROGRAM,
+    O_CC,
+    O_MAKE,
+    O_OUT,
+    O_QUIET
+};
 
 static const struct il_opt opts[] = {
     {"system", 0, IL_OPT_VALUE, "NAME=VAR=VALUE",

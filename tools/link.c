@@ -38,8 +38,18 @@
 #include "linkopts.h"
 
 /* ---------------------------------------------------------------- options */
-enum { O_ORDERS = 1, O_SEED, O_OUT, O_GRAN, O_ARCHIVES, O_JOBS, O_REPLAY, O_PROGRAM, O_DRY,
-       O_QUIET };
+enum {
+    O_ORDERS = 1,
+    O_SEED,
+    O_OUT,
+    O_GRAN,
+    O_ARCHIVES,
+    O_JOBS,
+    O_REPLAY,
+    O_PROGRAM,
+    O_DRY,
+    O_QUIET
+};
 
 static const struct il_opt opts[] = {
     {"orders", 'k', IL_OPT_VALUE, "K", "number of binaries, 1 to 10000 (default 10)", O_ORDERS},
@@ -47,8 +57,7 @@ static const struct il_opt opts[] = {
      "seed, 0 to 4294967295 (default: drawn from\n"
      "/dev/urandom and reported)",
      O_SEED},
-    {"out", 'd', IL_OPT_VALUE, "DIR", "output directory, new or empty (default PROG.link)",
-     O_OUT},
+    {"out", 'd', IL_OPT_VALUE, "DIR", "output directory, new or empty (default PROG.link)", O_OUT},
     {"granularity", 'g', IL_OPT_VALUE, "object|function",
      "object: move whole objects (default);\n"
      "function: also shuffle the functions inside each\n"
@@ -518,7 +527,7 @@ objects_and_orders(struct il_link *l, const struct il_scan *s, int dry, struct i
     free(names);
     if (l->k >= 2 && l->ord.same01)
         il_link_warn("the alphabetical order is the original order; binaries 0 and 1 will be the "
-                "same");
+                     "same");
     /* Ids: decimal, zero-padded to one width, so that every binary's path
      * has the same length (path and argv[0] length shift the stack like the
      * environment does). */
@@ -574,8 +583,8 @@ link_first(struct il_link *l, const struct il_tpls *t)
     l->reproducible = same_file(bin, again);
     if (!l->reproducible)
         il_link_warn("linking the same order twice gave different binaries: the link is not "
-                "reproducible (a timestamp, a random build-id, or the output path in the "
-                "binary); differences between the binaries are not only layout");
+                     "reproducible (a timestamp, a random build-id, or the output path in the "
+                     "binary); differences between the binaries are not only layout");
     unlink(again);
     unlink(log);
     rmdir(dir);

@@ -95,7 +95,7 @@ struct il_launches {
         char *launch; /* the launch kept; NULL: unlabelled */
         long last;    /* its last record's line */
         int failed;
-    } *v;
+    } * v;
     size_t n, cap;
 };
 enum il_launch_seen il_launch_record(struct il_launches *l, const char *run, const char *launch,

@@ -146,8 +146,7 @@ permuted(void **state)
     assert_string_equal(parse(&two, WORDS("a.jsonl", "-q", "b.jsonl", "--by", "x", "c")),
                         "2=- 7=x | a.jsonl b.jsonl c");
     assert_string_equal(parse(&two, WORDS("a", "--", "-q", "b")), "| a -q b");
-    assert_string_equal(parse(&two, WORDS("-q", "a", "--by=s", "--", "--by")),
-                        "2=- 7=s | a --by");
+    assert_string_equal(parse(&two, WORDS("-q", "a", "--by=s", "--", "--by")), "2=- 7=s | a --by");
 }
 
 static void
@@ -160,14 +159,16 @@ complaints(void **state)
         const char **words;
         const char *msg;
     } c[] = {
-        {&one, WORDS("--bogus"), "interloper one: unknown option --bogus; see interloper one --help\n"},
+        {&one, WORDS("--bogus"),
+         "interloper one: unknown option --bogus; see interloper one --help\n"},
         {&one, WORDS("-x"), "interloper one: unknown option -x; see interloper one --help\n"},
         {&one, WORDS("--se", "x"),
          "interloper one: ambiguous option --se (--setup, --seed); see interloper one --help\n"},
         {&one, WORDS("--eve", "x"),
          "interloper one: unknown option --eve; did you mean --events? see interloper one "
          "--help\n"},
-        {&one, WORDS("--quiet=1"), "interloper one: --quiet takes no value; see interloper one --help\n"},
+        {&one, WORDS("--quiet=1"),
+         "interloper one: --quiet takes no value; see interloper one --help\n"},
         {&one, WORDS("--events"),
          "interloper one: --events: expected a value, LIST; see interloper one --help\n"},
         {&one, WORDS("-qn"),

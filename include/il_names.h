@@ -118,8 +118,10 @@
 #define IL_L_LAUNCH "launch"
 
 /* ------------------------------------------------------------ variables */
-/* The library's variables (libinterloper(7)): read once, before main, by
- * interposer/config.c; the commands set them for the programs they run. */
+/* The library's INTERLOPER_* variables (libinterloper(7)); the table that
+ * reads them is interposer/config.c's.  Any other INTERLOPER_ name in a
+ * measured environment is reported as unknown, but for the ones the
+ * interloper command and its tools set for their own use, below. */
 #define IL_V_PREFIX "INTERLOPER_"
 #define IL_V_EVENTS "INTERLOPER_EVENTS"
 #define IL_V_BACKEND "INTERLOPER_BACKEND"
@@ -130,16 +132,17 @@
 #define IL_V_INHERIT "INTERLOPER_INHERIT"
 #define IL_V_STRICT "INTERLOPER_STRICT"
 #define IL_V_DEBUG "INTERLOPER_DEBUG"
-#define IL_V_RUN "INTERLOPER_RUN" /* the run spec's path, below */
-#define IL_V_PAD "INTERLOPER_PAD" /* the environment's pad, always last */
-/* The commands' own (interloper(1), interloper-cc(1)): where the pieces
- * are, and the cc shim's settings; the library ignores them. */
+#define IL_V_RUN "INTERLOPER_RUN" /* the run spec's path (below) */
+/* set by interloper run and sweep: the environment's pad, always last */
+#define IL_V_PAD "INTERLOPER_PAD"
+/* set by the front command (scripts/interloper) for the programs it runs */
 #define IL_V_LIBRARY "INTERLOPER_LIBRARY"
 #define IL_V_LIBEXEC "INTERLOPER_LIBEXEC"
 #define IL_V_FRONT "INTERLOPER_FRONT"
+/* read and set by interloper cc (interloper-cc(1)) */
 #define IL_V_CC "INTERLOPER_CC"
 #define IL_V_CC_LINKS "INTERLOPER_CC_LINKS"
-#define IL_V_CC_ACTIVE "INTERLOPER_CC_ACTIVE" /* set while the real compiler runs */
+#define IL_V_CC_ACTIVE "INTERLOPER_CC_ACTIVE"
 
 /* ------------------------------------------------------------ the run spec */
 /* The hand-over from interloper run and sweep to the library, a file named

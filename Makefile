@@ -35,8 +35,9 @@ DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmoc
 	libgsl-dev gnuplot-nox mandoc shellcheck valgrind strace linux-perf \
 	python3 gzip binutils lld util-linux clang clang-format
 # Only for tests, which skip without them: a real Slurm and GNU parallel for
-# interloper sweep's scale-out (installed with no daemon started).
-DEB_TEST_PACKAGES = slurm-wlm munge parallel
+# interloper sweep's scale-out (installed with no daemon started), and
+# what builds and checks the Debian package (tests/system/debian.sh).
+DEB_TEST_PACKAGES = slurm-wlm munge parallel debhelper dpkg-dev fakeroot lintian
 
 # ---------------------------------------------------------------- parts with their own fragments
 # Each part's build lives beside its sources.  LIB is the library, TOOLS

@@ -72,63 +72,59 @@ static const struct il_cmd cmd = {
     .opts = opts,
 };
 
-/* labels: the user's first, in their order, then ours unless overridden */
-static void
-add_label(struct il_buf *b, const struct il_common *c, const char *key, const char *value, int ours)
-{
-    if (ours && il_label_get(c, key))
-        return;
-    il_buf_str(b, b->n > 1 ? "," : "");
-    il_buf_json(b, key);
-    il_buf_str(b, ":");
-    il_buf_json(b, value);
-}
+/* What the options say: the setup and how to run. */
+struct run {
+    struct il_common c;
+    const char *v_size, *v_add, *v_stack, *v_heap; /* as given, NULL when not */
+    unsigned long long env_size, env_add, stack_offset, heap_offset;
+    enum il_pinmode pin;
+    uintptr_t pin_addr;
+};
 
-int
-main(int argc, char **argv)
+/* The options into R; the index of the program's word. */
+static int
+parse(struct run *r, int argc, char **argv)
 {
     struct il_optp p;
-    struct il_common c;
     const struct il_opt *o;
     il_opt_init(&p, &cmd, argc, argv);
-    il_common_init(&c);
-    const char *v_size = NULL, *v_add = NULL, *v_stack = NULL, *v_heap = NULL;
-    unsigned long long env_size = 0, env_add = 0, stack_offset = 0, heap_offset = 0;
-    enum il_pinmode pin = IL_PINMODE_NONE;
-    uintptr_t pin_addr = 0;
-
+    il_common_init(&r->c);
     while ((o = il_opt_next(&p))) {
-        if (il_common_option(&p, &c))
+        if (il_common_option(&p, &r->c))
             continue;
         switch (o->id) {
         case O_ENV_SIZE:
-            env_size = il_arg_env_bytes(&p, v_size = p.val);
+            r->env_size = il_arg_env_bytes(&p, r->v_size = p.val);
             break;
         case O_ENV_ADD:
-            env_add = il_arg_env_bytes(&p, v_add = p.val);
+            r->env_add = il_arg_env_bytes(&p, r->v_add = p.val);
             break;
         case O_STACK_OFFSET:
-            stack_offset = il_arg_stack_offset(&p, v_stack = p.val);
+            r->stack_offset = il_arg_stack_offset(&p, r->v_stack = p.val);
             break;
         case O_HEAP_OFFSET:
-            heap_offset = il_arg_heap_offset(&p, v_heap = p.val);
+            r->heap_offset = il_arg_heap_offset(&p, r->v_heap = p.val);
             break;
         case O_STACK_PIN:
             /* the address is optional: taken only when it looks like one */
-            pin = il_arg_pin(&p, p.val, &pin_addr);
+            r->pin = il_arg_pin(&p, p.val, &r->pin_addr);
             break;
         }
     }
     if (p.i >= argc)
         errx(1, "no program given; expected interloper run [options] -- PROG [ARGS...]");
-    if (v_size && v_add)
+    if (r->v_size && r->v_add)
         errx(1, "--env-size and --env-add do not go together; choose one");
-    if (c.nkeep && !c.env_clean)
+    if (r->c.nkeep && !r->c.env_clean)
         errx(1, "--keep only matters with --env-clean; add --env-clean or drop --keep");
+    return p.i;
+}
 
-    /* the program: a path, or the first executable file of that name in
-     * PATH (not a shell builtin: `true` is /usr/bin/true) */
-    const char *prog = argv[p.i];
+/* PROG as exec will run it, checked: a path, or the first executable file
+ * of that name in PATH (not a shell builtin: `true` is /usr/bin/true). */
+static char *
+program(const char *prog)
+{
     char *path = il_find_program(prog);
     struct stat st;
     if (!path)
@@ -141,18 +137,20 @@ main(int argc, char **argv)
     const char *why = il_preloadable(path, &warn);
     if (why) {
         fprintf(stderr, "interloper: LD_PRELOAD cannot apply to %s (%s)\n", prog, why);
-        return 1;
+        exit(1);
     }
     if (warn)
         warnx("warning: %s does not start through __libc_start_main; its record will say that "
               "nothing was measured",
               prog);
-    const char *lib = il_find_library();
-    if (!lib)
-        errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
+    return path;
+}
 
-    /* the results file: absolute, since the program may chdir */
-    const char *output = c.output ? c.output : IL_DEFAULT_OUTPUT;
+/* The results file, absolute (the program may chdir) and writable. */
+static char *
+results(const struct il_common *c)
+{
+    const char *output = c->output ? c->output : IL_DEFAULT_OUTPUT;
     char *abs_out = (char *)output;
     if (strcmp(output, "-") && output[0] != '/') {
         char cwd[IL_PATH_MAX];
@@ -171,111 +169,157 @@ main(int argc, char **argv)
         if (strlen(abs_out) >= IL_PATH_MAX - 32)
             errx(1, "--output %s: too long a path", abs_out);
     }
+    return abs_out;
+}
 
-    /* the labels, with the setup's id derived from its factor values */
+/* labels: the user's first, in their order, then ours unless overridden */
+static void
+add_label(struct il_buf *b, const struct il_common *c, const char *key, const char *value, int ours)
+{
+    if (ours && il_label_get(c, key))
+        return;
+    il_buf_str(b, b->n > 1 ? "," : "");
+    il_buf_json(b, key);
+    il_buf_str(b, ":");
+    il_buf_json(b, value);
+}
+
+/* The labels as a JSON object, with the setup's id derived from its
+ * factor values. */
+static char *
+labels(const struct run *r)
+{
+    const struct il_common *c = &r->c;
     char setup[256], token[16], num[32];
     struct il_factors f = {0};
-    f.env_exact = v_size != NULL;
-    f.env = v_size ? env_size : env_add;
-    f.layout = il_label_get(&c, IL_L_LAYOUT);
-    f.stack_offset = stack_offset;
-    f.heap_offset = heap_offset;
-    if (c.aslr) {
-        uint32_t r = 0;
-        if (getrandom(&r, sizeof r, 0) != sizeof r)
-            r = (uint32_t)getpid() ^ (uint32_t)time(NULL);
-        snprintf(token, sizeof token, "%08x", r);
+    f.env_exact = r->v_size != NULL;
+    f.env = r->v_size ? r->env_size : r->env_add;
+    f.layout = il_label_get(c, IL_L_LAYOUT);
+    f.stack_offset = r->stack_offset;
+    f.heap_offset = r->heap_offset;
+    if (c->aslr) {
+        uint32_t t = 0;
+        if (getrandom(&t, sizeof t, 0) != sizeof t)
+            t = (uint32_t)getpid() ^ (uint32_t)time(NULL);
+        snprintf(token, sizeof token, "%08x", t);
         f.aslr_token = token;
     }
     il_setup_id(&f, setup, sizeof setup);
     struct il_buf lab = {0};
     il_buf_str(&lab, "{");
-    for (size_t i = 0; i < c.nlabels; i++)
-        add_label(&lab, &c, c.labels[i].key, c.labels[i].value, 0);
-    add_label(&lab, &c, IL_L_SETUP, setup, 1);
+    for (size_t i = 0; i < c->nlabels; i++)
+        add_label(&lab, c, c->labels[i].key, c->labels[i].value, 0);
+    add_label(&lab, c, IL_L_SETUP, setup, 1);
     const struct {
         const char *given, *key;
         unsigned long long value;
-    } factors[] = {{v_add, IL_L_ENV_ADD, env_add},
-                   {v_stack, IL_L_STACK_OFFSET, stack_offset},
-                   {v_heap, IL_L_HEAP_OFFSET, heap_offset}};
+    } factors[] = {{r->v_add, IL_L_ENV_ADD, r->env_add},
+                   {r->v_stack, IL_L_STACK_OFFSET, r->stack_offset},
+                   {r->v_heap, IL_L_HEAP_OFFSET, r->heap_offset}};
     for (size_t i = 0; i < sizeof factors / sizeof factors[0]; i++) {
         if (!factors[i].given)
             continue;
         snprintf(num, sizeof num, "%llu", factors[i].value);
-        add_label(&lab, &c, factors[i].key, num, 1);
+        add_label(&lab, c, factors[i].key, num, 1);
     }
-    if (pin != IL_PINMODE_NONE)
-        add_label(&lab, &c, IL_L_PIN, "on", 1);
-    if (c.have_cpus)
-        add_label(&lab, &c, IL_L_CPUS, c.cpus_text, 1);
+    if (r->pin != IL_PINMODE_NONE)
+        add_label(&lab, c, IL_L_PIN, "on", 1);
+    if (c->have_cpus)
+        add_label(&lab, c, IL_L_CPUS, c->cpus_text, 1);
     il_buf_str(&lab, "}");
+    return lab.p;
+}
 
-    /* the environment; the pad last */
-    struct il_spec spec;
-    struct il_env env;
+/* The environment, the pad last: exactly --env-size bytes, or --env-add
+ * more than it would be. */
+static void
+environment(const struct run *r, const char *lib, struct il_spec *spec, struct il_env *env)
+{
+    const struct il_common *c = &r->c;
     struct il_slots slots;
-    if (!c.dry)
+    if (!c->dry)
         il_spec_clean_stale();
-    il_spec_dir(&spec, ME, c.dry);
-    il_env_build(&env, &slots, &c, lib, spec.path, IL_PAD_MAX);
-    il_env_setup(&slots, stack_offset, heap_offset, pin, pin_addr, 0);
-    size_t base = il_env_bytes(&env), pad = (size_t)env_add;
-    if (v_size) {
-        if (env_size < base) {
-            if (!c.dry)
-                il_spec_remove(&spec);
+    il_spec_dir(spec, ME, c->dry);
+    il_env_build(env, &slots, c, lib, spec->path, IL_PAD_MAX);
+    il_env_setup(&slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, 0);
+    size_t base = il_env_bytes(env), pad = (size_t)r->env_add;
+    if (r->v_size) {
+        if (r->env_size < base) {
+            if (!c->dry)
+                il_spec_remove(spec);
             errx(1,
                  "--env-size %llu: below the minimum reachable, %zu bytes (this environment "
                  "with an empty pad)",
-                 env_size, base);
+                 r->env_size, base);
         }
-        pad = (size_t)(env_size - base);
+        pad = (size_t)(r->env_size - base);
     }
     if (pad > IL_PAD_MAX) {
-        if (!c.dry)
-            il_spec_remove(&spec);
-        if (v_size)
+        if (!c->dry)
+            il_spec_remove(spec);
+        if (r->v_size)
             errx(1,
                  "--env-size %llu: the pad would be %zu bytes, above the kernel's limit of %zu "
                  "for one variable; expected at most %zu",
-                 env_size, pad, (size_t)IL_PAD_MAX, base + IL_PAD_MAX);
-        errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable", env_add,
-             (size_t)IL_PAD_MAX);
+                 r->env_size, pad, (size_t)IL_PAD_MAX, base + IL_PAD_MAX);
+        errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable",
+             r->env_add, (size_t)IL_PAD_MAX);
     }
-    il_env_setup(&slots, stack_offset, heap_offset, pin, pin_addr, pad);
-    char **pargv = &argv[p.i];
+    il_env_setup(&slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, pad);
+}
 
-    if (c.dry) {
-        struct il_buf b = {0};
-        for (size_t k = 0; k < env.n; k++)
-            il_buf_printf(&b, "%s\n", env.v[k]);
-        /* the argument vector as exec'd (what goes after -- to run it
-         * again), then the file exec'd */
-        il_buf_str(&b, "--");
-        for (char **w = pargv; *w; w++) {
-            il_buf_str(&b, " ");
-            il_buf_word(&b, *w);
-        }
-        il_buf_str(&b, "\nexec ");
-        il_buf_word(&b, path);
-        il_buf_printf(&b, "\nenv_bytes %zu\nlabels %s\n", il_env_bytes(&env), lab.p);
-        fputs(b.p, stdout);
-        return 0;
+/* -n: the environment, the argument vector as exec'd (what goes after --
+ * to run it again), the file exec'd, the size and the labels. */
+static int
+print_dry(const struct il_env *env, char **pargv, const char *path, const char *lab)
+{
+    struct il_buf b = {0};
+    for (size_t k = 0; k < env->n; k++)
+        il_buf_printf(&b, "%s\n", env->v[k]);
+    /* the argument vector as exec'd (what goes after -- to run it
+     * again), then the file exec'd */
+    il_buf_str(&b, "--");
+    for (char **w = pargv; *w; w++) {
+        il_buf_str(&b, " ");
+        il_buf_word(&b, *w);
     }
+    il_buf_str(&b, "\nexec ");
+    il_buf_word(&b, path);
+    il_buf_printf(&b, "\nenv_bytes %zu\nlabels %s\n", il_env_bytes(env), lab);
+    fputs(b.p, stdout);
+    return 0;
+}
 
-    if (il_spec_write(&spec, (long)getpid(), abs_out, !c.quiet, lab.p) < 0) {
+int
+main(int argc, char **argv)
+{
+    struct run r = {0};
+    int i = parse(&r, argc, argv);
+    const struct il_common *c = &r.c;
+    char *path = program(argv[i]);
+    const char *lib = il_find_library();
+    if (!lib)
+        errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
+    char *abs_out = results(c);
+    char *lab = labels(&r);
+    struct il_spec spec;
+    struct il_env env;
+    environment(&r, lib, &spec, &env);
+    char **pargv = &argv[i];
+    if (c->dry)
+        return print_dry(&env, pargv, path, lab);
+    if (il_spec_write(&spec, (long)getpid(), abs_out, !c->quiet, lab) < 0) {
         int e = errno;
         il_spec_remove(&spec);
         errno = e;
         err(1, "cannot write the run spec %s", spec.path);
     }
-    il_set_aslr(ME, c.aslr);
-    if (c.have_cpus && sched_setaffinity(0, sizeof c.cpus, &c.cpus) < 0) {
+    il_set_aslr(ME, c->aslr);
+    if (c->have_cpus && sched_setaffinity(0, sizeof c->cpus, &c->cpus) < 0) {
         int e = errno;
         il_spec_remove(&spec);
         errno = e;
-        err(1, "--cpu %s: cannot run there", c.cpus_text);
+        err(1, "--cpu %s: cannot run there", c->cpus_text);
     }
     execve(path, pargv, env.v);
     int e = errno;

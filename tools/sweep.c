@@ -697,42 +697,232 @@ first_seed(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
     return 2;
 }
 
-int
-main(int argc, char **argv)
+/* ------------------------------------------------------------ the phases */
+
+/* The plan from the options (the seed the results file has, if none is
+ * given), checked; its identity. */
+static json_t *
+make_plan(struct state *st)
 {
-    program_invocation_short_name = (char *)IL_SWEEP_ME; /* err(3) prefix */
-    static struct il_sweep s;
-    static struct state st;
+    struct il_sweep *s = st->s;
     const char *why;
-    il_sweep_parse(&s, argc, argv);
-    st.s = &s;
     int seed_from_file = 0;
-    if (!s.seed_given && !s.slurm) {
+    if (!s->seed_given && !s->slurm) {
         uint32_t seed;
-        seed_from_file = il_results_scan(IL_SWEEP_ME, s.output, 0, first_seed, &seed) == 2;
+        seed_from_file = il_results_scan(IL_SWEEP_ME, s->output, 0, first_seed, &seed) == 2;
         if (seed_from_file)
-            s.d.seed = seed;
+            s->d.seed = seed;
     }
-    if (il_plan_init(&st.plan, &s.d, &why) < 0)
+    if (il_plan_init(&st->plan, &s->d, &why) < 0)
         errx(1, "the plan cannot be made: %s", why);
-    if (s.d.setups > st.plan.n)
-        errx(1, "--setups %zu: only %zu setup%s", s.d.setups, st.plan.n,
-             st.plan.n == 1 ? " exists" : "s exist");
-    json_t *identity = il_meta_identity(&s);
-    il_meta_plan_id(identity, st.id);
-    if (!s.seed_given && !s.c.quiet)
-        fprintf(stderr, "interloper sweep: seed %u%s%s\n", s.d.seed,
-                seed_from_file ? ", from " : "", seed_from_file ? s.output : "");
-    for (size_t i = 0; i < s.d.nenv; i++)
-        if (s.d.env[i] > IL_PAD_MAX)
+    if (s->d.setups > st->plan.n)
+        errx(1, "--setups %zu: only %zu setup%s", s->d.setups, st->plan.n,
+             st->plan.n == 1 ? " exists" : "s exist");
+    json_t *identity = il_meta_identity(s);
+    il_meta_plan_id(identity, st->id);
+    if (!s->seed_given && !s->c.quiet)
+        fprintf(stderr, "interloper sweep: seed %u%s%s\n", s->d.seed,
+                seed_from_file ? ", from " : "", seed_from_file ? s->output : "");
+    for (size_t i = 0; i < s->d.nenv; i++)
+        if (s->d.env[i] > IL_PAD_MAX)
             errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable",
-                 s.d.env[i], (size_t)IL_PAD_MAX);
-    if (s.max_runs && batch_runs(&st, 0) > s.max_runs)
+                 s->d.env[i], (size_t)IL_PAD_MAX);
+    if (s->max_runs && batch_runs(st, 0) > s->max_runs)
         errx(1,
              "--max-runs %llu: the first batch alone has %zu runs; raise it, or lower "
              "--setups or --reps",
-             s.max_runs, batch_runs(&st, 0));
+             s->max_runs, batch_runs(st, 0));
+    return identity;
+}
 
+/* --slurm: the script of a job array, with this environment's size and
+ * room for what Slurm adds to a task's (SLURM_* variables, of lengths that
+ * vary by task), unless --env-base is given. */
+static int
+slurm_script(struct state *st, size_t nruns)
+{
+    struct il_sweep *s = st->s;
+    if (!s->env_base_given) {
+        const char *lib = il_find_library();
+        struct il_spec spec;
+        il_spec_dir(&spec, IL_SWEEP_ME, 1);
+        il_env_build(&st->env, &st->slots, &s->c, lib ? lib : "libinterloper.so", spec.path, 0);
+        s->env_base = il_env_bytes(&st->env) + IL_SLURM_ENV_ROOM;
+    }
+    il_slurm(s, st->id, nruns);
+    return 0;
+}
+
+/* Everything a run needs, once: the results file locked and read (resume),
+ * the spec directory, the files, the environment, ASLR, the held events,
+ * the signals; then the plan's and the machine's lines written. */
+static void
+prepare(struct state *st, json_t *identity, const char *lib, size_t padmax)
+{
+    struct il_sweep *s = st->s;
+    il_spawn_watch(); /* before anything it should not hold: the lock, the files */
+    if (getrandom(&st->nonce, sizeof st->nonce, 0) != sizeof st->nonce)
+        err(1, "cannot draw the launches' nonce");
+
+    /* the results file: ours alone, then resume what is there */
+    int lock_fd = open(s->output, O_RDONLY | O_CLOEXEC), locked = lock_fd >= 0;
+    if (locked)
+        lock_results(st, lock_fd); /* held, through lock_fd, until we end */
+    if (il_results_scan(IL_SWEEP_ME, s->output, 1, on_line, st) < 0 && errno != ENOENT)
+        err(1, "cannot read %s", s->output);
+    if (s->expect && !st->have_ref) {
+        st->have_ref = 1;
+        strcpy(st->ref_sha, s->expect_sha);
+        snprintf(st->ref_run, sizeof st->ref_run, "the file of --expect-output %s", s->expect);
+        struct stat es;
+        st->ref_bytes = stat(s->expect, &es) == 0 ? (unsigned long long)es.st_size : 0;
+    }
+    one_per_host(st);
+
+    /* the environment, built once; the spec directory, ours alone */
+    il_spec_clean_stale();
+    il_spec_dir(&st->spec, IL_SWEEP_ME, 0);
+    spec_made = &st->spec;
+    atexit(remove_spec);
+    il_spec_owner(&st->spec);
+    open_files(st);
+    env_base(st, lib, padmax);
+    st->argv = il_xcalloc(s->nargs + 2, sizeof *st->argv);
+    for (size_t i = 0; i < s->nargs; i++)
+        st->argv[i + 1] = s->args[i];
+    il_set_aslr(IL_SWEEP_ME, s->c.aslr);
+    /* made only now, when nothing can refuse the sweep any more: a refused
+     * sweep leaves no empty results file behind */
+    st->res_fd = open(s->output, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    if (st->res_fd < 0)
+        err(1, "--output %s", s->output);
+    if (!locked)
+        lock_results(st, st->res_fd);
+    if (s->hold)
+        il_hold_events();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+
+    json_t *line = il_meta_plan_line(s, identity, st->id, &st->plan);
+    il_meta_write(st->res_fd, s->output, line);
+    json_decref(line);
+    line = il_meta_line(IL_M_KIND_MACHINE, st->id);
+    json_object_set_new(line, IL_M_WHEN, json_string("start"));
+    json_object_set_new(line, "machine", il_machine());
+    il_meta_write(st->res_fd, s->output, line);
+    json_decref(line);
+}
+
+/* Batch B's runs (RUNS, N of them) that this shard has and the results
+ * file has not; the first batch says what it resumes. */
+static void
+run_batch(struct state *st, unsigned b, const struct il_run *runs, size_t n, struct il_buf *lab)
+{
+    struct il_sweep *s = st->s;
+    size_t todo = 0, retry = 0;
+    for (size_t i = 0; i < n; i++) {
+        char runid[512];
+        il_plan_run_id(&st->plan, &runs[i], runid, sizeof runid);
+        if (!in_shard(s, &runs[i]))
+            continue;
+        st->planned++;
+        int there = il_launch_state(&st->done, runid);
+        if (there > 0)
+            st->skipped++;
+        else
+            todo++;
+        retry += there == 0;
+    }
+    st->todo += todo;
+    if (b == 0 && (st->skipped || retry) && !s->c.quiet) {
+        char again[96] = "";
+        if (retry)
+            snprintf(again, sizeof again, " (retrying %zu failed run%s)", retry,
+                     retry == 1 ? "" : "s");
+        fprintf(stderr,
+                "interloper sweep: resuming plan %s in %s: %zu of %zu runs are there "
+                "already; running the other %zu%s\n",
+                st->id, s->output, st->skipped, st->planned, todo, again);
+    }
+    for (size_t i = 0; i < n; i++) {
+        char runid[512];
+        if (stop_sig)
+            interrupted(st);
+        if (!in_shard(s, &runs[i]))
+            continue;
+        il_plan_run_id(&st->plan, &runs[i], runid, sizeof runid);
+        if (il_launch_state(&st->done, runid) <= 0)
+            run_one(st, &runs[i], lab);
+    }
+}
+
+/* --until after batch B: NULL to add the next batch (said, and its extent
+ * written), else why the sweep stops. */
+static const char *
+until_next(struct state *st, unsigned b, char *why, size_t whysz)
+{
+    struct il_sweep *s = st->s;
+    double widest;
+    progress(st, 1);
+    int precise = il_until_check(s, why, whysz, &widest);
+    if (precise < 0) {
+        /* an error of the report's (a --metric no record has, ...)
+         * is no reason to add setups */
+        end_line(st, "interloper report failed");
+        finish(st);
+        errx(1, "--until: %s; the runs so far are in %s", why, s->output);
+    }
+    if (precise)
+        return "precise enough";
+    size_t k = il_plan_batch_end(&st->plan, b), k2 = il_plan_batch_end(&st->plan, b + 1);
+    if (k2 == k)
+        return "all setups ran";
+    if (s->max_runs && batch_runs(st, b + 1) > s->max_runs)
+        return "--max-runs";
+    if (!s->c.quiet)
+        fprintf(stderr, "interloper sweep: after %zu setups, %s; adding %zu setups\n", k, why,
+                k2 - k);
+    json_t *x = il_meta_extent(st->id, k2, batch_runs(st, b + 1));
+    il_meta_write(st->res_fd, s->output, x);
+    json_decref(x);
+    return NULL;
+}
+
+/* The last line: what ran, or why --until stopped. */
+static void
+summary(const struct state *st, const char *stopped, const char *until_why)
+{
+    const struct il_sweep *s = st->s;
+    if (s->until) {
+        fprintf(stderr, "interloper sweep: stopped (%s): %s\n", stopped, until_why);
+        return;
+    }
+    size_t k = il_plan_batch_end(&st->plan, 0);
+    char shard[64] = "", extra[64] = "";
+    if (s->shard_n)
+        snprintf(shard, sizeof shard, "shard %u/%u of ", s->shard_i, s->shard_n);
+    if (s->d.pin_factor)
+        snprintf(extra, sizeof extra, " x 2 pins");
+    if (s->d.warmup)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " + %u warm-up", s->d.warmup);
+    fprintf(stderr,
+            "interloper sweep: %zu runs (%s%zu setups x %zu systems x %u reps%s, seed %u, "
+            "plan %s) in %s; %zu failed\n",
+            st->ran, shard, k, s->nsys, s->d.reps, extra, s->d.seed, st->id, s->output, st->failed);
+}
+
+int
+main(int argc, char **argv)
+{
+    static struct il_sweep s;
+    static struct state st;
+    il_sweep_parse(&s, argc, argv);
+    st.s = &s;
+    json_t *identity = make_plan(&st);
     size_t nruns;
     struct il_run *runs = il_plan_batch(&st.plan, 0, 0, &nruns);
     if (s.shard_n && s.shard_n > il_plan_batch_end(&st.plan, 0) * s.d.reps)
@@ -740,19 +930,8 @@ main(int argc, char **argv)
              "--shard %u/%u: the plan has only %zu blocks of runs (a setup in a "
              "repetition); use at most that many shards",
              s.shard_i, s.shard_n, il_plan_batch_end(&st.plan, 0) * s.d.reps);
-    if (s.slurm) {
-        if (!s.env_base_given) {
-            /* this environment's size and room for what Slurm adds to a
-             * task's (SLURM_* variables, of lengths that vary by task) */
-            const char *lib = il_find_library();
-            struct il_spec spec;
-            il_spec_dir(&spec, IL_SWEEP_ME, 1);
-            il_env_build(&st.env, &st.slots, &s.c, lib ? lib : "libinterloper.so", spec.path, 0);
-            s.env_base = il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM;
-        }
-        il_slurm(&s, st.id, nruns);
-        return 0;
-    }
+    if (s.slurm)
+        return slurm_script(&st, nruns);
     const char *lib = il_find_library();
     if (!lib)
         errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
@@ -768,62 +947,7 @@ main(int argc, char **argv)
         dry_run(&st, runs, nruns);
         return 0;
     }
-
-    il_spawn_watch(); /* before anything it should not hold: the lock, the files */
-    if (getrandom(&st.nonce, sizeof st.nonce, 0) != sizeof st.nonce)
-        err(1, "cannot draw the launches' nonce");
-
-    /* the results file: ours alone, then resume what is there */
-    int lock_fd = open(s.output, O_RDONLY | O_CLOEXEC), locked = lock_fd >= 0;
-    if (locked)
-        lock_results(&st, lock_fd); /* held, through lock_fd, until we end */
-    if (il_results_scan(IL_SWEEP_ME, s.output, 1, on_line, &st) < 0 && errno != ENOENT)
-        err(1, "cannot read %s", s.output);
-    if (s.expect && !st.have_ref) {
-        st.have_ref = 1;
-        strcpy(st.ref_sha, s.expect_sha);
-        snprintf(st.ref_run, sizeof st.ref_run, "the file of --expect-output %s", s.expect);
-        struct stat es;
-        st.ref_bytes = stat(s.expect, &es) == 0 ? (unsigned long long)es.st_size : 0;
-    }
-    one_per_host(&st);
-
-    /* the environment, built once; the spec directory, ours alone */
-    il_spec_clean_stale();
-    il_spec_dir(&st.spec, IL_SWEEP_ME, 0);
-    spec_made = &st.spec;
-    atexit(remove_spec);
-    il_spec_owner(&st.spec);
-    open_files(&st);
-    env_base(&st, lib, (size_t)padmax);
-    st.argv = il_xcalloc(s.nargs + 2, sizeof *st.argv);
-    for (size_t i = 0; i < s.nargs; i++)
-        st.argv[i + 1] = s.args[i];
-    il_set_aslr(IL_SWEEP_ME, s.c.aslr);
-    /* made only now, when nothing can refuse the sweep any more: a refused
-     * sweep leaves no empty results file behind */
-    st.res_fd = open(s.output, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-    if (st.res_fd < 0)
-        err(1, "--output %s", s.output);
-    if (!locked)
-        lock_results(&st, st.res_fd);
-    if (s.hold)
-        il_hold_events();
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-
-    json_t *line = il_meta_plan_line(&s, identity, st.id, &st.plan);
-    il_meta_write(st.res_fd, s.output, line);
-    json_decref(line);
-    line = il_meta_line(IL_M_KIND_MACHINE, st.id);
-    json_object_set_new(line, IL_M_WHEN, json_string("start"));
-    json_object_set_new(line, "machine", il_machine());
-    il_meta_write(st.res_fd, s.output, line);
-    json_decref(line);
+    prepare(&st, identity, lib, (size_t)padmax);
 
     st.tty = isatty(2);
     st.t0 = st.shown = il_now();
@@ -836,97 +960,17 @@ main(int argc, char **argv)
             free(runs);
             runs = il_plan_batch(&st.plan, b, block, &nruns);
         }
-        size_t todo = 0, retry = 0;
-        for (size_t i = 0; i < nruns; i++) {
-            char runid[512];
-            il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
-            if (!in_shard(&s, &runs[i]))
-                continue;
-            st.planned++;
-            int there = il_launch_state(&st.done, runid);
-            if (there > 0)
-                st.skipped++;
-            else
-                todo++;
-            retry += there == 0;
-        }
-        st.todo += todo;
-        if (b == 0 && (st.skipped || retry) && !s.c.quiet) {
-            char again[96] = "";
-            if (retry)
-                snprintf(again, sizeof again, " (retrying %zu failed run%s)", retry,
-                         retry == 1 ? "" : "s");
-            fprintf(stderr,
-                    "interloper sweep: resuming plan %s in %s: %zu of %zu runs are there "
-                    "already; running the other %zu%s\n",
-                    st.id, s.output, st.skipped, st.planned, todo, again);
-        }
-        for (size_t i = 0; i < nruns; i++) {
-            char runid[512];
-            if (stop_sig)
-                interrupted(&st);
-            if (!in_shard(&s, &runs[i]))
-                continue;
-            il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
-            if (il_launch_state(&st.done, runid) <= 0)
-                run_one(&st, &runs[i], &lab);
-        }
+        run_batch(&st, b, runs, nruns, &lab);
         if (nruns)
             block = runs[nruns - 1].block + 1;
-        if (!s.until)
+        if (!s.until || (stopped = until_next(&st, b, until_why, sizeof until_why)))
             break;
-        double widest;
-        progress(&st, 1);
-        int precise = il_until_check(&s, until_why, sizeof until_why, &widest);
-        if (precise < 0) {
-            /* an error of the report's (a --metric no record has, ...)
-             * is no reason to add setups */
-            end_line(&st, "interloper report failed");
-            finish(&st);
-            errx(1, "--until: %s; the runs so far are in %s", until_why, s.output);
-        }
-        if (precise) {
-            stopped = "precise enough";
-            break;
-        }
-        size_t k = il_plan_batch_end(&st.plan, b), k2 = il_plan_batch_end(&st.plan, b + 1);
-        if (k2 == k) {
-            stopped = "all setups ran";
-            break;
-        }
-        if (s.max_runs && batch_runs(&st, b + 1) > s.max_runs) {
-            stopped = "--max-runs";
-            break;
-        }
-        if (!s.c.quiet)
-            fprintf(stderr, "interloper sweep: after %zu setups, %s; adding %zu setups\n", k,
-                    until_why, k2 - k);
-        json_t *x = il_meta_extent(st.id, k2, batch_runs(&st, b + 1));
-        il_meta_write(st.res_fd, s.output, x);
-        json_decref(x);
+        stopped = "done";
     }
     progress(&st, 1);
     end_line(&st, stopped);
     finish(&st);
-    if (!s.c.quiet) {
-        size_t k = s.until ? 0 : il_plan_batch_end(&st.plan, 0);
-        if (s.until)
-            fprintf(stderr, "interloper sweep: stopped (%s): %s\n", stopped, until_why);
-        else {
-            char shard[64] = "", extra[64] = "";
-            if (s.shard_n)
-                snprintf(shard, sizeof shard, "shard %u/%u of ", s.shard_i, s.shard_n);
-            if (s.d.pin_factor)
-                snprintf(extra, sizeof extra, " x 2 pins");
-            if (s.d.warmup)
-                snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " + %u warm-up",
-                         s.d.warmup);
-            fprintf(stderr,
-                    "interloper sweep: %zu runs (%s%zu setups x %zu systems x %u reps%s, seed %u, "
-                    "plan %s) in %s; %zu failed\n",
-                    st.ran, shard, k, s.nsys, s.d.reps, extra, s.d.seed, st.id, s.output,
-                    st.failed);
-        }
-    }
+    if (!s.c.quiet)
+        summary(&st, stopped, until_why);
     return st.failed ? 1 : 0;
 }

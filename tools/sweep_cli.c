@@ -517,54 +517,32 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
     return 1;
 }
 
-void
-il_sweep_parse(struct il_sweep *s, int argc, char **argv)
+/* What follows the options: the program's arguments, after --; with
+ * --slurm, up to a second --, after which come sbatch's options. */
+static void
+operands(struct il_sweep *s, int i, int argc, char **argv)
 {
-    struct il_optp p;
-    static unsigned long long zero = 0;
-    memset(s, 0, sizeof *s);
-    il_common_init(&s->c);
-    /* a problem the library reports (an unknown event, an offset or a pin
-     * not applied) stops the run before main, so the sweep stops at its
-     * first run and says why, instead of labelling runs with setups that
-     * were never applied (review R3, finding 2) */
-    s->c.strict = 1;
-    s->argc = argc;
-    s->argv = argv;
-    s->d.reps = 3;
-    s->d.env = s->d.stack = s->d.heap = &zero;
-    s->d.nenv = s->d.nstack = s->d.nheap = 1;
-    s->check_output = 1;
-    s->hold = 1;
-    s->metric = "wall";
-    il_opt_init(&p, &cmd, argc, argv);
-    while (il_opt_next(&p)) {
-        int id = p.opt->id;
-        if (il_common_option(&p, &s->c)) {
-            if (id != IL_O_OUTPUT && id != IL_O_DRY)
-                forward(s, p.from, p.i);
-        } else if (sweep_option(s, &p)) {
-            forward(s, p.from, p.i);
-        }
-    }
-    /* what follows --: the program's arguments; with --slurm, up to a
-     * second --, after which come sbatch's options */
-    if (p.i < argc && (p.i == 1 || strcmp(argv[p.i - 1], "--")))
-        errx(1, "unexpected '%s'%s; the program's arguments go after --", argv[p.i],
-             p.i > 1 && !strcmp(argv[p.i - 1], "--stack-pin")
+    if (i < argc && (i == 1 || strcmp(argv[i - 1], "--")))
+        errx(1, "unexpected '%s'%s; the program's arguments go after --", argv[i],
+             i > 1 && !strcmp(argv[i - 1], "--stack-pin")
                  ? " after --stack-pin (expected nothing, an address such as 0x7ffffffde000, or "
                    "both)"
                  : "");
-    s->args = &argv[p.i];
-    for (int i = p.i; i < argc; i++) {
-        if (s->slurm && !strcmp(argv[i], "--")) {
-            s->sbatch = &argv[i + 1];
-            s->nsbatch = (size_t)(argc - i - 1);
+    s->args = &argv[i];
+    for (int k = i; k < argc; k++) {
+        if (s->slurm && !strcmp(argv[k], "--")) {
+            s->sbatch = &argv[k + 1];
+            s->nsbatch = (size_t)(argc - k - 1);
             break;
         }
         s->nargs++;
     }
+}
 
+/* The options that do not go together, and labels that are the sweep's. */
+static void
+check_options(const struct il_sweep *s)
+{
     if (!s->nsys)
         errx(1, "no system; expected at least one --system NAME=PROG");
     if (s->c.nkeep && !s->c.env_clean)
@@ -597,16 +575,15 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
             if (!strcmp(s->c.labels[i].key, *k))
                 errx(1, "--label %s=%s: the sweep sets %s itself", *k, s->c.labels[i].value, *k);
     }
-    s->output = s->c.output ? s->c.output : IL_DEFAULT_OUTPUT;
-    if (!strcmp(s->output, "-"))
-        errx(1, "--output -: a sweep needs a results file, which it resumes from; give a file "
-                "name");
-    if (!s->seed_given && getrandom(&s->d.seed, sizeof s->d.seed, 0) != sizeof s->d.seed)
-        err(1, "cannot draw a seed");
+}
 
-    /* the systems' programs, once */
+/* The systems' programs, once: each layout's binary checked, paths of one
+ * length; the design's names; the bench label's default. */
+static void
+systems(struct il_sweep *s, struct il_optp *p)
+{
     if (s->layouts)
-        layouts(s, &p);
+        layouts(s, p);
     size_t plen = 0;
     for (size_t k = 0; k < s->nsys; k++) {
         struct il_system *y = &s->sys[k];
@@ -636,6 +613,12 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
             b[--l] = 0;
         s->bench = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
     }
+}
+
+/* --input and --expect-output, read once for their SHA-256. */
+static void
+input_files(struct il_sweep *s)
+{
     if (s->input) {
         /* every run reads it from its start: a pipe would give the first
          * run all of it (and the hash, before, none) */
@@ -652,4 +635,47 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
     }
     if (s->expect && il_sha256_file(s->expect, s->expect_sha) < 0)
         err(1, "--expect-output %s", s->expect);
+}
+
+void
+il_sweep_parse(struct il_sweep *s, int argc, char **argv)
+{
+    struct il_optp p;
+    static unsigned long long zero = 0;
+    memset(s, 0, sizeof *s);
+    il_common_init(&s->c);
+    /* a problem the library reports (an unknown event, an offset or a pin
+     * not applied) stops the run before main, so the sweep stops at its
+     * first run and says why, instead of labelling runs with setups that
+     * were never applied (review R3, finding 2) */
+    s->c.strict = 1;
+    s->argc = argc;
+    s->argv = argv;
+    s->d.reps = 3;
+    s->d.env = s->d.stack = s->d.heap = &zero;
+    s->d.nenv = s->d.nstack = s->d.nheap = 1;
+    s->check_output = 1;
+    s->hold = 1;
+    s->metric = "wall";
+    il_opt_init(&p, &cmd, argc, argv);
+    while (il_opt_next(&p)) {
+        int id = p.opt->id;
+        if (il_common_option(&p, &s->c)) {
+            if (id != IL_O_OUTPUT && id != IL_O_DRY)
+                forward(s, p.from, p.i);
+        } else if (sweep_option(s, &p)) {
+            forward(s, p.from, p.i);
+        }
+    }
+    operands(s, p.i, argc, argv);
+    check_options(s);
+    s->output = s->c.output ? s->c.output : IL_DEFAULT_OUTPUT;
+    if (!strcmp(s->output, "-"))
+        errx(1, "--output -: a sweep needs a results file, which it resumes from; give a file "
+                "name");
+    if (!s->seed_given && getrandom(&s->d.seed, sizeof s->d.seed, 0) != sizeof s->d.seed)
+        err(1, "cannot draw a seed");
+
+    systems(s, &p);
+    input_files(s);
 }

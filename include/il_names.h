@@ -175,6 +175,20 @@
 #define IL_M_RUN "run"
 #define IL_M_STDOUT_SHA256 "stdout_sha256"
 #define IL_M_STDOUT_BYTES "stdout_bytes"
+/* the start's machine line: interloper check's findings, [{check, level, text}] */
+#define IL_M_FINDINGS "findings"
+/* a machine line's snapshot (tools/machine.c), the facts its readers judge:
+ * interloper check (tools/check.c) and report's [disturbed] (stats/disturb.c) */
+#define IL_M_MACHINE "machine"
+#define IL_MF_CPUS_ONLINE "cpus_online"      /* a CPU list, "0-1" */
+#define IL_MF_GOVERNOR "governor"            /* the distinct values over the CPUs, or null */
+#define IL_MF_BOOST "boost"                  /* "on", "off" or null */
+#define IL_MF_THP "thp"                      /* "always", "madvise", "never" */
+#define IL_MF_ASLR "randomize_va_space"      /* "0", "1", "2" */
+#define IL_MF_PARANOID "perf_event_paranoid" /* "-1" ... "4" */
+#define IL_MF_LOADAVG "loadavg"              /* [1, 5, 15 minutes] */
+#define IL_MF_STEAL_TICKS "steal_ticks"      /* steal so far, all CPUs */
+#define IL_MF_ALL_TICKS "all_ticks"          /* CPU time so far, all CPUs */
 #define IL_M_STATUS "status"
 /* kind "failed": the launch of a run whose records precede it (in the same
  * write) failed, and why; a rerun retries the run */

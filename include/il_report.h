@@ -34,6 +34,7 @@
 /* groups[] and comparisons[] */
 #define IL_R_LABELS "labels" /* {label: value or null} */
 #define IL_R_N "n"
+#define IL_R_SD "sd"
 #define IL_R_ESTIMATE "estimate"
 #define IL_R_CI "ci" /* [lo, hi], or null */
 #define IL_R_CI_METHOD "ci_method"
@@ -45,6 +46,12 @@
 #define IL_R_CI_KIND "ci_kind"       /* one of the four below */
 #define IL_R_CI_OUTSIDE "ci_outside" /* [lo, hi] when exclusive: <= lo or >= hi */
 #define IL_R_VERDICT "verdict"
+#define IL_R_SETUPS "setups" /* the per-setup view, or null */
+/* comparisons[].setups */
+#define IL_R_HETEROGENEITY "heterogeneity" /* {p, why, ...}: setups differ beyond noise? */
+#define IL_R_P "p"
+#define IL_R_WHY "why"
+#define IL_R_STRADDLES_ONE "straddles_one"
 /* ci_kind's values: ci holds the interval only when it is bounded */
 #define IL_R_BOUNDED "bounded"
 #define IL_R_EXCLUSIVE "exclusive"

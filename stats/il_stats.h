@@ -99,6 +99,7 @@ enum il_wkind {
     IL_W_NOPER,       /* count, key */
     IL_W_NOREPS,      /* comparison, why */
     IL_W_NOTCOUNTED,  /* count, metric */
+    IL_W_DISTURBED,   /* item: what the sweep's machine lines say (disturb.c) */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -231,7 +232,16 @@ struct il_data {
     char *first_schema_other; /* a schema other than interloper/1, if seen */
     struct il_labvals *lv;    /* with want_labels: every label name seen */
     size_t nlv;
+    struct il_machine_notes *machine; /* what the sweep's machine lines say (disturb.c) */
 };
+
+/* ------------------------------------------------------------ disturb.c */
+/* A sweep's line of a results file: a machine line's load and steal,
+ * noted when they say the runs shared the machine; il_disturb_warn warns
+ * of what was noted ([disturbed]). */
+void il_disturb_line(struct il_data *d, const char *s, size_t n);
+void il_disturb_warn(const struct il_data *d);
+void il_disturb_free(struct il_data *d);
 
 int il_metric_parse(const char *name, enum il_metric_kind *kind);
 /* Split "NUM/DEN" into sel->part[]; one slash, both sides non-empty. */

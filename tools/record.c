@@ -25,14 +25,15 @@
 #include "interloper.h"
 #include "sweep.h"
 
-static const char *const ops[] = {"label", "summary", "validate", "merge", NULL};
+static const char *const ops[] = {"label", "summary", "validate", "merge", "csv", NULL};
 
 static const struct il_cmd record_cmd = {
     .name = "interloper record",
     .synopsis = "label [-o OUT] KEY=VALUE... < RECORDS\n"
                 "summary [FILE]\n"
                 "validate [FILE...]\n"
-                "merge -o OUT RESULTS...",
+                "merge -o OUT RESULTS...\n"
+                "csv [FILE...]",
     .about = "label     add labels to each record on stdin; write to stdout, or append\n"
              "          to OUT with one write per record\n"
              "summary   print a perf-stat-like summary of each record\n"
@@ -40,6 +41,8 @@ static const struct il_cmd record_cmd = {
              "          line as FILE:LINE, and exit 1 if there was one\n"
              "merge     join the results files of one plan's shards, checked against\n"
              "          the plan\n"
+             "csv       the records as a table on stdout: one row per record, labels\n"
+             "          and fields (setup.env_bytes, events.NAME, ...) as columns\n"
              "\n"
              "Each has --help.  The summary goes to stderr, as perf stat's does.",
     .man = "interloper-record(1)",
@@ -334,7 +337,7 @@ main(int argc, char **argv)
     while (il_opt_next(&p))
         ;
     if (p.i >= argc)
-        il_opt_usage(&record_cmd, "expected an operation, label, summary, validate or merge");
+        il_opt_usage(&record_cmd, "expected an operation, label, summary, validate, merge or csv");
     const char *op = argv[p.i];
     argc -= p.i;
     argv += p.i;
@@ -342,9 +345,11 @@ main(int argc, char **argv)
         return cmd_label(argc, argv);
     if (!strcmp(op, "merge"))
         return il_record_merge(argc, argv);
+    if (!strcmp(op, "csv"))
+        return il_record_csv(argc, argv);
     if (!strcmp(op, "summary"))
         return cmd_lines(&summary_cmd, argc, argv);
     if (!strcmp(op, "validate"))
         return cmd_lines(&validate_cmd, argc, argv);
-    errx(1, "unknown operation '%s'; expected label, summary, validate or merge", op);
+    errx(1, "unknown operation '%s'; expected label, summary, validate, merge or csv", op);
 }

@@ -65,9 +65,10 @@ static const struct il_cmd cmd = {
     .about = "Run PROG once, in place (same pid, its own exit status), with the setup\n"
              "under control, and append its records, labelled, to the results file.",
     .more = "Byte counts: decimal, 0x hex, or a k/m/g suffix, as the library reads them.\n"
-            "The records are labelled setup=ID, the id interloper sweep gives the same\n"
-            "setup (e<pad>, -s<stack offset>, -h<heap offset>, ...), and with the factors\n"
-            "given (env_add, stack_offset, heap_offset, pin, cpus); --label overrides them.",
+            "The records are labelled bench=PROG's file name, setup=ID, the id interloper\n"
+            "sweep gives the same setup (e<pad>, -s<stack offset>, -h<heap offset>, ...),\n"
+            "and with the factors given (env_add, stack_offset, heap_offset, pin, cpus);\n"
+            "--label overrides them.",
     .man = "interloper-run(1)",
     .opts = opts,
 };
@@ -185,9 +186,9 @@ add_label(struct il_buf *b, const struct il_common *c, const char *key, const ch
 }
 
 /* The labels as a JSON object, with the setup's id derived from its
- * factor values. */
+ * factor values; PROG as given. */
 static char *
-labels(const struct run *r)
+labels(const struct run *r, const char *prog)
 {
     const struct il_common *c = &r->c;
     char setup[256], token[16], num[32];
@@ -209,6 +210,10 @@ labels(const struct run *r)
     il_buf_str(&lab, "{");
     for (size_t i = 0; i < c->nlabels; i++)
         add_label(&lab, c, c->labels[i].key, c->labels[i].value, 0);
+    /* the bench label, as interloper sweep gives it: the program's file
+     * name (a harness that runs many programs through interloper run
+     * gets records that report --by bench tells apart) */
+    add_label(&lab, c, IL_L_BENCH, strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog, 1);
     add_label(&lab, c, IL_L_SETUP, setup, 1);
     const struct {
         const char *given, *key;
@@ -301,7 +306,7 @@ main(int argc, char **argv)
     if (!lib)
         errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
     char *abs_out = results(c);
-    char *lab = labels(&r);
+    char *lab = labels(&r, argv[i]);
     struct il_spec spec;
     struct il_env env;
     environment(&r, lib, &spec, &env);

@@ -162,7 +162,7 @@ end_line(struct state *st, const char *stopped)
 {
     json_t *l = il_meta_line(IL_M_KIND_MACHINE, st->id);
     json_object_set_new(l, IL_M_WHEN, json_string("end"));
-    json_object_set_new(l, "machine", il_machine());
+    json_object_set_new(l, IL_M_MACHINE, il_machine());
     json_object_set_new(l, "sweep",
                         json_pack("{s:I,s:I,s:I,s:s}", "runs", (json_int_t)st->ran, "skipped",
                                   (json_int_t)st->skipped, "failed", (json_int_t)st->failed,
@@ -755,8 +755,9 @@ slurm_script(struct state *st, size_t nruns)
 
 /* Everything a run needs, once: the results file locked and read (resume),
  * the spec directory, the files, the environment, ASLR, the held events,
- * the signals; then the plan's and the machine's lines written. */
-static void
+ * the signals; then the plan's and the machine's lines written.  The
+ * machine's facts, kept for the summary. */
+static json_t *
 prepare(struct state *st, json_t *identity, const char *lib, size_t padmax)
 {
     struct il_sweep *s = st->s;
@@ -812,9 +813,18 @@ prepare(struct state *st, json_t *identity, const char *lib, size_t padmax)
     json_decref(line);
     line = il_meta_line(IL_M_KIND_MACHINE, st->id);
     json_object_set_new(line, IL_M_WHEN, json_string("start"));
-    json_object_set_new(line, "machine", il_machine());
+    json_t *machine = il_machine();
+    /* the machine judged, as interloper check does: each problem said
+     * once, and recorded beside the facts */
+    struct il_findings found;
+    il_check(&found, machine, 1);
+    if (!s->c.quiet)
+        il_findings_warn(&found, IL_SWEEP_ME);
+    json_object_set_new(line, IL_M_MACHINE, json_incref(machine)); /* kept for the summary */
+    json_object_set_new(line, IL_M_FINDINGS, il_findings_json(&found));
     il_meta_write(st->res_fd, s->output, line);
     json_decref(line);
+    return machine;
 }
 
 /* Batch B's runs (RUNS, N of them) that this shard has and the results
@@ -915,6 +925,42 @@ summary(const struct state *st, const char *stopped, const char *until_why)
             st->ran, shard, k, s->nsys, s->d.reps, extra, s->d.seed, st->id, s->output, st->failed);
 }
 
+/* What the systems compare to, as hyperfine ends: every number interloper
+ * report's (verdict.c). */
+static void
+verdict(const struct state *st, const char *stopped, const char *until_why, unsigned last_batch,
+        json_t *machine)
+{
+    const struct il_sweep *s = st->s;
+    char failed[1024], words[700];
+    json_t *rep = il_sweep_report(s, failed, sizeof failed);
+    if (s->until && !strcmp(stopped, "precise enough"))
+        snprintf(words, sizeof words, "ended by --until %g%%: %s", s->until, until_why);
+    else if (s->until && !strcmp(stopped, "--max-runs"))
+        snprintf(words, sizeof words, "ended by --max-runs %llu before --until %g%%: %s",
+                 s->max_runs, s->until, until_why);
+    else if (s->until)
+        snprintf(words, sizeof words,
+                 "ended when every setup had run, before --until "
+                 "%g%%: %s",
+                 s->until, until_why);
+    else
+        snprintf(words, sizeof words, "the plan's %zu runs ran", st->planned);
+    struct il_ending e = {IL_SWEEP_ME,
+                          words,
+                          il_now() - st->t0,
+                          st->ran + st->skipped,
+                          il_plan_batch_end(&st->plan, last_batch),
+                          st->id,
+                          machine,
+                          NULL};
+    if (rep)
+        il_verdict(stderr, s, rep, &e);
+    else
+        fprintf(stderr, "interloper sweep: no summary: %s\n", failed);
+    json_decref(rep);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -947,7 +993,7 @@ main(int argc, char **argv)
         dry_run(&st, runs, nruns);
         return 0;
     }
-    prepare(&st, identity, lib, (size_t)padmax);
+    json_t *machine = prepare(&st, identity, lib, (size_t)padmax);
 
     st.tty = isatty(2);
     st.t0 = st.shown = il_now();
@@ -955,7 +1001,9 @@ main(int argc, char **argv)
     const char *stopped = "done";
     char until_why[512] = "";
     uint32_t block = 0;
+    unsigned last_batch = 0;
     for (unsigned b = 0;; b++) {
+        last_batch = b;
         if (b) {
             free(runs);
             runs = il_plan_batch(&st.plan, b, block, &nruns);
@@ -970,7 +1018,13 @@ main(int argc, char **argv)
     progress(&st, 1);
     end_line(&st, stopped);
     finish(&st);
-    if (!s.c.quiet)
+    if (!s.c.quiet) {
         summary(&st, stopped, until_why);
+        /* two systems or more (of the whole plan, not a shard of it): what
+         * they compare to, as hyperfine ends */
+        if (s.nsys >= 2 && !s.shard_n)
+            verdict(&st, stopped, until_why, last_batch, machine);
+    }
+    json_decref(machine);
     return st.failed ? 1 : 0;
 }

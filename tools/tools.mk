@@ -2,14 +2,16 @@
 # the top-level Makefile.
 TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 	$(B)/libexec/interloper-run $(B)/libexec/interloper-sweep $(B)/libexec/interloper-hold \
-	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc $(B)/libexec/interloper-build
+	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc $(B)/libexec/interloper-build \
+	$(B)/libexec/interloper-check
 
 # What interloper run, sweep and record merge share (tools/il_tools.h).
 IL_TOOL_COMMON = opts setupid elf launch
 IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o
 # The plan, results files and their lines: the sweep's, and merge's.
 IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_PRNG_OBJ)
-IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o until.o slurm.o holdev.o)
+IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o check.o until.o verdict.o \
+	slurm.o holdev.o)
 
 $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
@@ -27,13 +29,20 @@ $(B)/libexec/interloper-sweep: $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_O
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson -lm
 
+# interloper check: the machine's state (machine.c) judged (check.c)
+$(B)/libexec/interloper-check: $(B)/tools/check_main.o $(B)/tools/check.o $(B)/tools/machine.o \
+		$(IL_UTIL_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson
+
 $(B)/libexec/interloper-hold: $(B)/tools/hold.o $(B)/tools/holdev.o $(IL_OPT_OBJ) $(IL_XALLOC_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 # merge rebuilds a plan's runs with the sweep's own sweep_plan.c; meta.c's
 # identity half needs the sweep's options, which are linked for it.
-$(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(IL_PLAN_OBJ) \
+$(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(B)/tools/record_csv.o \
+		$(IL_CSV_OBJ) $(IL_PLAN_OBJ) \
 		$(B)/tools/sweep_cli.o $(B)/tools/machine.o $(IL_TOOL_COMMON_OBJ) \
 		$(B)/interposer/summary.o $(B)/interposer/sigsafe.o
 	@mkdir -p $(@D)

@@ -2,7 +2,8 @@
 # Debian packages (as root) and runs every test, `make install` honours
 # PREFIX and DESTDIR.
 # The version lives in one place, the file VERSION; the C parts get it as
-# IL_VERSION, the scripts read the file (installed beside them).
+# IL_VERSION from the generated header il_version.h (below), the scripts
+# read the file (installed beside them).
 VERSION := $(shell cat VERSION)
 
 .DEFAULT_GOAL := all
@@ -25,10 +26,19 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unus
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
-CPPFLAGS += -Iinclude -D_GNU_SOURCE -DIL_VERSION='"$(VERSION)"'
+B = build
+CPPFLAGS += -Iinclude -I$(B)/include -D_GNU_SOURCE
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
 
-B = build
+# $(B)/include/il_version.h holds IL_VERSION.  It is rewritten, here as the
+# Makefile is read (so before anything compiles), only when VERSION says
+# something else: an object that embeds the version includes it, and
+# the compiler's dependency files then rebuild exactly those objects.
+VERSION_H = $(B)/include/il_version.h
+VERSION_LINE = \#define IL_VERSION "$(VERSION)"
+ifneq ($(shell cat $(VERSION_H) 2>/dev/null),$(VERSION_LINE))
+$(shell mkdir -p $(B)/include && printf '%s\n' '$(VERSION_LINE)' >$(VERSION_H))
+endif
 
 # Debian packages the build and the tests need (the README says why).
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
@@ -81,7 +91,7 @@ $(COMPLETION): $(TOOLS) $(STATS_TARGETS) scripts/completion.sh
 	sh scripts/completion.sh $(B)/libexec >$@.tmp
 	mv $@.tmp $@
 
-tests-build: all $(TEST_PROGS) $(UNIT_TESTS)
+tests-build: all $(TEST_PROGS) $(UNIT_TESTS) $(LIB_DELAY)
 
 # One idempotent step: root installs what is missing, anyone else is told
 # the exact command.

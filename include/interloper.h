@@ -12,11 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The version comes from the file VERSION, through the Makefile. */
-#ifndef IL_VERSION
-#error "IL_VERSION is not defined: build with the Makefile, which reads the file VERSION"
-#endif
-
 /* The record's field names, the schema string and the labels. */
 #include "il_names.h"
 

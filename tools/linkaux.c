@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "il_version.h" /* generated from VERSION (Makefile) */
 #include "il_names.h"
 #include "il_sha256.h"
 #include "link.h"

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "il.h"
 #include "il_opt.h"
+#include "il_resolve.h"
 
 enum { O_JSON = 1, O_LIST };
 

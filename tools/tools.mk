@@ -15,7 +15,7 @@ IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o check.o unt
 
 $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Iinterposer -c $< -o $@
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ) $(IL_OPT_OBJ) $(IL_XALLOC_OBJ)
 	@mkdir -p $(@D)

@@ -61,7 +61,6 @@ enum il_end_kind {
 #define IL_FLOOR_WINDOWS 5
 #define IL_LATE_MAX 8
 
-
 /*
  * One counter backend (backend_*.c).  The table in backends.c lists them;
  * adding a backend means one file and one line there.  Every function
@@ -116,11 +115,11 @@ struct il_state {
     volatile int phase;
 
     /* the end of the process (finish.c) */
-    volatile uintptr_t ender; /* the thread that ends it (il_self()), 0 while nobody does */
-    volatile int end_kind;    /* enum il_end_kind */
+    volatile uintptr_t ender;  /* the thread that ends it (il_self()), 0 while nobody does */
+    volatile int end_kind;     /* enum il_end_kind */
     volatile int exit_runners; /* threads admitted into glibc's exit() (exit.c) */
-    volatile int exit_open;   /* exit's ender wrote the record and output remains:
-                                 its signals work again (exit.c) */
+    volatile int exit_open;    /* exit's ender wrote the record and output remains:
+                                  its signals work again (exit.c) */
     int end_how, end_status, end_sig;
     int end_uncertain;    /* the process may yet end otherwise than recorded (exit.c) */
     const char *end_exec; /* the program exec'd, for an exec ending */
@@ -225,14 +224,11 @@ IL_HIDDEN int il_read_small(const char *path, char *b, size_t n);
 IL_HIDDEN void il_populate(const void *from, const void *to);
 IL_HIDDEN const unsigned long *il_auxv(char **envp);
 
-
 /* backends.c: picks the backend and opens the events */
 IL_HIDDEN void il_events_setup(void);
 
-
 /* backends.c: the perf encodings of the events, before main */
 IL_HIDDEN void il_perf_encode(void);
-
 
 /* record_json.c */
 struct il_usage {

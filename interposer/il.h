@@ -115,11 +115,11 @@ struct il_state {
     volatile int phase;
 
     /* the end of the process (finish.c) */
-    volatile uintptr_t ender;  /* the thread that ends it (il_self()), 0 while nobody does */
-    volatile int end_kind;     /* enum il_end_kind */
+    volatile uintptr_t ender; /* the thread that ends it (il_self()), 0 while nobody does */
+    volatile int end_kind;    /* enum il_end_kind */
     volatile int exit_runners; /* threads admitted into glibc's exit() (exit.c) */
-    volatile int exit_open;    /* exit's ender wrote the record and output remains:
-                                  its signals work again (exit.c) */
+    volatile int exit_open;   /* exit's ender wrote the record and output remains:
+                                 its signals work again (exit.c) */
     int end_how, end_status, end_sig;
     int end_uncertain;    /* the process may yet end otherwise than recorded (exit.c) */
     const char *end_exec; /* the program exec'd, for an exec ending */

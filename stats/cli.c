@@ -42,6 +42,7 @@ enum {
     O_QUIET,
     O_BINS,
     O_SIZE,
+    O_SUBTRACT,
 };
 
 /* The three commands' bits: which takes an option. */
@@ -75,6 +76,12 @@ static const struct il_opt opts[] = {
      O_FLOOR},
     {"scale", 0, IL_OPT_FLAG, NULL, "scale multiplexed counts by enabled/running (perf stat)",
      O_SCALE},
+    {"subtract", 0, IL_OPT_VALUE, "LABEL=VALUE",
+     "the runs labelled so are a cost inside every other run,\n"
+     "measured apart (a shell alone): their mean in each setup\n"
+     "is subtracted from the other runs of that setup, and they\n"
+     "are left out",
+     O_SUBTRACT, REPORT},
     {"per", 0, IL_OPT_VALUE, "LABEL",
      "sum the metric over the records of one run (exec chains,\n"
      "children, SPEC workloads) before any statistics",
@@ -132,7 +139,8 @@ static const struct il_cmd cmds[] = {
         {
             .name = "interloper report",
             .synopsis = "[--metric NAME|NUM/DEN] [--where LABEL[!]=VALUE]...\n"
-                        "[--subtract-floor] [--scale] [--per LABEL] [--by LABEL,...]\n"
+                        "[--subtract-floor] [--subtract LABEL=VALUE] [--scale]\n"
+                        "[--per LABEL] [--by LABEL,...]\n"
                         "[--compare LABEL=BASELINE [--pooled] [--speedup]]\n"
                         "[--setup LABEL[,LABEL]] [--levels L_n,...,L_1]\n"
                         "[--estimator mean|median|pNN|min] [--bootstrap B] [--seed S]\n"
@@ -288,6 +296,8 @@ assign_slots(struct il_opts *o)
         o->level_slot[i] = il_sel_slot(sel, o->levels[i]);
     if (o->per)
         o->per_slot = il_sel_slot(sel, o->per);
+    if (o->sub_label)
+        o->sub_slot = il_sel_slot(sel, o->sub_label);
     /* Labels the report looks at on its own: warm-up runs, the host, and
      * the design labels that interloper sweep writes. */
     il_sel_slot(sel, IL_L_WARMUP);
@@ -333,6 +343,18 @@ where(struct il_opts *o, char *v)
     o->sel.where[o->sel.nwhere].slot = il_sel_slot(&o->sel, v);
     o->sel.where[o->sel.nwhere].neg = neg;
     o->sel.where[o->sel.nwhere++].value = eq + 1;
+}
+
+/* --subtract LABEL=VALUE (prep.c does it) */
+static void
+subtract(struct il_opts *o, char *v)
+{
+    char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1])
+        bad("--subtract %s: expected LABEL=VALUE, the label value of the runs to subtract", v);
+    *eq = '\0';
+    o->sub_label = v;
+    o->sub_value = eq + 1;
 }
 
 static void
@@ -390,6 +412,9 @@ one(int id, char *v, struct il_opts *o, struct later *l)
         break;
     case O_COMPARE:
         compare(o, v);
+        break;
+    case O_SUBTRACT:
+        subtract(o, v);
         break;
     case O_OUT:
         o->out = v;

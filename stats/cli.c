@@ -153,6 +153,7 @@ static const struct il_cmd cmds[] = {
                 "respect the design (runs paired by setup); the per-setup view of Mytkowicz et\n"
                 "al. with a test of whether setups differ beyond run-to-run noise; the geometric\n"
                 "mean over benchmarks; the variance per level of Kalibera & Jones; warnings.",
+            .more = "FILE... are records, one a line: plain, gzip or zstd; - is stdin.",
             .man = "interloper-report(1)",
             .opts = opts,
             .bit = REPORT,
@@ -171,6 +172,7 @@ static const struct il_cmd cmds[] = {
                 "(S_i^2, T_i^2), the optimal repetition counts of the lower levels from their\n"
                 "costs, the top-level count for a target interval half-width, and a seeded\n"
                 "hierarchical bootstrap of the mean.",
+            .more = "FILE... are records, one a line: plain, gzip or zstd; - is stdin.",
             .man = "interloper-plan(1)",
             .opts = opts,
             .bit = PLAN,
@@ -199,6 +201,7 @@ static const struct il_cmd cmds[] = {
                 "  seq     run-sequence, lag and autocorrelation plots of one group\n"
                 "  env and seq refuse records that mix values of a label such as system or bench\n"
                 "  outside --by (pick one with --where, or split them with --by)",
+            .more = "FILE... are records, one a line: plain, gzip or zstd; - is stdin.",
             .man = "interloper-plot(1)",
             .opts = opts,
             .bit = PLOT,

@@ -27,6 +27,9 @@ struct il_event {
     struct perf_event_attr attr;  /* perf: the encoding */
     int resolved;                 /* perf: attr is valid */
     int fd;                       /* perf: descriptor, -1 when not open */
+    int grouped;                  /* perf: a member of the software group */
+    int derived;                  /* perf: task-clock, the group's running time */
+    uint64_t id;                  /* perf: its id, for the group's reading */
     dev_t fd_dev;
     ino_t fd_ino;
     int papi_code;
@@ -41,7 +44,7 @@ struct il_event {
 /* names.c: generic event names */
 IL_HIDDEN int il_event_generic(const char *name, struct perf_event_attr *attr);
 IL_HIDDEN int il_event_is_papi_name(const char *name);
-extern const char *const il_generic_names[] IL_HIDDEN;
+IL_HIDDEN const char *il_generic_name(int i);
 
 /* backend_perf.c: one counter opened as the library opens it */
 IL_HIDDEN int il_perf_open_one(struct il_event *e, enum il_inherit inherit, int top);

@@ -245,7 +245,7 @@ environment(const struct run *r, const char *lib, struct il_spec *spec, struct i
     if (!c->dry)
         il_spec_clean_stale();
     il_spec_dir(spec, ME, c->dry);
-    il_env_build(env, &slots, c, lib, spec->path, IL_PAD_MAX);
+    il_env_build(env, &slots, c, lib, spec->path, IL_PAD_MAX, 0);
     il_env_setup(&slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, 0);
     size_t base = il_env_bytes(env), pad = (size_t)r->env_add;
     if (r->v_size) {

@@ -270,6 +270,36 @@ programs(struct il_sweep *s, struct il_system *y)
     free(dir);
 }
 
+/* --runs FILE: run ids, one a line (interloper record merge --missing
+ * writes them); blank lines are skipped */
+static void
+runs_list(struct il_sweep *s)
+{
+    FILE *f = fopen(s->runs_file, "re");
+    if (!f)
+        err(1, "--runs %s", s->runs_file);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long lineno = 0;
+    while ((n = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
+            line[--n] = 0;
+        if (!n)
+            continue;
+        if (strchr(line, '\t') || n >= 512)
+            errx(1, "--runs %s:%ld: expected a run id (such as O3/e64/r2), one a line",
+                 s->runs_file, lineno);
+        int added;
+        il_idset_add(&s->runs_only, line, &added);
+    }
+    if (ferror(f))
+        err(1, "--runs %s", s->runs_file);
+    free(line);
+    fclose(f);
+}
+
 /* ------------------------------------------------------------ the options */
 
 enum {
@@ -277,6 +307,7 @@ enum {
     O_LAYOUTS,
     O_ENV_ADD,
     O_ENV_BASE,
+    O_ENV_VARS,
     O_STACK_OFFSET,
     O_HEAP_OFFSET,
     O_STACK_PIN,
@@ -295,8 +326,12 @@ enum {
     O_METRIC,
     O_MAX_RUNS,
     O_SHARD,
+    O_RUNS,
+    O_EXPECT_SHA256,
+    O_SNAPSHOT_EVERY,
     O_SLURM,
     O_SUBMIT,
+    O_STATUS,
 };
 
 static const struct il_opt opts[] = {
@@ -314,6 +349,10 @@ static const struct il_opt opts[] = {
      "every setup's environment is N + its env_add bytes\n"
      "(default: the results file's, else this one's size)",
      O_ENV_BASE},
+    {"env-vars", 0, IL_OPT_VALUE, "N",
+     "and N variables (default: the results file's, else\n"
+     "this one's number)",
+     O_ENV_VARS},
     {"stack-offset", 0, IL_OPT_VALUE, "LIST", "main's frame lower by these bytes (default 0)",
      O_STACK_OFFSET},
     {"heap-offset", 0, IL_OPT_VALUE, "LIST", "the heap later by these bytes (default 0)",
@@ -364,11 +403,28 @@ static const struct il_opt opts[] = {
     {"max-runs", 0, IL_OPT_VALUE, "N", "with --until, at most N runs", O_MAX_RUNS},
     {.head = "scale-out"},
     {"shard", 0, IL_OPT_VALUE, "I/N", "run only the I-th of N disjoint parts of the plan", O_SHARD},
+    {"runs", 0, IL_OPT_VALUE, "FILE",
+     "run only the runs FILE lists, one id a line (as\n"
+     "interloper record merge writes the runs missing)",
+     O_RUNS},
+    {"expect-sha256", 0, IL_OPT_VALUE, "LIST",
+     "each system's binary (each layout's, in order) must\n"
+     "have these SHA-256s, comma-separated (--slurm passes them)",
+     O_EXPECT_SHA256},
+    {"snapshot-every", 0, IL_OPT_VALUE, "T",
+     "a snapshot of the machine every T seconds (or Tm, Th)\n"
+     "while the sweep runs (default 10m; 0: none)",
+     O_SNAPSHOT_EVERY},
     {"slurm", 0, IL_OPT_VALUE, "N",
      "write a Slurm job array of N shards, one node each,\n"
-     "exclusive; options for sbatch after ARGS and a second --",
+     "exclusive; options for sbatch after ARGS and a second --;\n"
+     "rerun, it resubmits only the shards not complete",
      O_SLURM},
     {"submit", 0, IL_OPT_FLAG, NULL, "with --slurm, submit it with sbatch", O_SUBMIT},
+    {"status", 0, IL_OPT_FLAG, NULL,
+     "with --slurm, each task's state: its shard's runs, its\n"
+     "log, Slurm's (sacct, squeue)",
+     O_STATUS},
     {"dry-run", 'n', IL_OPT_FLAG, NULL,
      "print the plan, one run per line with the interloper run\n"
      "command that makes it (with --slurm: the script; nothing\n"
@@ -420,6 +476,39 @@ add_system(struct il_sweep *s, const struct il_optp *p)
     s->sys[s->nsys++].tmpl = eq + 1;
 }
 
+/* --expect-sha256 H,H,...: the binaries' SHA-256s, checked once the
+ * programs are found */
+static void
+expect_sha256(struct il_sweep *s, const struct il_optp *p)
+{
+    char *w = il_xstrdup(p->val), *save, *h;
+    for (h = strtok_r(w, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
+        if (strlen(h) != 64 || strspn(h, "0123456789abcdef") != 64)
+            il_opt_bad(p, p->val,
+                       "expected SHA-256s, 64 lowercase hex digits each, comma-separated");
+        s->bin_sha = il_xrealloc(s->bin_sha, (s->nbin_sha + 1) * sizeof(char *));
+        s->bin_sha[s->nbin_sha++] = h;
+    }
+}
+
+/* --snapshot-every T: seconds, or Tm, Th */
+static void
+snapshot_every(struct il_sweep *s, const struct il_optp *p)
+{
+    const char *v = p->val;
+    char *end;
+    s->snapshot_every = strtod(v, &end);
+    double unit = !strcmp(end, "m")            ? 60
+                  : !strcmp(end, "h")          ? 3600
+                  : !*end || !strcmp(end, "s") ? 1
+                                               : 0;
+    if (end == v || !unit || !(s->snapshot_every >= 0) || s->snapshot_every > 1e7)
+        il_opt_bad(p, v,
+                   "expected seconds, or minutes or hours such as 10m or 1h (0: no snapshot "
+                   "while the sweep runs)");
+    s->snapshot_every *= unit;
+}
+
 /* One option of the sweep's own; 0 when it is not to be forwarded to the
  * shards' commands. */
 static int
@@ -436,6 +525,10 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
     case O_ENV_BASE:
         s->env_base = il_arg_env_bytes(p, v);
         s->env_base_given = 1;
+        break;
+    case O_ENV_VARS:
+        s->env_vars = count(p, v, 1, 1000000);
+        s->env_vars_given = 1;
         break;
     case O_ENV_ADD:
         s->d.env = list(p, v, &s->d.nenv, il_arg_env_bytes);
@@ -507,11 +600,23 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
         s->shard_i = i, s->shard_n = n;
         return 0;
     }
+    case O_RUNS:
+        s->runs_file = v;
+        return 0;
+    case O_EXPECT_SHA256:
+        expect_sha256(s, p);
+        return 0;
+    case O_SNAPSHOT_EVERY:
+        snapshot_every(s, p);
+        break;
     case O_SLURM:
         s->slurm = (unsigned)count(p, v, 1, 1000000);
         return 0;
     case O_SUBMIT:
         s->submit = 1;
+        return 0;
+    case O_STATUS:
+        s->status = 1;
         return 0;
     }
     return 1;
@@ -564,17 +669,81 @@ check_options(const struct il_sweep *s)
         errx(1, "--slurm writes a script that runs each --shard; give one or the other");
     if (s->expect && !s->check_output)
         errx(1, "--expect-output and --no-check-output do not go together; choose one");
+    if (s->status && !s->slurm)
+        errx(1, "--status says the state of a --slurm array; add --slurm N");
+    if (s->status && s->submit)
+        errx(1, "--status only looks; it does not go with --submit");
+    if (s->runs_file && (s->shard_n || s->slurm || s->until))
+        errx(1, "--runs FILE runs exactly the runs it lists, so it does not go with %s",
+             s->shard_n ? "--shard"
+             : s->slurm ? "--slurm"
+                        : "--until");
     for (size_t i = 0; i < s->c.nlabels; i++) {
-        static const char *const ours[] = {IL_L_BENCH,        IL_L_SYSTEM, IL_L_SETUP,
-                                           IL_L_ENV_ADD,      IL_L_LAYOUT, IL_L_LAYOUT_KIND,
-                                           IL_L_REP,          IL_L_WARMUP, IL_L_RUN,
-                                           IL_L_PLAN,         IL_L_SEED,   IL_L_STACK_OFFSET,
-                                           IL_L_HEAP_OFFSET,  IL_L_PIN,    IL_L_CPUS,
-                                           IL_L_OUTPUT_CHECK, IL_L_LAUNCH, NULL};
+        static const char *const ours[] = {IL_L_BENCH,
+                                           IL_L_SYSTEM,
+                                           IL_L_SETUP,
+                                           IL_L_ENV_ADD,
+                                           IL_L_LAYOUT,
+                                           IL_L_LAYOUT_KIND,
+                                           IL_L_REP,
+                                           IL_L_WARMUP,
+                                           IL_L_RUN,
+                                           IL_L_PLAN,
+                                           IL_L_SEED,
+                                           IL_L_STACK_OFFSET,
+                                           IL_L_HEAP_OFFSET,
+                                           IL_L_PIN,
+                                           IL_L_CPUS,
+                                           IL_L_OUTPUT_CHECK,
+                                           IL_L_LAUNCH,
+                                           IL_L_SLURM_JOB,
+                                           IL_L_SLURM_TASK,
+                                           IL_L_SLURM_NODE,
+                                           IL_L_PARALLEL_SLOT,
+                                           IL_L_PARALLEL_SEQ,
+                                           NULL};
         for (const char *const *k = ours; *k; k++)
             if (!strcmp(s->c.labels[i].key, *k))
                 errx(1, "--label %s=%s: the sweep sets %s itself", *k, s->c.labels[i].value, *k);
     }
+}
+
+/* The scheduler that started this sweep, if one did: its job, task and
+ * node in every record, to find a bad node or task and rerun it. */
+static void
+scheduler(struct il_sweep *s)
+{
+    static const char *const sched[][2] = {{IL_L_SLURM_JOB, "SLURM_JOB_ID"},
+                                           {IL_L_SLURM_TASK, "SLURM_ARRAY_TASK_ID"},
+                                           {IL_L_SLURM_NODE, "SLURMD_NODENAME"},
+                                           {IL_L_PARALLEL_SLOT, "PARALLEL_JOBSLOT"},
+                                           {IL_L_PARALLEL_SEQ, "PARALLEL_SEQ"}};
+    for (size_t i = 0; i < sizeof sched / sizeof sched[0]; i++) {
+        const char *val = getenv(sched[i][1]);
+        if (val && *val && il_utf8_ok(val) && !strchr(val, '\n'))
+            s->sched[s->nsched++] = (struct il_label){sched[i][0], val};
+    }
+}
+
+/* --expect-sha256: the programs found are the plan's. */
+static void
+check_sha256(const struct il_sweep *s)
+{
+    size_t k = 0, per = s->d.nlay ? s->d.nlay : 1;
+    if (s->nbin_sha != s->nsys * per)
+        errx(1,
+             "--expect-sha256: %zu SHA-256s for %zu binaries; expected one for each "
+             "system's binary (each layout's), in order",
+             s->nbin_sha, s->nsys * per);
+    for (size_t y = 0; y < s->nsys; y++)
+        for (size_t i = 0; i < per; i++, k++)
+            if (strcmp(s->sys[y].sha256[i], s->bin_sha[k]))
+                errx(1,
+                     "--system %s=%s: %s here has SHA-256 %.16s..., the plan's binary "
+                     "%.16s...: not the binary the plan was made with (a build of this "
+                     "node's own?); give every node the same binary",
+                     s->sys[y].name, s->sys[y].tmpl, s->sys[y].path[i], s->sys[y].sha256[i],
+                     s->bin_sha[k]);
 }
 
 /* The systems' programs, once: each layout's binary checked, paths of one
@@ -600,6 +769,8 @@ systems(struct il_sweep *s, struct il_optp *p)
                      y->name, y->tmpl, y->path[i], l, plen);
         }
     }
+    if (s->nbin_sha)
+        check_sha256(s);
     s->d.nsys = s->nsys;
     s->d.sys = il_xcalloc(s->nsys, sizeof *s->d.sys);
     for (size_t k = 0; k < s->nsys; k++)
@@ -657,6 +828,7 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
     s->d.nenv = s->d.nstack = s->d.nheap = 1;
     s->check_output = 1;
     s->hold = 1;
+    s->snapshot_every = 600;
     s->metric = "wall";
     il_opt_init(&p, &cmd, argc, argv);
     while (il_opt_next(&p)) {
@@ -676,7 +848,9 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
                 "name");
     if (!s->seed_given && getrandom(&s->d.seed, sizeof s->d.seed, 0) != sizeof s->d.seed)
         err(1, "cannot draw a seed");
-
+    scheduler(s);
+    if (s->runs_file)
+        runs_list(s);
     systems(s, &p);
     input_files(s);
 }

@@ -263,8 +263,9 @@ struct il_labvals {
     size_t nval;    /* distinct values among them */
     uint8_t *seen;  /* by string id of struct il_data's st */
     size_t seencap;
-    char last[32]; /* the last value's JSON text (nlast bytes; 0: none) */
-    uint8_t nlast;
+    char last[2][32]; /* the last two values' JSON text, the most recent
+                       * first (nlast bytes; 0: none) */
+    uint8_t nlast[2];
     int runs; /* it numbers or places runs (il_numbers_runs): no values kept */
 };
 /* Labels that number or place the runs of one series (rep, run, setup,
@@ -407,6 +408,9 @@ double il_var(const double *x, size_t n, double mean); /* n - 1 divisor */
  * of such values stay finite.  Larger ones are bad values (input.c). */
 #define IL_VALUE_MAX 1e100
 double il_quantile_sorted(const double *s, size_t n, double p);
+/* The same quantile of an unsorted array (n > 0), found by selection,
+ * which reorders it. */
+double il_quantile_select(double *a, size_t n, double p);
 double il_tq(double df);             /* t quantile at (1 + IL_CONF) / 2 */
 double il_tq_p(double df, double p); /* t quantile at p */
 double il_t_sf(double t, double df); /* P(T > t) */

@@ -234,20 +234,33 @@ label_id(struct rd *rd, struct il_span sp)
     return il_strtab_intern(&rd->d->st, s, n);
 }
 
-/* The id of a label value: the last one of cache entry k again when its
- * text is. */
+/* Cache entry k: the value sp (id) the most recent, the last one next. */
+static void
+remember(struct rd *rd, size_t k, struct il_span sp, uint32_t id)
+{
+    memcpy(rd->last[k][1], rd->last[k][0], rd->nlast[k][0]);
+    rd->nlast[k][1] = rd->nlast[k][0];
+    rd->last_id[k][1] = rd->last_id[k][0];
+    memcpy(rd->last[k][0], sp.p, sp.n);
+    rd->nlast[k][0] = (uint8_t)sp.n;
+    rd->last_id[k][0] = id;
+}
+
+/* The id of a label value: one of the last two of cache entry k again
+ * when its text is (a sweep's systems take turns). */
 static uint32_t
 last_id(struct rd *rd, size_t k, struct il_span sp)
 {
-    if (sp.p && sp.n <= sizeof rd->last[k] && sp.n == rd->nlast[k] &&
-        memcmp(sp.p, rd->last[k], sp.n) == 0)
-        return rd->last_id[k];
-    uint32_t id = label_id(rd, sp);
-    if (sp.p && sp.n <= sizeof rd->last[k]) {
-        memcpy(rd->last[k], sp.p, sp.n);
-        rd->nlast[k] = (uint8_t)sp.n;
-        rd->last_id[k] = id;
-    }
+    if (!sp.p || sp.n > sizeof rd->last[k][0])
+        return label_id(rd, sp);
+    if (sp.n == rd->nlast[k][0] && memcmp(sp.p, rd->last[k][0], sp.n) == 0)
+        return rd->last_id[k][0];
+    uint32_t id;
+    if (sp.n == rd->nlast[k][1] && memcmp(sp.p, rd->last[k][1], sp.n) == 0)
+        id = rd->last_id[k][1];
+    else
+        id = label_id(rd, sp);
+    remember(rd, k, sp, id);
     return id;
 }
 
@@ -385,8 +398,10 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
             d->den = il_xrealloc(d->den, d->cap * sizeof *d->den);
         d->ival = il_xrealloc(d->ival, d->cap * sizeof *d->ival);
         d->flag = il_xrealloc(d->flag, d->cap * sizeof *d->flag);
-        d->env = il_xrealloc(d->env, d->cap * sizeof *d->env);
-        d->wall = il_xrealloc(d->wall, d->cap * sizeof *d->wall);
+        if (d->env)
+            d->env = il_xrealloc(d->env, d->cap * sizeof *d->env);
+        if (d->wall)
+            d->wall = il_xrealloc(d->wall, d->cap * sizeof *d->wall);
         d->lab = il_xrealloc(d->lab, d->cap * (d->nslots ? d->nslots : 1) * sizeof *d->lab);
     }
     d->val[d->n] = r->v;
@@ -394,8 +409,10 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         d->den[d->n] = r->den;
     d->ival[d->n] = r->iv;
     d->flag[d->n] = r->flag;
-    d->env[d->n] = r->env;
-    d->wall[d->n] = r->wall;
+    if (d->env)
+        d->env[d->n] = r->env;
+    if (d->wall)
+        d->wall[d->n] = r->wall;
     memcpy(d->lab + d->n * d->nslots, ids, d->nslots * sizeof *ids);
     d->n++;
 }
@@ -412,8 +429,10 @@ il_data_keep(struct il_data *d, const uint8_t *keep)
             d->den[m] = d->den[i];
         d->ival[m] = d->ival[i];
         d->flag[m] = d->flag[i];
-        d->env[m] = d->env[i];
-        d->wall[m] = d->wall[i];
+        if (d->env)
+            d->env[m] = d->env[i];
+        if (d->wall)
+            d->wall[m] = d->wall[i];
         memmove(d->lab + m * d->nslots, d->lab + i * d->nslots, d->nslots * sizeof *d->lab);
         m++;
     }
@@ -549,22 +568,25 @@ note_label(struct rd *rd, size_t i, const char *k, size_t kn, int esc, struct il
         rd->lvhint[i] = (size_t)(l - d->lv);
     if (l->runs)
         return; /* one_series() passes over it: its values are not needed */
-    /* the value of the last record again: nothing new but its presence */
-    if (l->nlast && v.n == l->nlast && memcmp(v.p, l->last, v.n) == 0) {
-        l->present++;
-        return;
+    /* the value of one of the last two records again (a sweep's systems
+     * take turns): nothing new but its presence */
+    int c = 0;
+    while (c < 2 && !(l->nlast[c] && v.n == l->nlast[c] && memcmp(v.p, l->last[c], v.n) == 0))
+        c++;
+    if (c == 2) {
+        uint32_t id = label_id(rd, v);
+        if (id == IL_MISSING_ID)
+            return;
+        l->nval += (size_t)il_seen_set(&l->seen, &l->seencap, id);
     }
-    uint32_t id = label_id(rd, v);
-    if (v.n <= sizeof l->last) {
-        memcpy(l->last, v.p, v.n);
-        l->nlast = id == IL_MISSING_ID ? 0 : (uint8_t)v.n;
-    } else {
-        l->nlast = 0;
-    }
-    if (id == IL_MISSING_ID)
-        return;
     l->present++;
-    l->nval += (size_t)il_seen_set(&l->seen, &l->seencap, id);
+    if (c > 0 && v.n <= sizeof l->last[0]) {
+        /* the most recent first */
+        memcpy(l->last[1], l->last[0], l->nlast[0]);
+        l->nlast[1] = l->nlast[0];
+        memcpy(l->last[0], v.p, v.n);
+        l->nlast[0] = (uint8_t)v.n;
+    }
 }
 
 /* Every label of a kept record, for want_labels. */
@@ -796,8 +818,13 @@ il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d)
     rd->d = d;
     d->nslots = sel->nslots;
     memcpy(d->slot_name, sel->slot_name, sizeof d->slot_name);
+    /* the optional columns: allocated (and grown) only when needed */
     if (sel->derived)
         d->den = il_xcalloc(1, sizeof *d->den);
+    if (sel->want_env)
+        d->env = il_xcalloc(1, sizeof *d->env);
+    if (sel->want_wall)
+        d->wall = il_xcalloc(1, sizeof *d->wall);
     il_strtab_init(&d->st);
     il_strtab_init(&rd->events);
     setup_paths(rd);

@@ -27,7 +27,8 @@ $(B)/libexec/interloper-run: $(B)/tools/run.o $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
-$(B)/libexec/interloper-sweep: $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
+$(B)/libexec/interloper-sweep: $(B)/tools/sweep_main.o $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) \
+		$(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson -lm $(IL_PLAN_LIBS)
 

@@ -160,6 +160,13 @@ static void
 exit_entry(int status)
 {
     IL_TEST_DELAY("exit_entry"); /* as if preempted as glibc hands us the entry */
+    /* the second entry, in the thread that wrote the record in the first:
+     * it holds the lock, its signals are as the first left them, and
+     * there is nothing left to do (no system call either) */
+    if (__atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) == il_self() &&
+        __atomic_load_n(&il.phase, __ATOMIC_SEQ_CST) == IL_PHASE_DONE &&
+        __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST) == IL_END_EXITPATH)
+        return;
     if (!il_measured())
         return;
     _IO_list_lock(); /* held to the end */

@@ -111,6 +111,12 @@ void il_config_error(struct il_config *cfg, const char *var, const char *val, co
  * suffix (powers of 1024).  Returns 0 or IL_EINVAL/IL_ERANGE. */
 int il_parse_size(const char *s, unsigned long long max, unsigned long long *out);
 
+/* The record's "host", "cpu" and "kernel" members, as the library reads
+ * and writes them ("host":"...","cpu":"...","kernel":"..."), into buf (at
+ * least 4 KiB), NUL-terminated; returns the length.  interloper run and
+ * sweep take them once and hand them to each run in its spec (run_spec.c). */
+size_t il_machine_json(char *buf, size_t cap);
+
 /* Expand %p (pid) and %% in an output template.  Returns 0 or IL_EINVAL
  * (unknown %-sequence) or IL_ERANGE (does not fit). */
 int il_expand_output(const char *tmpl, long pid, char *out, size_t outsz);

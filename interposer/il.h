@@ -194,7 +194,8 @@ struct il_state {
      * the rest appended at the end by the same signal-safe writer */
     char *buf;
     size_t bufcap, prefix_len;
-    const char *run_labels; /* a JSON object from interloper run, or NULL */
+    const char *run_labels;  /* a JSON object from interloper run, or NULL */
+    const char *run_machine; /* "host":..,"cpu":..,"kernel":.. from the spec, or NULL */
 
     /* the spec from interloper run (run_spec.c) */
     int run_loaded, run_summary;

@@ -7,7 +7,9 @@ TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 
 # What interloper run, sweep and record merge share (tools/il_tools.h).
 IL_TOOL_COMMON = args opts setupid elf launch
-IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o
+# The library's own machine facts (record_json.o), which the spec hands it.
+IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o \
+	$(B)/interposer/record_json.o $(B)/interposer/sigsafe.o
 # The plan, results files and their lines: the sweep's, and merge's.
 IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_PRNG_OBJ)
 IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o check.o until.o verdict.o \

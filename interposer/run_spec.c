@@ -70,8 +70,9 @@ il_run_load(void)
         refuse(why);
         return;
     }
+    /* as many bytes as it holds (one read, unless the file grows) */
     long n = 0, r;
-    while ((size_t)n < sizeof spec - 1 &&
+    while ((size_t)n < sizeof spec - 1 && (n < st.st_size || !st.st_size) &&
            (r = il_sys_read((int)fd, spec + n, sizeof spec - 1 - (size_t)n)) > 0)
         n += r;
     il_sys_close((int)fd);

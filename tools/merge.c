@@ -204,7 +204,7 @@ il_record_merge(int argc, char **argv)
                "\n"
                "Join the results files of one plan's shards into OUT, checked against the\n"
                "plan: missing, failed, duplicate and foreign runs are said, duplicates left\n"
-               "out.\n"
+               "out.  RESULTS may be gzip or zstd files; OUT is plain.\n"
                "Exit status 0 when OUT holds exactly the plan's runs, 2 when it was written\n"
                "but does not, 1 when nothing was written.  See interloper-record(1).\n");
         return 0;
@@ -232,7 +232,7 @@ il_record_merge(int argc, char **argv)
     for (int k = i; k < argc; k++) {
         m.path = argv[k];
         m.file = k - i + 1;
-        if (il_results_scan(ME, argv[k], 0, on_line, &m) < 0)
+        if (il_results_read(ME, argv[k], on_line, &m) < 0)
             err(1, "cannot read %s", argv[k]);
     }
     if (!m.plan_line) {

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "il_lines.h"
 #include "il_tools.h"
 #include "sweep.h"
 
@@ -69,6 +70,51 @@ il_record_label(json_t *j, const char *key)
     return json_string_value(json_object_get(json_object_get(j, IL_F_LABELS), key));
 }
 
+/* A torn last line (n bytes at s, no newline): with fix, set aside in
+ * PATH.torn and cut from the file (fd) back to off; said on stderr. */
+static void
+torn(const char *me, const char *path, int fix, int fd, off_t off, long lineno, const char *s,
+     size_t n)
+{
+    /* a crash mid-write; but a file whose only line is not one of ours is
+     * not a results file, and is not ours to cut */
+    if (lineno == 1 && (n < 21 || memcmp(s, "{\"schema\":\"interloper", 21)))
+        errx(1,
+             "%s is not a results file (its only line, without a newline, is not a "
+             "line of interloper); give another --output",
+             path);
+    if (fix) {
+        char *side = il_xasprintf("%s.torn", path);
+        int sfd = open(side, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (sfd < 0 || il_write_full(sfd, s, n) < 0 || close(sfd) < 0)
+            err(1, "%s: cannot set its torn last line aside in %s", path, side);
+        if (ftruncate(fd, off) < 0)
+            err(1, "%s: cannot cut its torn last line", path);
+        fprintf(stderr,
+                "%s: %s:%ld: the last line is torn (%zu bytes without a newline: a "
+                "crash mid-write?); set aside in %s\n",
+                me, path, lineno, n, side);
+        free(side);
+    } else {
+        fprintf(stderr, "%s: %s:%ld: the last line is torn (%zu bytes without a newline); left out\n",
+                me, path, lineno, n);
+    }
+}
+
+/* One whole line (n bytes, newline included) to fn; blank lines are not. */
+static int
+whole(long lineno, const char *s, size_t n,
+      int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n), void *ctx)
+{
+    if (n == 1)
+        return 0; /* blank */
+    json_error_t je;
+    json_t *j = json_loadb(s, n, 0, &je);
+    int rc = fn(ctx, lineno, j, s, n);
+    json_decref(j);
+    return rc;
+}
+
 /*
  * Call fn for every line of path: its number, its JSON (NULL when it is not
  * JSON) and its bytes, newline included.  A last line without a newline is
@@ -105,43 +151,45 @@ il_results_scan(const char *me, const char *path, int fix,
     while (!rc && (n = getline(&line, &cap, f)) > 0) {
         lineno++;
         if (line[n - 1] != '\n') {
-            /* torn: a crash mid-write; but a file whose only line is not
-             * one of ours is not a results file, and is not ours to cut */
-            if (lineno == 1 && strncmp(line, "{\"schema\":\"interloper", 21))
-                errx(1,
-                     "%s is not a results file (its only line, without a newline, is not a "
-                     "line of interloper); give another --output",
-                     path);
-            if (fix) {
-                char *side = il_xasprintf("%s.torn", path);
-                int sfd = open(side, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-                if (sfd < 0 || il_write_full(sfd, line, (size_t)n) < 0 || close(sfd) < 0)
-                    err(1, "%s: cannot set its torn last line aside in %s", path, side);
-                if (ftruncate(fileno(f), off) < 0)
-                    err(1, "%s: cannot cut its torn last line", path);
-                fprintf(stderr,
-                        "%s: %s:%ld: the last line is torn (%zd bytes without a newline: a "
-                        "crash mid-write?); set aside in %s\n",
-                        me, path, lineno, n, side);
-                free(side);
-            } else {
-                fprintf(stderr,
-                        "%s: %s:%ld: the last line is torn (%zd bytes without a newline); "
-                        "left out\n",
-                        me, path, lineno, n);
-            }
+            torn(me, path, fix, fileno(f), off, lineno, line, (size_t)n);
             break;
         }
         off += n;
-        if (n == 1)
-            continue; /* blank */
-        json_error_t je;
-        json_t *j = json_loadb(line, (size_t)n, 0, &je);
-        rc = fn(ctx, lineno, j, line, (size_t)n);
-        json_decref(j);
+        rc = whole(lineno, line, (size_t)n, fn, ctx);
     }
     free(line);
     fclose(f);
+    return rc;
+}
+
+int
+il_results_read(const char *me, const char *path,
+                int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n), void *ctx)
+{
+    struct il_lines l;
+    struct stat st;
+    if (il_lines_open(&l, path) < 0)
+        return -1;
+    if (fstat(l.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        il_lines_close(&l);
+        errno = EISDIR;
+        return -1;
+    }
+    const char *s;
+    size_t n;
+    long lineno = 0;
+    int rc = 0, r;
+    while (!rc && (r = il_lines_next(&l, &s, &n)) > 0) {
+        lineno++;
+        if (!l.newline) {
+            torn(me, path, 0, -1, 0, lineno, s, n);
+            break;
+        }
+        rc = whole(lineno, s, n + 1, fn, ctx); /* the newline follows the line */
+    }
+    if (r < 0)
+        errx(1, "%s: %s", path, l.err);
+    il_lines_close(&l);
     return rc;
 }
 

@@ -92,6 +92,12 @@ const char *il_record_label(json_t *j, const char *key);
 int il_results_scan(const char *me, const char *path, int fix,
                     int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n),
                     void *ctx);
+/* il_results_scan without fix, for files that may also be gzip or zstd
+ * (common/lines.c): interloper record merge; a corrupt one ends the
+ * program with one line. */
+int il_results_read(const char *me, const char *path,
+                    int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n),
+                    void *ctx);
 
 /* The runs of a results file and their launches (results.c): records of
  * one launch (one label launch) are one run; another launch of a run is a

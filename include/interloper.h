@@ -27,6 +27,25 @@
 #define IL_STACK_OFFSET_MAX (64UL << 20) /* 64 MiB */
 #define IL_HEAP_OFFSET_MAX (1UL << 30)   /* 1 GiB */
 
+/* n bytes alike?  Eight at a time, unaligned (the interposer compares
+ * names with it in every measured process: its variables, the loader's
+ * symbol names). */
+static inline int
+il_same_bytes(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; n -= 8, a += 8, b += 8) {
+        uint64_t x, y;
+        __builtin_memcpy(&x, a, 8);
+        __builtin_memcpy(&y, b, 8);
+        if (x != y)
+            return 0;
+    }
+    while (n--)
+        if (*a++ != *b++)
+            return 0;
+    return 1;
+}
+
 /* Error codes: 0 or one of these, negative, as in libpfm4. */
 enum il_err {
     IL_OK = 0,

@@ -115,9 +115,9 @@ struct il_config {
  * Parse the INTERLOPER_* variables (the table in interposer/config.c, the
  * names in il_names.h) through getenv_fn (getenv, or a fake in tests; NULL
  * looks them up in env) and scan env (may be NULL) for misspelt
- * INTERLOPER_ names, other than those interloper sets for its own use.  Async-signal-safe when getenv_fn is.
- * Fills cfg with defaults for anything missing or malformed and appends one
- * message per problem to cfg->errors.  Returns the number of errors.
+ * INTERLOPER_ names, other than those interloper sets for its own use.  Async-signal-safe when
+ * getenv_fn is. Fills cfg with defaults for anything missing or malformed and appends one message
+ * per problem to cfg->errors.  Returns the number of errors.
  */
 int il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *),
                     char *const *env);

@@ -267,8 +267,7 @@ parse_events(struct il_config *cfg, const char *var, const char *v)
         if (!n)
             continue;
         if (n >= IL_EVENT_NAME_MAX) {
-            add_error(cfg, var, v, "event name too long; expected names under 128 bytes%s",
-                      NULL);
+            add_error(cfg, var, v, "event name too long; expected names under 128 bytes%s", NULL);
             continue;
         }
         int dup = 0;
@@ -433,7 +432,10 @@ static const struct il_var {
     unsigned len;
     void (*parse)(struct il_config *cfg, const char *var, const char *value);
 } il_vars[] = {
-#define VAR(name, parse) {name, sizeof name - 1, parse}
+#define VAR(name, parse)                                                                           \
+    {                                                                                              \
+        name, sizeof name - 1, parse                                                               \
+    }
     VAR(IL_V_EVENTS, parse_events),
     VAR(IL_V_BACKEND, parse_backend),
     VAR(IL_V_OUTPUT, parse_output),

@@ -180,7 +180,8 @@ exit_entry(int status)
         il_exit_flush();
     il_sigset all = IL_SIGALL, old;
     il_sys_sigprocmask(SIG_BLOCK, &all, &old);
-    int r = il_claim(IL_END_EXITPATH, il.returned == il_self() ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
+    int r = il_claim(IL_END_EXITPATH, il.returned == il_self() ? IL_HOW_RETURN : IL_HOW_EXIT,
+                     status, 0, NULL);
     if (r == IL_OTHER)
         il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
     /* Output left to write (a stream another thread held locked, or
@@ -268,4 +269,3 @@ exit(int status)
     il.real_exit(status);
     __builtin_unreachable();
 }
-

@@ -63,7 +63,8 @@ put(struct out *o, const char *s)
 
 /* a string literal (one of il_names.h's keys with its punctuation, say):
  * a fixed piece */
-#define PUT(o, lit) ((void)__builtin_memcpy((o)->p, "" lit, sizeof(lit) - 1), (o)->p += sizeof(lit) - 1)
+#define PUT(o, lit)                                                                                \
+    ((void)__builtin_memcpy((o)->p, "" lit, sizeof(lit) - 1), (o)->p += sizeof(lit) - 1)
 
 /* numbers, formatted in place: fixed pieces */
 static void
@@ -111,8 +112,8 @@ plain8(uint64_t x)
 {
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
-    uint64_t bad = ((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) |
-                   ((b - ones) & ~b);
+    uint64_t bad =
+        ((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) | ((b - ones) & ~b);
     return !(bad & highs);
 }
 

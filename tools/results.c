@@ -195,8 +195,45 @@ il_results_read(const char *me, const char *path,
 
 /* ------------------------------------------------------------ launches */
 
+/* the kept launch's records: their lines' hashes, so that a copy of one
+ * is a duplicate, not a record more of the launch */
+static int
+has_hash(const struct il_launch_run *r, uint64_t h)
+{
+    if (r->nhash && r->h0 == h)
+        return 1;
+    for (uint32_t i = 1; i < r->nhash; i++)
+        if (r->more[i - 1] == h)
+            return 1;
+    return 0;
+}
+
+static void
+add_hash(struct il_launch_run *r, uint64_t h)
+{
+    if (!r->nhash)
+        r->h0 = h;
+    else {
+        r->more = il_xrealloc(r->more, r->nhash * sizeof *r->more);
+        r->more[r->nhash - 1] = h;
+    }
+    r->nhash++;
+}
+
+static void
+keep(struct il_launch_run *r, const char *launch, long here, uint64_t h)
+{
+    free(r->launch);
+    free(r->more);
+    int planned = r->planned;
+    *r = (struct il_launch_run){.launch = launch ? il_xstrdup(launch) : NULL, .last = here};
+    r->planned = planned;
+    add_hash(r, h);
+}
+
 enum il_launch_seen
-il_launch_record(struct il_launches *l, const char *run, const char *launch, long here)
+il_launch_record(struct il_launches *l, const char *run, const char *launch, long here,
+                 uint64_t h)
 {
     int added;
     long *v = il_idset_add(&l->runs, run, &added);
@@ -206,22 +243,22 @@ il_launch_record(struct il_launches *l, const char *run, const char *launch, lon
             l->v = il_xrealloc(l->v, l->cap * sizeof *l->v);
         }
         *v = (long)l->n;
-        l->v[l->n++] = (struct il_launch_run){launch ? il_xstrdup(launch) : NULL, here, 0};
+        memset(&l->v[l->n], 0, sizeof *l->v);
+        keep(&l->v[l->n++], launch, here, h);
         return IL_LAUNCH_NEW;
     }
     struct il_launch_run *r = &l->v[*v];
     int same = launch ? r->launch && !strcmp(r->launch, launch) : !r->launch && r->last == here - 1;
-    if (same) {
+    if (same && !has_hash(r, h)) {
         r->last = here;
+        add_hash(r, h);
         return IL_LAUNCH_SAME;
     }
-    if (!r->failed)
+    if (same || !r->failed)
         return IL_LAUNCH_DUP;
-    free(r->launch);
-    *r = (struct il_launch_run){launch ? il_xstrdup(launch) : NULL, here, 0};
+    keep(r, launch, here, h);
     return IL_LAUNCH_RETRY;
 }
-
 void
 il_launch_failed(struct il_launches *l, const char *run, const char *launch)
 {
@@ -238,4 +275,34 @@ il_launch_state(struct il_launches *l, const char *run)
 {
     long *v = il_idset_get(&l->runs, run);
     return !v ? -1 : l->v[*v].failed ? 0 : 1;
+}
+
+int
+il_launch_plan(struct il_launches *l, const char *run)
+{
+    long *v = il_idset_get(&l->runs, run);
+    if (!v)
+        return -1;
+    l->v[*v].planned = 1;
+    return l->v[*v].failed ? 0 : 1;
+}
+
+int
+il_log_end(const char *log, char *out, size_t n)
+{
+    FILE *f = fopen(log, "re");
+    out[0] = 0;
+    if (!f)
+        return -1;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        /* a progress line redrawn in place: its last state */
+        char *cr = strrchr(line, '\r');
+        const char *l = cr ? cr + 1 : line;
+        if (*l)
+            snprintf(out, n, "%.500s", l);
+    }
+    fclose(f);
+    return 0;
 }

@@ -12,7 +12,7 @@ IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/inte
 	$(B)/interposer/record_json.o $(B)/interposer/sigsafe.o
 # The plan, results files and their lines: the sweep's, and merge's (which
 # reads gzip and zstd too: link IL_PLAN_LIBS).
-IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_PRNG_OBJ) $(IL_LINES_OBJ)
+IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_MACHINE_OBJ) $(IL_PRNG_OBJ) $(IL_LINES_OBJ)
 IL_PLAN_LIBS = -lz -lzstd
 IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o check.o until.o verdict.o \
 	slurm.o holdev.o)

@@ -43,13 +43,15 @@ enum {
     O_QUIET,
     O_BINS,
     O_SIZE,
+    O_PASSES,
 };
 
 static const char *const usage_report =
     "usage: interloper report [--metric NAME|NUM/DEN] [--where LABEL[!]=VALUE]...\n"
     "                         [--subtract-floor] [--scale] [--per LABEL] [--by LABEL,...]\n"
     "                         [--compare LABEL=BASELINE [--pooled] [--speedup]]\n"
-    "                         [--setup LABEL[,LABEL]] [--levels L_n,...,L_1]\n"
+    "                         [--setup LABEL[,LABEL]] [--passes LABEL|none]\n"
+    "                         [--levels L_n,...,L_1]\n"
     "                         [--estimator mean|median|pNN|min] [--bootstrap B] [--seed S]\n"
     "                         [--include-failed] [--include-warmup] [--quiet-warning NAME]\n"
     "                         [--strict] [--json | --csv | --markdown | --gobench] FILE...\n"
@@ -78,6 +80,9 @@ static const char *const usage_report =
     "                           over setups, ratios paired by setup, the per-setup view,\n"
     "                           each group's setup effect and the setups that stand out\n"
     "      --setup A,B          setups crossed from two labels (e.g. env_add,layout)\n"
+    "      --passes LABEL       the label that numbers the sweep's passes (default rep):\n"
+    "                           the tests exchange runs only within a pass; none: the\n"
+    "                           records have no passes (runs exchangeable in a setup)\n"
     "      --levels L_n,...,L_1 Kalibera & Jones levels, highest first; the last\n"
     "                           numbers the repetitions inside its parent\n"
     "      --estimator E        mean (default), median, pNN (a quantile, e.g. p10) or min\n"
@@ -204,7 +209,7 @@ number(const char *s, const char *opt)
 }
 
 static void
-check_distinct(const struct il_opts *o)
+check_distinct(struct il_opts *o)
 {
     for (size_t i = 0; i < o->nby; i++) {
         for (size_t j = 0; j < o->nsetup; j++)
@@ -237,6 +242,20 @@ check_distinct(const struct il_opts *o)
         for (size_t i = 0; i < o->nby; i++)
             if (strcmp(o->by[i], o->per) == 0)
                 errx(1, "--per %s: the run label must not also be in --by", o->per);
+    if (o->passes) {
+        int clash = o->cmp_label && strcmp(o->passes, o->cmp_label) == 0;
+        for (size_t i = 0; i < o->nby; i++)
+            clash |= strcmp(o->by[i], o->passes) == 0;
+        for (size_t j = 0; j < o->nsetup; j++)
+            clash |= strcmp(o->setup[j], o->passes) == 0;
+        if (clash && o->passes_given)
+            errx(1,
+                 "--passes %s: the pass label must differ from the --by, --compare and --setup "
+                 "labels",
+                 o->passes);
+        if (clash)
+            o->passes = NULL; /* rep groups or compares: it numbers no pass here */
+    }
 }
 
 /* Register the label names as data slots, where-labels first. */
@@ -254,6 +273,7 @@ assign_slots(struct il_opts *o)
         o->level_slot[i] = il_sel_slot(sel, o->levels[i]);
     if (o->per)
         o->per_slot = il_sel_slot(sel, o->per);
+    o->pass_slot = o->passes ? il_sel_slot(sel, o->passes) : SIZE_MAX;
     /* Labels the report looks at on its own: warm-up runs, the host, and
      * the design labels that interloper sweep writes. */
     il_sel_slot(sel, IL_L_WARMUP);
@@ -315,6 +335,8 @@ takes(enum il_tool t, int c)
     case O_COSTS:
     case O_TARGET:
         return t == IL_TOOL_PLAN;
+    case O_PASSES:
+        return t == IL_TOOL_REPORT;
     case O_OUT:
     case O_TITLE:
     case O_KEEP:
@@ -359,6 +381,7 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
         {"quiet-warning", required_argument, NULL, O_QUIET},
         {"bins", required_argument, NULL, O_BINS},
         {"size", required_argument, NULL, O_SIZE},
+        {"passes", required_argument, NULL, O_PASSES},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -367,6 +390,7 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
     o->sel.metric = "wall";
     o->est.kind = IL_EST_MEAN;
     o->est.name = "mean";
+    o->passes = IL_L_REP;
     char *costs = NULL, *setup = NULL;
     static char metric_buf[512];
     int c, nfmt = 0;
@@ -456,6 +480,12 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
             break;
         case O_SETUP:
             setup = optarg;
+            break;
+        case O_PASSES:
+            if (!*optarg)
+                bad("--passes: expected a label name, e.g. --passes rep, or none");
+            o->passes = strcmp(optarg, "none") == 0 ? NULL : optarg;
+            o->passes_given = 1;
             break;
         case O_PER:
             if (!*optarg)

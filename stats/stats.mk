@@ -5,7 +5,7 @@
 # One library of objects, three small programs (each a real file, so that
 # `make install` copies them), and the unit tests linked against it.
 STATS_LIBS = -ljansson -lgsl -lgslcblas -lm
-STATS_MODS = scan strtab input prep group describe ratio design units robust setupfx levels kde plot_kinds \
+STATS_MODS = scan strtab input prep group describe ratio design units robust perm setupfx levels kde plot_kinds \
 	warn cli analyze compare out_text out_csv out_json
 STATS_LIB = $(B)/stats/libilstats.a
 STATS_CMDS = report plan plot

@@ -2,7 +2,8 @@
 # Debian packages (as root) and runs every test, `make install` honours
 # PREFIX and DESTDIR.
 # The version lives in one place, the file VERSION; the C parts get it as
-# IL_VERSION, the scripts read the file (installed beside them).
+# IL_VERSION from the generated header il_version.h (below), the scripts
+# read the file (installed beside them).
 VERSION := $(shell cat VERSION)
 
 .DEFAULT_GOAL := all
@@ -19,14 +20,23 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unus
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
-CPPFLAGS += -Iinclude -D_GNU_SOURCE -DIL_VERSION='"$(VERSION)"'
+B = build
+CPPFLAGS += -Iinclude -I$(B)/include -D_GNU_SOURCE
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
 
-B = build
+# $(B)/include/il_version.h holds IL_VERSION.  It is rewritten, here as the
+# Makefile is read (so before anything compiles), only when VERSION says
+# something else: an object that embeds the version includes it, and
+# the compiler's dependency files then rebuild exactly those objects.
+VERSION_H = $(B)/include/il_version.h
+VERSION_LINE = \#define IL_VERSION "$(VERSION)"
+ifneq ($(shell cat $(VERSION_H) 2>/dev/null),$(VERSION_LINE))
+$(shell mkdir -p $(B)/include && printf '%s\n' '$(VERSION_LINE)' >$(VERSION_H))
+endif
 
 # Debian packages the build and the tests need (the README says why).
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
-	libgsl-dev gnuplot-nox mandoc shellcheck valgrind linux-perf \
+	libgsl-dev gnuplot-nox mandoc shellcheck valgrind strace linux-perf \
 	python3 gzip binutils lld util-linux
 # Only for tests, which skip without them: a real Slurm and GNU parallel for
 # interloper sweep's scale-out (installed with no daemon started).
@@ -38,6 +48,7 @@ DEB_TEST_PACKAGES = slurm-wlm munge parallel
 # suites.
 STATS_TARGETS =
 UNIT_TESTS =
+include common/common.mk
 include interposer/interposer.mk
 include tools/tools.mk
 include stats/stats.mk
@@ -66,7 +77,7 @@ $(B)/tests/unit/test_%: tests/unit/test_%.c $(IL_CORE_OBJ)
 # ---------------------------------------------------------------- targets
 all: $(LIB) $(TOOLS) $(STATS_TARGETS)
 
-tests-build: all $(TEST_PROGS) $(UNIT_TESTS)
+tests-build: all $(TEST_PROGS) $(UNIT_TESTS) $(LIB_DELAY)
 
 # One idempotent step: root installs what is missing, anyone else is told
 # the exact command.
@@ -125,7 +136,7 @@ clean:
 	rm -rf $(B) bench/out demo/out
 
 format:
-	clang-format -i interposer/*.c interposer/*.h include/*.h tools/*.c tests/unit/*.c \
+	clang-format -i interposer/*.c interposer/*.h include/*.h common/*.c tools/*.c tests/unit/*.c \
 		tests/progs/*.c $(wildcard stats/*.c stats/*.h tests/stats/*.c)
 
 .PHONY: all deps test-deps check test tests-build install uninstall clean format stress check-pmu \

@@ -1,77 +1,232 @@
 #!/bin/sh
-# bench/overhead.sh: what libinterloper.so adds to one process, next to
-# perf stat on the same program.  Not a test: it reports figures.
+# bench/overhead.sh: what libinterloper.so adds to one process, in every
+# configuration a user runs it in, as ratios to the floor: an empty
+# preloaded library, measured in the same run.  Not a test: it reports
+# figures.
 #
-#   sh bench/overhead.sh [RUNS] [PROG]     (default 2000 runs of /bin/true)
+#   sh bench/overhead.sh [RUNS] [PROG]     (default 2000 runs of /bin/true;
+#                                          RUNS 0: no wall time)
 #
-# Instructions: valgrind --tool=callgrind, deterministic; "added" is the
-# total minus the program's own.  Wall time: bench/spawn.c forks and execs
-# every configuration in turn, RUNS times, interleaved so that noise on
-# this shared machine hits all alike; "added" is a median minus the plain
-# program's median from the same run.
+# A configuration is an exact environment (env -i), taken from the real
+# drivers where there is one (interloper sweep and interloper run start a
+# capture script, which copies its environment and run spec); each is
+# measured three ways, one after the other:
+#   plain  the same variables, LD_PRELOAD renamed XX_PRELOAD: the same
+#          variables and bytes, so that the loader's scan of them is not
+#          charged to the library;
+#   floor  LD_PRELOAD naming an empty library (one function, cc -shared)
+#          at a path of the library's length;
+#   lib    the configuration itself.
+# "added" is lib (or floor) minus plain.  Instructions: valgrind
+# --tool=callgrind, deterministic, of PROG's image alone.  System calls:
+# strace -f, those of PROG's image (after its execve).  Wall time:
+# bench/spawn.c forks and execs each configuration in turn, RUNS times,
+# interleaved; medians, with and without interloper hold.
+# Goals (issue 17): in every configuration, instructions added at most
+# 25,000 and at most 2.5 times the floor's; system calls added at most 60.
 set -eu
 cd "$(dirname "$0")/.."
 RUNS=${1:-2000}
 PROG=${2:-/bin/true}
-OUT=bench/out
-mkdir -p "$OUT"
-LIB=$(pwd)/build/libinterloper.so
-[ -f "$LIB" ] || { echo "build first: make" >&2; exit 1; }
+ROOT=$(pwd -P)
+OUT=$ROOT/bench/out/overhead
+LIB=$ROOT/build/libinterloper.so
+LX=$ROOT/build/libexec
+if [ ! -f "$LIB" ] || [ ! -x "$LX/interloper-run" ]; then
+	echo "bench/overhead.sh: build first: make" >&2
+	exit 1
+fi
+for t in valgrind.bin strace cc; do
+	command -v $t >/dev/null || {
+		echo "bench/overhead.sh: needs $t (apt-get install valgrind strace)" >&2
+		exit 1
+	}
+done
+VG=$(command -v valgrind.bin)
+ST=$(command -v strace)
+rm -rf "$OUT"
+mkdir -p "$OUT/cwd"
 cc -O2 -o "$OUT/spawn" bench/spawn.c
-PERF=$(command -v perf || true)
-sw=task-clock,page-faults,context-switches
 
-callgrind() {
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
-		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+# The empty library, at a path as long as the library's.
+printf 'void il_bench_empty(void) {}\n' >"$OUT/empty.c"
+stem=$ROOT/bench/out/e
+pad=$((${#LIB} - ${#stem} - 3))
+if [ "$pad" -lt 0 ]; then
+	echo "bench/overhead.sh: $stem is longer than $LIB" >&2
+	exit 1
+fi
+EMPTY=$stem$(printf "%${pad}s" '' | tr ' ' x).so
+cc -shared -fPIC -O2 -o "$EMPTY" "$OUT/empty.c"
+
+# ------------------------------------------------------------ configurations
+BASE="PATH=/usr/bin:/bin
+HOME=/root"
+conf() { # NAME, then VAR=VALUE lines on stdin
+	{
+		printf '%s\n' "$BASE"
+		cat
+	} >"$OUT/$1.env"
+	echo "$1" >>"$OUT/confs"
+}
+: >"$OUT/confs"
+conf bare <<EOF
+LD_PRELOAD=$LIB
+EOF
+conf null <<EOF
+LD_PRELOAD=$LIB
+INTERLOPER_OUTPUT=/dev/null
+EOF
+conf none <<EOF
+LD_PRELOAD=$LIB
+INTERLOPER_BACKEND=none
+INTERLOPER_OUTPUT=/dev/null
+EOF
+conf file <<EOF
+LD_PRELOAD=$LIB
+INTERLOPER_OUTPUT=$OUT/records.jsonl
+EOF
+
+# The drivers' own environments and specs: the capture script is the
+# measured program; it copies both, and the spec is put back in place
+# before every measurement (interloper run's library removes it).
+cat >"$OUT/capture" <<'EOF'
+#!/bin/sh
+tr '\0' '\n' </proc/$$/environ >"$1.env"
+cat "$INTERLOPER_RUN" >"$1.spec"
+EOF
+chmod +x "$OUT/capture"
+capture() { # NAME, then the driver's command, which runs the capture script
+	name=$1
+	shift
+	# shellcheck disable=SC2086 # one word per variable
+	env -i $BASE "$@" >/dev/null 2>"$OUT/$name.err" || {
+		cat "$OUT/$name.err" >&2
+		exit 1
+	}
+	echo "$name" >>"$OUT/confs"
+	spec=$(sed -n 's/^INTERLOPER_RUN=//p' "$OUT/$name.env")
+	echo "${spec%/*}" >>"$OUT/specdirs"
+}
+# the spec directories this script puts back, removed at the end
+: >"$OUT/specdirs"
+cleanup() {
+	while read -r d; do rm -rf "$d"; done <"$OUT/specdirs"
+}
+trap cleanup EXIT
+capture sweep "$LX/interloper-sweep" -q --reps 1 --output "$OUT/sweep.jsonl" \
+	--system cap="$OUT/capture" -- "$OUT/sweep"
+capture run "$LX/interloper-run" --output "$OUT/run.jsonl" -- "$OUT/capture" "$OUT/run"
+capture run-q "$LX/interloper-run" -q --output "$OUT/run.jsonl" -- "$OUT/capture" "$OUT/run-q"
+
+variant() { # CONF plain|floor|lib: its environment file
+	case $2 in
+	plain) sed 's/^LD_PRELOAD=/XX_PRELOAD=/' "$OUT/$1.env" ;;
+	floor) sed "s|^LD_PRELOAD=.*|LD_PRELOAD=$EMPTY|" "$OUT/$1.env" ;;
+	lib) cat "$OUT/$1.env" ;;
+	esac >"$OUT/$1.$2.env"
+	echo "$OUT/$1.$2.env"
 }
 
-echo "instructions (callgrind), $PROG:" >&2
-i_plain=$(callgrind "$PROG")
-i_none=$(INTERLOPER_BACKEND=none INTERLOPER_OUTPUT=/dev/null LD_PRELOAD=$LIB callgrind "$PROG")
-i_perf=$(INTERLOPER_OUTPUT=/dev/null LD_PRELOAD=$LIB callgrind "$PROG")
-i_papi=$(INTERLOPER_BACKEND=papi INTERLOPER_OUTPUT=/dev/null LD_PRELOAD=$LIB callgrind "$PROG" 2>/dev/null)
-i_stat=
-if [ -n "$PERF" ]; then
-	# perf's own instructions: callgrind follows only the first process
-	i_stat=$(callgrind "$PERF" stat -e $sw -o /dev/null "$PROG")
-	i_stat=$((i_stat))
-fi
+# launch CONF VARIANT TOOL...: TOOL... env -i VARS PROG, in this process
+# (so that PROG keeps its pid, which interloper run's spec names), with
+# the configuration's spec in place.
+launch() {
+	c=$1 envf=$(variant "$1" "$2")
+	shift 2
+	(
+		cd "$OUT/cwd"
+		exec sh -c '
+			c=$1 envf=$2 prog=$3
+			shift 3
+			if [ -f "$c.spec" ]; then
+				spec=$(sed -n "s/^INTERLOPER_RUN=//p" "$envf")
+				mkdir -p "${spec%/*}"
+				chmod 700 "${spec%/*}"
+				sed "s/^pid [1-9][0-9]*\$/pid $$/" "$c.spec" >"$spec"
+			fi
+			IFS="
+"
+			set -f
+			exec "$@" /usr/bin/env -i $(cat "$envf") "$prog"
+		' sh "$OUT/$c" "$envf" "$PROG" "$@"
+	)
+}
 
-echo "wall time ($RUNS interleaved runs each):" >&2
-"$OUT/spawn" "$RUNS" -- \
-	plain "$PROG" --- \
-	none INTERLOPER_BACKEND=none INTERLOPER_OUTPUT=/dev/null LD_PRELOAD="$LIB" "$PROG" --- \
-	perf INTERLOPER_OUTPUT=/dev/null LD_PRELOAD="$LIB" "$PROG" --- \
-	papi INTERLOPER_BACKEND=papi INTERLOPER_OUTPUT=/dev/null LD_PRELOAD="$LIB" "$PROG" \
-	${PERF:+---} ${PERF:+perfstat} ${PERF:+"$PERF"} ${PERF:+stat} ${PERF:+-e} ${PERF:+$sw} \
-	${PERF:+-o} ${PERF:+/dev/null} ${PERF:+"$PROG"} >"$OUT/wall.txt" 2>/dev/null
-# the same under interloper hold, which keeps the software events' static
-# keys on (see interloper-hold(1))
-build/libexec/interloper-hold "$OUT/spawn" "$RUNS" -- \
-	plain "$PROG" --- \
-	perf INTERLOPER_OUTPUT=/dev/null LD_PRELOAD="$LIB" "$PROG" >"$OUT/wall-kept.txt"
+instructions() { # CONF VARIANT
+	launch "$1" "$2" env -i "$VG" --tool=callgrind --callgrind-out-file=/dev/null \
+		--trace-children=yes 2>&1 >/dev/null |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | tail -n 1
+}
 
+syscalls() { # CONF VARIANT: PROG's system calls, from its execve on
+	launch "$1" "$2" env -i "$ST" -D -f -o "$OUT/trace" >/dev/null 2>&1
+	awk -v p="execve(\"$PROG\"" '
+		index($0, p) { n = 0; on = 1; next }
+		on && /^[0-9]+ +[a-z_0-9]+\(/ && !/resumed>/ { n++ }
+		END { print n }' "$OUT/trace"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+echo "bench/overhead.sh: instructions and system calls of $PROG ..." >&2
+printf '%s: each configuration against a plain run with the same variables and bytes\n\n' "$PROG"
+echo "| configuration | plain instructions | floor added | library added | / floor | plain syscalls | floor added | library added |"
+echo "|---|---|---|---|---|---|---|---|"
+worst_i=0 worst_r=0 worst_s=0
+while read -r c; do
+	ip=$(instructions "$c" plain)
+	ie=$(instructions "$c" floor)
+	il=$(instructions "$c" lib)
+	sp=$(syscalls "$c" plain)
+	se=$(syscalls "$c" floor)
+	sl=$(syscalls "$c" lib)
+	ai=$((il - ip)) ae=$((ie - ip))
+	r=$(ratio "$ai" "$ae")
+	echo "| $c | $ip | $ae | $ai | $r | $sp | $((se - sp)) | $((sl - sp)) |"
+	[ "$ai" -gt "$worst_i" ] && worst_i=$ai
+	[ "$((sl - sp))" -gt "$worst_s" ] && worst_s=$((sl - sp))
+	worst_r=$(awk -v a="$r" -v b="$worst_r" 'BEGIN { print (a > b ? a : b) }')
+done <"$OUT/confs"
+met() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b ? "met" : "NOT met") }'; }
+printf '\nconfigurations: bare (LD_PRELOAD alone, the record to ./interloper.jsonl),\n'
+printf 'null (INTERLOPER_OUTPUT=/dev/null), none (and INTERLOPER_BACKEND=none), file\n'
+printf '(an absolute output path), sweep (a child of interloper sweep), run and run-q\n'
+printf '(interloper run, with and without its summary)\n'
+printf 'goals: instructions added <= 25000 (worst %s: %s), <= 2.5 x floor (worst %s: %s),\n' \
+	"$worst_i" "$(met "$worst_i" 25000)" "$worst_r" "$(met "$worst_r" 2.5)"
+printf '       system calls added <= 60 (worst %s: %s)\n' "$worst_s" "$(met "$worst_s" 60)"
+
+# ------------------------------------------------------------ wall time
+[ "$RUNS" -gt 0 ] || exit 0
+echo "bench/overhead.sh: wall time, $RUNS interleaved runs each ..." >&2
+words() { tr '\n' ' ' <"$(variant "$1" "$2")"; }
+spawn_all() { # [hold]
+	sweepspec=$(sed -n 's/^INTERLOPER_RUN=//p' "$OUT/sweep.env")
+	mkdir -p "${sweepspec%/*}"
+	cp "$OUT/sweep.spec" "$sweepspec"
+	# shellcheck disable=SC2046 # one word per variable: none holds a blank
+	env -i ${1:+"$LX/interloper-hold"} "$OUT/spawn" "$RUNS" -- \
+		plain $(words null plain) "$PROG" --- \
+		floor $(words null floor) "$PROG" --- \
+		none $(words none lib) "$PROG" --- \
+		null $(words null lib) "$PROG" --- \
+		sweep $(words sweep lib) "$PROG"
+}
+spawn_all >"$OUT/wall.txt" 2>/dev/null
+spawn_all hold >"$OUT/wall-held.txt" 2>/dev/null
 med() { awk -v n="$1" '$1 == n { print $2 }' "$2"; }
-p=$(med plain "$OUT/wall.txt")
-pk=$(med plain "$OUT/wall-kept.txt")
-added() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", a - b }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0fx", a / b; else print "-" }'; }
-
-s_i=$((${i_stat:-0}))
-s_w=$(added "$(med perfstat "$OUT/wall.txt")" "$p")
-printf '\n%s, median of %s runs; events: library default (%s here), perf stat -e %s\n\n' \
-	"$PROG" "$RUNS" "$("$(pwd)/build/libexec/interloper-events" --json 2>/dev/null |
-		sed -n 's/.*"default_events": "\([^"]*\)".*/\1/p')" "$sw"
-echo "| configuration | instructions added | wall added (us) | perf stat / this, instructions | perf stat / this, wall |"
+printf '\nwall time, median of %s interleaved runs (us added to plain; the floor is the\n' "$RUNS"
+printf 'empty library; sweep children are held by the sweep, so its first row is not\n'
+printf 'what a sweep sees)\n\n'
+echo "| configuration | added | / floor | added under interloper hold | / floor |"
 echo "|---|---|---|---|---|"
-for c in none perf papi; do
-	case $c in none) ic=$i_none ;; perf) ic=$i_perf ;; papi) ic=$i_papi ;; esac
-	iw=$((ic - i_plain))
-	ww=$(added "$(med $c "$OUT/wall.txt")" "$p")
-	echo "| libinterloper, $c | $iw | $ww | $(ratio "$s_i" "$iw") | $(ratio "$s_w" "$ww") |"
+for c in floor none null sweep; do
+	a=$(awk -v a="$(med $c "$OUT/wall.txt")" -v b="$(med plain "$OUT/wall.txt")" 'BEGIN { printf "%.0f", a - b }')
+	h=$(awk -v a="$(med $c "$OUT/wall-held.txt")" -v b="$(med plain "$OUT/wall-held.txt")" 'BEGIN { printf "%.0f", a - b }')
+	fa=$(awk -v a="$(med floor "$OUT/wall.txt")" -v b="$(med plain "$OUT/wall.txt")" 'BEGIN { printf "%.0f", a - b }')
+	fh=$(awk -v a="$(med floor "$OUT/wall-held.txt")" -v b="$(med plain "$OUT/wall-held.txt")" 'BEGIN { printf "%.0f", a - b }')
+	echo "| $c | $a | $(ratio "$a" "$fa") | $h | $(ratio "$h" "$fh") |"
 done
-kw=$(added "$(med perf "$OUT/wall-kept.txt")" "$pk")
-echo "| libinterloper, perf, under interloper hold | $((i_perf - i_plain)) | $kw | $(ratio "$s_i" $((i_perf - i_plain))) | $(ratio "$s_w" "$kw") |"
-[ -n "$PERF" ] && echo "| perf stat | $s_i (its own) | $s_w | 1x | 1x |"
-printf '\nplain %s: %s instructions, %s us median wall\n' "$PROG" "$i_plain" "$p"
+printf '\nplain %s: %s us median wall (%s us under hold)\n' "$PROG" \
+	"$(med plain "$OUT/wall.txt")" "$(med plain "$OUT/wall-held.txt")"

@@ -45,6 +45,7 @@
 #define IL_F_STATUS "status"
 #define IL_F_SIGNAL "signal"
 #define IL_F_EXEC "exec"
+#define IL_F_CERTAIN "certain" /* false: the record could not know the ending (libinterloper(7)) */
 #define IL_HOW_NAME_RETURN "return"
 #define IL_HOW_NAME_EXIT "exit"
 #define IL_HOW_NAME__EXIT "_exit"
@@ -117,6 +118,33 @@
  * has it, and no other launch; interloper sweep's is NONCE-N */
 #define IL_L_LAUNCH "launch"
 
+/* ------------------------------------------------------------ variables */
+/* The library's INTERLOPER_* variables (libinterloper(7)); the table that
+ * reads them is interposer/config.c's.  Any other INTERLOPER_ name in a
+ * measured environment is reported as unknown, but for the ones the
+ * interloper command and its tools set for their own use, below. */
+#define IL_V_PREFIX "INTERLOPER_"
+#define IL_V_EVENTS "INTERLOPER_EVENTS"
+#define IL_V_BACKEND "INTERLOPER_BACKEND"
+#define IL_V_OUTPUT "INTERLOPER_OUTPUT"
+#define IL_V_STACK_OFFSET "INTERLOPER_STACK_OFFSET"
+#define IL_V_STACK_PIN "INTERLOPER_STACK_PIN"
+#define IL_V_HEAP_OFFSET "INTERLOPER_HEAP_OFFSET"
+#define IL_V_INHERIT "INTERLOPER_INHERIT"
+#define IL_V_STRICT "INTERLOPER_STRICT"
+#define IL_V_DEBUG "INTERLOPER_DEBUG"
+#define IL_V_RUN "INTERLOPER_RUN" /* the run spec's path (below) */
+/* set by interloper run and sweep: the environment's pad, always last */
+#define IL_V_PAD "INTERLOPER_PAD"
+/* set by the front command (scripts/interloper) for the programs it runs */
+#define IL_V_LIBRARY "INTERLOPER_LIBRARY"
+#define IL_V_LIBEXEC "INTERLOPER_LIBEXEC"
+#define IL_V_FRONT "INTERLOPER_FRONT"
+/* read and set by interloper cc (interloper-cc(1)) */
+#define IL_V_CC "INTERLOPER_CC"
+#define IL_V_CC_LINKS "INTERLOPER_CC_LINKS"
+#define IL_V_CC_ACTIVE "INTERLOPER_CC_ACTIVE"
+
 /* ------------------------------------------------------------ the run spec */
 /* The hand-over from interloper run and sweep to the library, a file named
  * by INTERLOPER_RUN (DESIGN.md, "Labels"): its first line, then one
@@ -148,6 +176,20 @@
 #define IL_M_RUN "run"
 #define IL_M_STDOUT_SHA256 "stdout_sha256"
 #define IL_M_STDOUT_BYTES "stdout_bytes"
+/* the start's machine line: interloper check's findings, [{check, level, text}] */
+#define IL_M_FINDINGS "findings"
+/* a machine line's snapshot (tools/machine.c), the facts its readers judge:
+ * interloper check (tools/check.c) and report's [disturbed] (stats/disturb.c) */
+#define IL_M_MACHINE "machine"
+#define IL_MF_CPUS_ONLINE "cpus_online"      /* a CPU list, "0-1" */
+#define IL_MF_GOVERNOR "governor"            /* the distinct values over the CPUs, or null */
+#define IL_MF_BOOST "boost"                  /* "on", "off" or null */
+#define IL_MF_THP "thp"                      /* "always", "madvise", "never" */
+#define IL_MF_ASLR "randomize_va_space"      /* "0", "1", "2" */
+#define IL_MF_PARANOID "perf_event_paranoid" /* "-1" ... "4" */
+#define IL_MF_LOADAVG "loadavg"              /* [1, 5, 15 minutes] */
+#define IL_MF_STEAL_TICKS "steal_ticks"      /* steal so far, all CPUs */
+#define IL_MF_ALL_TICKS "all_ticks"          /* CPU time so far, all CPUs */
 #define IL_M_STATUS "status"
 /* kind "failed": the launch of a run whose records precede it (in the same
  * write) failed, and why; a rerun retries the run */

@@ -12,11 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The version comes from the file VERSION, through the Makefile. */
-#ifndef IL_VERSION
-#error "IL_VERSION is not defined: build with the Makefile, which reads the file VERSION"
-#endif
-
 /* The record's field names, the schema string and the labels. */
 #include "il_names.h"
 
@@ -86,9 +81,6 @@ struct il_config {
     int strict;
     int debug;
     int nerrors;
-    /* the INTERLOPER_ variables of env, when parsing without getenv_fn */
-    const char *found[24];
-    int nfound;
 
     /* buffers: valid up to their terminators, never cleared wholesale;
      * the small and the often used first (the library's pages) */
@@ -101,9 +93,10 @@ struct il_config {
 };
 
 /*
- * Parse the INTERLOPER_* variables through getenv_fn (getenv, or a fake in
- * tests; NULL looks them up in env) and scan env (may be NULL) for
- * misspelt INTERLOPER_ names.  Async-signal-safe when getenv_fn is.
+ * Parse the INTERLOPER_* variables (the table in interposer/config.c, the
+ * names in il_names.h) through getenv_fn (getenv, or a fake in tests; NULL
+ * looks them up in env) and scan env (may be NULL) for misspelt
+ * INTERLOPER_ names, other than those interloper sets for its own use.  Async-signal-safe when getenv_fn is.
  * Fills cfg with defaults for anything missing or malformed and appends one
  * message per problem to cfg->errors.  Returns the number of errors.
  */
@@ -121,9 +114,5 @@ int il_parse_size(const char *s, unsigned long long max, unsigned long long *out
 /* Expand %p (pid) and %% in an output template.  Returns 0 or IL_EINVAL
  * (unknown %-sequence) or IL_ERANGE (does not fit). */
 int il_expand_output(const char *tmpl, long pid, char *out, size_t outsz);
-
-/* Variables interloper itself reads or sets; anything else that starts
- * with INTERLOPER_ is reported as unknown. */
-extern const char *const il_known_vars[];
 
 #endif

@@ -135,7 +135,7 @@ il_perf_open_one(struct il_event *e, enum il_inherit inherit, int top)
     return 0;
 }
 
-/* Open a counter for every event il_perf_encode() could encode (events.c
+/* Open a counter for every event il_perf_encode() could encode (backends.c
  * calls it first: it is not async-signal-safe, and this file is). */
 static int
 perf_open(void)

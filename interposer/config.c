@@ -19,25 +19,6 @@
 
 #include "interloper.h"
 
-const char *const il_known_vars[] = {
-    "INTERLOPER_EVENTS",
-    "INTERLOPER_BACKEND",
-    "INTERLOPER_OUTPUT",
-    "INTERLOPER_STACK_OFFSET",
-    "INTERLOPER_STACK_PIN",
-    "INTERLOPER_HEAP_OFFSET",
-    "INTERLOPER_INHERIT",
-    "INTERLOPER_STRICT",
-    "INTERLOPER_DEBUG",
-    "INTERLOPER_RUN",
-    /* set by the interloper command for its own use */
-    "INTERLOPER_PAD",
-    "INTERLOPER_LIBRARY",
-    "INTERLOPER_LIBEXEC",
-    "INTERLOPER_FRONT",
-    NULL,
-};
-
 static const char *const il_err_text[] = {
     [0] = "success",
     [-IL_EINVAL] = "malformed value",
@@ -161,36 +142,31 @@ il_expand_output(const char *tmpl, long pid, char *out, size_t outsz)
 {
     size_t o = 0;
     for (const char *p = tmpl; *p; p++) {
-        char num[24];
-        const char *ins = NULL;
-        char one[2] = {0, 0};
         if (*p != '%') {
-            one[0] = *p;
-            ins = one;
+            if (o + 1 >= outsz)
+                return IL_ERANGE;
+            out[o++] = *p;
         } else if (p[1] == 'p') {
             /* decimal by hand: this runs before main, keep it cheap */
             char tmp[24];
-            int i = 0, k = 0;
+            int i = 0;
             unsigned long v = pid < 0 ? 0 : (unsigned long)pid;
             do
                 tmp[i++] = (char)('0' + v % 10);
             while (v /= 10);
+            if (o + (size_t)i >= outsz)
+                return IL_ERANGE;
             while (i)
-                num[k++] = tmp[--i];
-            num[k] = 0;
-            ins = num;
+                out[o++] = tmp[--i];
             p++;
         } else if (p[1] == '%') {
-            ins = "%";
+            if (o + 1 >= outsz)
+                return IL_ERANGE;
+            out[o++] = '%';
             p++;
         } else {
             return IL_EINVAL;
         }
-        size_t n = strlen(ins);
-        if (o + n >= outsz)
-            return IL_ERANGE;
-        memcpy(out + o, ins, n);
-        o += n;
     }
     if (o == 0)
         return IL_EINVAL;
@@ -248,17 +224,11 @@ add_error(struct il_config *cfg, const char *var, const char *val, const char *f
     il_config_error(cfg, var, val, what);
 }
 
-static const char *
-nonempty(const char *s)
-{
-    return s && *s ? s : NULL;
-}
+/* ------------------------------------------------------------ the variables */
 
 static int
 parse_bool(struct il_config *cfg, const char *var, const char *v)
 {
-    if (!v)
-        return 0;
     if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off"))
         return 0;
     if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on"))
@@ -268,14 +238,10 @@ parse_bool(struct il_config *cfg, const char *var, const char *v)
 }
 
 static void
-parse_events(struct il_config *cfg, const char *v)
+parse_events(struct il_config *cfg, const char *var, const char *v)
 {
-    cfg->nevents = 0;
-    cfg->events_default = 1;
-    if (!v)
-        return;
     if (strlen(v) >= sizeof cfg->events_buf) {
-        add_error(cfg, "INTERLOPER_EVENTS", v,
+        add_error(cfg, var, v,
                   "list too long; expected at most 2047 bytes of comma-separated names%s", NULL);
         return;
     }
@@ -298,8 +264,8 @@ parse_events(struct il_config *cfg, const char *v)
         if (!n)
             continue;
         if (n >= IL_EVENT_NAME_MAX) {
-            add_error(cfg, "INTERLOPER_EVENTS", v,
-                      "event name too long; expected names under 128 bytes%s", NULL);
+            add_error(cfg, var, v, "event name too long; expected names under 128 bytes%s",
+                      NULL);
             continue;
         }
         int dup = 0;
@@ -307,12 +273,11 @@ parse_events(struct il_config *cfg, const char *v)
             if (!strcmp(cfg->events[i], name))
                 dup = 1;
         if (dup) {
-            add_error(cfg, "INTERLOPER_EVENTS", v, "event %s named twice; counting it once", name);
+            add_error(cfg, var, v, "event %s named twice; counting it once", name);
             continue;
         }
         if (cfg->nevents >= IL_MAX_EVENTS) {
-            add_error(cfg, "INTERLOPER_EVENTS", v, "more than 32 events; counting the first 32%s",
-                      NULL);
+            add_error(cfg, var, v, "more than 32 events; counting the first 32%s", NULL);
             break;
         }
         cfg->events[cfg->nevents++] = name;
@@ -320,178 +285,263 @@ parse_events(struct il_config *cfg, const char *v)
     cfg->events_default = cfg->nevents == 0;
 }
 
-/* getenv over env, for callers that pass no getenv_fn: env is scanned
- * once for INTERLOPER_ variables (there are few), and lookups go through
- * those alone.  This runs in every measured process. */
-static const char *
-lookup(const struct il_config *cfg, const char *name)
+static void
+parse_backend(struct il_config *cfg, const char *var, const char *v)
 {
-    for (int i = 0; i < cfg->nfound; i++) {
-        const char *v = cfg->found[i], *n = name;
-        while (*n && *v == *n)
-            v++, n++;
-        if (!*n && *v == '=')
-            return v + 1;
+    if (!strcmp(v, "auto"))
+        cfg->backend = IL_BACKEND_AUTO;
+    else if (!strcmp(v, "perf"))
+        cfg->backend = IL_BACKEND_PERF;
+    else if (!strcmp(v, "papi"))
+        cfg->backend = IL_BACKEND_PAPI;
+    else if (!strcmp(v, "none"))
+        cfg->backend = IL_BACKEND_NONE;
+    else
+        add_error(cfg, var, v, "unknown backend; expected auto, perf, papi or none%s", NULL);
+}
+
+static void
+parse_output(struct il_config *cfg, const char *var, const char *v)
+{
+    char probe[IL_PATH_MAX];
+    int rc;
+    if (!strcmp(v, "-")) {
+        cfg->output_stderr = 1;
+        strcpy(cfg->output, "-");
+    } else if ((rc = il_expand_output(v, 1, probe, sizeof probe)) < 0 ||
+               strlen(v) >= sizeof cfg->output - 24) {
+        /* the record goes where the user will look: stderr */
+        add_error(cfg, var, v,
+                  rc == IL_EINVAL ? "unknown %%-sequence; expected a path where %%p is the "
+                                    "pid and %%%% a percent sign, or - for stderr; the "
+                                    "record goes to stderr%s"
+                                  : "path too long; expected under 4072 bytes; the record "
+                                    "goes to stderr%s",
+                  NULL);
+        cfg->output_stderr = 1;
+        cfg->output_fallback = 1;
+        strcpy(cfg->output, "-");
+    } else {
+        strcpy(cfg->output, v);
     }
+}
+
+static void
+parse_stack_offset(struct il_config *cfg, const char *var, const char *v)
+{
+    unsigned long long n;
+    int rc = il_parse_size(v, IL_STACK_OFFSET_MAX, &n);
+    if (rc < 0) {
+        add_error(cfg, var, v,
+                  rc == IL_ERANGE ? "too large; expected at most 64M bytes%s"
+                                  : "not a byte count; expected a number of bytes such as "
+                                    "4096, 0x1000 or 4k (applied in 16-byte steps)%s",
+                  NULL);
+        return;
+    }
+    cfg->stack_offset_req = (unsigned long)n;
+    cfg->stack_offset = (unsigned long)n & ~15UL;
+}
+
+static void
+parse_stack_pin(struct il_config *cfg, const char *var, const char *v)
+{
+    unsigned long long n;
+    size_t o = 0;
+    put_cut(cfg->pin_text, sizeof cfg->pin_text, &o, v, sizeof cfg->pin_text - 4);
+    if (!strcmp(v, "auto")) {
+        cfg->stack_pin = IL_PIN_AUTO;
+    } else if (!strcmp(v, "none")) {
+        cfg->stack_pin = IL_PIN_NONE; /* interloper run's "no pin", same width as auto */
+    } else if (il_parse_size(v, (1ULL << 56), &n) < 0 || n == 0) {
+        add_error(cfg, var, v,
+                  "not an address; expected auto, none or a stack address such as "
+                  "0x7fffffffd000%s",
+                  NULL);
+    } else {
+        cfg->stack_pin = IL_PIN_ADDR;
+        cfg->stack_pin_addr = (uintptr_t)n;
+    }
+}
+
+static void
+parse_heap_offset(struct il_config *cfg, const char *var, const char *v)
+{
+    unsigned long long n;
+    int rc = il_parse_size(v, IL_HEAP_OFFSET_MAX, &n);
+    if (rc < 0)
+        add_error(cfg, var, v,
+                  rc == IL_ERANGE ? "too large; expected at most 1G bytes%s"
+                                  : "not a byte count; expected a number of bytes such as "
+                                    "4096, 0x1000 or 4k%s",
+                  NULL);
+    else
+        cfg->heap_offset = (unsigned long)n;
+}
+
+static void
+parse_inherit(struct il_config *cfg, const char *var, const char *v)
+{
+    if (!strcmp(v, "all") || !strcmp(v, "1"))
+        cfg->inherit = IL_INHERIT_ALL;
+    else if (!strcmp(v, "threads"))
+        cfg->inherit = IL_INHERIT_THREADS;
+    else if (!strcmp(v, "none") || !strcmp(v, "0"))
+        cfg->inherit = IL_INHERIT_NONE;
+    else
+        add_error(cfg, var, v,
+                  "unknown mode; expected all (children count into this record), threads "
+                  "or none (every forked child writes its own record)%s",
+                  NULL);
+}
+
+static void
+parse_run(struct il_config *cfg, const char *var, const char *v)
+{
+    if (v[0] != '/' || strlen(v) >= sizeof cfg->run_spec)
+        add_error(cfg, var, v,
+                  "not an absolute path; expected the spec file interloper run wrote; the "
+                  "record goes to INTERLOPER_OUTPUT, without labels%s",
+                  NULL);
+    else
+        strcpy(cfg->run_spec, v);
+}
+
+static void
+parse_strict(struct il_config *cfg, const char *var, const char *v)
+{
+    cfg->strict = parse_bool(cfg, var, v);
+}
+
+static void
+parse_debug(struct il_config *cfg, const char *var, const char *v)
+{
+    cfg->debug = parse_bool(cfg, var, v);
+}
+
+/*
+ * Every variable, in the order their problems are reported.  A variable
+ * with no parser is one the interloper command or its tools set for
+ * their own use: known, so not reported, and not read here.  A variable
+ * set but empty is as good as unset.
+ */
+static const struct il_var {
+    const char *name;
+    unsigned len;
+    void (*parse)(struct il_config *cfg, const char *var, const char *value);
+} il_vars[] = {
+#define VAR(name, parse) {name, sizeof name - 1, parse}
+    VAR(IL_V_EVENTS, parse_events),
+    VAR(IL_V_BACKEND, parse_backend),
+    VAR(IL_V_OUTPUT, parse_output),
+    VAR(IL_V_STACK_OFFSET, parse_stack_offset),
+    VAR(IL_V_STACK_PIN, parse_stack_pin),
+    VAR(IL_V_HEAP_OFFSET, parse_heap_offset),
+    VAR(IL_V_INHERIT, parse_inherit),
+    VAR(IL_V_RUN, parse_run),
+    VAR(IL_V_STRICT, parse_strict),
+    VAR(IL_V_DEBUG, parse_debug),
+    VAR(IL_V_PAD, NULL),
+    VAR(IL_V_LIBRARY, NULL),
+    VAR(IL_V_LIBEXEC, NULL),
+    VAR(IL_V_FRONT, NULL),
+    VAR(IL_V_CC, NULL),
+    VAR(IL_V_CC_LINKS, NULL),
+    VAR(IL_V_CC_ACTIVE, NULL),
+#undef VAR
+};
+#define IL_NVARS (sizeof il_vars / sizeof il_vars[0])
+
+/* The table's entry for the name of s, n bytes long (up to its '='), or
+ * NULL.  Only what follows the common prefix is compared. */
+static const struct il_var *
+find_var(const char *s, size_t n)
+{
+    for (size_t i = 0; i < IL_NVARS; i++)
+        if (il_vars[i].len == n &&
+            !memcmp(s + sizeof IL_V_PREFIX - 1, il_vars[i].name + sizeof IL_V_PREFIX - 1,
+                    n - (sizeof IL_V_PREFIX - 1)))
+            return &il_vars[i];
     return NULL;
 }
 
-/* the variable's value, through getenv_fn or the variables found */
-#define GET(name) (getenv_fn ? getenv_fn(name) : lookup(cfg, name))
+/* A misspelt variable would otherwise be silently ignored. */
+static void
+unknown_var(struct il_config *cfg, const char *s, size_t len)
+{
+    char name[64], expected[IL_ERROR_MAX];
+    size_t nl = len < 63 ? len : 63, o = 0;
+    memcpy(name, s, nl);
+    name[nl] = 0;
+    /* "expected one of INTERLOPER_EVENTS, _BACKEND, ..., _RUN": the
+     * variables the library reads, from the table */
+    put_cut(expected, sizeof expected, &o, "unknown variable; expected one of ", 64);
+    for (size_t i = 0, k = 0; i < IL_NVARS; i++) {
+        if (!il_vars[i].parse)
+            continue;
+        if (k++)
+            put_cut(expected, sizeof expected, &o, ", ", 2);
+        put_cut(expected, sizeof expected, &o,
+                il_vars[i].name + (k > 1 ? sizeof IL_V_PREFIX - 2 : 0), 64);
+    }
+    put_cut(expected, sizeof expected, &o, "%s", 2);
+    add_error(cfg, name, s[len] == '=' ? s + len + 1 : "", expected, NULL);
+}
+
+static int
+is_ours(const char *s)
+{
+    return s[0] == 'I' && !strncmp(s, IL_V_PREFIX, sizeof IL_V_PREFIX - 1);
+}
+
+static size_t
+name_len(const char *s)
+{
+    size_t n = 0;
+    while (s[n] && s[n] != '=')
+        n++;
+    return n;
+}
 
 int
 il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), char *const *env)
 {
-    const char *v;
-    unsigned long long n;
-    int rc;
+    const char *val[IL_NVARS] = {0};
+    int unknown = 0;
 
     /* Only the scalars: the buffers are large, and this runs in every
      * measured process. */
     memset(cfg, 0, offsetof(struct il_config, pin_text));
     cfg->events_buf[0] = 0;
     cfg->run_spec[0] = 0;
+    cfg->pin_text[0] = 0;
+    cfg->events_default = 1;
     cfg->backend = IL_BACKEND_AUTO;
     cfg->inherit = IL_INHERIT_ALL;
     strcpy(cfg->output, IL_DEFAULT_OUTPUT);
-    if (!getenv_fn)
-        for (char *const *e = env; e && *e; e++)
-            if ((*e)[0] == 'I' && !strncmp(*e, "INTERLOPER_", 11) &&
-                cfg->nfound < (int)(sizeof cfg->found / sizeof cfg->found[0]))
-                cfg->found[cfg->nfound++] = *e;
 
-    parse_events(cfg, nonempty(GET("INTERLOPER_EVENTS")));
-
-    if ((v = nonempty(GET("INTERLOPER_BACKEND")))) {
-        if (!strcmp(v, "auto"))
-            cfg->backend = IL_BACKEND_AUTO;
-        else if (!strcmp(v, "perf"))
-            cfg->backend = IL_BACKEND_PERF;
-        else if (!strcmp(v, "papi"))
-            cfg->backend = IL_BACKEND_PAPI;
-        else if (!strcmp(v, "none"))
-            cfg->backend = IL_BACKEND_NONE;
-        else
-            add_error(cfg, "INTERLOPER_BACKEND", v,
-                      "unknown backend; expected auto, perf, papi or none%s", NULL);
-    }
-
-    if ((v = nonempty(GET("INTERLOPER_OUTPUT")))) {
-        char probe[IL_PATH_MAX];
-        if (!strcmp(v, "-")) {
-            cfg->output_stderr = 1;
-            strcpy(cfg->output, "-");
-        } else if ((rc = il_expand_output(v, 1, probe, sizeof probe)) < 0 ||
-                   strlen(v) >= sizeof cfg->output - 24) {
-            /* the record goes where the user will look: stderr */
-            add_error(cfg, "INTERLOPER_OUTPUT", v,
-                      rc == IL_EINVAL ? "unknown %%-sequence; expected a path where %%p is the "
-                                        "pid and %%%% a percent sign, or - for stderr; the "
-                                        "record goes to stderr%s"
-                                      : "path too long; expected under 4072 bytes; the record "
-                                        "goes to stderr%s",
-                      NULL);
-            cfg->output_stderr = 1;
-            cfg->output_fallback = 1;
-            strcpy(cfg->output, "-");
-        } else {
-            strcpy(cfg->output, v);
-        }
-    }
-
-    if ((v = nonempty(GET("INTERLOPER_STACK_OFFSET")))) {
-        rc = il_parse_size(v, IL_STACK_OFFSET_MAX, &n);
-        if (rc < 0)
-            add_error(cfg, "INTERLOPER_STACK_OFFSET", v,
-                      rc == IL_ERANGE ? "too large; expected at most 64M bytes%s"
-                                      : "not a byte count; expected a number of bytes such as "
-                                        "4096, 0x1000 or 4k (applied in 16-byte steps)%s",
-                      NULL);
-        else {
-            cfg->stack_offset_req = (unsigned long)n;
-            cfg->stack_offset = (unsigned long)n & ~15UL;
-        }
-    }
-
-    cfg->pin_text[0] = 0;
-    if ((v = nonempty(GET("INTERLOPER_STACK_PIN")))) {
-        size_t o = 0;
-        put_cut(cfg->pin_text, sizeof cfg->pin_text, &o, v, sizeof cfg->pin_text - 4);
-        if (!strcmp(v, "auto")) {
-            cfg->stack_pin = IL_PIN_AUTO;
-        } else if (!strcmp(v, "none")) {
-            cfg->stack_pin = IL_PIN_NONE; /* interloper run's "no pin", same width as auto */
-        } else if ((rc = il_parse_size(v, (1ULL << 56), &n)) < 0 || n == 0) {
-            add_error(cfg, "INTERLOPER_STACK_PIN", v,
-                      "not an address; expected auto, none or a stack address such as "
-                      "0x7fffffffd000%s",
-                      NULL);
-        } else {
-            cfg->stack_pin = IL_PIN_ADDR;
-            cfg->stack_pin_addr = (uintptr_t)n;
-        }
-    }
-
-    if ((v = nonempty(GET("INTERLOPER_HEAP_OFFSET")))) {
-        rc = il_parse_size(v, IL_HEAP_OFFSET_MAX, &n);
-        if (rc < 0)
-            add_error(cfg, "INTERLOPER_HEAP_OFFSET", v,
-                      rc == IL_ERANGE ? "too large; expected at most 1G bytes%s"
-                                      : "not a byte count; expected a number of bytes such as "
-                                        "4096, 0x1000 or 4k%s",
-                      NULL);
-        else
-            cfg->heap_offset = (unsigned long)n;
-    }
-
-    if ((v = nonempty(GET("INTERLOPER_INHERIT")))) {
-        if (!strcmp(v, "all") || !strcmp(v, "1"))
-            cfg->inherit = IL_INHERIT_ALL;
-        else if (!strcmp(v, "threads"))
-            cfg->inherit = IL_INHERIT_THREADS;
-        else if (!strcmp(v, "none") || !strcmp(v, "0"))
-            cfg->inherit = IL_INHERIT_NONE;
-        else
-            add_error(cfg, "INTERLOPER_INHERIT", v,
-                      "unknown mode; expected all (children count into this record), threads "
-                      "or none (every forked child writes its own record)%s",
-                      NULL);
-    }
-
-    if ((v = nonempty(GET("INTERLOPER_RUN")))) {
-        if (v[0] != '/' || strlen(v) >= sizeof cfg->run_spec)
-            add_error(cfg, "INTERLOPER_RUN", v,
-                      "not an absolute path; expected the spec file interloper run wrote; the "
-                      "record goes to INTERLOPER_OUTPUT, without labels%s",
-                      NULL);
-        else
-            strcpy(cfg->run_spec, v);
-    }
-
-    cfg->strict = parse_bool(cfg, "INTERLOPER_STRICT", nonempty(GET("INTERLOPER_STRICT")));
-    cfg->debug = parse_bool(cfg, "INTERLOPER_DEBUG", nonempty(GET("INTERLOPER_DEBUG")));
-
-    /* A misspelt variable would otherwise be silently ignored. */
-    for (; env && *env; env++) {
-        if ((*env)[0] != 'I' || strncmp(*env, "INTERLOPER_", 11))
+    /* One pass over the environment finds every INTERLOPER_ variable (the
+     * first of a name, as getenv would) and notes the unknown ones; a
+     * getenv_fn (the tests, the tools) is asked for each name instead. */
+    for (char *const *e = env; e && *e; e++) {
+        if (!is_ours(*e))
             continue;
-        const char *eq = strchr(*env, '=');
-        size_t len = eq ? (size_t)(eq - *env) : strlen(*env);
-        int known = 0;
-        for (const char *const *k = il_known_vars; *k; k++)
-            if (strlen(*k) == len && !strncmp(*k, *env, len))
-                known = 1;
-        if (!known) {
-            char name[64];
-            size_t nl = len < 63 ? len : 63;
-            memcpy(name, *env, nl);
-            name[nl] = 0;
-            add_error(cfg, name, eq ? eq + 1 : "",
-                      "unknown variable; expected one of INTERLOPER_EVENTS, _BACKEND, _OUTPUT, "
-                      "_STACK_OFFSET, _STACK_PIN, _HEAP_OFFSET, _INHERIT, _STRICT, _DEBUG, "
-                      "_RUN%s",
-                      NULL);
-        }
+        size_t n = name_len(*e);
+        const struct il_var *v = find_var(*e, n);
+        if (!v)
+            unknown++;
+        else if (!getenv_fn && (*e)[n] == '=' && !val[v - il_vars])
+            val[v - il_vars] = *e + n + 1;
     }
+    for (size_t i = 0; i < IL_NVARS; i++) {
+        if (!il_vars[i].parse)
+            continue;
+        const char *v = getenv_fn ? getenv_fn(il_vars[i].name) : val[i];
+        if (v && *v)
+            il_vars[i].parse(cfg, il_vars[i].name, v);
+    }
+    for (char *const *e = env; unknown && e && *e; e++)
+        if (is_ours(*e) && !find_var(*e, name_len(*e)))
+            unknown_var(cfg, *e, name_len(*e)), unknown--;
     return cfg->nerrors;
 }

@@ -1,48 +1,19 @@
 /*
- * finish.c: every way a process image ends, and the one record it writes.
+ * finish.c: who ends the process image, and the one record it writes.
  *
  * The rule: exactly one record, and its "exit" is the wait status the
  * parent sees.  So one thread becomes the *ender*, by compare-and-swap on
- * il.ender, and the record says how that thread ends the process; any
- * other thread that would end it differently never gets to.  The enders:
- *
- *   exit() and return from main (il_main_return in trampoline.S calls
- *            exit for main) go through glibc's exit(), which runs the
- *            atexit handlers - in whichever threads are exiting; glibc
- *            2.36 lets several threads share the list - and then, in the
- *            first thread to find the list empty, _IO_cleanup() and the
- *            final _exit, which we cannot hook.  Our constructor
- *            registers two entries first, so they run last, after every
- *            handler of the program (il_exit_lock, il_exit_record: the
- *            same work).  The thread that pops one takes stdio's list
- *            lock (_IO_list_lock), claims (it is the ender) and writes
- *            the record.  Every other thread that reaches glibc's final
- *            _IO_cleanup waits for that lock, in the other entry or in
- *            _IO_cleanup, so it cannot end the process first; two
- *            entries, so that the list is not empty (a thread finding it
- *            empty goes straight to _IO_cleanup) while the first popper
- *            takes the lock.  The ender then goes on through _IO_cleanup
- *            (the lock is recursive) to _exit with the status recorded.
- *            The winner is decided where glibc decides it (the first
- *            thread past the handlers), so the distribution of endings
- *            is close to the plain one.
- *   _exit(), _Exit(), a fatal signal (signals.c), quick_exit (through
- *            its at_quick_exit entry): the thread claims, writes, and
- *            ends the process itself.
- *   exec*()  (forkexec.c): claims, writes the exec record, execs; if the
- *            exec fails, it lets go and counting resumes.
+ * il.ender (il_claim), and the record says how that thread ends the
+ * process; any other thread that would end it differently never gets to.
+ * The hooks through which an image ends call in here: the exit family
+ * (exit.c: exit, main's return, _exit, _Exit, quick_exit), a fatal signal
+ * (signals.c) and exec (forkexec.c); exit.c's header tells how exit()'s
+ * ender is decided where glibc decides it.
  *
  * A thread that loses the claim blocks for good (il_block_forever): the
  * ender is running our own code to the process's end, never the
- * program's, so that wait is bounded.  A thread whose atexit handler
- * waits for another thread that calls exit() is not blocked: glibc lets
- * the second thread run the remaining handlers, and it becomes the ender.
- *
- * Left as documented residues: a thread finding the list empty and taking
- * the lock in _IO_cleanup before both poppers of our entries took it (it
- * needs three threads in exit within a few instructions, and both
- * poppers preempted); two threads in quick_exit at once (undefined in
- * C).
+ * program's, so that wait is bounded.  An exec in progress is waited for:
+ * it either replaces the image or fails and lets go (il_resume_after_exec).
  *
  * Runs in signal handlers and inside _exit: async-signal-safe only.  A
  * forked child that is not measured (il.pid is the parent's) writes
@@ -57,15 +28,6 @@
 
 #include "il.h"
 #include "sys.h"
-
-/* set by il_main_return: this thread's main returned (the ending is
- * "return" unless it calls exit() since) */
-__thread int il_tls_returned __attribute__((tls_model("initial-exec")));
-
-/* glibc's stdio list lock (libio/genops.c): held around stdio's list
- * walks, and by _IO_cleanup at the very end of exit().  Exported by
- * glibc since 2.2.5 for fork's use. */
-extern void _IO_list_lock(void);
 
 /* AT_SECURE, from /proc/self/auxv (no getauxval import: every import
  * costs each process a symbol lookup at load).  Unreadable counts as
@@ -96,20 +58,10 @@ il_measured(void)
     return !il.secure && (!il.pid || il.pid == (pid_t)il_sys_getpid());
 }
 
-enum { CLAIMED, MINE, OTHER };
-
-static uint64_t
-now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
 /* Become the ender, or learn who is.  An exec in progress is waited for:
  * it either replaces the image or fails and lets go. */
-static int
-claim(int kind, int how, int status, int sig, const char *exec)
+int
+il_claim(int kind, int how, int status, int sig, const char *exec)
 {
     uintptr_t me = il_self();
     for (;;) {
@@ -121,13 +73,13 @@ claim(int kind, int how, int status, int sig, const char *exec)
             il.end_sig = sig;
             il.end_exec = exec;
             __atomic_store_n(&il.end_kind, kind, __ATOMIC_SEQ_CST);
-            return CLAIMED;
+            return IL_CLAIMED;
         }
         if (prev == me)
-            return MINE;
+            return IL_MINE;
         int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
         if (k != IL_END_NONE && k != IL_END_EXEC)
-            return OTHER;
+            return IL_OTHER;
         il_sys_sched_yield(); /* being claimed, or an exec in progress */
     }
 }
@@ -136,8 +88,8 @@ claim(int kind, int how, int status, int sig, const char *exec)
  * Stop the counters and write the record, once: the thread that moves
  * the phase to FINISHING writes.  Signals are blocked by the caller.
  */
-static void
-write_record(void)
+void
+il_write_record(void)
 {
     static char pre[16384];
     int ph = __atomic_load_n(&il.phase, __ATOMIC_SEQ_CST);
@@ -193,27 +145,27 @@ write_record(void)
  * wrote the record, 0 otherwise (not measured, or written already by this
  * thread).  A thread that is not the ender never returns.
  */
-static int
-finish_blocked(enum il_how how, int status, int sig, const char *exec_path, il_sigset *old)
+int
+il_finish_blocked(enum il_how how, int status, int sig, const char *exec_path, il_sigset *old)
 {
     /* claim first, then block signals: the claim is what decides which
      * ending wins, and it should take no longer than it does without us
      * (a signal in between finds this thread the ender, MINE) */
-    int r = claim(how == IL_HOW_EXEC ? IL_END_EXEC : IL_END_SELF, how, status, sig, exec_path);
-    if (r == OTHER)
+    int r = il_claim(how == IL_HOW_EXEC ? IL_END_EXEC : IL_END_SELF, how, status, sig, exec_path);
+    if (r == IL_OTHER)
         il_block_forever(); /* the ender ends the process */
     il_sigset all = IL_SIGALL;
     il_sys_sigprocmask(SIG_BLOCK, &all, old);
     int wrote = 0;
-    if (r == CLAIMED || il.phase <= IL_PHASE_RUNNING) {
-        if (r == MINE) { /* a second ending in this thread before the record */
+    if (r == IL_CLAIMED || il.phase <= IL_PHASE_RUNNING) {
+        if (r == IL_MINE) { /* a second ending in this thread before the record */
             il.end_how = how;
             il.end_status = status;
             il.end_sig = sig;
             il.end_exec = exec_path;
         }
         wrote = il.phase <= IL_PHASE_RUNNING;
-        write_record();
+        il_write_record();
     }
     return wrote;
 }
@@ -224,24 +176,9 @@ il_finish(enum il_how how, int status, int sig, const char *exec_path)
     if (!il_measured())
         return 0;
     il_sigset old;
-    int wrote = finish_blocked(how, status, sig, exec_path, &old);
+    int wrote = il_finish_blocked(how, status, sig, exec_path, &old);
     il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
     return wrote;
-}
-
-/*
- * _exit, _Exit and quick_exit: the record, then the end, with signals
- * still blocked, so that a signal arriving after the record cannot end
- * the process differently (without us it would have arrived after the
- * exit_group, as good as never).  Nothing of the program runs in between.
- */
-static void __attribute__((noreturn)) finish_and_end(enum il_how how, int status)
-{
-    il_sigset old;
-    if (il_measured())
-        finish_blocked(how, status, 0, NULL, &old);
-    for (;;)
-        il_sys_exit_group(status);
 }
 
 /*
@@ -296,108 +233,8 @@ il_end_reset(void)
 {
     __atomic_store_n(&il.end_kind, IL_END_NONE, __ATOMIC_SEQ_CST);
     __atomic_store_n(&il.ender, 0, __ATOMIC_SEQ_CST);
-    il.exit_tail = 0;
     il.exit_open = 0;
+    il.end_uncertain = 0;
     il.writer = 0;
 }
 
-/*
- * A thread entering exit() while another thread is between popping
- * il_exit_lock and claiming waits until the claim is made (at most a
- * second), so that it cannot overtake the ender to glibc's final lock.
- */
-void
-il_exit_gate(void)
-{
-    if (!__atomic_load_n(&il.exit_tail, __ATOMIC_SEQ_CST) || il.ender)
-        return;
-    uint64_t t0 = now_ms();
-    while (!__atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) && now_ms() - t0 < 1000)
-        il_sys_sched_yield();
-}
-
-/*
- * The two on_exit entries, registered first so that they run after every
- * handler of the program.  The thread that pops either one takes stdio's
- * list lock, then claims: the first to hold the lock is the ender, writes
- * the record, and goes on to glibc's final _IO_cleanup (which takes the
- * lock again, recursively) and _exit.  Every other thread in exit() waits
- * for that lock, in the other entry or in _IO_cleanup, and dies with the
- * process.  Two entries, so that the list is not empty (a thread finding
- * it empty goes straight to _IO_cleanup) while the first popper takes the
- * lock; the second popper races for the lock too.
- */
-static void
-exit_entry(int status)
-{
-    if (!il_measured())
-        return;
-    __atomic_store_n(&il.exit_tail, 1, __ATOMIC_SEQ_CST);
-    _IO_list_lock(); /* held to the end */
-    /* The program's stdio buffers go out now, before the claim, as
-     * glibc's _IO_cleanup would send them a moment later: a write that
-     * blocks (a pipe nobody reads) then blocks with every ending still
-     * open to the program - SIGTERM or SIGPIPE ends the process and is
-     * recorded as that signal, another thread's _exit wins - and the
-     * window after the record stays short. */
-    if (__atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) != il_self())
-        il_exit_flush();
-    il_sigset all = IL_SIGALL, old;
-    il_sys_sigprocmask(SIG_BLOCK, &all, &old);
-    int r = claim(IL_END_EXITPATH, il_tls_returned ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
-    if (r == OTHER)
-        il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
-    write_record();
-    /* Nothing left for _IO_cleanup to write: signals stay blocked to the
-     * end, as in _exit, so that one sent now cannot end the process
-     * differently from the record (without us it would have come after
-     * the end).  Output left to write may block: then the program's
-     * signals work again, and one that ends the process disagrees with
-     * the record, which names the exit. */
-    if (il_exit_unflushed()) {
-        __atomic_store_n(&il.exit_open, 1, __ATOMIC_SEQ_CST);
-        il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
-    }
-}
-
-void
-il_exit_lock(int status, void *arg)
-{
-    (void)arg;
-    exit_entry(status);
-}
-
-void
-il_exit_record(int status, void *arg)
-{
-    (void)arg;
-    exit_entry(status);
-}
-
-/* at_quick_exit entry (registered with __cxa_at_quick_exit, which glibc
- * calls with the status): quick_exit runs no on_exit entries.  The writer
- * ends the process itself, with the status recorded. */
-void
-il_quick_record(void *arg, int status)
-{
-    (void)arg;
-    if (!il_measured())
-        return;
-    il_sigset old;
-    if (finish_blocked(IL_HOW_EXIT, status, 0, NULL, &old))
-        for (;;)
-            il_sys_exit_group(status); /* signals still blocked, as in _exit */
-    il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-IL_EXPORT void
-_exit(int status)
-{
-    finish_and_end(IL_HOW__EXIT, status);
-}
-
-IL_EXPORT void
-_Exit(int status)
-{
-    finish_and_end(IL_HOW__EXIT, status);
-}

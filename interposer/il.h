@@ -4,7 +4,7 @@
  * Lifecycle of one process image (see libinterloper(7)):
  *
  *   constructor        il_ctor(): parse the INTERLOPER_* variables, register
- *                      the two exit entries (finish.c).  Before the
+ *                      the two exit entries (exit.c).  Before the
  *                      program's constructors.  Under AT_SECURE: nothing.
  *   __libc_start_main  trampoline.S hands glibc il_main_entry in place of
  *                      main, with a tail jump, so glibc's frames sit where
@@ -79,7 +79,7 @@ struct il_event {
 };
 
 /*
- * One counter backend (backend_*.c).  The table in events.c lists them;
+ * One counter backend (backend_*.c).  The table in backends.c lists them;
  * adding a backend means one file and one line there.  Every function
  * works on il.ev[0..il.nev-1].  The functions called after main
  * (stop_read, floor, restart) run in the finish path, which may be a
@@ -134,10 +134,11 @@ struct il_state {
     /* the end of the process (finish.c) */
     volatile uintptr_t ender; /* the thread that ends it (il_self()), 0 while nobody does */
     volatile int end_kind;    /* enum il_end_kind */
-    volatile int exit_tail;   /* glibc's exit reached our entries */
+    volatile int exit_runners; /* threads admitted into glibc's exit() (exit.c) */
     volatile int exit_open;   /* exit's ender wrote the record and output remains:
-                                 its signals work again (finish.c) */
+                                 its signals work again (exit.c) */
     int end_how, end_status, end_sig;
+    int end_uncertain;    /* the process may yet end otherwise than recorded (exit.c) */
     const char *end_exec; /* the program exec'd, for an exec ending */
     uintptr_t writer;     /* the thread writing (or that wrote) the record */
 
@@ -183,7 +184,7 @@ struct il_state {
     size_t bufcap, prefix_len;
     const char *run_labels; /* a JSON object from interloper run, or NULL */
 
-    /* the spec from interloper run (run.c) */
+    /* the spec from interloper run (run_spec.c) */
     int run_loaded, run_summary;
     pid_t run_pid;
 
@@ -206,7 +207,7 @@ extern struct il_state il IL_HIDDEN;
 
 extern __thread int il_tls_returned IL_HIDDEN; /* this thread's main returned */
 
-/* util.c: signal-safe formatting and output */
+/* sigsafe.c: signal-safe formatting and output */
 IL_HIDDEN size_t il_strlcpy(char *dst, const char *src, size_t n);
 IL_HIDDEN char *il_fmt_u64(char *p, uint64_t v);
 IL_HIDDEN char *il_fmt_i64(char *p, int64_t v);
@@ -246,7 +247,7 @@ IL_HIDDEN int il_event_generic(const char *name, struct perf_event_attr *attr);
 IL_HIDDEN int il_event_is_papi_name(const char *name);
 extern const char *const il_generic_names[] IL_HIDDEN;
 
-/* events.c: picks the backend and opens the events */
+/* backends.c: picks the backend and opens the events */
 IL_HIDDEN void il_events_setup(void);
 
 /* backend_perf.c, also for interloper events */
@@ -270,7 +271,7 @@ IL_HIDDEN void il_perf_encode(void);
 IL_HIDDEN int il_papi_probe(char *info, size_t n);
 IL_HIDDEN int il_papi_code(const char *name, int *code, char *err, size_t n);
 
-/* record.c */
+/* record_json.c */
 struct il_usage {
     uint64_t wall, user, sys, vol, invol;
     long maxrss;
@@ -299,18 +300,27 @@ IL_HIDDEN void il_output_settle(uint64_t before);
 IL_HIDDEN void il_keep_stderr(void);
 IL_HIDDEN int il_stderr_fd(void);
 
-/* finish.c */
+/* finish.c: the ender and the record */
+enum { IL_CLAIMED, IL_MINE, IL_OTHER }; /* il_claim's answers */
+IL_HIDDEN int il_claim(int kind, int how, int status, int sig, const char *exec);
+IL_HIDDEN void il_write_record(void);
+IL_HIDDEN int il_finish_blocked(enum il_how how, int status, int sig, const char *exec_path,
+                                uint64_t *old); /* old: an il_sigset (sys.h) */
 IL_HIDDEN int il_finish(enum il_how how, int status, int sig, const char *exec_path);
-IL_HIDDEN void il_exit_gate(void);
 IL_HIDDEN void il_resume_after_exec(int err);
+IL_HIDDEN void il_end_wait(void);
+IL_HIDDEN void il_end_reset(void);
+IL_HIDDEN int il_measured(void);
+
+/* exit.c: the exit family's hooks */
 IL_HIDDEN void il_exit_lock(int status, void *arg);
 IL_HIDDEN void il_exit_record(int status, void *arg);
 IL_HIDDEN void il_quick_record(void *arg, int status);
+
+/* glibc.c: what the exit path needs of glibc beyond system calls */
+IL_HIDDEN void il_resolve_reals(void);
 IL_HIDDEN void il_exit_flush(void);
-IL_HIDDEN void il_end_wait(void);
 IL_HIDDEN int il_exit_unflushed(void);
-IL_HIDDEN void il_end_reset(void);
-IL_HIDDEN int il_measured(void);
 
 /* counted.c */
 IL_HIDDEN int il_counted_give(int dir, const char *path, int fd, char *const envp[]);
@@ -319,14 +329,22 @@ IL_HIDDEN void il_counted_take(void);
 /* signals.c */
 IL_HIDDEN void il_signals_install(void);
 
-/* run.c: the spec from interloper run */
+/* run_spec.c: the spec from interloper run */
 IL_HIDDEN void il_run_load(void);
 IL_HIDDEN int il_run_wants_summary(void);
 IL_HIDDEN void il_run_end(int measured);
 
 /* start.c */
-IL_HIDDEN void il_resolve_reals(void);
 IL_HIDDEN void il_child_restart(void);
+
+/* testdelay.c: a delay in a race window, in the tests' variant of the
+ * library only (build/tests/libinterloper-delay.so); nothing elsewhere */
+#ifdef IL_TEST_DELAYS
+IL_HIDDEN void il_test_delay(const char *point);
+#define IL_TEST_DELAY(point) il_test_delay(point)
+#else
+#define IL_TEST_DELAY(point) ((void)0)
+#endif
 
 /* trampoline.S; main is entered by a tail jump on x86-64 only (elsewhere
  * it is called, IL_CALL_GAP bytes lower: setup.main_entry "call") */

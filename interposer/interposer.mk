@@ -6,11 +6,11 @@
 # IL_SAFE: the finish path, which may run in a signal handler or _exit:
 #   tests/system/interposer_safety.sh checks that these objects call
 #   nothing outside themselves but the allowlist in interposer/safe.allow.
-IL_CORE = config util names events backend_perf backend_papi backend_none pfm record summary \
-	output setup run
-IL_HOOKS = start finish signals forkexec counted libc
-IL_SAFE = libc util names config record summary output finish signals backend_perf \
-	backend_none run stack
+IL_CORE = config sigsafe names backends backend_perf backend_papi backend_none pfm record_json \
+	summary output setup run_spec
+IL_HOOKS = start exit finish signals forkexec counted libc glibc
+IL_SAFE = libc sigsafe names config record_json summary output exit finish signals backend_perf \
+	backend_none run_spec stack
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
 IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o \
 	$(B)/interposer/stack.o
@@ -29,8 +29,23 @@ $(B)/interposer/%.o: interposer/%.S
 # Nothing but libc: no libjansson, no libdl (dlsym is libc's since glibc
 # 2.34), every import bound at load (-z now), so that no symbol is
 # resolved inside the measured window.
+IL_SOFLAGS = -shared -Wl,--version-script=interposer/exports.map -Wl,-z,now -Wl,-z,relro \
+	-Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed
 $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
-	$(CC) -shared $(CFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) \
-		-Wl,--version-script=interposer/exports.map -Wl,-z,now -Wl,-z,relro \
-		-Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed
+	$(CC) $(CFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) $(IL_SOFLAGS)
 	@printf '%s\n' $(IL_SAFE:%=$(B)/interposer/%.o) >$(B)/interposer/safe.list
+
+# The tests' variant of the library, with delays injected into race windows
+# (interposer/testdelay.c): the objects that hold a delay point are
+# compiled again with IL_TEST_DELAYS; the library itself has none.
+IL_DELAYED = exit forkexec
+IL_DELAY_OBJ = $(IL_DELAYED:%=$(B)/tests/delay/%.o) $(B)/tests/delay/testdelay.o
+LIB_DELAY = $(B)/tests/libinterloper-delay.so
+
+$(B)/tests/delay/%.o: interposer/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DIL_TEST_DELAYS $(ALL_CFLAGS) $(IL_PIC) -Iinterposer -c $< -o $@
+
+$(LIB_DELAY): $(IL_CORE_OBJ) $(filter-out $(IL_DELAYED:%=$(B)/interposer/%.o),$(IL_HOOK_OBJ)) \
+		$(IL_DELAY_OBJ) interposer/exports.map
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(IL_SOFLAGS)

@@ -19,8 +19,9 @@
  *     record.  Elsewhere links are followed (/dev/stderr is one).
  *   - A line that was cut short (a full disk) is ended with a newline if
  *     at all possible, and a writer that finds the file not ending in a
- *     newline starts its own line first: readers then skip one malformed
- *     line, and the next record is never glued to it.
+ *     newline starts its own line first, all under a lock that every
+ *     writer of ours holds (lock_file): readers then skip one malformed
+ *     line, the next record is never glued to it, and no line is blank.
  *   - Whatever failed is said once on stderr, naming the output and the
  *     errno, and the record goes to stderr after "interloper: record: ",
  *     so that the program's own stderr lines stay its own.
@@ -220,28 +221,55 @@ reason(char *why, size_t whysz, const char *path, int err, size_t done, size_t n
 }
 
 /*
- * Does the file end in a line someone left unfinished (a writer cut short
- * by a full disk)?  A file that does not end in a newline may also be
- * another writer's append in progress, which the file system shows page
- * by page: so the line counts as torn only if it stays unfinished while
- * the size holds still for a few milliseconds.
+ * A regular file many processes append to.  Each writer of this library
+ * holds an open file description lock on the whole file (F_OFD_SETLK)
+ * from its look at the file's last byte to the close: its record, and the
+ * mending of a line it cut itself, happen under it.  So the last byte a
+ * writer reads is final: no other writer of ours is half-way through an
+ * append (which the file system shows page by page), and a last byte that
+ * is not a newline was left by a writer that cut its line and could not
+ * end it (a full disk, a process killed mid-write) or by a writer that
+ * takes no lock (an older version, another program).  Only then does the
+ * writer start its record with a newline: it never makes a blank line, and
+ * a cut record is never glued to the next one.  (It replaces a guess from
+ * timing, a size that held still for 2 ms, which a writer paused in the
+ * middle of its append defeated: issue 17.)
+ *
+ * The lock is waited for within the record's time budget; 0 once held,
+ * 1 where the file system has no such locks (the record is then appended
+ * without a look, as any O_APPEND writer's), -1 when another writer held
+ * it for the whole budget (the record then goes to stderr, whole).  How
+ * long to wait is the only thing timing decides.
  */
 static int
-torn(int fd, struct stat *st)
+lock_file(int fd, int *budget_ms)
 {
-    for (int tries = 0; tries < 20; tries++) {
-        char last = '\n';
-        if (st->st_size <= 0 || il_sys_pread(fd, &last, 1, st->st_size - 1) != 1 || last == '\n')
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET; /* from 0, length 0: the whole file */
+    for (int ms = 1;; ms = ms < 16 ? 2 * ms : 16) {
+        long rc = il_sys_fcntl(fd, F_OFD_SETLK, (long)&fl);
+        if (rc == 0)
             return 0;
-        off_t size = st->st_size;
-        struct timespec t = {0, 2 * 1000000L};
-        il_sys_ppoll(NULL, 0, &t);
-        if (il_sys_fstat(fd, st) < 0)
-            return 0;
-        if (st->st_size == size)
+        if (rc != -EAGAIN && rc != -EACCES && rc != -EINTR)
             return 1;
+        if (*budget_ms <= 0)
+            return -1;
+        struct timespec t = {0, ms * 1000000L};
+        il_sys_ppoll(NULL, 0, &t);
+        *budget_ms -= ms;
     }
-    return 0;
+}
+
+/* Under the lock: does the file end in a line left unfinished? */
+static int
+ends_unfinished(int fd)
+{
+    struct stat st;
+    char last = '\n';
+    return il_sys_fstat(fd, &st) == 0 && st.st_size > 0 &&
+           il_sys_pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n';
 }
 
 static int
@@ -283,10 +311,20 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
             il_cat(p, "; the record goes to stderr");
             return -1;
         }
-        if (torn((int)fd, &st))
-            il_write_all((int)fd, "\n", 1); /* ends the line someone left unfinished */
     }
     int budget = IL_WRITE_WAIT_MS;
+    if (S_ISREG(st.st_mode)) {
+        int lk = lock_file((int)fd, &budget);
+        if (lk < 0) {
+            il_sys_close((int)fd);
+            char *p = il_cat(why, "cannot write the record to ");
+            p = il_catn(p, path, 200);
+            il_cat(p, ": another writer held it locked for 2 s; the record goes to stderr");
+            return -1;
+        }
+        if (lk == 0 && ends_unfinished((int)fd))
+            il_write_all((int)fd, "\n", 1); /* ends the line someone left cut */
+    }
     if (S_ISFIFO(st.st_mode))
         err = pipe_room((int)fd, n, &budget);
     if (!err)

@@ -10,7 +10,7 @@
  *   1. il_ctor()            our constructor, before the program's own
  *                           constructors (glibc runs those inside
  *                           __libc_start_main): parse the variables and
- *                           register the exit entries (finish.c), which
+ *                           register the exit entries (exit.c), which
  *                           therefore run after the program's atexit
  *                           handlers.  Nothing is allocated.
  *   2. __libc_start_main    (trampoline.S) a tail jump into glibc's, with
@@ -29,9 +29,7 @@
  * Hooks may be called before il_ctor() (by a library whose constructor
  * runs first), so each resolves what it needs lazily.
  */
-#include <dlfcn.h>
 #include <elf.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,19 +40,6 @@ typedef int (*start_main_fn)(il_main_fn, int, char **, void (*)(void), void (*)(
                              void (*)(void), void *);
 
 extern int __cxa_at_quick_exit(void (*fn)(void *), void *dso);
-
-/* glibc's exit and __libc_start_main are the next definitions after ours:
- * two dlsym calls in every process (about 3,000 instructions), before
- * main, so that none happens while counting. */
-void
-il_resolve_reals(void)
-{
-    if (__atomic_load_n(&il.real_start_main, __ATOMIC_ACQUIRE))
-        return;
-    *(void **)&il.real_exit = dlsym(RTLD_NEXT, "exit");
-    void *sm = dlsym(RTLD_NEXT, "__libc_start_main");
-    __atomic_store_n(&il.real_start_main, sm, __ATOMIC_RELEASE);
-}
 
 /* Called by __libc_start_main (trampoline.S): keep the program's main,
  * return glibc's __libc_start_main. */
@@ -198,6 +183,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
          * which measures itself from here */
         il.pid = (pid_t)il_sys_getpid();
         il_end_reset();
+        il.exit_runners = 0;
         __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
     }
     struct timespec t = {0, 0};
@@ -270,73 +256,6 @@ il_main_fallback(void)
 }
 
 /*
- * The program's stdio output, flushed as glibc's _IO_cleanup would flush
- * it at the end of exit(), but earlier: called by finish.c's on_exit
- * entries with stdio's list lock held, before the library claims the
- * ending, so that a write that blocks (a pipe nobody reads) blocks while
- * signals and other threads' endings work as they would without us.  Not
- * in the finish path's signal-safe set: it runs only in a thread inside
- * exit(), never in a handler or _exit.  A stream that another thread holds
- * locked, and a wide-oriented one, are left to _IO_cleanup, which runs
- * after the record (libinterloper(7) says what that means).
- */
-extern FILE *_IO_list_all; /* glibc's list of streams, exported since 2.2.5 */
-
-void
-il_exit_flush(void)
-{
-    for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
-        if (fp->_mode <= 0 && fp->_IO_write_ptr > fp->_IO_write_base && ftrylockfile(fp) == 0) {
-            fflush_unlocked(fp);
-            funlockfile(fp);
-        }
-}
-
-/* 1 when glibc's _IO_cleanup may still have output to write (and so may
- * block): what il_exit_flush left.  Stdio's list lock held. */
-int
-il_exit_unflushed(void)
-{
-    for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
-        if (fp->_mode > 0 || fp->_IO_write_ptr > fp->_IO_write_base)
-            return 1;
-    return 0;
-}
-
-/* Every exit() and every return from main come here first. */
-static void
-exit_begin(int status)
-{
-    (void)status;
-    il_exit_gate();
-}
-
-/* main returned into il_main_return (trampoline.S): what glibc would do,
- * noting that this thread's main returned. */
-IL_HIDDEN void il_main_returned(int ret) __attribute__((noreturn));
-
-void
-il_main_returned(int ret)
-{
-    il_tls_returned = 1;
-    exit_begin(ret);
-    il.real_exit(ret);
-    __builtin_unreachable();
-}
-
-IL_EXPORT void
-exit(int status)
-{
-    il_resolve_reals();
-    il_tls_returned = 0;
-    if (il.phase == IL_PHASE_LOADED)
-        il_finish(IL_HOW_EXIT, status, 0, NULL); /* before our constructor: no entries yet */
-    exit_begin(status);
-    il.real_exit(status);
-    __builtin_unreachable();
-}
-
-/*
  * A forked child, with INTERLOPER_INHERIT=threads or none: a process of its
  * own, with counters and a record of its own from the fork on.  Runs in the
  * child right after fork() returns there.  A backend whose state does not
@@ -349,6 +268,7 @@ il_child_restart(void)
     il.pid = (pid_t)il_sys_getpid();
     il.main_tid = il_gettid();
     il_end_reset();
+    il.exit_runners = 0; /* the child's one thread */
     il.nlate = 0;
     il.exec_failed_errno = 0;
     if (!(il.be->caps & IL_CAP_FORK)) {

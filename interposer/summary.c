@@ -74,6 +74,42 @@ fixed(uint64_t v, uint64_t div, int places, char out[40])
     *p = 0;
 }
 
+/* v / div rounded to `places` decimals, by long division (no 128-bit
+ * arithmetic, which would call libgcc): "949.08" */
+static void
+rounded(uint64_t v, uint64_t div, int places, char out[40])
+{
+    uint64_t q = v / div, rem = v % div, digits = 0, scale = 1;
+    for (int i = 0; i < places; i++) {
+        rem *= 10; /* rem < div, so no overflow while div < 2^64 / 10 */
+        digits = digits * 10 + rem / div;
+        rem %= div;
+        scale *= 10;
+    }
+    if (rem >= div - rem) { /* rem / div >= 1/2: round up */
+        if (++digits == scale) {
+            digits = 0;
+            q++;
+        }
+    }
+    fixed(q * scale + digits, scale, places, out);
+}
+
+/* perf's clock events count nanoseconds; perf stat prints them in msec */
+static int
+is_ns_event(const char *name)
+{
+    static const char *const ns[] = {"task-clock", "cpu-clock"};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        const char *a = name, *b = ns[k];
+        while (*a && *a == *b)
+            a++, b++;
+        if (!*a && !*b)
+            return 1;
+    }
+    return 0;
+}
+
 static void
 add_seconds(struct line *l, uint64_t ns, const char *what)
 {
@@ -118,19 +154,39 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
     add(&l, "):\n\n");
     for (int i = 0; i < s->nev; i++) {
         const struct il_summary_event *e = &s->ev[i];
+        int ns = is_ns_event(e->name);
         add(&l, "  ");
-        if (e->counted) {
+        if (e->counted && ns) {
+            rounded(e->value, 1000000u, 2, a);
+            add_pad(&l, a, 18, 0);
+        } else if (e->counted) {
             grouped(e->value, a);
             add_pad(&l, a, 18, 0);
         } else {
             add_pad(&l, "<not counted>", 18, 0);
         }
-        add(&l, "      ");
+        add(&l, ns && e->counted ? " msec " : "      ");
         add_pad(&l, e->name, 24, 1);
+        const char *sep = " # ";
+        if (e->counted && ns && s->has_times && s->wall_ns) {
+            /* perf stat's "CPUs utilized": the event's time over the wall's */
+            rounded(e->value, s->wall_ns, 3, a);
+            add(&l, sep);
+            add(&l, a);
+            add(&l, " CPUs utilized");
+            sep = ", ";
+        }
         if (e->counted && e->has_floor) {
-            grouped(e->floor, b);
-            add(&l, " # floor ");
-            add(&l, b);
+            add(&l, sep);
+            add(&l, "floor ");
+            if (ns) {
+                rounded(e->floor, 1000u, 2, b);
+                add(&l, b);
+                add(&l, " usec");
+            } else {
+                grouped(e->floor, b);
+                add(&l, b);
+            }
         }
         if (e->counted && e->has_times && e->enabled && e->running < e->enabled) {
             fixed(e->running * 10000 / e->enabled, 100, 2, a);

@@ -1,7 +1,7 @@
 /*
  * analyze.c: from records to conclusions.  Groups, their estimates with
  * intervals that respect the design, and their diagnostics; levels and the
- * plan (Kalibera & Jones section 9).  Comparisons are in compare.c.
+ * plan (Kalibera & Jones section 9).  Comparisons are in comparisons.c.
  */
 #include <err.h>
 #include <math.h>

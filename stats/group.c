@@ -9,18 +9,6 @@
 
 #include "il_stats.h"
 
-static uint64_t
-key_hash(const uint32_t *k, size_t n)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= k[i];
-        h *= 1099511628211ULL;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
 static const struct il_data *sort_d;
 static size_t sort_nkey;
 
@@ -45,62 +33,36 @@ il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il
     memset(gs, 0, sizeof *gs);
     gs->nkey = nkey;
     memcpy(gs->slot, slots, nkey * sizeof *slots);
-    /* The table grows as groups appear; usually groups are few. */
-    size_t nslot = 1024, cap = 16, ng = 0;
-    size_t *table = malloc(nslot * sizeof *table);
-    uint32_t *keys = il_xcalloc(cap * (nkey ? nkey : 1), sizeof *keys);
+    /* Each group's key is its label ids; usually groups are few. */
+    struct il_hset set = {0};
+    size_t cap = 16;
     size_t *count = il_xcalloc(cap, sizeof *count);
     uint32_t *gidx = il_xcalloc(d->n, sizeof *gidx);
     uint32_t k[IL_MAX_SLOTS];
-    if (!table)
-        err(1, "out of memory");
-    memset(table, 0xFF, nslot * sizeof *table);
+    size_t ksz = nkey * sizeof *k;
     for (size_t r = 0; r < d->n; r++) {
         for (size_t i = 0; i < nkey; i++)
             k[i] = d->lab[r * d->nslots + slots[i]];
         /* Consecutive records usually share a group. */
-        if (r > 0 && nkey && memcmp(keys + gidx[r - 1] * nkey, k, nkey * sizeof *k) == 0) {
-            gidx[r] = gidx[r - 1];
-            count[gidx[r]]++;
-            continue;
+        uint32_t g;
+        if (r > 0 && nkey && memcmp(set.key[gidx[r - 1]], k, ksz) == 0)
+            g = gidx[r - 1];
+        else
+            g = il_hset_add(&set, k, ksz, NULL);
+        if (g == cap) {
+            cap *= 2;
+            count = il_xrealloc(count, cap * sizeof *count);
+            memset(count + g, 0, (cap - g) * sizeof *count);
         }
-        size_t h = key_hash(k, nkey) & (nslot - 1), g;
-        while ((g = table[h]) != SIZE_MAX && memcmp(keys + g * nkey, k, nkey * sizeof *k) != 0)
-            h = (h + 1) & (nslot - 1);
-        if (g == SIZE_MAX) {
-            if (ng == cap) {
-                cap *= 2;
-                keys = realloc(keys, cap * (nkey ? nkey : 1) * sizeof *keys);
-                count = realloc(count, cap * sizeof *count);
-                if (!keys || !count)
-                    err(1, "out of memory");
-            }
-            g = ng++;
-            memcpy(keys + g * nkey, k, nkey * sizeof *k);
-            count[g] = 0;
-            table[h] = g;
-            if (2 * ng > nslot) {
-                nslot *= 2;
-                table = realloc(table, nslot * sizeof *table);
-                if (!table)
-                    err(1, "out of memory");
-                memset(table, 0xFF, nslot * sizeof *table);
-                for (size_t j = 0; j < ng; j++) {
-                    size_t hh = key_hash(keys + j * nkey, nkey) & (nslot - 1);
-                    while (table[hh] != SIZE_MAX)
-                        hh = (hh + 1) & (nslot - 1);
-                    table[hh] = j;
-                }
-            }
-        }
-        gidx[r] = (uint32_t)g;
+        gidx[r] = g;
         count[g]++;
     }
+    size_t ng = set.n;
     gs->ng = ng;
     gs->g = il_xcalloc(ng, sizeof *gs->g);
     for (size_t g = 0; g < ng; g++) {
         gs->g[g].key = il_xcalloc(nkey ? nkey : 1, sizeof *gs->g[g].key);
-        memcpy(gs->g[g].key, keys + g * nkey, nkey * sizeof *keys);
+        memcpy(gs->g[g].key, set.key[g], ksz);
         gs->g[g].x = il_xcalloc(count[g], sizeof *gs->g[g].x);
         gs->g[g].rec = il_xcalloc(count[g], sizeof *gs->g[g].rec);
     }
@@ -109,8 +71,7 @@ il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il
         g->x[g->n] = d->val[r];
         g->rec[g->n++] = r;
     }
-    free(table);
-    free(keys);
+    il_hset_free(&set);
     free(count);
     free(gidx);
     sort_d = d;

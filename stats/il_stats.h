@@ -17,11 +17,14 @@
  *   robust.c    bootstrap and permutation for quantile estimators
  *   levels.c    Kalibera & Jones levels, repetition counts, bootstrap
  *   analyze.c   turns groups into a struct il_report: groups, levels, plan
- *   compare.c   comparisons, the per-setup view, suites, verdicts
+ *   comparisons.c
+ *               comparisons, the per-setup view, suites, verdicts
  *   out_text.c  table and markdown; out_csv.c CSV and Go benchmark text;
  *               out_json.c JSON
  *   cli.c       options shared by the three commands
- *   report.c, plan.c, plot.c, kde.c  the commands
+ *   kde.c       kernel density estimates (the violins)
+ *   plot_draw.c, plot_kinds.c  the figures (plot.h)
+ *   report.c, plan.c, plot.c  the commands' main
  *
  * Pure functions return 0 or a negative IL_SE_* code (il_se_strerror());
  * only the command files call err(3)/errx(3).
@@ -35,6 +38,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "il_hset.h"
 #include "il_names.h"
 #include "il_xalloc.h"
 
@@ -95,6 +99,7 @@ enum il_wkind {
     IL_W_NOPER,       /* count, key */
     IL_W_NOREPS,      /* comparison, why */
     IL_W_NOTCOUNTED,  /* count, metric */
+    IL_W_DISTURBED,   /* item: what the sweep's machine lines say (disturb.c) */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -151,11 +156,8 @@ int il_span_int(struct il_span sp, int64_t *v);
 
 /* ------------------------------------------------------------ strtab.c */
 struct il_strtab {
-    char **str; /* id -> NUL-terminated string; id 0 is "(none)" */
-    uint32_t n, cap;
-    uint32_t *slot; /* open addressing: id or UINT32_MAX */
-    uint64_t *hash; /* hash of each id */
-    size_t nslot;
+    struct il_hset set; /* the values; id = index in the set + 1 */
+    uint32_t n;         /* ids in use, 0 ("(none)") included */
 };
 void il_strtab_init(struct il_strtab *t);
 void il_strtab_free(struct il_strtab *t);
@@ -230,7 +232,16 @@ struct il_data {
     char *first_schema_other; /* a schema other than interloper/1, if seen */
     struct il_labvals *lv;    /* with want_labels: every label name seen */
     size_t nlv;
+    struct il_machine_notes *machine; /* what the sweep's machine lines say (disturb.c) */
 };
+
+/* ------------------------------------------------------------ disturb.c */
+/* A sweep's line of a results file: a machine line's load and steal,
+ * noted when they say the runs shared the machine; il_disturb_warn warns
+ * of what was noted ([disturbed]). */
+void il_disturb_line(struct il_data *d, const char *s, size_t n);
+void il_disturb_warn(const struct il_data *d);
+void il_disturb_free(struct il_data *d);
 
 int il_metric_parse(const char *name, enum il_metric_kind *kind);
 /* Split "NUM/DEN" into sel->part[]; one slash, both sides non-empty. */
@@ -684,7 +695,7 @@ void il_prepare(const struct il_opts *o, struct il_data *d);
 /* Errors for label keys that no record carries, and design warnings. */
 void il_check_labels(const struct il_opts *o, const struct il_data *d);
 
-/* ------------------------------------------------------------ compare.c */
+/* ------------------------------------------------------------ comparisons.c */
 void il_compare(struct il_report *r);
 
 /* ------------------------------------------------------------ robust.c */

@@ -630,6 +630,7 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
     struct il_span *f = rd->sc.found;
     if (span_is(f[P_SCHEMA], "\"" IL_SWEEP_SCHEMA "\"")) {
         d->sweep_lines++; /* the sweep's own metadata: not a record */
+        il_disturb_line(d, s, n);
         return;
     }
     if (!f[P_SCHEMA].p || f[P_SCHEMA].p[0] != '"' || !f[P_LABELS].p || f[P_LABELS].p[0] != '{') {
@@ -843,6 +844,7 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
         il_warn(IL_W_NOTCOUNTED, d->notcounted, sel->metric);
     if (d->warmup && !sel->include_warmup)
         il_warn(IL_W_WARMUP, d->warmup, IL_L_WARMUP);
+    il_disturb_warn(d);
     if (d->multiplexed)
         il_warn(IL_W_MULTIPLEX, d->multiplexed, sel->metric, 100 * d->mux_frac,
                 sel->scale ? "scaled by enabled/running as perf stat does (--scale)"
@@ -868,6 +870,7 @@ il_data_free(struct il_data *d)
     free(d->wall);
     free(d->lab);
     free(d->first_schema_other);
+    il_disturb_free(d);
     for (size_t i = 0; i < d->nlv; i++) {
         free(d->lv[i].name);
         free(d->lv[i].seen);

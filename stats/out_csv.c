@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "il_csv.h"
 #include "il_stats.h"
 
 static const char *const kinds[] = {"bounded", "exclusive", "unbounded"};
@@ -52,17 +53,7 @@ static void
 csv_str(FILE *fp, const char *s)
 {
     fputc(',', fp);
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, fp);
-        return;
-    }
-    fputc('"', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
+    il_csv_field(fp, s);
 }
 
 static void

@@ -1,6 +1,7 @@
 /*
- * plot.h: what interloper-plot's two files share (plot.c: the command,
- * the terminal, gnuplot; plot_kinds.c: the four figures).
+ * plot.h: what interloper-plot's files share (plot.c: the command and
+ * gnuplot's run; plot_draw.c: data files, the terminal, scales;
+ * plot_kinds.c: the four figures).
  */
 #ifndef IL_PLOT_H
 #define IL_PLOT_H

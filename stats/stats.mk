@@ -5,8 +5,8 @@
 # One library of objects, three small programs (each a real file, so that
 # `make install` copies them), and the unit tests linked against it.
 STATS_LIBS = -ljansson -lgsl -lgslcblas -lm
-STATS_MODS = scan strtab input prep group describe ratio design units robust perm setupfx levels kde plot_kinds \
-	warn cli analyze compare out_text out_csv out_json
+STATS_MODS = scan strtab input prep group describe ratio design units robust perm setupfx levels kde \
+	plot_draw plot_kinds warn cli analyze comparisons out_text out_csv out_json disturb
 STATS_LIB = $(B)/stats/libilstats.a
 STATS_CMDS = report plan plot
 STATS_TARGETS += $(STATS_CMDS:%=$(B)/libexec/interloper-%)
@@ -17,11 +17,16 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-# The allocation helpers and the project's one generator (include/), for
-# resampling too, from tools/.
-$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(B)/tools/xalloc.o $(B)/tools/prng.o
+# The allocation helpers, the project's one generator (for resampling too),
+# its one hash set and the CSV field, from common/.
+$(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(IL_HSET_OBJ) \
+		$(IL_CSV_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# The commands' objects are kept (not intermediates make would delete):
+# a second make has nothing to do, and the cycle check reads them.
+.SECONDARY: $(STATS_CMDS:%=$(B)/stats/%.o)
 
 $(B)/libexec/interloper-%: $(B)/stats/%.o $(STATS_LIB)
 	@mkdir -p $(@D)

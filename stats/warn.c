@@ -117,6 +117,10 @@ static const struct wdef defs[IL_W_COUNT] = {
                          "%zu records of '%s' were never counted (running_ns 0) and were "
                          "skipped",
                          0, 0},
+    [IL_W_DISTURBED] = {"disturbed", "%s",
+                        "the machine was disturbed while the records were measured",
+                        "runs were slowed at random: measure again on a quiet machine "
+                        "(interloper check says what else is wrong)"},
 };
 
 #define IL_W_SHOWN 6 /* items named in one aggregated line */

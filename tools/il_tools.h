@@ -1,7 +1,7 @@
 /*
  * il_tools.h: what interloper run, sweep, record merge and hold share:
  * option words, the launcher, the plan, results files; and, from
- * il_util.h, what every C command shares (buffers, SHA-256...).  Not used
+ * il_util.h and il_sha256.h, what every C command shares (common/).  Not used
  * by the library, which allocates nothing before main; these may allocate
  * and exit on failure.
  */
@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "il_prng.h"
+#include "il_sha256.h"
 #include "il_util.h"
 #include "interloper.h"
 
@@ -101,7 +102,7 @@ struct il_factors {
 };
 void il_setup_id(const struct il_factors *f, char *out, size_t outsz);
 
-/* ------------------------------------------------------------ plan.c */
+/* ------------------------------------------------------------ sweep_plan.c */
 /* A sweep's design: systems x setups x repetitions (interloper-sweep(1),
  * "The plan").  A setup is one cell of the product of the factor lists,
  * env x layout x stack offset x heap offset (in that nesting, the first

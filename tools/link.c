@@ -24,7 +24,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,17 +73,6 @@ usage(FILE *f)
           "\n"
           "See interloper-link(1).\n",
           f);
-}
-
-void
-il_warn(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs(ME ": warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
 }
 
 /* ---------------------------------------------------------------- options */
@@ -511,7 +499,7 @@ main(int argc, char **argv)
              (unsigned long long)fact, l->nobj, (unsigned long long)maxk);
     free(names);
     if (l->k >= 2 && l->ord.same01)
-        il_warn("the alphabetical order is the original order; binaries 0 and 1 will be the "
+        il_link_warn("the alphabetical order is the original order; binaries 0 and 1 will be the "
                 "same");
     /* Ids: decimal, zero-padded to one width, so that every binary's path
      * has the same length (path and argv[0] length shift the stack like the
@@ -563,7 +551,7 @@ main(int argc, char **argv)
         fail(l, 0, st, log, NULL);
     l->reproducible = same_file(bin, again);
     if (!l->reproducible)
-        il_warn("linking the same order twice gave different binaries: the link is not "
+        il_link_warn("linking the same order twice gave different binaries: the link is not "
                 "reproducible (a timestamp, a random build-id, or the output path in the "
                 "binary); differences between the binaries are not only layout");
     unlink(again);
@@ -605,7 +593,7 @@ main(int argc, char **argv)
                 il_buf_str(&ids, id);
             }
         if (same > 1 && !(same == 2 && j == 0 && l->ord.same01 && !strcmp(fps[1], fps[0]))) {
-            il_warn("binaries %s have the same layout (fingerprint %s)", ids.p, fps[j]);
+            il_link_warn("binaries %s have the same layout (fingerprint %s)", ids.p, fps[j]);
             told++;
         }
         il_buf_free(&ids);

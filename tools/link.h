@@ -75,8 +75,8 @@ struct il_link {
     FILE *manifest;
 };
 
-/* Fatal errors and warnings, prefixed "interloper link: ". */
-void il_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A warning on stderr, prefixed "interloper link: warning: " (linkaux.c). */
+void il_link_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---------------------------------------------------------------- linkobj.c */
 /* The objects of the command S scans: its .o arguments and, unless

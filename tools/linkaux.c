@@ -8,14 +8,28 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "il_version.h" /* generated from VERSION (Makefile) */
 #include "il_names.h"
+#include "il_sha256.h"
 #include "link.h"
+
+void
+il_link_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(ME ": warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
 
 void
 il_id(const struct il_link *l, size_t j, char *buf, size_t len)

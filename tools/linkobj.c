@@ -160,7 +160,7 @@ expand(struct il_link *l, const struct il_scan *s, size_t i, char *path, int sep
                  "which of them the link used; use --archives all",
                  path, dupname);
         if (nused == 0) {
-            il_warn("the link used no member of %s (or its linker's trace names none); it "
+            il_link_warn("the link used no member of %s (or its linker's trace names none); it "
                     "stays as it is",
                     path);
             il_ar_close(&ar);

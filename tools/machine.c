@@ -112,27 +112,27 @@ il_machine(void)
     }
     if (f)
         fclose(f);
-    json_object_set_new(m, "cpus_online", file_str("/sys/devices/system/cpu/online"));
+    json_object_set_new(m, IL_MF_CPUS_ONLINE, file_str("/sys/devices/system/cpu/online"));
     json_object_set_new(m, "cpus_isolated", file_str("/sys/devices/system/cpu/isolated"));
     json_object_set_new(m, "nohz_full", file_str("/sys/devices/system/cpu/nohz_full"));
-    json_object_set_new(m, "governor", per_cpu("scaling_governor"));
+    json_object_set_new(m, IL_MF_GOVERNOR, per_cpu("scaling_governor"));
     json_object_set_new(m, "cpufreq_driver", per_cpu("scaling_driver"));
     json_t *boost = on_off("/sys/devices/system/cpu/cpufreq/boost", 0);
     if (!boost)
         boost = on_off("/sys/devices/system/cpu/intel_pstate/no_turbo", 1);
-    json_object_set_new(m, "boost", boost ? boost : json_null());
+    json_object_set_new(m, IL_MF_BOOST, boost ? boost : json_null());
     json_t *smt = on_off("/sys/devices/system/cpu/smt/active", 0);
     json_object_set_new(m, "smt", smt ? smt : json_null());
     json_object_set_new(m, "smt_control", file_str("/sys/devices/system/cpu/smt/control"));
-    json_object_set_new(m, "thp", bracketed("/sys/kernel/mm/transparent_hugepage/enabled"));
+    json_object_set_new(m, IL_MF_THP, bracketed("/sys/kernel/mm/transparent_hugepage/enabled"));
     json_object_set_new(m, "thp_defrag", bracketed("/sys/kernel/mm/transparent_hugepage/defrag"));
-    json_object_set_new(m, "randomize_va_space", file_str("/proc/sys/kernel/randomize_va_space"));
-    json_object_set_new(m, "perf_event_paranoid", file_str("/proc/sys/kernel/perf_event_paranoid"));
+    json_object_set_new(m, IL_MF_ASLR, file_str("/proc/sys/kernel/randomize_va_space"));
+    json_object_set_new(m, IL_MF_PARANOID, file_str("/proc/sys/kernel/perf_event_paranoid"));
     double l1, l5, l15;
     char runnable[64];
     if (first_line("/proc/loadavg", b, sizeof b) &&
         sscanf(b, "%lf %lf %lf %63s", &l1, &l5, &l15, runnable) == 4) {
-        json_object_set_new(m, "loadavg", json_pack("[f,f,f]", l1, l5, l15));
+        json_object_set_new(m, IL_MF_LOADAVG, json_pack("[f,f,f]", l1, l5, l15));
         json_object_set_new(m, "runnable", json_string(runnable));
     }
     /* the whole machine's CPU time so far, in ticks, steal among it */
@@ -143,8 +143,8 @@ il_machine(void)
         unsigned long long all = 0;
         for (int i = 0; i < 8; i++)
             all += t[i];
-        json_object_set_new(m, "steal_ticks", json_integer((json_int_t)t[7]));
-        json_object_set_new(m, "all_ticks", json_integer((json_int_t)all));
+        json_object_set_new(m, IL_MF_STEAL_TICKS, json_integer((json_int_t)t[7]));
+        json_object_set_new(m, IL_MF_ALL_TICKS, json_integer((json_int_t)all));
         json_object_set_new(m, "ticks_per_s", json_integer(sysconf(_SC_CLK_TCK)));
     }
     f = fopen("/proc/meminfo", "re");

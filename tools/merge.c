@@ -3,7 +3,7 @@
  * files of a plan's shards (or of any runs of one plan) into one, checked
  * against the plan: every line must belong to the same plan (its id), the
  * runs are compared with the runs the plan has (rebuilt from the plan line
- * by plan.c, as the sweep made them), and missing, duplicate and foreign
+ * by sweep_plan.c, as the sweep made them), and missing, duplicate and foreign
  * run ids are said.  The shards' outputs must agree, as the runs of one
  * sweep must.  OUT is written to a temporary file and renamed, so it is
  * never partial; OUT may be one of the inputs.
@@ -274,12 +274,11 @@ il_record_merge(int argc, char **argv)
         if (il_plan_batch_end(&p, b) >= p.n)
             break;
     }
-    for (size_t k = 0; k < m.seen.runs.cap; k++)
-        if (m.seen.runs.key[k] && !il_idset_get(&want, m.seen.runs.key[k]))
-            il_strv_push(&extra, m.seen.runs.key[k]);
-    for (size_t k = 0; k < m.dups.cap; k++)
-        if (m.dups.key[k])
-            il_strv_push(&dup, m.dups.key[k]);
+    for (size_t k = 0; k < m.seen.runs.set.n; k++)
+        if (!il_idset_get(&want, m.seen.runs.set.key[k]))
+            il_strv_push(&extra, m.seen.runs.set.key[k]);
+    for (size_t k = 0; k < m.dups.set.n; k++)
+        il_strv_push(&dup, m.dups.set.key[k]);
 
     if (fsync(m.fd) < 0 || close(m.fd) < 0 || rename(tmp, out) < 0)
         err(1, "cannot write %s", out);

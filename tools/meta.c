@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "il_version.h" /* generated from VERSION (Makefile) */
 #include "sweep.h"
 
 #define K_GENERATOR "generator"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "il_hset.h"
 #include "il_names.h"
 #include "il_prng.h"
 #include "linkcmd.h"
@@ -21,38 +22,13 @@ by_name(const void *a, const void *b)
     return c ? c : (x > y) - (x < y);
 }
 
-/* Orders seen so far: open addressing over their FNV-1a hashes. */
-struct seen {
-    const struct il_orders *o;
-    uint32_t *slot; /* order index + 1, 0 free */
-    size_t mask;
-};
-
-static uint64_t
-hash(const uint32_t *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 /* Is order J equal to an earlier one?  If not, remember it. */
 static int
-seen_add(struct seen *s, size_t j)
+seen_add(struct il_hset *seen, const struct il_orders *o, size_t j)
 {
-    const uint32_t *p = il_order(s->o, j);
-    size_t n = s->o->n;
-    for (size_t h = (size_t)hash(p, n) & s->mask;; h = (h + 1) & s->mask) {
-        if (!s->slot[h]) {
-            s->slot[h] = (uint32_t)j + 1;
-            return 0;
-        }
-        if (!memcmp(il_order(s->o, s->slot[h] - 1), p, n * sizeof *p))
-            return 1;
-    }
+    int added;
+    il_hset_add(seen, il_order(o, j), o->n * sizeof *o->p, &added);
+    return !added;
 }
 
 int
@@ -75,29 +51,24 @@ il_orders_make(char *const *names, size_t n, size_t k, uint32_t seed, struct il_
     for (uint64_t i = 1; i < n && fact < 100000000; i++)
         fact *= i + 1;
 
-    struct seen s = {o, NULL, 0};
-    size_t size = 16;
-    while (size < 2 * k)
-        size *= 2;
-    s.slot = il_xcalloc(size, sizeof *s.slot);
-    s.mask = size - 1;
+    struct il_hset seen = {0};
 
     for (size_t i = 0; i < n; i++)
         o->p[i] = (uint32_t)i;
     o->kind[0] = IL_KIND_ORIGINAL;
-    seen_add(&s, 0);
+    seen_add(&seen, o, 0);
     uint64_t ndist = 1;
     if (k >= 2) {
         memcpy(o->p + n, alpha, n * sizeof *alpha);
         o->kind[1] = IL_KIND_ALPHABETICAL;
-        o->same01 = seen_add(&s, 1);
+        o->same01 = seen_add(&seen, o, 1);
         ndist += !o->same01;
     }
     if (k > 2 && k - 2 > fact - ndist) {
         *factp = fact;
         *maxk = fact - ndist + 2;
         free(alpha);
-        free(s.slot);
+        il_hset_free(&seen);
         il_orders_free(o);
         return -1;
     }
@@ -108,11 +79,11 @@ il_orders_make(char *const *names, size_t n, size_t k, uint32_t seed, struct il_
         do {
             memcpy(p, alpha, n * sizeof *alpha);
             il_rng_shuffle(&g, p, n);
-        } while (seen_add(&s, j));
+        } while (seen_add(&seen, o, j));
         o->kind[j] = IL_KIND_RANDOM;
     }
     free(alpha);
-    free(s.slot);
+    il_hset_free(&seen);
     return 0;
 }
 

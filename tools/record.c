@@ -31,6 +31,7 @@ usage(FILE *f)
                "       interloper record summary [FILE]\n"
                "       interloper record validate [FILE...]\n"
                "       interloper record merge -o OUT RESULTS...\n"
+               "       interloper record csv [FILE...]\n"
                "\n"
                "label     add labels to each record on stdin; write to stdout, or append\n"
                "          to OUT with one write per record\n"
@@ -39,6 +40,8 @@ usage(FILE *f)
                "          line as FILE:LINE, and exit 1 if there was one\n"
                "merge     join the results files of one plan's shards, checked against\n"
                "          the plan (interloper-record(1))\n"
+               "csv       the records as a table on stdout: one row per record, labels\n"
+               "          and fields (setup.env_bytes, events.NAME, ...) as columns\n"
                "\n"
                "The summary goes to stderr, as perf stat's does.  See interloper(1).\n");
 }
@@ -273,8 +276,9 @@ main(int argc, char **argv)
 {
     program_invocation_short_name = (char *)"interloper record"; /* err(3) prefix */
     if (argc < 2)
-        errx(1, "expected an operation, label, summary, validate or merge; see interloper record "
-                "--help");
+        errx(1,
+             "expected an operation, label, summary, validate, merge or csv; see interloper record "
+             "--help");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);
         return 0;
@@ -283,6 +287,8 @@ main(int argc, char **argv)
         return cmd_label(argc - 1, argv + 1);
     if (!strcmp(argv[1], "merge"))
         return il_record_merge(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "csv"))
+        return il_record_csv(argc - 1, argv + 1);
     if (!strcmp(argv[1], "summary"))
         return each_line(argc > 2 ? argv[2] : NULL, 1);
     if (!strcmp(argv[1], "validate")) {
@@ -293,5 +299,5 @@ main(int argc, char **argv)
             bad |= each_line(argv[i], 0);
         return bad;
     }
-    errx(1, "unknown operation '%s'; expected label, summary, validate or merge", argv[1]);
+    errx(1, "unknown operation '%s'; expected label, summary, validate, merge or csv", argv[1]);
 }

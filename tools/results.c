@@ -22,68 +22,30 @@
 
 /* ------------------------------------------------------------ a set of ids */
 
-static uint64_t
-hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static size_t
-slot(const struct il_idset *s, const char *id)
-{
-    size_t i = (size_t)hash(id) & (s->cap - 1);
-    while (s->key[i] && strcmp(s->key[i], id))
-        i = (i + 1) & (s->cap - 1);
-    return i;
-}
-
 long *
 il_idset_get(struct il_idset *s, const char *id)
 {
-    if (!s->cap)
-        return NULL;
-    size_t i = slot(s, id);
-    return s->key[i] ? &s->val[i] : NULL;
+    uint32_t i = il_hset_find(&s->set, id, strlen(id));
+    return i == IL_HSET_NONE ? NULL : &s->val[i];
 }
 
 long *
 il_idset_add(struct il_idset *s, const char *id, int *added)
 {
-    if (2 * (s->n + 1) > s->cap) {
-        struct il_idset big = {0};
-        big.cap = s->cap ? 2 * s->cap : 1024;
-        big.key = il_xcalloc(big.cap, sizeof *big.key);
-        big.val = il_xcalloc(big.cap, sizeof *big.val);
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->key[i]) {
-                size_t j = slot(&big, s->key[i]);
-                big.key[j] = s->key[i];
-                big.val[j] = s->val[i];
-            }
-        big.n = s->n;
-        free(s->key);
-        free(s->val);
-        *s = big;
+    uint32_t i = il_hset_add(&s->set, id, strlen(id), added);
+    if (i == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 1024;
+        s->val = il_xrealloc(s->val, s->cap * sizeof *s->val);
     }
-    size_t i = slot(s, id);
-    *added = !s->key[i];
-    if (!s->key[i]) {
-        s->key[i] = il_xstrdup(id);
+    if (*added)
         s->val[i] = 0;
-        s->n++;
-    }
     return &s->val[i];
 }
 
 void
 il_idset_free(struct il_idset *s)
 {
-    for (size_t i = 0; i < s->cap; i++)
-        free(s->key[i]);
-    free(s->key);
+    il_hset_free(&s->set);
     free(s->val);
     memset(s, 0, sizeof *s);
 }

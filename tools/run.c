@@ -61,9 +61,10 @@ usage(FILE *f)
           "  -n, --dry-run       print the environment and the command, run nothing\n"
           "  -h, --help          this text\n"
           "\n"
-          "The records are labelled setup=ID, the id interloper sweep gives the same\n"
-          "setup (e<pad>, -s<stack offset>, -h<heap offset>, ...), and with the factors\n"
-          "given (env_add, stack_offset, heap_offset, pin, cpus); --label overrides them.\n"
+          "The records are labelled bench=PROG's file name, setup=ID, the id interloper\n"
+          "sweep gives the same setup (e<pad>, -s<stack offset>, -h<heap offset>, ...),\n"
+          "and with the factors given (env_add, stack_offset, heap_offset, pin, cpus);\n"
+          "--label overrides them.\n"
           "See interloper-run(1).\n",
           f);
 }
@@ -191,6 +192,10 @@ main(int argc, char **argv)
     il_buf_str(&lab, "{");
     for (size_t i = 0; i < c.nlabels; i++)
         add_label(&lab, &c, c.labels[i].key, c.labels[i].value, 0);
+    /* the bench label, as interloper sweep gives it: the program's file
+     * name (a harness that runs many programs through interloper run
+     * gets records that report --by bench tells apart) */
+    add_label(&lab, &c, IL_L_BENCH, strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog, 1);
     add_label(&lab, &c, IL_L_SETUP, setup, 1);
     const struct {
         const char *given, *key;

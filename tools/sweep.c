@@ -2,7 +2,7 @@
  * interloper sweep: experimental setup randomization, as Mytkowicz et al.
  * propose it ("Producing Wrong Data Without Doing Anything Obviously
  * Wrong!", ASPLOS'09, section 7.1.2), made to run for days: one seeded
- * plan (plan.c), each run forked and exec'd directly (no shell, no helper:
+ * plan (sweep_plan.c), each run forked and exec'd directly (no shell, no helper:
  * everything is parsed and checked once per sweep), every run's output
  * verified, and the results file the sweep's memory, so that rerunning the
  * command resumes it, shards of it run on many machines, and merged shards
@@ -162,7 +162,7 @@ end_line(struct state *st, const char *stopped)
 {
     json_t *l = il_meta_line(IL_M_KIND_MACHINE, st->id);
     json_object_set_new(l, IL_M_WHEN, json_string("end"));
-    json_object_set_new(l, "machine", il_machine());
+    json_object_set_new(l, IL_M_MACHINE, il_machine());
     json_object_set_new(l, "sweep",
                         json_pack("{s:I,s:I,s:I,s:s}", "runs", (json_int_t)st->ran, "skipped",
                                   (json_int_t)st->skipped, "failed", (json_int_t)st->failed,
@@ -821,7 +821,15 @@ main(int argc, char **argv)
     json_decref(line);
     line = il_meta_line(IL_M_KIND_MACHINE, st.id);
     json_object_set_new(line, IL_M_WHEN, json_string("start"));
-    json_object_set_new(line, "machine", il_machine());
+    json_t *machine = il_machine();
+    /* the machine judged, as interloper check does: each problem said
+     * once, and recorded beside the facts */
+    struct il_findings found;
+    il_check(&found, machine, 1);
+    if (!s.c.quiet)
+        il_findings_warn(&found, IL_SWEEP_ME);
+    json_object_set_new(line, IL_M_MACHINE, json_incref(machine)); /* kept for the summary */
+    json_object_set_new(line, IL_M_FINDINGS, il_findings_json(&found));
     il_meta_write(st.res_fd, s.output, line);
     json_decref(line);
 
@@ -831,7 +839,9 @@ main(int argc, char **argv)
     const char *stopped = "done";
     char until_why[512] = "";
     uint32_t block = 0;
+    unsigned last_batch = 0;
     for (unsigned b = 0;; b++) {
+        last_batch = b;
         if (b) {
             free(runs);
             runs = il_plan_batch(&st.plan, b, block, &nruns);
@@ -927,6 +937,38 @@ main(int argc, char **argv)
                     st.ran, shard, k, s.nsys, s.d.reps, extra, s.d.seed, st.id, s.output,
                     st.failed);
         }
+        /* two systems or more (of the whole plan, not a shard of it): what
+         * they compare to, as hyperfine ends */
+        if (s.nsys >= 2 && !s.shard_n) {
+            char failed[1024], words[700];
+            json_t *rep = il_sweep_report(&s, failed, sizeof failed);
+            if (s.until && !strcmp(stopped, "precise enough"))
+                snprintf(words, sizeof words, "ended by --until %g%%: %s", s.until, until_why);
+            else if (s.until && !strcmp(stopped, "--max-runs"))
+                snprintf(words, sizeof words, "ended by --max-runs %llu before --until %g%%: %s",
+                         s.max_runs, s.until, until_why);
+            else if (s.until)
+                snprintf(words, sizeof words,
+                         "ended when every setup had run, before --until "
+                         "%g%%: %s",
+                         s.until, until_why);
+            else
+                snprintf(words, sizeof words, "the plan's %zu runs ran", st.planned);
+            struct il_ending e = {IL_SWEEP_ME,
+                                  words,
+                                  il_now() - st.t0,
+                                  st.ran + st.skipped,
+                                  il_plan_batch_end(&st.plan, last_batch),
+                                  st.id,
+                                  machine,
+                                  NULL};
+            if (rep)
+                il_verdict(stderr, &s, rep, &e);
+            else
+                fprintf(stderr, "interloper sweep: no summary: %s\n", failed);
+            json_decref(rep);
+        }
     }
+    json_decref(machine);
     return st.failed ? 1 : 0;
 }

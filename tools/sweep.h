@@ -10,12 +10,15 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "il_hset.h"
 #include "il_tools.h"
 
 #define IL_SWEEP_ME "interloper sweep"
 /* a system's name is in every run id, which must fit IL_PATH_MAX-sized buffers */
 #define IL_SYSTEM_NAME_MAX 128
-/* the generator and the order scheme; part of every plan's identity */
+/* the generator and the order scheme; part of every plan's identity, so
+ * never edited (its "plan.c" is today's sweep_plan.c: changing the words
+ * would change every plan id and refuse every resume) */
 #define IL_PLAN_GENERATOR "xoshiro128** seeded through fmix32; sweep order 1 (plan.c)"
 
 /* ------------------------------------------------------------ options */
@@ -43,7 +46,9 @@ struct il_sweep {
     const char *input, *expect, *metric;
     char input_sha[65], expect_sha[65];
     int check_output, show_output, keep_going, hold;
-    double until; /* 0: no --until */
+    const char *estimator; /* the report's --estimator for --until and the summary; NULL: mean */
+    int per_launch;        /* a run is the records of one launch (report --per launch) */
+    double until;          /* 0: no --until */
     unsigned long long max_runs;
     unsigned shard_i, shard_n; /* 0: no --shard */
     unsigned slurm;            /* tasks; 0: no --slurm */
@@ -62,10 +67,11 @@ struct il_sweep {
 void il_sweep_parse(struct il_sweep *s, int argc, char **argv);
 
 /* ------------------------------------------------------------ a set of run ids */
+/* Ids in the order first added (set.key[0 .. set.n-1]), each with a value. */
 struct il_idset {
-    char **key;
+    struct il_hset set;
     long *val;
-    size_t cap, n;
+    size_t cap;
 };
 long *il_idset_add(struct il_idset *s, const char *id, int *added);
 long *il_idset_get(struct il_idset *s, const char *id);
@@ -122,11 +128,50 @@ void il_meta_extent_max(json_t *line, size_t *setups, unsigned *reps, unsigned *
  * steal time, ... */
 json_t *il_machine(void);
 
+/* ------------------------------------------------------------ check.c */
+/* The machine's state judged (interloper check; sweep and compare at their
+ * start): one finding a fact, each a line saying what is wrong and how to
+ * fix it. */
+enum il_finding_level { IL_FINDING_OK, IL_FINDING_NOTE, IL_FINDING_PROBLEM };
+struct il_findings {
+    struct il_finding {
+        const char *name; /* load, governor, boost, smt, steal, thp, paranoid, aslr, hold */
+        enum il_finding_level level;
+        char text[400];
+    } v[16];
+    size_t n, problems;
+};
+/* Judge machine (il_machine()'s); it samples /proc/stat for a moment.
+ * driver: for a sweep, which turns ASLR off and holds the switches itself,
+ * so those two are not judged. */
+void il_check(struct il_findings *fs, json_t *machine, int driver);
+json_t *il_findings_json(const struct il_findings *fs);
+/* "ME: machine: TEXT" on stderr for each problem */
+void il_findings_warn(const struct il_findings *fs, const char *me);
+
 /* ------------------------------------------------------------ until.c */
 /* Run interloper report on the results; 1 if every comparison's 95%
  * interval has a half-width below pct percent of its ratio (why says the
  * widest), 0 if not, -1 if report failed (why says its message). */
 int il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *widest);
+
+/* ------------------------------------------------------------ verdict.c */
+/* interloper report --json on the results, with the sweep's design
+ * (--compare system=FIRST --setup setup, the metric and estimator): its
+ * JSON, or NULL with why (its last line of stderr). */
+json_t *il_sweep_report(const struct il_sweep *s, char *why, size_t whysz);
+/* How a sweep ended, for the summary. */
+struct il_ending {
+    const char *me;              /* "interloper sweep" */
+    const char *stopped;         /* why it stopped, in words */
+    double seconds;              /* how long it ran */
+    size_t runs, setups;         /* runs measured (all of the results file's), setups */
+    const char *plan;            /* the plan's id */
+    json_t *machine;             /* il_machine()'s, at the start */
+    const char *const *commands; /* each system's command, or NULL */
+};
+/* The five-second summary of a report of two or more systems. */
+void il_verdict(FILE *f, const struct il_sweep *s, json_t *report, const struct il_ending *e);
 
 /* ------------------------------------------------------------ slurm.c */
 /* --slurm without --env-base: the script's base is the submitting
@@ -136,5 +181,9 @@ void il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs);
 
 /* ------------------------------------------------------------ merge.c */
 int il_record_merge(int argc, char **argv);
+
+/* ------------------------------------------------------------ record_csv.c */
+/* interloper record csv [FILE...]: one row per record, one column per field */
+int il_record_csv(int argc, char **argv);
 
 #endif

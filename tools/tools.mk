@@ -2,16 +2,16 @@
 # the top-level Makefile.
 TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 	$(B)/libexec/interloper-run $(B)/libexec/interloper-sweep $(B)/libexec/interloper-hold \
-	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc $(B)/libexec/interloper-build
+	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc $(B)/libexec/interloper-build \
+	$(B)/libexec/interloper-check
 
-# What every C command shares (tools/il_util.h, include/il_xalloc.h).
-IL_UTIL_OBJ = $(addprefix $(B)/tools/,util.o sha256.o xalloc.o)
 # What interloper run, sweep and record merge share (tools/il_tools.h).
 IL_TOOL_COMMON = args opts setupid elf launch
 IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o
 # The plan, results files and their lines: the sweep's, and merge's.
-IL_PLAN_OBJ = $(addprefix $(B)/tools/,plan.o prng.o results.o meta.o)
-IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o until.o slurm.o holdev.o)
+IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_PRNG_OBJ)
+IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o check.o until.o verdict.o \
+	slurm.o holdev.o)
 
 $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
@@ -29,21 +29,28 @@ $(B)/libexec/interloper-sweep: $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_O
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lm
 
+# interloper check: the machine's state (machine.c) judged (check.c)
+$(B)/libexec/interloper-check: $(B)/tools/check_main.o $(B)/tools/check.o $(B)/tools/machine.o \
+		$(IL_UTIL_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+
 $(B)/libexec/interloper-hold: $(B)/tools/hold.o $(B)/tools/holdev.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^
 
-# merge rebuilds a plan's runs with the sweep's own plan.c; meta.c's
+# merge rebuilds a plan's runs with the sweep's own sweep_plan.c; meta.c's
 # identity half needs the sweep's options, which are linked for it.
-$(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(IL_PLAN_OBJ) \
+$(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(B)/tools/record_csv.o \
+		$(IL_CSV_OBJ) $(IL_PLAN_OBJ) \
 		$(B)/tools/sweep_cli.o $(B)/tools/machine.o $(IL_TOOL_COMMON_OBJ) \
-		$(B)/interposer/summary.o $(B)/interposer/util.o
+		$(B)/interposer/summary.o $(B)/interposer/sigsafe.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 
 # interloper link and interloper cc share the link command model.
 IL_LINK_OBJ = $(addprefix $(B)/tools/,link.o linkobj.o linkaux.o linkrun.o archive.o order.o \
-	prng.o linkcmd.o linkopts.o) $(IL_UTIL_OBJ)
+	linkcmd.o linkopts.o) $(IL_PRNG_OBJ) $(IL_UTIL_OBJ)
 
 $(B)/libexec/interloper-link: $(IL_LINK_OBJ)
 	@mkdir -p $(@D)
@@ -60,14 +67,9 @@ $(B)/libexec/interloper-cc: $(B)/tools/cc.o $(B)/tools/linkcmd.o $(IL_UTIL_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^
 
 $(B)/tests/unit/test_linkcmd: tests/unit/test_linkcmd.c $(B)/tools/linkcmd.o $(B)/tools/archive.o \
-		$(B)/tools/order.o $(B)/tools/prng.o $(IL_UTIL_OBJ)
+		$(B)/tools/order.o $(IL_PRNG_OBJ) $(IL_UTIL_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $(filter %.c %.o,$^) -lcmocka
-
-# The one generator of every order (include/il_prng.h).
-$(B)/tests/unit/test_prng: tests/unit/test_prng.c $(B)/tools/prng.o
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $^ -lcmocka
 
 # The tools' own unit tests (tests/tools/).
 TOOLS_UNIT = $(patsubst tests/tools/%.c,$(B)/tests/unit/%,$(wildcard tests/tools/test_*.c))
@@ -75,4 +77,4 @@ UNIT_TESTS += $(TOOLS_UNIT)
 
 $(TOOLS_UNIT): $(B)/tests/unit/test_%: tests/tools/test_%.c $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $^ -lcmocka -ljansson
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $(filter %.c %.o,$^) -lcmocka -ljansson

@@ -22,98 +22,13 @@
 
 #include "sweep.h"
 
-/* interloper report, beside us or where the front command says */
-static char *
-report_path(void)
-{
-    const char *d = getenv("INTERLOPER_LIBEXEC");
-    char *p = d && *d ? il_xasprintf("%s/interloper-report", d) : NULL;
-    if (p && access(p, X_OK) == 0)
-        return p;
-    free(p);
-    return il_xasprintf("%s/interloper-report", il_libexec_dir());
-}
-
-/* Its stdout; NULL if it failed, with its last line of stderr in why. */
-static char *
-run_report(const struct il_sweep *s, char *why, size_t whysz)
-{
-    char *prog = report_path(), *cmp = il_xasprintf("system=%s", s->d.sys[0]);
-    char *argv[16];
-    int k = 0;
-    argv[k++] = prog;
-    argv[k++] = "--json";
-    argv[k++] = "--metric";
-    argv[k++] = (char *)s->metric;
-    argv[k++] = "--compare";
-    argv[k++] = cmp;
-    argv[k++] = "--setup";
-    argv[k++] = IL_L_SETUP;
-    if (s->d.pin_factor) {
-        argv[k++] = "--by";
-        argv[k++] = IL_L_PIN;
-    }
-    argv[k++] = (char *)s->output;
-    argv[k] = NULL;
-    int pfd[2], dn = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (pipe2(pfd, O_CLOEXEC) < 0 || dn < 0)
-        err(1, "--until: pipe");
-    extern char **environ;
-    int efd = memfd_create("report-err", MFD_CLOEXEC);
-    pid_t p = il_spawn(prog, argv, environ, dn, pfd[1], efd >= 0 ? efd : dn, NULL);
-    if (p < 0)
-        err(1, "--until: cannot run %s", prog);
-    close(pfd[1]);
-    close(dn);
-    struct il_buf b = {0};
-    char chunk[65536];
-    ssize_t n;
-    while ((n = read(pfd[0], chunk, sizeof chunk)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break;
-        il_buf_add(&b, chunk, (size_t)n);
-    }
-    close(pfd[0]);
-    int st;
-    while (waitpid(p, &st, 0) < 0 && errno == EINTR)
-        ;
-    free(prog);
-    free(cmp);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        char e[1024] = "";
-        ssize_t m = efd >= 0 ? pread(efd, e, sizeof e - 1, 0) : -1;
-        e[m > 0 ? m : 0] = 0;
-        while (m > 0 && e[m - 1] == '\n')
-            e[--m] = 0;
-        char *last = strrchr(e, '\n');
-        snprintf(why, whysz, "interloper report failed (%s %d): %s",
-                 WIFEXITED(st) ? "status" : "signal",
-                 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
-                 last   ? last + 1
-                 : e[0] ? e
-                        : "no message");
-        if (efd >= 0)
-            close(efd);
-        il_buf_free(&b);
-        return NULL;
-    }
-    if (efd >= 0)
-        close(efd);
-    return b.p;
-}
-
 int
 il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *widest)
 {
-    char *text = run_report(s, why, whysz);
+    json_t *r = il_sweep_report(s, why, whysz);
     *widest = INFINITY;
-    if (!text)
+    if (!r)
         return -1;
-    json_error_t je;
-    json_t *r = json_loads(text, 0, &je);
-    free(text);
     json_t *cmps = json_object_get(r, "comparisons");
     if (!json_array_size(cmps)) {
         snprintf(why, whysz, "interloper report gave no comparison of the systems yet");

@@ -1,14 +1,16 @@
 /*
  * racer: threads that end the process at the same moment, for the exit-race
  * tests (tests/system/interposer_races.sh) and the stress benchmark
- * (bench/stress.c).  Nothing is printed: the outcome is the wait status.
+ * (bench/stress.sh).  Nothing is printed: the outcome is the wait status.
  *
  *   racer MAIN ACTION N [atexit]
  *       main and N threads (1..16) meet at a spinning barrier, then main
  *       ends as MAIN says (return 1, exit 1) and every thread i (0..N-1)
  *       as ACTION says: exit (status 10+i), _exit (status 40+i), abort,
- *       return (the thread just ends).  With "atexit", main registers a
- *       handler that does a little work first, as real programs do.
+ *       return (the thread just ends), exec (thread 0 execs this program
+ *       as "racer target", which exits with status 77 at once; the others
+ *       call exit).  With "atexit", main registers a handler that does a
+ *       little work first, as real programs do.
  *   racer join MAIN
  *       main's atexit handler joins a worker, and the worker calls
  *       exit(3) once that handler runs (MAIN: return or exit 0).  glibc
@@ -52,6 +54,13 @@ worker(void *arg)
         _exit(40 + i);
     if (!strcmp(action, "abort"))
         abort();
+    if (!strcmp(action, "exec")) {
+        if (i == 0) {
+            execl("/proc/self/exe", "racer", "target", (char *)NULL);
+            _exit(99);
+        }
+        exit(10 + i);
+    }
     return NULL; /* "return": the thread ends, the process goes on */
 }
 
@@ -102,6 +111,8 @@ start_all(int n)
 int
 main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "target"))
+        return 77;
     if (argc >= 3 && !strcmp(argv[1], "join")) {
         atexit(join_worker);
         if (pthread_create(&joined, NULL, late_exiter, NULL))
@@ -117,7 +128,7 @@ main(int argc, char **argv)
         return 0;
     }
     if (argc < 4)
-        errx(2, "usage: racer return|exit exit|_exit|abort|return N [atexit] | racer join "
+        errx(2, "usage: racer return|exit exit|_exit|abort|return|exec N [atexit] | racer join "
                 "return|exit | racer all-exit N");
     action = argv[2];
     if (argc > 4 && !strcmp(argv[4], "atexit"))

@@ -115,6 +115,46 @@ EOF
 		three "the next record stands alone"
 fi
 
+try "a writer paused half-way through its line: no blank line, no line broken, nothing glued"
+# Issue 17: 67 blank lines in a shared file, when another writer's append
+# paused longer than the 2 ms the library then waited before it "mended"
+# what it took for a torn line.  slowappend takes the lock every writer of
+# the library takes, appends half a line and pauses; the measured program
+# ends meanwhile.  Its record must come after slowappend's whole line.  The
+# writer is let go once the program has ended, or after 1 s (the library
+# waits up to 2 s for the lock, counting its own sleeps only).
+"$PROGS/slowappend" "$T/shared.jsonl" "$T/go" >"$T/slow.out" 2>&1 &
+slow=$!
+i=0
+while [ "$i" -lt 3000 ] && ! grep -q ready "$T/slow.out" 2>/dev/null; do
+	sleep 0.02
+	i=$((i + 1))
+done
+INTERLOPER_OUTPUT="$T/shared.jsonl" LD_PRELOAD="$LIB" "$P" hello >/dev/null 2>"$T/shared.err" &
+prog=$!
+i=0
+while [ "$i" -lt 50 ] && kill -0 "$prog" 2>/dev/null; do
+	sleep 0.02
+	i=$((i + 1))
+done
+: >"$T/go"
+wait "$prog"
+assert_eq "$?" 0 "the program's status"
+wait "$slow"
+assert_eq "$(cat "$T/slow.out")" ready "the paused writer"
+assert_eq "$(grep -c '^$' "$T/shared.jsonl")" 0 "blank lines"
+assert_eq "$(nrec "$T/shared.jsonl")" 2 "lines: the paused writer's and the record"
+assert_eq "$(python3 -c 'import json,sys
+n=0
+for l in open(sys.argv[1]):
+    try:
+        json.loads(l); n+=1
+    except ValueError:
+        pass
+print(n)' "$T/shared.jsonl")" 2 "lines that are whole JSON"
+assert_eq "$(grep -c '^{"schema":"interloper/1"' "$T/shared.jsonl")" 1 "the record, on a line of its own"
+assert_eq "$(wc -c <"$T/shared.err" | tr -d ' ')" 0 "nothing on stderr"
+
 try "a FIFO whose reader does not read yet: whole records, no cut line, nothing glued"
 # this shell holds the FIFO open for reading on fd 3 and reads only after
 # both programs ended; the first record is larger than the pipe (review

@@ -2,7 +2,7 @@
 # Object lists ($OBJS) are plain names, split on purpose.
 # shellcheck disable=SC2086
 # What `interloper link` needs in PATH: the link command's own programs
-# and nm, nothing else (it hashes the binaries itself, tools/sha256.c),
+# and nm, nothing else (it hashes the binaries itself, common/sha256.c),
 # and its hashes are what sha256sum(1) and nm(1) say.
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"

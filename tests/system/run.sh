@@ -217,7 +217,7 @@ assert_eq "$(sed -n 's/^-- //p' out2) | $(sed -n 's/^exec //p' out2)" "env x | $
 
 try "the setup's id label comes from the factors; --label overrides it"
 run --env-add 64 --stack-offset 32 --heap-offset 4096 -- "$P" hello >/dev/null
-assert_eq "$(last '["labels"]')" '{"setup": "e64-s32-h4096", "env_add": "64", "stack_offset": "32", "heap_offset": "4096"}' "labels"
+assert_eq "$(last '["labels"]')" '{"bench": "probe", "setup": "e64-s32-h4096", "env_add": "64", "stack_offset": "32", "heap_offset": "4096"}' "labels: bench is the program's file name"
 run --env-size 5000 --label setup=mine -- "$P" hello >/dev/null
 assert_eq "$(last '["labels"]["setup"]')" mine "--label wins"
 run --env-size 5000 -- "$P" hello >/dev/null

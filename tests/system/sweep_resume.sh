@@ -49,7 +49,7 @@ try "rerunning the same command runs only the missing runs and says how many it 
 # shellcheck disable=SC2086
 il sweep $SWEEP --output int.jsonl -- 0.05 2>err
 assert_eq "$?" 0 "status"
-assert_match "$(head -n 1 err)" "^interloper sweep: resuming plan [0-9a-f]{12} in int.jsonl: $n of 32 runs are there already; running the other $((32 - n))$" "message"
+assert_match "$(quiet_machine err | head -n 1)" "^interloper sweep: resuming plan [0-9a-f]{12} in int.jsonl: $n of 32 runs are there already; running the other $((32 - n))$" "message"
 # shellcheck disable=SC2086
 il sweep -n $SWEEP | cut -f2 | sort >plan
 runs int.jsonl >got
@@ -147,8 +147,8 @@ try "progress: not on a terminal, no line per run"
 il sweep --seed 1 --reps 10 --env-add 0:128:64 --system A=bin/A/prog --output prog.jsonl -- hello 2>err
 assert_eq "$?" 0 "status"
 assert_eq "$(recs prog.jsonl)" 30 "runs"
-assert_eq "$(wc -l <err | tr -d ' ')" 1 "one line: the summary"
-assert_match "$(cat err)" "^interloper sweep: 30 runs \(3 setups x 1 systems x 10 reps, seed 1, plan [0-9a-f]{12}\) in prog.jsonl; 0 failed$" "summary"
+assert_eq "$(quiet_machine err | wc -l | tr -d ' ')" 1 "one line: the summary"
+assert_match "$(quiet_machine err)" "^interloper sweep: 30 runs \(3 setups x 1 systems x 10 reps, seed 1, plan [0-9a-f]{12}\) in prog.jsonl; 0 failed$" "summary"
 
 try "progress: on a terminal, one line redrawn in place"
 if ! command -v script >/dev/null; then

@@ -24,7 +24,8 @@ try "a target already met after the first setups: it stops there and says why"
 il sweep --seed 1 --reps 2 --setups 4 --env-add 0:1024:64 --until 90 $SYS --output u1.jsonl -- 0.01 2>err
 assert_eq "$?" 0 "status"
 assert_eq "$(recs u1.jsonl)" 16 "4 setups x 2 systems x 2 reps"
-assert_match "$(tail -n 1 err)" "^interloper sweep: stopped \(precise enough\): every ratio's 95% interval is narrow enough \(widest: B/A [0-9.]+ \+-[0-9.]+%; target \+-90%\)$" "why"
+assert_match "$(grep "^interloper sweep: stopped" err)" "^interloper sweep: stopped \(precise enough\): every ratio's 95% interval is narrow enough \(widest: B/A [0-9.]+ \+-[0-9.]+%; target \+-90%\)$" "why"
+assert_match "$(cat err)" "  ended by --until 90%: every ratio's 95% interval is narrow enough" "the summary says which limit ended it"
 
 try "a target out of reach: more setups, batch by batch, up to --max-runs, and it says so"
 # shellcheck disable=SC2086
@@ -33,7 +34,8 @@ il sweep --seed 1 --reps 2 --setups 2 --env-add 0:1024:64 --until 0.0001 --max-r
 assert_eq "$?" 0 "status"
 assert_eq "$(recs u2.jsonl):$(setups u2.jsonl)" "32:8" "2, 4, then 8 setups: 16 more would pass 40 runs"
 assert_match "$(grep -c 'adding [0-9]* setups' err)" "^2$" "two batches added, each said"
-assert_match "$(tail -n 1 err)" "^interloper sweep: stopped \(--max-runs\): not every ratio's 95% interval is narrow enough \(widest: B/A [0-9.]+ \+-[0-9.]+%; target \+-0.0001%\)$" "why"
+assert_match "$(grep "^interloper sweep: stopped" err)" "^interloper sweep: stopped \(--max-runs\): not every ratio's 95% interval is narrow enough \(widest: B/A [0-9.]+ \+-[0-9.]+%; target \+-0.0001%\)$" "why"
+assert_match "$(cat err)" "  ended by --max-runs 40 before --until 0.0001%: not every ratio" "the summary says which limit ended it"
 assert_eq "$(python3 -c 'import json, sys
 print([json.loads(l)["extent"]["setups"] for l in open(sys.argv[1]) if "\"kind\":\"extent\"" in l or "\"kind\":\"plan\"" in l])' u2.jsonl)" \
 	"[2, 4, 8]" "the plan's extent, as it grew"

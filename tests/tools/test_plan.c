@@ -1,5 +1,5 @@
 /*
- * test_plan.c: the properties of tools/plan.c that the sweep and merge rely
+ * test_plan.c: the properties of tools/sweep_plan.c that the sweep and merge rely
  * on.  The orders themselves are checked against the sh sweep this replaced
  * (tests/sweep/old-orders.txt) and an independent Python reference
  * (tests/sweep/order_ref.py) by tests/system/sweep.sh.

@@ -194,6 +194,37 @@ test_unknown_variable(void **state)
     assert_true(cfg.events_default);
 }
 
+/* Without a getenv function the library finds its variables in one pass
+ * over the environment: the first of a name counts, as with getenv; the
+ * variables interloper sets for its own use are known; a misspelt one is
+ * reported after the others' problems, with the names the library reads;
+ * an entry without '=' has no value. */
+static void
+test_environment_scan(void **state)
+{
+    (void)state;
+    char *env[] = {"PATH=/bin",
+                   "INTERLOPER_BACKENDS=perf",
+                   "INTERLOPER_BACKEND=none",
+                   "INTERLOPER_BACKEND=perf",
+                   "INTERLOPER_STACK_OFFSET=00000064",
+                   "INTERLOPER_HEAP_OFFSET=lots",
+                   "INTERLOPER_PAD=xxxx",
+                   "INTERLOPER_CC=gcc",
+                   "INTERLOPER_RUN",
+                   "INTERLOPER_STRICT=",
+                   NULL};
+    assert_int_equal(il_config_parse(&cfg, NULL, env), 2);
+    assert_int_equal(cfg.backend, IL_BACKEND_NONE);
+    assert_int_equal(cfg.stack_offset, 64);
+    assert_false(cfg.strict);
+    assert_string_equal(cfg.run_spec, "");
+    assert_non_null(strstr(cfg.errors[0], "INTERLOPER_HEAP_OFFSET=lots: not a byte count"));
+    assert_non_null(strstr(cfg.errors[1], "INTERLOPER_BACKENDS=perf: unknown variable; expected "
+                                          "one of INTERLOPER_EVENTS, _BACKEND, _OUTPUT,"));
+    assert_non_null(strstr(cfg.errors[1], ", _DEBUG"));
+}
+
 static void
 test_strerror(void **state)
 {
@@ -218,6 +249,7 @@ main(void)
         cmocka_unit_test(test_inherit_bools),
         cmocka_unit_test(test_output),
         cmocka_unit_test(test_unknown_variable),
+        cmocka_unit_test(test_environment_scan),
         cmocka_unit_test(test_strerror),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

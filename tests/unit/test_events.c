@@ -1,4 +1,4 @@
-/* Unit tests: event resolution (interposer/events.c, pfm.c, perf.c). */
+/* Unit tests: event resolution (interposer/backends.c, names.c, pfm.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

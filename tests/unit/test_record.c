@@ -1,4 +1,4 @@
-/* Unit tests: record building (interposer/record.c, util.c). */
+/* Unit tests: record building (interposer/record_json.c, sigsafe.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -235,6 +235,19 @@ test_summary_format(void **state)
     assert_non_null(strstr(out, "5 voluntary and 0 involuntary context switches"));
     assert_non_null(strstr(out, "CPUs 0-1"));
     assert_non_null(strstr(out, "entry tail"));
+    /* clock events in msec, as perf stat prints them, with perf's CPUs
+     * utilized; their floor in usec; rounding carries into the integer */
+    struct il_summary_event clk[2] = {
+        {"task-clock", 1, 949084999, 1, 2904, 0, 0, 0, NULL},
+        {"cpu-clock", 1, 1999995, 0, 0, 0, 0, 0, NULL},
+    };
+    s.ev = clk;
+    n = il_summary_format(&s, out, sizeof out);
+    assert_non_null(strstr(out, "            949.08 msec task-clock               # 0.633 CPUs "
+                                "utilized, floor 2.90 usec\n"));
+    assert_non_null(strstr(out, "              2.00 msec cpu-clock                # 0.001 CPUs "
+                                "utilized\n"));
+    s.ev = ev;
     /* cut to fit, and terminated */
     n = il_summary_format(&s, out, 40);
     assert_int_equal(n, 39);

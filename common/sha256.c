@@ -1,7 +1,7 @@
 /*
  * sha256.c: SHA-256 as FIPS 180-4 defines it, for the identity of the
  * measured binaries, of the plan, and of each run's output.  Checked
- * against sha256sum(1) and the standard's examples (tests/unit/test_sha256.c,
+ * against sha256sum(1) and the standard's examples (tests/common/test_sha256.c,
  * tests/system/sweep.sh).
  */
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "il_util.h"
+#include "il_sha256.h"
 
 /* the first 32 bits of the fractional parts of the cube roots of the first
  * 64 primes (FIPS 180-4, 4.2.2) */

@@ -1,17 +1,12 @@
 /*
- * util.c: growing strings and string vectors, quoting, PATH lookup, whole
- * reads and writes, clocks: for every interloper C command (il_util.h;
- * allocation: xalloc.c).
+ * text.c: growing strings and string vectors, UTF-8, JSON and sh quoting,
+ * for every interloper C command (il_util.h; allocation: xalloc.c; the
+ * system's side: system.c).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "il_util.h"
 
@@ -194,115 +189,4 @@ il_strv_free(struct il_strv *s)
         free(s->v[i]);
     free(s->v);
     memset(s, 0, sizeof *s);
-}
-
-char *
-il_find_program(const char *prog)
-{
-    struct stat st;
-    if (strchr(prog, '/'))
-        return il_xstrdup(prog);
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/bin:/bin";
-    for (const char *p = path;; p++) {
-        const char *colon = strchr(p, ':');
-        size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        char *cand = n ? il_xasprintf("%.*s/%s", (int)n, p, prog) : il_xasprintf("./%s", prog);
-        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
-            return cand;
-        free(cand);
-        if (!colon)
-            return NULL;
-        p = colon;
-    }
-}
-
-char *
-il_which(const char *name)
-{
-    if (!*name || (strchr(name, '/') && access(name, X_OK) < 0))
-        return NULL;
-    char *p = il_find_program(name);
-    if (!p || p[0] == '/')
-        return p;
-    char *here = getcwd(NULL, 0);
-    char *abs = here ? il_xasprintf("%s/%s", here, p) : NULL;
-    free(here);
-    free(p);
-    return abs;
-}
-
-int
-il_write_full(int fd, const void *s, size_t n)
-{
-    const char *p = s;
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-char *
-il_slurp(const char *path, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0)
-        return NULL;
-    if (fstat(fd, &st) < 0) {
-        int e = errno;
-        close(fd);
-        errno = e;
-        return NULL;
-    }
-    /* the size is a hint: the file may be growing, or in /proc */
-    size_t cap = (size_t)st.st_size + 1, n = 0;
-    char *p = il_xmalloc(cap);
-    for (;;) {
-        if (n == cap)
-            p = il_xrealloc(p, cap *= 2);
-        ssize_t r = read(fd, p + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            free(p);
-            close(fd);
-            errno = e;
-            return NULL;
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    close(fd);
-    p[n] = 0; /* n < cap: the last read found room and read nothing */
-    if (len)
-        *len = n;
-    return p;
-}
-
-void
-il_utc_now(char out[32])
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-double
-il_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

@@ -1,6 +1,6 @@
 /*
- * test_util.c: the helpers every C command shares (tools/util.c,
- * il_util.h): sh quoting (the sweep's words and the links file's records),
+ * test_util.c: the helpers every C command shares (common/text.c,
+ * common/system.c, il_util.h): sh quoting (the sweep's words and the links file's records),
  * string vectors, whole-file reads, and the PATH search of interloper run,
  * sweep, cc and link.
  */

@@ -1,5 +1,5 @@
 /*
- * events.c: which backend counts, and which events.
+ * backends.c: which backend counts, and which events.
  *
  * il_events_setup() runs once before main.  INTERLOPER_BACKEND picks the
  * backend; "auto" (the default) takes

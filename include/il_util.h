@@ -1,8 +1,8 @@
 /*
  * il_util.h: the helpers every interloper C command shares (run, sweep,
  * record merge, link, cc): growing strings and string vectors, JSON and
- * sh quoting, UTF-8, PATH lookup, whole reads and writes, clocks (util.c)
- * and SHA-256 (sha256.c), with allocation that cannot fail (il_xalloc.h).
+ * sh quoting, UTF-8 (common/text.c), PATH lookup, whole reads and writes,
+ * clocks (common/system.c), with allocation that cannot fail (il_xalloc.h).
  * One copy of each, for commands that need none of each other's types.
  * Not used by the library, which allocates nothing before main; these may
  * allocate and exit on failure.
@@ -15,7 +15,7 @@
 
 #include "il_xalloc.h"
 
-/* ------------------------------------------------------------ util.c */
+/* ------------------------------------------------------------ text.c */
 /* A growing string, always terminated. */
 struct il_buf {
     char *p;
@@ -48,6 +48,7 @@ void il_strv_push(struct il_strv *s, const char *str);
 void il_strv_push_own(struct il_strv *s, char *str);
 void il_strv_free(struct il_strv *s);
 
+/* ------------------------------------------------------------ system.c */
 /* PROG as exec would find it: a path if it has a '/', else the first
  * executable regular file of that name in PATH (when PATH is not set,
  * /usr/bin:/bin; an empty entry is the current directory).  NULL if none. */
@@ -65,21 +66,5 @@ char *il_slurp(const char *path, size_t *len);
 void il_utc_now(char out[32]);
 /* A monotonic clock in seconds. */
 double il_now(void);
-
-/* ------------------------------------------------------------ sha256.c */
-struct il_sha256 {
-    uint32_t h[8];
-    uint64_t len;
-    unsigned char buf[64];
-    size_t nbuf;
-};
-void il_sha256_init(struct il_sha256 *c);
-void il_sha256_update(struct il_sha256 *c, const void *p, size_t n);
-void il_sha256_final(struct il_sha256 *c, unsigned char out[32]);
-/* The hex digest of n bytes, of an open descriptor read from offset 0
- * (its size in *size), of a file.  0, or -1 with errno. */
-void il_sha256_hex(const void *p, size_t n, char hex[65]);
-int il_sha256_fd(int fd, char hex[65], unsigned long long *size);
-int il_sha256_file(const char *path, char hex[65]);
 
 #endif

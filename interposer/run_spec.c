@@ -1,5 +1,5 @@
 /*
- * run.c: the hand-over from interloper run (INTERLOPER_RUN).
+ * run_spec.c: the hand-over from interloper run (INTERLOPER_RUN).
  *
  * interloper run execs the program in place, so no driver is left to add
  * labels or print a summary when it ends.  Labels must not travel through

@@ -1,5 +1,5 @@
 /*
- * util.c: small async-signal-safe helpers.  Nothing here allocates, takes
+ * sigsafe.c: small async-signal-safe helpers.  Nothing here allocates, takes
  * a lock or touches stdio, because the finish path may run in a signal
  * handler or inside _exit(); system calls are raw (sys.h).
  */

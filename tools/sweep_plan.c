@@ -1,5 +1,5 @@
 /*
- * plan.c: a sweep's plan, the runs and their order, from a design and a
+ * sweep_plan.c: a sweep's plan, the runs and their order, from a design and a
  * seed.  Pure: no I/O.  This is experimental setup randomization as
  * Mytkowicz et al. propose it (ASPLOS'09, section 7.1.2): every system in
  * many setups, in a random interleaved order, so that drift in the machine

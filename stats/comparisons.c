@@ -1,5 +1,5 @@
 /*
- * compare.c: comparisons of a value with a baseline.
+ * comparisons.c: comparisons of a value with a baseline.
  *
  * The headline interval (JSON comparisons[].ci, the table and the verdict)
  * respects the design when the command names it (--setup, or --levels):

@@ -1,5 +1,5 @@
 /*
- * record.c: the record, schema interloper/1 (libinterloper(7)), written
+ * record_json.c: the record, schema interloper/1 (libinterloper(7)), written
  * by one small JSON writer that is async-signal-safe: no allocation, no
  * stdio, no locks.
  *
@@ -19,6 +19,7 @@
 #include <sys/personality.h>
 #include <sys/utsname.h>
 
+#include "il_version.h" /* generated from VERSION (Makefile) */
 #include "il.h"
 #include "sys.h"
 
@@ -302,6 +303,7 @@ put_exit(struct out *o)
     put_i64(o, il.end_how == IL_HOW_SIGNAL ? il.end_sig : 0);
     if (il.end_how == IL_HOW_EXEC && il.end_exec)
         kv_str(o, IL_F_EXEC, il.end_exec);
+    kv_bool(o, IL_F_CERTAIN, !il.end_uncertain);
     PUT(o, "}");
 }
 

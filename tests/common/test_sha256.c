@@ -1,5 +1,5 @@
 /*
- * test_sha256.c: tools/sha256.c against the examples of FIPS 180-4 (and
+ * test_sha256.c: common/sha256.c against the examples of FIPS 180-4 (and
  * its appendix's one million 'a's), and fed in pieces of every size.
  * tests/system/sweep.sh compares it with sha256sum(1) on real files.
  */
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "il_tools.h"
+#include "il_sha256.h"
 
 static void
 standard_examples(void **state)

@@ -1,0 +1,247 @@
+/*
+ * exit.c: the exit family's hooks, together: exit(), the return from
+ * main, _exit(), _Exit(), quick_exit (through its at_quick_exit entry), and
+ * the two on_exit entries through which glibc's exit() reaches us.  Who
+ * ends the process, and the record, are finish.c's.
+ *
+ *   exit() and return from main (il_main_return in trampoline.S calls
+ *            il_main_returned) go through glibc's exit(), which runs the
+ *            atexit handlers - in whichever threads are exiting; glibc
+ *            2.36 lets several threads share the list - and then, in the
+ *            first thread to find the list empty, _IO_cleanup() and the
+ *            final _exit, which we cannot hook.  Our constructor
+ *            registers two entries first, so they run last, after every
+ *            handler of the program (il_exit_lock, il_exit_record: the
+ *            same work).  The thread that pops one takes stdio's list
+ *            lock (_IO_list_lock), flushes the program's stdio output
+ *            (glibc.c), claims (it is the ender) and writes the record.
+ *            Every other thread that reaches glibc's final _IO_cleanup
+ *            waits for that lock, in the other entry or in _IO_cleanup, so
+ *            it cannot end the process first; two entries, so that the
+ *            list is not empty (a thread finding it empty goes straight to
+ *            _IO_cleanup) while the first popper takes the lock.  The
+ *            ender then goes on through _IO_cleanup (the lock is
+ *            recursive) to _exit with the status recorded.  The winner is
+ *            decided where glibc decides it (the first thread past the
+ *            handlers), so the distribution of endings is close to the
+ *            plain one.
+ *   _exit(), _Exit(), quick_exit: the thread claims, writes, and ends the
+ *            process itself, with signals blocked from the claim on.
+ *
+ * A thread whose atexit handler waits for another thread that calls
+ * exit() is not blocked: glibc lets the second thread run the remaining
+ * handlers, and it becomes the ender.
+ *
+ * Two entries are not enough when three threads run exit() at once:
+ * exit_admit lets in two and holds the rest until the ending is decided.
+ * Left as a documented residue: two threads in quick_exit at once
+ * (undefined in C); a thread that reaches glibc's exit() past our hook
+ * (glibc's own calls, error(3)) is not admitted, and counts as a third.
+ *
+ * In the finish path's signal-safe set (_exit may run in a signal
+ * handler): the flush and glibc's exit are reached through glibc.c, which
+ * is outside it, and safe.allow says why each may be called from here.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "il.h"
+#include "sys.h"
+
+/* set by il_main_return: this thread's main returned (the ending is
+ * "return" unless it calls exit() since) */
+__thread int il_tls_returned __attribute__((tls_model("initial-exec")));
+
+/* glibc's stdio list lock (libio/genops.c): held around stdio's list
+ * walks, and by _IO_cleanup at the very end of exit().  Exported by
+ * glibc since 2.2.5 for fork's use. */
+extern void _IO_list_lock(void);
+
+static uint64_t
+now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/*
+ * _exit, _Exit and quick_exit: the record, then the end, with signals
+ * still blocked, so that a signal arriving after the record cannot end
+ * the process differently (without us it would have arrived after the
+ * exit_group, as good as never).  Nothing of the program runs in between.
+ */
+static void __attribute__((noreturn)) finish_and_end(enum il_how how, int status)
+{
+    il_sigset old;
+    if (il_measured())
+        il_finish_blocked(how, status, 0, NULL, &old);
+    for (;;)
+        il_sys_exit_group(status);
+}
+
+/*
+ * How many threads glibc's exit() runs at once, until the ending is
+ * decided.  glibc pops its handlers under a lock it lets go of before
+ * calling each, so a thread that pops one of our two entries may be
+ * preempted before the entry's first instruction, and a thread that finds
+ * the list empty goes straight on to _IO_cleanup and _exit.  With three
+ * threads in exit() at once, two could pop our entries and stall there
+ * while the third ended the process past the record (the "third thread":
+ * 3 records lost in 58,000 runs of eight threads, issue 17).  No number of
+ * entries closes that: k entries lose to k+1 threads.  Two threads at once
+ * do: the list is empty only once both entries are popped, and an entry
+ * returns only when its thread is the ender and holds stdio's list lock
+ * (or never: another ending was claimed), so whichever of the two then
+ * finds the list empty waits for that lock in _IO_cleanup.  A third thread
+ * waits in exit_admit, in our code, until the ending is decided for good
+ * (exit's ender holds the lock; _exit, a fatal signal and quick_exit end
+ * the process themselves), and then goes on to wait in glibc as it would.
+ * Two, because glibc 2.36 lets an atexit handler wait for a thread that
+ * calls exit() (that thread runs the remaining handlers); glibc 2.41 and
+ * later admit one and stop the others for good, so this is no stricter
+ * than the C library.  A program whose handlers wait for two more such
+ * threads would hang: there the third is let in after IL_EXIT_WAIT_MS.
+ */
+#define IL_EXIT_RUNNERS 2
+#define IL_EXIT_WAIT_MS 2000
+
+static __thread int tls_admitted __attribute__((tls_model("initial-exec")));
+
+static int
+ending_decided(void)
+{
+    int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
+    return k == IL_END_EXITPATH || k == IL_END_SELF;
+}
+
+static void
+exit_admit(void)
+{
+    if (tls_admitted || !il_measured())
+        return; /* this thread is in already (exit() from a handler) */
+    tls_admitted = 1;
+    if (__atomic_fetch_add(&il.exit_runners, 1, __ATOMIC_SEQ_CST) < IL_EXIT_RUNNERS)
+        return;
+    uint64_t t0 = now_ms();
+    struct timespec ms = {0, 1000000L}; /* the ender ends the process: no hurry */
+    while (!ending_decided() && now_ms() - t0 < IL_EXIT_WAIT_MS)
+        il_sys_ppoll(NULL, 0, &ms);
+}
+
+/*
+ * The two on_exit entries, registered first so that they run after every
+ * handler of the program.  The thread that pops either one takes stdio's
+ * list lock, then claims: the first to hold the lock is the ender, writes
+ * the record, and goes on to glibc's final _IO_cleanup (which takes the
+ * lock again, recursively) and _exit.  Every other thread in exit() waits
+ * for that lock, in the other entry or in _IO_cleanup, and dies with the
+ * process.  Two entries, so that the list is not empty (a thread finding
+ * it empty goes straight to _IO_cleanup) while the first popper takes the
+ * lock; the second popper races for the lock too.
+ */
+static void
+exit_entry(int status)
+{
+    IL_TEST_DELAY("exit_entry"); /* as if preempted as glibc hands us the entry */
+    if (!il_measured())
+        return;
+    _IO_list_lock(); /* held to the end */
+    /* The program's stdio buffers go out now, before the claim, as
+     * glibc's _IO_cleanup would send them a moment later: a write that
+     * blocks (a pipe nobody reads) then blocks with every ending still
+     * open to the program - SIGTERM or SIGPIPE ends the process and is
+     * recorded as that signal, another thread's _exit wins - and the
+     * window after the record stays short. */
+    if (__atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) != il_self())
+        il_exit_flush();
+    il_sigset all = IL_SIGALL, old;
+    il_sys_sigprocmask(SIG_BLOCK, &all, &old);
+    int r = il_claim(IL_END_EXITPATH, il_tls_returned ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
+    if (r == IL_OTHER)
+        il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
+    /* Output left to write (a stream another thread held locked, or
+     * written since) goes out in _IO_cleanup, after the record, and may
+     * block or raise SIGPIPE: then the program's signals work again, so
+     * that it stays as killable as without us, and a signal may end the
+     * process otherwise than the record says.  The record says so
+     * ("certain": false).  Nothing left: signals stay blocked to the end,
+     * as in _exit, and no signal sent now can end the process otherwise
+     * (without us it would have come after the end). */
+    int unflushed = il_exit_unflushed();
+    if (r == IL_CLAIMED)
+        il.end_uncertain = unflushed;
+    il_write_record();
+    if (unflushed) {
+        __atomic_store_n(&il.exit_open, 1, __ATOMIC_SEQ_CST);
+        il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
+    }
+}
+
+void
+il_exit_lock(int status, void *arg)
+{
+    (void)arg;
+    exit_entry(status);
+}
+
+void
+il_exit_record(int status, void *arg)
+{
+    (void)arg;
+    exit_entry(status);
+}
+
+/* at_quick_exit entry (registered with __cxa_at_quick_exit, which glibc
+ * calls with the status): quick_exit runs no on_exit entries.  The writer
+ * ends the process itself, with the status recorded. */
+void
+il_quick_record(void *arg, int status)
+{
+    (void)arg;
+    if (!il_measured())
+        return;
+    il_sigset old;
+    if (il_finish_blocked(IL_HOW_EXIT, status, 0, NULL, &old))
+        for (;;)
+            il_sys_exit_group(status); /* signals still blocked, as in _exit */
+    il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+IL_EXPORT void
+_exit(int status)
+{
+    finish_and_end(IL_HOW__EXIT, status);
+}
+
+IL_EXPORT void
+_Exit(int status)
+{
+    finish_and_end(IL_HOW__EXIT, status);
+}
+
+/* main returned into il_main_return (trampoline.S): what glibc would do,
+ * noting that this thread's main returned. */
+IL_HIDDEN void il_main_returned(int ret) __attribute__((noreturn));
+
+void
+il_main_returned(int ret)
+{
+    il_tls_returned = 1;
+    exit_admit();
+    il.real_exit(ret);
+    __builtin_unreachable();
+}
+
+IL_EXPORT void
+exit(int status)
+{
+    il_resolve_reals();
+    il_tls_returned = 0;
+    if (il.phase == IL_PHASE_LOADED)
+        il_finish(IL_HOW_EXIT, status, 0, NULL); /* before our constructor: no entries yet */
+    exit_admit();
+    il.real_exit(status);
+    __builtin_unreachable();
+}
+

@@ -1,0 +1,85 @@
+/*
+ * glibc.c: what the exit path needs of the C library beyond system calls,
+ * kept out of the finish path's signal-safe set (IL_SAFE, interposer.mk)
+ * on purpose: stdio's list of streams and dlsym.  Everything here runs
+ * only in a thread inside exit() or before main, never in a signal handler
+ * or _exit; safe.allow names each function the set calls here, and why.
+ *
+ * It leans on glibc's internals (the list _IO_list_all, the FILE's write
+ * pointers, the start of the wide-character buffer): libinterloper(7)
+ * says which glibc versions the library supports.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <wchar.h>
+
+#include "il.h"
+
+/*
+ * glibc's exit and __libc_start_main are the next definitions after ours:
+ * two dlsym calls in every process (about 3,000 instructions), before
+ * main, so that none happens while counting.  The exit hook calls this
+ * too, for an exit() before our constructor (another library's).
+ */
+void
+il_resolve_reals(void)
+{
+    if (__atomic_load_n(&il.real_start_main, __ATOMIC_ACQUIRE))
+        return;
+    *(void **)&il.real_exit = dlsym(RTLD_NEXT, "exit");
+    void *sm = dlsym(RTLD_NEXT, "__libc_start_main");
+    __atomic_store_n(&il.real_start_main, sm, __ATOMIC_RELEASE);
+}
+
+/*
+ * The program's stdio output, flushed as glibc's _IO_cleanup would flush
+ * it at the end of exit(), but earlier: called by the exit entries
+ * (exit.c) with stdio's list lock held, before the library claims the
+ * ending, so that a write that blocks (a pipe nobody reads) blocks, and
+ * a write into a pipe whose reader left raises SIGPIPE, while signals and
+ * other threads' endings work as they would without us.  Wide-oriented
+ * streams (wprintf) too: left to _IO_cleanup, their SIGPIPE came after a
+ * record that said "return" (issue 17).  A stream that another thread
+ * holds locked is left to _IO_cleanup, which runs after the record: the
+ * record then says it cannot be certain of the ending (exit.c).
+ */
+extern FILE *_IO_list_all; /* glibc's list of streams, exported since 2.2.5 */
+
+/* The head of glibc's struct _IO_wide_data (libio/libio.h), the same
+ * since glibc 2.2: a wide-oriented stream's buffer of wide characters. */
+struct il_wide_head {
+    wchar_t *read_ptr, *read_end, *read_base, *write_base, *write_ptr;
+};
+
+/* Has fp output in its buffer?  The test _IO_flush_all_lockp makes. */
+static int
+pending(FILE *fp)
+{
+    if (fp->_mode > 0) {
+        const struct il_wide_head *w = (const struct il_wide_head *)(void *)fp->_wide_data;
+        return w && w->write_ptr > w->write_base;
+    }
+    return fp->_IO_write_ptr > fp->_IO_write_base;
+}
+
+void
+il_exit_flush(void)
+{
+    for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
+        if (pending(fp) && ftrylockfile(fp) == 0) {
+            fflush_unlocked(fp);
+            funlockfile(fp);
+        }
+}
+
+/* 1 when glibc's _IO_cleanup may still have output to write (and so may
+ * block, or raise SIGPIPE): what il_exit_flush left.  Stdio's list lock
+ * held. */
+int
+il_exit_unflushed(void)
+{
+    for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
+        if (pending(fp))
+            return 1;
+    return 0;
+}

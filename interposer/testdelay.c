@@ -1,0 +1,42 @@
+/*
+ * testdelay.c: delays injected into race windows, for the tests only.
+ *
+ * Linked into build/tests/libinterloper-delay.so alone, whose objects
+ * with a delay point are compiled with IL_TEST_DELAYS; in the library
+ * itself IL_TEST_DELAY(point) is nothing (il.h).  A rare race becomes a
+ * certain one when one side is held in its window:
+ *
+ *   IL_TEST_DELAY=POINT:MS[,POINT:MS...]
+ *
+ * sleeps MS milliseconds each time a thread passes POINT.  The points:
+ *   exit_entry   the start of an on_exit entry (exit.c): a thread that
+ *                glibc's exit() has just handed one of our entries, as if
+ *                preempted there
+ *   exec         between the exec record and the exec itself (forkexec.c)
+ */
+#include <string.h>
+#include <time.h>
+
+#include "il.h"
+#include "sys.h"
+
+extern char **__environ;
+
+void
+il_test_delay(const char *point)
+{
+    const char *v = il_getenv(__environ, "IL_TEST_DELAY");
+    size_t n = strlen(point);
+    for (const char *p = v; p && *p;) {
+        if (!strncmp(p, point, n) && p[n] == ':') {
+            long ms = 0;
+            for (const char *d = p + n + 1; *d >= '0' && *d <= '9'; d++)
+                ms = 10 * ms + (*d - '0');
+            struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+            il_sys_ppoll(NULL, 0, &t);
+            return;
+        }
+        p = strchr(p, ',');
+        p = p ? p + 1 : NULL;
+    }
+}

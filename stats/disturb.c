@@ -1,0 +1,132 @@
+/*
+ * disturb.c: was the machine disturbed while the records were measured?
+ * interloper sweep writes a snapshot of the machine at its start and its
+ * end (the "machine" lines of a results file, tools/machine.c); the
+ * report reads them and warns when they say the runs shared the machine:
+ * a load average above the CPUs online (every CPU had more than one
+ * runnable task), or the hypervisor taking IL_STEAL_PCT percent or more of
+ * the CPUs' time between the start and the end (another guest's work
+ * taken from the measured programs').  interloper check says the same of
+ * a machine before measuring.
+ *
+ * The lines are few (two a sweep), so each is read with jansson.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_stats.h"
+
+#define IL_STEAL_PCT 1.0
+
+struct il_machine_notes {
+    struct start {
+        char plan[32];
+        long long steal, all;
+    } * start;
+    size_t nstart;
+    char **note;
+    size_t nnote;
+};
+
+static void
+note(struct il_machine_notes *m, char *text)
+{
+    for (size_t i = 0; i < m->nnote; i++)
+        if (!strcmp(m->note[i], text)) {
+            free(text);
+            return;
+        }
+    m->note = il_xrealloc(m->note, (m->nnote + 1) * sizeof *m->note);
+    m->note[m->nnote++] = text;
+}
+
+/* "0-1,4" -> 3 */
+static int
+count_cpus(const char *list)
+{
+    int n = 0;
+    for (const char *p = list; p && *p;) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p)
+            return 0;
+        if (*end == '-')
+            hi = strtol(end + 1, &end, 10);
+        n += hi >= lo ? (int)(hi - lo + 1) : 0;
+        p = *end == ',' ? end + 1 : end + strlen(end);
+    }
+    return n;
+}
+
+void
+il_disturb_line(struct il_data *d, const char *s, size_t n)
+{
+    json_t *j = json_loadb(s, n, 0, NULL);
+    const char *kind = json_string_value(json_object_get(j, IL_M_KIND));
+    if (!kind || strcmp(kind, IL_M_KIND_MACHINE)) {
+        json_decref(j);
+        return;
+    }
+    if (!d->machine)
+        d->machine = il_xcalloc(1, sizeof *d->machine);
+    struct il_machine_notes *m = d->machine;
+    const char *plan = json_string_value(json_object_get(j, IL_M_PLAN));
+    const char *when = json_string_value(json_object_get(j, IL_M_WHEN));
+    json_t *mc = json_object_get(j, IL_M_MACHINE);
+    int cpus = count_cpus(json_string_value(json_object_get(mc, IL_MF_CPUS_ONLINE)));
+    json_t *la = json_object_get(mc, IL_MF_LOADAVG);
+    double load = json_number_value(json_array_get(la, 0));
+    plan = plan ? plan : "?";
+    when = when ? when : "?";
+    if (cpus > 0 && json_is_number(json_array_get(la, 0)) && load > cpus)
+        note(m, il_xasprintf("plan %s at the %s: load average %.2f on %d CPU%s", plan, when, load,
+                             cpus, cpus == 1 ? "" : "s"));
+    json_t *st = json_object_get(mc, IL_MF_STEAL_TICKS),
+           *all = json_object_get(mc, IL_MF_ALL_TICKS);
+    if (json_is_integer(st) && json_is_integer(all)) {
+        size_t i = 0;
+        while (i < m->nstart && strcmp(m->start[i].plan, plan))
+            i++;
+        if (!strcmp(when, "start")) {
+            if (i == m->nstart) {
+                m->start = il_xrealloc(m->start, (m->nstart + 1) * sizeof *m->start);
+                snprintf(m->start[m->nstart++].plan, sizeof m->start->plan, "%s", plan);
+            }
+            m->start[i].steal = json_integer_value(st);
+            m->start[i].all = json_integer_value(all);
+        } else if (i < m->nstart && json_integer_value(all) > m->start[i].all) {
+            double pct = 100.0 * (double)(json_integer_value(st) - m->start[i].steal) /
+                         (double)(json_integer_value(all) - m->start[i].all);
+            if (pct >= IL_STEAL_PCT)
+                note(m, il_xasprintf("plan %s: the hypervisor took %.1f%% of the CPUs' time "
+                                     "(steal) during the sweep",
+                                     plan, pct));
+            m->start[i].all = 0; /* paired: a later end needs its own start */
+        }
+    }
+    json_decref(j);
+}
+
+void
+il_disturb_warn(const struct il_data *d)
+{
+    const struct il_machine_notes *m = d->machine;
+    for (size_t i = 0; m && i < m->nnote; i++)
+        il_warn_item(IL_W_DISTURBED, m->note[i]);
+}
+
+void
+il_disturb_free(struct il_data *d)
+{
+    struct il_machine_notes *m = d->machine;
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nnote; i++)
+        free(m->note[i]);
+    free(m->note);
+    free(m->start);
+    free(m);
+    d->machine = NULL;
+}

@@ -1,0 +1,139 @@
+/*
+ * plot_draw.c: what every figure of interloper-plot uses (plot.h): its
+ * data files, the gnuplot header (terminal, size, fonts, labels), the
+ * colours, and readable scales and tick steps.  The command and gnuplot's
+ * run are plot.c; the figures plot_kinds.c.
+ */
+#include <err.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+
+const char *const il_plot_colour[7] = {"#4477aa", "#ee6677", "#228833", "#ccbb44",
+                                       "#66ccee", "#aa3377", "#bbbbbb"};
+
+void
+il_plot_quote(FILE *fp, const char *s)
+{
+    fputc('\'', fp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', fp);
+        fputc(*s, fp);
+    }
+    fputc('\'', fp);
+}
+
+FILE *
+il_plot_data(struct plot *p, const char *name, char *path, size_t n)
+{
+    if (snprintf(path, n, "%s/%s", p->dir, name) >= (int)n)
+        errx(1, "--keep %s: the path is too long", p->dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        err(1, "%s", path);
+    if (p->nmade == sizeof p->made / sizeof p->made[0])
+        errx(1, "too many plot files");
+    p->made[p->nmade] = strdup(path);
+    if (!p->made[p->nmade++])
+        err(1, "out of memory");
+    return fp;
+}
+
+void
+il_plot_close(FILE *fp, const char *path)
+{
+    if (fflush(fp) || ferror(fp) || fclose(fp))
+        err(1, "%s", path);
+}
+
+/*
+ * Sized for print: a column of a two-column paper is about 3.4 inches wide,
+ * and text in it should read at 8 points.  PDF and SVG are vectors of that
+ * size (SVG at 72 units an inch); PNG is rendered at IL_PLOT_DPI, with
+ * fonts and lines scaled to match.  Margins are tight, labels plain text.
+ */
+void
+il_plot_header(struct plot *p, const char *xlabel, const char *ylabel, const char *title)
+{
+    FILE *gp = p->gp;
+    if (!strcmp(p->fmt, "png")) {
+        /* cairo sets text at 96 dots an inch, lines in points */
+        fprintf(gp,
+                "set terminal pngcairo size %d,%d noenhanced font 'sans,8' fontscale %.4f "
+                "linewidth %.4f pointscale %.4f\n",
+                (int)lround(p->w * IL_PLOT_DPI), (int)lround(p->h * IL_PLOT_DPI),
+                IL_PLOT_DPI / 96.0, IL_PLOT_DPI / 72.0 / 2, IL_PLOT_DPI / 72.0 / 2);
+    } else if (!strcmp(p->fmt, "svg")) {
+        fprintf(gp, "set terminal svg size %d,%d fixed noenhanced font 'sans,8' linewidth 1\n",
+                (int)lround(p->w * 72), (int)lround(p->h * 72));
+    } else {
+        fprintf(gp,
+                "set terminal pdfcairo size %.3fin,%.3fin noenhanced font 'sans,8' "
+                "linewidth 1\n",
+                p->w, p->h);
+    }
+    fputs("set output ", gp);
+    il_plot_quote(gp, p->o->out);
+    fputs("\nset encoding utf8\nset border 3 lw 0.8\nset tics nomirror out scale 0.5\n"
+          "set grid ytics lc rgb '#e4e4e4' lw 0.6\nset key noautotitle\n",
+          gp);
+    const char *t = p->o->title ? p->o->title : title;
+    if (t && *t) {
+        fputs("set title ", gp);
+        il_plot_quote(gp, t);
+        fputs(" offset 0,-0.6\n", gp);
+    }
+    fputs("set xlabel ", gp);
+    il_plot_quote(gp, xlabel);
+    fputs(" offset 0,0.4\nset ylabel ", gp);
+    il_plot_quote(gp, ylabel);
+    fputs(" offset 1.2,0\n", gp);
+}
+
+void
+il_plot_scale(const struct il_opts *o, double maxabs, struct il_scale *sc)
+{
+    const char *u = il_sel_unit(&o->sel);
+    sc->f = 1;
+    sc->unit[0] = '\0';
+    if (!strcmp(u, "ns")) {
+        static const char *const t[] = {"ns", "\u00b5s", "ms", "s"};
+        int i = maxabs >= 1e9 ? 3 : maxabs >= 1e6 ? 2 : maxabs >= 1e3 ? 1 : 0;
+        sc->f = pow(1e-3, i);
+        snprintf(sc->unit, sizeof sc->unit, "%s", t[i]);
+    } else if (!strcmp(u, "KiB")) {
+        static const char *const t[] = {"KiB", "MiB", "GiB"};
+        int i = maxabs >= 1048576 ? 2 : maxabs >= 1024 ? 1 : 0;
+        sc->f = pow(1 / 1024.0, i);
+        snprintf(sc->unit, sizeof sc->unit, "%s", t[i]);
+    } else if (!o->sel.derived && maxabs >= 1e3) {
+        static const char *const t[] = {"thousands", "millions", "billions", "trillions"};
+        int i = maxabs >= 1e12 ? 3 : maxabs >= 1e9 ? 2 : maxabs >= 1e6 ? 1 : 0;
+        sc->f = pow(1e-3, i + 1);
+        snprintf(sc->unit, sizeof sc->unit, "%s", t[i]);
+    }
+}
+
+void
+il_plot_metric_label(const struct il_opts *o, const struct il_scale *sc, char *buf, size_t n)
+{
+    if (sc->unit[0])
+        snprintf(buf, n, "%s (%s)", o->sel.metric, sc->unit);
+    else
+        snprintf(buf, n, "%s", o->sel.metric);
+}
+
+double
+il_plot_step(double lo, double hi, int want)
+{
+    double span = hi - lo;
+    if (!(span > 0) || want < 1)
+        return 1;
+    double raw = span / want, m = pow(10, floor(log10(raw)));
+    double f = raw / m;
+    return m * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10);
+}

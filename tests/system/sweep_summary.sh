@@ -1,0 +1,53 @@
+#!/bin/sh
+# A sweep of two or more systems ends with the five-second summary:
+# each system's time, each ratio's verdict, single setups, why it ended,
+# and the seed, plan and machine; every number interloper report's.
+# isolate: net
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+# shellcheck source=tests/sweep/helpers.sh
+. "$TOP/tests/sweep/helpers.sh"
+cd "$T" || exit 1
+mkdir -p bin/A bin/B
+cp "$PROGS/probe" bin/A/probe
+cp "$PROGS/probe" bin/B/probe
+
+try "a sweep of two systems ends with the summary, every number the report's"
+il sweep --seed 2 --reps 2 --env-add 0:192:64 --system A=bin/A/probe --system B=bin/B/probe \
+	--no-check-output --output s.jsonl -- busy 2 2>err
+assert_eq "$?" 0 "status"
+quiet_machine err >sum
+plan=$(rj s.jsonl 'r[0]["labels"]["plan"]')
+il report --json --compare system=A --setup setup s.jsonl >rep.json 2>/dev/null
+exp=$(python3 - <<'PY'
+import json
+j = json.load(open("rep.json"))
+c = j["comparisons"][0]
+v = c["verdict"]
+print(v[:v.index("; single setups")])
+print(v[v.index("single setups"):].split(",")[0])
+PY
+)
+assert_match "$(sed -n 3p sum)" "^interloper sweep: wall, mean ± sd of the runs, 16 runs in 4 setups$" "the header"
+assert_match "$(sed -n 4p sum)" "^  A       [0-9.]+ ms ± [0-9.]+ ms$" "system A"
+assert_match "$(sed -n 5p sum)" "^  B       [0-9.]+ ms ± [0-9.]+ ms$" "system B"
+assert_eq "$(sed -n 6p sum)" "  $(printf '%s\n' "$exp" | head -1)" "the verdict, the report's words"
+assert_match "$(sed -n 7p sum)" "^    $(printf '%s\n' "$exp" | tail -1); beyond noise: (yes|no) \(p = [0-9.e-]+\)" "single setups, beyond noise"
+assert_match "$(sed -n 8p sum)" "^  the plan's 16 runs ran, after [0-9.]+ s$" "why it ended"
+assert_match "$(sed -n 9p sum)" "^  seed 2, plan $plan, machine [^ ]+ \(.*, CPUs [0-9,-]+\)$" "seed, plan, machine"
+assert_match "$(sed -n 10p sum)" "^  records in s.jsonl; the full report.*: interloper report --metric wall --compare system=A --setup setup s.jsonl$" "the full report"
+
+try "with one run a setup, whether setups differ beyond noise could not be tested, and the summary says so"
+il sweep --seed 2 --reps 1 --env-add 0:192:64 --system A=bin/A/probe --system B=bin/B/probe \
+	--no-check-output --output one.jsonl -- busy 1 2>err
+assert_match "$(cat err)" "single setups ranged from .*; beyond noise: could not be tested \(" "could not be tested, and why"
+
+try "no summary with one system, with -q, or for a shard"
+il sweep --seed 2 --reps 1 --system A=bin/A/probe --output a.jsonl -- hello >/dev/null 2>err
+assert_eq "$(grep -c 'sd of the runs' err)" 0 "one system"
+il sweep -q --seed 2 --reps 1 --system A=bin/A/probe --system B=bin/B/probe --output q.jsonl -- hello >/dev/null 2>err
+assert_eq "$(wc -c <err | tr -d ' ')" 0 "-q: nothing"
+il sweep --seed 2 --reps 1 --shard 1/2 --system A=bin/A/probe --system B=bin/B/probe --output sh.jsonl -- hello >/dev/null 2>err
+assert_eq "$(grep -c 'sd of the runs' err)" 0 "a shard"
+
+done_testing

@@ -1,0 +1,335 @@
+/*
+ * verdict.c: what a sweep of two or more systems found, in the words a
+ * person reads in five seconds, as hyperfine ends every run: each
+ * system's time with its spread, each ratio to the first system with its
+ * 95% interval over the setups and the verdict, how much single setups
+ * differed, why the sweep stopped, and what names the result (seed, plan,
+ * machine) so that it can be cited and rerun.  interloper sweep and
+ * interloper compare both end with it: one formatter.
+ *
+ * Every number is interloper report's (one statistics engine): the sweep
+ * runs it on its results with the experiment's design, as --until does,
+ * and reads its JSON.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sweep.h"
+
+/* ------------------------------------------------------------ interloper report */
+
+/* interloper report, beside us or where the front command says */
+static char *
+report_path(void)
+{
+    const char *d = getenv("INTERLOPER_LIBEXEC");
+    char *p = d && *d ? il_xasprintf("%s/interloper-report", d) : NULL;
+    if (p && access(p, X_OK) == 0)
+        return p;
+    free(p);
+    return il_xasprintf("%s/interloper-report", il_libexec_dir());
+}
+
+/* The last line of what a failed report said on stderr, in why. */
+static void
+failed(int efd, int st, char *why, size_t whysz)
+{
+    char e[1024] = "";
+    ssize_t m = efd >= 0 ? pread(efd, e, sizeof e - 1, 0) : -1;
+    e[m > 0 ? m : 0] = 0;
+    while (m > 0 && e[m - 1] == '\n')
+        e[--m] = 0;
+    char *last = strrchr(e, '\n');
+    snprintf(why, whysz, "interloper report failed (%s %d): %s",
+             WIFEXITED(st) ? "status" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
+             last   ? last + 1
+             : e[0] ? e
+                    : "no message");
+}
+
+/* The report's options for the sweep's design (cmp holds "system=FIRST"):
+ * what --until and the summary read, and what the summary tells the user
+ * to run for the whole report.  Up to IL_REPORT_ARGS words. */
+#define IL_REPORT_ARGS 16
+static int
+report_args(const struct il_sweep *s, char **argv, char *cmp, size_t cmpsz)
+{
+    int k = 0;
+    snprintf(cmp, cmpsz, "system=%s", s->d.sys[0]);
+    argv[k++] = "--metric";
+    argv[k++] = (char *)s->metric;
+    if (s->estimator) {
+        argv[k++] = "--estimator";
+        argv[k++] = (char *)s->estimator;
+    }
+    argv[k++] = "--compare";
+    argv[k++] = cmp;
+    argv[k++] = "--setup";
+    argv[k++] = IL_L_SETUP;
+    if (s->d.pin_factor) {
+        argv[k++] = "--by";
+        argv[k++] = IL_L_PIN;
+    }
+    if (s->per_launch) {
+        /* a shell's record and those of what it exec'd are one run */
+        argv[k++] = "--per";
+        argv[k++] = IL_L_LAUNCH;
+    }
+    argv[k++] = (char *)s->output;
+    return k;
+}
+
+json_t *
+il_sweep_report(const struct il_sweep *s, char *why, size_t whysz)
+{
+    char *prog = report_path(), cmp[IL_SYSTEM_NAME_MAX + 16];
+    char *argv[IL_REPORT_ARGS + 3];
+    argv[0] = prog;
+    argv[1] = "--json";
+    argv[2 + report_args(s, argv + 2, cmp, sizeof cmp)] = NULL;
+    int pfd[2], dn = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (pipe2(pfd, O_CLOEXEC) < 0 || dn < 0)
+        err(1, "cannot run interloper report: pipe");
+    extern char **environ;
+    int efd = memfd_create("report-err", MFD_CLOEXEC);
+    pid_t p = il_spawn(prog, argv, environ, dn, pfd[1], efd >= 0 ? efd : dn, NULL);
+    if (p < 0)
+        err(1, "cannot run %s", prog);
+    close(pfd[1]);
+    close(dn);
+    struct il_buf b = {0};
+    char chunk[65536];
+    ssize_t n;
+    while ((n = read(pfd[0], chunk, sizeof chunk)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        il_buf_add(&b, chunk, (size_t)n);
+    }
+    close(pfd[0]);
+    int st;
+    while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+        ;
+    free(prog);
+    json_t *r = NULL;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        failed(efd, st, why, whysz);
+    } else {
+        json_error_t je;
+        r = json_loadb(b.p ? b.p : "", b.n, 0, &je);
+        if (!json_is_object(r)) {
+            snprintf(why, whysz, "interloper report wrote no JSON object (%s)", je.text);
+            json_decref(r);
+            r = NULL;
+        }
+    }
+    if (efd >= 0)
+        close(efd);
+    il_buf_free(&b);
+    return r;
+}
+
+/* ------------------------------------------------------------ the words */
+
+static const char *
+str(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+static double
+num(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* the scale of a metric's values: a time in ns shown as hyperfine shows it */
+struct scale {
+    double div;
+    const char *unit;
+};
+
+static struct scale
+scale_of(const char *unit, double typical)
+{
+    struct scale sc = {1, unit && *unit ? unit : ""};
+    if (unit && !strcmp(unit, "ns")) {
+        double a = fabs(typical);
+        sc = a >= 1e9   ? (struct scale){1e9, "s"}
+             : a >= 1e6 ? (struct scale){1e6, "ms"}
+             : a >= 1e3 ? (struct scale){1e3, "\u00b5s"}
+                        : (struct scale){1, "ns"};
+    }
+    return sc;
+}
+
+static void
+value(struct il_buf *b, double x, struct scale sc)
+{
+    if (isnan(x))
+        il_buf_str(b, "-");
+    else if (sc.div == 1 && !*sc.unit)
+        il_buf_printf(b, "%.6g", x);
+    else
+        il_buf_printf(b, "%.3f %s", x / sc.div, sc.unit);
+}
+
+/* The words of the estimator, as the report names it. */
+static const char *
+estimator_words(const char *e, char *buf, size_t n)
+{
+    if (!e || !strcmp(e, "mean"))
+        return "mean";
+    if (!strcmp(e, "median") || !strcmp(e, "min"))
+        return e;
+    snprintf(buf, n, "%s percentile", e[0] == 'p' ? e + 1 : e);
+    return buf;
+}
+
+/* Why the report could not test the setups: its no-reps warning's
+ * reason ("NAME: WHY, so the spread ..."), or NULL. */
+static char *
+no_reps_why(json_t *rep)
+{
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(rep, "warnings"), i, w)
+    {
+        const char *t = json_string_value(w), *a, *z;
+        if (t && strstr(t, "[no-reps]") && (a = strstr(t, ": ")) && (z = strstr(a, ", so the ")))
+            return il_xasprintf("%.*s", (int)(z - a - 2), a + 2);
+    }
+    return NULL;
+}
+
+/* "beyond noise: yes (p = 0.001)", or why it could not be tested */
+static void
+beyond_noise(struct il_buf *b, json_t *rep, json_t *setups)
+{
+    json_t *het = json_object_get(setups, "heterogeneity");
+    double p = num(het, "p");
+    il_buf_str(b, "beyond noise: ");
+    if (!isnan(p)) {
+        il_buf_printf(b, "%s (p = %.2g)", p < 0.05 ? "yes" : "no", p);
+        if (json_is_true(json_object_get(setups, "straddles_one")))
+            il_buf_str(b, "; one setup alone could have shown either conclusion");
+        return;
+    }
+    char *why = no_reps_why(rep);
+    il_buf_str(b, "could not be tested");
+    if (str(het, "why"))
+        il_buf_printf(b, " (%s)", str(het, "why"));
+    else if (why)
+        il_buf_printf(b, " (%s; repeat runs within setups)", why);
+    else if (num(setups, "n") < 2)
+        il_buf_str(b, " (fewer than two setups)");
+    else
+        il_buf_str(b, " (interloper report says why)");
+    free(why);
+}
+
+/* The verdict's first part, the effect and its interval: the report's
+ * sentence up to its clause on single setups, which is said apart. */
+static void
+effect(struct il_buf *b, const char *verdict)
+{
+    const char *cut = strstr(verdict, "; single setups ranged");
+    il_buf_add(b, verdict, cut ? (size_t)(cut - verdict) : strlen(verdict));
+}
+
+/* "single setups ranged from A to B", the report's words */
+static void
+setup_range(struct il_buf *b, const char *verdict)
+{
+    const char *from = strstr(verdict, "single setups ranged from ");
+    if (!from)
+        return;
+    const char *end = strpbrk(from + 26, ",;");
+    il_buf_add(b, from, end ? (size_t)(end - from) : strlen(from));
+    il_buf_str(b, "; ");
+}
+
+void
+il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_ending *e)
+{
+    struct il_buf b = {0};
+    char ew[64];
+    json_t *groups = json_object_get(rep, "groups"), *cmps = json_object_get(rep, "comparisons");
+    struct scale sc = scale_of(str(rep, "unit"), num(json_array_get(groups, 0), "estimate"));
+    size_t w = 6, i;
+    json_t *g, *c;
+    json_array_foreach(groups, i, g)
+    {
+        const char *sys = str(json_object_get(g, "labels"), IL_L_SYSTEM);
+        if (sys && strlen(sys) > w)
+            w = strlen(sys);
+    }
+    il_buf_printf(&b, "\n%s: %s, %s \u00b1 sd of the runs, %zu runs in %zu setups\n", e->me,
+                  str(rep, "metric"), estimator_words(str(rep, "estimator"), ew, sizeof ew),
+                  e->runs, e->setups);
+    json_array_foreach(groups, i, g)
+    {
+        json_t *lab = json_object_get(g, "labels");
+        const char *sys = str(lab, IL_L_SYSTEM), *pin = str(lab, IL_L_PIN);
+        il_buf_printf(&b, "  %-*s  ", (int)w, sys ? sys : "?");
+        value(&b, num(g, "estimate"), sc);
+        il_buf_str(&b, " \u00b1 ");
+        value(&b, num(g, "sd"), sc);
+        if (pin)
+            il_buf_printf(&b, "  pin %s", pin);
+        for (size_t k = 0; e->commands && sys && k < s->nsys; k++)
+            if (!strcmp(s->sys[k].name, sys) && e->commands[k])
+                il_buf_printf(&b, "  %s", e->commands[k]);
+        il_buf_str(&b, "\n");
+    }
+    json_array_foreach(cmps, i, c)
+    {
+        const char *verdict = str(c, "verdict");
+        il_buf_str(&b, "  ");
+        if (verdict)
+            effect(&b, verdict);
+        else
+            il_buf_printf(&b, "ratio %.4g", num(c, "ratio"));
+        il_buf_str(&b, "\n");
+        json_t *setups = json_object_get(c, "setups");
+        if (json_is_object(setups)) {
+            il_buf_str(&b, "    ");
+            if (verdict)
+                setup_range(&b, verdict);
+            beyond_noise(&b, rep, setups);
+            il_buf_str(&b, "\n");
+        }
+    }
+    if (!json_array_size(cmps))
+        il_buf_str(&b, "  no comparison: the report found one system only\n");
+    il_buf_printf(&b, "  %s, after %.1f s\n", e->stopped, e->seconds);
+    json_t *m = e->machine;
+    const char *host = str(m, IL_F_HOST), *cpu = str(m, IL_F_CPU);
+    const char *cpus = str(m, IL_MF_CPUS_ONLINE);
+    il_buf_printf(&b, "  seed %u, plan %s, machine %s (%s, CPUs %s)\n", s->d.seed, e->plan,
+                  host ? host : "?", cpu ? cpu : "?", cpus ? cpus : "?");
+    /* where the records are, and the whole report of them */
+    char *argv[IL_REPORT_ARGS + 1], cmp[IL_SYSTEM_NAME_MAX + 16];
+    int k = report_args(s, argv, cmp, sizeof cmp);
+    size_t nw = json_array_size(json_object_get(rep, "warnings"));
+    il_buf_printf(&b, "  records in %s; the full report%s%s%s: interloper report", s->output,
+                  nw ? " (" : "", nw ? (nw == 1 ? "1 warning" : "warnings") : "", nw ? ")" : "");
+    for (int j = 0; j < k; j++) {
+        il_buf_str(&b, " ");
+        il_buf_word(&b, argv[j]);
+    }
+    il_buf_str(&b, "\n");
+    fputs(b.p, f);
+    fflush(f);
+    il_buf_free(&b);
+}

@@ -191,9 +191,12 @@
 #define IL_MF_STEAL_TICKS "steal_ticks"      /* steal so far, all CPUs */
 #define IL_MF_ALL_TICKS "all_ticks"          /* CPU time so far, all CPUs */
 #define IL_M_STATUS "status"
-/* kind "failed": the launch of a run whose records precede it (in the same
- * write) failed, and why; a rerun retries the run */
+/* kind "failed": the launch of a run whose records (if any: "records" says
+ * how many) precede it in the same write failed, why, and its "status" or
+ * "signal"; a rerun retries the run */
 #define IL_M_KIND_FAILED "failed"
+#define IL_M_SIGNAL "signal"
+#define IL_M_RECORDS "records"
 /* the plan line: the environment's size, in bytes, of the setup with
  * env_add 0; every setup's is this plus its env_add (--env-base) */
 #define IL_M_ENV_BASE "env_base"

@@ -298,6 +298,16 @@ copy_through(int from, int to)
     }
 }
 
+/* How many whole lines (records) n bytes of b hold. */
+static size_t
+count_lines(const char *b, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += b[i] == '\n';
+    return k;
+}
+
 /* The last lines of a failed run's stderr, to say why it failed. */
 static void
 stderr_tail(struct state *st)
@@ -397,8 +407,12 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
                        "or give --no-strict)"
                      : "");
     else if (!ok)
-        snprintf(what, sizeof what, "was killed by signal %d (%s)", WTERMSIG(status),
-                 strsignal(WTERMSIG(status)));
+        snprintf(what, sizeof what, "was killed by SIG%s (signal %d, %s)%s",
+                 sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?",
+                 WTERMSIG(status), strsignal(WTERMSIG(status)),
+                 n ? ""
+                   : " and left no record: a signal no handler can see (SIGKILL, a fault in a "
+                     "thread that blocks or ignores it) or one that came before main");
     else if (!n || st->buf[n - 1] != '\n')
         snprintf(what, sizeof what, "wrote %s", n ? "a partial record" : "no record");
 
@@ -432,12 +446,17 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             exit(1);
         }
     }
-    if (n && what[0]) {
-        /* marked failed in the same write as its records: a rerun retries it */
+    if (what[0]) {
+        /* marked failed in the same write as its records, if it left any: a
+         * rerun retries it; one that left none is never silently missing */
         json_t *l = il_meta_line(IL_M_KIND_FAILED, st->id);
         json_object_set_new(l, IL_M_RUN, json_string(runid));
         json_object_set_new(l, IL_M_LAUNCH, json_string(st->launch));
         json_object_set_new(l, IL_M_WHY, json_string(what));
+        json_object_set_new(l, WIFSIGNALED(status) ? IL_M_SIGNAL : IL_M_STATUS,
+                            json_integer(WIFSIGNALED(status) ? WTERMSIG(status)
+                                                             : WEXITSTATUS(status)));
+        json_object_set_new(l, IL_M_RECORDS, json_integer((json_int_t)count_lines(st->buf, n)));
         char *text = json_dumps(l, JSON_COMPACT | JSON_PRESERVE_ORDER);
         json_decref(l);
         if (!text)

@@ -31,6 +31,7 @@
 /* an exec'd child under INHERIT=all: the pid of the record whose counters
  * count it; it opens none of its own (events null, with the reason) */
 #define IL_F_COUNTED_IN "counted_in"
+#define IL_F_OTHERS "others_measured" /* another measured program ran meanwhile (others.c) */
 #define IL_F_SETUP "setup"
 #define IL_F_EXIT "exit"
 #define IL_F_EVENTS "events"

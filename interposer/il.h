@@ -146,6 +146,9 @@ struct il_state {
     pid_t main_tid;      /* the thread that entered main */
     pid_t counted_in;    /* counted by the counters of this pid's record (counted.c) */
     int counts_children; /* our counters count what our children exec */
+    int others_sem;      /* the machine's note of measured images (others.c) */
+    int others_state;    /* 0 unknown, 1 measured alone so far, 2 not alone */
+    unsigned short others_starts;
 
     const struct il_backend *be;
     enum il_inherit inherit; /* as applied */
@@ -325,6 +328,10 @@ IL_HIDDEN int il_exit_unflushed(void);
 /* counted.c */
 IL_HIDDEN int il_counted_give(int dir, const char *path, int fd, char *const envp[]);
 IL_HIDDEN void il_counted_take(void);
+
+/* others.c: another measured program at the same time */
+IL_HIDDEN void il_others_enter(void);
+IL_HIDDEN void il_others_leave(void);
 
 /* signals.c */
 IL_HIDDEN void il_signals_install(void);

@@ -8,9 +8,9 @@
 #   nothing outside themselves but the allowlist in interposer/safe.allow.
 IL_CORE = config sigsafe names backends backend_perf backend_papi backend_none pfm record_json \
 	summary output setup run_spec
-IL_HOOKS = start exit finish signals forkexec counted libc glibc
+IL_HOOKS = start exit finish signals forkexec counted libc glibc others
 IL_SAFE = libc sigsafe names config record_json summary output exit finish signals backend_perf \
-	backend_none run_spec stack
+	backend_none run_spec stack others
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
 IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o \
 	$(B)/interposer/stack.o

@@ -495,6 +495,8 @@ il_record_finish(void)
         key(&o, IL_F_COUNTED_IN);
         put_i64(&o, il.counted_in);
     }
+    if (il.others_state)
+        kv_bool(&o, IL_F_OTHERS, il.others_state == 2);
     put_setup(&o);
     put_exit(&o);
     put_events(&o);

@@ -314,12 +314,18 @@ put_exit(struct out *o)
  * the alternative, CPUID, traps to the hypervisor at 13 us a leaf).
  */
 static void
-cpu_model(char *out, size_t n)
+cpu_model(char *out, size_t n, const char *machine)
 {
     char b[512];
-    out[0] = 0;
-    if (il_read_small("/proc/cpuinfo", b, sizeof b) < 0)
+    /* Unreadable (every descriptor in use, a limit as low as 3): unknown,
+     * never another name for the same machine, which would split it in
+     * two in a grouping by CPU (issue 17).  Such a record cannot reach a
+     * file either, and goes to stderr. */
+    if (il_read_small("/proc/cpuinfo", b, sizeof b) < 0) {
+        il_strlcpy(out, "unknown", n);
         return;
+    }
+    il_strlcpy(out, machine, n); /* no model line: the architecture */
     static const char *const keys[] = {"model name", "Hardware", "cpu model", "cpu", NULL};
     for (const char *const *k = keys; *k; k++) {
         for (char *line = b; line && *line;) {
@@ -351,9 +357,9 @@ put_machine(struct out *o)
     char cpu[256], b[16] = "2";
     if (il_sys_uname(&u) < 0)
         memset(&u, 0, sizeof u);
-    cpu_model(cpu, sizeof cpu);
+    cpu_model(cpu, sizeof cpu, u.machine);
     kv_str(o, IL_F_HOST, u.nodename);
-    kv_str(o, IL_F_CPU, cpu[0] ? cpu : u.machine);
+    kv_str(o, IL_F_CPU, cpu);
     kv_str(o, IL_F_KERNEL, u.release);
     il_read_small("/proc/sys/kernel/randomize_va_space", b, sizeof b);
     il.aslr = il.aslr && b[0] != '0';

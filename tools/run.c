@@ -138,7 +138,8 @@ main(int argc, char **argv)
     if (access(path, X_OK) < 0)
         errx(1, "%s: not executable", prog);
     int warn;
-    const char *why = il_preloadable(path, &warn);
+    char first[256]; /* the AddressSanitizer runtime, if it needs it first */
+    const char *why = il_preloadable(path, &warn, first, sizeof first);
     if (why) {
         fprintf(stderr, "interloper: LD_PRELOAD cannot apply to %s (%s)\n", prog, why);
         return 1;
@@ -222,7 +223,7 @@ main(int argc, char **argv)
     if (!c.dry)
         il_spec_clean_stale();
     il_spec_dir(&spec, ME, c.dry);
-    il_env_build(&env, &slots, &c, lib, spec.path, IL_PAD_MAX);
+    il_env_build(&env, &slots, &c, lib, first, spec.path, IL_PAD_MAX);
     il_env_setup(&slots, stack_offset, heap_offset, pin, pin_addr, 0);
     size_t base = il_env_bytes(&env), pad = (size_t)env_add;
     if (v_size) {

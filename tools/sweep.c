@@ -659,7 +659,7 @@ static void
 env_base(struct state *st, const char *lib, size_t padmax)
 {
     struct il_sweep *s = st->s;
-    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, 0);
+    il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, 0);
     size_t here = il_env_bytes(&st->env);
     const char *from = "--env-base";
     if (s->env_base_given && st->have_file_base && s->env_base != st->file_base)
@@ -686,7 +686,7 @@ env_base(struct state *st, const char *lib, size_t padmax)
              s->env_base, st->extra, here, padmax, (size_t)IL_PAD_MAX);
     free(st->env.v);
     free(st->slots.pad);
-    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, st->extra + padmax);
+    il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, st->extra + padmax);
 }
 
 /* One sweep writes a results file at a time: two would run the same runs
@@ -766,7 +766,8 @@ main(int argc, char **argv)
             const char *lib = il_find_library();
             struct il_spec spec;
             il_spec_dir(&spec, IL_SWEEP_ME, 1);
-            il_env_build(&st.env, &st.slots, &s.c, lib ? lib : "libinterloper.so", spec.path, 0);
+            il_env_build(&st.env, &st.slots, &s.c, lib ? lib : "libinterloper.so", s.first,
+                         spec.path, 0);
             s.env_base = il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM;
         }
         il_slurm(&s, st.id, nruns);

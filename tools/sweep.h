@@ -62,6 +62,10 @@ struct il_sweep {
     const char *output;
     int argc;
     char **argv;
+    /* a runtime every program needs before any preloaded library (the
+     * shared AddressSanitizer runtime), or "": LD_PRELOAD puts it first */
+    char first[256];
+    const char *first_of; /* the program that named it */
 };
 
 void il_sweep_parse(struct il_sweep *s, int argc, char **argv);

@@ -129,6 +129,22 @@ assert_eq "$?" 1 "a signal before main: the sweep's status"
 assert_eq "$(rj t.jsonl '[(x["signal"], x["records"]) for x in m if x.get("kind") == "failed"]')" \
 	"[[15, 0]]" "the failed line: SIGTERM, no record"
 
+try "AddressSanitizer builds: the runtime first in every run's LD_PRELOAD; a mixed sweep refused (issue 17)"
+printf '#include <stdio.h>\nint main(void) { puts("same"); return 0; }\n' >asan.c
+mkdir -p bin/Z1 bin/Z2
+if ! cc -fsanitize=address -o bin/Z1/prog asan.c 2>/dev/null || ! bin/Z1/prog >/dev/null 2>&1; then
+	skip "cc -fsanitize=address does not build a program that runs here"
+else
+	cp bin/Z1/prog bin/Z2/prog
+	il sweep -q --seed 5 --reps 1 --system A=bin/Z1/prog --system B=bin/Z2/prog --output z.jsonl >/dev/null 2>err
+	assert_eq "$?" 0 "two ASan builds: status ($(tail -n 2 err))"
+	assert_eq "$(recs z.jsonl)" 2 "their records"
+	il sweep -q --seed 5 --reps 1 --system A=bin/Z1/prog --system B=bin/A/prog --output zm.jsonl >/dev/null 2>err
+	assert_eq "$?" 1 "an ASan build against a plain one: refused"
+	assert_match "$(cat err)" "needs (nothing|libasan[^ ]*) first in LD_PRELOAD and .* needs (nothing|libasan[^ ]*); every run of a sweep has the same" "the line"
+	assert_true "nothing written" [ ! -s zm.jsonl ]
+fi
+
 try "a setup has one environment size on resume, in every shard, or the sweep refuses (R3 finding 1)"
 fail="case \$0 in *S2*) test ! -e $T/flag1 ;; esac"
 touch flag1

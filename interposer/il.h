@@ -128,7 +128,7 @@ struct il_state {
     struct il_main_args main_args; /* first: trampoline.S reads it at il+0 */
     void (*real_exit)(int);
     void *real_start_main;
-    int secure; /* AT_SECURE: the library stands aside */
+    int secure; /* AT_SECURE, or an unsupported glibc: the library stands aside */
     volatile int phase;
 
     /* the end of the process (finish.c) */
@@ -321,6 +321,7 @@ IL_HIDDEN void il_exit_record(int status, void *arg);
 IL_HIDDEN void il_quick_record(void *arg, int status);
 
 /* glibc.c: what the exit path needs of glibc beyond system calls */
+IL_HIDDEN int il_glibc_check(void);
 IL_HIDDEN void il_resolve_reals(void);
 IL_HIDDEN void il_exit_flush(void);
 IL_HIDDEN int il_exit_unflushed(void);

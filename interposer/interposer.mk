@@ -36,9 +36,10 @@ $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
 	@printf '%s\n' $(IL_SAFE:%=$(B)/interposer/%.o) >$(B)/interposer/safe.list
 
 # The tests' variant of the library, with delays injected into race windows
-# (interposer/testdelay.c): the objects that hold a delay point are
-# compiled again with IL_TEST_DELAYS; the library itself has none.
-IL_DELAYED = exit forkexec
+# (interposer/testdelay.c) and a glibc version to stand for (glibc.c): the
+# objects that hold a test point are compiled again with IL_TEST_DELAYS;
+# the library itself has none.
+IL_DELAYED = exit forkexec glibc
 IL_DELAY_OBJ = $(IL_DELAYED:%=$(B)/tests/delay/%.o) $(B)/tests/delay/testdelay.o
 LIB_DELAY = $(B)/tests/libinterloper-delay.so
 

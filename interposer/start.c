@@ -69,6 +69,8 @@ il_ctor_body(int argc, char **argv, char **envp)
     for (const unsigned long *a = il.auxv; a && a[0] != AT_NULL; a += 2)
         if (a[0] == AT_SECURE && a[1])
             il.secure = 1; /* setuid and the like: the variables are not ours to trust */
+    if (!il.secure && !il_glibc_check())
+        il.secure = 1; /* internals we have not read: stand aside, as under AT_SECURE */
     if (il.secure)
         return;
     il.pid = (pid_t)il_sys_getpid();

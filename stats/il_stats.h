@@ -100,6 +100,7 @@ enum il_wkind {
     IL_W_NOREPS,      /* comparison, why */
     IL_W_NOTCOUNTED,  /* count, metric */
     IL_W_DISTURBED,   /* item: what the sweep's machine lines say (disturb.c) */
+    IL_W_SUBTRACT,    /* runs left out, label, value */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -224,7 +225,8 @@ struct il_data {
     struct il_strtab st;
     /* What was read and why lines were left out. */
     size_t files, lines, records, selected, malformed, notrecord, unsupported, missing, nofloor,
-        noenv, badvalue, sweep_lines, warmup, failed, multiplexed, notcounted, per_records;
+        noenv, badvalue, sweep_lines, warmup, failed, multiplexed, notcounted, per_records,
+        counted_elsewhere;        /* records whose counts are another's (counted_in) */
     double mux_frac;              /* the lowest running/enabled among multiplexed records */
     size_t present[IL_MAX_SLOTS]; /* records carrying each slot's label */
     char **keys;                  /* every label name of every record */
@@ -233,6 +235,9 @@ struct il_data {
     struct il_labvals *lv;    /* with want_labels: every label name seen */
     size_t nlv;
     struct il_machine_notes *machine; /* what the sweep's machine lines say (disturb.c) */
+    /* --subtract: the subtracted group's mean over its runs, its runs, units */
+    double sub_mean;
+    size_t sub_runs, sub_units;
 };
 
 /* ------------------------------------------------------------ disturb.c */
@@ -496,6 +501,8 @@ struct il_opts {
     const char *setup[2]; /* --setup A or A,B (crossed) */
     size_t nsetup;
     const char *per;                   /* --per KEY */
+    const char *sub_label, *sub_value; /* --subtract LABEL=VALUE (prep.c) */
+    size_t sub_slot;
     const char *levels[IL_MAX_LEVELS]; /* highest first, as given */
     size_t nlevels;
     double costs[IL_MAX_LEVELS]; /* as given: highest first */
@@ -571,12 +578,12 @@ struct il_setups {
 };
 
 struct il_cmp {
-    size_t g, base;         /* group indices of the value and the baseline */
-    char *unit;             /* labels other than the compared one, "bench=bzip2" */
-    struct il_fieller f;    /* the headline interval: the design's, or flat */
-    int few;                /* no interval (too few runs or units) */
-    const char *method;     /* how f was computed, what it assumes */
-    double value, baseline; /* the two estimates whose ratio f.ratio is */
+    size_t g, base;          /* group indices of the value and the baseline */
+    char *unit;              /* labels other than the compared one, "bench=bzip2" */
+    struct il_fieller f;     /* the headline interval: the design's, or flat */
+    int few;                 /* no interval (too few runs or units) */
+    const char *method;      /* how f was computed, what it assumes */
+    double value, baseline;  /* the two estimates whose ratio f.ratio is */
     size_t unpaired, paired; /* setups on one side only; on both */
     int has_p;
     double p, p_holm; /* p-value of ratio = 1, and Holm-adjusted (suite) */

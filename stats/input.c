@@ -39,6 +39,7 @@ enum {
     P_HOW,
     P_STATUS,
     P_HOST,
+    P_COUNTED_IN,
     P_LABEL0
 };
 
@@ -232,6 +233,7 @@ setup_paths(struct rd *rd)
     il_path_set(&p[P_HOW], IL_F_EXIT, IL_F_HOW, NULL);
     il_path_set(&p[P_STATUS], IL_F_EXIT, IL_F_STATUS, NULL);
     il_path_set(&p[P_HOST], IL_F_HOST, NULL, NULL);
+    il_path_set(&p[P_COUNTED_IN], IL_F_COUNTED_IN, NULL, NULL);
     rd->host_slot = rd->warm_slot = SIZE_MAX;
     for (size_t i = 0; i < sel->nslots; i++) {
         il_path_set(&p[P_LABEL0 + i], IL_F_LABELS, sel->slot_name[i], NULL);
@@ -640,6 +642,14 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
         return;
     }
     d->records++;
+    if (f[P_COUNTED_IN].p && !span_is(f[P_COUNTED_IN], "null")) {
+        /* an exec'd child under INHERIT=all: its counts and its time are
+         * in the record of the process that forked it (libinterloper(7)),
+         * so it is not a run of its own (a shell's command, a make's
+         * compiler) */
+        d->counted_elsewhere++;
+        return;
+    }
     if (!d->first_schema_other && !span_is(f[P_SCHEMA], "\"" IL_SCHEMA "\"")) {
         d->first_schema_other = il_xmalloc(f[P_SCHEMA].n + 64);
         snprintf(d->first_schema_other, f[P_SCHEMA].n + 64, "%s:%zu: schema %.*s", file, line,

@@ -147,6 +147,85 @@ combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
     free(t);
 }
 
+/* the unit of the design record i belongs to: its setup, or its cell of
+ * two crossed labels; all records are one unit without a design */
+static uint64_t
+unit_of(const struct il_opts *o, const struct il_data *d, size_t i)
+{
+    if (o->design == IL_D_FLAT)
+        return 0;
+    uint64_t a = d->lab[i * d->nslots + o->design_slot[0]];
+    uint64_t b = o->design == IL_D_CROSSED ? d->lab[i * d->nslots + o->design_slot[1]] : 0;
+    return a << 32 | b;
+}
+
+/*
+ * --subtract LABEL=VALUE: the runs of that group are a cost inside every
+ * other run, measured apart (interloper compare's shell alone, as
+ * hyperfine measures and subtracts the shell's time): the mean of its runs
+ * in each unit of the design (each setup; all runs without a design) is
+ * subtracted from every other run of that unit, and its runs are left
+ * out.  With a design the subtracted means vary with the units, so their
+ * noise reaches the units' means, over which the intervals are taken.  A
+ * unit without such runs cannot be corrected: its runs are left out.
+ */
+static void
+subtract(const struct il_opts *o, struct il_data *d)
+{
+    uint32_t want = il_strtab_find(&d->st, o->sub_value);
+    size_t n = d->n, k = 0, nsub = 0, lost = 0;
+    struct unit {
+        uint64_t id;
+        double sum;
+        size_t n;
+    } *u = il_xcalloc(n + 1, sizeof *u);
+    for (size_t i = 0; i < n; i++) {
+        if (d->lab[i * d->nslots + o->sub_slot] != want || want == IL_MISSING_ID)
+            continue;
+        uint64_t id = unit_of(o, d, i);
+        size_t j = 0;
+        while (j < k && u[j].id != id)
+            j++;
+        if (j == k)
+            u[k++].id = id;
+        u[j].sum += d->val[i];
+        u[j].n++;
+        nsub++;
+    }
+    if (!nsub)
+        errx(1,
+             "--subtract %s=%s: no run has it; expected the label value of the runs to "
+             "subtract",
+             o->sub_label, o->sub_value);
+    uint8_t *keep = il_xcalloc(n, 1);
+    double total = 0;
+    for (size_t j = 0; j < k; j++)
+        total += u[j].sum;
+    for (size_t i = 0; i < n; i++) {
+        if (d->lab[i * d->nslots + o->sub_slot] == want)
+            continue;
+        uint64_t id = unit_of(o, d, i);
+        size_t j = 0;
+        while (j < k && u[j].id != id)
+            j++;
+        if (j == k) {
+            lost++;
+            continue;
+        }
+        d->val[i] -= u[j].sum / (double)u[j].n;
+        d->flag[i] &= (uint8_t)~IL_R_INT;
+        keep[i] = 1;
+    }
+    if (lost)
+        il_warn(IL_W_SUBTRACT, lost, o->sub_label, o->sub_value);
+    d->sub_mean = total / (double)nsub;
+    d->sub_runs = nsub;
+    d->sub_units = k;
+    il_data_keep(d, keep);
+    free(keep);
+    free(u);
+}
+
 void
 il_prepare(const struct il_opts *o, struct il_data *d)
 {
@@ -213,6 +292,8 @@ il_prepare(const struct il_opts *o, struct il_data *d)
             d->flag[i] &= (uint8_t)~IL_R_INT;
         }
     }
+    if (o->sub_label)
+        subtract(o, d);
 }
 
 /* Distinct values of a slot among the kept records (missing not counted). */

@@ -117,6 +117,10 @@ static const struct wdef defs[IL_W_COUNT] = {
                          "%zu records of '%s' were never counted (running_ns 0) and were "
                          "skipped",
                          0, 0},
+    [IL_W_SUBTRACT] = {"subtract",
+                       "%zu runs are in setups without a run of %s=%s, so nothing could be "
+                       "subtracted from them, and they were left out; measure it in every setup",
+                       0, 0},
     [IL_W_DISTURBED] = {"disturbed", "%s",
                         "the machine was disturbed while the records were measured",
                         "runs were slowed at random: measure again on a quiet machine "

@@ -65,7 +65,7 @@ struct state {
     size_t planned, skipped, todo, ran, failed;
     double t0, shown;
     int tty;
-    char **argv;
+    char ***argv; /* each system's argument vector; argv[0] set for each run */
     char *buf;
     size_t bufcap;
 };
@@ -150,8 +150,8 @@ progress(struct state *st, int last)
     clock_text(t, el, sizeof el);
     if (st->ran)
         clock_text(t / (double)st->ran * (double)(st->todo - st->ran), eta, sizeof eta);
-    fprintf(stderr, "%sinterloper sweep: %zu/%zu runs, %zu failed, %s elapsed, ETA %s%s",
-            st->tty ? "\r\033[K" : "", st->ran, st->todo, st->failed, el, eta,
+    fprintf(stderr, "%s%s: %zu/%zu runs, %zu failed, %s elapsed, ETA %s%s",
+            st->tty ? "\r\033[K" : "", st->s->me, st->ran, st->todo, st->failed, el, eta,
             st->tty ? (last ? "\n" : "") : "\n");
 }
 
@@ -323,7 +323,7 @@ stderr_tail(struct state *st)
     if (from > 0 && line)
         line = strtok_r(NULL, "\n", &save); /* a cut first line */
     for (int k = 0; line; line = strtok_r(NULL, "\n", &save), k++)
-        fprintf(stderr, "interloper sweep: | %s\n", line);
+        fprintf(stderr, "%s: | %s\n", st->s->me, line);
 }
 
 static void
@@ -338,11 +338,54 @@ interrupted(struct state *st)
     progress(st, 1);
     end_line(st, why);
     finish(st);
-    fprintf(stderr,
-            "interloper sweep: interrupted after %zu of %zu runs; rerun the same command to "
-            "resume\n",
-            st->skipped + st->ran, st->planned);
+    fprintf(stderr, "%s: interrupted after %zu of %zu runs; rerun the same command to resume\n",
+            st->s->me, st->skipped + st->ran, st->planned);
     exit(128 + sig);
+}
+
+/* Each system's argument vector, once: its own arguments (a shell's -c
+ * COMMAND), or the sweep's ARGS. */
+static void
+argvs(struct state *st)
+{
+    const struct il_sweep *s = st->s;
+    st->argv = il_xcalloc(s->nsys, sizeof *st->argv);
+    for (size_t k = 0; k < s->nsys; k++) {
+        const struct il_system *y = &s->sys[k];
+        char **args = y->args ? y->args : s->args;
+        size_t n = y->args ? y->nargs : s->nargs;
+        st->argv[k] = il_xcalloc(n + 2, sizeof **st->argv);
+        for (size_t i = 0; i < n; i++)
+            st->argv[k][i + 1] = args[i];
+    }
+}
+
+/* --prepare: CMD through sh before the run, not measured (not under the
+ * library, in this process's environment), as hyperfine's --prepare; a
+ * failure stops the sweep. */
+static void
+prepare(struct state *st, const struct il_system *y, const char *runid)
+{
+    extern char **environ;
+    char *argv[] = {"/bin/sh", "-c", (char *)y->prepare, NULL};
+    int dn = open("/dev/null", O_RDWR | O_CLOEXEC);
+    int out = st->s->show_output ? -1 : dn;
+    pid_t p = il_spawn("/bin/sh", argv, environ, dn, out, out, NULL);
+    if (p < 0)
+        err(1, "--prepare: cannot run /bin/sh");
+    il_spawn_started(p);
+    int status = il_spawn_reap(p, &stop_sig);
+    close(dn);
+    if (stop_sig)
+        interrupted(st);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return;
+    progress(st, 1);
+    end_line(st, "--prepare failed");
+    finish(st);
+    errx(1, "--prepare '%s' before run %s %s %d; the runs so far are in %s", y->prepare, runid,
+         WIFEXITED(status) ? "ended with status" : "was killed by signal",
+         WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), st->s->output);
 }
 
 static void
@@ -365,8 +408,12 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
         err(1, "--input: cannot rewind");
     reset(st->out_fd);
     reset(st->err_fd);
-    st->argv[0] = (char *)path;
-    pid_t p = il_spawn(path, st->argv, st->env.v, st->in_fd, st->out_fd, st->err_fd,
+    const struct il_system *y = &s->sys[r->cell % s->d.nsys];
+    if (y->prepare)
+        prepare(st, y, runid);
+    char **argv = st->argv[r->cell % s->d.nsys];
+    argv[0] = (char *)path;
+    pid_t p = il_spawn(path, argv, st->env.v, st->in_fd, st->out_fd, st->err_fd,
                        s->c.have_cpus ? &s->c.cpus : NULL);
     if (p < 0)
         err(1, "run %s: cannot execute %s", runid, path);
@@ -417,7 +464,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
         snprintf(what, sizeof what, "wrote %s", n ? "a partial record" : "no record");
 
     /* its output, against the first run's (or --expect-output) */
-    if (ok && !what[0] && s->check_output) {
+    if (ok && !what[0] && s->check_output && !y->no_check_output) {
         char sha[65];
         unsigned long long bytes;
         if (il_sha256_fd(st->out_fd, sha, &bytes) < 0)
@@ -437,10 +484,10 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
         } else if (strcmp(sha, st->ref_sha)) {
             progress(st, 1);
             fprintf(stderr,
-                    "interloper sweep: run %s wrote other output than %s (%llu bytes, "
+                    "%s: run %s wrote other output than %s (%llu bytes, "
                     "SHA-256 %.12s, against %llu bytes, %.12s): the systems must compute the "
                     "same thing; check the build, or give --no-check-output\n",
-                    runid, st->ref_run, bytes, sha, st->ref_bytes, st->ref_sha);
+                    s->me, runid, st->ref_run, bytes, sha, st->ref_bytes, st->ref_sha);
             end_line(st, "output mismatch");
             finish(st);
             exit(1);
@@ -477,7 +524,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     if (what[0]) {
         st->failed++;
         progress(st, 1);
-        fprintf(stderr, "interloper sweep: run %s %s%s\n", runid, what,
+        fprintf(stderr, "%s: run %s %s%s\n", s->me, runid, what,
                 s->keep_going ? "" : "; stopping (--keep-going goes on)");
         stderr_tail(st);
         if (!s->keep_going) {
@@ -509,10 +556,10 @@ one_per_host(struct state *st)
         return; /* held until we end */
     if (errno == EADDRINUSE)
         fprintf(stderr,
-                "interloper sweep: warning: another sweep of plan %s is running on this "
+                "%s: warning: another sweep of plan %s is running on this "
                 "machine; runs that share a machine disturb each other's measurements: run "
                 "one shard per machine\n",
-                st->id);
+                st->s->me, st->id);
     close(fd);
 }
 
@@ -716,74 +763,253 @@ first_seed(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
     return 2;
 }
 
-int
-main(int argc, char **argv)
+/* How the loop of batches ended: why, in words, for the end line, the
+ * summary and the last line. */
+struct stop {
+    const char *why; /* the end line's word: done, precise enough, --max-runs, ... */
+    char until[512]; /* --until's last judgement */
+    unsigned batch;  /* the last batch run */
+};
+
+/* Should the sweep stop before run r, the next of its plan?  Only at the
+ * start of a block (a setup's runs of one repetition), so that every
+ * setup measured holds each system: --max-time. */
+static int
+out_of_time(const struct state *st, const struct il_run *r, uint32_t *prev_block)
 {
-    program_invocation_short_name = (char *)IL_SWEEP_ME; /* err(3) prefix */
-    static struct il_sweep s;
+    int at_block = *prev_block != r->block;
+    *prev_block = r->block;
+    return st->s->max_time > 0 && at_block && st->ran && il_now() - st->t0 >= st->s->max_time;
+}
+
+/* The batches: run each, then ask --until whether to go on. */
+static void
+batches(struct state *st, struct il_run *runs, size_t nruns, struct stop *sp)
+{
+    struct il_sweep *s = st->s;
+    struct il_buf lab = {0};
+    uint32_t block = 0, prev_block = UINT32_MAX;
+    sp->why = "done";
+    for (unsigned b = 0;; b++) {
+        sp->batch = b;
+        if (b) {
+            free(runs);
+            runs = il_plan_batch(&st->plan, b, block, &nruns);
+        }
+        size_t todo = 0, retry = 0;
+        for (size_t i = 0; i < nruns; i++) {
+            char runid[512];
+            il_plan_run_id(&st->plan, &runs[i], runid, sizeof runid);
+            if (!in_shard(s, &runs[i]))
+                continue;
+            st->planned++;
+            int there = il_launch_state(&st->done, runid);
+            if (there > 0)
+                st->skipped++;
+            else
+                todo++;
+            retry += there == 0;
+        }
+        st->todo += todo;
+        if (b == 0 && (st->skipped || retry) && !s->c.quiet) {
+            char again[96] = "";
+            if (retry)
+                snprintf(again, sizeof again, " (retrying %zu failed run%s)", retry,
+                         retry == 1 ? "" : "s");
+            fprintf(stderr,
+                    "%s: resuming plan %s in %s: %zu of %zu runs are there already; running "
+                    "the other %zu%s\n",
+                    s->me, st->id, s->output, st->skipped, st->planned, todo, again);
+        }
+        for (size_t i = 0; i < nruns; i++) {
+            char runid[512];
+            if (stop_sig)
+                interrupted(st);
+            if (!in_shard(s, &runs[i]))
+                continue;
+            il_plan_run_id(&st->plan, &runs[i], runid, sizeof runid);
+            if (il_launch_state(&st->done, runid) > 0)
+                continue;
+            if (out_of_time(st, &runs[i], &prev_block)) {
+                sp->why = "--max-time";
+                break;
+            }
+            run_one(st, &runs[i], &lab);
+        }
+        if (nruns)
+            block = runs[nruns - 1].block + 1;
+        if (!s->until || !strcmp(sp->why, "--max-time"))
+            break;
+        double widest;
+        progress(st, 1);
+        int precise = il_until_check(s, sp->until, sizeof sp->until, &widest);
+        if (precise < 0) {
+            /* an error of the report's (a --metric no record has, ...)
+             * is no reason to add setups */
+            end_line(st, "interloper report failed");
+            finish(st);
+            errx(1, "--until: %s; the runs so far are in %s", sp->until, s->output);
+        }
+        if (precise) {
+            sp->why = "precise enough";
+            break;
+        }
+        size_t k = il_plan_batch_end(&st->plan, b), k2 = il_plan_batch_end(&st->plan, b + 1);
+        if (k2 == k) {
+            sp->why = "all setups ran";
+            break;
+        }
+        if (s->max_runs && batch_runs(st, b + 1) > s->max_runs) {
+            sp->why = "--max-runs";
+            break;
+        }
+        if (s->max_time > 0 && il_now() - st->t0 >= s->max_time) {
+            sp->why = "--max-time";
+            break;
+        }
+        if (!s->c.quiet)
+            fprintf(stderr, "%s: after %zu setups, %s; adding %zu setups\n", s->me, k, sp->until,
+                    k2 - k);
+        json_t *x = il_meta_extent(st->id, k2, batch_runs(st, b + 1));
+        il_meta_write(st->res_fd, s->output, x);
+        json_decref(x);
+    }
+    free(runs);
+    il_buf_free(&lab);
+}
+
+/* What ended the sweep, in the summary's words. */
+static void
+ending_words(const struct state *st, const struct stop *sp, char *out, size_t n)
+{
+    const struct il_sweep *s = st->s;
+    char budget[64];
+    snprintf(budget, sizeof budget, "%g s", s->max_time);
+    if (s->max_time >= 60 && s->max_time == (long)s->max_time && (long)s->max_time % 60 == 0)
+        snprintf(budget, sizeof budget, "%gm", s->max_time / 60);
+    if (!strcmp(sp->why, "precise enough"))
+        snprintf(out, n, "ended by --until %g%%: %s", s->until, sp->until);
+    else if (!strcmp(sp->why, "--max-runs"))
+        snprintf(out, n, "ended by --max-runs %llu before --until %g%%: %s", s->max_runs, s->until,
+                 sp->until);
+    else if (!strcmp(sp->why, "--max-time") && s->until && sp->until[0])
+        snprintf(out, n, "ended by --max-time %s before --until %g%%: %s", budget, s->until,
+                 sp->until);
+    else if (!strcmp(sp->why, "--max-time"))
+        snprintf(out, n, "ended by --max-time %s, before the plan's %zu runs", budget, st->planned);
+    else if (s->until)
+        snprintf(out, n, "ended when every setup had run, before --until %g%%: %s", s->until,
+                 sp->until);
+    else
+        snprintf(out, n, "the plan's %zu runs ran", st->planned);
+}
+
+/* The last line: what ran, and why it stopped. */
+static void
+last_line(const struct state *st, const struct stop *sp)
+{
+    const struct il_sweep *s = st->s;
+    if (s->until || !strcmp(sp->why, "--max-time")) {
+        char words[1024];
+        ending_words(st, sp, words, sizeof words);
+        fprintf(stderr, "%s: stopped (%s): %s\n", s->me, sp->why, sp->until[0] ? sp->until : words);
+        return;
+    }
+    size_t k = il_plan_batch_end(&st->plan, 0);
+    char shard[64] = "", extra[64] = "";
+    if (s->shard_n)
+        snprintf(shard, sizeof shard, "shard %u/%u of ", s->shard_i, s->shard_n);
+    if (s->d.pin_factor)
+        snprintf(extra, sizeof extra, " x 2 pins");
+    if (s->d.warmup)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " + %u warm-up", s->d.warmup);
+    fprintf(stderr,
+            "%s: %zu runs (%s%zu setups x %zu systems x %u reps%s, seed %u, plan %s) in %s; %zu "
+            "failed\n",
+            s->me, st->ran, shard, k, s->nsys, s->d.reps, extra, s->d.seed, st->id, s->output,
+            st->failed);
+}
+
+json_t *
+il_sweep_summary(const struct il_sweep *s, const struct il_ending *e, FILE *f)
+{
+    char failed[1024];
+    json_t *rep = il_sweep_report(s, failed, sizeof failed);
+    if (rep)
+        il_verdict(f, s, rep, e);
+    else
+        fprintf(stderr, "%s: no summary: %s\n", s->me, failed);
+    return rep;
+}
+
+int
+il_sweep_execute(struct il_sweep *s, struct il_ending *e)
+{
     static struct state st;
     const char *why;
-    il_sweep_parse(&s, argc, argv);
-    st.s = &s;
+    memset(&st, 0, sizeof st);
+    st.s = s;
     int seed_from_file = 0;
-    if (!s.seed_given && !s.slurm) {
+    if (!s->seed_given && !s->slurm) {
         uint32_t seed;
-        seed_from_file = il_results_scan(IL_SWEEP_ME, s.output, 0, first_seed, &seed) == 2;
+        seed_from_file = il_results_scan(s->me, s->output, 0, first_seed, &seed) == 2;
         if (seed_from_file)
-            s.d.seed = seed;
+            s->d.seed = seed;
     }
-    if (il_plan_init(&st.plan, &s.d, &why) < 0)
+    if (il_plan_init(&st.plan, &s->d, &why) < 0)
         errx(1, "the plan cannot be made: %s", why);
-    if (s.d.setups > st.plan.n)
-        errx(1, "--setups %zu: only %zu setup%s", s.d.setups, st.plan.n,
+    if (s->d.setups > st.plan.n)
+        errx(1, "--setups %zu: only %zu setup%s", s->d.setups, st.plan.n,
              st.plan.n == 1 ? " exists" : "s exist");
-    json_t *identity = il_meta_identity(&s);
+    json_t *identity = il_meta_identity(s);
     il_meta_plan_id(identity, st.id);
-    if (!s.seed_given && !s.c.quiet)
-        fprintf(stderr, "interloper sweep: seed %u%s%s\n", s.d.seed,
-                seed_from_file ? ", from " : "", seed_from_file ? s.output : "");
-    for (size_t i = 0; i < s.d.nenv; i++)
-        if (s.d.env[i] > IL_PAD_MAX)
+    if (!s->output) /* interloper compare's: a file of the plan's own */
+        s->output = il_xasprintf("compare-%s.jsonl", st.id);
+    if (!s->seed_given && !s->c.quiet)
+        fprintf(stderr, "%s: seed %u%s%s\n", s->me, s->d.seed, seed_from_file ? ", from " : "",
+                seed_from_file ? s->output : "");
+    for (size_t i = 0; i < s->d.nenv; i++)
+        if (s->d.env[i] > IL_PAD_MAX)
             errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable",
-                 s.d.env[i], (size_t)IL_PAD_MAX);
-    if (s.max_runs && batch_runs(&st, 0) > s.max_runs)
+                 s->d.env[i], (size_t)IL_PAD_MAX);
+    if (s->max_runs && batch_runs(&st, 0) > s->max_runs)
         errx(1,
              "--max-runs %llu: the first batch alone has %zu runs; raise it, or lower "
              "--setups or --reps",
-             s.max_runs, batch_runs(&st, 0));
+             s->max_runs, batch_runs(&st, 0));
 
     size_t nruns;
     struct il_run *runs = il_plan_batch(&st.plan, 0, 0, &nruns);
-    if (s.shard_n && s.shard_n > il_plan_batch_end(&st.plan, 0) * s.d.reps)
+    if (s->shard_n && s->shard_n > il_plan_batch_end(&st.plan, 0) * s->d.reps)
         errx(1,
              "--shard %u/%u: the plan has only %zu blocks of runs (a setup in a "
              "repetition); use at most that many shards",
-             s.shard_i, s.shard_n, il_plan_batch_end(&st.plan, 0) * s.d.reps);
-    if (s.slurm) {
-        if (!s.env_base_given) {
+             s->shard_i, s->shard_n, il_plan_batch_end(&st.plan, 0) * s->d.reps);
+    if (s->slurm) {
+        if (!s->env_base_given) {
             /* this environment's size and room for what Slurm adds to a
              * task's (SLURM_* variables, of lengths that vary by task) */
             const char *lib = il_find_library();
             struct il_spec spec;
-            il_spec_dir(&spec, IL_SWEEP_ME, 1);
-            il_env_build(&st.env, &st.slots, &s.c, lib ? lib : "libinterloper.so", s.first,
+            il_spec_dir(&spec, s->me, 1);
+            il_env_build(&st.env, &st.slots, &s->c, lib ? lib : "libinterloper.so", s->first,
                          spec.path, 0);
-            s.env_base = il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM;
+            s->env_base = il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM;
         }
-        il_slurm(&s, st.id, nruns);
+        il_slurm(s, st.id, nruns);
         return 0;
     }
     const char *lib = il_find_library();
     if (!lib)
         errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
     unsigned long long padmax = 0;
-    for (size_t i = 0; i < s.d.nenv; i++)
-        padmax = s.d.env[i] > padmax ? s.d.env[i] : padmax;
-    if (s.c.dry) {
+    for (size_t i = 0; i < s->d.nenv; i++)
+        padmax = s->d.env[i] > padmax ? s->d.env[i] : padmax;
+    if (s->c.dry) {
         /* the plan's environment size, as the sweep would take it */
-        if (il_results_scan(IL_SWEEP_ME, s.output, 0, on_line, &st) < 0 && errno != ENOENT)
-            err(1, "cannot read %s", s.output);
-        il_spec_dir(&st.spec, IL_SWEEP_ME, 1);
+        if (il_results_scan(s->me, s->output, 0, on_line, &st) < 0 && errno != ENOENT)
+            err(1, "cannot read %s", s->output);
+        il_spec_dir(&st.spec, s->me, 1);
         env_base(&st, lib, (size_t)padmax);
         dry_run(&st, runs, nruns);
         return 0;
@@ -794,40 +1020,38 @@ main(int argc, char **argv)
         err(1, "cannot draw the launches' nonce");
 
     /* the results file: ours alone, then resume what is there */
-    int lock_fd = open(s.output, O_RDONLY | O_CLOEXEC), locked = lock_fd >= 0;
+    int lock_fd = open(s->output, O_RDONLY | O_CLOEXEC), locked = lock_fd >= 0;
     if (locked)
         lock_results(&st, lock_fd); /* held, through lock_fd, until we end */
-    if (il_results_scan(IL_SWEEP_ME, s.output, 1, on_line, &st) < 0 && errno != ENOENT)
-        err(1, "cannot read %s", s.output);
-    if (s.expect && !st.have_ref) {
+    if (il_results_scan(s->me, s->output, 1, on_line, &st) < 0 && errno != ENOENT)
+        err(1, "cannot read %s", s->output);
+    if (s->expect && !st.have_ref) {
         st.have_ref = 1;
-        strcpy(st.ref_sha, s.expect_sha);
-        snprintf(st.ref_run, sizeof st.ref_run, "the file of --expect-output %s", s.expect);
+        strcpy(st.ref_sha, s->expect_sha);
+        snprintf(st.ref_run, sizeof st.ref_run, "the file of --expect-output %s", s->expect);
         struct stat es;
-        st.ref_bytes = stat(s.expect, &es) == 0 ? (unsigned long long)es.st_size : 0;
+        st.ref_bytes = stat(s->expect, &es) == 0 ? (unsigned long long)es.st_size : 0;
     }
     one_per_host(&st);
 
     /* the environment, built once; the spec directory, ours alone */
     il_spec_clean_stale();
-    il_spec_dir(&st.spec, IL_SWEEP_ME, 0);
+    il_spec_dir(&st.spec, s->me, 0);
     spec_made = &st.spec;
     atexit(remove_spec);
     il_spec_owner(&st.spec);
     open_files(&st);
     env_base(&st, lib, (size_t)padmax);
-    st.argv = il_xcalloc(s.nargs + 2, sizeof *st.argv);
-    for (size_t i = 0; i < s.nargs; i++)
-        st.argv[i + 1] = s.args[i];
-    il_set_aslr(IL_SWEEP_ME, s.c.aslr);
+    argvs(&st);
+    il_set_aslr(s->me, s->c.aslr);
     /* made only now, when nothing can refuse the sweep any more: a refused
      * sweep leaves no empty results file behind */
-    st.res_fd = open(s.output, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    st.res_fd = open(s->output, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
     if (st.res_fd < 0)
-        err(1, "--output %s", s.output);
+        err(1, "--output %s", s->output);
     if (!locked)
         lock_results(&st, st.res_fd);
-    if (s.hold)
+    if (s->hold)
         il_hold_events();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -836,8 +1060,8 @@ main(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
 
-    json_t *line = il_meta_plan_line(&s, identity, st.id, &st.plan);
-    il_meta_write(st.res_fd, s.output, line);
+    json_t *line = il_meta_plan_line(s, identity, st.id, &st.plan);
+    il_meta_write(st.res_fd, s->output, line);
     json_decref(line);
     line = il_meta_line(IL_M_KIND_MACHINE, st.id);
     json_object_set_new(line, IL_M_WHEN, json_string("start"));
@@ -846,149 +1070,47 @@ main(int argc, char **argv)
      * once, and recorded beside the facts */
     struct il_findings found;
     il_check(&found, machine, 1);
-    if (!s.c.quiet)
-        il_findings_warn(&found, IL_SWEEP_ME);
+    if (!s->c.quiet)
+        il_findings_warn(&found, s->me);
     json_object_set_new(line, IL_M_MACHINE, json_incref(machine)); /* kept for the summary */
     json_object_set_new(line, IL_M_FINDINGS, il_findings_json(&found));
-    il_meta_write(st.res_fd, s.output, line);
+    il_meta_write(st.res_fd, s->output, line);
     json_decref(line);
 
     st.tty = isatty(2);
     st.t0 = st.shown = il_now();
-    struct il_buf lab = {0};
-    const char *stopped = "done";
-    char until_why[512] = "";
-    uint32_t block = 0;
-    unsigned last_batch = 0;
-    for (unsigned b = 0;; b++) {
-        last_batch = b;
-        if (b) {
-            free(runs);
-            runs = il_plan_batch(&st.plan, b, block, &nruns);
-        }
-        size_t todo = 0, retry = 0;
-        for (size_t i = 0; i < nruns; i++) {
-            char runid[512];
-            il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
-            if (!in_shard(&s, &runs[i]))
-                continue;
-            st.planned++;
-            int there = il_launch_state(&st.done, runid);
-            if (there > 0)
-                st.skipped++;
-            else
-                todo++;
-            retry += there == 0;
-        }
-        st.todo += todo;
-        if (b == 0 && (st.skipped || retry) && !s.c.quiet) {
-            char again[96] = "";
-            if (retry)
-                snprintf(again, sizeof again, " (retrying %zu failed run%s)", retry,
-                         retry == 1 ? "" : "s");
-            fprintf(stderr,
-                    "interloper sweep: resuming plan %s in %s: %zu of %zu runs are there "
-                    "already; running the other %zu%s\n",
-                    st.id, s.output, st.skipped, st.planned, todo, again);
-        }
-        for (size_t i = 0; i < nruns; i++) {
-            char runid[512];
-            if (stop_sig)
-                interrupted(&st);
-            if (!in_shard(&s, &runs[i]))
-                continue;
-            il_plan_run_id(&st.plan, &runs[i], runid, sizeof runid);
-            if (il_launch_state(&st.done, runid) <= 0)
-                run_one(&st, &runs[i], &lab);
-        }
-        if (nruns)
-            block = runs[nruns - 1].block + 1;
-        if (!s.until)
-            break;
-        double widest;
-        progress(&st, 1);
-        int precise = il_until_check(&s, until_why, sizeof until_why, &widest);
-        if (precise < 0) {
-            /* an error of the report's (a --metric no record has, ...)
-             * is no reason to add setups */
-            end_line(&st, "interloper report failed");
-            finish(&st);
-            errx(1, "--until: %s; the runs so far are in %s", until_why, s.output);
-        }
-        if (precise) {
-            stopped = "precise enough";
-            break;
-        }
-        size_t k = il_plan_batch_end(&st.plan, b), k2 = il_plan_batch_end(&st.plan, b + 1);
-        if (k2 == k) {
-            stopped = "all setups ran";
-            break;
-        }
-        if (s.max_runs && batch_runs(&st, b + 1) > s.max_runs) {
-            stopped = "--max-runs";
-            break;
-        }
-        if (!s.c.quiet)
-            fprintf(stderr, "interloper sweep: after %zu setups, %s; adding %zu setups\n", k,
-                    until_why, k2 - k);
-        json_t *x = il_meta_extent(st.id, k2, batch_runs(&st, b + 1));
-        il_meta_write(st.res_fd, s.output, x);
-        json_decref(x);
-    }
+    static struct stop sp;
+    batches(&st, runs, nruns, &sp);
     progress(&st, 1);
-    end_line(&st, stopped);
+    end_line(&st, sp.why);
     finish(&st);
-    if (!s.c.quiet) {
-        size_t k = s.until ? 0 : il_plan_batch_end(&st.plan, 0);
-        if (s.until)
-            fprintf(stderr, "interloper sweep: stopped (%s): %s\n", stopped, until_why);
-        else {
-            char shard[64] = "", extra[64] = "";
-            if (s.shard_n)
-                snprintf(shard, sizeof shard, "shard %u/%u of ", s.shard_i, s.shard_n);
-            if (s.d.pin_factor)
-                snprintf(extra, sizeof extra, " x 2 pins");
-            if (s.d.warmup)
-                snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " + %u warm-up",
-                         s.d.warmup);
-            fprintf(stderr,
-                    "interloper sweep: %zu runs (%s%zu setups x %zu systems x %u reps%s, seed %u, "
-                    "plan %s) in %s; %zu failed\n",
-                    st.ran, shard, k, s.nsys, s.d.reps, extra, s.d.seed, st.id, s.output,
-                    st.failed);
-        }
-        /* two systems or more (of the whole plan, not a shard of it): what
-         * they compare to, as hyperfine ends */
-        if (s.nsys >= 2 && !s.shard_n) {
-            char failed[1024], words[700];
-            json_t *rep = il_sweep_report(&s, failed, sizeof failed);
-            if (s.until && !strcmp(stopped, "precise enough"))
-                snprintf(words, sizeof words, "ended by --until %g%%: %s", s.until, until_why);
-            else if (s.until && !strcmp(stopped, "--max-runs"))
-                snprintf(words, sizeof words, "ended by --max-runs %llu before --until %g%%: %s",
-                         s.max_runs, s.until, until_why);
-            else if (s.until)
-                snprintf(words, sizeof words,
-                         "ended when every setup had run, before --until "
-                         "%g%%: %s",
-                         s.until, until_why);
-            else
-                snprintf(words, sizeof words, "the plan's %zu runs ran", st.planned);
-            struct il_ending e = {IL_SWEEP_ME,
-                                  words,
-                                  il_now() - st.t0,
-                                  st.ran + st.skipped,
-                                  il_plan_batch_end(&st.plan, last_batch),
-                                  st.id,
-                                  machine,
-                                  NULL};
-            if (rep)
-                il_verdict(stderr, &s, rep, &e);
-            else
-                fprintf(stderr, "interloper sweep: no summary: %s\n", failed);
-            json_decref(rep);
-        }
-    }
-    json_decref(machine);
+    if (!s->c.quiet)
+        last_line(&st, &sp);
+    static char words[1024];
+    ending_words(&st, &sp, words, sizeof words);
+    e->me = s->me;
+    e->stopped = words;
+    e->seconds = il_now() - st.t0;
+    e->runs = st.ran + st.skipped;
+    e->setups = il_plan_batch_end(&st.plan, sp.batch);
+    e->plan = st.id;
+    e->machine = machine;
     return st.failed ? 1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+    program_invocation_short_name = (char *)IL_SWEEP_ME; /* err(3) prefix */
+    static struct il_sweep s;
+    struct il_ending e;
+    memset(&e, 0, sizeof e);
+    il_sweep_parse(&s, argc, argv);
+    int rc = il_sweep_execute(&s, &e);
+    /* two systems or more (of the whole plan, not a shard of it): what
+     * they compare to, as hyperfine ends */
+    if (!s.c.quiet && !s.c.dry && !s.slurm && s.nsys >= 2 && !s.shard_n)
+        json_decref(il_sweep_summary(&s, &e, stderr));
+    json_decref(e.machine);
+    return rc;
 }

@@ -29,9 +29,14 @@ struct il_system {
     char **sha256;     /* its SHA-256, hex */
     const char **kind; /* each layout's kind from the manifest, or NULL */
     json_t *link;      /* the manifest's command and cwd, or NULL */
+    char **args;       /* its own arguments (a shell's -c COMMAND), or NULL: ARGS */
+    size_t nargs;
+    int no_check_output; /* its output is not the others' (the shell alone) */
+    const char *prepare; /* --prepare: a shell command before each of its runs */
 };
 
 struct il_sweep {
+    const char *me; /* "interloper sweep" or "interloper compare": every message's prefix */
     struct il_common c;
     struct il_system *sys;
     size_t nsys;
@@ -49,6 +54,9 @@ struct il_sweep {
     const char *estimator; /* the report's --estimator for --until and the summary; NULL: mean */
     int per_launch;        /* a run is the records of one launch (report --per launch) */
     double until;          /* 0: no --until */
+    double max_time;       /* seconds; 0: no --max-time */
+    const char *subtract;  /* a system whose time is subtracted (compare's shell alone) */
+    int compare;           /* interloper compare's: its defaults and its results file */
     unsigned long long max_runs;
     unsigned shard_i, shard_n; /* 0: no --shard */
     unsigned slurm;            /* tasks; 0: no --slurm */
@@ -101,7 +109,7 @@ struct il_launches {
         char *launch; /* the launch kept; NULL: unlabelled */
         long last;    /* its last record's line */
         int failed;
-    } *v;
+    } * v;
     size_t n, cap;
 };
 enum il_launch_seen il_launch_record(struct il_launches *l, const char *run, const char *launch,
@@ -164,6 +172,10 @@ int il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *wi
  * (--compare system=FIRST --setup setup, the metric and estimator): its
  * JSON, or NULL with why (its last line of stderr). */
 json_t *il_sweep_report(const struct il_sweep *s, char *why, size_t whysz);
+/* Run the sweep s (parsed and checked): resume, run the plan's batches,
+ * stop as asked; e says how it ended.  Returns the exit status. */
+struct il_ending;
+int il_sweep_execute(struct il_sweep *s, struct il_ending *e);
 /* How a sweep ended, for the summary. */
 struct il_ending {
     const char *me;              /* "interloper sweep" */
@@ -176,6 +188,9 @@ struct il_ending {
 };
 /* The five-second summary of a report of two or more systems. */
 void il_verdict(FILE *f, const struct il_sweep *s, json_t *report, const struct il_ending *e);
+/* Run the report and print the summary on f; the report's JSON (the
+ * caller's), or NULL when it failed (said on stderr). */
+json_t *il_sweep_summary(const struct il_sweep *s, const struct il_ending *e, FILE *f);
 
 /* ------------------------------------------------------------ slurm.c */
 /* --slurm without --env-base: the script's base is the submitting

@@ -366,6 +366,7 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
     const char *o, *v;
     static unsigned long long zero = 0;
     memset(s, 0, sizeof *s);
+    s->me = IL_SWEEP_ME;
     il_common_init(&s->c);
     /* a problem the library reports (an unknown event, an offset or a pin
      * not applied) stops the run before main, so the sweep stops at its

@@ -42,6 +42,18 @@ il sweep --seed 2 --reps 1 --env-add 0:192:64 --system A=bin/A/probe --system B=
 	--no-check-output --output one.jsonl -- busy 1 2>err
 assert_match "$(cat err)" "single setups ranged from .*; beyond noise: could not be tested \(" "could not be tested, and why"
 
+try "a sweep of shells: the commands they fork are counted in the shell's record, one run each"
+mkdir -p s1 s2
+cp /bin/dash s1/sh
+cp /bin/dash s2/sh
+il sweep --seed 1 --reps 2 --env-add 0:64:64 --system A=s1/sh --system B=s2/sh --output sh.jsonl \
+	-- -c 'gzip -c /etc/services | cat' >/dev/null 2>err
+assert_eq "$(rj sh.jsonl 'len([x for x in r if "counted_in" in x])')" 16 "a record for each child (2 a run), counted in the shell's"
+il report --json sh.jsonl >rep.json 2>/dev/null
+assert_eq "$(python3 -c 'import json; print([g["n"] for g in json.load(open("rep.json"))["groups"]])')" "[8]" \
+	"the report counts the runs, not the children"
+assert_match "$(cat err)" "A       [0-9.]+ ms" "and so does the summary"
+
 try "no summary with one system, with -q, or for a shard"
 il sweep --seed 2 --reps 1 --system A=bin/A/probe --output a.jsonl -- hello >/dev/null 2>err
 assert_eq "$(grep -c 'sd of the runs' err)" 0 "one system"

@@ -37,7 +37,7 @@ endif
 # Debian packages the build and the tests need (the README says why).
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
 	libgsl-dev gnuplot-nox mandoc shellcheck valgrind strace linux-perf \
-	python3 gzip binutils lld util-linux
+	python3 gzip binutils lld util-linux zlib1g-dev libzstd-dev zstd
 # Only for tests, which skip without them: a real Slurm and GNU parallel for
 # interloper sweep's scale-out (installed with no daemon started).
 DEB_TEST_PACKAGES = slurm-wlm munge parallel

@@ -1,20 +1,34 @@
 #!/bin/sh
-# bench/report.sh: wall time and peak memory of `interloper report` over
-# generated records (default 1,000,000).  Not part of pass/fail.
+# bench/report.sh: the CPU time, wall time and peak memory of interloper
+# report and plot over records of a sweep's shape, side by side with the
+# floor of reading the file (wc -l) and a Python peer (bench/peer.py), at
+# each size given (default 1,000,000 and 10,000,000 records).  Not part of
+# pass/fail.
 #
-#   sh bench/report.sh [N]
+#   sh bench/report.sh [--plots] [N...]
 #
-# Generates bench/out/records-N.jsonl once (about 700 bytes a record, the
-# shape libinterloper writes: 12 benchmarks x 2 systems x 484 setups x
-# repetitions), then runs the report three times, from the page cache, and
-# prints each run's wall time and peak resident memory.  Goal for
-# 1,000,000 records on the 2-core development VM: <= 5 s and <= 500 MB.
+# Each file is generated (bench/records.c: 2 systems x 5,000 setups, about
+# 1,200 bytes a record) into a temporary directory, which is removed at
+# the end; 10M records take 12 GB there (and 12 GB of page cache to be
+# warm).  Each command runs 3 times from a warm cache and the medians are
+# printed: CPU = user + system time of all its threads, wall, peak RSS
+# (bench/rusage.c).
+# The ratios are of medians of the same run: CPU over wc -l's, the peer's
+# CPU over the report's, and wall over CPU.  Issue 18's goals:
+#   report, report --json      CPU <= 5 x wc -l; peer >= 5 x report
+#   report --compare --setup   CPU <= 2 x report; peer >= 3 x it
+#   memory                     <= 32 bytes a record beyond the per-setup
+#                              results ((RSS at 10M - RSS at 1M) / 9M)
+#   wall                       <= CPU / 2 (two threads read a file)
+#   .gz, .zst                  CPU <= the plain file's + the decompressor's
+#   plot (--plots, 1M)         CPU <= 2 x report
 set -eu
 
 usage() {
 	cat <<EOF2
-usage: sh bench/report.sh [N]
-Generate N records (default 1000000) and time interloper report over them.
+usage: sh bench/report.sh [--plots] [N...]
+Time interloper report (and with --plots interloper plot) on N generated
+records (default 1000000 10000000) against wc -l and bench/peer.py.
 EOF2
 }
 
@@ -23,58 +37,121 @@ die() {
 	exit 1
 }
 
-case "${1:-}" in
--h | --help)
-	usage
-	exit 0
-	;;
-esac
-n=${1:-1000000}
-case $n in
-'' | *[!0-9]*) die "N must be a whole number; got '$n'" ;;
-esac
-top=$(cd "$(dirname "$0")/.." && pwd)
-report="$top/build/libexec/interloper-report"
-[ -x "$report" ] || die "$report is missing; run make first"
-command -v python3 >/dev/null 2>&1 || die "python3 is needed to measure peak memory"
-mkdir -p "$top/bench/out"
-data="$top/bench/out/records-$n.jsonl"
-
-if [ ! -s "$data" ]; then
-	echo "generating $n records into $data" >&2
-	awk -v N="$n" 'BEGIN {
-		srand(1)
-		for (i = 0; i < N; i++) {
-			b = i % 12; sys = int(i / 12) % 2; s = int(i / 24) % 484; rep = int(i / 11616)
-			v = int((1 + b) * 1000000 * (sys ? 0.993 : 1) * (1 + 0.01 * sin(s)) * (1 + 0.002 * rand()))
-			printf "{\"schema\":\"interloper/1\",\"version\":\"0.1.0\","
-			printf "\"labels\":{\"bench\":\"b%02d\",\"system\":\"%s\",\"setup\":\"s%04d\",\"rep\":\"%d\"},", b, sys ? "O3" : "O2", s, rep
-			printf "\"pid\":%d,\"ppid\":1,\"argv\":[\"./prog\",\"arg\"],\"host\":\"vm\",", 1000 + i % 30000
-			printf "\"exit\":{\"how\":\"return\",\"status\":0,\"signal\":0},\"backend\":\"perf\","
-			printf "\"events\":{\"task-clock\":{\"value\":%d,\"enabled_ns\":%d,\"running_ns\":%d},", v - 20000, v, v
-			printf "\"page-faults\":{\"value\":%d,\"enabled_ns\":%d,\"running_ns\":%d},", 100 + i % 7, v, v
-			printf "\"cycles\":{\"value\":null,\"error\":\"not supported\"}},"
-			printf "\"times\":{\"wall_ns\":%d,\"user_ns\":%d,\"sys_ns\":20000},\"maxrss_kib\":1800,", v, v - 30000
-			printf "\"setup\":{\"env_bytes\":%d,\"env_vars\":12,\"argv_bytes\":7,\"aslr\":false,", 2048 + 16 * s
-			printf "\"stack_offset\":0,\"stack_pinned\":false,\"main_sp\":\"0x7ffffffde000\","
-			printf "\"heap_offset\":0,\"heap_start\":\"0x555555559000\"},\"floor\":{\"task-clock\":1200}}\n"
-		}
-	}' >"$data.tmp"
-	mv "$data.tmp" "$data"
-fi
-
-echo "records: $n ($(wc -c <"$data") bytes)"
-echo "command: interloper report --by bench --compare system=O2 --setup setup $data"
-i=1
-while [ "$i" -le 3 ]; do
-	python3 - "$report" "$data" <<'PY'
-import resource, subprocess, sys, time
-t = time.monotonic()
-p = subprocess.run([sys.argv[1], "--by", "bench", "--compare", "system=O2", "--setup", "setup",
-                    sys.argv[2]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-wall = time.monotonic() - t
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print("run: exit %d, wall %.2f s, peak RSS %.0f MB" % (p.returncode, wall, rss))
-PY
-	i=$((i + 1))
+plots=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help)
+		usage
+		exit 0
+		;;
+	--plots) plots=1 ;;
+	--) shift; break ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+	shift
 done
+[ $# -gt 0 ] || set -- 1000000 10000000
+for n in "$@"; do
+	case $n in
+	'' | *[!0-9]*) die "N must be a whole number; got '$n'" ;;
+	esac
+done
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+lx="$top/build/libexec"
+[ -x "$lx/interloper-report" ] || die "$lx/interloper-report is missing; run make first"
+command -v python3 >/dev/null 2>&1 || die "python3 is needed (the peer, and to measure)"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/il-bench-report.XXXXXX")
+trap 'rm -rf "$dir"' EXIT INT TERM
+${CC:-cc} -O2 -std=c11 -o "$dir/records" "$top/bench/records.c" -lm ||
+	die "cannot build bench/records.c"
+${CC:-cc} -O2 -std=c11 -D_GNU_SOURCE -o "$dir/rusage" "$top/bench/rusage.c" ||
+	die "cannot build bench/rusage.c"
+
+# run NAME CMD...: 3 runs (bench/rusage.c measures each), the medians as
+# "NAME cpu wall rss_mb"
+run() {
+	python3 - "$dir/rusage" "$@" <<'PY'
+import statistics, subprocess, sys
+rusage, name, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+cpu, wall, rss = [], [], []
+for _ in range(3):
+    p = subprocess.run([rusage] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        sys.exit("bench/report.sh: %s failed: %s" % (name, " ".join(cmd)))
+    c, w, m = p.stderr.split()[-3:]
+    cpu.append(float(c))
+    wall.append(float(w))
+    rss.append(int(m) / 1024)
+print(name, "%.3f" % statistics.median(cpu), "%.3f" % statistics.median(wall),
+      "%.1f" % statistics.median(rss))
+PY
+}
+
+for n in "$@"; do
+	f="$dir/records-$n.jsonl"
+	echo "generating $n records" >&2
+	"$dir/records" "$n" 5000 >"$f"
+	bytes=$(wc -c <"$f")
+	gzip -1 -c "$f" >"$f.gz"
+	zstd -q -c "$f" >"$f.zst"
+	cat "$f" "$f.gz" "$f.zst" >/dev/null
+	out="$dir/times-$n"
+	{
+		run "wc -l" wc -l "$f"
+		run "report" "$lx/interloper-report" --by system "$f"
+		run "report --json" "$lx/interloper-report" --by system --json "$f"
+		run "report --compare --setup" "$lx/interloper-report" --compare system=A --setup setup "$f"
+		run "gzip -dc" gzip -dc "$f.gz"
+		run "report .gz" "$lx/interloper-report" --by system "$f.gz"
+		run "zstd -dc" zstd -q -dc "$f.zst"
+		run "report .zst" "$lx/interloper-report" --by system "$f.zst"
+		if [ "$plots" = 1 ]; then
+			for k in violin hist env seq; do
+				case $k in
+				violin) a="--compare system=A --setup setup" ;;
+				hist) a="--compare system=A --setup setup" ;;
+				env) a="--by system" ;;
+				seq) a="--where system=A" ;;
+				esac
+				# shellcheck disable=SC2086 # a holds options
+				run "plot $k" "$lx/interloper-plot" "$k" -o "$dir/$k.png" $a "$f"
+			done
+		fi
+		run "peer.py" python3 "$top/bench/peer.py" --by system "$f"
+		run "peer.py --setup" python3 "$top/bench/peer.py" --by system --setup setup --compare system=A "$f"
+	} >"$out"
+	rm -f "$f" "$f.gz" "$f.zst"
+	echo
+	echo "$n records, $bytes bytes; medians of 3, warm cache"
+	awk -v n="$n" '
+	{ name = $0; sub(/ [0-9.]+ [0-9.]+ [0-9.]+$/, "", name)
+	  cpu[name] = $(NF - 2); wall[name] = $(NF - 1); rss[name] = $NF; order[++k] = name }
+	END {
+		printf "%-26s %8s %8s %9s %9s %9s %10s\n", "command", "CPU s", "wall s", "RSS MB", "CPU/wc", "wall/CPU", "peer/this"
+		for (i = 1; i <= k; i++) {
+			c = order[i]
+			peer = c ~ /compare|setup/ ? cpu["peer.py --setup"] : cpu["peer.py"]
+			printf "%-26s %8.2f %8.2f %9.1f %9.1f %9.2f %10s\n", c, cpu[c], wall[c], rss[c],
+			    cpu[c] / cpu["wc -l"], wall[c] / (cpu[c] > 0 ? cpu[c] : 1),
+			    c ~ /^(report|plot)/ ? sprintf("%.1f", peer / cpu[c]) : ""
+		}
+		printf "compare/report CPU %.2f; .gz CPU - (report + gzip -dc) %+.2f s; .zst %+.2f s\n",
+		    cpu["report --compare --setup"] / cpu["report"],
+		    cpu["report .gz"] - cpu["report"] - cpu["gzip -dc"],
+		    cpu["report .zst"] - cpu["report"] - cpu["zstd -dc"]
+		for (c in cpu) if (c ~ /^plot/) printf "%s/report CPU %.2f\n", c, cpu[c] / cpu["report"]
+	}' "$out"
+done
+
+# Memory per record beyond what does not grow with records: the report's
+# peak RSS between the first two sizes, over their difference.
+if [ $# -ge 2 ]; then
+	a=$(awk '$1 == "report" && $2 == "--compare" { print $(NF) }' "$dir/times-$1")
+	b=$(awk '$1 == "report" && $2 == "--compare" { print $(NF) }' "$dir/times-$2")
+	pa=$(awk '$1 == "peer.py" && $2 == "--setup" { print $(NF) }' "$dir/times-$2")
+	awk -v a="$a" -v b="$b" -v n1="$1" -v n2="$2" -v p="$pa" 'BEGIN {
+		printf "report --compare --setup: %.1f bytes a record beyond the rest ((%.0f MB - %.0f MB) / %d records); peer %.0f MB at %d\n",
+		    (b - a) * 1048576 / (n2 - n1), b, a, n2 - n1, p, n2 }'
+fi

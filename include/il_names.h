@@ -179,6 +179,11 @@
 #define IL_M_STDOUT_BYTES "stdout_bytes"
 /* the start's machine line: interloper check's findings, [{check, level, text}] */
 #define IL_M_FINDINGS "findings"
+/* the start's machine line: how many kinds of software event the driver
+ * held switched on for its runs (interloper-hold(1)), 0 when it did not:
+ * the library cannot tell, and its cost per process differs by a few
+ * hundred microseconds on a VM */
+#define IL_M_HELD "held"
 /* a machine line's snapshot (tools/machine.c), the facts its readers judge:
  * interloper check (tools/check.c) and report's [disturbed] (stats/disturb.c) */
 #define IL_M_MACHINE "machine"

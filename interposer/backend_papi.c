@@ -59,7 +59,9 @@ static struct {
     int (*num_components)(void);
     const PAPI_component_info_t *(*component_info)(int);
     int (*query_event)(int);
-} P = {.es = PAPI_NULL};
+} P; /* zero: es means nothing until h is set (no initialised data: the
+       * library's writable segment then ends on a page, which the loader
+       * need not clear) */
 
 static int
 load(char *why, size_t whysz)

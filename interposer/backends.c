@@ -14,6 +14,7 @@
  * interface in il.h): a new backend is a file, a line here, and its name
  * in config.c's list.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "il.h"
@@ -43,9 +44,26 @@ set_names(const char *const *names, int n)
     il.nev = n;
     il_populate(&il.ev[0], &il.ev[n]); /* no page fault of ours to count */
     for (int i = 0; i < n; i++) {
-        memset(&il.ev[i], 0, sizeof il.ev[i]);
-        il.ev[i].fd = -1;
-        il_strlcpy(il.ev[i].name, names[i], sizeof il.ev[i].name);
+        struct il_event *e = &il.ev[i];
+        /* all but the name and error buffers, which are written before
+         * they are read */
+        memset(&e->attr, 0, offsetof(struct il_event, error) - offsetof(struct il_event, attr));
+        memset(&e->value, 0, sizeof *e - offsetof(struct il_event, value));
+        e->error[0] = 0;
+        e->fd = -1;
+        il_strlcpy(e->name, names[i], sizeof e->name);
+    }
+}
+
+/* The default events, their encodings known: no name to look up. */
+static void
+set_defaults(const char *const *names, const uint64_t *config, uint32_t type, int n)
+{
+    set_names(names, n);
+    for (int i = 0; i < n; i++) {
+        il.ev[i].attr.type = type;
+        il.ev[i].attr.config = config[i];
+        il.ev[i].resolved = 1;
     }
 }
 
@@ -53,7 +71,8 @@ set_names(const char *const *names, int n)
 static int
 room_for_counters(void)
 {
-    il.fd_top = il_fd_top();
+    if (!il.fd_top) /* taken in the constructor (counted.c) */
+        il.fd_top = il_fd_top();
     long lim = il.fd_top + 1;
     long need = il.nev + (il.err_fd >= 0 ? 1 : 0);
     /* stdin, stdout, stderr, our counters, and the program's reserve */
@@ -86,15 +105,19 @@ il_events_setup(void)
         /* cycles and instructions where a PMU exists, else software
          * events; the probe costs one perf_event_open */
         static const char *const hw[] = {"cycles", "instructions"};
+        static const uint64_t hw_config[] = {PERF_COUNT_HW_CPU_CYCLES,
+                                             PERF_COUNT_HW_INSTRUCTIONS};
         static const char *const sw[] = {"task-clock", "page-faults", "context-switches"};
+        static const uint64_t sw_config[] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+                                             PERF_COUNT_SW_CONTEXT_SWITCHES};
         static const char *const papi[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
                                            "perf::CONTEXT-SWITCHES"};
         if (c->backend == IL_BACKEND_PAPI)
             set_names(papi, 3);
         else if (il_perf_has_pmu())
-            set_names(hw, 2);
+            set_defaults(hw, hw_config, PERF_TYPE_HARDWARE, 2);
         else
-            set_names(sw, 3);
+            set_defaults(sw, sw_config, PERF_TYPE_SOFTWARE, 3);
     } else {
         set_names(c->events, c->nevents);
     }

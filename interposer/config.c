@@ -19,7 +19,9 @@
 
 #include "interloper.h"
 
-static const char *const il_err_text[] = {
+/* texts in arrays, not pointers: a pointer in a table costs every process
+ * a relocation at load */
+static const char il_err_text[][32] = {
     [0] = "success",
     [-IL_EINVAL] = "malformed value",
     [-IL_ERANGE] = "value out of range",
@@ -37,7 +39,8 @@ static const char *const il_err_text[] = {
 const char *
 il_strerror(int err)
 {
-    if (err > 0 || -err >= (int)(sizeof il_err_text / sizeof il_err_text[0]) || !il_err_text[-err])
+    if (err > 0 || -err >= (int)(sizeof il_err_text / sizeof il_err_text[0]) ||
+        !il_err_text[-err][0])
         return "unknown error";
     return il_err_text[-err];
 }
@@ -426,7 +429,7 @@ parse_debug(struct il_config *cfg, const char *var, const char *v)
  * set but empty is as good as unset.
  */
 static const struct il_var {
-    const char *name;
+    char name[24];
     unsigned len;
     void (*parse)(struct il_config *cfg, const char *var, const char *value);
 } il_vars[] = {
@@ -452,6 +455,24 @@ static const struct il_var {
 };
 #define IL_NVARS (sizeof il_vars / sizeof il_vars[0])
 
+/* n bytes alike, eight at a time: this runs over every INTERLOPER_
+ * variable of every measured process */
+static int
+same(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; n -= 8, a += 8, b += 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return 0;
+    }
+    while (n--)
+        if (*a++ != *b++)
+            return 0;
+    return 1;
+}
+
 /* The table's entry for the name of s, n bytes long (up to its '='), or
  * NULL.  Only what follows the common prefix is compared. */
 static const struct il_var *
@@ -459,8 +480,8 @@ find_var(const char *s, size_t n)
 {
     for (size_t i = 0; i < IL_NVARS; i++)
         if (il_vars[i].len == n &&
-            !memcmp(s + sizeof IL_V_PREFIX - 1, il_vars[i].name + sizeof IL_V_PREFIX - 1,
-                    n - (sizeof IL_V_PREFIX - 1)))
+            same(s + sizeof IL_V_PREFIX - 1, il_vars[i].name + sizeof IL_V_PREFIX - 1,
+                 n - (sizeof IL_V_PREFIX - 1)))
             return &il_vars[i];
     return NULL;
 }
@@ -488,19 +509,23 @@ unknown_var(struct il_config *cfg, const char *s, size_t len)
     add_error(cfg, name, s[len] == '=' ? s + len + 1 : "", expected, NULL);
 }
 
+/* Does s start with INTERLOPER_?  Its first byte first: most do not. */
 static int
 is_ours(const char *s)
 {
-    return s[0] == 'I' && !strncmp(s, IL_V_PREFIX, sizeof IL_V_PREFIX - 1);
+    if (s[0] != 'I')
+        return 0;
+    for (size_t i = 1; i < sizeof IL_V_PREFIX - 1; i++) /* stops at s's end: no NUL in it */
+        if (s[i] != IL_V_PREFIX[i])
+            return 0;
+    return 1;
 }
 
 static size_t
 name_len(const char *s)
 {
-    size_t n = 0;
-    while (s[n] && s[n] != '=')
-        n++;
-    return n;
+    const char *eq = strchr(s, '=');
+    return eq ? (size_t)(eq - s) : strlen(s);
 }
 
 int

@@ -165,7 +165,7 @@ il_counted_give(int dir, const char *path, int fd, char *const envp[])
 void
 il_counted_take(void)
 {
-    int top = il_fd_top();
+    int top = il.fd_top = il_fd_top(); /* where the counters go, too */
     struct stat st;
     int64_t v = 0;
     if (il_sys_fstat(top, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size != sizeof v ||

@@ -48,10 +48,6 @@
 #include "il.h"
 #include "sys.h"
 
-/* set by il_main_return: this thread's main returned (the ending is
- * "return" unless it calls exit() since) */
-__thread int il_tls_returned __attribute__((tls_model("initial-exec")));
-
 /* glibc's stdio list lock (libio/genops.c): held around stdio's list
  * walks, and by _IO_cleanup at the very end of exit().  Exported by
  * glibc since 2.2.5 for fork's use. */
@@ -106,7 +102,28 @@ static void __attribute__((noreturn)) finish_and_end(enum il_how how, int status
 #define IL_EXIT_RUNNERS 2
 #define IL_EXIT_WAIT_MS 2000
 
-static __thread int tls_admitted __attribute__((tls_model("initial-exec")));
+/* The threads admitted (their il_self()), so that one calling exit()
+ * again from a handler is not counted twice.  A table, not a thread-local
+ * flag: thread-local storage costs every process the loader's work for a
+ * TLS segment.  A thread past the table's size is counted again when it
+ * re-enters, and waits, at most IL_EXIT_WAIT_MS. */
+static volatile uintptr_t admitted[64];
+
+/* 1 when this thread was admitted already, else note it (0). */
+static int
+admitted_before(void)
+{
+    uintptr_t me = il_self();
+    for (size_t i = 0; i < sizeof admitted / sizeof admitted[0]; i++) {
+        uintptr_t a = __atomic_load_n(&admitted[i], __ATOMIC_SEQ_CST);
+        if (a == me)
+            return 1;
+        if (!a && __atomic_compare_exchange_n(&admitted[i], &a, me, 0, __ATOMIC_SEQ_CST,
+                                              __ATOMIC_SEQ_CST))
+            return 0;
+    }
+    return 0;
+}
 
 static int
 ending_decided(void)
@@ -118,9 +135,8 @@ ending_decided(void)
 static void
 exit_admit(void)
 {
-    if (tls_admitted || !il_measured())
+    if (!il_measured() || admitted_before())
         return; /* this thread is in already (exit() from a handler) */
-    tls_admitted = 1;
     if (__atomic_fetch_add(&il.exit_runners, 1, __ATOMIC_SEQ_CST) < IL_EXIT_RUNNERS)
         return;
     uint64_t t0 = now_ms();
@@ -157,7 +173,7 @@ exit_entry(int status)
         il_exit_flush();
     il_sigset all = IL_SIGALL, old;
     il_sys_sigprocmask(SIG_BLOCK, &all, &old);
-    int r = il_claim(IL_END_EXITPATH, il_tls_returned ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
+    int r = il_claim(IL_END_EXITPATH, il.returned == il_self() ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
     if (r == IL_OTHER)
         il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
     /* Output left to write (a stream another thread held locked, or
@@ -242,7 +258,7 @@ IL_HIDDEN void il_main_returned(int ret) __attribute__((noreturn));
 void
 il_main_returned(int ret)
 {
-    il_tls_returned = 1;
+    il.returned = il_self();
     exit_admit();
     il.real_exit(ret);
     __builtin_unreachable();
@@ -263,7 +279,8 @@ IL_EXPORT void
 exit(int status)
 {
     il_resolve_reals();
-    il_tls_returned = 0;
+    if (il.returned == il_self())
+        il.returned = 0;
     if (il.phase == IL_PHASE_LOADED)
         il_finish(IL_HOW_EXIT, status, 0, NULL); /* before our constructor: no entries yet */
     exit_admit();

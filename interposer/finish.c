@@ -101,11 +101,10 @@ il_write_record(void)
     il.writer = il_self();
     if (ph == IL_PHASE_LOADED) {
         /* ended before our constructor ran: read the variables now */
-        extern char **__environ;
         il.pid = (pid_t)il_sys_getpid();
         il.err_fd = -1;
         il.cfg.nerrors = 0;
-        il_config_parse(&il.cfg, NULL, __environ);
+        il_config_parse(&il.cfg, NULL, il_environ());
     }
     if (!il.out_ready)
         il_output_prepare();

@@ -34,8 +34,6 @@
 #include "il.h"
 #include "sys.h"
 
-extern char **__environ;
-
 /* glibc's fork under its exported alias: bound at load, like every
  * function the measured window may call, so that no symbol is looked up
  * while counting. */
@@ -92,7 +90,7 @@ exec_search(const char *file, char *const argv[], char *const envp[])
             script_execute(file, argv, envp);
         return -1;
     }
-    const char *path = il_getenv(__environ, "PATH");
+    const char *path = il_getenv(il_environ(), "PATH");
     if (!path)
         path = "/bin:/usr/bin";
     size_t flen = strlen(file) + 1, plen = strlen(path) + 1;
@@ -233,7 +231,7 @@ search_path(const char *file, char *buf, size_t n)
         return NULL;
     if (strchr(file, '/'))
         return runnable_at(AT_FDCWD, file, 0) ? file : NULL;
-    const char *path = il_getenv(__environ, "PATH");
+    const char *path = il_getenv(il_environ(), "PATH");
     if (!path)
         path = "/bin:/usr/bin";
     size_t flen = strlen(file);
@@ -353,7 +351,7 @@ execve(const char *path, char *const argv[], char *const envp[])
 IL_EXPORT int
 execv(const char *path, char *const argv[])
 {
-    return execve(path, argv, __environ);
+    return execve(path, argv, il_environ());
 }
 
 IL_EXPORT int
@@ -366,7 +364,7 @@ execvpe(const char *file, char *const argv[], char *const envp[])
 IL_EXPORT int
 execvp(const char *file, char *const argv[])
 {
-    return execvpe(file, argv, __environ);
+    return execvpe(file, argv, il_environ());
 }
 
 /* glibc's fexecve refuses a negative descriptor with EINVAL, without a
@@ -414,7 +412,7 @@ execl(const char *path, const char *arg, ...)
     va_start(ap, arg);
     COLLECT_ARGS(arg, ap, argv);
     va_end(ap);
-    return execve(path, argv, __environ);
+    return execve(path, argv, il_environ());
 }
 
 IL_EXPORT int

@@ -1,7 +1,7 @@
 /*
  * glibc.c: what the exit path needs of the C library beyond system calls,
  * kept out of the finish path's signal-safe set (IL_SAFE, interposer.mk)
- * on purpose: stdio's list of streams and dlsym.  Everything here runs
+ * on purpose: stdio's list of streams, and glibc's exit.  Everything here runs
  * only in a thread inside exit() or before main, never in a signal handler
  * or _exit; safe.allow names each function the set calls here, and why.
  *
@@ -10,7 +10,6 @@
  * locking of exit()'s handlers and _IO_cleanup: exit.c), read in glibc
  * 2.34 to 2.42.  On any other the library stands aside (il_glibc_check).
  */
-#include <dlfcn.h>
 #include <gnu/libc-version.h>
 #include <stdio.h>
 #include <wchar.h>
@@ -31,14 +30,14 @@
 int
 il_glibc_check(void)
 {
-    const char *v = gnu_get_libc_version();
+    const char *v = gnu_get_libc_version(); /* bound by bind.c */
 #ifdef IL_TEST_DELAYS
-    extern char **__environ; /* the tests' variant: IL_TEST_GLIBC=2.99 stands for a glibc */
-    if (il_getenv(__environ, "IL_TEST_GLIBC"))
-        v = il_getenv(__environ, "IL_TEST_GLIBC");
+    /* the tests' variant: IL_TEST_GLIBC=2.99 stands for a glibc */
+    if (il_getenv(il_environ(), "IL_TEST_GLIBC"))
+        v = il_getenv(il_environ(), "IL_TEST_GLIBC");
 #endif
     int major = 0, minor = 0;
-    const char *p = v;
+    const char *p = v ? v : "";
     for (; *p >= '0' && *p <= '9'; p++)
         major = 10 * major + (*p - '0');
     if (*p == '.')
@@ -46,26 +45,22 @@ il_glibc_check(void)
             minor = 10 * minor + (*p - '0');
     if (major == 2 && minor >= IL_GLIBC_MIN && minor <= IL_GLIBC_MAX)
         return 1;
-    il_msg("glibc ", v,
+    il_msg("glibc ", v ? v : "(unknown)",
            " is not one the library supports (2.34 to 2.42: it leans on their exit and stdio "
            "internals); it stands aside: nothing is measured, no record is written");
     return 0;
 }
 
 /*
- * glibc's exit and __libc_start_main are the next definitions after ours:
- * two dlsym calls in every process (about 3,000 instructions), before
- * main, so that none happens while counting.  The exit hook calls this
+ * glibc's exit and __libc_start_main are the next definitions after ours,
+ * found with everything else the library calls (bind.c), before main, so
+ * that nothing is looked up while counting.  The exit hook calls this
  * too, for an exit() before our constructor (another library's).
  */
 void
 il_resolve_reals(void)
 {
-    if (__atomic_load_n(&il.real_start_main, __ATOMIC_ACQUIRE))
-        return;
-    *(void **)&il.real_exit = dlsym(RTLD_NEXT, "exit");
-    void *sm = dlsym(RTLD_NEXT, "__libc_start_main");
-    __atomic_store_n(&il.real_start_main, sm, __ATOMIC_RELEASE);
+    il_bind();
 }
 
 /*
@@ -80,8 +75,6 @@ il_resolve_reals(void)
  * holds locked is left to _IO_cleanup, which runs after the record: the
  * record then says it cannot be certain of the ending (exit.c).
  */
-extern FILE *_IO_list_all; /* glibc's list of streams, exported since 2.2.5 */
-
 /* The head of glibc's struct _IO_wide_data (libio/libio.h), the same
  * since glibc 2.2: a wide-oriented stream's buffer of wide characters. */
 struct il_wide_head {
@@ -102,7 +95,7 @@ pending(FILE *fp)
 void
 il_exit_flush(void)
 {
-    for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
+    for (FILE *fp = il_io_list_all(); fp; fp = fp->_chain)
         if (pending(fp) && ftrylockfile(fp) == 0) {
             fflush_unlocked(fp);
             funlockfile(fp);
@@ -115,7 +108,7 @@ il_exit_flush(void)
 int
 il_exit_unflushed(void)
 {
-    for (FILE *fp = _IO_list_all; fp; fp = fp->_chain)
+    for (FILE *fp = il_io_list_all(); fp; fp = fp->_chain)
         if (pending(fp))
             return 1;
     return 0;

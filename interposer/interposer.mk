@@ -8,13 +8,13 @@
 #   nothing outside themselves but the allowlist in interposer/safe.allow.
 IL_CORE = config sigsafe names backends backend_perf backend_papi backend_none pfm record_json \
 	summary output setup run_spec
-IL_HOOKS = start exit finish signals forkexec counted libc glibc others
+IL_HOOKS = start exit finish signals forkexec counted libc glibc bind others
 IL_SAFE = libc sigsafe names config record_json summary output exit finish signals backend_perf \
 	backend_none run_spec stack others
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
 IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o \
 	$(B)/interposer/stack.o
-IL_PIC = -fPIC -fvisibility=hidden -fno-strict-aliasing -ftls-model=initial-exec
+IL_PIC = -fPIC -fvisibility=hidden -fno-strict-aliasing
 
 LIB = $(B)/libinterloper.so
 
@@ -26,11 +26,15 @@ $(B)/interposer/%.o: interposer/%.S
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -fPIC -c $< -o $@
 
-# Nothing but libc: no libjansson, no libdl (dlsym is libc's since glibc
-# 2.34), every import bound at load (-z now), so that no symbol is
-# resolved inside the measured window.
-IL_SOFLAGS = -shared -Wl,--version-script=interposer/exports.map -Wl,-z,now -Wl,-z,relro \
-	-Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed
+# Nothing but libc, and of libc one import, dl_iterate_phdr: the library
+# finds the rest itself before main (bind.c), since every import costs
+# each process a lookup at load.  No start files (crtbeginS.o's weak
+# imports and __cxa_finalize call, for a library with no C++ and no
+# destructors), and calls between the library's own exported functions
+# bound at link time (-Bsymbolic-functions), not at load.  -z now: nothing
+# is resolved inside the measured window.
+IL_SOFLAGS = -shared -nostartfiles -Wl,--version-script=interposer/exports.map -Wl,-z,now \
+	-Wl,-z,relro -Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed -Wl,-Bsymbolic-functions
 $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
 	$(CC) $(CFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) $(IL_SOFLAGS)
 	@printf '%s\n' $(IL_SAFE:%=$(B)/interposer/%.o) >$(B)/interposer/safe.list

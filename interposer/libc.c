@@ -20,9 +20,13 @@ memcpy(void *restrict d, const void *restrict s, size_t n)
 {
     unsigned char *a = d;
     const unsigned char *b = s;
-    if (ALIGNED(a) && ALIGNED(b))
-        for (; n >= sizeof(word); n -= sizeof(word), a += sizeof(word), b += sizeof(word))
-            *(word *)a = *(const word *)b;
+    /* a word at a time, aligned or not (the compiler makes each a load
+     * and a store, byte by byte where the machine needs alignment) */
+    for (; n >= sizeof(word); n -= sizeof(word), a += sizeof(word), b += sizeof(word)) {
+        word w;
+        __builtin_memcpy(&w, b, sizeof w);
+        __builtin_memcpy(a, &w, sizeof w);
+    }
     while (n--)
         *a++ = *b++;
     return d;
@@ -130,6 +134,40 @@ strncmp(const char *a, const char *b, size_t n)
     return 0;
 }
 
+#if defined(__SSE2__)
+/* Sixteen bytes at a time, as strlen: the first of c or the terminator. */
+IL_LIBC char *
+strchr(const char *s, int c)
+{
+    const char *p = s;
+    const __m128i zero = _mm_setzero_si128(), cc = _mm_set1_epi8((char)c);
+    if (((unsigned long)p & 4095) <= 4096 - 16) {
+        /* the first sixteen, unaligned, when they lie in one page */
+        __m128i x = _mm_loadu_si128((const __m128i *)p);
+        int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, zero), _mm_cmpeq_epi8(x, cc)));
+        if (m) {
+            p += __builtin_ctz((unsigned)m);
+            return *p == (char)c ? (char *)p : NULL;
+        }
+        p = (const char *)(((unsigned long)p + 16) & ~15UL);
+    } else {
+        for (; ((unsigned long)p & 15); p++) {
+            if (*p == (char)c)
+                return (char *)p;
+            if (!*p)
+                return NULL;
+        }
+    }
+    for (;; p += 16) {
+        __m128i x = _mm_load_si128((const __m128i *)p);
+        int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, zero), _mm_cmpeq_epi8(x, cc)));
+        if (m) {
+            p += __builtin_ctz((unsigned)m);
+            return *p == (char)c ? (char *)p : NULL;
+        }
+    }
+}
+#else
 IL_LIBC char *
 strchr(const char *s, int c)
 {
@@ -140,6 +178,7 @@ strchr(const char *s, int c)
             return NULL;
     }
 }
+#endif
 
 IL_LIBC char *
 strrchr(const char *s, int c)

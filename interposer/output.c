@@ -58,7 +58,7 @@ il_keep_stderr(void)
     long fd = il_sys_fcntl(2, F_DUPFD_CLOEXEC, 3);
     if (fd < 0)
         return;
-    il.err_fd = il_fd_place((int)fd, il_fd_top());
+    il.err_fd = il_fd_keep((int)fd);
     il.err_dev = st.st_dev;
     il.err_ino = st.st_ino;
 }
@@ -360,9 +360,11 @@ il_output_write(const char *line, size_t n, char *why, size_t whysz)
         il_write_all(il_stderr_fd(), line, n); /* stderr asked for: nowhere else to go */
     } else {
         char path[IL_PATH_MAX];
-        if (il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) < 0)
-            il_strlcpy(path, il.cfg.output, sizeof path);
-        rc = write_file(path, line, n, why, whysz);
+        const char *to = il.cfg.output; /* a %p in it needs the pid: a system call */
+        if (strchr(to, '%') &&
+            il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) == 0)
+            to = path;
+        rc = write_file(to, line, n, why, whysz);
         if (rc < 0 && !il.out_warned) /* once: the record lists both */
             il_msg(why, NULL, NULL);
     }

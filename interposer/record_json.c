@@ -25,15 +25,25 @@
 
 /* ------------------------------------------------------------ writer */
 
+/*
+ * The writer stops variable-length content (strings) at end, and writes
+ * the fixed pieces (literals, numbers) without a check: the buffer has
+ * IL_RECORD_SLACK bytes past end, more than all the fixed pieces of a
+ * record take (under 4 KiB).  Literals are copied with their lengths known
+ * to the compiler, a few moves each, and numbers are formatted in place:
+ * the record costs each process a few thousand instructions, not twelve.
+ */
+#define IL_RECORD_SLACK 8192
+
 struct out {
-    char *p, *end; /* end leaves room for "}\n" */
+    char *p, *end;
 };
 
 static void
 put_n(struct out *o, const char *s, size_t n)
 {
     if (n > (size_t)(o->end - o->p))
-        n = (size_t)(o->end - o->p);
+        n = o->p < o->end ? (size_t)(o->end - o->p) : 0;
     char *p = o->p; /* short pieces: eight bytes at a time beat a call */
     for (; n >= 8; n -= 8, p += 8, s += 8) {
         uint64_t w;
@@ -51,36 +61,40 @@ put(struct out *o, const char *s)
     put_n(o, s, strlen(s));
 }
 
-/* a string literal, its length known at compile time */
-#define PUT(o, lit) put_n((o), "" lit, sizeof(lit) - 1)
+/* a string literal (one of il_names.h's keys with its punctuation, say):
+ * a fixed piece */
+#define PUT(o, lit) ((void)__builtin_memcpy((o)->p, "" lit, sizeof(lit) - 1), (o)->p += sizeof(lit) - 1)
 
+/* numbers, formatted in place: fixed pieces */
 static void
 put_u64(struct out *o, uint64_t v)
 {
-    char b[24];
-    il_fmt_u64(b, v);
-    put(o, b);
+    o->p = il_fmt_u64(o->p, v);
 }
 
 static void
 put_i64(struct out *o, int64_t v)
 {
-    char b[24];
-    il_fmt_i64(b, v);
-    put(o, b);
+    o->p = il_fmt_i64(o->p, v);
 }
 
-/* ,"key": (no comma right after an opening brace); keys are the
- * literals of il_names.h, so the whole piece is one literal */
+/* "0x..." */
 static void
-key_lit(struct out *o, const char *piece, size_t n)
+put_hex(struct out *o, uint64_t v)
 {
-    if (o->p[-1] == '{')
-        put_n(o, piece + 1, n - 1);
-    else
-        put_n(o, piece, n);
+    *o->p++ = '"';
+    o->p = il_fmt_hex(o->p, v);
+    *o->p++ = '"';
 }
-#define key(o, k) key_lit((o), ",\"" k "\":", sizeof(",\"" k "\":") - 1)
+
+static void
+put_bool(struct out *o, int v)
+{
+    if (v)
+        PUT(o, "true");
+    else
+        PUT(o, "false");
+}
 
 /* 1 for the bytes a JSON string takes as they are: printable ASCII but
  * the quote and the backslash */
@@ -90,6 +104,18 @@ static const unsigned char plain[256] = {
     [']' ... '~'] = 1,
 };
 
+/* Are all eight bytes of x plain?  None below 0x20 or above 0x7e, none a
+ * quote or a backslash: exact tests of any byte, a word at a time. */
+static int
+plain8(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    uint64_t bad = ((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) |
+                   ((b - ones) & ~b);
+    return !(bad & highs);
+}
+
 /* A JSON string of n bytes of s: escaped, and valid UTF-8. */
 static void
 put_strn(struct out *o, const char *s, size_t n)
@@ -97,7 +123,23 @@ put_strn(struct out *o, const char *s, size_t n)
     static const char hx[] = "0123456789abcdef";
     const unsigned char *c = (const unsigned char *)s;
     PUT(o, "\"");
-    for (size_t i = 0; i < n && o->p + 8 < o->end;) {
+    size_t i = 0;
+    if (o->p < o->end && n < (size_t)(o->end - o->p)) {
+        /* the common case, a plain string: copied as it is scanned */
+        char *p = o->p;
+        for (uint64_t x; i + 8 <= n; i += 8) {
+            __builtin_memcpy(&x, c + i, 8);
+            if (!plain8(x))
+                break;
+            __builtin_memcpy(p + i, &x, 8);
+        }
+        while (i < n && plain[c[i]]) {
+            p[i] = (char)c[i];
+            i++;
+        }
+        o->p += i;
+    }
+    while (i < n && o->p + 8 < o->end) {
         unsigned b = c[i];
         size_t run = 0;
         while (i + run < n && plain[c[i + run]])
@@ -147,40 +189,16 @@ put_str(struct out *o, const char *s)
     put_strn(o, s, strlen(s));
 }
 
+/* A string the library made itself of characters JSON takes as they are
+ * (a name from its own tables, a CPU list, a time): quoted, not
+ * escaped. */
 static void
-kv_u64_n(struct out *o, const char *k, size_t kn, uint64_t v)
+put_safe(struct out *o, const char *s)
 {
-    key_lit(o, k, kn);
-    put_u64(o, v);
+    *o->p++ = '"';
+    put(o, s);
+    *o->p++ = '"';
 }
-
-static void
-kv_str_n(struct out *o, const char *k, size_t kn, const char *v)
-{
-    key_lit(o, k, kn);
-    put_str(o, v);
-}
-
-static void
-kv_hex_n(struct out *o, const char *k, size_t kn, uint64_t v)
-{
-    char b[24];
-    il_fmt_hex(b, v);
-    kv_str_n(o, k, kn, b);
-}
-
-static void
-kv_bool_n(struct out *o, const char *k, size_t kn, int v)
-{
-    key_lit(o, k, kn);
-    put(o, v ? "true" : "false");
-}
-
-#define KEYLIT(k) ",\"" k "\":", sizeof(",\"" k "\":") - 1
-#define kv_u64(o, k, v) kv_u64_n((o), KEYLIT(k), (v))
-#define kv_str(o, k, v) kv_str_n((o), KEYLIT(k), (v))
-#define kv_hex(o, k, v) kv_hex_n((o), KEYLIT(k), (v))
-#define kv_bool(o, k, v) kv_bool_n((o), KEYLIT(k), (v))
 
 /* ------------------------------------------------------------ prefix */
 
@@ -199,8 +217,8 @@ static int
 build_prefix(int with_argv)
 {
     size_t labels = il.run_labels ? strlen(il.run_labels) : 2;
-    size_t cap =
-        1024 + labels + 6 * (with_argv ? il.argv_bytes : 0) + 8 * (size_t)il.argc + tail_max();
+    size_t cap = 1024 + labels + 6 * (with_argv ? il.argv_bytes : 0) + 8 * (size_t)il.argc +
+                 tail_max() + IL_RECORD_SLACK;
     if (cap <= sizeof recbuf) {
         il.buf = recbuf;
         cap = sizeof recbuf;
@@ -216,18 +234,16 @@ build_prefix(int with_argv)
         il.buf = (char *)p;
     }
     il.bufcap = cap;
-    struct out o = {il.buf, il.buf + cap - 2};
-    PUT(&o, "{");
-    kv_str(&o, IL_F_SCHEMA, IL_SCHEMA);
-    kv_str(&o, IL_F_VERSION, IL_VERSION);
-    key(&o, IL_F_LABELS);
+    struct out o = {il.buf, il.buf + cap - IL_RECORD_SLACK};
+    PUT(&o, "{\"" IL_F_SCHEMA "\":\"" IL_SCHEMA "\",\"" IL_F_VERSION "\":");
+    put_str(&o, IL_VERSION);
+    PUT(&o, ",\"" IL_F_LABELS "\":");
     put(&o, il.run_labels ? il.run_labels : "{}"); /* a JSON object interloper run wrote */
-    key(&o, IL_F_PID);
+    PUT(&o, ",\"" IL_F_PID "\":");
     put_i64(&o, il.pid);
-    key(&o, IL_F_PPID);
+    PUT(&o, ",\"" IL_F_PPID "\":");
     put_i64(&o, il_sys_getppid());
-    key(&o, IL_F_ARGV);
-    PUT(&o, "[");
+    PUT(&o, ",\"" IL_F_ARGV "\":[");
     for (int i = 0; with_argv && i < il.argc && il.argv && il.argv[i]; i++) {
         if (i)
             PUT(&o, ",");
@@ -279,7 +295,7 @@ put_errors(struct out *o, int premain)
         if (!e)
             continue;
         if (!n++)
-            key(o, IL_F_ERRORS), PUT(o, "[");
+            PUT(o, ",\"" IL_F_ERRORS "\":[");
         else
             PUT(o, ",");
         put_str(o, e);
@@ -291,133 +307,166 @@ put_errors(struct out *o, int premain)
 static void
 put_exit(struct out *o)
 {
-    key(o, IL_F_EXIT);
-    PUT(o, "{");
-    kv_str(o, IL_F_HOW, how_name[il.end_how]);
-    key(o, IL_F_STATUS);
+    PUT(o, ",\"" IL_F_EXIT "\":{\"" IL_F_HOW "\":");
+    put_safe(o, how_name[il.end_how]);
+    PUT(o, ",\"" IL_F_STATUS "\":");
     if (il.end_how == IL_HOW_SIGNAL || il.end_how == IL_HOW_EXEC)
         PUT(o, "null");
     else
         put_i64(o, il.end_status);
-    key(o, IL_F_SIGNAL);
+    PUT(o, ",\"" IL_F_SIGNAL "\":");
     put_i64(o, il.end_how == IL_HOW_SIGNAL ? il.end_sig : 0);
-    if (il.end_how == IL_HOW_EXEC && il.end_exec)
-        kv_str(o, IL_F_EXEC, il.end_exec);
-    kv_bool(o, IL_F_CERTAIN, !il.end_uncertain);
+    if (il.end_how == IL_HOW_EXEC && il.end_exec) {
+        PUT(o, ",\"" IL_F_EXEC "\":");
+        put_str(o, il.end_exec);
+    }
+    PUT(o, ",\"" IL_F_CERTAIN "\":");
+    put_bool(o, !il.end_uncertain);
     PUT(o, "}");
 }
 
 /*
  * The CPU's model name: the first "model name", "Hardware" or "cpu model"
- * line of /proc/cpuinfo.  Only its first 512 bytes are read, so the
- * kernel formats one CPU's entry (about 6 us on the development VM, where
- * the alternative, CPUID, traps to the hypervisor at 13 us a leaf).
+ * line of /proc/cpuinfo, in that order of preference, else the first
+ * line starting "cpu".  Only its first 512 bytes are read, so the kernel
+ * formats one CPU's entry (about 6 us on the development VM, where the
+ * alternative, CPUID, traps to the hypervisor at 13 us a leaf).  One pass
+ * over the lines.
  */
 static void
-cpu_model(char *out, size_t n, const char *machine)
+cpu_model(char *out, size_t n)
 {
+    static const struct {
+        const char *key;
+        size_t len;
+    } keys[] = {{"model name", 10}, {"Hardware", 8}, {"cpu model", 9}, {"cpu", 3}};
     char b[512];
+    const char *best = NULL;
+    size_t best_len = 0, rank = sizeof keys / sizeof keys[0];
+    out[0] = 0;
     /* Unreadable (every descriptor in use, a limit as low as 3): unknown,
-     * never another name for the same machine, which would split it in
-     * two in a grouping by CPU (issue 17).  Such a record cannot reach a
-     * file either, and goes to stderr. */
+     * never another name for the same machine (the architecture), which
+     * would split it in two in a grouping by CPU (issue 17).  Such a record
+     * cannot reach a file either, and goes to stderr. */
     if (il_read_small("/proc/cpuinfo", b, sizeof b) < 0) {
         il_strlcpy(out, "unknown", n);
         return;
     }
-    il_strlcpy(out, machine, n); /* no model line: the architecture */
-    static const char *const keys[] = {"model name", "Hardware", "cpu model", "cpu", NULL};
-    for (const char *const *k = keys; *k; k++) {
-        for (char *line = b; line && *line;) {
-            char *nl = strchr(line, '\n');
+    for (char *line = b; *line && rank > 0;) {
+        char *nl = strchr(line, '\n');
+        for (size_t k = 0; k < rank; k++) {
+            if (line[0] != keys[k].key[0] || strncmp(line, keys[k].key, keys[k].len))
+                continue;
             char *colon = strchr(line, ':');
-            if (!strncmp(line, *k, strlen(*k)) && colon && (!nl || colon < nl)) {
-                colon++;
-                while (*colon == ' ' || *colon == '\t')
-                    colon++;
-                size_t len = nl ? (size_t)(nl - colon) : strlen(colon);
-                if (len >= n)
-                    len = n - 1;
-                memcpy(out, colon, len);
-                out[len] = 0;
-                return;
-            }
-            line = nl ? nl + 1 : NULL;
+            if (!colon || (nl && colon > nl))
+                continue;
+            for (colon++; *colon == ' ' || *colon == '\t'; colon++)
+                ;
+            best = colon;
+            best_len = nl ? (size_t)(nl - colon) : strlen(colon);
+            rank = k;
+            break;
         }
+        if (!nl)
+            break;
+        line = nl + 1;
     }
+    if (!best)
+        return;
+    if (best_len >= n)
+        best_len = n - 1;
+    memcpy(out, best, best_len);
+    out[best_len] = 0;
 }
 
 /* Facts that cannot change during the run, read after it: host, CPU,
- * kernel, and whether the system randomizes (with the personality bit
- * read before main). */
+ * kernel. */
 static void
 put_machine(struct out *o)
 {
     struct utsname u;
-    char cpu[256], b[16] = "2";
+    char cpu[256];
     if (il_sys_uname(&u) < 0)
         memset(&u, 0, sizeof u);
-    cpu_model(cpu, sizeof cpu, u.machine);
-    kv_str(o, IL_F_HOST, u.nodename);
-    kv_str(o, IL_F_CPU, cpu);
-    kv_str(o, IL_F_KERNEL, u.release);
-    il_read_small("/proc/sys/kernel/randomize_va_space", b, sizeof b);
-    il.aslr = il.aslr && b[0] != '0';
+    cpu_model(cpu, sizeof cpu);
+    PUT(o, ",\"" IL_F_HOST "\":");
+    put_str(o, u.nodename);
+    PUT(o, ",\"" IL_F_CPU "\":");
+    put_str(o, cpu[0] ? cpu : u.machine);
+    PUT(o, ",\"" IL_F_KERNEL "\":");
+    put_str(o, u.release);
 }
 
 static void
 put_setup(struct out *o)
 {
-    key(o, IL_F_SETUP);
-    PUT(o, "{");
-    kv_u64(o, IL_F_ENV_BYTES, il.env_bytes);
-    kv_u64(o, IL_F_ENV_VARS, il.env_vars);
-    kv_u64(o, IL_F_ARGV_BYTES, il.argv_bytes);
-    kv_bool(o, IL_F_ASLR, il.aslr);
-    kv_u64(o, IL_F_STACK_OFFSET, il.stack_offset);
-    kv_u64(o, IL_F_STACK_OFFSET_REQ, il.cfg.stack_offset_req);
-    kv_bool(o, IL_F_STACK_PINNED, il.stack_pinned);
+    PUT(o, ",\"" IL_F_SETUP "\":{\"" IL_F_ENV_BYTES "\":");
+    put_u64(o, il.env_bytes);
+    PUT(o, ",\"" IL_F_ENV_VARS "\":");
+    put_u64(o, il.env_vars);
+    PUT(o, ",\"" IL_F_ARGV_BYTES "\":");
+    put_u64(o, il.argv_bytes);
+    PUT(o, ",\"" IL_F_ASLR "\":");
+    put_bool(o, il.aslr);
+    PUT(o, ",\"" IL_F_STACK_OFFSET "\":");
+    put_u64(o, il.stack_offset);
+    PUT(o, ",\"" IL_F_STACK_OFFSET_REQ "\":");
+    put_u64(o, il.cfg.stack_offset_req);
+    PUT(o, ",\"" IL_F_STACK_PINNED "\":");
+    put_bool(o, il.stack_pinned);
+    PUT(o, ",\"" IL_F_STACK_PIN "\":");
     if (il.stack_pinned)
-        kv_hex(o, IL_F_STACK_PIN, il.stack_pin);
+        put_hex(o, il.stack_pin);
     else
-        key(o, IL_F_STACK_PIN), PUT(o, "null");
-    kv_hex(o, IL_F_MAIN_SP, il.main_sp);
-    kv_str(o, IL_F_MAIN_ENTRY, il.main_tail ? IL_MAIN_ENTRY_TAIL : IL_MAIN_ENTRY_CALL);
-    key(o, IL_F_MAIN_RESIDUE);
+        PUT(o, "null");
+    PUT(o, ",\"" IL_F_MAIN_SP "\":");
+    put_hex(o, il.main_sp);
+    PUT(o, ",\"" IL_F_MAIN_ENTRY "\":");
+    if (il.main_tail)
+        PUT(o, "\"" IL_MAIN_ENTRY_TAIL "\"");
+    else
+        PUT(o, "\"" IL_MAIN_ENTRY_CALL "\"");
+    PUT(o, ",\"" IL_F_MAIN_RESIDUE "\":");
     put_i64(o, il.main_residue);
-    kv_hex(o, IL_F_STACK_TOP, il.stack_top);
-    kv_u64(o, IL_F_HEAP_OFFSET, il.heap_offset);
-    kv_u64(o, IL_F_HEAP_OFFSET_REQ, il.cfg.heap_offset);
-    kv_hex(o, IL_F_HEAP_START, il.heap_start);
-    kv_hex(o, IL_F_HEAP_BASE, il.heap_base);
-    kv_str(o, IL_F_CPUS, il.cpus);
+    PUT(o, ",\"" IL_F_STACK_TOP "\":");
+    put_hex(o, il.stack_top);
+    PUT(o, ",\"" IL_F_HEAP_OFFSET "\":");
+    put_u64(o, il.heap_offset);
+    PUT(o, ",\"" IL_F_HEAP_OFFSET_REQ "\":");
+    put_u64(o, il.cfg.heap_offset);
+    PUT(o, ",\"" IL_F_HEAP_START "\":");
+    put_hex(o, il.heap_start);
+    PUT(o, ",\"" IL_F_HEAP_BASE "\":");
+    put_hex(o, il.heap_base);
+    PUT(o, ",\"" IL_F_CPUS "\":");
+    put_safe(o, il.cpus);
     PUT(o, "}");
 }
 
 static void
 put_events(struct out *o)
 {
-    key(o, IL_F_EVENTS);
-    PUT(o, "{");
+    PUT(o, ",\"" IL_F_EVENTS "\":{");
     for (int i = 0; i < il.nev; i++) {
         struct il_event *e = &il.ev[i];
         if (i)
             PUT(o, ",");
         put_str(o, e->name);
-        PUT(o, ":{");
         if (e->ok) {
-            kv_u64(o, IL_F_VALUE, e->value);
+            PUT(o, ":{\"" IL_F_VALUE "\":");
+            put_u64(o, e->value);
             if (il.be->caps & IL_CAP_TIMES) {
-                kv_u64(o, IL_F_ENABLED, e->enabled);
-                kv_u64(o, IL_F_RUNNING, e->running);
+                PUT(o, ",\"" IL_F_ENABLED "\":");
+                put_u64(o, e->enabled);
+                PUT(o, ",\"" IL_F_RUNNING "\":");
+                put_u64(o, e->running);
             }
             if ((il.be->caps & IL_CAP_SCOPE) && e->attr.exclude_kernel && !e->attr.exclude_user &&
                 !strchr(e->name, ':'))
-                kv_str(o, IL_F_SCOPE, "user");
+                PUT(o, ",\"" IL_F_SCOPE "\":\"user\"");
         } else {
-            key(o, IL_F_VALUE);
-            PUT(o, "null");
-            kv_str(o, IL_F_ERROR, e->error[0] ? e->error : "not counted");
+            PUT(o, ":{\"" IL_F_VALUE "\":null,\"" IL_F_ERROR "\":");
+            put_str(o, e->error[0] ? e->error : "not counted");
         }
         PUT(o, "}");
     }
@@ -450,26 +499,24 @@ put_times(struct out *o)
 {
     struct il_usage u;
     il_usage(&u);
-    key(o, IL_F_TIMES);
-    PUT(o, "{");
-    kv_u64(o, IL_F_WALL, u.wall);
-    kv_u64(o, IL_F_USER, u.user);
-    kv_u64(o, IL_F_SYS, u.sys);
-    PUT(o, "}");
-    key(o, IL_F_CTX);
-    PUT(o, "{");
-    kv_u64(o, IL_F_VOLUNTARY, u.vol);
-    kv_u64(o, IL_F_INVOLUNTARY, u.invol);
-    PUT(o, "}");
-    key(o, IL_F_MAXRSS);
+    PUT(o, ",\"" IL_F_TIMES "\":{\"" IL_F_WALL "\":");
+    put_u64(o, u.wall);
+    PUT(o, ",\"" IL_F_USER "\":");
+    put_u64(o, u.user);
+    PUT(o, ",\"" IL_F_SYS "\":");
+    put_u64(o, u.sys);
+    PUT(o, "},\"" IL_F_CTX "\":{\"" IL_F_VOLUNTARY "\":");
+    put_u64(o, u.vol);
+    PUT(o, ",\"" IL_F_INVOLUNTARY "\":");
+    put_u64(o, u.invol);
+    PUT(o, "},\"" IL_F_MAXRSS "\":");
     put_i64(o, u.maxrss);
 }
 
 static void
 put_floor(struct out *o)
 {
-    key(o, IL_F_FLOOR);
-    PUT(o, "{");
+    PUT(o, ",\"" IL_F_FLOOR "\":{");
     for (int i = 0, n = 0; i < il.nev; i++) {
         if (!il.ev[i].ok || !il.ev[i].floor_ok)
             continue;
@@ -490,19 +537,22 @@ put_floor(struct out *o)
 size_t
 il_record_finish(void)
 {
-    struct out o = {il.buf + il.prefix_len, il.buf + il.bufcap - 2};
-    char start[32];
+    struct out o = {il.buf + il.prefix_len, il.buf + il.bufcap - IL_RECORD_SLACK};
     put_machine(&o);
-    il_iso8601(&il.start_real, start);
-    kv_str(&o, IL_F_START, start);
-    kv_str(&o, IL_F_BACKEND, il.be->name);
-    kv_str(&o, IL_F_INHERIT, il_inherit_name(il.inherit));
+    PUT(&o, ",\"" IL_F_START "\":\"");
+    o.p = il_iso8601(&il.start_real, o.p);
+    PUT(&o, "\",\"" IL_F_BACKEND "\":");
+    put_safe(&o, il.be->name);
+    PUT(&o, ",\"" IL_F_INHERIT "\":");
+    put_safe(&o, il_inherit_name(il.inherit));
     if (il.counted_in) {
-        key(&o, IL_F_COUNTED_IN);
+        PUT(&o, ",\"" IL_F_COUNTED_IN "\":");
         put_i64(&o, il.counted_in);
     }
-    if (il.others_state)
-        kv_bool(&o, IL_F_OTHERS, il.others_state == 2);
+    if (il.others_state) {
+        PUT(&o, ",\"" IL_F_OTHERS "\":");
+        put_bool(&o, il.others_state == 2);
+    }
     put_setup(&o);
     put_exit(&o);
     put_events(&o);
@@ -517,27 +567,22 @@ il_record_finish(void)
 /*
  * The process ended before main (a constructor called exit, _exit or
  * exec, or died): no prefix, no counters.  A short record, written
- * entirely now into buf.
+ * entirely now into buf, which holds at least 2 KiB (its fixed pieces
+ * take less than one).
  */
 size_t
 il_record_premain(char *buf, size_t cap)
 {
-    struct out o = {buf, buf + cap - 2};
-    PUT(&o, "{");
-    kv_str(&o, IL_F_SCHEMA, IL_SCHEMA);
-    kv_str(&o, IL_F_VERSION, IL_VERSION);
-    key(&o, IL_F_LABELS);
-    PUT(&o, "{}");
-    key(&o, IL_F_PID);
+    struct out o = {buf, buf + cap - 1024};
+    PUT(&o, "{\"" IL_F_SCHEMA "\":\"" IL_SCHEMA "\",\"" IL_F_VERSION "\":");
+    put_str(&o, IL_VERSION);
+    PUT(&o, ",\"" IL_F_LABELS "\":{},\"" IL_F_PID "\":");
     put_i64(&o, il_sys_getpid());
-    key(&o, IL_F_PPID);
+    PUT(&o, ",\"" IL_F_PPID "\":");
     put_i64(&o, il_sys_getppid());
-    key(&o, IL_F_ARGV);
-    PUT(&o, "[]");
+    PUT(&o, ",\"" IL_F_ARGV "\":[]");
     put_exit(&o);
-    kv_str(&o, IL_F_BACKEND, "none");
-    key(&o, IL_F_EVENTS);
-    PUT(&o, "{}");
+    PUT(&o, ",\"" IL_F_BACKEND "\":\"none\",\"" IL_F_EVENTS "\":{}");
     put_errors(&o, 1);
     *o.p++ = '}';
     *o.p++ = '\n';

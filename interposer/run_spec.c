@@ -79,14 +79,15 @@ il_run_load(void)
         return;
     }
     spec[n] = 0;
-    /* one value per line: make the lines strings */
-    for (long i = 0; i < n; i++)
-        if (spec[i] == '\n')
-            spec[i] = 0;
+    /* one value per line: each line made a string as it is found */
     const char *out = NULL, *pid = NULL, *sum = NULL, *lab = NULL;
 #define IS(key) (!strncmp(line, key " ", sizeof key) ? line + sizeof key : NULL)
-    for (char *line = spec; line < spec + n; line += strlen(line) + 1) {
+    for (char *line = spec, *nl; line < spec + n; line = nl + 1) {
         const char *v;
+        nl = strchr(line, '\n');
+        if (!nl)
+            nl = line + strlen(line);
+        *nl = 0;
         if ((v = IS(IL_RUN_OUTPUT)))
             out = v;
         else if ((v = IS(IL_RUN_PID)))
@@ -199,7 +200,7 @@ il_summary_print(int fd)
 void
 il_run_end(int measured)
 {
-    if (!il.run_loaded || (pid_t)il_sys_getpid() != il.run_pid)
+    if (!il.run_loaded || !il.run_pid || (pid_t)il_sys_getpid() != il.run_pid)
         return;
     if (il.run_summary && measured)
         il_summary_print(il_stderr_fd());

@@ -61,7 +61,27 @@ stack_top(void)
     return ((uintptr_t)fn + strlen(fn) + 1 + sizeof(void *) + 4095) & ~(uintptr_t)4095;
 }
 
-/* The CPUs this process may run on, as a list: "0-3,6". */
+/* One run of CPUs, "a" or "a-b", after a comma unless first; NULL (and
+ * "...") when the list is cut at end. */
+static char *
+put_run(char *p, const char *out, const char *end, long first, long last)
+{
+    if (p >= end) {
+        il_cat(p, "...");
+        return NULL;
+    }
+    if (p != out)
+        *p++ = ',';
+    p = il_fmt_u64(p, (uint64_t)first);
+    if (last > first) {
+        *p++ = '-';
+        p = il_fmt_u64(p, (uint64_t)last);
+    }
+    return p;
+}
+
+/* The CPUs this process may run on, as a list: "0-3,6".  Runs of set bits
+ * are found a word at a time (ctz), and joined across words. */
 static void
 affinity(char *out, size_t n)
 {
@@ -71,30 +91,51 @@ affinity(char *out, size_t n)
     out[0] = 0;
     if (len <= 0)
         return;
-    int bits = (int)len * 8, first = -1;
-    for (int c = 0; c <= bits; c++) {
-        if (first < 0 && c % 64 == 0 && c < bits && !mask[c / 64]) {
-            c += 63; /* a word of CPUs we may not use */
-            continue;
-        }
-        int on = c < bits && (mask[c / 64] >> (c % 64)) & 1;
-        if (on && first < 0)
-            first = c;
-        if (!on && first >= 0) {
-            if (p >= end) {
-                il_cat(p, "...");
+    long first = -1, last = -2;
+    for (long wi = 0; wi < len / (long)sizeof mask[0]; wi++) {
+        unsigned long w = mask[wi];
+        while (w) {
+            int b = __builtin_ctzl(w);
+            unsigned long rest = ~(w >> b);
+            int run = rest ? __builtin_ctzl(rest) : 64 - b;
+            long start = wi * 64 + b, stop = start + run - 1;
+            w = b + run >= 64 ? 0 : w & ~(((1UL << run) - 1) << b);
+            if (start == last + 1) {
+                last = stop;
+                continue;
+            }
+            if (first >= 0 && !(p = put_run(p, out, end, first, last)))
                 return;
-            }
-            if (p != out)
-                *p++ = ',';
-            p = il_fmt_u64(p, (uint64_t)first);
-            if (c - 1 > first) {
-                *p++ = '-';
-                p = il_fmt_u64(p, (uint64_t)(c - 1));
-            }
-            first = -1;
+            first = start;
+            last = stop;
         }
     }
+    if (first >= 0)
+        put_run(p, out, end, first, last);
+}
+
+/*
+ * Does the kernel randomize this process's layout?  Not with
+ * ADDR_NO_RANDOMIZE (setarch -R; interloper run and sweep by default), nor
+ * with kernel.randomize_va_space 0.  On x86-64 the stack's top says so
+ * without a system call: unrandomized it is the highest user page below
+ * 2^47 (the kernel's STACK_TOP, for 4- and 5-level page tables alike);
+ * randomized it lies a random number of pages lower (0 of them once in
+ * 2^22 runs, which the system calls then settle).
+ */
+static int
+randomized(void)
+{
+#if defined(__x86_64__)
+    if (il.stack_top && il.stack_top != 0x7ffffffff000UL)
+        return 1;
+#endif
+    long pers = il_sys_personality(0xffffffff);
+    if (pers >= 0 && (pers & ADDR_NO_RANDOMIZE))
+        return 0;
+    char b[16] = "2";
+    il_read_small("/proc/sys/kernel/randomize_va_space", b, sizeof b);
+    return b[0] != '0';
 }
 
 void
@@ -113,9 +154,8 @@ il_setup_facts(int argc, char **argv, char **envp)
         il.auxv = il_auxv(envp);
     for (int i = 0; i < argc && argv[i]; i++)
         il.argv_bytes += strlen(argv[i]) + 1;
-    long pers = il_sys_personality(0xffffffff);
-    il.aslr = !(pers >= 0 && (pers & ADDR_NO_RANDOMIZE)); /* and the sysctl, at the end */
     il.stack_top = stack_top();
+    il.aslr = randomized();
     affinity(il.cpus, sizeof il.cpus);
 }
 
@@ -131,16 +171,24 @@ setup_error(const char *var, uintptr_t val, const char *what)
  * The stack pointer of the call to main: glibc_sp without either knob,
  * the pin, and the offset below either.  16-byte aligned, as at a call.
  */
-uintptr_t
-il_main_stack(uintptr_t glibc_sp)
+/* How far the stack may grow: ulimit -s, asked only when a pin or an
+ * offset needs it.  With no stack limit, the stack still cannot grow
+ * into the mmap area: take 1 GiB as the most a pin or offset may reach. */
+static uintptr_t
+stack_limit(void)
 {
     struct rlimit rl;
-    /* with no stack limit, the stack still cannot grow into the mmap
-     * area: take 1 GiB as the most a pin or offset may reach */
     uintptr_t limit = 1UL << 30;
     if (il_sys_getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
         (uintptr_t)rl.rlim_cur < limit)
         limit = (uintptr_t)rl.rlim_cur;
+    return limit;
+}
+
+uintptr_t
+il_main_stack(uintptr_t glibc_sp)
+{
+    uintptr_t limit = il.cfg.stack_pin != IL_PIN_NONE || il.cfg.stack_offset ? stack_limit() : 0;
     uintptr_t base = glibc_sp & ~(uintptr_t)15;
 
     il.stack_pinned = 0;
@@ -204,5 +252,5 @@ il_heap_apply(void)
             il.heap_offset = il.cfg.heap_offset;
         }
     }
-    il.heap_start = (uintptr_t)il_sys_brk(0);
+    il.heap_start = il.heap_offset ? (uintptr_t)il_sys_brk(0) : il.heap_base;
 }

@@ -31,29 +31,52 @@ il_strlcpy(char *dst, const char *src, size_t n)
 char *
 il_fmt_u64(char *p, uint64_t v)
 {
-    /* two digits per division: this formats every number of a record */
+    /* the digits counted first, then written in place from the end, two
+     * per division: this formats every number of a record */
     static const char pairs[] =
         "00010203040506070809101112131415161718192021222324252627282930313233"
         "34353637383940414243444546474849505152535455565758596061626364656667"
         "6869707172737475767778798081828384858687888990919293949596979899";
-    char tmp[24];
-    int i = 24;
+    static const uint64_t pow10[20] = {
+        1ULL,
+        10ULL,
+        100ULL,
+        1000ULL,
+        10000ULL,
+        100000ULL,
+        1000000ULL,
+        10000000ULL,
+        100000000ULL,
+        1000000000ULL,
+        10000000000ULL,
+        100000000000ULL,
+        1000000000000ULL,
+        10000000000000ULL,
+        100000000000000ULL,
+        1000000000000000ULL,
+        10000000000000000ULL,
+        100000000000000000ULL,
+        1000000000000000000ULL,
+        10000000000000000000ULL,
+    };
+    /* digits from the bit length: log10(2) ~ 1233 / 4096 */
+    int t = v ? (64 - __builtin_clzll(v)) * 1233 >> 12 : 0;
+    int n = v ? t + 1 - (v < pow10[t]) : 1;
+    char *q = p + n;
+    *q = 0;
     while (v >= 100) {
         unsigned d = (unsigned)(v % 100);
         v /= 100;
-        tmp[--i] = pairs[2 * d + 1];
-        tmp[--i] = pairs[2 * d];
+        *--q = pairs[2 * d + 1];
+        *--q = pairs[2 * d];
     }
     if (v >= 10) {
-        tmp[--i] = pairs[2 * v + 1];
-        tmp[--i] = pairs[2 * v];
+        *--q = pairs[2 * v + 1];
+        *--q = pairs[2 * v];
     } else {
-        tmp[--i] = (char)('0' + v);
+        *--q = (char)('0' + v);
     }
-    while (i < 24)
-        *p++ = tmp[i++];
-    *p = 0;
-    return p;
+    return p + n;
 }
 
 char *
@@ -70,18 +93,15 @@ char *
 il_fmt_hex(char *p, uint64_t v)
 {
     static const char hx[] = "0123456789abcdef";
-    char tmp[20];
-    int i = 0;
+    int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
     *p++ = '0';
     *p++ = 'x';
-    do {
-        tmp[i++] = hx[v & 15];
-        v >>= 4;
-    } while (v);
-    while (i)
-        *p++ = tmp[--i];
-    *p = 0;
-    return p;
+    char *q = p + n;
+    *q = 0;
+    do
+        *--q = hx[v & 15];
+    while (v >>= 4);
+    return p + n;
 }
 
 char *
@@ -187,7 +207,7 @@ il_errname(int err, char *buf)
 {
     static const struct {
         int err;
-        const char *text;
+        char text[48]; /* not a pointer: no relocation at load */
     } t[] = {
         {ENOSPC, "ENOSPC (no space left on device)"},
         {EDQUOT, "EDQUOT (disk quota exceeded)"},
@@ -246,21 +266,45 @@ int
 il_fd_place(int fd, int top)
 {
     for (int want = top; want > fd && want > top - 64; want--) {
-        struct stat st;
-        if (il_sys_fstat(want, &st) == 0)
-            continue; /* taken (by the program, or by us) */
+        /* the lowest free descriptor at or above want: want itself when
+         * it is free (one system call, the common case), else one past
+         * top, given back, and the next lower tried */
         long nfd = il_sys_fcntl(fd, F_DUPFD_CLOEXEC, want);
+        if (nfd == -EINVAL && want == top && il_fd_top() < top) {
+            /* the limit was lowered since top was taken */
+            top = il_fd_top();
+            want = top + 1;
+            continue;
+        }
         if (nfd < 0)
             return fd;
-        il_sys_close(fd);
-        return (int)nfd;
+        if (nfd <= top) {
+            il_sys_close(fd);
+            return (int)nfd;
+        }
+        il_sys_close((int)nfd);
     }
     return fd;
 }
 
+/* One more descriptor of ours, placed below the ones placed before (a
+ * single system call each, where the first try is free). */
+int
+il_fd_keep(int fd)
+{
+    if (!il.fd_top)
+        il.fd_top = il_fd_top();
+    int top = il.fd_next > 0 ? il.fd_next : il.fd_top;
+    int placed = il_fd_place(fd, top);
+    if (placed != fd && placed > 0)
+        il.fd_next = placed - 1;
+    return placed;
+}
+
 /* UTC "YYYY-MM-DDTHH:MM:SSZ" without gmtime_r, which may read the time
- * zone database and allocate. Civil-from-days after H. Hinnant. */
-void
+ * zone database and allocate. Civil-from-days after H. Hinnant.  Returns
+ * the end (the NUL). */
+char *
 il_iso8601(const struct timespec *ts, char out[32])
 {
     int64_t s = ts->tv_sec;
@@ -280,19 +324,25 @@ il_iso8601(const struct timespec *ts, char out[32])
     int64_t m = mp < 10 ? mp + 3 : mp - 9;
     if (m <= 2)
         y++;
-    int64_t f[6] = {y, m, d, rem / 3600, rem % 3600 / 60, rem % 60};
-    const char sep[6] = {'-', '-', 'T', ':', ':', 'Z'};
     char *p = out;
-    for (int i = 0; i < 6; i++) {
-        int w = i == 0 ? 4 : 2;
-        char tmp[24];
-        il_fmt_i64(tmp, f[i]);
-        for (int k = (int)strlen(tmp); k < w; k++)
-            *p++ = '0';
-        p = il_cat(p, tmp);
+    if (y < 0 || y > 9999) { /* not a four-digit year: as it is */
+        p = il_fmt_i64(p, y);
+    } else {
+        *p++ = (char)('0' + y / 1000);
+        *p++ = (char)('0' + y / 100 % 10);
+        *p++ = (char)('0' + y / 10 % 10);
+        *p++ = (char)('0' + y % 10);
+    }
+    const int64_t f[5] = {m, d, rem / 3600, rem % 3600 / 60, rem % 60};
+    static const char sep[6] = "-T::Z";
+    *p++ = '-';
+    for (int i = 0; i < 5; i++) {
+        *p++ = (char)('0' + f[i] / 10);
+        *p++ = (char)('0' + f[i] % 10);
         *p++ = sep[i];
     }
     *p = 0;
+    return p;
 }
 
 uint64_t

@@ -181,10 +181,11 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
         il_ctor_body(argc, argv, envp);
     if (il.secure)
         return tail ? entry : 0;
-    if (il.pid != (pid_t)il_sys_getpid()) {
+    pid_t pid = (pid_t)il_sys_getpid();
+    if (il.pid != pid) {
         /* forked in a constructor, after ours: a process of its own,
          * which measures itself from here */
-        il.pid = (pid_t)il_sys_getpid();
+        il.pid = pid;
         il_end_reset();
         il.exit_runners = 0;
         __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
@@ -192,7 +193,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     struct timespec t = {0, 0};
     if (il.cfg.debug)
         clock_gettime(CLOCK_MONOTONIC, &t);
-    il.main_tid = il_gettid();
+    il.main_tid = pid; /* glibc calls main in the process's first thread */
     il_setup_facts(argc, argv, envp);
     il_run_load();
     il_output_prepare();
@@ -254,7 +255,7 @@ il_main_fallback(void)
         ret = a.main((int)a.argc, a.argv, a.envp);
     else
         ret = il_call_on_stack(il.main_sp, a.main, (int)a.argc, a.argv, a.envp);
-    il_tls_returned = 1;
+    il.returned = il_self();
     return ret; /* glibc calls exit(ret) */
 }
 

@@ -15,24 +15,41 @@ struct line {
     size_t n, cap;
 };
 
+/* n bytes of s, as many as fit (one copy, not a byte at a time: the
+ * library formats a summary at the end of every interloper run) */
 static void
-add(struct line *l, const char *s)
+add_n(struct line *l, const char *s, size_t n)
 {
-    while (*s && l->n + 1 < l->cap)
-        l->b[l->n++] = *s++;
+    if (n > l->cap - 1 - l->n)
+        n = l->cap - 1 - l->n;
+    memcpy(l->b + l->n, s, n);
+    l->n += n;
     l->b[l->n] = 0;
 }
 
 static void
+add(struct line *l, const char *s)
+{
+    add_n(l, s, strlen(s));
+}
+
+/* a string literal, its length known at compile time */
+#define ADD(l, lit) add_n((l), "" lit, sizeof(lit) - 1)
+
+static void
 add_pad(struct line *l, const char *s, size_t width, int left)
 {
-    size_t k = strlen(s);
+    static const char spaces[] = "                                ";
+    size_t k = strlen(s), pad = k < width ? width - k : 0;
     if (left)
-        add(l, s);
-    for (; k < width; k++)
-        add(l, " ");
+        add_n(l, s, k);
+    while (pad) {
+        size_t m = pad < sizeof spaces - 1 ? pad : sizeof spaces - 1;
+        add_n(l, spaces, m);
+        pad -= m;
+    }
     if (!left)
-        add(l, s);
+        add_n(l, s, k);
 }
 
 static void
@@ -67,11 +84,11 @@ fixed(uint64_t v, uint64_t div, int places, char out[40])
     uint64_t frac = v % div, unit = div;
     for (int i = 0; i < places; i++) {
         unit /= 10;
-        *p++ = (char)('0' + (unit ? frac / unit : 0));
+        p[i] = (char)('0' + (unit ? frac / unit : 0));
         if (unit)
             frac %= unit;
     }
-    *p = 0;
+    p[places] = 0;
 }
 
 /* v / div rounded to `places` decimals, by long division (no 128-bit
@@ -115,7 +132,7 @@ add_seconds(struct line *l, uint64_t ns, const char *what)
 {
     char b[40];
     fixed(ns, 1000000000u, 9, b);
-    add(l, "  ");
+    ADD(l, "  ");
     add_pad(l, b, 18, 0);
     add(l, what);
 }
@@ -128,34 +145,34 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
     if (!cap)
         return 0;
     buf[0] = 0;
-    add(&l, "\n Performance counter stats for '");
+    ADD(&l, "\n Performance counter stats for '");
     size_t start = l.n;
     for (int i = 0; i < s->argc && s->argv && s->argv[i]; i++) {
         if (i)
-            add(&l, " ");
+            ADD(&l, " ");
         add(&l, s->argv[i]);
         if (l.n - start > 120) {
-            add(&l, " ...");
+            ADD(&l, " ...");
             break;
         }
     }
-    add(&l, "' (pid ");
+    ADD(&l, "' (pid ");
     il_fmt_i64(a, s->pid);
     add(&l, a);
-    add(&l, ", ");
+    ADD(&l, ", ");
     add(&l, s->how ? s->how : "?");
     if (s->has_status || s->signal) {
         il_fmt_i64(a, s->has_status ? s->status : s->signal);
-        add(&l, " ");
+        ADD(&l, " ");
         add(&l, a);
     }
-    add(&l, ", backend ");
+    ADD(&l, ", backend ");
     add(&l, s->backend ? s->backend : "?");
-    add(&l, "):\n\n");
+    ADD(&l, "):\n\n");
     for (int i = 0; i < s->nev; i++) {
         const struct il_summary_event *e = &s->ev[i];
         int ns = is_ns_event(e->name);
-        add(&l, "  ");
+        ADD(&l, "  ");
         if (e->counted && ns) {
             rounded(e->value, 1000000u, 2, a);
             add_pad(&l, a, 18, 0);
@@ -173,16 +190,16 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
             rounded(e->value, s->wall_ns, 3, a);
             add(&l, sep);
             add(&l, a);
-            add(&l, " CPUs utilized");
+            ADD(&l, " CPUs utilized");
             sep = ", ";
         }
         if (e->counted && e->has_floor) {
             add(&l, sep);
-            add(&l, "floor ");
+            ADD(&l, "floor ");
             if (ns) {
                 rounded(e->floor, 1000u, 2, b);
                 add(&l, b);
-                add(&l, " usec");
+                ADD(&l, " usec");
             } else {
                 grouped(e->floor, b);
                 add(&l, b);
@@ -190,67 +207,67 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
         }
         if (e->counted && e->has_times && e->enabled && e->running < e->enabled) {
             fixed(e->running * 10000 / e->enabled, 100, 2, a);
-            add(&l, "  (");
+            ADD(&l, "  (");
             add(&l, a);
-            add(&l, "% running, multiplexed)");
+            ADD(&l, "% running, multiplexed)");
         }
         if (!e->counted) {
-            add(&l, " # ");
+            ADD(&l, " # ");
             add(&l, e->error ? e->error : "not counted");
         }
-        add(&l, "\n");
+        ADD(&l, "\n");
     }
     if (s->has_times) {
-        add(&l, "\n");
+        ADD(&l, "\n");
         add_seconds(&l, s->wall_ns, " seconds time elapsed\n");
         add_seconds(&l, s->user_ns, " seconds user\n");
         add_seconds(&l, s->sys_ns, " seconds sys\n");
     }
     if (s->maxrss_kib >= 0) {
         il_fmt_i64(a, s->maxrss_kib);
-        add(&l, "  ");
+        ADD(&l, "  ");
         add_pad(&l, a, 18, 0);
-        add(&l, " KiB maximum resident set\n");
+        ADD(&l, " KiB maximum resident set\n");
     }
     if (s->has_ctx) {
         il_fmt_u64(a, s->ctx_voluntary);
-        add(&l, "  ");
+        ADD(&l, "  ");
         add_pad(&l, a, 18, 0);
-        add(&l, " voluntary and ");
+        ADD(&l, " voluntary and ");
         add_num(&l, s->ctx_involuntary);
-        add(&l, " involuntary context switches\n");
+        ADD(&l, " involuntary context switches\n");
     }
     if (s->has_setup) {
-        add(&l, "\n  setup: env ");
+        ADD(&l, "\n  setup: env ");
         add_num(&l, s->env_bytes);
-        add(&l, " bytes in ");
+        ADD(&l, " bytes in ");
         add_num(&l, s->env_vars);
-        add(&l, " variables, argv ");
+        ADD(&l, " variables, argv ");
         add_num(&l, s->argv_bytes);
         add(&l, s->aslr ? " bytes, ASLR on" : " bytes, ASLR off");
         if (s->cpus) {
-            add(&l, ", CPUs ");
+            ADD(&l, ", CPUs ");
             add(&l, s->cpus);
         }
-        add(&l, ",\n         main_sp ");
+        ADD(&l, ",\n         main_sp ");
         add(&l, s->main_sp ? s->main_sp : "?");
-        add(&l, " (offset ");
+        ADD(&l, " (offset ");
         add_num(&l, s->stack_offset);
         add(&l, s->stack_pinned ? ", pinned" : "");
         if (s->main_entry) {
-            add(&l, ", entry ");
+            ADD(&l, ", entry ");
             add(&l, s->main_entry);
         }
-        add(&l, "), heap_start ");
+        ADD(&l, "), heap_start ");
         add(&l, s->heap_start ? s->heap_start : "?");
-        add(&l, " (offset ");
+        ADD(&l, " (offset ");
         add_num(&l, s->heap_offset);
-        add(&l, ")\n");
+        ADD(&l, ")\n");
     }
     for (int i = 0; i < s->nerrors; i++) {
-        add(&l, "  error: ");
+        ADD(&l, "  error: ");
         add(&l, s->errors[i]);
-        add(&l, "\n");
+        ADD(&l, "\n");
     }
     return l.n;
 }

@@ -23,12 +23,10 @@
 #include "il.h"
 #include "sys.h"
 
-extern char **__environ;
-
 void
 il_test_delay(const char *point)
 {
-    const char *v = il_getenv(__environ, "IL_TEST_DELAY");
+    const char *v = il_getenv(il_environ(), "IL_TEST_DELAY");
     size_t n = strlen(point);
     for (const char *p = v; p && *p;) {
         if (!strncmp(p, point, n) && p[n] == ':') {

@@ -89,6 +89,7 @@ static const char *const usage_report =
     "                           at the end of each; a comma list, or all)\n"
     "      --strict             stop at the first malformed line instead of skipping it\n"
     "      --json, --csv, --markdown, --gobench   output format (default: a table)\n"
+    "  FILE...                  records, one a line: plain, gzip or zstd; - is stdin\n"
     "\n"
     "See interloper-report(1).\n";
 
@@ -115,6 +116,7 @@ static const char *const usage_plan =
     "  --include-warmup, --quiet-warning, --strict   as in interloper-report(1);\n"
     "                         --where LABEL!=VALUE leaves records out (e.g. rep!=1)\n"
     "  --json                 JSON instead of a table\n"
+    "  FILE...                records, one a line: plain, gzip or zstd; - is stdin\n"
     "\n"
     "See interloper-plan(1).\n";
 
@@ -147,6 +149,7 @@ static const char *const usage_plot =
     "  --scale, --per, --include-failed, --include-warmup, --quiet-warning, --strict\n"
     "                      as in interloper-report(1); --where LABEL!=VALUE leaves\n"
     "                      records out (e.g. rep!=1)\n"
+    "  FILE...             records, one a line: plain, gzip or zstd; - is stdin\n"
     "\n"
     "See interloper-plot(1).\n";
 

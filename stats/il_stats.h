@@ -122,6 +122,13 @@ struct il_span {
     size_t n;
 };
 
+/* The scalars of a line: [s, e) byte offsets (for templates, tmpl.c). */
+struct il_toks {
+    uint32_t *s, *e;
+    size_t n, cap;
+};
+void il_toks_add(struct il_toks *t, size_t s, size_t e);
+
 struct il_path {
     const char *key[IL_SCAN_KEYS];
     size_t klen[IL_SCAN_KEYS];
@@ -140,6 +147,8 @@ struct il_scan {
     /* On failure: a reason and the byte offset it refers to. */
     const char *err;
     size_t errpos;
+    /* Optional: the scalar values' offsets are added here (tmpl.c). */
+    struct il_toks *toks;
 };
 
 void il_path_set(struct il_path *p, const char *k0, const char *k1, const char *k2);
@@ -147,6 +156,9 @@ void il_path_set(struct il_path *p, const char *k0, const char *k1, const char *
  * that numbers of any size are accepted) and record the spans of the wanted
  * paths.  Returns 0, or -1 with sc->err set. */
 int il_scan_line(struct il_scan *sc, const char *s, size_t n);
+/* A scalar (string, number, true, false, null) at p, validated as in a
+ * line: the byte after it, or NULL. */
+const char *il_scan_scalar(const char *p, const char *e);
 /* Decode the contents of a JSON string (between the quotes) into out, which
  * holds at least n+1 bytes; returns the decoded length. */
 size_t il_json_unescape(const char *s, size_t n, char *out);
@@ -154,6 +166,49 @@ size_t il_json_unescape(const char *s, size_t n, char *out);
 int il_span_number(struct il_span sp, double *v);
 /* A span holding a JSON integer that fits int64_t; 0, or -1 otherwise. */
 int il_span_int(struct il_span sp, int64_t *v);
+
+/* ------------------------------------------------------------ tmpl.c */
+/* Lines scanned by their likeness to lines scanned before (tmpl.c). */
+#define IL_TMPL_N 4             /* templates kept */
+#define IL_TMPL_MAXLINE 65535   /* longer lines are always scanned in full */
+
+
+struct il_tmpl {
+    char *line;
+    size_t n, ntok;
+    uint32_t *ts, *te; /* its scalars */
+    uint16_t *at;      /* per byte (n + 1): 1 + the scalar k with ts <= byte <= te, or 0 */
+    int npaths;
+    uint32_t ps[IL_SCAN_MAXPATHS], pe[IL_SCAN_MAXPATHS]; /* the paths found; ps UINT32_MAX: absent */
+    int32_t ptok[IL_SCAN_MAXPATHS];                      /* the scalar a path is, or -1 */
+    /* boundaries: k[b] scalars start before it (sorted, distinct); each
+     * path's start and end (pkb, pke) as an index b */
+    uint32_t k[2 * IL_SCAN_MAXPATHS], pkb[IL_SCAN_MAXPATHS], pke[IL_SCAN_MAXPATHS];
+    size_t nk;
+};
+
+struct il_tmpls {
+    struct il_tmpl t[IL_TMPL_N];
+    size_t order[IL_TMPL_N]; /* most recently matched first */
+    size_t nt;
+    struct il_toks toks;
+    /* scratch: the replaced scalars of a match and the shift after each */
+    uint32_t *dk;
+    size_t *dns, *dne, dcap;
+    long *ds;
+    size_t hits, misses;
+    /* The line just read: the template it matched (-1: none), and the
+     * scalar paths whose bytes are that template's (bit i: path i). */
+    int cur;
+    uint64_t same;
+    uint64_t gen[IL_TMPL_N], ngen; /* each template's number, new when replaced */
+};
+/* il_scan_line's contract (sc->found, 0 or -1 with sc->err), through the
+ * templates when a line matches one; a valid line that matches none
+ * becomes one.  No key callbacks for a matched line: its keys are its
+ * template's. */
+int il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t n);
+void il_tmpls_free(struct il_tmpls *ts);
 
 /* ------------------------------------------------------------ strtab.c */
 struct il_strtab {

@@ -15,54 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "il_stats.h"
-
-/* Paths of one scan.  A metric side (the metric, or the numerator and the
- * denominator of NUM/DEN) has five: value, the event object, floor,
- * enabled_ns and running_ns. */
-enum {
-    P_SCHEMA,
-    P_LABELS,
-    P_VALUE,
-    P_EVENT,
-    P_FLOOR,
-    P_ENABLED,
-    P_RUNNING,
-    P_VALUE2,
-    P_EVENT2,
-    P_FLOOR2,
-    P_ENABLED2,
-    P_RUNNING2,
-    P_ENV,
-    P_WALL,
-    P_EVENTS,
-    P_HOW,
-    P_STATUS,
-    P_HOST,
-    P_COUNTED_IN,
-    P_LABEL0
-};
-
-#define IL_MAX_SHOWN 10      /* malformed lines named one by one */
-#define IL_EVENT_SAMPLE 1000 /* records whose event names are collected */
-
-struct rd {
-    const struct il_sel *sel;
-    struct il_data *d;
-    struct il_path paths[IL_SCAN_MAXPATHS];
-    struct il_scan sc;
-    struct il_strtab events; /* event names seen, for the unknown-metric error */
-    char *buf;               /* label decoding */
-    size_t bufcap;
-    uint32_t ids[IL_MAX_SLOTS];
-    uint8_t *seen[IL_MAX_SLOTS]; /* per where slot: ids seen */
-    size_t seencap[IL_MAX_SLOTS];
-    int is_where[IL_MAX_SLOTS];
-    size_t shown;
-    char first_bad[1024]; /* the first bad line: where, and what */
-    size_t host_slot; /* the slot named "host", or SIZE_MAX */
-    size_t warm_slot; /* the slot named "warmup", or SIZE_MAX */
-};
+#include "input.h"
 
 int
 il_metric_parse(const char *name, enum il_metric_kind *kind)
@@ -176,7 +129,15 @@ collect_key(void *ctx, int path, const char *k, size_t n, int esc)
         k = tmp;
     }
     if (path == P_EVENTS) {
-        il_strtab_intern(&rd->events, k, n);
+        uint32_t before = rd->events.n, id = il_strtab_intern(&rd->events, k, n);
+        if (rd->defer && id == before) {
+            /* a new name: which records it came before, for the join */
+            if (id >= rd->ev_cap) {
+                rd->ev_cap = 2 * (size_t)id + 16;
+                rd->ev_at = il_xrealloc(rd->ev_at, rd->ev_cap * sizeof *rd->ev_at);
+            }
+            rd->ev_at[id] = d->records;
+        }
         return;
     }
     for (size_t i = 0; i < d->nkeys; i++)
@@ -273,18 +234,65 @@ label_id(struct rd *rd, struct il_span sp)
     return il_strtab_intern(&rd->d->st, s, n);
 }
 
-static void
-mark_seen(struct rd *rd, size_t slot, uint32_t id)
+/* The id of a label value: the last one of cache entry k again when its
+ * text is. */
+static uint32_t
+last_id(struct rd *rd, size_t k, struct il_span sp)
 {
-    if (id >= rd->seencap[slot]) {
-        size_t cap = 2 * (size_t)id + 64;
-        rd->seen[slot] = realloc(rd->seen[slot], cap);
-        if (!rd->seen[slot])
-            err(1, "out of memory");
-        memset(rd->seen[slot] + rd->seencap[slot], 0, cap - rd->seencap[slot]);
-        rd->seencap[slot] = cap;
+    if (sp.p && sp.n <= sizeof rd->last[k] && sp.n == rd->nlast[k] &&
+        memcmp(sp.p, rd->last[k], sp.n) == 0)
+        return rd->last_id[k];
+    uint32_t id = label_id(rd, sp);
+    if (sp.p && sp.n <= sizeof rd->last[k]) {
+        memcpy(rd->last[k], sp.p, sp.n);
+        rd->nlast[k] = (uint8_t)sp.n;
+        rd->last_id[k] = id;
     }
-    rd->seen[slot][id] = 1;
+    return id;
+}
+
+/* The id of the label value at path p, cache entry k: the template's when
+ * the line has the template's bytes there (tmpl.c), else last_id's. */
+static uint32_t
+slot_id(struct rd *rd, size_t k, int p)
+{
+    struct il_span sp = rd->sc.found[p];
+    if (!sp.p)
+        return IL_MISSING_ID;
+    int c = rd->tm.cur, same = c >= 0 && (rd->tm.same >> p & 1);
+    if (same && rd->tgen[c][k] == rd->tm.gen[c])
+        return rd->tid[c][k];
+    uint32_t id = last_id(rd, k, sp);
+    if (same) {
+        rd->tgen[c][k] = rd->tm.gen[c];
+        rd->tid[c][k] = id;
+    }
+    return id;
+}
+
+void
+il_keep_line(struct il_kept *k, const char *s, size_t n)
+{
+    k->line = il_xrealloc(k->line, (k->n + 1) * sizeof *k->line);
+    k->len = il_xrealloc(k->len, (k->n + 1) * sizeof *k->len);
+    k->line[k->n] = il_xmalloc(n ? n : 1);
+    memcpy(k->line[k->n], s, n);
+    k->len[k->n++] = n;
+}
+
+int
+il_seen_set(uint8_t **seen, size_t *cap, size_t id)
+{
+    if (id >= *cap) {
+        size_t c = 2 * id + 64;
+        *seen = il_xrealloc(*seen, c);
+        memset(*seen + *cap, 0, c - *cap);
+        *cap = c;
+    }
+    if ((*seen)[id])
+        return 0;
+    (*seen)[id] = 1;
+    return 1;
 }
 
 static int
@@ -294,7 +302,7 @@ where_ok(struct rd *rd)
     for (size_t s = 0; s < sel->nslots; s++) {
         if (!rd->is_where[s])
             continue;
-        mark_seen(rd, s, rd->ids[s]);
+        il_seen_set(&rd->seen[s], &rd->seencap[s], rd->ids[s]);
         /* A record without the label matches neither = nor !=. */
         if (rd->ids[s] == IL_MISSING_ID)
             return 0;
@@ -318,33 +326,47 @@ where_ok(struct rd *rd)
     return 1;
 }
 
+void
+il_badline_text(const struct il_badline *b, size_t line0, char *out, size_t n)
+{
+    snprintf(out, n, "%s:%zu: %s", b->file, line0 + b->line, b->msg);
+}
+
 static void
 bad_line(struct rd *rd, const char *file, size_t line, const char *what, const char *s, size_t n)
 {
     struct il_data *d = rd->d;
-    char msg[512];
+    struct il_badline b = {file, line, ""};
     if (!what) {
         /* Let jansson explain; it is the reference parser. */
         json_error_t je;
         json_t *j = json_loadb(s, n, 0, &je);
         if (j) {
             json_decref(j);
-            snprintf(msg, sizeof msg, "malformed JSON at byte %zu: %s", rd->sc.errpos + 1,
+            snprintf(b.msg, sizeof b.msg, "malformed JSON at byte %zu: %s", rd->sc.errpos + 1,
                      rd->sc.err);
         } else {
-            snprintf(msg, sizeof msg, "malformed JSON at column %d: %s", je.column, je.text);
+            snprintf(b.msg, sizeof b.msg, "malformed JSON at column %d: %s", je.column, je.text);
         }
         d->malformed++;
     } else {
-        snprintf(msg, sizeof msg, "%s", what);
+        snprintf(b.msg, sizeof b.msg, "%s", what);
+    }
+    if (!rd->first.file)
+        rd->first = b;
+    if (rd->defer) {
+        /* the second half of a file: the join says it, in order */
+        rd->stopped = rd->sel->strict;
+        if (rd->nkept < IL_MAX_SHOWN)
+            rd->kept[rd->nkept++] = b;
+        rd->shown++;
+        return;
     }
     if (rd->sel->strict)
         errx(1, "%s:%zu: %s (stopped by --strict; remove --strict to skip such lines)", file, line,
-             msg);
-    if (!rd->first_bad[0])
-        snprintf(rd->first_bad, sizeof rd->first_bad, "%s:%zu: %s", file, line, msg);
+             b.msg);
     if (rd->shown++ < IL_MAX_SHOWN)
-        il_warn(IL_W_LINE, file, line, msg);
+        il_warn(IL_W_LINE, file, line, b.msg);
 }
 
 struct rec {
@@ -487,18 +509,7 @@ note_label(struct rd *rd, const char *k, size_t kn, int esc, struct il_span v)
     if (id == IL_MISSING_ID)
         return;
     l->present++;
-    if (id >= l->seencap) {
-        size_t cap = 2 * (size_t)id + 64;
-        l->seen = realloc(l->seen, cap);
-        if (!l->seen)
-            err(1, "out of memory");
-        memset(l->seen + l->seencap, 0, cap - l->seencap);
-        l->seencap = cap;
-    }
-    if (!l->seen[id]) {
-        l->seen[id] = 1;
-        l->nval++;
-    }
+    l->nval += (size_t)il_seen_set(&l->seen, &l->seencap, id);
 }
 
 /* Every label of a kept record, for want_labels. */
@@ -609,8 +620,8 @@ side(struct rd *rd, const struct il_span *f, const char *name, const char *file,
     return 1;
 }
 
-static void
-one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
+void
+il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
 {
     struct il_data *d = rd->d;
     const struct il_sel *sel = rd->sel;
@@ -625,14 +636,17 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
     rd->sc.keys_of = (uint64_t)1 << P_LABELS;
     if (d->records < IL_EVENT_SAMPLE)
         rd->sc.keys_of |= (uint64_t)1 << P_EVENTS;
-    if (il_scan_line(&rd->sc, s, n) < 0) {
+    if (il_tmpls_scan(&rd->tm, &rd->sc, s, n) < 0) {
         bad_line(rd, file, line, NULL, s, n);
         return;
     }
     struct il_span *f = rd->sc.found;
     if (span_is(f[P_SCHEMA], "\"" IL_SWEEP_SCHEMA "\"")) {
         d->sweep_lines++; /* the sweep's own metadata: not a record */
-        il_disturb_line(d, s, n);
+        if (!rd->defer)
+            il_disturb_line(d, s, n);
+        else if (memmem(s, n, IL_M_KIND_MACHINE, strlen(IL_M_KIND_MACHINE)))
+            il_keep_line(&rd->machine, s, n); /* for the join, in order */
         return;
     }
     if (!f[P_SCHEMA].p || f[P_SCHEMA].p[0] != '"' || !f[P_LABELS].p || f[P_LABELS].p[0] != '{') {
@@ -652,15 +666,20 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
     }
     if (!d->first_schema_other && !span_is(f[P_SCHEMA], "\"" IL_SCHEMA "\"")) {
         d->first_schema_other = il_xmalloc(f[P_SCHEMA].n + 64);
-        snprintf(d->first_schema_other, f[P_SCHEMA].n + 64, "%s:%zu: schema %.*s", file, line,
-                 (int)f[P_SCHEMA].n, f[P_SCHEMA].p);
+        if (rd->defer) /* the join puts file:line before it */
+            snprintf(d->first_schema_other, f[P_SCHEMA].n + 64, "%.*s", (int)f[P_SCHEMA].n,
+                     f[P_SCHEMA].p);
+        else
+            snprintf(d->first_schema_other, f[P_SCHEMA].n + 64, "%s:%zu: schema %.*s", file, line,
+                     (int)f[P_SCHEMA].n, f[P_SCHEMA].p);
+        rd->schema_line = line;
     }
     for (size_t k = 0; k < sel->nslots; k++) {
-        rd->ids[k] = label_id(rd, f[P_LABEL0 + k]);
+        rd->ids[k] = slot_id(rd, k, P_LABEL0 + (int)k);
         /* The pseudo-label host: the record's own host field. */
         if (k == rd->host_slot && rd->ids[k] == IL_MISSING_ID && f[P_HOST].p &&
             f[P_HOST].p[0] == '"')
-            rd->ids[k] = label_id(rd, f[P_HOST]);
+            rd->ids[k] = slot_id(rd, IL_MAX_SLOTS, P_HOST);
         d->present[k] += rd->ids[k] != IL_MISSING_ID;
     }
     if (!where_ok(rd))
@@ -704,188 +723,33 @@ one_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
         collect_labels(rd, f[P_LABELS]);
 }
 
-static void
-read_file(struct rd *rd, const char *file)
-{
-    FILE *fp = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
-    if (!fp)
-        err(1, "%s", file);
-    static char *line;
-    static size_t cap;
-    ssize_t len;
-    size_t lineno = 0;
-    errno = 0;
-    while ((len = getline(&line, &cap, fp)) > 0) {
-        const char *l = line;
-        /* A UTF-8 byte-order mark at the start of the file is no JSON. */
-        if (lineno == 0 && len >= 3 && memcmp(l, "\xEF\xBB\xBF", 3) == 0) {
-            l += 3;
-            len -= 3;
-        }
-        one_line(rd, file, ++lineno, l, (size_t)len);
-    }
-    if (ferror(fp))
-        err(1, "%s: read error", file);
-    if (fp != stdin)
-        fclose(fp);
-    rd->d->files++;
-}
-
-/* "a, b, c" from the ids marked in seen (at most 12 named). */
-static void
-list_seen(const struct rd *rd, size_t slot, char *out, size_t cap)
-{
-    size_t o = 0, k = 0;
-    out[0] = '\0';
-    for (size_t id = 0; id < rd->seencap[slot] && o < cap; id++) {
-        if (!rd->seen[slot][id])
-            continue;
-        if (k++ == 12) {
-            o += (size_t)snprintf(out + o, cap - o, ", ...");
-            break;
-        }
-        o += (size_t)snprintf(out + o, cap - o, "%s%s", k > 1 ? ", " : "",
-                              il_str(&rd->d->st, (uint32_t)id));
-    }
-}
-
-static void
-explain_empty(struct rd *rd)
-{
-    const struct il_sel *sel = rd->sel;
-    struct il_data *d = rd->d;
-    char buf[1024];
-    if (d->records == 0)
-        errx(1,
-             "empty selection: no records in the input (%zu non-blank lines, %zu malformed, "
-             "%zu without \"schema\" and \"labels\"); expected one interloper/1 record "
-             "per line",
-             d->lines, d->malformed, d->notrecord);
-    if (d->selected == 0) {
-        for (size_t w = 0; w < sel->nwhere; w++) {
-            size_t s = sel->where[w].slot;
-            if (rd->seen[s] && rd->seen[s][IL_MISSING_ID] && rd->seencap[s] &&
-                !memchr(rd->seen[s] + 1, 1, rd->seencap[s] - 1)) {
-                il_data_keys(d, buf, sizeof buf);
-                errx(1,
-                     "--where: no record has the label '%s' (%zu records read); the labels "
-                     "are: %s",
-                     sel->slot_name[s], d->records, buf);
-            }
-        }
-        size_t s = sel->where[0].slot;
-        list_seen(rd, s, buf, sizeof buf);
-        errx(1,
-             "empty selection: no record matches every --where (%zu records read; label "
-             "'%s' takes the values: %s)",
-             d->records, sel->slot_name[s], buf);
-    }
-    size_t usable = d->selected - (sel->include_warmup ? 0 : d->warmup);
-    if (d->warmup && usable == 0)
-        errx(1,
-             "empty selection: all %zu selected records are warm-up runs (label '%s'); "
-             "--include-warmup keeps them",
-             d->warmup, IL_L_WARMUP);
-    if (d->missing == usable) {
-        size_t o = (size_t)snprintf(buf, sizeof buf, "wall, user, sys, maxrss");
-        for (uint32_t id = 1; id < rd->events.n && o < sizeof buf; id++)
-            o += (size_t)snprintf(buf + o, sizeof buf - o, ", %s", il_str(&rd->events, id));
-        errx(1, "unknown metric '%s': no selected record has it; known metrics: %s", sel->metric,
-             buf);
-    }
-    if (d->unsupported + d->missing == usable)
-        errx(1,
-             "metric '%s' is unsupported (value null) in all %zu selected records that "
-             "have it, so this machine could not count it; choose another --metric",
-             sel->metric, d->unsupported);
-    if (d->nofloor)
-        errx(1,
-             "--subtract-floor: no selected record has floor.%s; drop --subtract-floor or "
-             "record with a calibrated floor",
-             sel->metric);
-    if (d->noenv)
-        errx(1, "no selected record has setup.env_bytes, which this plot needs");
-    if (d->notcounted)
-        errx(1,
-             "metric '%s' was never counted (running_ns 0: multiplexed out) in %zu selected "
-             "records; count fewer events at once",
-             sel->metric, d->notcounted);
-    if (rd->first_bad[0])
-        errx(1,
-             "empty selection: none of the %zu selected records has a usable value for '%s'; "
-             "the first bad one: %s",
-             usable, sel->metric, rd->first_bad);
-    errx(1, "empty selection: none of the %zu selected records has a usable value for '%s'", usable,
-         sel->metric);
-}
-
 void
-il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
+il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d)
 {
-    struct rd rd;
-    memset(&rd, 0, sizeof rd);
+    memset(rd, 0, sizeof *rd);
     memset(d, 0, sizeof *d);
-    rd.sel = sel;
-    rd.d = d;
+    rd->sel = sel;
+    rd->d = d;
     d->nslots = sel->nslots;
     memcpy(d->slot_name, sel->slot_name, sizeof d->slot_name);
     if (sel->derived)
         d->den = il_xcalloc(1, sizeof *d->den);
     il_strtab_init(&d->st);
-    il_strtab_init(&rd.events);
-    setup_paths(&rd);
-    for (int i = 0; i < nfiles; i++)
-        read_file(&rd, files[i]);
-    if (rd.shown > IL_MAX_SHOWN)
-        il_warn(IL_W_MORE_LINES, rd.shown - IL_MAX_SHOWN);
-    if (d->n == 0)
-        explain_empty(&rd);
-    if (d->first_schema_other)
-        il_warn(IL_W_SCHEMA, d->first_schema_other);
-    if (d->unsupported)
-        il_warn(IL_W_UNSUPPORTED, d->unsupported, sel->metric, d->n);
-    if (d->missing)
-        il_warn(IL_W_MISSING, d->missing, sel->metric, d->n);
-    if (d->nofloor)
-        il_warn(IL_W_NOFLOOR, d->nofloor, sel->metric);
-    if (d->noenv)
-        il_warn(IL_W_NOENV, d->noenv);
-    if (d->notcounted)
-        il_warn(IL_W_NOTCOUNTED, d->notcounted, sel->metric);
-    if (d->warmup && !sel->include_warmup)
-        il_warn(IL_W_WARMUP, d->warmup, IL_L_WARMUP);
-    il_disturb_warn(d);
-    if (d->multiplexed)
-        il_warn(IL_W_MULTIPLEX, d->multiplexed, sel->metric, 100 * d->mux_frac,
-                sel->scale ? "scaled by enabled/running as perf stat does (--scale)"
-                           : "not scaled; --scale scales them by enabled/running as perf stat "
-                             "does");
-    for (size_t s = 0; s < IL_MAX_SLOTS; s++)
-        free(rd.seen[s]);
-    free(rd.buf);
-    il_strtab_free(&rd.events);
+    il_strtab_init(&rd->events);
+    setup_paths(rd);
 }
 
 void
-il_data_free(struct il_data *d)
+il_rd_free(struct rd *rd)
 {
-    for (size_t i = 0; i < d->nkeys; i++)
-        free(d->keys[i]);
-    free(d->keys);
-    free(d->den);
-    free(d->ival);
-    free(d->flag);
-    free(d->val);
-    free(d->env);
-    free(d->wall);
-    free(d->lab);
-    free(d->first_schema_other);
-    il_disturb_free(d);
-    for (size_t i = 0; i < d->nlv; i++) {
-        free(d->lv[i].name);
-        free(d->lv[i].seen);
-    }
-    free(d->lv);
-    il_strtab_free(&d->st);
-    memset(d, 0, sizeof *d);
+    for (size_t s = 0; s < IL_MAX_SLOTS; s++)
+        free(rd->seen[s]);
+    free(rd->buf);
+    free(rd->ev_at);
+    for (size_t i = 0; i < rd->machine.n; i++)
+        free(rd->machine.line[i]);
+    free(rd->machine.line);
+    free(rd->machine.len);
+    il_tmpls_free(&rd->tm);
+    il_strtab_free(&rd->events);
 }

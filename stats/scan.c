@@ -33,19 +33,12 @@ fail(struct st *st, const char *p, const char *why)
 }
 
 /* Byte classes: 1 = plain string byte (printable ASCII other than '"' and
- * '\\'), 2 = white space. */
-static unsigned char cls[256];
-
-static void
-init_cls(void)
-{
-    if (cls['a'])
-        return;
-    for (int c = 0x20; c < 0x80; c++)
-        cls[c] = c != '"' && c != '\\';
-    cls[' '] = 1; /* a plain byte in strings; ws() tests it by value */
-    cls['\t'] = cls['\n'] = cls['\r'] = 2;
-}
+ * '\\'; a space is one too, and ws() tests it by value), 2 = white space.
+ * Constant, so that threads may scan at once. */
+static const unsigned char cls[256] = {
+    [0x20 ... 0x21] = 1, [0x23 ... 0x5B] = 1, [0x5D ... 0x7F] = 1, /* not '"' 0x22, '\\' 0x5C */
+    ['\t'] = 2,          ['\n'] = 2,          ['\r'] = 2,
+};
 
 static const char *
 ws(const char *p, const char *e)
@@ -332,6 +325,8 @@ value(struct st *st, const char *p, uint64_t mask, int d, int collect)
     }
     if (!q)
         return NULL;
+    if (sc->toks && *start != '{' && *start != '[')
+        il_toks_add(sc->toks, (size_t)(start - st->base), (size_t)(q - st->base));
     /* A literal or number must end at a delimiter ("truex", "1x"). */
     if (q < e && *start != '{' && *start != '[' && *start != '"' &&
         !(*q == ',' || *q == '}' || *q == ']' || *q == ' ' || *q == '\t' || *q == '\n' ||
@@ -345,6 +340,47 @@ value(struct st *st, const char *p, uint64_t mask, int d, int collect)
         }
     }
     return q;
+}
+
+void
+il_toks_add(struct il_toks *t, size_t s, size_t e)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 256;
+        t->s = il_xrealloc(t->s, t->cap * sizeof *t->s);
+        t->e = il_xrealloc(t->e, t->cap * sizeof *t->e);
+    }
+    t->s[t->n] = (uint32_t)s;
+    t->e[t->n++] = (uint32_t)e;
+}
+
+/* A scalar (string, number or literal) at p, validated as value() does;
+ * the byte after it, or NULL.  Whether a delimiter follows is the
+ * caller's to check. */
+const char *
+il_scan_scalar(const char *p, const char *e)
+{
+    struct il_scan sc;
+    struct st st = {&sc, p, e};
+    int esc;
+    sc.err = NULL;
+    if (p >= e)
+        return NULL;
+    switch (*p) {
+    case '"':
+        return string(&st, p, &esc);
+    case 't':
+        return e - p >= 4 && memcmp(p, "true", 4) == 0 ? p + 4 : NULL;
+    case 'f':
+        return e - p >= 5 && memcmp(p, "false", 5) == 0 ? p + 5 : NULL;
+    case 'n':
+        return e - p >= 4 && memcmp(p, "null", 4) == 0 ? p + 4 : NULL;
+    case '{':
+    case '[':
+        return NULL;
+    default:
+        return number(&st, p);
+    }
 }
 
 void
@@ -364,7 +400,6 @@ int
 il_scan_line(struct il_scan *sc, const char *s, size_t n)
 {
     struct st st = {sc, s, s + n};
-    init_cls();
     sc->err = NULL;
     sc->errpos = 0;
     for (int i = 0; i < sc->npaths; i++)
@@ -464,6 +499,26 @@ il_json_unescape(const char *s, size_t n, char *out)
     return o;
 }
 
+/* A plain integer of at most 18 digits, as strtoll reads it. */
+static int
+small_int(struct il_span sp, int64_t *v)
+{
+    const char *p = sp.p, *e = sp.p + sp.n;
+    int neg = p < e && *p == '-';
+    p += neg;
+    if (p == e || e - p > 18)
+        return 0;
+    int64_t x = 0;
+    for (; p < e; p++) {
+        unsigned d = (unsigned)(unsigned char)*p - '0';
+        if (d > 9)
+            return 0;
+        x = 10 * x + (int64_t)d;
+    }
+    *v = neg ? -x : x;
+    return 1;
+}
+
 int
 il_span_number(struct il_span sp, double *v)
 {
@@ -473,6 +528,13 @@ il_span_number(struct il_span sp, double *v)
     char c = sp.p[0];
     if (c != '-' && (c < '0' || c > '9'))
         return -1;
+    int64_t x;
+    if (sp.n <= 16 && small_int(sp, &x)) {
+        /* an integer converts to the nearest double, as strtod rounds
+         * its text (and "-0" is -0.0) */
+        *v = x == 0 && c == '-' ? -0.0 : (double)x;
+        return 0;
+    }
     if (sp.n < sizeof buf) {
         memcpy(buf, sp.p, sp.n);
         buf[sp.n] = '\0';
@@ -496,6 +558,8 @@ il_span_int(struct il_span sp, int64_t *v)
     char buf[32], *end;
     if (!sp.p || sp.n == 0 || sp.n >= sizeof buf)
         return -1;
+    if (small_int(sp, v))
+        return 0;
     for (size_t i = 0; i < sp.n; i++)
         if (!(sp.p[i] >= '0' && sp.p[i] <= '9') && !(i == 0 && sp.p[i] == '-'))
             return -1;

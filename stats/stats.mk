@@ -4,9 +4,9 @@
 #
 # One library of objects, three small programs (each a real file, so that
 # `make install` copies them), and the unit tests linked against it.
-STATS_LIBS = -ljansson -lgsl -lgslcblas -lm
-STATS_MODS = scan strtab input prep group describe ratio design units robust setupfx levels kde \
-	plot_draw plot_kinds warn cli analyze comparisons out_text out_csv out_json disturb
+STATS_LIBS = -ljansson -lz -lzstd -lpthread -lgsl -lgslcblas -lm
+STATS_MODS = scan tmpl strtab input read prep group describe ratio design units robust setupfx \
+	levels kde plot_draw plot_kinds warn cli analyze comparisons out_text out_csv out_json disturb
 STATS_LIB = $(B)/stats/libilstats.a
 STATS_CMDS = report plan plot
 STATS_TARGETS += $(STATS_CMDS:%=$(B)/libexec/interloper-%)
@@ -18,9 +18,9 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 # The allocation helpers, the project's one generator (for resampling too),
-# its one hash set and the CSV field, from common/.
+# its one hash set, the CSV field and the reader of record files, from common/.
 $(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(IL_HSET_OBJ) \
-		$(IL_CSV_OBJ)
+		$(IL_CSV_OBJ) $(IL_LINES_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 

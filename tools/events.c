@@ -325,10 +325,11 @@ main(int argc, char **argv)
         json_t *g = json_array();
         if (!as_json)
             printf("\ngeneric names:\n");
-        for (const char *const *p = il_generic_names; *p; p++) {
-            json_array_append_new(g, json_string(*p));
+        const char *name;
+        for (int i = 0; (name = il_generic_name(i)); i++) {
+            json_array_append_new(g, json_string(name));
             if (!as_json)
-                printf("  %s\n", *p);
+                printf("  %s\n", name);
         }
         if (!as_json)
             printf("\nlibpfm4 names: showevtinfo (libpfm4 examples) or papi_native_avail;\n"

@@ -1051,8 +1051,7 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
         err(1, "--output %s", s->output);
     if (!locked)
         lock_results(&st, st.res_fd);
-    if (s->hold)
-        il_hold_events();
+    int held = s->hold ? il_hold_events() : 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns */
@@ -1074,6 +1073,7 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
         il_findings_warn(&found, s->me);
     json_object_set_new(line, IL_M_MACHINE, json_incref(machine)); /* kept for the summary */
     json_object_set_new(line, IL_M_FINDINGS, il_findings_json(&found));
+    json_object_set_new(line, IL_M_HELD, json_integer(held));
     il_meta_write(st.res_fd, s->output, line);
     json_decref(line);
 

@@ -36,6 +36,20 @@ check_end killthread signal null 10 10
 check_end sigreset signal null 15 15
 check_end pthread-exit exit 0 0
 
+# The library holds the signals programs are ended by (signals.c); one it
+# leaves alone ends the process as without it, with no record, and the
+# program sees the disposition it would see.
+try "a signal the library does not hold (SIGVTALRM, SIGRTMIN+3) ends the process as without it"
+for s in 26 37; do
+	rm -f r.jsonl
+	same_as_without r.jsonl "$E" raise "$s"
+	assert_eq "$rc" $((128 + s)) "status of a death by signal $s"
+	assert_eq "$(nrec r.jsonl)" 0 "records after signal $s"
+done
+rm -f r.jsonl
+# python3 prints what sigaction() says, the same with the library and without
+same_as_without r.jsonl python3 -c 'import signal; print(signal.getsignal(signal.SIGVTALRM), signal.getsignal(signal.SIGTERM))'
+
 try "exit() is recorded after the program's own atexit handlers"
 rm -f r.jsonl
 same_as_without r.jsonl "$E" atexit-work 16

@@ -94,4 +94,21 @@ assert_eq "$(cat out)" closed "stdout"
 assert_eq "$(nrec r.jsonl)" 1 "record written through a reopened file"
 assert_match "$(jget r.jsonl 'r[0]["events"]["task-clock"]["error"]')" "closed the counter" "the lost counter says why"
 
+# The software events are one group, read through its leader, the highest
+# descriptor (backend_perf.c): a member the program closes has left the
+# group, and only that event is lost, told apart by its id.
+try "a program that closes one counter of the group loses that event alone"
+rm -f r.jsonl
+INTERLOPER_EVENTS=page-faults,context-switches,cpu-migrations INTERLOPER_OUTPUT="$T/r.jsonl" \
+	LD_PRELOAD="$LIB" "$PY" -c '
+import os
+fds = sorted(int(f) for f in os.listdir("/proc/self/fd") if int(f) > 2)
+os.close(fds[-2])
+print(len(fds))' >out
+assert_eq "$(nrec r.jsonl)" 1 "records"
+assert_eq "$(jget r.jsonl '[v["value"] is None for v in r[0]["events"].values()]')" \
+	"[false, true, false]" "the second event, the closed one, alone not counted"
+assert_match "$(jget r.jsonl 'r[0]["events"]["context-switches"]["error"]')" "closed the counter" \
+	"the lost counter says why"
+
 done_testing

@@ -39,6 +39,18 @@ else
 		"what the check reports"
 fi
 
+# Each import costs every measured process a lookup at load (bench/overhead.sh):
+# the library finds what it calls itself, before main (interposer/bind.c).
+try "the library imports one symbol, dl_iterate_phdr, and has no thread-local storage"
+if ! command -v nm >/dev/null || ! command -v readelf >/dev/null; then
+	skip "nm or readelf (binutils) is not installed; make deps installs it"
+else
+	assert_eq "$(nm -D --undefined-only "$LIB" | awk '{ sub(/@.*/, "", $NF); print $NF }' | tr '\n' ' ')" \
+		"dl_iterate_phdr " "undefined dynamic symbols"
+	assert_eq "$(readelf -lW "$LIB" | grep -c ' TLS ')" 0 "TLS segments"
+	assert_eq "$(readelf -dW "$LIB" | grep -c NEEDED)" 1 "libraries needed (libc)"
+fi
+
 try "every allowlist entry says why"
 assert_eq "$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ALLOW" | awk 'NF < 3' | tr '\n' ' ')" "" \
 	"entries without a reason"

@@ -116,6 +116,16 @@ assert_eq "$(rj res.jsonl '[m[1]["when"], m[-1]["when"], m[-1]["sweep"]["runs"],
 	'["start", "end", 12, "done"]' "start, end, and how it ended"
 assert_eq "$(rj res.jsonl 'm[1]["machine"]["thp"]')" \
 	"$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo None)" "THP as the kernel says"
+# the software events' switches: held by the sweep (as many kinds as
+# interloper hold holds where perf events work), none with --no-hold
+held=$(rj res.jsonl 'm[1]["held"]')
+if "$B/libexec/interloper-hold" true 2>/dev/null; then
+	assert_true "the start line says the switches were held ($held kinds)" [ "$held" -gt 0 ]
+else
+	assert_eq "$held" 0 "held, where perf events cannot be opened"
+fi
+il sweep -q --no-hold --seed 3 --reps 1 --setups 1 --system A=bin/A/prog --output nohold.jsonl -- hello
+assert_eq "$(rj nohold.jsonl 'm[1]["held"]')" 0 "held with --no-hold"
 
 try "paths of different lengths are refused: they would shift the stack"
 mkdir -p bin/BB

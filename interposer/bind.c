@@ -1,0 +1,331 @@
+/*
+ * bind.c: the functions of libc (and glibc's loader) the library calls,
+ * found by the library itself, once, before main.
+ *
+ * Every symbol a shared library imports costs the dynamic loader a lookup
+ * through every object in the global scope, in every process, about 850
+ * instructions each (a library with 16 imports adds 13,600 instructions to
+ * /bin/true: bench/overhead.sh).  The library imports one symbol,
+ * dl_iterate_phdr, and looks up the rest here in the objects' GNU hash
+ * tables, about 150 instructions each, the way the loader does but
+ * without its generality: the default version of a defined function or
+ * object, searched in the objects' load order (the global scope's, for
+ * the objects loaded at start), skipping this library, or, for the
+ * functions it interposes (exit, __libc_start_main), starting after it
+ * (RTLD_NEXT).  A name this cannot resolve (an object with only a SysV
+ * hash table, an IFUNC) is asked of dlsym, which is found the same way.
+ *
+ * The rest of the library calls these functions by their own names: the
+ * hidden definitions below forward to what was found, so that no file
+ * but this one knows, and no import remains.  il_bind() runs in the
+ * constructor, and first from any hook called before it (another
+ * library's constructor may call exit or fork): everything is bound
+ * before the counters start, and nothing is looked up in the measured
+ * window.  Not async-signal-safe (dl_iterate_phdr takes the loader's
+ * lock); the forwarders are, once bound, which they are before any
+ * handler of ours is installed.
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "il.h"
+
+/* What is found: the first two after this library (RTLD_NEXT: it defines
+ * them), the rest wherever first defined but here. */
+#define IL_BOUND(X)                                                                                \
+    X(B_EXIT, "exit")                                                                              \
+    X(B_START_MAIN, "__libc_start_main")                                                           \
+    X(B_DLSYM, "dlsym")                                                                            \
+    X(B_ON_EXIT, "on_exit")                                                                        \
+    X(B_QUICK_EXIT, "__cxa_at_quick_exit")                                                         \
+    X(B_IO_LIST_LOCK, "_IO_list_lock")                                                             \
+    X(B_IO_LIST_ALL, "_IO_list_all")                                                               \
+    X(B_FFLUSH_UNLOCKED, "fflush_unlocked")                                                        \
+    X(B_FTRYLOCKFILE, "ftrylockfile")                                                              \
+    X(B_FUNLOCKFILE, "funlockfile")                                                                \
+    X(B_ERRNO, "__errno_location")                                                                 \
+    X(B_CLOCK_GETTIME, "clock_gettime")                                                            \
+    X(B_SIGACTION, "__sigaction")                                                                  \
+    X(B_FORK, "__fork")                                                                            \
+    X(B_LIBC_VERSION, "gnu_get_libc_version")                                                      \
+    X(B_ENVIRON, "__environ")
+#define B_NEXT B_DLSYM
+
+/* The GNU hash of a name (the loader's dl_new_hash), of a string literal
+ * of at most 24 characters, as a constant expression the compiler folds:
+ * one step per character, h = h * 33 + c. */
+#define GH_AT(s, i) ((i) < sizeof(s) - 1 ? (uint32_t)(unsigned char)(s)[(i) < sizeof(s) ? (i) : 0] : 0u)
+#define GH_STEP(h, s, i) ((h) * ((i) < sizeof(s) - 1 ? 33u : 1u) + GH_AT(s, i))
+#define GH4(h, s, i)                                                                               \
+    GH_STEP(GH_STEP(GH_STEP(GH_STEP(h, s, i), s, (i) + 1), s, (i) + 2), s, (i) + 3)
+#define GNU_HASH(s)                                                                                \
+    GH4(GH4(GH4(GH4(GH4(GH4(5381u, s, 0), s, 4), s, 8), s, 12), s, 16), s, 20)
+
+#define ENUM(k, name) k,
+enum { IL_BOUND(ENUM) B_N };
+#undef ENUM
+
+static const struct {
+    char name[24]; /* an array, not a pointer: no relocation at load */
+    size_t len;    /* with its NUL */
+    uint32_t hash;
+} names[B_N] = {
+#define NAME(k, name) [k] = {name, sizeof name, GNU_HASH(name)},
+    IL_BOUND(NAME)
+#undef NAME
+};
+
+static void *found[B_N];
+static volatile int bound;
+
+/* ------------------------------------------------------------ lookup */
+
+/* One object's dynamic symbol table, and its GNU hash table's parts. */
+struct dso {
+    uintptr_t base;
+    const ElfW(Sym) * sym;
+    const char *str;
+    const uint32_t *gnu; /* DT_GNU_HASH */
+    const uint16_t *versym;
+    uint32_t nbuckets, symoffset, bloom_mask, shift;
+    const ElfW(Addr) * bloom;
+    const uint32_t *buckets, *chain;
+};
+
+/* n bytes alike, eight at a time (the loader's names are not aligned) */
+static int
+same(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; n -= 8, a += 8, b += 8) {
+        uint64_t x, y;
+        __builtin_memcpy(&x, a, 8);
+        __builtin_memcpy(&y, b, 8);
+        if (x != y)
+            return 0;
+    }
+    while (n--)
+        if (*a++ != *b++)
+            return 0;
+    return 1;
+}
+
+/* A defined, exported function or object named name (len bytes with its
+ * NUL), its default version (the hidden bit clear), or 0. */
+static uintptr_t
+dso_lookup(const struct dso *d, const char *name, size_t len, uint32_t h)
+{
+    const unsigned bits = 8 * sizeof(ElfW(Addr));
+    ElfW(Addr) word = d->bloom[(h / bits) & d->bloom_mask];
+    ElfW(Addr) mask = ((ElfW(Addr))1 << (h % bits)) | ((ElfW(Addr))1 << ((h >> d->shift) % bits));
+    if ((word & mask) != mask)
+        return 0;
+    uint32_t i = d->buckets[h % d->nbuckets];
+    if (i < d->symoffset)
+        return 0;
+    for (;; i++) {
+        uint32_t h2 = d->chain[i - d->symoffset];
+        const ElfW(Sym) *s = &d->sym[i];
+        int type = ELF64_ST_TYPE(s->st_info), bind = ELF64_ST_BIND(s->st_info);
+        if ((h | 1) == (h2 | 1) && s->st_shndx != SHN_UNDEF &&
+            (type == STT_FUNC || type == STT_OBJECT) && (bind == STB_GLOBAL || bind == STB_WEAK) &&
+            !(d->versym && (d->versym[i] & 0x8000)) && same(d->str + s->st_name, name, len))
+            return d->base + s->st_value;
+        if (h2 & 1)
+            return 0;
+    }
+}
+
+static uintptr_t
+dyn_ptr(uintptr_t base, ElfW(Addr) v)
+{
+    /* ld.so relocates the dynamic section in place where it is writable
+     * (most objects), not where it is read-only (the vDSO): an address
+     * below the load address is an offset still */
+    return v < base ? base + v : v;
+}
+
+struct search {
+    int past_self; /* the objects after ours are being searched */
+};
+
+/* This library's ELF header, where it is loaded (the linker's symbol):
+ * the load address of an object whose first segment starts at 0, which
+ * a shared library's does. */
+extern const ElfW(Ehdr) __ehdr_start IL_HIDDEN;
+
+static int
+visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct search *s = arg;
+    (void)size;
+    if (info->dlpi_addr == (uintptr_t)&__ehdr_start) {
+        s->past_self = 1;
+        return 0;
+    }
+    /* The vDSO is loaded but not in the global scope (its clock_gettime
+     * returns errors its own way): glibc names it by its soname,
+     * linux-vdso.so.1 (linux-gate.so.1, linux-vdso64.so.1); every other
+     * object has a path, or no name (the program). */
+    if (info->dlpi_name && !strncmp(info->dlpi_name, "linux-", 6))
+        return 0;
+    const ElfW(Dyn) *dyn = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    struct dso d = {.base = info->dlpi_addr};
+    for (int seen = 0; dyn && dyn->d_tag != DT_NULL && seen < 4; dyn++) {
+        if (dyn->d_tag == DT_SYMTAB)
+            d.sym = (const ElfW(Sym) *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
+        else if (dyn->d_tag == DT_STRTAB)
+            d.str = (const char *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
+        else if (dyn->d_tag == DT_GNU_HASH)
+            d.gnu = (const uint32_t *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
+        else if (dyn->d_tag == DT_VERSYM)
+            d.versym = (const uint16_t *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
+    }
+    if (!d.sym || !d.str || !d.gnu || !d.gnu[0])
+        return 0; /* what this object defines is left to dlsym */
+    d.nbuckets = d.gnu[0];
+    d.symoffset = d.gnu[1];
+    d.bloom_mask = d.gnu[2] - 1;
+    d.shift = d.gnu[3];
+    d.bloom = (const ElfW(Addr) *)(d.gnu + 4);
+    d.buckets = (const uint32_t *)(d.bloom + d.gnu[2]);
+    d.chain = d.buckets + d.nbuckets;
+    int left = 0;
+    for (int k = 0; k < B_N; k++) {
+        if (found[k] || (k < B_NEXT && !s->past_self))
+            continue;
+        found[k] = (void *)dso_lookup(&d, names[k].name, names[k].len, names[k].hash);
+        left += !found[k];
+    }
+    return !left; /* all found: stop */
+}
+
+/* Bind what the table names.  Idempotent; called first by whichever of
+ * the constructor and an early hook comes first (one thread: before
+ * main, threads are the program's, and the constructor has run by then). */
+void
+il_bind(void)
+{
+    if (__atomic_load_n(&bound, __ATOMIC_ACQUIRE))
+        return;
+    struct search s = {0};
+    dl_iterate_phdr(visit, &s);
+    void *(*dl)(void *, const char *) = (void *(*)(void *, const char *))found[B_DLSYM];
+    for (int k = 0; k < B_N && dl; k++)
+        if (!found[k])
+            found[k] = dl(k < B_NEXT ? RTLD_NEXT : RTLD_DEFAULT, names[k].name);
+    il.real_exit = (void (*)(int))found[B_EXIT];
+    __atomic_store_n(&il.real_start_main, found[B_START_MAIN], __ATOMIC_RELEASE);
+    __atomic_store_n(&bound, 1, __ATOMIC_RELEASE);
+}
+
+/* ------------------------------------------------------------ forwarders */
+
+#define BOUND(k) (__atomic_load_n(&bound, __ATOMIC_ACQUIRE) ? (void)0 : il_bind(), found[k])
+
+char **
+il_environ(void)
+{
+    char ***e = BOUND(B_ENVIRON);
+    return e ? *e : NULL;
+}
+
+FILE *
+il_io_list_all(void)
+{
+    FILE **l = BOUND(B_IO_LIST_ALL);
+    return l ? *l : NULL;
+}
+
+IL_HIDDEN void *
+dlsym(void *handle, const char *name)
+{
+    return ((void *(*)(void *, const char *))BOUND(B_DLSYM))(handle, name);
+}
+
+IL_HIDDEN int
+on_exit(void (*fn)(int, void *), void *arg)
+{
+    return ((int (*)(void (*)(int, void *), void *))BOUND(B_ON_EXIT))(fn, arg);
+}
+
+IL_HIDDEN int __cxa_at_quick_exit(void (*fn)(void *), void *dso);
+
+int
+__cxa_at_quick_exit(void (*fn)(void *), void *dso)
+{
+    return ((int (*)(void (*)(void *), void *))BOUND(B_QUICK_EXIT))(fn, dso);
+}
+
+IL_HIDDEN void _IO_list_lock(void);
+
+void
+_IO_list_lock(void)
+{
+    ((void (*)(void))BOUND(B_IO_LIST_LOCK))();
+}
+
+IL_HIDDEN int
+fflush_unlocked(FILE *f)
+{
+    return ((int (*)(FILE *))BOUND(B_FFLUSH_UNLOCKED))(f);
+}
+
+IL_HIDDEN int
+ftrylockfile(FILE *f)
+{
+    return ((int (*)(FILE *))BOUND(B_FTRYLOCKFILE))(f);
+}
+
+IL_HIDDEN void
+funlockfile(FILE *f)
+{
+    ((void (*)(FILE *))BOUND(B_FUNLOCKFILE))(f);
+}
+
+IL_HIDDEN int *
+__errno_location(void)
+{
+    return ((int *(*)(void))BOUND(B_ERRNO))();
+}
+
+IL_HIDDEN int
+clock_gettime(clockid_t c, struct timespec *t)
+{
+    return ((int (*)(clockid_t, struct timespec *))BOUND(B_CLOCK_GETTIME))(c, t);
+}
+
+IL_HIDDEN int __sigaction(int sig, const struct sigaction *a, struct sigaction *o);
+
+int
+__sigaction(int sig, const struct sigaction *a, struct sigaction *o)
+{
+    return ((int (*)(int, const struct sigaction *, struct sigaction *))BOUND(B_SIGACTION))(sig, a,
+                                                                                            o);
+}
+
+IL_HIDDEN pid_t __fork(void);
+
+pid_t
+__fork(void)
+{
+    return ((pid_t(*)(void))BOUND(B_FORK))();
+}
+
+IL_HIDDEN const char *gnu_get_libc_version(void);
+
+const char *
+gnu_get_libc_version(void)
+{
+    const char *(*f)(void) = (const char *(*)(void))BOUND(B_LIBC_VERSION);
+    return f ? f() : NULL;
+}

@@ -1,0 +1,102 @@
+/*
+ * input.h: what the reading of records shares between input.c (one line)
+ * and read.c (files, read in two halves by two threads, and joined).
+ */
+#ifndef IL_INPUT_H
+#define IL_INPUT_H
+
+#include "il_stats.h"
+
+/* Paths of one scan.  A metric side (the metric, or the numerator and the
+ * denominator of NUM/DEN) has five: value, the event object, floor,
+ * enabled_ns and running_ns. */
+enum {
+    P_SCHEMA,
+    P_LABELS,
+    P_VALUE,
+    P_EVENT,
+    P_FLOOR,
+    P_ENABLED,
+    P_RUNNING,
+    P_VALUE2,
+    P_EVENT2,
+    P_FLOOR2,
+    P_ENABLED2,
+    P_RUNNING2,
+    P_ENV,
+    P_WALL,
+    P_EVENTS,
+    P_HOW,
+    P_STATUS,
+    P_HOST,
+    P_COUNTED_IN,
+    P_LABEL0
+};
+
+#define IL_MAX_SHOWN 10      /* malformed lines named one by one */
+#define IL_EVENT_SAMPLE 1000 /* records whose event names are collected */
+
+/* A bad line: where, and what. */
+struct il_badline {
+    const char *file;
+    size_t line;
+    char msg[512];
+};
+
+/* Lines kept for later, in order. */
+struct il_kept {
+    char **line;
+    size_t *len, n;
+};
+void il_keep_line(struct il_kept *k, const char *s, size_t n);
+
+/* The state of reading one stream of lines into one struct il_data. */
+struct rd {
+    const struct il_sel *sel;
+    struct il_data *d;
+    struct il_path paths[IL_SCAN_MAXPATHS];
+    struct il_scan sc;
+    struct il_tmpls tm;
+    struct il_strtab events; /* event names seen, for the unknown-metric error */
+    char *buf;               /* label decoding */
+    size_t bufcap;
+    uint32_t ids[IL_MAX_SLOTS];
+    uint8_t *seen[IL_MAX_SLOTS]; /* per where slot: ids seen */
+    size_t seencap[IL_MAX_SLOTS];
+    int is_where[IL_MAX_SLOTS];
+    size_t shown;              /* bad lines */
+    struct il_badline first;   /* the first bad line (file NULL: none) */
+    size_t host_slot;          /* the slot named "host", or SIZE_MAX */
+    size_t warm_slot;          /* the slot named "warmup", or SIZE_MAX */
+    /* Per slot, and the host field last: the last label value read (its
+     * JSON text) and its id. */
+    char last[IL_MAX_SLOTS + 1][40];
+    uint8_t nlast[IL_MAX_SLOTS + 1];
+    uint32_t last_id[IL_MAX_SLOTS + 1];
+    /* Per template and slot: the id of its label value (when its number
+     * is the template's: tmpl.c, same). */
+    uint64_t tgen[IL_TMPL_N][IL_MAX_SLOTS + 1];
+    uint32_t tid[IL_TMPL_N][IL_MAX_SLOTS + 1];
+    /* The second half of a file (read.c): line numbers count from the
+     * half's start, and what would be said is kept for the join. */
+    int defer;
+    struct il_badline kept[IL_MAX_SHOWN]; /* its first bad lines */
+    size_t nkept;
+    int stopped;      /* --strict: it stopped at its first bad line */
+    size_t *ev_at;    /* per event name: records before the line that named it */
+    size_t ev_cap;
+    size_t schema_line; /* the line of d->first_schema_other (its text only) */
+    struct il_kept machine; /* the sweep's machine lines (disturb.c) */
+};
+
+void il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d);
+void il_rd_free(struct rd *rd);
+/* One line (without its newline) of file; line counts from 1. */
+void il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n);
+/* Mark id in the array seen (of *cap bytes, grown as needed); 1 when it
+ * was not marked yet. */
+int il_seen_set(uint8_t **seen, size_t *cap, size_t id);
+/* "file:line: msg" of a bad line. */
+void il_badline_text(const struct il_badline *b, size_t line0, char *out, size_t n);
+
+#endif

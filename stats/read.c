@@ -1,0 +1,405 @@
+/*
+ * read.c: record files into one column store (struct il_data).
+ *
+ * A plain regular file is read in two halves, cut after a newline near
+ * its middle, by two threads; the second half's reading keeps what it
+ * would say (bad lines, the first other schema, event names) with line
+ * numbers from its start, and the join appends its records to the first
+ * half's, its label values interned after the first half's in the order
+ * they came, and says what it kept as a sequential read would have said
+ * it: the same warnings in the same order, the same first bad line, the
+ * same ids.  Other input (the standard input, gzip, zstd) is read by one
+ * thread.
+ */
+#include <err.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_lines.h"
+#include "input.h"
+
+/* Lines of one stream into rd; the number of lines read (the last one's
+ * number).  Stops at a bad line under --strict in a deferring rd. */
+static size_t
+read_lines(struct rd *rd, struct il_lines *l, const char *file, int bom)
+{
+    const char *s;
+    size_t n, lineno = 0;
+    int r;
+    while ((r = il_lines_next(l, &s, &n)) > 0) {
+        /* A UTF-8 byte-order mark at the start of the file is no JSON. */
+        if (bom && lineno == 0 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+            s += 3;
+            n -= 3;
+        }
+        il_rd_line(rd, file, ++lineno, s, n);
+        if (rd->stopped)
+            break;
+    }
+    if (r < 0)
+        errx(1, "%s: %s", file, l->err);
+    return lineno;
+}
+
+struct half {
+    struct rd rd;
+    struct il_data d;
+    struct il_lines l;
+    const char *file;
+    size_t lines;
+    char err[300]; /* a read error, said at the join */
+};
+
+static void *
+read_half(void *arg)
+{
+    struct half *h = arg;
+    const char *s;
+    size_t n;
+    int r;
+    while ((r = il_lines_next(&h->l, &s, &n)) > 0) {
+        il_rd_line(&h->rd, h->file, ++h->lines, s, n);
+        if (h->rd.stopped)
+            break;
+    }
+    if (r < 0)
+        snprintf(h->err, sizeof h->err, "%s", h->l.err);
+    return NULL;
+}
+
+/* Join the second half h (whose lines follow line0 lines) to rd. */
+static void join(struct rd *rd, struct half *h, size_t line0);
+
+static int
+two_cpus(void)
+{
+    cpu_set_t set;
+    return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
+}
+
+static void
+read_file(struct rd *rd, const char *file)
+{
+    struct il_lines l;
+    if (il_lines_open(&l, file) < 0)
+        err(1, "%s", file);
+    off_t size = il_lines_size(&l), cut = size > 1 ? il_lines_cut(&l, size / 2) : -1;
+    if (cut < 0 || cut >= size || !two_cpus()) {
+        read_lines(rd, &l, file, 1);
+        il_lines_close(&l);
+        rd->d->files++;
+        return;
+    }
+    /* Two halves: [0, cut) here, [cut, size) in a thread. */
+    struct half *h = il_xcalloc(1, sizeof *h);
+    il_rd_init(&h->rd, rd->sel, &h->d);
+    h->rd.defer = 1;
+    h->file = file;
+    il_lines_share(&h->l, &l);
+    il_lines_range(&h->l, cut, size);
+    il_lines_range(&l, 0, cut);
+    pthread_t t;
+    int e = pthread_create(&t, NULL, read_half, h);
+    if (e) {
+        errno = e;
+        err(1, "cannot start a thread");
+    }
+    size_t line0 = read_lines(rd, &l, file, 1);
+    pthread_join(t, NULL);
+    il_lines_close(&h->l);
+    il_lines_close(&l);
+    join(rd, h, line0);
+    il_rd_free(&h->rd);
+    il_data_free(&h->d);
+    free(h);
+    rd->d->files++;
+}
+
+/* "a, b, c" from the ids marked in seen (at most 12 named). */
+static void
+list_seen(const struct rd *rd, size_t slot, char *out, size_t cap)
+{
+    size_t o = 0, k = 0;
+    out[0] = '\0';
+    for (size_t id = 0; id < rd->seencap[slot] && o < cap; id++) {
+        if (!rd->seen[slot][id])
+            continue;
+        if (k++ == 12) {
+            o += (size_t)snprintf(out + o, cap - o, ", ...");
+            break;
+        }
+        o += (size_t)snprintf(out + o, cap - o, "%s%s", k > 1 ? ", " : "",
+                              il_str(&rd->d->st, (uint32_t)id));
+    }
+}
+
+static void
+explain_empty(struct rd *rd)
+{
+    const struct il_sel *sel = rd->sel;
+    struct il_data *d = rd->d;
+    char buf[1024];
+    if (d->records == 0)
+        errx(1,
+             "empty selection: no records in the input (%zu non-blank lines, %zu malformed, "
+             "%zu without \"schema\" and \"labels\"); expected one interloper/1 record "
+             "per line",
+             d->lines, d->malformed, d->notrecord);
+    if (d->selected == 0) {
+        for (size_t w = 0; w < sel->nwhere; w++) {
+            size_t s = sel->where[w].slot;
+            if (rd->seen[s] && rd->seen[s][IL_MISSING_ID] && rd->seencap[s] &&
+                !memchr(rd->seen[s] + 1, 1, rd->seencap[s] - 1)) {
+                il_data_keys(d, buf, sizeof buf);
+                errx(1,
+                     "--where: no record has the label '%s' (%zu records read); the labels "
+                     "are: %s",
+                     sel->slot_name[s], d->records, buf);
+            }
+        }
+        size_t s = sel->where[0].slot;
+        list_seen(rd, s, buf, sizeof buf);
+        errx(1,
+             "empty selection: no record matches every --where (%zu records read; label "
+             "'%s' takes the values: %s)",
+             d->records, sel->slot_name[s], buf);
+    }
+    size_t usable = d->selected - (sel->include_warmup ? 0 : d->warmup);
+    if (d->warmup && usable == 0)
+        errx(1,
+             "empty selection: all %zu selected records are warm-up runs (label '%s'); "
+             "--include-warmup keeps them",
+             d->warmup, IL_L_WARMUP);
+    if (d->missing == usable) {
+        size_t o = (size_t)snprintf(buf, sizeof buf, "wall, user, sys, maxrss");
+        for (uint32_t id = 1; id < rd->events.n && o < sizeof buf; id++)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, ", %s", il_str(&rd->events, id));
+        errx(1, "unknown metric '%s': no selected record has it; known metrics: %s", sel->metric,
+             buf);
+    }
+    if (d->unsupported + d->missing == usable)
+        errx(1,
+             "metric '%s' is unsupported (value null) in all %zu selected records that "
+             "have it, so this machine could not count it; choose another --metric",
+             sel->metric, d->unsupported);
+    if (d->nofloor)
+        errx(1,
+             "--subtract-floor: no selected record has floor.%s; drop --subtract-floor or "
+             "record with a calibrated floor",
+             sel->metric);
+    if (d->noenv)
+        errx(1, "no selected record has setup.env_bytes, which this plot needs");
+    if (d->notcounted)
+        errx(1,
+             "metric '%s' was never counted (running_ns 0: multiplexed out) in %zu selected "
+             "records; count fewer events at once",
+             sel->metric, d->notcounted);
+    if (rd->first.file) {
+        il_badline_text(&rd->first, 0, buf, sizeof buf);
+        errx(1,
+             "empty selection: none of the %zu selected records has a usable value for '%s'; "
+             "the first bad one: %s",
+             usable, sel->metric, buf);
+    }
+    errx(1, "empty selection: none of the %zu selected records has a usable value for '%s'", usable,
+         sel->metric);
+}
+
+
+static uint32_t *
+join_strings(struct il_data *d, const struct il_data *d2)
+{
+    uint32_t *map = il_xcalloc(d2->st.n, sizeof *map);
+    for (uint32_t id = 1; id < d2->st.n; id++)
+        map[id] = il_strtab_intern(&d->st, il_str(&d2->st, id), d2->st.set.len[id - 1]);
+    return map;
+}
+
+static void
+join_labvals(struct il_data *d, const struct il_data *d2, const uint32_t *map)
+{
+    for (size_t i = 0; i < d2->nlv; i++) {
+        const struct il_labvals *b = &d2->lv[i];
+        struct il_labvals *a = NULL;
+        for (size_t j = 0; j < d->nlv && !a; j++)
+            if (strcmp(d->lv[j].name, b->name) == 0)
+                a = &d->lv[j];
+        if (!a) {
+            d->lv = il_xrealloc(d->lv, (d->nlv + 1) * sizeof *d->lv);
+            a = &d->lv[d->nlv++];
+            memset(a, 0, sizeof *a);
+            a->name = il_xstrdup(b->name);
+        }
+        a->present += b->present;
+        for (size_t id = 1; id < b->seencap; id++) {
+            if (!b->seen[id])
+                continue;
+            a->nval += (size_t)il_seen_set(&a->seen, &a->seencap, map[id]);
+        }
+    }
+}
+
+static void
+join_records(struct il_data *d, const struct il_data *d2, const uint32_t *map)
+{
+    size_t n = d->n + d2->n, ns = d->nslots ? d->nslots : 1;
+    if (n > d->cap) {
+        d->cap = n;
+        d->val = il_xrealloc(d->val, n * sizeof *d->val);
+        if (d->den)
+            d->den = il_xrealloc(d->den, n * sizeof *d->den);
+        d->ival = il_xrealloc(d->ival, n * sizeof *d->ival);
+        d->flag = il_xrealloc(d->flag, n * sizeof *d->flag);
+        d->env = il_xrealloc(d->env, n * sizeof *d->env);
+        d->wall = il_xrealloc(d->wall, n * sizeof *d->wall);
+        d->lab = il_xrealloc(d->lab, n * ns * sizeof *d->lab);
+    }
+    memcpy(d->val + d->n, d2->val, d2->n * sizeof *d->val);
+    if (d->den)
+        memcpy(d->den + d->n, d2->den, d2->n * sizeof *d->den);
+    memcpy(d->ival + d->n, d2->ival, d2->n * sizeof *d->ival);
+    memcpy(d->flag + d->n, d2->flag, d2->n * sizeof *d->flag);
+    memcpy(d->env + d->n, d2->env, d2->n * sizeof *d->env);
+    memcpy(d->wall + d->n, d2->wall, d2->n * sizeof *d->wall);
+    for (size_t i = 0; i < d2->n * d->nslots; i++)
+        d->lab[d->n * d->nslots + i] = map[d2->lab[i]];
+    d->n = n;
+}
+
+static void
+join(struct rd *rd, struct half *h, size_t line0)
+{
+    struct il_data *d = rd->d, *d2 = &h->d;
+    struct rd *r2 = &h->rd;
+    char buf[1024];
+    if (rd->stopped)
+        return;
+    /* What the second half would have said, in its order. */
+    for (size_t i = 0; i < r2->nkept; i++) {
+        if (rd->sel->strict) {
+            il_badline_text(&r2->kept[i], line0, buf, sizeof buf);
+            errx(1, "%s (stopped by --strict; remove --strict to skip such lines)", buf);
+        }
+        if (rd->shown + i < IL_MAX_SHOWN)
+            il_warn(IL_W_LINE, r2->kept[i].file, line0 + r2->kept[i].line, r2->kept[i].msg);
+    }
+    if (h->err[0])
+        errx(1, "%s: %s", h->file, h->err);
+    rd->shown += r2->shown;
+    if (!rd->first.file && r2->first.file) {
+        rd->first = r2->first;
+        rd->first.line += line0;
+    }
+    /* Event names of the first IL_EVENT_SAMPLE records, in their order. */
+    for (uint32_t id = 1; id < r2->events.n; id++)
+        if (d->records + r2->ev_at[id] < IL_EVENT_SAMPLE)
+            il_strtab_intern(&rd->events, il_str(&r2->events, id), r2->events.set.len[id - 1]);
+    /* the sweep's machine lines after the first half's (a start and its
+     * end pair across the halves) */
+    for (size_t i = 0; i < r2->machine.n; i++)
+        il_disturb_line(d, r2->machine.line[i], r2->machine.len[i]);
+    if (!d->first_schema_other && d2->first_schema_other)
+        d->first_schema_other = il_xasprintf("%s:%zu: schema %s", h->file, line0 + r2->schema_line,
+                                             d2->first_schema_other);
+    for (size_t i = 0; i < d2->nkeys; i++) {
+        size_t j = 0;
+        while (j < d->nkeys && strcmp(d->keys[j], d2->keys[i]) != 0)
+            j++;
+        if (j == d->nkeys) {
+            d->keys = il_xrealloc(d->keys, (d->nkeys + 1) * sizeof *d->keys);
+            d->keys[d->nkeys++] = il_xstrdup(d2->keys[i]);
+        }
+    }
+    uint32_t *map = join_strings(d, d2);
+    join_labvals(d, d2, map);
+    for (size_t s = 0; s < IL_MAX_SLOTS; s++)
+        for (size_t id = 0; id < r2->seencap[s]; id++)
+            if (r2->seen[s][id])
+                il_seen_set(&rd->seen[s], &rd->seencap[s], map[id]);
+    join_records(d, d2, map);
+    free(map);
+    d->lines += d2->lines;
+    d->records += d2->records;
+    d->selected += d2->selected;
+    d->malformed += d2->malformed;
+    d->notrecord += d2->notrecord;
+    d->unsupported += d2->unsupported;
+    d->missing += d2->missing;
+    d->nofloor += d2->nofloor;
+    d->noenv += d2->noenv;
+    d->badvalue += d2->badvalue;
+    d->sweep_lines += d2->sweep_lines;
+    d->warmup += d2->warmup;
+    d->notcounted += d2->notcounted;
+    d->counted_elsewhere += d2->counted_elsewhere;
+    if (d2->multiplexed && (!d->multiplexed || d2->mux_frac < d->mux_frac))
+        d->mux_frac = d2->mux_frac;
+    d->multiplexed += d2->multiplexed;
+    for (size_t s = 0; s < IL_MAX_SLOTS; s++)
+        d->present[s] += d2->present[s];
+}
+
+void
+il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
+{
+    struct rd rd;
+    il_rd_init(&rd, sel, d);
+    /* jansson seeds its hashes once, before the threads explain lines */
+    json_object_seed(0);
+    for (int i = 0; i < nfiles; i++)
+        read_file(&rd, files[i]);
+    if (rd.shown > IL_MAX_SHOWN)
+        il_warn(IL_W_MORE_LINES, rd.shown - IL_MAX_SHOWN);
+    if (d->n == 0)
+        explain_empty(&rd);
+    if (d->first_schema_other)
+        il_warn(IL_W_SCHEMA, d->first_schema_other);
+    if (d->unsupported)
+        il_warn(IL_W_UNSUPPORTED, d->unsupported, sel->metric, d->n);
+    if (d->missing)
+        il_warn(IL_W_MISSING, d->missing, sel->metric, d->n);
+    if (d->nofloor)
+        il_warn(IL_W_NOFLOOR, d->nofloor, sel->metric);
+    if (d->noenv)
+        il_warn(IL_W_NOENV, d->noenv);
+    if (d->notcounted)
+        il_warn(IL_W_NOTCOUNTED, d->notcounted, sel->metric);
+    if (d->warmup && !sel->include_warmup)
+        il_warn(IL_W_WARMUP, d->warmup, IL_L_WARMUP);
+    il_disturb_warn(d);
+    if (d->multiplexed)
+        il_warn(IL_W_MULTIPLEX, d->multiplexed, sel->metric, 100 * d->mux_frac,
+                sel->scale ? "scaled by enabled/running as perf stat does (--scale)"
+                           : "not scaled; --scale scales them by enabled/running as perf stat "
+                             "does");
+    il_rd_free(&rd);
+}
+
+void
+il_data_free(struct il_data *d)
+{
+    for (size_t i = 0; i < d->nkeys; i++)
+        free(d->keys[i]);
+    free(d->keys);
+    free(d->den);
+    free(d->ival);
+    free(d->flag);
+    free(d->val);
+    free(d->env);
+    free(d->wall);
+    free(d->lab);
+    free(d->first_schema_other);
+    il_disturb_free(d);
+    for (size_t i = 0; i < d->nlv; i++) {
+        free(d->lv[i].name);
+        free(d->lv[i].seen);
+    }
+    free(d->lv);
+    il_strtab_free(&d->st);
+    memset(d, 0, sizeof *d);
+}

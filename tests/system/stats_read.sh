@@ -1,0 +1,218 @@
+#!/bin/sh
+# stats_read.sh: how report, plan and plot read records (issue 18): gzip
+# and zstd files and standard input give what the plain file gives, and
+# corrupt or truncated data is one line; a plain file, read in two halves
+# by two threads, gives what one sequential reading (the standard input)
+# gives: the same output, the same warnings in the same order, the same
+# first bad line, the same --strict stop; lines longer than the read
+# buffer; lines that look alike but are not (the templates of
+# stats/tmpl.c).
+# shellcheck disable=SC1091 # sourced from the tree at run time
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+
+built() {
+	[ -x "$B/libexec/interloper-report" ] && [ -x "$B/libexec/interloper-plan" ]
+}
+
+# rec I SYSTEM VALUE: one record of a sweep's shape, setup by I.
+rec() {
+	printf '{"schema":"interloper/1","version":"0.2.0","labels":{"bench":"tr","system":"%s","setup":"e%s","rep":"%s"},' \
+		"$2" $(($1 % 5)) $(($1 / 10))
+	printf '"pid":%s,"host":"vm","exit":{"how":"return","status":0,"signal":0},' $((7000 + $1))
+	printf '"events":{"task-clock":{"value":%s,"enabled_ns":%s,"running_ns":%s}},' "$3" "$3" "$3"
+	printf '"times":{"wall_ns":%s,"user_ns":1000,"sys_ns":0},"floor":{"task-clock":45}}\n' $(($3 + 900))
+}
+
+# records N: N records of two systems, with bad lines in both halves,
+# torn ones only at the start and in the second half.
+records() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		v=$((100000 + (i * 7919) % 2000))
+		t=$((i % 97))
+		[ "$i" -lt 100 ] || [ "$i" -gt $(($1 * 2 / 3)) ] || t=0
+		case $t in
+		13) rec "$i" A "$v" | cut -c1-150 ;;                        # torn
+		41) rec "$i" B "$v" | sed 's/"value":[0-9]*/"value":"x"/' ;; # not a number
+		77) rec "$i" A "$v" | sed 's/"interloper\/1"/"interloper\/9"/' ;;
+		*) rec "$i" "$([ $((i % 2)) -eq 0 ] && echo A || echo B)" "$v" ;;
+		esac
+		i=$((i + 1))
+	done
+}
+
+# norm IN PATH OUT: IN with the lines named PATH:N as F:N, into OUT
+norm() {
+	sed "s|$2:\([0-9]\)|F:\1|g" "$1" >"$3"
+}
+
+# same WHAT FILE ARGS...: report on FILE (read in two halves) and on its
+# bytes through a pipe (read in one piece) agree (stdout and stderr, where
+# lines are named FILE:N and -:N).
+same() {
+	_what=$1
+	_f=$2
+	shift 2
+	"$B/libexec/interloper-report" "$@" "$_f" >"$T/a.out" 2>"$T/a.err"
+	_ra=$?
+	# shellcheck disable=SC2002 # a pipe, which is read in one piece
+	cat "$_f" | "$B/libexec/interloper-report" "$@" - >"$T/b.out" 2>"$T/b.err"
+	_rb=$?
+	assert_eq "$_ra" "$_rb" "$_what: exit status"
+	for _x in out err; do
+		norm "$T/a.$_x" "$_f" "$T/a.$_x.n"
+		norm "$T/b.$_x" - "$T/b.$_x.n"
+	done
+	assert_true "$_what: the same output" cmp -s "$T/a.out.n" "$T/b.out.n"
+	assert_true "$_what: the same warnings" cmp -s "$T/a.err.n" "$T/b.err.n"
+}
+
+if built; then
+	records 3000 >"$T/r.jsonl"
+fi
+
+try "two halves read as one reading: output, warnings in order, the first bad line"
+if built; then
+	same "json, design" "$T/r.jsonl" --json --compare system=A --setup setup
+	same "table" "$T/r.jsonl" --by system
+	assert_match "$(head -1 "$T/a.err")" "^interloper report: warning: $T/r.jsonl:14: malformed JSON" "the first bad line first"
+	assert_match "$(sed -n 10p "$T/a.err")" "^interloper report: warning: $T/r.jsonl:2[0-9]{3}: " "the tenth is in the second half"
+	assert_match "$(cat "$T/a.err")" "schema \"interloper/9\"" "the other schema"
+	assert_match "$(cat "$T/a.err")" " [0-9]+ more" "bad lines beyond the ten named"
+	same "empty selection" "$T/r.jsonl" --by system --where system=B --where bench=tr --metric task-clock --subtract-floor --where rep=40
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "--strict stops at the first bad line of the second half, as one reading does"
+if built; then
+	{
+		i=0
+		while [ "$i" -lt 400 ]; do
+			if [ "$i" -eq 350 ]; then rec "$i" A 5 | cut -c1-90; else rec "$i" A $((1000 + i)); fi
+			i=$((i + 1))
+		done
+	} >"$T/late.jsonl"
+	same "strict" "$T/late.jsonl" --strict
+	assert_match "$(cat "$T/a.err")" "late.jsonl:351: malformed JSON at column 90.*--strict" "line 351"
+	assert_eq "$(wc -l <"$T/a.err")" 1 "one line"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+# late_event N: N records, then N more that also have the event late-ev.
+late_event() {
+	i=0
+	while [ "$i" -lt "$1" ]; do rec "$i" A 5; i=$((i + 1)); done
+	while [ "$i" -lt $((2 * $1)) ]; do
+		rec "$i" A 5 | sed 's/"events":{/"events":{"late-ev":{"value":1},/'
+		i=$((i + 1))
+	done
+}
+
+try "event names that only the second half has are listed for an unknown metric"
+if built; then
+	late_event 40 >"$T/ev.jsonl"
+	same "unknown metric" "$T/ev.jsonl" --metric nosuch
+	assert_match "$(cat "$T/a.err")" "known metrics: wall, user, sys, maxrss, task-clock, late-ev$" "both halves' names"
+	# names are collected from the first 1000 records only
+	late_event 1100 >"$T/ev2.jsonl"
+	same "unknown metric, after 1000 records" "$T/ev2.jsonl" --metric nosuch
+	assert_match "$(cat "$T/a.err")" "known metrics: wall, user, sys, maxrss, task-clock$" "only the first 1000 records' names"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "a sweep's start in the first half and its end in the second: the steal between them"
+if built; then
+	{
+		printf '{"schema":"interloper-sweep/1","kind":"machine","plan":"p1","when":"start","machine":{"cpus_online":"0-1","loadavg":[0.5,1,1],"steal_ticks":100,"all_ticks":10000}}\n'
+		i=0
+		while [ "$i" -lt 300 ]; do rec "$i" A $((1000 + i % 7)); i=$((i + 1)); done
+		printf '{"schema":"interloper-sweep/1","kind":"machine","plan":"p1","when":"end","machine":{"cpus_online":"0-1","loadavg":[0.5,1,1],"steal_ticks":150,"all_ticks":11000}}\n'
+	} >"$T/steal.jsonl"
+	same "steal" "$T/steal.jsonl"
+	assert_match "$(cat "$T/a.err")" "plan p1: the hypervisor took 5.0% of the CPUs' time \(steal\)" "paired across the halves"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "gzip, concatenated gzip, zstd and compressed standard input read as the plain file"
+if built && command -v gzip >/dev/null 2>&1 && command -v zstd >/dev/null 2>&1; then
+	gzip -c "$T/r.jsonl" >"$T/r.jsonl.gz"
+	head -c 100000 "$T/r.jsonl" | gzip -c >"$T/cat.gz"
+	tail -c +100001 "$T/r.jsonl" | gzip -c >>"$T/cat.gz"
+	zstd -q -c "$T/r.jsonl" >"$T/r.zst"
+	"$B/libexec/interloper-report" --json --compare system=A --setup setup "$T/r.jsonl" >"$T/out" 2>/dev/null
+	norm "$T/out" "$T/r.jsonl" "$T/plain"
+	for f in r.jsonl.gz cat.gz r.zst; do
+		"$B/libexec/interloper-report" --json --compare system=A --setup setup "$T/$f" >"$T/out" 2>"$T/err"
+		norm "$T/out" "$T/$f" "$T/out.n"
+		assert_true "$f: the same output" cmp -s "$T/plain" "$T/out.n"
+		assert_match "$(head -1 "$T/err")" "^interloper report: warning: $T/$f:14: malformed JSON" "$f: lines named in it"
+	done
+	"$B/libexec/interloper-report" --json --compare system=A --setup setup - <"$T/r.zst" >"$T/out" 2>/dev/null
+	norm "$T/out" - "$T/out.n"
+	assert_true "zstd on stdin" cmp -s "$T/plain" "$T/out.n"
+	"$B/libexec/interloper-plan" --levels setup,rep --json "$T/r.jsonl.gz" >"$T/pgz" 2>&1
+	"$B/libexec/interloper-plan" --levels setup,rep --json "$T/r.jsonl" >"$T/ppl" 2>&1
+	assert_eq "$(sed "s|$T/r.jsonl.gz|F|g" "$T/pgz")" "$(sed "s|$T/r.jsonl|F|g" "$T/ppl")" "plan reads gzip"
+else
+	skip "gzip or zstd is missing (make deps installs them)"
+fi
+
+try "corrupt or truncated compressed data is one line naming the file"
+if built && command -v zstd >/dev/null 2>&1; then
+	head -c 20000 "$T/r.jsonl.gz" >"$T/t.gz"
+	head -c 20000 "$T/r.zst" >"$T/t.zst"
+	{ cat "$T/r.jsonl.gz"; printf 'trailing garbage'; } >"$T/g.gz"
+	for f in t.gz t.zst g.gz; do
+		"$B/libexec/interloper-report" "$T/$f" >/dev/null 2>"$T/err"
+		assert_eq "$?" 1 "$f: exit 1"
+		assert_eq "$(wc -l <"$T/err")" 1 "$f: one line"
+		assert_match "$(cat "$T/err")" "^interloper report: $T/$f: corrupt (gzip|zstd) data: " "$f: named"
+	done
+else
+	skip "zstd is missing (make deps installs it)"
+fi
+
+try "a line longer than the read buffer, and a last line without a newline"
+if built; then
+	long=$(head -c 300000 /dev/zero | tr '\0' 'x')
+	{
+		rec 1 A 10
+		printf '{"schema":"interloper/1","labels":{"system":"A","note":"%s"},"times":{"wall_ns":20}}\n' "$long"
+		rec 2 A 30 | tr -d '\n'
+	} >"$T/long.jsonl"
+	out=$("$B/libexec/interloper-report" --json "$T/long.jsonl" 2>/dev/null)
+	assert_match "$out" '"n": 3,' "three records"
+	assert_match "$out" '"min": 20,' "the long one among them"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "lines like a template but not quite: each read as the full scanner reads it"
+if built; then
+	{
+		rec 1 A 10
+		rec 2 A 11 | sed 's/"value":11/"value": 11/'     # white space: full scan
+		rec 3 A 12 | sed 's/"tr"/"t\\u0072"/'            # an escape in a value
+		rec 4 A 13 | sed 's/"value":13/"value":1.3e1/'  # a number of another form
+		rec 5 A 14 | sed 's/"value":14/"value":14x/'    # invalid after the number
+		rec 6 A 15 | sed 's/"bench":"tr"/"bench":{"a":1}/' # a value turned object
+		rec 7 A 16 | sed 's/"vm"/"v\x01m"/'             # a control byte
+		rec 8 A 17 | sed 's/"events"/"event"/'          # another key
+	} >"$T/alike.jsonl"
+	out=$("$B/libexec/interloper-report" --metric task-clock --json "$T/alike.jsonl" 2>"$T/err")
+	assert_match "$out" '"records": 6,' "six records"
+	assert_match "$out" '"malformed": 2,' "two malformed"
+	assert_match "$out" '"mean": 12.2,' "10, 11, 12, 13 (1.3e1) and 15 are used"
+	assert_match "$(cat "$T/err")" "alike.jsonl:5: malformed JSON at column 207: '}' expected near 'x'" "14x named"
+	assert_match "$(cat "$T/err")" "alike.jsonl:7: malformed JSON at column 123: control character" "the control byte named"
+	assert_match "$out" '"missing": 1,' "the record without events is counted as missing the metric"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+_finish_case

@@ -14,6 +14,9 @@ IL_XALLOC_OBJ = $(B)/common/xalloc.o
 IL_PRNG_OBJ = $(B)/common/prng.o
 IL_HSET_OBJ = $(B)/common/hset.o
 IL_CSV_OBJ = $(B)/common/csv.o
+# IL_MACHINE_OBJ: machine snapshots compared (il_machine.h; jansson), for
+# record merge and report
+IL_MACHINE_OBJ = $(B)/common/machfacts.o
 IL_LINES_OBJ = $(B)/common/lines.o
 IL_UTIL_OBJ = $(addprefix $(B)/common/,text.o system.o sha256.o hset.o xalloc.o)
 

@@ -293,6 +293,7 @@ il_lines_next(struct il_lines *l, const char **s, size_t *n)
             *s = l->buf + l->beg;
             *n = (size_t)(nl - *s);
             l->beg = (size_t)(nl - l->buf) + 1;
+            l->newline = 1;
             return 1;
         }
         if (l->eof) {
@@ -301,6 +302,7 @@ il_lines_next(struct il_lines *l, const char **s, size_t *n)
             *s = l->buf + l->beg;
             *n = l->end - l->beg;
             l->beg = l->end;
+            l->newline = 0;
             return 1;
         }
         /* no newline in what is left: keep it, make room, read more */

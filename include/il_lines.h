@@ -28,6 +28,7 @@ struct il_lines {
     unsigned char *in; /* compressed bytes: [inbeg, inend) not yet used */
     size_t incap, inbeg, inend;
     int ineof, zdone;
+    int newline; /* the line il_lines_next returned ended with a newline */
     char err[256]; /* why il_lines_next returned -1 */
 };
 

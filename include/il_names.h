@@ -185,7 +185,8 @@
  * hundred microseconds on a VM */
 #define IL_M_HELD "held"
 /* a machine line's snapshot (tools/machine.c), the facts its readers judge:
- * interloper check (tools/check.c) and report's [disturbed] (stats/disturb.c) */
+ * interloper check (tools/check.c), report's [disturbed] (stats/disturb.c),
+ * record merge's and report's comparisons (common/machfacts.c) */
 #define IL_M_MACHINE "machine"
 #define IL_MF_CPUS_ONLINE "cpus_online"      /* a CPU list, "0-1" */
 #define IL_MF_GOVERNOR "governor"            /* the distinct values over the CPUs, or null */
@@ -196,6 +197,11 @@
 #define IL_MF_LOADAVG "loadavg"              /* [1, 5, 15 minutes] */
 #define IL_MF_STEAL_TICKS "steal_ticks"      /* steal so far, all CPUs */
 #define IL_MF_ALL_TICKS "all_ticks"          /* CPU time so far, all CPUs */
+#define IL_MF_SMT "smt"                      /* "on", "off" or null */
+#define IL_MF_MEM_TOTAL "mem_total_kib"      /* MemTotal */
+/* the facts that make two machines' runs not comparable (record merge and
+ * report, il_machine.h): IL_F_CPU, IL_F_KERNEL, governor, boost, SMT,
+ * memory and IL_F_VERSION */
 #define IL_M_STATUS "status"
 /* kind "failed": the launch of a run whose records (if any: "records" says
  * how many) precede it in the same write failed, why, and its "status" or
@@ -206,8 +212,27 @@
 /* the plan line: the environment's size, in bytes, of the setup with
  * env_add 0; every setup's is this plus its env_add (--env-base) */
 #define IL_M_ENV_BASE "env_base"
+/* the plan line: the number of environment strings of every run, the pad
+ * and fillers included (--env-vars); absent in files before 0.2.1 */
+#define IL_M_ENV_VARS "env_vars"
 #define IL_M_LAUNCH "launch"
 #define IL_M_WHY "why"
+/* kind "machine": a snapshot (IL_M_MACHINE) when the sweep starts, every
+ * --snapshot-every while it runs, and when it ends ("when"); "sweep_id"
+ * names the sweep process (the same in its snapshots), "shard" its shard;
+ * the end's "sweep" counts its runs */
+#define IL_M_SWEEP "sweep_id"
+#define IL_M_WHEN_START "start"
+#define IL_M_WHEN_DURING "during"
+#define IL_M_WHEN_END "end"
+/* labels the sweep adds from the scheduler that started it (its own
+ * environment, never the measured program's): Slurm's job and array task
+ * and node, GNU parallel's job slot and sequence number */
+#define IL_L_SLURM_JOB "slurm_job"
+#define IL_L_SLURM_TASK "slurm_task"
+#define IL_L_SLURM_NODE "slurm_node"
+#define IL_L_PARALLEL_SLOT "parallel_slot"
+#define IL_L_PARALLEL_SEQ "parallel_seq"
 
 /* ------------------------------------------------------------ the link manifest
  * DIR/manifest.json, written by interloper link (interloper-link(1)), read

@@ -69,6 +69,9 @@ il_disturb_line(struct il_data *d, const char *s, size_t n)
         json_decref(j);
         return;
     }
+    /* the machines' facts compared, and changes during a sweep (where:
+     * the snapshot's time; il_machine.h) */
+    il_machines_add(&d->mach, j, NULL);
     if (!d->machine)
         d->machine = il_xcalloc(1, sizeof *d->machine);
     struct il_machine_notes *m = d->machine;
@@ -96,7 +99,9 @@ il_disturb_line(struct il_data *d, const char *s, size_t n)
             }
             m->start[i].steal = json_integer_value(st);
             m->start[i].all = json_integer_value(all);
-        } else if (i < m->nstart && json_integer_value(all) > m->start[i].all) {
+        } else if (!strcmp(when, "end") && i < m->nstart &&
+                   json_integer_value(all) > m->start[i].all) {
+            /* (the snapshots during a sweep, --snapshot-every, pair nothing) */
             double pct = 100.0 * (double)(json_integer_value(st) - m->start[i].steal) /
                          (double)(json_integer_value(all) - m->start[i].all);
             if (pct >= IL_STEAL_PCT)

@@ -39,6 +39,7 @@
 #include <stdio.h>
 
 #include "il_hset.h"
+#include "il_machine.h"
 #include "il_names.h"
 #include "il_xalloc.h"
 
@@ -99,6 +100,8 @@ enum il_wkind {
     IL_W_NOPER,       /* count, key */
     IL_W_NOREPS,      /* comparison, why */
     IL_W_NOTCOUNTED,  /* count, metric */
+    IL_W_MACHINES,    /* which hosts, which facts */
+    IL_W_MACHINE_CHANGED, /* the host, when, what */
     IL_W_DISTURBED,   /* item: what the sweep's machine lines say (disturb.c) */
     IL_W_SUBTRACT,    /* runs left out, label, value */
     IL_W_COUNT
@@ -289,6 +292,9 @@ struct il_data {
     char *first_schema_other; /* a schema other than interloper/1, if seen */
     struct il_labvals *lv;    /* with want_labels: every label name seen */
     size_t nlv;
+    struct il_machines mach; /* the sweep's machine snapshots (il_machine.h) */
+    char *rec_host[8];       /* the hosts of the selected records (the first 8) */
+    size_t nrec_host;
     struct il_machine_notes *machine; /* what the sweep's machine lines say (disturb.c) */
     /* --subtract: the subtracted group's mean over its runs, its runs, units */
     double sub_mean;

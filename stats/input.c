@@ -685,6 +685,15 @@ il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     if (!where_ok(rd))
         return;
     d->selected++;
+    if (d->nrec_host < 8 && f[P_HOST].p && f[P_HOST].p[0] == '"' && f[P_HOST].n >= 2) {
+        size_t k = 0;
+        while (k < d->nrec_host && (strlen(d->rec_host[k]) != f[P_HOST].n - 2 ||
+                                    memcmp(d->rec_host[k], f[P_HOST].p + 1, f[P_HOST].n - 2)))
+            k++;
+        if (k == d->nrec_host)
+            d->rec_host[d->nrec_host++] =
+                il_xasprintf("%.*s", (int)(f[P_HOST].n - 2), f[P_HOST].p + 1);
+    }
     if (rd->warm_slot != SIZE_MAX && is_warmup(rd, rd->ids[rd->warm_slot])) {
         d->warmup++;
         if (!sel->include_warmup)

@@ -349,9 +349,40 @@ named(const struct il_opts *o, const char *name)
            (o->per && strcmp(o->per, name) == 0);
 }
 
+/* The selected records come from machines whose facts differ (their
+ * snapshots, il_machine.h), pooled: unless the host is a level or --by; and
+ * a machine that changed during a sweep. */
+static void
+machines(const struct il_opts *o, const struct il_data *d)
+{
+    const struct il_machines *m = &d->mach;
+    if (m->changed)
+        il_warn(IL_W_MACHINE_CHANGED, m->change);
+    if (named(o, IL_PSEUDO_HOST) || d->nrec_host < 2)
+        return;
+    json_t *first = NULL;
+    const char *fh = NULL;
+    for (size_t i = 0; i < d->nrec_host; i++)
+        for (size_t h = 0; h < m->nhosts; h++) {
+            if (strcmp(m->hosts[h].host, d->rec_host[i]))
+                continue;
+            char why[900], what[1200];
+            if (!first) {
+                first = m->hosts[h].first;
+                fh = m->hosts[h].host;
+            } else if (il_machine_differ(first, m->hosts[h].first, why, sizeof why)) {
+                snprintf(what, sizeof what, "hosts %s and %s: %s", fh, m->hosts[h].host, why);
+                il_warn(IL_W_MACHINES, what);
+                return;
+            }
+        }
+}
+
 void
 il_check_labels(const struct il_opts *o, const struct il_data *d)
 {
+    if (o->tool == IL_TOOL_REPORT)
+        machines(o, d);
     for (size_t i = 0; i < o->nby; i++)
         need(d, o->by_slot[i], "--by");
     if (o->cmp_label)

@@ -303,6 +303,14 @@ join(struct rd *rd, struct half *h, size_t line0)
      * end pair across the halves) */
     for (size_t i = 0; i < r2->machine.n; i++)
         il_disturb_line(d, r2->machine.line[i], r2->machine.len[i]);
+    /* the second half's hosts after the first half's */
+    for (size_t i = 0; i < d2->nrec_host; i++) {
+        size_t j = 0;
+        while (j < d->nrec_host && strcmp(d->rec_host[j], d2->rec_host[i]))
+            j++;
+        if (j == d->nrec_host && d->nrec_host < 8)
+            d->rec_host[d->nrec_host++] = il_xstrdup(d2->rec_host[i]);
+    }
     if (!d->first_schema_other && d2->first_schema_other)
         d->first_schema_other = il_xasprintf("%s:%zu: schema %s", h->file, line0 + r2->schema_line,
                                              d2->first_schema_other);
@@ -395,6 +403,9 @@ il_data_free(struct il_data *d)
     free(d->lab);
     free(d->first_schema_other);
     il_disturb_free(d);
+    il_machines_free(&d->mach);
+    for (size_t i = 0; i < d->nrec_host; i++)
+        free(d->rec_host[i]);
     for (size_t i = 0; i < d->nlv; i++) {
         free(d->lv[i].name);
         free(d->lv[i].seen);

@@ -18,9 +18,10 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 # The allocation helpers, the project's one generator (for resampling too),
-# its one hash set, the CSV field and the reader of record files, from common/.
+# its one hash set, the CSV field, the reader of record files and the
+# machine snapshots compared, from common/.
 $(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(IL_HSET_OBJ) \
-		$(IL_CSV_OBJ) $(IL_LINES_OBJ)
+		$(IL_CSV_OBJ) $(IL_LINES_OBJ) $(IL_MACHINE_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 

@@ -101,6 +101,18 @@ static const struct wdef defs[IL_W_COUNT] = {
                     "difference between hosts would look like one between the systems: "
                     "compare per host (--by host) or pair by host (--setup host)",
                     0, 0},
+    [IL_W_MACHINES] = {"machines",
+                       "the records come from machines whose facts differ (%s), pooled: a "
+                       "difference between the machines would be taken for the setups'; "
+                       "compare per machine (--by host) or make the host a factor crossed "
+                       "with the setups (--setup setup,host: shards deal a setup's "
+                       "repetitions to several hosts)",
+                       0, 0},
+    [IL_W_MACHINE_CHANGED] = {"machine-changed",
+                              "the machine changed during a sweep (%s); the runs around the "
+                              "change may differ for it alone (the sweep's machine lines say "
+                              "when)",
+                              0, 0},
     [IL_W_BURSTY] = {"bursty", "%s (skewness %.2f)",
                      "the runs look bursty (a floor with a heavy upper tail)",
                      "the mean follows the bursts; a low quantile (--estimator p10) estimates "

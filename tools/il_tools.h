@@ -147,6 +147,9 @@ size_t il_plan_batch_end(const struct il_plan *p, unsigned b);
 /* The runs of batch b, in their order; *nruns of them (malloc'd).  Block
  * numbers continue from first_block. */
 struct il_run *il_plan_batch(struct il_plan *p, unsigned b, uint32_t first_block, size_t *nruns);
+/* The shard, 1 to n, that run r belongs to in n shards (--shard I/N):
+ * its block's, dealt out in the plan's order. */
+unsigned il_plan_shard(const struct il_run *r, unsigned n);
 /* The factor values of drawn setup i (pos), layout index in *lay (-1). */
 void il_plan_setup(const struct il_plan *p, size_t pos, unsigned long long *env, long *lay,
                    unsigned long long *stack, unsigned long long *heap);
@@ -185,10 +188,13 @@ struct il_slots {
 
 const char *il_find_library(void);
 const char *il_libexec_dir(void);
-/* first: a runtime the programs need before any preloaded library
- * (il_preloadable), or NULL */
+/* The environment of a run: the caller's (or --env-clean's), the
+ * library's variables (first: a runtime the programs need before any
+ * preloaded library, il_preloadable, or NULL), the slots, fillers empty
+ * INTERLOPER_PAD= strings (so that every run of a plan has one number of
+ * variables: each is a pointer more before main's stack), and the pad. */
 void il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, const char *lib,
-                  const char *first, const char *spec, size_t padmax);
+                  const char *first, const char *spec, size_t padmax, size_t fillers);
 void il_env_setup(struct il_slots *s, unsigned long long stack_offset,
                   unsigned long long heap_offset, enum il_pinmode pin, uintptr_t pin_addr,
                   size_t pad);

@@ -84,6 +84,17 @@ il_find_library(void)
 /* ------------------------------------------------------------ the environment */
 
 static void
+env_append(struct il_env *e, char *kv)
+{
+    if (e->n + 2 > e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 64;
+        e->v = il_xrealloc(e->v, e->cap * sizeof *e->v);
+    }
+    e->v[e->n++] = kv;
+    e->v[e->n] = NULL;
+}
+
+static void
 env_put(struct il_env *e, char *kv)
 {
     const char *eq = strchr(kv, '=');
@@ -93,12 +104,7 @@ env_put(struct il_env *e, char *kv)
             e->v[i] = kv;
             return;
         }
-    if (e->n + 2 > e->cap) {
-        e->cap = e->cap ? 2 * e->cap : 64;
-        e->v = il_xrealloc(e->v, e->cap * sizeof *e->v);
-    }
-    e->v[e->n++] = kv;
-    e->v[e->n] = NULL;
+    env_append(e, kv);
 }
 
 static const char *
@@ -149,7 +155,7 @@ preload_with(const char *lib, const char *first, const char *old)
 
 void
 il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, const char *lib,
-             const char *first, const char *spec, size_t padmax)
+             const char *first, const char *spec, size_t padmax, size_t fillers)
 {
     memset(e, 0, sizeof *e);
     memset(s, 0, sizeof *s);
@@ -182,13 +188,15 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
     env_put(e, s->heap);
     env_put(e, s->pin);
     env_put(e, il_xasprintf("INTERLOPER_RUN=%s", spec));
+    for (size_t i = 0; i < fillers; i++) /* one name: the library knows it */
+        env_append(e, IL_PAD_PREFIX);
     s->padmax = padmax;
     s->pad = il_xmalloc(sizeof IL_PAD_PREFIX + padmax);
     memcpy(s->pad, IL_PAD_PREFIX, sizeof IL_PAD_PREFIX - 1);
     memset(s->pad + sizeof IL_PAD_PREFIX - 1, 'x', padmax);
     s->padlen = padmax;
     s->pad[sizeof IL_PAD_PREFIX - 1 + padmax] = 0;
-    env_put(e, s->pad);
+    env_append(e, s->pad); /* last, after the fillers of its name */
     il_env_setup(s, 0, 0, IL_PINMODE_NONE, 0, 0);
 }
 

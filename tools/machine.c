@@ -1,7 +1,8 @@
 /*
  * machine.c: a snapshot of what in the machine's state bears on
- * measurements, taken when a sweep starts and when it ends, so that a
- * burst of slow runs can be explained afterwards.  pyperf's metadata is
+ * measurements, taken when a sweep starts, every --snapshot-every while it
+ * runs, and when it ends, so that a burst of slow runs can be explained
+ * afterwards, and machines compared (machfacts.c).  pyperf's metadata is
  * the bar (CPU model and count, frequency governor and driver, turbo, SMT,
  * isolated CPUs, load, ASLR); steal time is there because on a virtual
  * machine another guest's work is taken from the measured program's.
@@ -15,6 +16,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "il_version.h" /* generated from VERSION (Makefile) */
 #include "sweep.h"
 
 /* The first line of a small file, without its newline; NULL if none. */
@@ -97,6 +99,7 @@ il_machine(void)
     json_object_set_new(m, IL_M_TIME, json_string(now));
     if (gethostname(b, sizeof b - 1) == 0)
         json_object_set_new(m, IL_F_HOST, json_string(b));
+    json_object_set_new(m, IL_F_VERSION, json_string(IL_VERSION)); /* interloper's, here */
     if (uname(&u) == 0) {
         snprintf(b, sizeof b, "%s %s %s", u.sysname, u.release, u.machine);
         json_object_set_new(m, IL_F_KERNEL, json_string(b));
@@ -122,7 +125,7 @@ il_machine(void)
         boost = on_off("/sys/devices/system/cpu/intel_pstate/no_turbo", 1);
     json_object_set_new(m, IL_MF_BOOST, boost ? boost : json_null());
     json_t *smt = on_off("/sys/devices/system/cpu/smt/active", 0);
-    json_object_set_new(m, "smt", smt ? smt : json_null());
+    json_object_set_new(m, IL_MF_SMT, smt ? smt : json_null());
     json_object_set_new(m, "smt_control", file_str("/sys/devices/system/cpu/smt/control"));
     json_object_set_new(m, IL_MF_THP, bracketed("/sys/kernel/mm/transparent_hugepage/enabled"));
     json_object_set_new(m, "thp_defrag", bracketed("/sys/kernel/mm/transparent_hugepage/defrag"));
@@ -151,6 +154,8 @@ il_machine(void)
     while (f && fgets(b, sizeof b, f))
         if (!strncmp(b, "MemAvailable:", 13))
             json_object_set_new(m, "mem_available_kib", json_integer(atoll(b + 13)));
+        else if (!strncmp(b, "MemTotal:", 9))
+            json_object_set_new(m, IL_MF_MEM_TOTAL, json_integer(atoll(b + 9)));
     if (f)
         fclose(f);
     if (first_line("/proc/uptime", b, sizeof b))

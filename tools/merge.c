@@ -4,9 +4,12 @@
  * against the plan: every line must belong to the same plan (its id), the
  * runs are compared with the runs the plan has (rebuilt from the plan line
  * by sweep_plan.c, as the sweep made them), and missing, duplicate and foreign
- * run ids are said.  The shards' outputs must agree, as the runs of one
- * sweep must.  OUT is written to a temporary file and renamed, so it is
- * never partial; OUT may be one of the inputs.
+ * run ids are said, with the shards they belong to and what the shards'
+ * logs end with.  The shards' outputs must agree, as the runs of one sweep
+ * must; their machines' facts are compared (machfacts.c).  OUT is written
+ * to a temporary file and renamed, so it is never partial; OUT may be one
+ * of the inputs, and must be a regular file or a new path.  The files are
+ * read once, line by line: the memory is the index of the runs.
  */
 #include <err.h>
 #include <errno.h>
@@ -17,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "il_machine.h"
 #include "sweep.h"
 
 #define ME "interloper record merge"
@@ -24,24 +28,29 @@
 struct merge {
     const char *path; /* the file being read */
     int file;         /* its number, from 1 */
-    int fd;           /* the temporary output */
+    size_t lines;     /* its lines read */
+    int fd;           /* the temporary output; -1 with --check */
     char plan[16];
     const char *plan_path;
     json_t *plan_line;
     size_t setups; /* the largest extent of the plan lines */
     unsigned reps, warmup;
     struct il_launches seen; /* the runs and their launches */
-    struct il_idset lines;   /* the records' lines (a hash of each): verbatim copies */
     size_t records, dup_records;
     struct il_idset dups;
     char out_sha[65], out_path[IL_PATH_MAX], out_run[512];
     long long env_base; /* the first plan line's env_base; -1: none yet */
+    long long env_vars; /* and its env_vars; 0: none (an older file) */
     const char *env_base_path;
     char env_differs[IL_PATH_MAX * 2 + 128];
     /* per system, setup, pin and argv: the environment size and main's
      * stack pointer, which must be one (ASLR on, each run is a setup) */
     struct il_idset env_of, sp_of;
     char setup_differs[1200];
+    unsigned shard_n;          /* the shards' N (the first plan line's with one); 0: none */
+    unsigned char *shard_read; /* [i]: a plan line of shard i+1 was read */
+    struct il_machines mach;
+    struct il_strv empty; /* files without a line */
 };
 
 /* The records of one setup must have one environment size and one stack:
@@ -90,8 +99,74 @@ one_setup(struct merge *m, json_t *j, long lineno)
 static void
 put(struct merge *m, const char *raw, size_t n)
 {
-    if (il_write_full(m->fd, raw, n) < 0)
+    if (m->fd >= 0 && il_write_full(m->fd, raw, n) < 0)
         err(1, "cannot write the merged file");
+}
+
+/* A plan line's "shard": I/N */
+static void
+shard_of_plan_line(struct merge *m, json_t *j)
+{
+    unsigned i, n;
+    char c;
+    const char *sh = json_string_value(json_object_get(j, IL_M_SHARD));
+    if (!sh || sscanf(sh, "%u/%u%c", &i, &n, &c) != 2 || !i || i > n)
+        return;
+    if (!m->shard_n) {
+        m->shard_n = n;
+        m->shard_read = il_xcalloc(n, 1);
+    }
+    if (n == m->shard_n)
+        m->shard_read[i - 1] = 1;
+}
+
+static void
+sweep_line(struct merge *m, json_t *j, long lineno)
+{
+    const char *k = json_string_value(json_object_get(j, IL_M_KIND));
+    char where[IL_PATH_MAX + 32];
+    snprintf(where, sizeof where, "%s:%ld", m->path, lineno);
+    il_machines_add(&m->mach, j, where);
+    if (k && (!strcmp(k, IL_M_KIND_PLAN) || !strcmp(k, IL_M_KIND_EXTENT))) {
+        il_meta_extent_max(j, &m->setups, &m->reps, &m->warmup);
+        if (!strcmp(k, IL_M_KIND_PLAN) && !m->plan_line)
+            m->plan_line = json_incref(j);
+        json_t *eb = json_object_get(j, IL_M_ENV_BASE), *ev = json_object_get(j, IL_M_ENV_VARS);
+        long long base = json_is_integer(eb) ? (long long)json_integer_value(eb) : -1;
+        long long vars = json_is_integer(ev) ? (long long)json_integer_value(ev) : 0;
+        if (!strcmp(k, IL_M_KIND_PLAN)) {
+            shard_of_plan_line(m, j);
+            if (m->env_base < 0) {
+                m->env_base = base;
+                m->env_vars = vars;
+                m->env_base_path = m->path;
+            } else if (base != m->env_base && !m->env_differs[0]) {
+                snprintf(m->env_differs, sizeof m->env_differs,
+                         "%s:%ld has environment base %lld, %s %lld bytes", m->path, lineno, base,
+                         m->env_base_path, m->env_base);
+            } else if (vars && m->env_vars && vars != m->env_vars && !m->env_differs[0]) {
+                snprintf(m->env_differs, sizeof m->env_differs,
+                         "%s:%ld has %lld environment variables, %s %lld", m->path, lineno, vars,
+                         m->env_base_path, m->env_vars);
+            }
+        }
+    }
+    const char *sha = json_string_value(json_object_get(j, IL_M_STDOUT_SHA256));
+    const char *run = json_string_value(json_object_get(j, IL_M_RUN));
+    if (k && !strcmp(k, IL_M_KIND_OUTPUT) && sha) {
+        if (!m->out_sha[0]) {
+            snprintf(m->out_sha, sizeof m->out_sha, "%s", sha);
+            snprintf(m->out_path, sizeof m->out_path, "%s", m->path);
+            snprintf(m->out_run, sizeof m->out_run, "%s", run ? run : "?");
+        } else if (strcmp(sha, m->out_sha)) {
+            errx(1,
+                 "%s:%ld: run %s wrote other output than run %s of %s (SHA-256 %.12s "
+                 "against %.12s); the shards did not compute the same thing",
+                 m->path, lineno, run ? run : "?", m->out_run, m->out_path, sha, m->out_sha);
+        }
+    }
+    if (k && !strcmp(k, IL_M_KIND_FAILED))
+        il_launch_failed(&m->seen, run, json_string_value(json_object_get(j, IL_M_LAUNCH)));
 }
 
 static int
@@ -100,6 +175,7 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
     struct merge *m = ctx;
     enum il_line kind = il_line_kind(j);
     const char *plan;
+    m->lines++;
     if (!j || kind == IL_LINE_OTHER)
         errx(1, "%s:%ld: neither a record nor a line of interloper sweep", m->path, lineno);
     plan = kind == IL_LINE_SWEEP ? json_string_value(json_object_get(j, IL_M_PLAN))
@@ -115,38 +191,7 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
              lineno, plan, m->plan_path, m->plan);
     }
     if (kind == IL_LINE_SWEEP) {
-        const char *k = json_string_value(json_object_get(j, IL_M_KIND));
-        if (k && (!strcmp(k, IL_M_KIND_PLAN) || !strcmp(k, IL_M_KIND_EXTENT))) {
-            il_meta_extent_max(j, &m->setups, &m->reps, &m->warmup);
-            if (!strcmp(k, IL_M_KIND_PLAN) && !m->plan_line)
-                m->plan_line = json_incref(j);
-            json_t *eb = json_object_get(j, IL_M_ENV_BASE);
-            long long base = json_is_integer(eb) ? (long long)json_integer_value(eb) : -1;
-            if (!strcmp(k, IL_M_KIND_PLAN) && m->env_base < 0) {
-                m->env_base = base;
-                m->env_base_path = m->path;
-            } else if (!strcmp(k, IL_M_KIND_PLAN) && base != m->env_base && !m->env_differs[0]) {
-                snprintf(m->env_differs, sizeof m->env_differs,
-                         "%s:%ld has environment base %lld, %s %lld bytes", m->path, lineno, base,
-                         m->env_base_path, m->env_base);
-            }
-        }
-        const char *sha = json_string_value(json_object_get(j, IL_M_STDOUT_SHA256));
-        const char *run = json_string_value(json_object_get(j, IL_M_RUN));
-        if (k && !strcmp(k, IL_M_KIND_OUTPUT) && sha) {
-            if (!m->out_sha[0]) {
-                snprintf(m->out_sha, sizeof m->out_sha, "%s", sha);
-                snprintf(m->out_path, sizeof m->out_path, "%s", m->path);
-                snprintf(m->out_run, sizeof m->out_run, "%s", run ? run : "?");
-            } else if (strcmp(sha, m->out_sha)) {
-                errx(1,
-                     "%s:%ld: run %s wrote other output than run %s of %s (SHA-256 %.12s "
-                     "against %.12s); the shards did not compute the same thing",
-                     m->path, lineno, run ? run : "?", m->out_run, m->out_path, sha, m->out_sha);
-            }
-        }
-        if (k && !strcmp(k, IL_M_KIND_FAILED))
-            il_launch_failed(&m->seen, run, json_string_value(json_object_get(j, IL_M_LAUNCH)));
+        sweep_line(m, j, lineno);
         put(m, raw, n);
         return 0;
     }
@@ -154,15 +199,11 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
     if (!run)
         errx(1, "%s:%ld: a record without a run label; expected records of interloper sweep",
              m->path, lineno);
-    int added;
-    char hash[65];
-    il_sha256_hex(raw, n, hash);
-    hash[32] = 0;
-    il_idset_add(&m->lines, hash, &added);
     long here = ((long)m->file << 32) | lineno;
-    if (!added ||
-        il_launch_record(&m->seen, run, il_record_label(j, IL_L_LAUNCH), here) == IL_LAUNCH_DUP) {
+    if (il_launch_record(&m->seen, run, il_record_label(j, IL_L_LAUNCH), here,
+                         il_fnv1a(raw, n)) == IL_LAUNCH_DUP) {
         /* the same run again: a copy of a line, or another launch of it */
+        int added;
         m->dup_records++;
         il_idset_add(&m->dups, run, &added);
         return 0;
@@ -173,67 +214,215 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
     return 0;
 }
 
-/* the temporary file, removed on any way out but the rename */
-static char *tmp;
+/* ------------------------------------------------------------ writing */
+
+/* The temporary files, removed on any way out but their rename. */
+static char *tmps[2];
 
 static void
-remove_tmp(void)
+remove_tmps(void)
 {
-    if (tmp)
-        unlink(tmp);
+    for (int i = 0; i < 2; i++)
+        if (tmps[i])
+            unlink(tmps[i]);
+}
+
+/* A file merge writes must be a regular file or a new path: it is
+ * replaced by a rename, which would put a regular file in place of a
+ * device (/dev/null), or of a symbolic link rather than write where it
+ * points. */
+static void
+writable_target(const char *opt, const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) < 0) {
+        if (errno == ENOENT)
+            return;
+        err(1, "%s %s", opt, path);
+    }
+    if (S_ISREG(st.st_mode))
+        return;
+    errx(1, "%s %s: %s, not a regular file; merge replaces the file it writes: give a regular "
+            "file or a new path%s",
+         opt, path,
+         S_ISLNK(st.st_mode)    ? "a symbolic link"
+         : S_ISCHR(st.st_mode)  ? "a character device"
+         : S_ISBLK(st.st_mode)  ? "a block device"
+         : S_ISDIR(st.st_mode)  ? "a directory"
+         : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                : "a special file",
+         strcmp(opt, "-o") ? "" : " (--check checks without writing)");
+}
+
+/* a temporary file beside path, with the mode a new file would get */
+static int
+beside(const char *path, int k)
+{
+    tmps[k] = il_xasprintf("%s.XXXXXX", path);
+    int fd = mkstemp(tmps[k]);
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fd < 0 || fchmod(fd, 0666 & ~mask) < 0)
+        err(1, "cannot write beside %s", path);
+    return fd;
 }
 
 static void
-say_some(const char *what, const struct il_strv *ids)
+commit(int fd, const char *path, int k)
+{
+    if (fsync(fd) < 0 || close(fd) < 0 || rename(tmps[k], path) < 0)
+        err(1, "cannot write %s", path);
+    free(tmps[k]);
+    tmps[k] = NULL;
+}
+
+/* ------------------------------------------------------------ saying */
+
+/* run ids to say: how many, and the first few (the whole list goes to
+ * --missing FILE, never into memory) */
+struct some {
+    size_t n;
+    char *first[5];
+};
+
+static void
+some_add(struct some *s, const char *id)
+{
+    if (s->n < 5)
+        s->first[s->n] = il_xstrdup(id);
+    s->n++;
+}
+
+static void
+say_some(const char *what, const struct some *ids, const char *missing_file)
 {
     if (!ids->n)
         return;
     fprintf(stderr, "%s: %zu %s:", ME, ids->n, what);
     for (size_t i = 0; i < ids->n && i < 5; i++)
-        fprintf(stderr, " %s", ids->v[i]);
-    fprintf(stderr, "%s\n", ids->n > 5 ? " ..." : "");
+        fprintf(stderr, " %s", ids->first[i]);
+    if (ids->n > 5)
+        fprintf(stderr, " ...%s", missing_file ? "" : " (all of them: --missing FILE)");
+    fputc('\n', stderr);
+}
+
+/* "results.shard-2-of-4.jsonl": its stem, "results", when it is named
+ * as interloper sweep --slurm names its shards; NULL if not */
+static char *
+shard_stem(const char *path, unsigned n)
+{
+    const char *p = strstr(path, ".shard-"), *q;
+    while (p && (q = strstr(p + 1, ".shard-")))
+        p = q;
+    unsigned i, of;
+    int end = 0;
+    if (!p || sscanf(p, ".shard-%u-of-%u.jsonl%n", &i, &of, &end) != 2 || p[end] || of != n)
+        return NULL;
+    return il_xasprintf("%.*s", (int)(p - path), path);
+}
+
+/* Each incomplete shard: how much of it is there, and the end of its log
+ * (a task refused, or killed with its node, says so there). */
+static void
+say_shards(const struct merge *m, const size_t *planned, const size_t *there, int nfiles,
+           char **files)
+{
+    char *stem = NULL;
+    for (int k = 0; k < nfiles && !stem; k++)
+        stem = shard_stem(files[k], m->shard_n);
+    unsigned said = 0, more = 0;
+    for (unsigned i = 0; i < m->shard_n; i++) {
+        if (there[i] == planned[i])
+            continue;
+        if (said == 20) {
+            more++;
+            continue;
+        }
+        said++;
+        char end[600] = "", *log = NULL;
+        if (stem) {
+            log = il_xasprintf("%s.shard-%u-of-%u.log", stem, i + 1, m->shard_n);
+            if (il_log_end(log, end, sizeof end) < 0) {
+                free(log);
+                log = NULL;
+            }
+        }
+        fprintf(stderr, "%s: shard %u/%u: %zu of its %zu runs%s%s%s%s%s\n", ME, i + 1, m->shard_n,
+                there[i], planned[i], m->shard_read[i] ? "" : ", no file of it was given",
+                log ? "; " : "", log ? log : "", log ? (end[0] ? " ends: " : " is empty") : "",
+                end);
+        free(log);
+    }
+    if (more)
+        fprintf(stderr, "%s: and %u more shards without all their runs\n", ME, more);
+    free(stem);
+}
+
+static void
+usage(void)
+{
+    printf("usage: interloper record merge -o OUT [--missing FILE] RESULTS...\n"
+           "       interloper record merge --check [--missing FILE] RESULTS...\n"
+           "\n"
+           "Join the results files of one plan's shards into OUT, checked against the\n"
+           "plan: missing, failed, duplicate and foreign runs are said, duplicates left\n"
+           "out; incomplete shards with the end of their logs; machines whose facts\n"
+           "differ, or that changed during a shard.  RESULTS may be gzip or zstd\n"
+           "files; OUT is plain.\n"
+           "  -o OUT          the merged file (a regular file or a new path)\n"
+           "  --check         write nothing: is the experiment complete?\n"
+           "  --missing FILE  the ids of the runs missing or failed, one a line, for\n"
+           "                  interloper sweep --runs FILE\n"
+           "Exit status 0 when OUT holds exactly the plan's runs, 2 when it was written\n"
+           "(complete, without the runs missing) but does not, 1 when nothing was\n"
+           "written.  See interloper-record(1).\n");
 }
 
 int
 il_record_merge(int argc, char **argv)
 {
-    const char *out = NULL;
-    int i = 1;
-    if (i < argc && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
-        printf("usage: interloper record merge -o OUT RESULTS...\n"
-               "\n"
-               "Join the results files of one plan's shards into OUT, checked against the\n"
-               "plan: missing, failed, duplicate and foreign runs are said, duplicates left\n"
-               "out.\n"
-               "Exit status 0 when OUT holds exactly the plan's runs, 2 when it was written\n"
-               "but does not, 1 when nothing was written.  See interloper-record(1).\n");
-        return 0;
-    }
-    if (i + 1 < argc && !strcmp(argv[i], "-o")) {
-        out = argv[i + 1];
-        i += 2;
-    }
+    const char *out = NULL, *missing_file = NULL, *o;
+    int check = 0;
+    struct il_args a;
     program_invocation_short_name = (char *)ME; /* err(3) prefix */
-    if (i < argc && !strcmp(argv[i], "--"))
-        i++;
-    if (!out || i >= argc)
-        errx(1, "expected -o OUT and at least one results file; see interloper record "
-                "merge --help");
+    il_args_init(&a, ME, argc, argv);
+    while ((o = il_args_next(&a))) {
+        if (!strcmp(o, "-o")) {
+            out = il_args_value(&a);
+        } else if (!strcmp(o, "--check")) {
+            il_args_flag(&a);
+            check = 1;
+        } else if (!strcmp(o, "--missing")) {
+            missing_file = il_args_value(&a);
+        } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            usage();
+            return 0;
+        } else {
+            errx(1, "unknown option '%s'; see interloper record merge --help", o);
+        }
+    }
+    int i = a.i;
+    if (out && check)
+        errx(1, "-o OUT and --check: --check writes nothing; give one or the other");
+    if ((!out && !check) || i >= argc)
+        errx(1, "expected -o OUT (or --check) and at least one results file; see interloper "
+                "record merge --help");
+    if (out)
+        writable_target("-o", out);
+    if (missing_file)
+        writable_target("--missing", missing_file);
     static struct merge m;
     m.env_base = -1;
-    tmp = il_xasprintf("%s.XXXXXX", out);
-    m.fd = mkstemp(tmp);
-    if (m.fd >= 0)
-        atexit(remove_tmp);
-    mode_t mask = umask(0);
-    umask(mask);
-    if (m.fd < 0 || fchmod(m.fd, 0666 & ~mask) < 0)
-        err(1, "cannot write beside %s", out);
+    m.fd = out ? beside(out, 0) : -1;
+    atexit(remove_tmps);
     for (int k = i; k < argc; k++) {
         m.path = argv[k];
         m.file = k - i + 1;
-        if (il_results_scan(ME, argv[k], 0, on_line, &m) < 0)
+        m.lines = 0;
+        if (il_results_read(ME, argv[k], on_line, &m) < 0)
             err(1, "cannot read %s", argv[k]);
+        if (!m.lines)
+            il_strv_push(&m.empty, argv[k]);
     }
     if (!m.plan_line) {
         errx(1, "no plan line in %s%s; expected results files of interloper sweep", argv[i],
@@ -249,24 +438,35 @@ il_record_merge(int argc, char **argv)
     d.setups = m.setups ? m.setups : d.setups;
     d.reps = m.reps > d.reps ? m.reps : d.reps;
     d.warmup = m.warmup > d.warmup ? m.warmup : d.warmup;
-    struct il_strv missing = {0}, extra = {0}, dup = {0}, failed = {0};
+    struct some missing = {0}, extra = {0}, dup = {0}, failed = {0};
     size_t planned = 0;
-    struct il_idset want = {0};
+    size_t *sh_planned = m.shard_n ? il_xcalloc(m.shard_n, sizeof *sh_planned) : NULL;
+    size_t *sh_there = m.shard_n ? il_xcalloc(m.shard_n, sizeof *sh_there) : NULL;
+    int mfd = missing_file ? beside(missing_file, 1) : -1;
     uint32_t block = 0;
     for (unsigned b = 0; !b || il_plan_batch_end(&p, b - 1) < m.setups; b++) {
         size_t n;
         struct il_run *runs = il_plan_batch(&p, b, block, &n);
         for (size_t r = 0; r < n; r++) {
             char id[512];
-            int added;
             il_plan_run_id(&p, &runs[r], id, sizeof id);
-            il_idset_add(&want, id, &added);
             planned++;
-            int there = il_launch_state(&m.seen, id);
+            int there = il_launch_plan(&m.seen, id);
             if (there < 0)
-                il_strv_push(&missing, id);
+                some_add(&missing, id);
             else if (!there)
-                il_strv_push(&failed, id);
+                some_add(&failed, id);
+            if (there <= 0 && mfd >= 0) {
+                size_t l = strlen(id);
+                id[l] = '\n';
+                if (il_write_full(mfd, id, l + 1) < 0)
+                    err(1, "cannot write %s", missing_file);
+            }
+            if (m.shard_n) {
+                unsigned s = il_plan_shard(&runs[r], m.shard_n);
+                sh_planned[s - 1]++;
+                sh_there[s - 1] += there > 0;
+            }
         }
         if (n)
             block = runs[n - 1].block + 1;
@@ -275,30 +475,55 @@ il_record_merge(int argc, char **argv)
             break;
     }
     for (size_t k = 0; k < m.seen.runs.set.n; k++)
-        if (!il_idset_get(&want, m.seen.runs.set.key[k]))
-            il_strv_push(&extra, m.seen.runs.set.key[k]);
+        if (!m.seen.v[m.seen.runs.val[k]].planned)
+            some_add(&extra, m.seen.runs.set.key[k]);
     for (size_t k = 0; k < m.dups.set.n; k++)
-        il_strv_push(&dup, m.dups.set.key[k]);
+        some_add(&dup, m.dups.set.key[k]);
 
-    if (fsync(m.fd) < 0 || close(m.fd) < 0 || rename(tmp, out) < 0)
-        err(1, "cannot write %s", out);
-    free(tmp);
-    tmp = NULL;
-    fprintf(stderr, "%s: %s: plan %s, %zu of its %zu runs (%zu records) from %d file%s\n", ME, out,
+    if (out)
+        commit(m.fd, out, 0);
+    if (missing_file)
+        commit(mfd, missing_file, 1);
+    char head[IL_PATH_MAX + 8] = "";
+    if (out)
+        snprintf(head, sizeof head, "%s: ", out);
+    fprintf(stderr, "%s: %splan %s, %zu of its %zu runs (%zu records) from %d file%s\n", ME, head,
             m.plan, planned - missing.n - failed.n, planned, m.records, argc - i,
             argc - i == 1 ? "" : "s");
-    say_some("runs missing", &missing);
-    say_some("runs failed (their records kept; rerun the sweep to retry them)", &failed);
-    say_some("runs found more than once (the first kept)", &dup);
-    say_some("runs not in the plan", &extra);
+    for (size_t k = 0; k < m.empty.n; k++)
+        fprintf(stderr,
+                "%s: %s is empty (no line): its sweep never started, or was refused; see its "
+                "log\n",
+                ME, m.empty.v[k]);
+    say_some("runs missing", &missing, missing_file);
+    say_some("runs failed (their records kept; rerun the sweep to retry them)", &failed,
+             missing_file);
+    say_some("runs found more than once (the first kept)", &dup, NULL);
+    say_some("runs not in the plan", &extra, NULL);
+    if (m.shard_n && (missing.n || failed.n))
+        say_shards(&m, sh_planned, sh_there, argc - i, argv + i);
     if (m.env_differs[0])
         fprintf(stderr,
-                "%s: warning: the shards' setups differ in environment size (%s): the same "
-                "setup moved the stack between them; rerun them with one --env-base\n",
+                "%s: warning: the shards' setups differ in environment (%s): the same setup "
+                "moved the stack between them; rerun them with one --env-base and --env-vars\n",
                 ME, m.env_differs);
     if (m.setup_differs[0])
-        fprintf(stderr, "%s: warning: %s: the setup is not one setup; rerun with one --env-base\n",
+        fprintf(stderr,
+                "%s: warning: %s: the setup is not one setup; rerun with one --env-base and "
+                "--env-vars\n",
                 ME, m.setup_differs);
+    if (m.mach.differ_hosts)
+        fprintf(stderr,
+                "%s: warning: the runs come from machines whose facts differ (%s%s); pooled, "
+                "the machines' difference is taken for the setups': compare them with "
+                "interloper report --by host, or make the host a level (--setup setup,host)\n",
+                ME, m.mach.differ,
+                m.mach.differ_hosts > 1 ? "; and more hosts differ from the first" : "");
+    if (m.mach.changed)
+        fprintf(stderr,
+                "%s: warning: the machine changed during %zu sweep%s (%s); the runs around the "
+                "change may differ for it\n",
+                ME, m.mach.changed, m.mach.changed == 1 ? "" : "s", m.mach.change);
     return missing.n || failed.n || dup.n || extra.n || m.env_differs[0] || m.setup_differs[0] ? 2
                                                                                                : 0;
 }

@@ -170,6 +170,8 @@ il_meta_plan_line(const struct il_sweep *s, json_t *identity, const char *id,
     json_object_set_new(l, IL_M_EXTENT, x);
     if (s->env_base)
         json_object_set_new(l, IL_M_ENV_BASE, json_integer((json_int_t)s->env_base));
+    if (s->env_vars)
+        json_object_set_new(l, IL_M_ENV_VARS, json_integer((json_int_t)s->env_vars));
     if (s->shard_n) {
         char sh[32];
         snprintf(sh, sizeof sh, "%u/%u", s->shard_i, s->shard_n);
@@ -205,6 +207,26 @@ il_meta_plan_line(const struct il_sweep *s, json_t *identity, const char *id,
     gethostname(host, sizeof host - 1);
     json_object_set_new(l, IL_F_HOST, str(host));
     return l;
+}
+
+void
+il_meta_env_fixed(struct il_sweep *s, const char *path, unsigned long long base,
+                  unsigned long long vars)
+{
+    if (s->env_base_given && s->env_base != base)
+        errx(1,
+             "--env-base %llu: %s's plan line fixes the base at %llu bytes; the runs of one "
+             "plan must have one environment size: give --env-base %llu or another --output",
+             s->env_base, path, base, base);
+    if (s->env_vars_given && vars && s->env_vars != vars)
+        errx(1,
+             "--env-vars %llu: %s's plan line fixes %llu variables; the runs of one plan must "
+             "have one environment: give --env-vars %llu or another --output",
+             s->env_vars, path, vars, vars);
+    if (!s->env_base_given)
+        s->env_base = base;
+    if (!s->env_vars_given)
+        s->env_vars = vars;
 }
 
 void

@@ -36,8 +36,9 @@ usage(FILE *f)
                "label     add labels to each record on stdin; write to stdout, or append\n"
                "          to OUT with one write per record\n"
                "summary   print a perf-stat-like summary of each record\n"
-               "validate  check each line against schema interloper/1; name every bad\n"
-               "          line as FILE:LINE, and exit 1 if there was one\n"
+               "validate  check each line against schema interloper/1 (or, for the\n"
+               "          sweep's own lines, interloper-sweep/1); name every bad line\n"
+               "          as FILE:LINE, and exit 1 if there was one\n"
                "merge     join the results files of one plan's shards, checked against\n"
                "          the plan (interloper-record(1))\n"
                "csv       the records as a table on stdout: one row per record, labels\n"
@@ -242,6 +243,18 @@ check(json_t *r)
     return NULL;
 }
 
+/* A line of interloper sweep's, beside the records of a results file
+ * (interloper-sweep(1)): a kind and the plan it belongs to. */
+static const char *
+check_sweep(json_t *r)
+{
+    if (!json_is_string(json_object_get(r, IL_M_KIND)))
+        return "kind is missing or not a string";
+    if (!json_is_string(json_object_get(r, IL_M_PLAN)))
+        return "plan is missing or not a string";
+    return NULL;
+}
+
 static int
 each_line(const char *path, int summarise)
 {
@@ -256,11 +269,13 @@ each_line(const char *path, int summarise)
         n++;
         json_error_t je;
         json_t *r = json_loads(line, 0, &je);
-        const char *why = r ? check(r) : je.text;
+        int sweep = il_line_kind(r) == IL_LINE_SWEEP;
+        const char *why = !r ? je.text : sweep ? check_sweep(r) : check(r);
         if (why) {
-            warnx("%s:%ld: not an interloper/1 record: %s", path ? path : "stdin", n, why);
+            warnx("%s:%ld: not an %s %s: %s", path ? path : "stdin", n,
+                  sweep ? IL_SWEEP_SCHEMA : IL_SCHEMA, sweep ? "line" : "record", why);
             bad = 1;
-        } else if (summarise) {
+        } else if (summarise && !sweep) { /* the sweep's own lines: nothing to sum up */
             summary_one(r);
         }
         json_decref(r);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "il_lines.h"
 #include "il_tools.h"
 #include "sweep.h"
 
@@ -69,6 +70,51 @@ il_record_label(json_t *j, const char *key)
     return json_string_value(json_object_get(json_object_get(j, IL_F_LABELS), key));
 }
 
+/* A torn last line (n bytes at s, no newline): with fix, set aside in
+ * PATH.torn and cut from the file (fd) back to off; said on stderr. */
+static void
+torn(const char *me, const char *path, int fix, int fd, off_t off, long lineno, const char *s,
+     size_t n)
+{
+    /* a crash mid-write; but a file whose only line is not one of ours is
+     * not a results file, and is not ours to cut */
+    if (lineno == 1 && (n < 21 || memcmp(s, "{\"schema\":\"interloper", 21)))
+        errx(1,
+             "%s is not a results file (its only line, without a newline, is not a "
+             "line of interloper); give another --output",
+             path);
+    if (fix) {
+        char *side = il_xasprintf("%s.torn", path);
+        int sfd = open(side, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (sfd < 0 || il_write_full(sfd, s, n) < 0 || close(sfd) < 0)
+            err(1, "%s: cannot set its torn last line aside in %s", path, side);
+        if (ftruncate(fd, off) < 0)
+            err(1, "%s: cannot cut its torn last line", path);
+        fprintf(stderr,
+                "%s: %s:%ld: the last line is torn (%zu bytes without a newline: a "
+                "crash mid-write?); set aside in %s\n",
+                me, path, lineno, n, side);
+        free(side);
+    } else {
+        fprintf(stderr, "%s: %s:%ld: the last line is torn (%zu bytes without a newline); left out\n",
+                me, path, lineno, n);
+    }
+}
+
+/* One whole line (n bytes, newline included) to fn; blank lines are not. */
+static int
+whole(long lineno, const char *s, size_t n,
+      int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n), void *ctx)
+{
+    if (n == 1)
+        return 0; /* blank */
+    json_error_t je;
+    json_t *j = json_loadb(s, n, 0, &je);
+    int rc = fn(ctx, lineno, j, s, n);
+    json_decref(j);
+    return rc;
+}
+
 /*
  * Call fn for every line of path: its number, its JSON (NULL when it is not
  * JSON) and its bytes, newline included.  A last line without a newline is
@@ -105,50 +151,89 @@ il_results_scan(const char *me, const char *path, int fix,
     while (!rc && (n = getline(&line, &cap, f)) > 0) {
         lineno++;
         if (line[n - 1] != '\n') {
-            /* torn: a crash mid-write; but a file whose only line is not
-             * one of ours is not a results file, and is not ours to cut */
-            if (lineno == 1 && strncmp(line, "{\"schema\":\"interloper", 21))
-                errx(1,
-                     "%s is not a results file (its only line, without a newline, is not a "
-                     "line of interloper); give another --output",
-                     path);
-            if (fix) {
-                char *side = il_xasprintf("%s.torn", path);
-                int sfd = open(side, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-                if (sfd < 0 || il_write_full(sfd, line, (size_t)n) < 0 || close(sfd) < 0)
-                    err(1, "%s: cannot set its torn last line aside in %s", path, side);
-                if (ftruncate(fileno(f), off) < 0)
-                    err(1, "%s: cannot cut its torn last line", path);
-                fprintf(stderr,
-                        "%s: %s:%ld: the last line is torn (%zd bytes without a newline: a "
-                        "crash mid-write?); set aside in %s\n",
-                        me, path, lineno, n, side);
-                free(side);
-            } else {
-                fprintf(stderr,
-                        "%s: %s:%ld: the last line is torn (%zd bytes without a newline); "
-                        "left out\n",
-                        me, path, lineno, n);
-            }
+            torn(me, path, fix, fileno(f), off, lineno, line, (size_t)n);
             break;
         }
         off += n;
-        if (n == 1)
-            continue; /* blank */
-        json_error_t je;
-        json_t *j = json_loadb(line, (size_t)n, 0, &je);
-        rc = fn(ctx, lineno, j, line, (size_t)n);
-        json_decref(j);
+        rc = whole(lineno, line, (size_t)n, fn, ctx);
     }
     free(line);
     fclose(f);
     return rc;
 }
 
+int
+il_results_read(const char *me, const char *path,
+                int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n), void *ctx)
+{
+    struct il_lines l;
+    struct stat st;
+    if (il_lines_open(&l, path) < 0)
+        return -1;
+    if (fstat(l.fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        il_lines_close(&l);
+        errno = EISDIR;
+        return -1;
+    }
+    const char *s;
+    size_t n;
+    long lineno = 0;
+    int rc = 0, r;
+    while (!rc && (r = il_lines_next(&l, &s, &n)) > 0) {
+        lineno++;
+        if (!l.newline) {
+            torn(me, path, 0, -1, 0, lineno, s, n);
+            break;
+        }
+        rc = whole(lineno, s, n + 1, fn, ctx); /* the newline follows the line */
+    }
+    if (r < 0)
+        errx(1, "%s: %s", path, l.err);
+    il_lines_close(&l);
+    return rc;
+}
+
 /* ------------------------------------------------------------ launches */
 
+/* the kept launch's records: their lines' hashes, so that a copy of one
+ * is a duplicate, not a record more of the launch */
+static int
+has_hash(const struct il_launch_run *r, uint64_t h)
+{
+    if (r->nhash && r->h0 == h)
+        return 1;
+    for (uint32_t i = 1; i < r->nhash; i++)
+        if (r->more[i - 1] == h)
+            return 1;
+    return 0;
+}
+
+static void
+add_hash(struct il_launch_run *r, uint64_t h)
+{
+    if (!r->nhash)
+        r->h0 = h;
+    else {
+        r->more = il_xrealloc(r->more, r->nhash * sizeof *r->more);
+        r->more[r->nhash - 1] = h;
+    }
+    r->nhash++;
+}
+
+static void
+keep(struct il_launch_run *r, const char *launch, long here, uint64_t h)
+{
+    free(r->launch);
+    free(r->more);
+    int planned = r->planned;
+    *r = (struct il_launch_run){.launch = launch ? il_xstrdup(launch) : NULL, .last = here};
+    r->planned = planned;
+    add_hash(r, h);
+}
+
 enum il_launch_seen
-il_launch_record(struct il_launches *l, const char *run, const char *launch, long here)
+il_launch_record(struct il_launches *l, const char *run, const char *launch, long here,
+                 uint64_t h)
 {
     int added;
     long *v = il_idset_add(&l->runs, run, &added);
@@ -158,22 +243,22 @@ il_launch_record(struct il_launches *l, const char *run, const char *launch, lon
             l->v = il_xrealloc(l->v, l->cap * sizeof *l->v);
         }
         *v = (long)l->n;
-        l->v[l->n++] = (struct il_launch_run){launch ? il_xstrdup(launch) : NULL, here, 0};
+        memset(&l->v[l->n], 0, sizeof *l->v);
+        keep(&l->v[l->n++], launch, here, h);
         return IL_LAUNCH_NEW;
     }
     struct il_launch_run *r = &l->v[*v];
     int same = launch ? r->launch && !strcmp(r->launch, launch) : !r->launch && r->last == here - 1;
-    if (same) {
+    if (same && !has_hash(r, h)) {
         r->last = here;
+        add_hash(r, h);
         return IL_LAUNCH_SAME;
     }
-    if (!r->failed)
+    if (same || !r->failed)
         return IL_LAUNCH_DUP;
-    free(r->launch);
-    *r = (struct il_launch_run){launch ? il_xstrdup(launch) : NULL, here, 0};
+    keep(r, launch, here, h);
     return IL_LAUNCH_RETRY;
 }
-
 void
 il_launch_failed(struct il_launches *l, const char *run, const char *launch)
 {
@@ -190,4 +275,34 @@ il_launch_state(struct il_launches *l, const char *run)
 {
     long *v = il_idset_get(&l->runs, run);
     return !v ? -1 : l->v[*v].failed ? 0 : 1;
+}
+
+int
+il_launch_plan(struct il_launches *l, const char *run)
+{
+    long *v = il_idset_get(&l->runs, run);
+    if (!v)
+        return -1;
+    l->v[*v].planned = 1;
+    return l->v[*v].failed ? 0 : 1;
+}
+
+int
+il_log_end(const char *log, char *out, size_t n)
+{
+    FILE *f = fopen(log, "re");
+    out[0] = 0;
+    if (!f)
+        return -1;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        /* a progress line redrawn in place: its last state */
+        char *cr = strrchr(line, '\r');
+        const char *l = cr ? cr + 1 : line;
+        if (*l)
+            snprintf(out, n, "%.500s", l);
+    }
+    fclose(f);
+    return 0;
 }

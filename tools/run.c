@@ -223,7 +223,7 @@ main(int argc, char **argv)
     if (!c.dry)
         il_spec_clean_stale();
     il_spec_dir(&spec, ME, c.dry);
-    il_env_build(&env, &slots, &c, lib, first, spec.path, IL_PAD_MAX);
+    il_env_build(&env, &slots, &c, lib, first, spec.path, IL_PAD_MAX, 0);
     il_env_setup(&slots, stack_offset, heap_offset, pin, pin_addr, 0);
     size_t base = il_env_bytes(&env), pad = (size_t)env_add;
     if (v_size) {

@@ -54,6 +54,7 @@ struct state {
     char rec_path[IL_PATH_MAX + 16];
     struct il_launches done;      /* the runs the results file has */
     unsigned long long file_base; /* the results file's env_base, if have_file_base */
+    unsigned long long file_vars; /* and its env_vars (0: an older file, without) */
     int have_file_base;
     size_t extra;             /* bytes the pad adds to reach the plan's base */
     char launch[40];          /* the launch under way: nonce-counter */
@@ -64,6 +65,7 @@ struct state {
     unsigned long long ref_bytes;
     size_t planned, skipped, todo, ran, failed;
     double t0, shown;
+    double snapped; /* when the last machine snapshot was taken */
     int tty;
     char ***argv; /* each system's argument vector; argv[0] set for each run */
     char *buf;
@@ -89,6 +91,8 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
         if (json_is_integer(eb) && !st->have_file_base) {
             st->have_file_base = 1;
             st->file_base = (unsigned long long)json_integer_value(eb);
+            st->file_vars =
+                (unsigned long long)json_integer_value(json_object_get(j, IL_M_ENV_VARS));
         }
     } else
         plan = il_record_label(j, IL_L_PLAN);
@@ -100,7 +104,8 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
     if (kind == IL_LINE_RECORD) {
         const char *run = il_record_label(j, IL_L_RUN);
         if (run)
-            il_launch_record(&st->done, run, il_record_label(j, IL_L_LAUNCH), lineno);
+            il_launch_record(&st->done, run, il_record_label(j, IL_L_LAUNCH), lineno,
+                             il_fnv1a(raw, n));
     } else {
         const char *k = json_string_value(json_object_get(j, IL_M_KIND));
         if (k && !strcmp(k, IL_M_KIND_FAILED))
@@ -116,7 +121,6 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
                      json_string_value(json_object_get(j, IL_M_RUN)));
         }
     }
-    (void)raw, (void)n;
     return 0;
 }
 
@@ -157,12 +161,29 @@ progress(struct state *st, int last)
 
 /* ------------------------------------------------------------ ending */
 
+/* A snapshot of the machine: this sweep's (its nonce) and its shard's. */
+static json_t *
+machine_line(struct state *st, const char *when)
+{
+    char nonce[24];
+    json_t *l = il_meta_line(IL_M_KIND_MACHINE, st->id);
+    json_object_set_new(l, IL_M_WHEN, json_string(when));
+    snprintf(nonce, sizeof nonce, "%016llx", st->nonce);
+    json_object_set_new(l, IL_M_SWEEP, json_string(nonce));
+    if (st->s->shard_n) {
+        char sh[32];
+        snprintf(sh, sizeof sh, "%u/%u", st->s->shard_i, st->s->shard_n);
+        json_object_set_new(l, IL_M_SHARD, json_string(sh));
+    }
+    json_object_set_new(l, IL_M_MACHINE, il_machine());
+    st->snapped = il_now();
+    return l;
+}
+
 static void
 end_line(struct state *st, const char *stopped)
 {
-    json_t *l = il_meta_line(IL_M_KIND_MACHINE, st->id);
-    json_object_set_new(l, IL_M_WHEN, json_string("end"));
-    json_object_set_new(l, IL_M_MACHINE, il_machine());
+    json_t *l = machine_line(st, IL_M_WHEN_END);
     json_object_set_new(l, "sweep",
                         json_pack("{s:I,s:I,s:I,s:s}", "runs", (json_int_t)st->ran, "skipped",
                                   (json_int_t)st->skipped, "failed", (json_int_t)st->failed,
@@ -241,6 +262,8 @@ each_label(struct state *st, const struct il_run *r,
         fn(ctx, IL_L_CPUS, s->c.cpus_text);
     if (!s->check_output)
         fn(ctx, IL_L_OUTPUT_CHECK, "off");
+    for (size_t i = 0; i < s->nsched; i++)
+        fn(ctx, s->sched[i].key, s->sched[i].value);
     for (size_t i = 0; i < s->c.nlabels; i++)
         fn(ctx, s->c.labels[i].key, s->c.labels[i].value);
 }
@@ -533,6 +556,13 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             exit(1);
         }
     }
+    /* between runs, never during one: a snapshot now and then (the
+     * governor, boost or load of a long shard may change) */
+    if (s->snapshot_every > 0 && il_now() - st->snapped >= s->snapshot_every) {
+        json_t *l = machine_line(st, IL_M_WHEN_DURING);
+        il_meta_write(st->res_fd, s->output, l);
+        json_decref(l);
+    }
     progress(st, 0);
 }
 
@@ -565,10 +595,45 @@ one_per_host(struct state *st)
 
 /* ------------------------------------------------------------ the plan */
 
+/* Is run r (its id) one of this sweep's: of its shard, listed by --runs? */
 static int
-in_shard(const struct il_sweep *s, const struct il_run *r)
+in_shard(struct il_sweep *s, const struct il_run *r, const char *runid)
 {
-    return !s->shard_n || r->block % s->shard_n == s->shard_i - 1;
+    if (s->shard_n && il_plan_shard(r, s->shard_n) != s->shard_i)
+        return 0;
+    long *listed = s->runs_file ? il_idset_get(&s->runs_only, runid) : NULL;
+    if (s->runs_file && !listed)
+        return 0;
+    if (listed)
+        *listed = 1;
+    return 1;
+}
+
+/* --runs FILE: every id it lists must be a run of the plan (before
+ * anything runs) */
+static void
+runs_in_plan(struct state *st, const struct il_run *runs, size_t n)
+{
+    struct il_sweep *s = st->s;
+    char runid[512];
+    if (!s->runs_file)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        il_plan_run_id(&st->plan, &runs[i], runid, sizeof runid);
+        in_shard(s, &runs[i], runid);
+    }
+    size_t bad = 0;
+    const char *first = NULL;
+    for (size_t k = 0; k < s->runs_only.set.n; k++)
+        if (!s->runs_only.val[k]) {
+            first = first ? first : s->runs_only.set.key[k];
+            bad++;
+        }
+    if (bad)
+        errx(1,
+             "--runs %s: %s is not a run of plan %s (%zu of the %zu ids listed are not); give "
+             "the options and seed of the plan whose runs it lists",
+             s->runs_file, first, st->id, bad, (size_t)s->runs_only.set.n);
 }
 
 /* -n: "--label KEY=VALUE" for interloper run (not the launch: each run's own) */
@@ -593,17 +658,17 @@ run_label(void *ctx, const char *key, const char *value)
 static void
 dry_run(struct state *st, const struct il_run *runs, size_t n)
 {
-    const struct il_sweep *s = st->s;
+    struct il_sweep *s = st->s;
     struct il_buf b = {0};
     for (size_t i = 0; i < n; i++) {
         const struct il_run *r = &runs[i];
-        if (!in_shard(s, r))
-            continue;
         char runid[512], setup[512];
         unsigned long long env, stack, heap;
         long lay;
         enum il_pinmode pin;
         il_plan_run_id(&st->plan, r, runid, sizeof runid);
+        if (!in_shard(s, r, runid))
+            continue;
         il_plan_setup_label(&st->plan, r, setup, sizeof setup);
         il_plan_setup(&st->plan, r->setup, &env, &lay, &stack, &heap);
         const char *path = program(st, r, &pin);
@@ -706,18 +771,44 @@ static void
 env_base(struct state *st, const char *lib, size_t padmax)
 {
     struct il_sweep *s = st->s;
-    il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, 0);
-    size_t here = il_env_bytes(&st->env);
-    const char *from = "--env-base";
-    if (s->env_base_given && st->have_file_base && s->env_base != st->file_base)
+    const char *from = st->have_file_base ? "the results file's plan line" : "this environment";
+    int shard_warn = s->shard_n && !st->have_file_base && !s->env_base_given && !s->c.dry;
+    if (st->have_file_base)
+        il_meta_env_fixed(s, s->output, st->file_base, st->file_vars);
+    il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, 0, 0);
+    /* the number of variables, each a pointer before main's stack: the
+     * same in every run too (--env-vars, the results file's, else this
+     * environment's; a file of an older interloper has none: not fixed) */
+    size_t vars = st->env.n, fillers = 0;
+    if (!s->env_vars_given && !st->have_file_base)
+        s->env_vars = vars;
+    if (s->env_vars && vars > s->env_vars)
         errx(1,
-             "--env-base %llu: %s's plan line fixes the base at %llu bytes; the runs of one "
-             "plan must have one environment size: give --env-base %llu or another --output",
-             s->env_base, s->output, st->file_base, st->file_base);
-    if (!s->env_base_given) {
-        s->env_base = st->have_file_base ? st->file_base : here;
-        from = st->have_file_base ? "the results file's plan line" : "this environment";
+             "the environment here has %llu variables more than the plan's %llu (%s): a setup "
+             "must have one environment in every run; unset variables (env -u NAME), or start "
+             "another results file, with --env-clean [--keep NAME] or a larger --env-vars",
+             (unsigned long long)(vars - s->env_vars), s->env_vars,
+             s->env_vars_given ? "--env-vars" : from);
+    if (s->env_vars && vars < s->env_vars) {
+        fillers = (size_t)(s->env_vars - vars);
+        free(st->env.v);
+        free(st->slots.pad);
+        il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, 0, fillers);
     }
+    size_t here = il_env_bytes(&st->env);
+    if (s->env_base_given)
+        from = "--env-base";
+    else if (!st->have_file_base)
+        s->env_base = here;
+    /* the other shards' hosts take theirs: said now, not at merge */
+    if (shard_warn)
+        fprintf(stderr,
+                "interloper sweep: warning: --shard %u/%u without --env-base: this shard's "
+                "setups take this environment's size, %zu bytes in %zu variables; a shard "
+                "on a host whose environment differs will not merge with it: give every "
+                "shard one --env-base and --env-vars (such as %zu and %zu)\n",
+                s->shard_i, s->shard_n, here, st->env.n,
+                (here + IL_SLURM_ENV_ROOM + 4095) / 4096 * 4096, st->env.n + IL_SLURM_VARS_ROOM);
     if (here > s->env_base)
         errx(1,
              "the environment here is %llu bytes larger than the plan's base of %llu bytes "
@@ -733,7 +824,8 @@ env_base(struct state *st, const char *lib, size_t padmax)
              s->env_base, st->extra, here, padmax, (size_t)IL_PAD_MAX);
     free(st->env.v);
     free(st->slots.pad);
-    il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, st->extra + padmax);
+    il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, st->extra + padmax,
+                 fillers);
 }
 
 /* One sweep writes a results file at a time: two would run the same runs
@@ -800,7 +892,7 @@ batches(struct state *st, struct il_run *runs, size_t nruns, struct stop *sp)
         for (size_t i = 0; i < nruns; i++) {
             char runid[512];
             il_plan_run_id(&st->plan, &runs[i], runid, sizeof runid);
-            if (!in_shard(s, &runs[i]))
+            if (!in_shard(s, &runs[i], runid))
                 continue;
             st->planned++;
             int there = il_launch_state(&st->done, runid);
@@ -825,9 +917,9 @@ batches(struct state *st, struct il_run *runs, size_t nruns, struct stop *sp)
             char runid[512];
             if (stop_sig)
                 interrupted(st);
-            if (!in_shard(s, &runs[i]))
-                continue;
             il_plan_run_id(&st->plan, &runs[i], runid, sizeof runid);
+            if (!in_shard(s, &runs[i], runid))
+                continue;
             if (il_launch_state(&st->done, runid) > 0)
                 continue;
             if (out_of_time(st, &runs[i], &prev_block)) {
@@ -916,9 +1008,12 @@ last_line(const struct state *st, const struct stop *sp)
         return;
     }
     size_t k = il_plan_batch_end(&st->plan, 0);
-    char shard[64] = "", extra[64] = "";
+    char shard[IL_PATH_MAX + 64] = "", extra[64] = "";
     if (s->shard_n)
         snprintf(shard, sizeof shard, "shard %u/%u of ", s->shard_i, s->shard_n);
+    if (s->runs_file)
+        snprintf(shard, sizeof shard, "the %zu of --runs %s, of ", (size_t)s->runs_only.set.n,
+                 s->runs_file);
     if (s->d.pin_factor)
         snprintf(extra, sizeof extra, " x 2 pins");
     if (s->d.warmup)
@@ -950,9 +1045,22 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
     memset(&st, 0, sizeof st);
     st.s = s;
     int seed_from_file = 0;
+    const char *seed_file = s->output;
+    char *shard_file = NULL;
     if (!s->seed_given && !s->slurm) {
         uint32_t seed;
         seed_from_file = il_results_scan(s->me, s->output, 0, first_seed, &seed) == 2;
+        if (seed_from_file)
+            s->d.seed = seed;
+    }
+    /* --slurm again: the seed of the shards' files, so that the same
+     * command resumes the plan it drew */
+    for (unsigned i = 1; !s->seed_given && s->slurm && s->output && !seed_from_file && i <= s->slurm;
+         i++) {
+        uint32_t seed;
+        free(shard_file);
+        seed_file = shard_file = il_slurm_shard_file(s, i, "jsonl");
+        seed_from_file = il_results_scan(s->me, shard_file, 0, first_seed, &seed) == 2;
         if (seed_from_file)
             s->d.seed = seed;
     }
@@ -967,7 +1075,7 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
         s->output = il_xasprintf("compare-%s.jsonl", st.id);
     if (!s->seed_given && !s->c.quiet)
         fprintf(stderr, "%s: seed %u%s%s\n", s->me, s->d.seed, seed_from_file ? ", from " : "",
-                seed_from_file ? s->output : "");
+                seed_from_file ? seed_file : "");
     for (size_t i = 0; i < s->d.nenv; i++)
         if (s->d.env[i] > IL_PAD_MAX)
             errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable",
@@ -985,19 +1093,17 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
              "--shard %u/%u: the plan has only %zu blocks of runs (a setup in a "
              "repetition); use at most that many shards",
              s->shard_i, s->shard_n, il_plan_batch_end(&st.plan, 0) * s->d.reps);
+    runs_in_plan(&st, runs, nruns);
     if (s->slurm) {
-        if (!s->env_base_given) {
-            /* this environment's size and room for what Slurm adds to a
-             * task's (SLURM_* variables, of lengths that vary by task) */
-            const char *lib = il_find_library();
-            struct il_spec spec;
-            il_spec_dir(&spec, s->me, 1);
-            il_env_build(&st.env, &st.slots, &s->c, lib ? lib : "libinterloper.so", s->first,
-                         spec.path, 0);
-            s->env_base = il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM;
-        }
-        il_slurm(s, st.id, nruns);
-        return 0;
+        /* this environment's size and room for what Slurm adds to a task's
+         * (SLURM_* variables, of lengths that vary by task) */
+        const char *lib = il_find_library();
+        struct il_spec spec;
+        il_spec_dir(&spec, s->me, 1);
+        il_env_build(&st.env, &st.slots, &s->c, lib ? lib : "libinterloper.so", s->first,
+                     spec.path, 0, 0);
+        return il_slurm(s, st.id, &st.plan, runs, nruns, il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM,
+                        st.env.n + IL_SLURM_VARS_ROOM);
     }
     const char *lib = il_find_library();
     if (!lib)
@@ -1062,16 +1168,14 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
     json_t *line = il_meta_plan_line(s, identity, st.id, &st.plan);
     il_meta_write(st.res_fd, s->output, line);
     json_decref(line);
-    line = il_meta_line(IL_M_KIND_MACHINE, st.id);
-    json_object_set_new(line, IL_M_WHEN, json_string("start"));
-    json_t *machine = il_machine();
+    line = machine_line(&st, IL_M_WHEN_START);
+    json_t *machine = json_incref(json_object_get(line, IL_M_MACHINE)); /* for the summary */
     /* the machine judged, as interloper check does: each problem said
      * once, and recorded beside the facts */
     struct il_findings found;
     il_check(&found, machine, 1);
     if (!s->c.quiet)
         il_findings_warn(&found, s->me);
-    json_object_set_new(line, IL_M_MACHINE, json_incref(machine)); /* kept for the summary */
     json_object_set_new(line, IL_M_FINDINGS, il_findings_json(&found));
     json_object_set_new(line, IL_M_HELD, json_integer(held));
     il_meta_write(st.res_fd, s->output, line);

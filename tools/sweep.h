@@ -21,6 +21,14 @@
  * would change every plan id and refuse every resume) */
 #define IL_PLAN_GENERATOR "xoshiro128** seeded through fmix32; sweep order 1 (plan.c)"
 
+/* ------------------------------------------------------------ a set of run ids */
+/* Ids in the order first added (set.key[0 .. set.n-1]), each with a value. */
+struct il_idset {
+    struct il_hset set;
+    long *val;
+    size_t cap;
+};
+
 /* ------------------------------------------------------------ options */
 struct il_system {
     const char *name;
@@ -48,6 +56,8 @@ struct il_sweep {
     int seed_given;
     unsigned long long env_base; /* every setup's environment: env_base + env_add bytes */
     int env_base_given;
+    unsigned long long env_vars; /* and env_vars strings; 0: not fixed (an older plan) */
+    int env_vars_given;
     const char *input, *expect, *metric;
     char input_sha[65], expect_sha[65];
     int check_output, show_output, keep_going, hold;
@@ -70,6 +80,16 @@ struct il_sweep {
     const char *output;
     int argc;
     char **argv;
+    int status;                /* --slurm --status */
+    const char *runs_file;     /* --runs FILE: only the runs it lists */
+    struct il_idset runs_only; /* their ids; val 1 once found in the plan */
+    char **bin_sha; /* --expect-sha256: each binary's, systems x layouts */
+    size_t nbin_sha;
+    double snapshot_every; /* seconds between machine snapshots; 0: none */
+    /* the scheduler that started the sweep (IL_L_SLURM_*, IL_L_PARALLEL_*):
+     * labels of its records, read from its own environment */
+    struct il_label sched[5];
+    size_t nsched;
     /* a runtime every program needs before any preloaded library (the
      * shared AddressSanitizer runtime), or "": LD_PRELOAD puts it first */
     char first[256];
@@ -78,13 +98,6 @@ struct il_sweep {
 
 void il_sweep_parse(struct il_sweep *s, int argc, char **argv);
 
-/* ------------------------------------------------------------ a set of run ids */
-/* Ids in the order first added (set.key[0 .. set.n-1]), each with a value. */
-struct il_idset {
-    struct il_hset set;
-    long *val;
-    size_t cap;
-};
 long *il_idset_add(struct il_idset *s, const char *id, int *added);
 long *il_idset_get(struct il_idset *s, const char *id);
 void il_idset_free(struct il_idset *s);
@@ -96,27 +109,47 @@ const char *il_record_label(json_t *j, const char *key);
 int il_results_scan(const char *me, const char *path, int fix,
                     int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n),
                     void *ctx);
+/* il_results_scan without fix, for files that may also be gzip or zstd
+ * (common/lines.c): interloper record merge; a corrupt one ends the
+ * program with one line. */
+int il_results_read(const char *me, const char *path,
+                    int (*fn)(void *ctx, long lineno, json_t *j, const char *raw, size_t n),
+                    void *ctx);
 
 /* The runs of a results file and their launches (results.c): records of
  * one launch (one label launch) are one run; another launch of a run is a
  * duplicate unless the run's launch so far failed (a "failed" line), when
  * it is a retry.  Records without a launch label (older files): a launch is
- * the records of a run on consecutive lines (here: line numbers). */
+ * the records of a run on consecutive lines (here: line numbers).  A line
+ * that is a copy of one of the kept launch's (its hash h, il_fnv1a) is a
+ * duplicate.
+ * The memory is one entry per run and one hash per kept record: merge
+ * streams its files. */
 enum il_launch_seen { IL_LAUNCH_NEW, IL_LAUNCH_SAME, IL_LAUNCH_RETRY, IL_LAUNCH_DUP };
 struct il_launches {
     struct il_idset runs; /* run id -> index in v */
     struct il_launch_run {
         char *launch; /* the launch kept; NULL: unlabelled */
         long last;    /* its last record's line */
-        int failed;
-    } * v;
+        uint64_t h0;  /* its records' lines' hashes: the first, the others */
+        uint64_t *more;
+        uint32_t nhash;
+        unsigned char failed, planned;
+    } *v;
     size_t n, cap;
 };
 enum il_launch_seen il_launch_record(struct il_launches *l, const char *run, const char *launch,
-                                     long here);
+                                     long here, uint64_t h);
 void il_launch_failed(struct il_launches *l, const char *run, const char *launch);
 /* -1: no record of run; 0: its launch failed; 1: it is there */
 int il_launch_state(struct il_launches *l, const char *run);
+/* the same, and the run marked as one of the plan's */
+int il_launch_plan(struct il_launches *l, const char *run);
+
+/* The last line of a task's log (where a refused task says why), its last
+ * state when progress was redrawn in place with \r; 0, or -1 if the log
+ * cannot be read. */
+int il_log_end(const char *path, char *out, size_t n);
 
 /* ------------------------------------------------------------ metadata lines (meta.c) */
 /* The plan's identity (what defines the experiment), its id, and the
@@ -126,6 +159,11 @@ void il_meta_plan_id(json_t *identity, char id[16]);
 json_t *il_meta_plan_line(const struct il_sweep *s, json_t *identity, const char *id,
                           const struct il_plan *p);
 json_t *il_meta_line(const char *kind, const char *id);
+/* The environment a plan line of path fixes, its base and number of
+ * variables (0: a file of 0.2.0, without): a --env-base or --env-vars
+ * that differs is refused in one line; not given, they are taken. */
+void il_meta_env_fixed(struct il_sweep *s, const char *path, unsigned long long base,
+                       unsigned long long vars);
 /* Append one line (and a newline) with one write; exits on failure. */
 void il_meta_write(int fd, const char *path, json_t *line);
 int il_meta_design(json_t *plan_line, struct il_design *d, const char **why);
@@ -196,7 +234,15 @@ json_t *il_sweep_summary(const struct il_sweep *s, const struct il_ending *e, FI
 /* --slurm without --env-base: the script's base is the submitting
  * environment's size plus this, for the variables Slurm adds to a task's */
 #define IL_SLURM_ENV_ROOM 4096
-void il_slurm(const struct il_sweep *s, const char *plan_id, size_t runs);
+#define IL_SLURM_VARS_ROOM 64
+/* The script (or, with --status, each task's state) for the plan's runs;
+ * here_base: this environment's size plus room, the base when neither
+ * --env-base nor a shard's file gives one.  The exit status. */
+int il_slurm(struct il_sweep *s, const char *plan_id, const struct il_plan *p,
+             const struct il_run *runs, size_t nruns, unsigned long long here_base,
+             unsigned long long here_vars);
+/* STEM.shard-I-of-N.EXT, the name of shard I's results file or log */
+char *il_slurm_shard_file(const struct il_sweep *s, unsigned i, const char *ext);
 
 /* ------------------------------------------------------------ merge.c */
 int il_record_merge(int argc, char **argv);

@@ -33,6 +33,8 @@ usage(FILE *f)
           "  --env-add LIST      environment pads in bytes (default 0)\n"
           "  --env-base N        every setup's environment is N + its env_add bytes\n"
           "                      (default: the results file's, else this one's size)\n"
+          "  --env-vars N        and N variables (default: the results file's, else\n"
+          "                      this one's number)\n"
           "  --stack-offset LIST main's frame lower by these bytes (default 0)\n"
           "  --heap-offset LIST  the heap later by these bytes (default 0)\n"
           "  --stack-pin [ADDR|both]  pin main's stack (auto, or at ADDR); both: every\n"
@@ -67,9 +69,18 @@ usage(FILE *f)
           "  --max-runs N        with --until, at most N runs\n"
           "scale-out:\n"
           "  --shard I/N         run only the I-th of N disjoint parts of the plan\n"
+          "  --runs FILE         run only the runs FILE lists, one id a line (as\n"
+          "                      interloper record merge writes the runs missing)\n"
+          "  --expect-sha256 LIST  each system's binary (each layout's, in order) must\n"
+          "                      have these SHA-256s, comma-separated (--slurm passes them)\n"
+          "  --snapshot-every T  a snapshot of the machine every T seconds (or Tm, Th)\n"
+          "                      while the sweep runs (default 10m; 0: none)\n"
           "  --slurm N           write a Slurm job array of N shards, one node each,\n"
-          "                      exclusive; options for sbatch after ARGS and a second --\n"
+          "                      exclusive; options for sbatch after ARGS and a second --;\n"
+          "                      rerun, it resubmits only the shards not complete\n"
           "  --submit            with --slurm, submit it with sbatch\n"
+          "  --status            with --slurm, each task's state: its shard's runs, its\n"
+          "                      log, Slurm's (sacct, squeue)\n"
           "  -n, --dry-run       print the plan, one run per line with the interloper run\n"
           "                      command that makes it\n"
           "                      (with --slurm: the script; nothing written or submitted)\n"
@@ -348,6 +359,36 @@ programs(struct il_sweep *s, struct il_system *y)
     free(dir);
 }
 
+/* --runs FILE: run ids, one a line (interloper record merge --missing
+ * writes them); blank lines are skipped */
+static void
+runs_list(struct il_sweep *s)
+{
+    FILE *f = fopen(s->runs_file, "re");
+    if (!f)
+        err(1, "--runs %s", s->runs_file);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long lineno = 0;
+    while ((n = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
+            line[--n] = 0;
+        if (!n)
+            continue;
+        if (strchr(line, '\t') || n >= 512)
+            errx(1, "--runs %s:%ld: expected a run id (such as O3/e64/r2), one a line", s->runs_file,
+                 lineno);
+        int added;
+        il_idset_add(&s->runs_only, line, &added);
+    }
+    if (ferror(f))
+        err(1, "--runs %s", s->runs_file);
+    free(line);
+    fclose(f);
+}
+
 /* ------------------------------------------------------------ the options */
 
 static void
@@ -380,6 +421,7 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
     s->d.nenv = s->d.nstack = s->d.nheap = 1;
     s->check_output = 1;
     s->hold = 1;
+    s->snapshot_every = 600;
     s->metric = "wall";
     il_args_init(&a, IL_SWEEP_ME, argc, argv);
     int at = a.i;
@@ -411,6 +453,9 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
         } else if (!strcmp(o, "--env-base")) {
             s->env_base = il_opt_env_bytes(&a, il_args_value(&a));
             s->env_base_given = 1;
+        } else if (!strcmp(o, "--env-vars")) {
+            s->env_vars = count(&a, il_args_value(&a), 1, 1000000);
+            s->env_vars_given = 1;
         } else if (!strcmp(o, "--env-add")) {
             s->d.env = list(&a, il_args_value(&a), &s->d.nenv, il_opt_env_bytes);
         } else if (!strcmp(o, "--stack-offset")) {
@@ -468,6 +513,33 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
                 il_args_bad(&a, v, "expected I/N with 1 <= I <= N, such as 2/4");
             s->shard_i = i, s->shard_n = n;
             keep = 0;
+        } else if (!strcmp(o, "--runs")) {
+            s->runs_file = il_args_value(&a);
+            keep = 0;
+        } else if (!strcmp(o, "--expect-sha256")) {
+            v = il_args_value(&a);
+            char *w = il_xstrdup(v), *save, *p;
+            for (p = strtok_r(w, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+                if (strlen(p) != 64 || strspn(p, "0123456789abcdef") != 64)
+                    il_args_bad(&a, v, "expected SHA-256s, 64 lowercase hex digits each, "
+                                       "comma-separated");
+                s->bin_sha = il_xrealloc(s->bin_sha, (s->nbin_sha + 1) * sizeof(char *));
+                s->bin_sha[s->nbin_sha++] = p;
+            }
+            keep = 0;
+        } else if (!strcmp(o, "--snapshot-every")) {
+            v = il_args_value(&a);
+            char *end;
+            s->snapshot_every = strtod(v, &end);
+            double unit = !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600 : !*end || !strcmp(end, "s") ? 1 : 0;
+            if (end == v || !unit || !(s->snapshot_every >= 0) || s->snapshot_every > 1e7)
+                il_args_bad(&a, v, "expected seconds, or minutes or hours such as 10m or 1h "
+                                   "(0: no snapshot while the sweep runs)");
+            s->snapshot_every *= unit;
+        } else if (!strcmp(o, "--status")) {
+            il_args_flag(&a);
+            s->status = 1;
+            keep = 0;
         } else if (!strcmp(o, "--slurm")) {
             s->slurm = (unsigned)count(&a, il_args_value(&a), 1, 1000000);
             keep = 0;
@@ -515,6 +587,13 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
         errx(1, "--until compares systems; expected at least two --system");
     if (s->submit && !s->slurm)
         errx(1, "--submit submits the --slurm script; add --slurm N");
+    if (s->status && !s->slurm)
+        errx(1, "--status says the state of a --slurm array; add --slurm N");
+    if (s->status && s->submit)
+        errx(1, "--status only looks; it does not go with --submit");
+    if (s->runs_file && (s->shard_n || s->slurm || s->until))
+        errx(1, "--runs FILE runs exactly the runs it lists, so it does not go with %s",
+             s->shard_n ? "--shard" : s->slurm ? "--slurm" : "--until");
     if (s->shard_n && !s->seed_given)
         errx(1,
              "--shard %u/%u without --seed: each shard would draw a seed, and a plan, of its "
@@ -530,7 +609,9 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
                                            IL_L_REP,          IL_L_WARMUP, IL_L_RUN,
                                            IL_L_PLAN,         IL_L_SEED,   IL_L_STACK_OFFSET,
                                            IL_L_HEAP_OFFSET,  IL_L_PIN,    IL_L_CPUS,
-                                           IL_L_OUTPUT_CHECK, IL_L_LAUNCH, NULL};
+                                           IL_L_OUTPUT_CHECK, IL_L_LAUNCH, IL_L_SLURM_JOB,
+                                           IL_L_SLURM_TASK,   IL_L_SLURM_NODE,
+                                           IL_L_PARALLEL_SLOT, IL_L_PARALLEL_SEQ, NULL};
         for (const char *const *k = ours; *k; k++)
             if (!strcmp(s->c.labels[i].key, *k))
                 errx(1, "--label %s=%s: the sweep sets %s itself", *k, s->c.labels[i].value, *k);
@@ -541,6 +622,20 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
                 "name");
     if (!s->seed_given && getrandom(&s->d.seed, sizeof s->d.seed, 0) != sizeof s->d.seed)
         err(1, "cannot draw a seed");
+
+    /* the scheduler that started this sweep, if one did: its job, task
+     * and node in every record, to find a bad node or task and rerun it */
+    static const char *const sched[][2] = {
+        {IL_L_SLURM_JOB, "SLURM_JOB_ID"},         {IL_L_SLURM_TASK, "SLURM_ARRAY_TASK_ID"},
+        {IL_L_SLURM_NODE, "SLURMD_NODENAME"},     {IL_L_PARALLEL_SLOT, "PARALLEL_JOBSLOT"},
+        {IL_L_PARALLEL_SEQ, "PARALLEL_SEQ"}};
+    for (size_t i = 0; i < sizeof sched / sizeof sched[0]; i++) {
+        const char *val = getenv(sched[i][1]);
+        if (val && *val && il_utf8_ok(val) && !strchr(val, '\n'))
+            s->sched[s->nsched++] = (struct il_label){sched[i][0], val};
+    }
+    if (s->runs_file)
+        runs_list(s);
 
     /* the systems' programs, once */
     if (s->layouts)
@@ -560,6 +655,22 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
                      "of one length (bin/O2/prog and bin/O3/prog, say)",
                      y->name, y->tmpl, y->path[i], l, plen);
         }
+    }
+    if (s->nbin_sha) {
+        size_t k = 0, per = s->d.nlay ? s->d.nlay : 1;
+        if (s->nbin_sha != s->nsys * per)
+            errx(1, "--expect-sha256: %zu SHA-256s for %zu binaries; expected one for each "
+                    "system's binary (each layout's), in order",
+                 s->nbin_sha, s->nsys * per);
+        for (size_t y = 0; y < s->nsys; y++)
+            for (size_t i = 0; i < per; i++, k++)
+                if (strcmp(s->sys[y].sha256[i], s->bin_sha[k]))
+                    errx(1,
+                         "--system %s=%s: %s here has SHA-256 %.16s..., the plan's binary "
+                         "%.16s...: not the binary the plan was made with (a build of this "
+                         "node's own?); give every node the same binary",
+                         s->sys[y].name, s->sys[y].tmpl, s->sys[y].path[i], s->sys[y].sha256[i],
+                         s->bin_sha[k]);
     }
     s->d.nsys = s->nsys;
     s->d.sys = il_xcalloc(s->nsys, sizeof *s->d.sys);

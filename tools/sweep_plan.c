@@ -192,3 +192,9 @@ il_plan_setup_label(const struct il_plan *p, const struct il_run *r, char *out, 
     }
     il_setup_id(&f, out, outsz);
 }
+
+unsigned
+il_plan_shard(const struct il_run *r, unsigned n)
+{
+    return r->block % n + 1;
+}

@@ -8,8 +8,10 @@ TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 # What interloper run, sweep and record merge share (tools/il_tools.h).
 IL_TOOL_COMMON = args opts setupid elf launch
 IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o
-# The plan, results files and their lines: the sweep's, and merge's.
-IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_PRNG_OBJ)
+# The plan, results files and their lines: the sweep's, and merge's (which
+# reads gzip and zstd too: link IL_PLAN_LIBS).
+IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_MACHINE_OBJ) $(IL_PRNG_OBJ) $(IL_LINES_OBJ)
+IL_PLAN_LIBS = -lz -lzstd
 IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o check.o until.o verdict.o \
 	slurm.o holdev.o)
 
@@ -27,7 +29,7 @@ $(B)/libexec/interloper-run: $(B)/tools/run.o $(IL_TOOL_COMMON_OBJ)
 
 $(B)/libexec/interloper-sweep: $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lm
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lm $(IL_PLAN_LIBS)
 
 # interloper check: the machine's state (machine.c) judged (check.c)
 $(B)/libexec/interloper-check: $(B)/tools/check_main.o $(B)/tools/check.o $(B)/tools/machine.o \
@@ -46,7 +48,7 @@ $(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(B)/tool
 		$(B)/tools/sweep_cli.o $(B)/tools/machine.o $(IL_TOOL_COMMON_OBJ) \
 		$(B)/interposer/summary.o $(B)/interposer/sigsafe.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson $(IL_PLAN_LIBS)
 
 # interloper link and interloper cc share the link command model.
 IL_LINK_OBJ = $(addprefix $(B)/tools/,link.o linkobj.o linkaux.o linkrun.o archive.o order.o \
@@ -77,4 +79,5 @@ UNIT_TESTS += $(TOOLS_UNIT)
 
 $(TOOLS_UNIT): $(B)/tests/unit/test_%: tests/tools/test_%.c $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $(filter %.c %.o,$^) -lcmocka -ljansson
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $(filter %.c %.o,$^) -lcmocka -ljansson \
+		$(IL_PLAN_LIBS)

@@ -30,3 +30,29 @@ v = eval(sys.argv[2])
 print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
 PY
 }
+
+# slurm_cluster N: a private Slurm cluster of N nodes in $T/cl
+# (scripts/slurm-cluster.sh), its daemons stopped by pid when the test
+# ends, SLURM_CONF set; or the case skipped, saying why, and status 1.
+slurm_cluster() {
+	_missing=''
+	for _c in munged slurmctld slurmd sbatch squeue sinfo unshare python3; do
+		command -v "$_c" >/dev/null 2>&1 || _missing="$_missing $_c"
+	done
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "not root: the test starts munged, slurmctld and slurmd of its own (make check runs it as root)"
+		return 1
+	elif [ -n "$_missing" ]; then
+		skip "missing:$_missing (Debian packages slurm-wlm, munge, util-linux; make check installs them as root)"
+		return 1
+	elif ! unshare -u true 2>/dev/null; then
+		skip "no UTS namespace can be made here (unshare -u): each node needs a hostname of its own"
+		return 1
+	fi
+	CL="$T/cl"
+	trap 'sh "$TOP/scripts/slurm-cluster.sh" stop "$CL" >/dev/null 2>&1; rm -rf "$T"' EXIT
+	sh "$TOP/scripts/slurm-cluster.sh" start "$CL" "$1" >"$T/start.out" 2>&1
+	assert_eq "$?" 0 "the cluster started ($(cat "$T/start.out"))"
+	# shellcheck disable=SC1091 # written by slurm-cluster.sh
+	. "$CL/env"
+}

@@ -1,7 +1,7 @@
 #!/bin/sh
-# stats_read.sh: how report, plan and plot read records (issue 18): gzip
-# and zstd files and standard input give what the plain file gives, and
-# corrupt or truncated data is one line; a plain file, read in two halves
+# stats_read.sh: how report, plan, plot and record merge read records
+# (issue 18): gzip and zstd files and standard input give what the plain
+# file gives, and corrupt or truncated data is one line; a plain file, read in two halves
 # by two threads, gives what one sequential reading (the standard input)
 # gives: the same output, the same warnings in the same order, the same
 # first bad line, the same --strict stop; lines longer than the read
@@ -173,6 +173,35 @@ if built && command -v zstd >/dev/null 2>&1; then
 		assert_eq "$(wc -l <"$T/err")" 1 "$f: one line"
 		assert_match "$(cat "$T/err")" "^interloper report: $T/$f: corrupt (gzip|zstd) data: " "$f: named"
 	done
+else
+	skip "zstd is missing (make deps installs it)"
+fi
+
+try "record merge reads gzip and zstd shards as the plain ones, a torn last line too"
+if built && command -v zstd >/dev/null 2>&1; then
+	mkdir -p "$T/s/A" "$T/s/B"
+	cp /bin/true "$T/s/A/tr"
+	cp /bin/true "$T/s/B/tr"
+	for i in 1 2; do
+		(cd "$T" && sh "$IL" sweep -q --seed 3 --reps 2 --env-add 0:64:64 --system A=s/A/tr \
+			--system B=s/B/tr --shard $i/2 --output sh.$i.jsonl --)
+	done
+	printf '{"schema":"interloper/1","lab' >>"$T/sh.2.jsonl"
+	gzip -c "$T/sh.1.jsonl" >"$T/sh.1.jsonl.gz"
+	zstd -q -c "$T/sh.2.jsonl" >"$T/sh.2.jsonl.zst"
+	(cd "$T" && sh "$IL" record merge -o plain.jsonl sh.1.jsonl sh.2.jsonl) 2>"$T/err.plain"
+	(cd "$T" && sh "$IL" record merge -o packed.jsonl sh.1.jsonl.gz sh.2.jsonl.zst) 2>"$T/err.packed"
+	assert_eq "$?" 0 "status"
+	assert_true "the same merged file" cmp -s "$T/plain.jsonl" "$T/packed.jsonl"
+	assert_eq "$(sed 's/sh.2.jsonl.zst/sh.2.jsonl/; s/sh.1.jsonl.gz/sh.1.jsonl/; s/packed.jsonl/plain.jsonl/' "$T/err.packed")" \
+		"$(cat "$T/err.plain")" "the same messages"
+	assert_match "$(cat "$T/err.packed")" "sh.2.jsonl.zst:[0-9]+: the last line is torn \(29 bytes without a newline\); left out" \
+		"the torn line named in the compressed file"
+	head -c 100 "$T/sh.1.jsonl.gz" >"$T/bad.gz"
+	(cd "$T" && sh "$IL" record merge -o bad.jsonl bad.gz sh.2.jsonl) 2>"$T/err"
+	assert_eq "$?" 1 "a corrupt shard: exit 1"
+	assert_match "$(cat "$T/err")" "^interloper record merge: bad.gz: corrupt gzip data: unexpected end of file$" "one line"
+	assert_true "no file written" test ! -e "$T/bad.jsonl"
 else
 	skip "zstd is missing (make deps installs it)"
 fi

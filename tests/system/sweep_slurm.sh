@@ -1,83 +1,21 @@
 #!/bin/sh
 # interloper sweep --slurm on a real Slurm: a single-node cluster started
-# here from Debian's slurm-wlm and munge (a private munge key and socket,
-# slurm.conf naming this host, free ports, all state in the test's
-# directory), a 4-task job array of a small sweep submitted with --submit,
-# waited for, merged, and checked to be exactly the plan.  Every daemon the
-# test started is stopped by its pid.
+# here from Debian's slurm-wlm and munge by scripts/slurm-cluster.sh (a
+# private munge key and socket, a slurm.conf of its own, free ports on
+# loopback, all state in the test's directory, the node n1 a UTS namespace
+# of its own), a 4-task job array of a small sweep submitted with
+# --submit, waited for, merged, and checked to be exactly the plan.  Every
+# daemon the test started is stopped by its pid.  Two nodes, and one of
+# them killed: sweep_nodes.sh.
 # timeout: 300
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
+# shellcheck source=tests/sweep/helpers.sh
+. "$TOP/tests/sweep/helpers.sh"
 cd "$T" || exit 1
 
 try "a 4-task Slurm array of shards, merged, is exactly the plan"
-missing=''
-for c in munged slurmctld slurmd sbatch squeue sinfo python3; do
-	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
-done
-if [ "$(id -u)" -ne 0 ]; then
-	skip "not root: the test starts munged, slurmctld and slurmd of its own (make check runs it as root)"
-elif [ -n "$missing" ]; then
-	skip "missing:$missing (Debian packages slurm-wlm and munge; make check installs them as root)"
-else
-	S="$T/slurm"
-	mkdir -m 755 "$S" "$S/munge"
-	mkdir -m 700 "$S/state" "$S/spool"
-	pids=''
-	stop() {
-		# the daemons this test started, by pid, and their jobs' processes
-		[ -z "${jobid:-}" ] || SLURM_CONF="$S/slurm.conf" scancel "$jobid" 2>/dev/null
-		for p in $pids; do kill "$p" 2>/dev/null; done
-		for p in $pids; do wait "$p" 2>/dev/null; done
-		rm -rf "$T"
-	}
-	trap stop EXIT
-	dd if=/dev/urandom of="$S/munge/key" bs=1024 count=1 2>/dev/null
-	chmod 400 "$S/munge/key"
-	munged -F --force --socket="$S/munge/sock" --key-file="$S/munge/key" \
-		--pid-file="$S/munge/pid" --log-file="$S/munge/log" --seed-file="$S/munge/seed" \
-		>"$S/munged.out" 2>&1 &
-	pids="$pids $!"
-	port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-	host=$(hostname -s)
-	cat >"$S/slurm.conf" <<EOF
-ClusterName=il$$
-SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$(port)
-SlurmdPort=$(port)
-AuthType=auth/munge
-AuthInfo=socket=$S/munge/sock
-CredType=cred/munge
-SlurmUser=root
-SlurmdUser=root
-StateSaveLocation=$S/state
-SlurmdSpoolDir=$S/spool
-SlurmctldPidFile=$S/slurmctld.pid
-SlurmdPidFile=$S/slurmd.pid
-SlurmctldLogFile=$S/slurmctld.log
-SlurmdLogFile=$S/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-SchedulerType=sched/builtin
-SelectType=select/linear
-MpiDefault=none
-ReturnToService=2
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
-PartitionName=il Nodes=$host Default=YES MaxTime=INFINITE State=UP
-EOF
-	SLURM_CONF="$S/slurm.conf"
-	export SLURM_CONF
-	i=0
-	while [ ! -S "$S/munge/sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	slurmctld -D -f "$SLURM_CONF" >"$S/slurmctld.out" 2>&1 &
-	pids="$pids $!"
-	slurmd -D -f "$SLURM_CONF" >"$S/slurmd.out" 2>&1 &
-	pids="$pids $!"
-	i=0
-	while ! sinfo -h -o %T 2>/dev/null | grep -q idle && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+if slurm_cluster 1; then
 	assert_eq "$(sinfo -h -o %T 2>&1)" idle "a node, idle"
 
 	mkdir -p bin/A bin/B
@@ -114,7 +52,7 @@ print(sorted(json.loads(l)["shard"] for l in open(sys.argv[1]) if "\"kind\":\"pl
 		"['1/4', '2/4', '3/4', '4/4']" "one plan line per shard"
 	assert_eq "$(python3 -c 'import json, sys
 print(sorted({json.loads(l)["host"] for l in open(sys.argv[1]) if "\"kind\":\"plan\"" in l}))' merged.jsonl)" \
-		"['$(hostname)']" "the host each shard ran on"
+		"['n1']" "the host each shard ran on"
 	assert_eq "$(python3 -c 'import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 r = [x for x in r if x.get("schema") == "interloper/1"]

@@ -13,10 +13,16 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 LIBEXECDIR ?= $(PREFIX)/libexec/interloper
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+# LDFLAGS is given to every link (Debian's dpkg-buildflags sets it).
+LDFLAGS ?=
+# Tables (options, events) initialise only the fields they need: the rest
+# are zero, as C says, without a warning for each.
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
+	-Wno-missing-field-initializers
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
@@ -37,10 +43,11 @@ endif
 # Debian packages the build and the tests need (the README says why).
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
 	libgsl-dev gnuplot-nox mandoc shellcheck valgrind strace linux-perf \
-	python3 gzip binutils lld util-linux zlib1g-dev libzstd-dev zstd
+	python3 gzip binutils lld util-linux zlib1g-dev libzstd-dev zstd clang clang-format
 # Only for tests, which skip without them: a real Slurm and GNU parallel for
-# interloper sweep's scale-out (installed with no daemon started).
-DEB_TEST_PACKAGES = slurm-wlm munge parallel
+# interloper sweep's scale-out (installed with no daemon started), and
+# what builds and checks the Debian package (tests/system/debian.sh).
+DEB_TEST_PACKAGES = slurm-wlm munge parallel debhelper dpkg-dev fakeroot lintian
 
 # ---------------------------------------------------------------- parts with their own fragments
 # Each part's build lives beside its sources.  LIB is the library, TOOLS
@@ -61,21 +68,28 @@ TEST_PROGS = $(TEST_PROGS_SRC:tests/progs/%.c=$(B)/tests/progs/%) \
 
 $(B)/tests/progs/%.so: tests/progs/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared -o $@ $< -ldl
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ $< -ldl
 
 $(B)/tests/progs/%: tests/progs/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< -lpthread -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lpthread -lm
 
 IL_UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_TESTS += $(IL_UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 $(B)/tests/unit/test_%: tests/unit/test_%.c $(IL_CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Iinterposer -o $@ $< $(IL_CORE_OBJ) -lcmocka -ljansson -ldl
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Iinterposer $(LDFLAGS) -o $@ $< $(IL_CORE_OBJ) -lcmocka -ljansson -ldl
 
 # ---------------------------------------------------------------- targets
-all: $(LIB) $(TOOLS) $(STATS_TARGETS)
+# The bash completion, from the commands' own option tables.
+COMPLETION = $(B)/interloper.bash
+
+all: $(LIB) $(TOOLS) $(STATS_TARGETS) $(COMPLETION)
+
+$(COMPLETION): $(TOOLS) $(STATS_TARGETS) scripts/completion.sh
+	sh scripts/completion.sh $(B)/libexec >$@.tmp
+	mv $@.tmp $@
 
 tests-build: all $(TEST_PROGS) $(UNIT_TESTS) $(LIB_DELAY)
 
@@ -87,12 +101,22 @@ deps:
 test-deps:
 	@sh scripts/deps.sh --test $(DEB_TEST_PACKAGES)
 
+# T=NAME runs one test (or several, blank-separated): a script of
+# tests/system/ by its name (T=sweep), a unit suite (T=test_opt), or
+# T=unit for every unit suite.
 check: deps test-deps
 	@$(MAKE) --no-print-directory tests-build
-	@sh tests/run
+	@sh tests/run $(T)
 
 test: tests-build
-	@sh tests/run
+	@sh tests/run $(T)
+
+# About a minute: the unit suites, the golden outputs of report and plan,
+# the option tables against the man pages, and one script of the
+# interposer's exit paths.
+SMOKE = unit stats_golden options interposer_exit
+smoke: tests-build
+	@sh tests/run $(SMOKE)
 
 # The seed paper's experiments on this machine, with a summary and figures
 # in $(DEMO_OUT) (demo/demo.sh; about 5 minutes, QUICK=1 about one).
@@ -121,9 +145,9 @@ MANPAGES = $(wildcard man/*.[1-9])
 # it had; with PREFIX (or DESTDIR) given, the install at that place.
 install: all
 	@env DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' LIBDIR='$(LIBDIR)' \
-		LIBEXECDIR='$(LIBEXECDIR)' MANDIR='$(MANDIR)' B='$(B)' LIB='$(LIB)' \
-		PROGRAMS='$(TOOLS) $(STATS_TARGETS) $(SCRIPTS)' DATA='$(SHLIBS)' \
-		MANPAGES='$(MANPAGES)' sh scripts/install.sh install
+		LIBEXECDIR='$(LIBEXECDIR)' MANDIR='$(MANDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' B='$(B)' \
+		LIB='$(LIB)' PROGRAMS='$(TOOLS) $(STATS_TARGETS) $(SCRIPTS)' DATA='$(SHLIBS)' \
+		MANPAGES='$(MANPAGES)' COMPLETION='$(COMPLETION)' sh scripts/install.sh install
 	@echo "interloper: installed in $(DESTDIR)$(PREFIX); make uninstall removes it"
 
 ifeq ($(origin PREFIX)$(origin DESTDIR)$(origin LIBEXECDIR),fileundefinedfile)
@@ -137,11 +161,16 @@ uninstall:
 clean:
 	rm -rf $(B) bench/out demo/out
 
-format:
-	clang-format -i interposer/*.c interposer/*.h include/*.h common/*.c tools/*.c tests/unit/*.c \
-		tests/progs/*.c $(wildcard stats/*.c stats/*.h tests/stats/*.c)
+# Every C file of the project's own (not the fixtures of tests/link or
+# bzip2's sources in demo/), headers and tests included.
+FORMAT_SRC = $(wildcard include/*.h common/*.c common/*.h interposer/*.c interposer/*.h \
+	tools/*.c tools/*.h stats/*.c stats/*.h tests/unit/*.c tests/common/*.c tests/tools/*.c \
+	tests/stats/*.c tests/stats/*.h tests/progs/*.c bench/*.c demo/*.c)
 
-.PHONY: all deps test-deps check test tests-build install uninstall clean format stress check-pmu \
-	demo
+format:
+	clang-format -i $(FORMAT_SRC)
+
+.PHONY: all deps test-deps check test smoke tests-build install uninstall clean format stress \
+	check-pmu demo
 
 -include $(wildcard $(B)/*/*.d $(B)/*/*/*.d)

@@ -95,4 +95,3 @@ il_rng_shuffle_double(struct il_rng *g, double *a, size_t n)
 {
     shuffle(g, a, n, sizeof *a);
 }
-

@@ -16,10 +16,10 @@
 #define IL_HSET_NONE UINT32_MAX
 
 struct il_hset {
-    char **key;      /* id -> its bytes, NUL after them */
-    size_t *len;     /* id -> its length */
-    uint64_t *hash;  /* id -> its hash */
-    uint32_t *slot;  /* the table: an id, or IL_HSET_NONE */
+    char **key;     /* id -> its bytes, NUL after them */
+    size_t *len;    /* id -> its length */
+    uint64_t *hash; /* id -> its hash */
+    uint32_t *slot; /* the table: an id, or IL_HSET_NONE */
     size_t n, cap, nslot;
 };
 

@@ -33,9 +33,9 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "il_resolve.h"
 #include "interloper.h"
 
-#define IL_HIDDEN __attribute__((visibility("hidden")))
 #define IL_EXPORT __attribute__((visibility("default")))
 
 /* Phases of one process image.  The record is written once: the thread
@@ -58,31 +58,11 @@ enum il_end_kind {
     IL_END_EXEC,     /* an exec in progress; released if it fails */
 };
 
-#define IL_ERRSHORT 200 /* per-event error text */
 /* calibration windows: the minimum of three is within a few percent of
  * that of five (task-clock on /bin/true, 300 runs each: median 2,455 ns
  * against 2,304), and each window costs every process system calls */
 #define IL_FLOOR_WINDOWS 3
 #define IL_LATE_MAX 8
-
-struct il_event {
-    char name[IL_EVENT_NAME_MAX]; /* as the user wrote it */
-    struct perf_event_attr attr;  /* perf: the encoding */
-    int resolved;                 /* perf: attr is valid */
-    int fd;                       /* perf: descriptor, -1 when not open */
-    int grouped;                  /* perf: a member of the software group */
-    int derived;                  /* perf: task-clock, the group's running time */
-    uint64_t id;                  /* perf: its id, for the group's reading */
-    dev_t fd_dev;
-    ino_t fd_ino;
-    int papi_code;
-    int ok;                           /* counting */
-    char error[IL_ERRSHORT];          /* why not, when !ok */
-    uint64_t value, enabled, running; /* final raw reading */
-    uint64_t carry;                   /* counted before a failed exec */
-    uint64_t floor;
-    int floor_ok;
-};
 
 /*
  * One counter backend (backend_*.c).  The table in backends.c lists them;
@@ -222,7 +202,6 @@ extern struct il_state il IL_HIDDEN;
 
 
 /* sigsafe.c: signal-safe formatting and output */
-IL_HIDDEN size_t il_strlcpy(char *dst, const char *src, size_t n);
 IL_HIDDEN char *il_fmt_u64(char *p, uint64_t v);
 IL_HIDDEN char *il_fmt_i64(char *p, int64_t v);
 IL_HIDDEN char *il_fmt_hex(char *p, uint64_t v);
@@ -257,34 +236,11 @@ IL_HIDDEN int il_read_small(const char *path, char *b, size_t n);
 IL_HIDDEN void il_populate(const void *from, const void *to);
 IL_HIDDEN const unsigned long *il_auxv(char **envp);
 
-/* names.c: generic event names */
-IL_HIDDEN int il_event_generic(const char *name, struct perf_event_attr *attr);
-IL_HIDDEN int il_event_is_papi_name(const char *name);
-IL_HIDDEN const char *il_generic_name(int i);
-
 /* backends.c: picks the backend and opens the events */
 IL_HIDDEN void il_events_setup(void);
 
-/* backend_perf.c, also for interloper events */
-IL_HIDDEN int il_perf_open_one(struct il_event *e, enum il_inherit inherit, int top);
-IL_HIDDEN const char *il_perf_errno_text(int err, const struct perf_event_attr *a, char *buf,
-                                         size_t n);
-IL_HIDDEN int il_perf_paranoid(void);
-IL_HIDDEN int il_perf_has_pmu(void);
-
-/* pfm.c: libpfm4 names, resolved in a short-lived child so that libpfm's
- * allocations never touch the program's heap */
-struct il_pfm_result {
-    int rc; /* 0, IL_ENOEVENT, IL_ENOLIB, IL_EINVAL */
-    struct perf_event_attr attr;
-    char error[IL_ERRSHORT];
-};
-IL_HIDDEN int il_pfm_resolve(const char *const *names, int n, struct il_pfm_result *out);
+/* backends.c: the perf encodings of the events, before main */
 IL_HIDDEN void il_perf_encode(void);
-
-/* backend_papi.c, also for interloper events */
-IL_HIDDEN int il_papi_probe(char *info, size_t n);
-IL_HIDDEN int il_papi_code(const char *name, int *code, char *err, size_t n);
 
 /* record_json.c */
 struct il_usage {

@@ -36,7 +36,7 @@ $(B)/interposer/%.o: interposer/%.S
 IL_SOFLAGS = -shared -nostartfiles -Wl,--version-script=interposer/exports.map -Wl,-z,now \
 	-Wl,-z,relro -Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed -Wl,-Bsymbolic-functions
 $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
-	$(CC) $(CFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) $(IL_SOFLAGS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) $(IL_SOFLAGS)
 	@printf '%s\n' $(IL_SAFE:%=$(B)/interposer/%.o) >$(B)/interposer/safe.list
 
 # The tests' variant of the library, with delays injected into race windows
@@ -53,4 +53,4 @@ $(B)/tests/delay/%.o: interposer/%.c
 
 $(LIB_DELAY): $(IL_CORE_OBJ) $(filter-out $(IL_DELAYED:%=$(B)/interposer/%.o),$(IL_HOOK_OBJ)) \
 		$(IL_DELAY_OBJ) interposer/exports.map
-	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(IL_SOFLAGS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(IL_SOFLAGS)

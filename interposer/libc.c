@@ -10,7 +10,14 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The loops below must not become calls to memcpy or memset, which are
+ * these very functions: gcc's loop distribution and clang's loop idiom
+ * recognition are turned off for them. */
+#ifdef __clang__
+#define IL_LIBC __attribute__((visibility("hidden"), no_builtin))
+#else
 #define IL_LIBC __attribute__((visibility("hidden"), optimize("no-tree-loop-distribute-patterns")))
+#endif
 
 typedef unsigned long word __attribute__((may_alias));
 #define ALIGNED(p) (((unsigned long)(p) & (sizeof(word) - 1)) == 0)

@@ -94,7 +94,7 @@ il_output_prepare(void)
     if (rel[0] == '.' && rel[1] == '/')
         rel += 2;
     if (n <= 0 || strlen(abs) + strlen(rel) + 2 > sizeof abs) {
-        il_config_error(&il.cfg, "INTERLOPER_OUTPUT", il.cfg.output,
+        il_config_error(&il.cfg, IL_V_OUTPUT, il.cfg.output,
                         "cannot make the path absolute; the record goes to stderr");
         il.cfg.output_stderr = 1;
         il.cfg.output_fallback = 1;
@@ -151,7 +151,7 @@ il_output_check(void)
     }
     il_cat(p, "; if it still cannot at the end, the record goes to stderr, or is lost if the "
               "program closed its stderr");
-    il_config_error(&il.cfg, "INTERLOPER_OUTPUT", il.cfg.output, what);
+    il_config_error(&il.cfg, IL_V_OUTPUT, il.cfg.output, what);
     il.out_warned = 1;
 }
 

@@ -44,7 +44,7 @@ refuse(const char *why)
     char *p = il_cat(what, why);
     il_cat(p, "; expected the spec file interloper run wrote; the record goes to "
               "INTERLOPER_OUTPUT, without labels");
-    il_config_error(&il.cfg, "INTERLOPER_RUN", il.cfg.run_spec, what);
+    il_config_error(&il.cfg, IL_V_RUN, il.cfg.run_spec, what);
 }
 
 void

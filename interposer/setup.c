@@ -214,7 +214,7 @@ il_main_stack(uintptr_t glibc_sp)
             p = il_cat(p, " (main's stack pointer would be ");
             p = il_fmt_hex(p, want);
             il_cat(p, ")");
-            il_config_error(&il.cfg, "INTERLOPER_STACK_PIN", il.cfg.pin_text, what);
+            il_config_error(&il.cfg, IL_V_STACK_PIN, il.cfg.pin_text, what);
             il.pin_failed = 1;
         } else {
             base = want;
@@ -225,7 +225,7 @@ il_main_stack(uintptr_t glibc_sp)
     il.stack_offset = il.cfg.stack_offset;
     if (il.stack_offset && il.stack_top &&
         il.stack_top - (base - il.stack_offset) + IL_STACK_ROOM > limit) {
-        setup_error("INTERLOPER_STACK_OFFSET", il.stack_offset,
+        setup_error(IL_V_STACK_OFFSET, il.stack_offset,
                     "leaves too little stack under ulimit -s; main runs without the offset");
         il.stack_offset = 0;
     }
@@ -246,7 +246,7 @@ il_heap_apply(void)
         if (!sbrk_fn || sbrk_fn((intptr_t)il.cfg.heap_offset) == (void *)-1) {
             char v[24];
             il_fmt_u64(v, il.cfg.heap_offset);
-            il_config_error(&il.cfg, "INTERLOPER_HEAP_OFFSET", v,
+            il_config_error(&il.cfg, IL_V_HEAP_OFFSET, v,
                             "sbrk failed, the heap is not moved; expected a smaller offset");
         } else {
             il.heap_offset = il.cfg.heap_offset;

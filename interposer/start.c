@@ -123,14 +123,14 @@ report_problems(void)
         if (il.ev[i].ok || il.counted_in || !strncmp(il.ev[i].error, "not counted: ", 13))
             continue;
         if (!v)
-            v = il_getenv(il.envp, "INTERLOPER_EVENTS");
+            v = il_getenv(il.envp, IL_V_EVENTS);
         n++;
         char line[IL_ERROR_MAX];
         char *p = line;
         if (il.cfg.events_default) {
-            p = il_cat(p, "INTERLOPER_EVENTS (default)");
+            p = il_cat(p, IL_V_EVENTS " (default)");
         } else {
-            p = il_cat(p, "INTERLOPER_EVENTS=");
+            p = il_cat(p, IL_V_EVENTS "=");
             p = il_catn(p, v ? v : "", 80);
         }
         p = il_cat(p, ": ");
@@ -218,11 +218,11 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
 
     int problems = report_problems();
     if (il.pin_failed) {
-        il_msg("INTERLOPER_STACK_PIN: stopping before main with exit status 127", NULL, NULL);
+        il_msg(IL_V_STACK_PIN ": stopping before main with exit status 127", NULL, NULL);
         il_sys_exit_group(127);
     }
     if (il.cfg.strict && problems) {
-        il_msg("INTERLOPER_STRICT: stopping before main with exit status 127", NULL, NULL);
+        il_msg(IL_V_STRICT ": stopping before main with exit status 127", NULL, NULL);
         il_sys_exit_group(127);
     }
     if (il.cfg.debug) {

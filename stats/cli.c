@@ -4,22 +4,21 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "il_opt.h"
 #include "il_stats.h"
 
 enum {
-    O_METRIC = 'm',
-    O_WHERE = 'w',
-    O_BY = 'b',
-    O_COMPARE = 'c',
-    O_OUT = 'o',
-    O_HELP = 'h',
-    O_FLOOR = 256,
+    O_METRIC = 1,
+    O_WHERE,
+    O_BY,
+    O_COMPARE,
+    O_OUT,
+    O_FLOOR,
     O_STRICT,
     O_POOLED,
     O_SETUP,
@@ -43,129 +42,172 @@ enum {
     O_QUIET,
     O_BINS,
     O_SIZE,
+    O_SUBTRACT,
 };
 
-static const char *const usage_report =
-    "usage: interloper report [--metric NAME|NUM/DEN] [--where LABEL[!]=VALUE]...\n"
-    "                         [--subtract-floor] [--scale] [--per LABEL] [--by LABEL,...]\n"
-    "                         [--compare LABEL=BASELINE [--pooled] [--speedup]]\n"
-    "                         [--setup LABEL[,LABEL]] [--levels L_n,...,L_1]\n"
-    "                         [--estimator mean|median|pNN|min] [--bootstrap B] [--seed S]\n"
-    "                         [--include-failed] [--include-warmup] [--quiet-warning NAME]\n"
-    "                         [--strict] [--json | --csv | --markdown | --gobench] FILE...\n"
-    "\n"
-    "Summarise interloper records: per group n, mean, sd, median, min, max, CV and the\n"
-    "95% interval of the estimate; ratios value/baseline with Fieller intervals that\n"
-    "respect the design (runs paired by setup); the per-setup view of Mytkowicz et\n"
-    "al. with a test of whether setups differ beyond run-to-run noise; the geometric\n"
-    "mean over benchmarks; the variance per level of Kalibera & Jones; warnings.\n"
-    "\n"
-    "  -m, --metric NAME        an event name, or wall, user, sys, maxrss (default wall);\n"
-    "                           NUM/DEN divides two of them per run (instructions/cycles)\n"
-    "  -w, --where LABEL=VALUE  keep records with this label value; repeat to combine\n"
-    "                           (same label: any of the values; different labels: all)\n"
-    "  -w, --where LABEL!=VALUE leave out records with this label value (e.g. rep!=1)\n"
-    "      --subtract-floor     subtract the record's calibrated floor.NAME (events)\n"
-    "      --scale              scale multiplexed counts by enabled/running (perf stat)\n"
-    "      --per LABEL          sum the metric over the records of one run (exec chains,\n"
-    "                           children, SPEC workloads) before any statistics\n"
-    "  -b, --by LABEL,...       one group per combination of these labels; 'host' is the\n"
-    "                           record's host unless a label of that name exists\n"
-    "  -c, --compare L=BASE     ratio of every other value of L to BASE\n"
-    "      --pooled             one pooled variance for both sides (flat interval only)\n"
-    "      --speedup            report BASE/value instead of value/BASE\n"
-    "      --setup LABEL        the runs were made in setups (values of LABEL): intervals\n"
-    "                           over setups, ratios paired by setup, the per-setup view,\n"
-    "                           each group's setup effect and the setups that stand out\n"
-    "      --setup A,B          setups crossed from two labels (e.g. env_add,layout)\n"
-    "      --levels L_n,...,L_1 Kalibera & Jones levels, highest first; the last\n"
-    "                           numbers the repetitions inside its parent\n"
-    "      --estimator E        mean (default), median, pNN (a quantile, e.g. p10) or min\n"
-    "      --bootstrap B        replicates of the bootstraps of quantile ratios (2000)\n"
-    "      --seed S             their random seed (default 1)\n"
-    "      --include-failed     keep runs that died of a signal or failed (exit status)\n"
-    "      --include-warmup     keep warm-up runs (label warmup)\n"
-    "      --quiet-warning NAME silence the warnings named NAME (the name in brackets\n"
-    "                           at the end of each; a comma list, or all)\n"
-    "      --strict             stop at the first malformed line instead of skipping it\n"
-    "      --json, --csv, --markdown, --gobench   output format (default: a table)\n"
-    "  FILE...                  records, one a line: plain, gzip or zstd; - is stdin\n"
-    "\n"
-    "See interloper-report(1).\n";
+/* The three commands' bits: which takes an option. */
+#define REPORT (1u << IL_TOOL_REPORT)
+#define PLAN (1u << IL_TOOL_PLAN)
+#define PLOT (1u << IL_TOOL_PLOT)
 
-static const char *const usage_plan =
-    "usage: interloper plan --levels L_n,...,L_1 [--costs C_n,...,C_1] [--target X%]\n"
-    "                       [--bootstrap B [--seed S]] [--metric NAME]\n"
-    "                       [--where LABEL[!]=VALUE]... [--subtract-floor] [--scale]\n"
-    "                       [--per LABEL] [--include-failed] [--include-warmup]\n"
-    "                       [--quiet-warning NAME] [--strict] [--json] FILE...\n"
-    "\n"
-    "Dimension an experiment after Kalibera & Jones: the variance each level adds\n"
-    "(S_i^2, T_i^2), the optimal repetition counts of the lower levels from their\n"
-    "costs, the top-level count for a target interval half-width, and a seeded\n"
-    "hierarchical bootstrap of the mean.\n"
-    "\n"
-    "  --levels L_n,...,L_1   label names, highest level first\n"
-    "  --costs C_n,...,C_1    seconds per repetition of each level, excluding lower\n"
-    "                         levels, highest first; give one value fewer to measure the\n"
-    "                         lowest level's cost as the mean wall time of the records\n"
-    "  --target X%            relative half-width of the 95% interval to reach\n"
-    "  --bootstrap B          B hierarchical bootstrap replicates\n"
-    "  --seed S               random seed of the bootstrap (default 1)\n"
-    "  --metric, --where, --subtract-floor, --scale, --per, --include-failed,\n"
-    "  --include-warmup, --quiet-warning, --strict   as in interloper-report(1);\n"
-    "                         --where LABEL!=VALUE leaves records out (e.g. rep!=1)\n"
-    "  --json                 JSON instead of a table\n"
-    "  FILE...                records, one a line: plain, gzip or zstd; - is stdin\n"
-    "\n"
-    "See interloper-plan(1).\n";
+static const struct il_opt opts[] = {
+    {"output", 'o', IL_OPT_VALUE, "FILE",
+     "the image; its suffix, .png, .svg or .pdf, picks the format", O_OUT, PLOT},
+    {"levels", 0, IL_OPT_VALUE, "L_n,...,L_1", "label names, highest level first", O_LEVELS, PLAN},
+    {"costs", 0, IL_OPT_VALUE, "C_n,...,C_1",
+     "seconds per repetition of each level, excluding lower\n"
+     "levels, highest first; give one value fewer to measure the\n"
+     "lowest level's cost as the mean wall time of the records",
+     O_COSTS, PLAN},
+    {"target", 0, IL_OPT_VALUE, "X%", "relative half-width of the 95% interval to reach", O_TARGET,
+     PLAN},
+    {"bootstrap", 0, IL_OPT_VALUE, "B", "B hierarchical bootstrap replicates", O_BOOT, PLAN},
+    {"seed", 0, IL_OPT_VALUE, "S", "random seed of the bootstrap (default 1)", O_SEED, PLAN},
+    {"metric", 'm', IL_OPT_VALUE, "NAME",
+     "an event name, or wall, user, sys, maxrss (default wall);\n"
+     "NUM/DEN divides two of them per run (instructions/cycles)",
+     O_METRIC},
+    {"where", 0, IL_OPT_VALUE, "LABEL[!]=VALUE",
+     "keep records with this label value; repeat to combine\n"
+     "(same label: any of the values; different labels: all);\n"
+     "LABEL!=VALUE leaves them out (e.g. rep!=1)",
+     O_WHERE},
+    {"subtract-floor", 0, IL_OPT_FLAG, NULL, "subtract the record's calibrated floor.NAME (events)",
+     O_FLOOR},
+    {"scale", 0, IL_OPT_FLAG, NULL, "scale multiplexed counts by enabled/running (perf stat)",
+     O_SCALE},
+    {"subtract", 0, IL_OPT_VALUE, "LABEL=VALUE",
+     "the runs labelled so are a cost inside every other run,\n"
+     "measured apart (a shell alone): their mean in each setup\n"
+     "is subtracted from the other runs of that setup, and they\n"
+     "are left out",
+     O_SUBTRACT, REPORT},
+    {"per", 0, IL_OPT_VALUE, "LABEL",
+     "sum the metric over the records of one run (exec chains,\n"
+     "children, SPEC workloads) before any statistics",
+     O_PER},
+    {"by", 'b', IL_OPT_VALUE, "LABEL,...",
+     "one group per combination of these labels; 'host' is the\n"
+     "record's host unless a label of that name exists",
+     O_BY, REPORT | PLOT},
+    {"compare", 'c', IL_OPT_VALUE, "L=BASE", "ratio of every other value of L to BASE", O_COMPARE,
+     REPORT | PLOT},
+    {"pooled", 0, IL_OPT_FLAG, NULL, "one pooled variance for both sides (flat interval only)",
+     O_POOLED, REPORT},
+    {"speedup", 0, IL_OPT_FLAG, NULL, "report BASE/value instead of value/BASE", O_SPEEDUP,
+     REPORT | PLOT},
+    {"setup", 0, IL_OPT_VALUE, "LABEL[,LABEL]",
+     "the runs were made in setups (values of LABEL): intervals\n"
+     "over setups, ratios paired by setup, the per-setup view,\n"
+     "each group's setup effect and the setups that stand out;\n"
+     "two labels: setups crossed from both (e.g. env_add,layout)",
+     O_SETUP, REPORT | PLOT},
+    {"levels", 0, IL_OPT_VALUE, "L_n,...,L_1",
+     "Kalibera & Jones levels, highest first; the last\n"
+     "numbers the repetitions inside its parent",
+     O_LEVELS, REPORT},
+    {"estimator", 0, IL_OPT_VALUE, "E", "mean (default), median, pNN (a quantile, e.g. p10) or min",
+     O_ESTIMATOR, REPORT | PLOT},
+    {"bootstrap", 0, IL_OPT_VALUE, "B", "replicates of the bootstraps of quantile ratios (2000)",
+     O_BOOT, REPORT},
+    {"seed", 0, IL_OPT_VALUE, "S", "their random seed (default 1)", O_SEED, REPORT},
+    {"include-failed", 0, IL_OPT_FLAG, NULL,
+     "keep runs that died of a signal or failed (exit status)", O_INC_FAILED},
+    {"include-warmup", 0, IL_OPT_FLAG, NULL, "keep warm-up runs (label warmup)", O_INC_WARMUP},
+    {"quiet-warning", 0, IL_OPT_VALUE, "NAME",
+     "silence the warnings named NAME (the name in brackets\n"
+     "at the end of each; a comma list, or all)",
+     O_QUIET},
+    {"strict", 0, IL_OPT_FLAG, NULL, "stop at the first malformed line instead of skipping it",
+     O_STRICT},
+    {"json", 0, IL_OPT_FLAG, NULL, "JSON (default: a table)", O_JSON, REPORT},
+    {"json", 0, IL_OPT_FLAG, NULL, "JSON instead of a table", O_JSON, PLAN},
+    {"csv", 0, IL_OPT_FLAG, NULL, "CSV", O_CSV, REPORT},
+    {"markdown", 0, IL_OPT_FLAG, NULL, "a Markdown table", O_MD, REPORT},
+    {"gobench", 0, IL_OPT_FLAG, NULL, "Go benchmark text (benchstat reads it)", O_GOBENCH, REPORT},
+    {"bins", 0, IL_OPT_VALUE, "N", "hist: N bins (default: Freedman-Diaconis or Rice, the more)",
+     O_BINS, PLOT},
+    {"size", 0, IL_OPT_VALUE, "W,H", "the figure's size in inches (default 3.4,2.3; seq 7,4.6)",
+     O_SIZE, PLOT},
+    {"title", 0, IL_OPT_VALUE, "TEXT", "the plot title ('' for none)", O_TITLE, PLOT},
+    {"keep", 0, IL_OPT_VALUE, "DIR", "keep the gnuplot script and data in DIR", O_KEEP, PLOT},
+    {0},
+};
 
-static const char *const usage_plot =
-    "usage: interloper plot violin|env|hist|seq -o FILE.png|FILE.svg|FILE.pdf [--metric NAME]\n"
-    "                       [--where LABEL[!]=VALUE]... [--subtract-floor] [--by LABEL,...]\n"
-    "                       [--compare LABEL=BASELINE [--speedup]] [--setup LABEL[,LABEL]]\n"
-    "                       [--estimator mean|median|pNN|min] [--bins N] [--size W,H]\n"
-    "                       [--title TEXT] [--keep DIR] [--strict] FILE...\n"
-    "\n"
-    "Render with gnuplot, for print (a column of a two-column paper by default):\n"
-    "  violin  per-setup ratios for each benchmark (Mytkowicz et al., Fig. 2b/3b), the\n"
-    "          density clipped to the data; median, quartiles, and the original (+) and\n"
-    "          alphabetical (x) link orders marked; needs --compare and --setup\n"
-    "  env     the metric against setup.env_bytes, the estimate and its 95% interval\n"
-    "          per size, one line per --by group (Fig. 1b)\n"
-    "  hist    histogram over setups of the suite's geometric-mean ratio (Fig. 6), with\n"
-    "          a rug of the values; needs --compare and --setup\n"
-    "  seq     run-sequence, lag and autocorrelation plots of one group\n"
-    "  env and seq refuse records that mix values of a label such as system or bench\n"
-    "  outside --by (pick one with --where, or split them with --by)\n"
-    "\n"
-    "  -o, --output FILE   the image; its suffix, .png, .svg or .pdf, picks the format\n"
-    "      --estimator E   mean (default), median, pNN or min, as in interloper-report(1)\n"
-    "      --bins N        hist: N bins (default: Freedman-Diaconis or Rice, the more)\n"
-    "      --size W,H      the figure's size in inches (default 3.4,2.3; seq 7,4.6)\n"
-    "      --title TEXT    the plot title ('' for none)\n"
-    "      --keep DIR      keep the gnuplot script and data in DIR\n"
-    "  --metric, --where, --subtract-floor, --by, --compare, --speedup, --setup,\n"
-    "  --scale, --per, --include-failed, --include-warmup, --quiet-warning, --strict\n"
-    "                      as in interloper-report(1); --where LABEL!=VALUE leaves\n"
-    "                      records out (e.g. rep!=1)\n"
-    "  FILE...             records, one a line: plain, gzip or zstd; - is stdin\n"
-    "\n"
-    "See interloper-plot(1).\n";
-
-static const char *
-usage_text(enum il_tool t)
-{
-    return t == IL_TOOL_REPORT ? usage_report : t == IL_TOOL_PLAN ? usage_plan : usage_plot;
-}
-
-static const char *
-tool_name(enum il_tool t)
-{
-    return t == IL_TOOL_REPORT ? "interloper report"
-           : t == IL_TOOL_PLAN ? "interloper plan"
-                               : "interloper plot";
-}
+static const struct il_cmd cmds[] = {
+    [IL_TOOL_REPORT] =
+        {
+            .name = "interloper report",
+            .synopsis = "[--metric NAME|NUM/DEN] [--where LABEL[!]=VALUE]...\n"
+                        "[--subtract-floor] [--subtract LABEL=VALUE] [--scale]\n"
+                        "[--per LABEL] [--by LABEL,...]\n"
+                        "[--compare LABEL=BASELINE [--pooled] [--speedup]]\n"
+                        "[--setup LABEL[,LABEL]] [--levels L_n,...,L_1]\n"
+                        "[--estimator mean|median|pNN|min] [--bootstrap B] [--seed S]\n"
+                        "[--include-failed] [--include-warmup] [--quiet-warning NAME]\n"
+                        "[--strict] [--json | --csv | --markdown | --gobench] FILE...",
+            .about =
+                "Summarise interloper records: per group n, mean, sd, median, min, max, CV and "
+                "the\n"
+                "95% interval of the estimate; ratios value/baseline with Fieller intervals that\n"
+                "respect the design (runs paired by setup); the per-setup view of Mytkowicz et\n"
+                "al. with a test of whether setups differ beyond run-to-run noise; the geometric\n"
+                "mean over benchmarks; the variance per level of Kalibera & Jones; warnings.",
+            .more = "FILE... are records, one a line: plain, gzip or zstd; - is stdin.",
+            .man = "interloper-report(1)",
+            .opts = opts,
+            .bit = REPORT,
+            .permute = 1,
+        },
+    [IL_TOOL_PLAN] =
+        {
+            .name = "interloper plan",
+            .synopsis = "--levels L_n,...,L_1 [--costs C_n,...,C_1] [--target X%]\n"
+                        "[--bootstrap B [--seed S]] [--metric NAME]\n"
+                        "[--where LABEL[!]=VALUE]... [--subtract-floor] [--scale]\n"
+                        "[--per LABEL] [--include-failed] [--include-warmup]\n"
+                        "[--quiet-warning NAME] [--strict] [--json] FILE...",
+            .about =
+                "Dimension an experiment after Kalibera & Jones: the variance each level adds\n"
+                "(S_i^2, T_i^2), the optimal repetition counts of the lower levels from their\n"
+                "costs, the top-level count for a target interval half-width, and a seeded\n"
+                "hierarchical bootstrap of the mean.",
+            .more = "FILE... are records, one a line: plain, gzip or zstd; - is stdin.",
+            .man = "interloper-plan(1)",
+            .opts = opts,
+            .bit = PLAN,
+            .permute = 1,
+        },
+    [IL_TOOL_PLOT] =
+        {
+            .name = "interloper plot",
+            .synopsis = "violin|env|hist|seq -o FILE.png|FILE.svg|FILE.pdf [--metric NAME]\n"
+                        "[--where LABEL[!]=VALUE]... [--subtract-floor] [--by LABEL,...]\n"
+                        "[--compare LABEL=BASELINE [--speedup]] [--setup LABEL[,LABEL]]\n"
+                        "[--estimator mean|median|pNN|min] [--bins N] [--size W,H]\n"
+                        "[--title TEXT] [--keep DIR] [--strict] FILE...",
+            .about =
+                "Render with gnuplot, for print (a column of a two-column paper by default):\n"
+                "  violin  per-setup ratios for each benchmark (Mytkowicz et al., Fig. 2b/3b), "
+                "the\n"
+                "          density clipped to the data; median, quartiles, and the original (+) "
+                "and\n"
+                "          alphabetical (x) link orders marked; needs --compare and --setup\n"
+                "  env     the metric against setup.env_bytes, the estimate and its 95% interval\n"
+                "          per size, one line per --by group (Fig. 1b)\n"
+                "  hist    histogram over setups of the suite's geometric-mean ratio (Fig. 6), "
+                "with\n"
+                "          a rug of the values; needs --compare and --setup\n"
+                "  seq     run-sequence, lag and autocorrelation plots of one group\n"
+                "  env and seq refuse records that mix values of a label such as system or bench\n"
+                "  outside --by (pick one with --where, or split them with --by)",
+            .more = "FILE... are records, one a line: plain, gzip or zstd; - is stdin.",
+            .man = "interloper-plot(1)",
+            .opts = opts,
+            .bit = PLOT,
+            .permute = 1,
+        },
+};
 
 /* Bad usage: one line on stderr naming what was wrong and what was
  * expected, exit 1.  The full usage is for --help alone. */
@@ -257,6 +299,8 @@ assign_slots(struct il_opts *o)
         o->level_slot[i] = il_sel_slot(sel, o->levels[i]);
     if (o->per)
         o->per_slot = il_sel_slot(sel, o->per);
+    if (o->sub_label)
+        o->sub_slot = il_sel_slot(sel, o->sub_label);
     /* Labels the report looks at on its own: warm-up runs, the host, and
      * the design labels that interloper sweep writes. */
     il_sel_slot(sel, IL_L_WARMUP);
@@ -282,291 +326,205 @@ assign_slots(struct il_opts *o)
     }
 }
 
-/* Which options each tool takes. */
-static int
-takes(enum il_tool t, int c)
+/* Values read whole once the options are all in. */
+struct later {
+    char *costs, *setup;
+    int nfmt;
+};
+
+static void
+where(struct il_opts *o, char *v)
 {
-    switch (c) {
+    /* LABEL=VALUE keeps, LABEL!=VALUE leaves out. */
+    char *eq = strchr(v, '=');
+    int neg = eq && eq > v && eq[-1] == '!';
+    char *end = neg ? eq - 1 : eq;
+    if (!eq || end == v)
+        bad("--where %s: expected LABEL=VALUE, or LABEL!=VALUE to leave records out", v);
+    *end = '\0';
+    o->sel.where = il_xrealloc(o->sel.where, (o->sel.nwhere + 1) * sizeof *o->sel.where);
+    o->sel.where[o->sel.nwhere].slot = il_sel_slot(&o->sel, v);
+    o->sel.where[o->sel.nwhere].neg = neg;
+    o->sel.where[o->sel.nwhere++].value = eq + 1;
+}
+
+/* --subtract LABEL=VALUE (prep.c does it) */
+static void
+subtract(struct il_opts *o, char *v)
+{
+    char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1])
+        bad("--subtract %s: expected LABEL=VALUE, the label value of the runs to subtract", v);
+    *eq = '\0';
+    o->sub_label = v;
+    o->sub_value = eq + 1;
+}
+
+static void
+compare(struct il_opts *o, char *v)
+{
+    char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1])
+        bad("--compare %s: expected LABEL=BASELINE, e.g. system=O2", v);
+    *eq = '\0';
+    o->cmp_label = v;
+    o->cmp_base = eq + 1;
+}
+
+static void
+target(struct il_opts *o, char *v)
+{
+    char *pct = strchr(v, '%');
+    if (pct && pct[1])
+        bad("--target %s: expected a percentage such as 1%%", v);
+    if (pct)
+        *pct = '\0';
+    o->target = number(v, "--target") / 100;
+    if (!(o->target > 0 && o->target < 1))
+        bad("--target: expected a percentage above 0 and below 100, such as 1%%");
+}
+
+static void
+size(struct il_opts *o, const char *v)
+{
+    char *end, *comma = strchr(v, ',');
+    errno = 0;
+    o->size_w = strtod(v, &end);
+    if (comma && end == comma)
+        o->size_h = strtod(comma + 1, &end);
+    if (!comma || end == comma || *end || errno || !(o->size_w >= 1 && o->size_w <= 20) ||
+        !(o->size_h >= 1 && o->size_h <= 20))
+        bad("--size %s: expected WIDTH,HEIGHT in inches, each from 1 to 20, e.g. 3.4,2.3", v);
+}
+
+/* One option's effect. */
+static void
+one(int id, char *v, struct il_opts *o, struct later *l)
+{
+    const char *badname;
+    double x;
+    switch (id) {
     case O_METRIC:
+        o->sel.metric = v;
+        break;
     case O_WHERE:
-    case O_HELP:
-    case O_FLOOR:
-    case O_STRICT:
-    case O_PER:
-    case O_SCALE:
-    case O_INC_FAILED:
-    case O_INC_WARMUP:
-    case O_QUIET:
-        return 1;
+        where(o, v);
+        break;
     case O_BY:
+        o->nby = split(v, o->by, IL_MAX_SLOTS, "--by");
+        break;
     case O_COMPARE:
-    case O_SETUP:
-    case O_SPEEDUP:
-        return t != IL_TOOL_PLAN;
+        compare(o, v);
+        break;
+    case O_SUBTRACT:
+        subtract(o, v);
+        break;
+    case O_OUT:
+        o->out = v;
+        break;
+    case O_FLOOR:
+        o->sel.subtract_floor = 1;
+        break;
+    case O_STRICT:
+        o->sel.strict = 1;
+        break;
     case O_POOLED:
+        o->pooled = 1;
+        break;
+    case O_SETUP:
+        l->setup = v;
+        break;
+    case O_PER:
+        if (!*v)
+            bad("--per: expected a label name, e.g. --per run");
+        o->per = v;
+        break;
+    case O_SCALE:
+        o->sel.scale = 1;
+        break;
+    case O_INC_FAILED:
+        o->include_failed = 1;
+        break;
+    case O_INC_WARMUP:
+        o->sel.include_warmup = 1;
+        break;
+    case O_SPEEDUP:
+        o->speedup = 1;
+        break;
+    case O_ESTIMATOR:
+        if (il_estimator_parse(v, &o->est) < 0)
+            bad("--estimator %s: expected mean, median, min, or pNN for a quantile "
+                "(p10, p5, p90, ...)",
+                v);
+        break;
+    case O_QUIET:
+        if (il_warn_quiet(v, &badname) < 0)
+            bad("--quiet-warning %s: unknown warning name; expected all or one of: %s", badname,
+                il_warn_names());
+        break;
+    case O_LEVELS:
+        o->nlevels = split(v, o->levels, IL_MAX_LEVELS, "--levels");
+        break;
+    case O_COSTS:
+        l->costs = v;
+        break;
+    case O_TARGET:
+        target(o, v);
+        break;
+    case O_BOOT:
+        x = number(v, "--bootstrap");
+        /* report: the replicates of the quantile bootstraps */
+        if (x < 100 || x > 1e8 || x != floor(x))
+            bad("--bootstrap %s: expected a whole number of replicates from 100 to "
+                "100000000 (the default is 2000)",
+                v);
+        o->boot = (size_t)x;
+        break;
+    case O_SEED:
+        x = number(v, "--seed");
+        if (x < 0 || x != floor(x) || x > 4294967295.0)
+            bad("--seed: expected a whole number from 0 to 4294967295");
+        o->seed = (unsigned long)x;
+        break;
+    case O_JSON:
     case O_CSV:
     case O_MD:
     case O_GOBENCH:
-        return t == IL_TOOL_REPORT;
-    case O_ESTIMATOR:
-        return t != IL_TOOL_PLAN;
-    case O_LEVELS:
-    case O_JSON:
-    case O_BOOT:
-    case O_SEED:
-        return t != IL_TOOL_PLOT;
-    case O_COSTS:
-    case O_TARGET:
-        return t == IL_TOOL_PLAN;
-    case O_OUT:
+        l->nfmt++;
+        o->fmt = id == O_JSON  ? IL_FMT_JSON
+                 : id == O_CSV ? IL_FMT_CSV
+                 : id == O_MD  ? IL_FMT_MARKDOWN
+                               : IL_FMT_GOBENCH;
+        break;
     case O_TITLE:
+        o->title = v;
+        break;
     case O_KEEP:
+        o->keep = v;
+        break;
     case O_BINS:
+        x = number(v, "--bins");
+        if (x < 1 || x > 1000 || x != floor(x))
+            bad("--bins %s: expected a whole number of bins from 1 to 1000", v);
+        o->bins = (size_t)x;
+        break;
     case O_SIZE:
-        return t == IL_TOOL_PLOT;
+        size(o, v);
+        break;
     }
-    return 0;
 }
 
-void
-il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
+/* What the options say together, and the operands: the plot kind, the
+ * files. */
+static void
+operands(enum il_tool tool, int argc, char **argv, int i, struct il_opts *o, const struct later *l)
 {
-    static const struct option lo[] = {
-        {"metric", required_argument, NULL, O_METRIC},
-        {"where", required_argument, NULL, O_WHERE},
-        {"by", required_argument, NULL, O_BY},
-        {"compare", required_argument, NULL, O_COMPARE},
-        {"output", required_argument, NULL, O_OUT},
-        {"help", no_argument, NULL, O_HELP},
-        {"subtract-floor", no_argument, NULL, O_FLOOR},
-        {"strict", no_argument, NULL, O_STRICT},
-        {"pooled", no_argument, NULL, O_POOLED},
-        {"setup", required_argument, NULL, O_SETUP},
-        {"levels", required_argument, NULL, O_LEVELS},
-        {"costs", required_argument, NULL, O_COSTS},
-        {"target", required_argument, NULL, O_TARGET},
-        {"bootstrap", required_argument, NULL, O_BOOT},
-        {"seed", required_argument, NULL, O_SEED},
-        {"json", no_argument, NULL, O_JSON},
-        {"csv", no_argument, NULL, O_CSV},
-        {"markdown", no_argument, NULL, O_MD},
-        {"gobench", no_argument, NULL, O_GOBENCH},
-        {"title", required_argument, NULL, O_TITLE},
-        {"keep", required_argument, NULL, O_KEEP},
-        {"per", required_argument, NULL, O_PER},
-        {"scale", no_argument, NULL, O_SCALE},
-        {"include-failed", no_argument, NULL, O_INC_FAILED},
-        {"include-warmup", no_argument, NULL, O_INC_WARMUP},
-        {"estimator", required_argument, NULL, O_ESTIMATOR},
-        {"speedup", no_argument, NULL, O_SPEEDUP},
-        {"quiet-warning", required_argument, NULL, O_QUIET},
-        {"bins", required_argument, NULL, O_BINS},
-        {"size", required_argument, NULL, O_SIZE},
-        {NULL, 0, NULL, 0},
-    };
-    memset(o, 0, sizeof *o);
-    o->tool = tool;
-    o->seed = 1;
-    o->sel.metric = "wall";
-    o->est.kind = IL_EST_MEAN;
-    o->est.name = "mean";
-    char *costs = NULL, *setup = NULL;
-    static char metric_buf[512];
-    int c, nfmt = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:w:b:c:o:h", lo, NULL)) != -1) {
-        const char *arg = argv[optind - 1];
-        if (c == ':')
-            bad("%s: expected a value after this option; see %s --help", arg, tool_name(tool));
-        if (c == '?') {
-            int n = (int)strcspn(arg, "="), islong = strncmp(arg, "--", 2) == 0 && arg[2];
-            if (!islong || (optopt && optopt < 256 && !strchr("mwbcoh", optopt)))
-                bad("unknown option -%c; see %s --help", optopt, tool_name(tool));
-            /* A long option known but given a value it does not take */
-            if (optopt)
-                bad("%.*s takes no value; see %s --help", n, arg, tool_name(tool));
-            /* --name=value: name the option alone; a prefix of several
-             * option names is ambiguous */
-            char amb[256] = "";
-            size_t k = 0, na = 0;
-            for (size_t i = 0; lo[i].name; i++)
-                if (takes(tool, lo[i].val) && strncmp(lo[i].name, arg + 2, (size_t)n - 2) == 0 &&
-                    k < sizeof amb)
-                    k += (size_t)snprintf(amb + k, sizeof amb - k, "%s--%s", na++ ? ", " : "",
-                                          lo[i].name);
-            if (na > 1)
-                bad("ambiguous option %.*s (%s); see %s --help", n, arg, amb, tool_name(tool));
-            if (na == 1)
-                bad("unknown option %.*s; did you mean %s? see %s --help", n, arg, amb,
-                    tool_name(tool));
-            bad("unknown option %.*s; see %s --help", n, arg, tool_name(tool));
-        }
-        if (!takes(tool, c)) {
-            const char *name = "?";
-            for (size_t i = 0; lo[i].name; i++)
-                if (lo[i].val == c)
-                    name = lo[i].name;
-            bad("--%s is not an option of %s; see %s --help", name, tool_name(tool),
-                tool_name(tool));
-        }
-        switch (c) {
-        case O_HELP:
-            fputs(usage_text(tool), stdout);
-            exit(0);
-        case O_METRIC:
-            o->sel.metric = optarg;
-            break;
-        case O_WHERE: {
-            /* LABEL=VALUE keeps, LABEL!=VALUE leaves out. */
-            char *eq = strchr(optarg, '=');
-            int neg = eq && eq > optarg && eq[-1] == '!';
-            char *end = neg ? eq - 1 : eq;
-            if (!eq || end == optarg)
-                bad("--where %s: expected LABEL=VALUE, or LABEL!=VALUE to leave records out",
-                    optarg);
-            *end = '\0';
-            o->sel.where = realloc(o->sel.where, (o->sel.nwhere + 1) * sizeof *o->sel.where);
-            if (!o->sel.where)
-                err(1, "out of memory");
-            o->sel.where[o->sel.nwhere].slot = il_sel_slot(&o->sel, optarg);
-            o->sel.where[o->sel.nwhere].neg = neg;
-            o->sel.where[o->sel.nwhere++].value = eq + 1;
-            break;
-        }
-        case O_BY:
-            o->nby = split(optarg, o->by, IL_MAX_SLOTS, "--by");
-            break;
-        case O_COMPARE: {
-            char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg || !eq[1])
-                bad("--compare %s: expected LABEL=BASELINE, e.g. system=O2", optarg);
-            *eq = '\0';
-            o->cmp_label = optarg;
-            o->cmp_base = eq + 1;
-            break;
-        }
-        case O_OUT:
-            o->out = optarg;
-            break;
-        case O_FLOOR:
-            o->sel.subtract_floor = 1;
-            break;
-        case O_STRICT:
-            o->sel.strict = 1;
-            break;
-        case O_POOLED:
-            o->pooled = 1;
-            break;
-        case O_SETUP:
-            setup = optarg;
-            break;
-        case O_PER:
-            if (!*optarg)
-                bad("--per: expected a label name, e.g. --per run");
-            o->per = optarg;
-            break;
-        case O_SCALE:
-            o->sel.scale = 1;
-            break;
-        case O_INC_FAILED:
-            o->include_failed = 1;
-            break;
-        case O_INC_WARMUP:
-            o->sel.include_warmup = 1;
-            break;
-        case O_SPEEDUP:
-            o->speedup = 1;
-            break;
-        case O_ESTIMATOR:
-            if (il_estimator_parse(optarg, &o->est) < 0)
-                bad("--estimator %s: expected mean, median, min, or pNN for a quantile "
-                    "(p10, p5, p90, ...)",
-                    optarg);
-            break;
-        case O_QUIET: {
-            const char *badname;
-            if (il_warn_quiet(optarg, &badname) < 0)
-                bad("--quiet-warning %s: unknown warning name; expected all or one of: %s", badname,
-                    il_warn_names());
-            break;
-        }
-        case O_LEVELS:
-            o->nlevels = split(optarg, o->levels, IL_MAX_LEVELS, "--levels");
-            break;
-        case O_COSTS:
-            costs = optarg;
-            break;
-        case O_TARGET: {
-            char *pct = strchr(optarg, '%');
-            if (pct && pct[1])
-                bad("--target %s: expected a percentage such as 1%%", optarg);
-            if (pct)
-                *pct = '\0';
-            o->target = number(optarg, "--target") / 100;
-            if (!(o->target > 0 && o->target < 1))
-                bad("--target: expected a percentage above 0 and below 100, such as 1%%");
-            break;
-        }
-        case O_BOOT: {
-            double b = number(optarg, "--bootstrap");
-            /* report: the replicates of the quantile bootstraps */
-            if (b < 100 || b > 1e8 || b != floor(b))
-                bad("--bootstrap %s: expected a whole number of replicates from 100 to "
-                    "100000000 (the default is 2000)",
-                    optarg);
-            o->boot = (size_t)b;
-            break;
-        }
-        case O_SEED: {
-            double s = number(optarg, "--seed");
-            if (s < 0 || s != floor(s) || s > 4294967295.0)
-                bad("--seed: expected a whole number from 0 to 4294967295");
-            o->seed = (unsigned long)s;
-            break;
-        }
-        case O_JSON:
-        case O_CSV:
-        case O_MD:
-        case O_GOBENCH:
-            nfmt++;
-            o->fmt = c == O_JSON  ? IL_FMT_JSON
-                     : c == O_CSV ? IL_FMT_CSV
-                     : c == O_MD  ? IL_FMT_MARKDOWN
-                                  : IL_FMT_GOBENCH;
-            break;
-        case O_TITLE:
-            o->title = optarg;
-            break;
-        case O_KEEP:
-            o->keep = optarg;
-            break;
-        case O_BINS: {
-            double b = number(optarg, "--bins");
-            if (b < 1 || b > 1000 || b != floor(b))
-                bad("--bins %s: expected a whole number of bins from 1 to 1000", optarg);
-            o->bins = (size_t)b;
-            break;
-        }
-        case O_SIZE: {
-            char *end, *comma = strchr(optarg, ',');
-            errno = 0;
-            o->size_w = strtod(optarg, &end);
-            if (comma && end == comma)
-                o->size_h = strtod(comma + 1, &end);
-            if (!comma || end == comma || *end || errno || !(o->size_w >= 1 && o->size_w <= 20) ||
-                !(o->size_h >= 1 && o->size_h <= 20))
-                bad("--size %s: expected WIDTH,HEIGHT in inches, each from 1 to 20, e.g. 3.4,2.3",
-                    optarg);
-            break;
-        }
-        }
-    }
-    if (nfmt > 1)
+    if (l->nfmt > 1)
         bad("give at most one of --json, --csv, --markdown, --gobench");
     if (tool == IL_TOOL_PLOT) {
-        if (optind >= argc)
+        if (i >= argc)
             bad("expected a plot kind: violin, env, hist or seq; see interloper plot --help");
-        o->plot_kind = argv[optind++];
+        o->plot_kind = argv[i++];
         if (strcmp(o->plot_kind, "violin") && strcmp(o->plot_kind, "env") &&
             strcmp(o->plot_kind, "hist") && strcmp(o->plot_kind, "seq"))
             bad("unknown plot kind '%s'; expected violin, env, hist or seq", o->plot_kind);
@@ -575,18 +533,53 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
         if (o->bins && strcmp(o->plot_kind, "hist"))
             bad("--bins is for hist; %s has no bins", o->plot_kind);
     }
-    o->files = argv + optind;
-    o->nfiles = argc - optind;
+    o->files = argv + i;
+    o->nfiles = argc - i;
     if (o->nfiles == 0)
         bad("expected one or more .jsonl files of records (- for stdin)");
+}
+
+static void
+costs(struct il_opts *o, char *v)
+{
+    const char *tok[IL_MAX_LEVELS];
+    o->ncosts = split(v, tok, IL_MAX_LEVELS, "--costs");
+    for (size_t i = 0; i < o->ncosts; i++) {
+        o->costs[i] = number(tok[i], "--costs");
+        if (!(o->costs[i] > 0))
+            errx(1, "--costs: every cost must be positive seconds; got %s", tok[i]);
+    }
+    if (o->ncosts != o->nlevels && o->ncosts + 1 != o->nlevels)
+        errx(1,
+             "--costs: %zu values for %zu levels; give one per level, highest first, "
+             "or one fewer to measure the lowest level's cost from wall times",
+             o->ncosts, o->nlevels);
+}
+
+void
+il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->tool = tool;
+    o->seed = 1;
+    o->sel.metric = "wall";
+    o->est.kind = IL_EST_MEAN;
+    o->est.name = "mean";
+    struct later l = {0};
+    static char metric_buf[512];
+    struct il_optp p;
+    il_opt_init(&p, &cmds[tool], argc, argv);
+    while (il_opt_next(&p))
+        one(p.opt->id, (char *)p.val, o, &l);
+    operands(tool, argc, argv, p.i, o, &l);
     if (il_metric_split(&o->sel, metric_buf, sizeof metric_buf) < 0)
         bad("--metric: expected an event name, or wall, user, sys, maxrss, or NUM/DEN");
     if (o->sel.subtract_floor &&
         (o->sel.kind != IL_M_EVENT || (o->sel.derived && o->sel.kind2 != IL_M_EVENT)))
         errx(1, "--subtract-floor applies to events only; '%s' has no calibrated floor",
              o->sel.metric);
-    if (setup) {
-        o->nsetup = split(setup, o->setup, 3, "--setup");
+    if (l.setup) {
+        o->nsetup = split(l.setup, o->setup, 3, "--setup");
         if (o->nsetup > 2)
             bad("--setup: expected one label, or two crossed labels such as env_add,layout");
     }
@@ -597,20 +590,8 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
     if (tool == IL_TOOL_PLAN && o->nlevels == 0)
         bad("--levels is required: name the levels, highest first, e.g. "
             "--levels layout,exec,iter");
-    if (costs) {
-        const char *tok[IL_MAX_LEVELS];
-        o->ncosts = split(costs, tok, IL_MAX_LEVELS, "--costs");
-        for (size_t i = 0; i < o->ncosts; i++) {
-            o->costs[i] = number(tok[i], "--costs");
-            if (!(o->costs[i] > 0))
-                errx(1, "--costs: every cost must be positive seconds; got %s", tok[i]);
-        }
-        if (o->ncosts != o->nlevels && o->ncosts + 1 != o->nlevels)
-            errx(1,
-                 "--costs: %zu values for %zu levels; give one per level, highest first, "
-                 "or one fewer to measure the lowest level's cost from wall times",
-                 o->ncosts, o->nlevels);
-    }
+    if (l.costs)
+        costs(o, l.costs);
     if (tool == IL_TOOL_PLAN && o->ncosts + 1 == o->nlevels)
         o->sel.want_wall = 1;
     check_distinct(o);

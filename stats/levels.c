@@ -2,7 +2,7 @@
  * levels.c: multi-level repetition after Kalibera & Jones, "Rigorous
  * Benchmarking in Reasonable Time", ISMM 2013, section 9:
  *   9.2  S_i^2 (eq. 1) and the unbiased T_i^2.  We use the corrected form
- *        T_i^2 = S_i^2 - S_(i-1)^2 / r_(i-1) (../shared/oracles/stats.md);
+ *        T_i^2 = S_i^2 - S_(i-1)^2 / r_(i-1) (tests/stats/test_stats_oracle.c);
  *        the published form used T_(i-1)^2 there and is biased for i >= 3.
  *   9.3  the interval of the grand mean from S_n^2 alone, and the
  *        non-parametric alternative: a hierarchical bootstrap.

@@ -14,9 +14,10 @@
 #include <string.h>
 
 #include "il_csv.h"
+#include "il_report.h"
 #include "il_stats.h"
 
-static const char *const kinds[] = {"bounded", "exclusive", "unbounded"};
+static const char *const kinds[] = {IL_R_BOUNDED, IL_R_EXCLUSIVE, IL_R_UNBOUNDED};
 
 char *
 il_labels_text(const struct il_report *r, const uint32_t *key, const char *sep, size_t skip)

@@ -1,11 +1,11 @@
 /*
- * out_json.c: the report as one JSON object (built with jansson).  Field
- * names are a contract, like the record schema: add, never rename.  Every
- * field is described in interloper-report(1).  Doubles are written so that
- * they read back as the same double (17 significant digits); counts that
- * are integers stay integers, exact up to 2^63.
- *   tool, metric, unit, subtract_floor, estimator, direction, design, input
- *   groups[].{labels,n,mean,sd,median,min,max,cv,estimate,ci,ci_method,
+ * out_json.c: the report as one JSON object (built with jansson), schema
+ * interloper-report/1.  Field names are a contract, like the record
+ * schema: add, never rename; those readers use are declared in
+ * include/il_report.h.  Every field is described in interloper-report(1).  Doubles are written so
+ * that they read back as the same double (17 significant digits); counts that are integers stay
+ * integers, exact up to 2^63. schema, tool, metric, unit, subtract_floor, estimator, direction,
+ * design, input groups[].{labels,n,mean,sd,median,min,max,cv,estimate,ci,ci_method,
  *             ci_df,skewness,diag,levels,setup_effect}
  *   comparisons[].{labels,baseline_labels,value,baseline,ratio,ci_kind,ci,
  *                  ci_outside,df,ci_method,p,p_holm,n,n_baseline,setups_paired,
@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "il_report.h"
 #include "il_stats.h"
 
 static json_t *
@@ -134,8 +135,8 @@ groups(const struct il_report *r)
     for (size_t g = 0; g < r->gs.ng; g++) {
         const struct il_summary *s = &r->sum[g];
         json_t *o = json_object();
-        set(o, "labels", labels(r, r->gs.g[g].key));
-        set(o, "n", json_integer((json_int_t)s->n));
+        set(o, IL_R_LABELS, labels(r, r->gs.g[g].key));
+        set(o, IL_R_N, json_integer((json_int_t)s->n));
         set(o, "mean", jint_or(s->exact && s->mean_exact, s->imean, s->mean));
         set(o, "sd", s->has_sd ? jnum(s->sd) : json_null());
         set(o, "median", jnum(s->median));
@@ -144,9 +145,9 @@ groups(const struct il_report *r)
         set(o, "cv", s->has_sd ? jnum(s->cv) : json_null());
         /* the flat mean is the mean, to the last digit of an integer */
         int same = r->o->est.kind == IL_EST_MEAN && r->o->design == IL_D_FLAT;
-        set(o, "estimate", jint_or(same && s->exact && s->mean_exact, s->imean, s->est));
-        set(o, "ci", jpair(s->est_lo, s->est_hi, s->has_est_ci));
-        set(o, "ci_method", json_string(s->ci_method ? s->ci_method : "none"));
+        set(o, IL_R_ESTIMATE, jint_or(same && s->exact && s->mean_exact, s->imean, s->est));
+        set(o, IL_R_CI, jpair(s->est_lo, s->est_hi, s->has_est_ci));
+        set(o, IL_R_CI_METHOD, json_string(s->ci_method ? s->ci_method : "none"));
         set(o, "ci_df", s->has_est_ci ? jnum(s->ci_df) : json_null());
         set(o, "skewness", jnum(s->skew));
         set(o, "diag", diag(&r->diag[g]));
@@ -233,7 +234,7 @@ setups(const struct il_report *r, const struct il_setups *s)
     return j;
 }
 
-static const char *const kinds[] = {"bounded", "exclusive", "unbounded"};
+static const char *const kinds[] = {IL_R_BOUNDED, IL_R_EXCLUSIVE, IL_R_UNBOUNDED};
 
 static json_t *
 flat(const struct il_cmp *c)
@@ -256,19 +257,19 @@ comparisons(const struct il_report *r)
     for (size_t i = 0; i < r->ncmp; i++) {
         const struct il_cmp *c = &r->cmp[i];
         json_t *o = json_object();
-        set(o, "labels", labels(r, r->gs.g[c->g].key));
-        set(o, "baseline_labels", labels(r, r->gs.g[c->base].key));
-        set(o, "value", jnum(c->value));
-        set(o, "baseline", jnum(c->baseline));
-        set(o, "ratio", jnum(c->f.ratio));
-        set(o, "ci_kind", json_string(c->few ? "none" : kinds[c->f.kind]));
-        set(o, "ci", jpair(c->f.lo, c->f.hi, !c->few && c->f.kind == IL_CI_BOUNDED));
-        set(o, "ci_outside", jpair(c->f.lo, c->f.hi, !c->few && c->f.kind == IL_CI_EXCLUSIVE));
+        set(o, IL_R_LABELS, labels(r, r->gs.g[c->g].key));
+        set(o, IL_R_BASELINE_LABELS, labels(r, r->gs.g[c->base].key));
+        set(o, IL_R_VALUE, jnum(c->value));
+        set(o, IL_R_BASELINE, jnum(c->baseline));
+        set(o, IL_R_RATIO, jnum(c->f.ratio));
+        set(o, IL_R_CI_KIND, json_string(c->few ? IL_R_NONE : kinds[c->f.kind]));
+        set(o, IL_R_CI, jpair(c->f.lo, c->f.hi, !c->few && c->f.kind == IL_CI_BOUNDED));
+        set(o, IL_R_CI_OUTSIDE, jpair(c->f.lo, c->f.hi, !c->few && c->f.kind == IL_CI_EXCLUSIVE));
         set(o, "df", c->few ? json_null() : jnum(c->f.df));
-        set(o, "ci_method", json_string(c->method));
+        set(o, IL_R_CI_METHOD, json_string(c->method));
         set(o, "p", c->has_p ? jnum(c->p) : json_null());
         set(o, "p_holm", c->holm ? jnum(c->p_holm) : json_null());
-        set(o, "n", json_integer((json_int_t)r->gs.g[c->g].n));
+        set(o, IL_R_N, json_integer((json_int_t)r->gs.g[c->g].n));
         set(o, "n_baseline", json_integer((json_int_t)r->gs.g[c->base].n));
         set(o, "setups_paired",
             r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->paired) : json_null());
@@ -281,7 +282,7 @@ comparisons(const struct il_report *r)
                                    json_pack("[oo]", jnum(c->svr_lo),
                                              isfinite(c->svr_hi) ? jnum(c->svr_hi) : json_null()))
                        : json_null());
-        set(o, "verdict", json_string(c->verdict));
+        set(o, IL_R_VERDICT, json_string(c->verdict));
         json_array_append_new(a, o);
     }
     return a;
@@ -416,13 +417,14 @@ il_out_json(FILE *fp, const struct il_report *r)
     const struct il_data *d = &r->d;
     json_t *root = json_object(), *in = json_object();
     static const char *const tools[] = {"report", "plan", "plot"};
-    set(root, "tool", json_string(tools[o->tool]));
-    set(root, "metric", json_string(o->sel.metric));
-    set(root, "unit", json_string(il_sel_unit(&o->sel)));
-    set(root, "subtract_floor", json_boolean(o->sel.subtract_floor));
-    set(root, "estimator", json_string(o->est.name));
-    set(root, "direction", json_string(o->speedup ? "baseline/value" : "value/baseline"));
-    set(root, "design", design(o));
+    set(root, IL_R_SCHEMA, json_string(IL_REPORT_SCHEMA));
+    set(root, IL_R_TOOL, json_string(tools[o->tool]));
+    set(root, IL_R_METRIC, json_string(o->sel.metric));
+    set(root, IL_R_UNIT, json_string(il_sel_unit(&o->sel)));
+    set(root, IL_R_SUBTRACT_FLOOR, json_boolean(o->sel.subtract_floor));
+    set(root, IL_R_ESTIMATOR, json_string(o->est.name));
+    set(root, IL_R_DIRECTION, json_string(o->speedup ? "baseline/value" : "value/baseline"));
+    set(root, IL_R_DESIGN, design(o));
     set(in, "files", json_integer((json_int_t)d->files));
     set(in, "lines", json_integer((json_int_t)d->lines));
     set(in, "records", json_integer((json_int_t)d->records));
@@ -443,23 +445,23 @@ il_out_json(FILE *fp, const struct il_report *r)
     set(in, "multiplexed", json_integer((json_int_t)d->multiplexed));
     set(in, "multiplexed_min_fraction", d->multiplexed ? jnum(d->mux_frac) : json_null());
     set(in, "scaled", json_boolean(o->sel.scale && d->multiplexed));
-    set(root, "input", in);
-    set(root, "groups", groups(r));
+    set(root, IL_R_INPUT, in);
+    set(root, IL_R_GROUPS, groups(r));
     if (o->cmp_label) {
-        set(root, "comparisons", comparisons(r));
+        set(root, IL_R_COMPARISONS, comparisons(r));
         json_t *su = json_array();
         for (size_t i = 0; i < r->nsuite; i++)
             json_array_append_new(su, suite_obj(r, &r->suite[i]));
         if (r->nsuite == 1)
-            set(root, "suite", suite_obj(r, &r->suite[0]));
-        set(root, "suites", su);
+            set(root, IL_R_SUITE, suite_obj(r, &r->suite[0]));
+        set(root, IL_R_SUITES, su);
     }
     if (r->has_levels && r->gs.ng == 1)
-        set(root, "levels", levels(r, &r->lv));
+        set(root, IL_R_LEVELS, levels(r, &r->lv));
     if (o->tool == IL_TOOL_PLAN)
-        set(root, "plan", plan(r));
+        set(root, IL_R_PLAN, plan(r));
     if (r->has_boot)
-        set(root, "bootstrap",
+        set(root, IL_R_BOOTSTRAP,
             json_pack("{s:I,s:I,s:o,s:o,s:o}", "replicates", (json_int_t)o->boot, "seed",
                       (json_int_t)o->seed, "mean", jnum(r->bmean), "sd", jnum(r->bsd), "ci",
                       jpair(r->blo, r->bhi, 1)));
@@ -468,7 +470,7 @@ il_out_json(FILE *fp, const struct il_report *r)
     json_t *wa = json_array();
     for (size_t i = 0; i < nw; i++)
         json_array_append_new(wa, json_string(w[i]));
-    set(root, "warnings", wa);
+    set(root, IL_R_WARNINGS, wa);
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     if (!text)
         errx(1, "cannot write the JSON output");

@@ -18,10 +18,10 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 # The allocation helpers, the project's one generator (for resampling too),
-# its one hash set, the CSV field, the reader of record files and the
-# machine snapshots compared, from common/.
+# its one hash set, its option layer, the CSV field, the reader of record
+# files and the machine snapshots compared, from common/.
 $(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(IL_HSET_OBJ) \
-		$(IL_CSV_OBJ) $(IL_LINES_OBJ) $(IL_MACHINE_OBJ)
+		$(IL_OPT_OBJ) $(IL_CSV_OBJ) $(IL_LINES_OBJ) $(IL_MACHINE_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
@@ -31,11 +31,11 @@ $(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(I
 
 $(B)/libexec/interloper-%: $(B)/stats/%.o $(STATS_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(STATS_LIB) $(STATS_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATS_LIB) $(STATS_LIBS)
 
 $(STATS_UNIT): $(B)/tests/unit/test_stats_%: tests/stats/test_stats_%.c tests/stats/il_near.h $(STATS_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Istats -o $@ $< $(STATS_LIB) -lcmocka $(STATS_LIBS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Istats $(LDFLAGS) -o $@ $< $(STATS_LIB) -lcmocka $(STATS_LIBS)
 
 stats: $(STATS_TARGETS)
 

@@ -34,33 +34,57 @@
 
 extern char **environ;
 
-static const char *const usage_text =
-    "usage: interloper build --system NAME=VAR=VALUE... [-k K] [-s SEED]\n"
-    "                        [-a keep|used|all] [-g object|function] [-j JOBS]\n"
-    "                        [--program NAME] [--cc COMPILER] [--make MAKE] [-d DIR] [-q]\n"
-    "                        [--] SRCDIR [MAKE-ARGS...]\n"
-    "\n"
-    "Build one program's sources once per system, each through interloper cc with\n"
-    "its own make variables, and relink every system in the same K orders from one\n"
-    "seed (interloper link), so that interloper sweep can compare them layout by\n"
-    "layout (Mytkowicz et al., section 4.1).  The binaries' paths go to stdout.\n"
-    "\n"
-    "  --system NAME=VAR=VALUE  a system and one make variable of its build; repeat\n"
-    "                        for more variables and systems; names of one length\n"
-    "  -k, --orders K        binaries per system (default 16)\n"
-    "  -s, --seed SEED       the orders' seed (default: drawn, and said)\n"
-    "  -a, --archives MODE   static archives: keep, used (default) or all\n"
-    "  -g, --granularity G   object (default) or function\n"
-    "  -j, --jobs N          links at a time (default 1)\n"
-    "      --program NAME    the program to relink, when the build links several\n"
-    "      --cc COMPILER     the real compiler (default cc)\n"
-    "      --make MAKE       the make command, split at blanks (default make)\n"
-    "  -d, --out DIR         a new or empty directory (default interloper-build):\n"
-    "                        DIR/NAME/src, build.log, links, link.log, DIR/NAME/link/\n"
-    "  -q, --quiet           no summary\n"
-    "  MAKE-ARGS             for every system's make (targets, VAR=VALUE)\n"
-    "\n"
-    "See interloper-build(1).\n";
+enum {
+    O_SYSTEM = 1,
+    O_ORDERS,
+    O_SEED,
+    O_ARCHIVES,
+    O_GRAN,
+    O_JOBS,
+    O_PROGRAM,
+    O_CC,
+    O_MAKE,
+    O_OUT,
+    O_QUIET
+};
+
+static const struct il_opt opts[] = {
+    {"system", 0, IL_OPT_VALUE, "NAME=VAR=VALUE",
+     "a system and one make variable of its build; repeat\n"
+     "for more variables and systems; names of one length",
+     O_SYSTEM},
+    {"orders", 'k', IL_OPT_VALUE, "K", "binaries per system (default 16)", O_ORDERS},
+    {"seed", 's', IL_OPT_VALUE, "SEED", "the orders' seed (default: drawn, and said)", O_SEED},
+    {"archives", 'a', IL_OPT_VALUE, "keep|used|all", "static archives: keep, used (default) or all",
+     O_ARCHIVES},
+    {"granularity", 'g', IL_OPT_VALUE, "object|function", "object (default) or function", O_GRAN},
+    {"jobs", 'j', IL_OPT_VALUE, "N", "links at a time (default 1)", O_JOBS},
+    {"program", 0, IL_OPT_VALUE, "NAME", "the program to relink, when the build links several",
+     O_PROGRAM},
+    {"cc", 0, IL_OPT_VALUE, "COMPILER", "the real compiler (default cc)", O_CC},
+    {"make", 0, IL_OPT_VALUE, "MAKE", "the make command, split at blanks (default make)", O_MAKE},
+    {"out", 'd', IL_OPT_VALUE, "DIR",
+     "a new or empty directory (default interloper-build):\n"
+     "DIR/NAME/src, build.log, links, link.log, DIR/NAME/link/",
+     O_OUT},
+    {"quiet", 'q', IL_OPT_FLAG, NULL, "no summary", O_QUIET},
+    {0},
+};
+
+static const struct il_cmd cmd = {
+    .name = "interloper build",
+    .synopsis = "--system NAME=VAR=VALUE... [-k K] [-s SEED]\n"
+                "[-a keep|used|all] [-g object|function] [-j JOBS]\n"
+                "[--program NAME] [--cc COMPILER] [--make MAKE] [-d DIR] [-q]\n"
+                "[--] SRCDIR [MAKE-ARGS...]",
+    .about = "Build one program's sources once per system, each through interloper cc with\n"
+             "its own make variables, and relink every system in the same K orders from one\n"
+             "seed (interloper link), so that interloper sweep can compare them layout by\n"
+             "layout (Mytkowicz et al., section 4.1).  The binaries' paths go to stdout.\n"
+             "MAKE-ARGS go to every system's make (targets, VAR=VALUE).",
+    .man = "interloper-build(1)",
+    .opts = opts,
+};
 
 #define IL_MAX_SYSTEMS 16
 
@@ -206,199 +230,256 @@ orders(const char *path, size_t *n, char **program)
     return out;
 }
 
-int
-main(int argc, char **argv)
-{
-    static char me[] = "interloper build";
-    program_invocation_short_name = me;
-    struct il_args a;
+/* What the options say. */
+struct build {
     struct sys sys[IL_MAX_SYSTEMS];
-    size_t nsys = 0;
-    const char *k = "16", *seed = NULL, *arch = "used", *gran = "object", *jobs = "1";
-    const char *program = NULL, *cc = "cc", *make = "make", *dir = "interloper-build";
-    int quiet = 0;
-    il_args_init(&a, me, argc, argv);
-    for (const char *opt; (opt = il_args_next(&a));) {
-        if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
-            fputs(usage_text, stdout);
-            return 0;
-        } else if (!strcmp(opt, "--system")) {
-            const char *v = il_args_value(&a), *eq = strchr(v, '='),
-                       *eq2 = eq ? strchr(eq + 1, '=') : 0;
-            if (!eq || !eq2 || eq2 == eq + 1 || !name_ok(v, (size_t)(eq - v)))
-                il_args_bad(&a, v,
-                            "expected NAME=VAR=VALUE, a system name (letters, digits, '_', '-', "
-                            "'.') and one make variable, e.g. O3=CFLAGS=-O3");
-            size_t i = 0;
-            while (i < nsys && (strlen(sys[i].name) != (size_t)(eq - v) ||
-                                strncmp(sys[i].name, v, (size_t)(eq - v))))
-                i++;
-            if (i == nsys) {
-                if (nsys == IL_MAX_SYSTEMS)
-                    il_args_bad(&a, v, "at most %d systems", IL_MAX_SYSTEMS);
-                sys[nsys].name = il_xasprintf("%.*s", (int)(eq - v), v);
-                sys[nsys].vars = NULL;
-                sys[nsys++].nvars = 0;
-            }
-            sys[i].vars = realloc(sys[i].vars, (sys[i].nvars + 1) * sizeof *sys[i].vars);
-            if (!sys[i].vars)
-                err(1, "out of memory");
-            sys[i].vars[sys[i].nvars++] = eq + 1;
-        } else if (!strcmp(opt, "-k") || !strcmp(opt, "--orders")) {
-            k = il_args_value(&a);
-        } else if (!strcmp(opt, "-s") || !strcmp(opt, "--seed")) {
-            seed = il_args_value(&a);
-        } else if (!strcmp(opt, "-a") || !strcmp(opt, "--archives")) {
-            arch = il_args_value(&a);
-        } else if (!strcmp(opt, "-g") || !strcmp(opt, "--granularity")) {
-            gran = il_args_value(&a);
-        } else if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs")) {
-            jobs = il_args_value(&a);
-        } else if (!strcmp(opt, "--program")) {
-            program = il_args_value(&a);
-        } else if (!strcmp(opt, "--cc")) {
-            cc = il_args_value(&a);
-        } else if (!strcmp(opt, "--make")) {
-            make = il_args_value(&a);
-        } else if (!strcmp(opt, "-d") || !strcmp(opt, "--out")) {
-            dir = il_args_value(&a);
-        } else if (!strcmp(opt, "-q") || !strcmp(opt, "--quiet")) {
-            il_args_flag(&a);
-            quiet = 1;
-        } else {
-            errx(1, "unknown option %s; see interloper build --help", opt);
-        }
+    size_t nsys;
+    const char *k, *seed, *arch, *gran, *jobs, *program, *cc, *make, *dir;
+    int quiet;
+    const char *src;  /* the program's source directory */
+    char **make_args; /* for every system's make, NULL-ended */
+    size_t nmake_args;
+};
+
+/* --system NAME=VAR=VALUE: a system, or one more variable of one */
+static void
+add_system(struct build *b, const struct il_optp *p)
+{
+    const char *v = p->val, *eq = strchr(v, '='), *eq2 = eq ? strchr(eq + 1, '=') : 0;
+    if (!eq || !eq2 || eq2 == eq + 1 || !name_ok(v, (size_t)(eq - v)))
+        il_opt_bad(p, v,
+                   "expected NAME=VAR=VALUE, a system name (letters, digits, '_', '-', "
+                   "'.') and one make variable, e.g. O3=CFLAGS=-O3");
+    size_t i = 0;
+    while (i < b->nsys && (strlen(b->sys[i].name) != (size_t)(eq - v) ||
+                           strncmp(b->sys[i].name, v, (size_t)(eq - v))))
+        i++;
+    if (i == b->nsys) {
+        if (b->nsys == IL_MAX_SYSTEMS)
+            il_opt_bad(p, v, "at most %d systems", IL_MAX_SYSTEMS);
+        b->sys[b->nsys].name = il_xasprintf("%.*s", (int)(eq - v), v);
+        b->sys[b->nsys].vars = NULL;
+        b->sys[b->nsys++].nvars = 0;
     }
-    if (!nsys)
+    struct sys *y = &b->sys[i];
+    y->vars = il_xrealloc(y->vars, (y->nvars + 1) * sizeof *y->vars);
+    y->vars[y->nvars++] = eq + 1;
+}
+
+static void
+parse(struct build *b, int argc, char **argv)
+{
+    struct il_optp p;
+    const struct il_opt *o;
+    memset(b, 0, sizeof *b);
+    b->k = "16", b->arch = "used", b->gran = "object", b->jobs = "1";
+    b->cc = "cc", b->make = "make", b->dir = "interloper-build";
+    il_opt_init(&p, &cmd, argc, argv);
+    while ((o = il_opt_next(&p))) {
+        const char **to[] = {[O_ORDERS] = &b->k,  [O_SEED] = &b->seed, [O_ARCHIVES] = &b->arch,
+                             [O_GRAN] = &b->gran, [O_JOBS] = &b->jobs, [O_PROGRAM] = &b->program,
+                             [O_CC] = &b->cc,     [O_MAKE] = &b->make, [O_OUT] = &b->dir};
+        if (o->id == O_SYSTEM)
+            add_system(b, &p);
+        else if (o->id == O_QUIET)
+            b->quiet = 1;
+        else
+            *to[o->id] = p.val;
+    }
+    if (!b->nsys)
         errx(1, "expected at least one --system NAME=VAR=VALUE; see interloper build --help");
-    for (size_t i = 1; i < nsys; i++)
-        if (strlen(sys[i].name) != strlen(sys[0].name))
+    for (size_t i = 1; i < b->nsys; i++)
+        if (strlen(b->sys[i].name) != strlen(b->sys[0].name))
             errx(1,
                  "--system %s and %s: names of different lengths; the binaries' paths hold "
                  "the name and must have one length (the path is on the stack), e.g. O2 and O3",
-                 sys[0].name, sys[i].name);
-    if (a.i >= argc)
+                 b->sys[0].name, b->sys[i].name);
+    if (p.i >= argc)
         errx(1, "expected the program's source directory; see interloper build --help");
-    const char *src = argv[a.i++];
+    b->src = argv[p.i++];
     struct stat sb;
-    if (stat(src, &sb) < 0 || !S_ISDIR(sb.st_mode))
-        errx(1, "%s: not a directory; expected the program's source directory", src);
+    if (stat(b->src, &sb) < 0 || !S_ISDIR(sb.st_mode))
+        errx(1, "%s: not a directory; expected the program's source directory", b->src);
+    b->make_args = &argv[p.i];
+    b->nmake_args = (size_t)(argc - p.i);
+}
+
+/* System Y's sources copied into SD/src and built there by make, through
+ * interloper cc, which records its links in SD/links. */
+static void
+build_one(const struct build *b, const struct sys *y, const char *sd, const char *libexec,
+          char **env)
+{
+    char *srcd = il_xasprintf("%s/src", sd), *links = il_xasprintf("%s/links", sd);
+    char *log = il_xasprintf("%s/build.log", sd);
+    char *from = il_xasprintf("%s/.", b->src), why[64], line[1100];
+    char *cp[] = {"cp", "-R", from, srcd, NULL};
+    int st = run(cp, -1, -1, environ);
+    if (!WIFEXITED(st) || WEXITSTATUS(st))
+        errx(1, "cp -R %s %s failed (%s)", from, srcd, how(st, why, sizeof why));
+    /* make [its words] -C src CC='...interloper-cc' --cc CC --links L -- VARS... ARGS... */
+    struct il_buf ccv = {0};
+    char *shim = il_xasprintf("%s/interloper-cc", libexec);
+    il_buf_shell(&ccv, shim, NULL);
+    il_buf_str(&ccv, " --cc ");
+    il_buf_shell(&ccv, b->cc, NULL);
+    il_buf_str(&ccv, " --links ");
+    il_buf_shell(&ccv, links, NULL);
+    il_buf_str(&ccv, " --");
+    char *ccarg = il_xasprintf("CC=%s", ccv.p), *mk = il_xstrdup(b->make);
+    size_t n = 0;
+    char **mv = il_xcalloc(b->nmake_args + y->nvars + strlen(b->make) + 16, sizeof *mv);
+    for (char *w = strtok(mk, " \t"); w; w = strtok(NULL, " \t"))
+        mv[n++] = w;
+    if (!n)
+        errx(1, "--make: expected a command, e.g. make or 'make -j2'");
+    mv[n++] = "-C";
+    mv[n++] = srcd;
+    mv[n++] = ccarg;
+    for (size_t j = 0; j < y->nvars; j++)
+        mv[n++] = (char *)y->vars[j];
+    for (size_t j = 0; j < b->nmake_args; j++)
+        mv[n++] = b->make_args[j];
+    int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (lfd < 0)
+        err(1, "%s", log);
+    st = run(mv, lfd, lfd, env);
+    close(lfd);
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+        last_line(log, line, sizeof line);
+        errx(1, "the build of %s failed (%s; its output is in %s): %s", y->name,
+             how(st, why, sizeof why), log, line);
+    }
+    if (access(links, F_OK) < 0)
+        errx(1,
+             "the build of %s linked nothing through interloper cc (%s is missing); does "
+             "the Makefile take CC from make's command line? (its output is in %s)",
+             y->name, links, log);
+    /* A build that links several programs (bzip2 and bzip2recover): which
+     * one to relink is the user's choice, never the last by chance. */
+    struct il_strv progs = {0};
+    if (!b->program && il_record_programs(links, &progs) == 0 && progs.n > 1) {
+        struct il_buf names = {0};
+        for (size_t j = 0; j < progs.n; j++)
+            il_buf_printf(&names, "%s%s", j ? ", " : "", progs.v[j]);
+        errx(1, "the build of %s linked %zu programs (%s); choose one with --program NAME", y->name,
+             progs.n, names.p);
+    }
+    il_strv_free(&progs);
+    free(mv);
+    free(mk);
+    free(ccarg);
+    free(shim);
+    il_buf_free(&ccv);
+    free(srcd);
+    free(links);
+    free(log);
+    free(from);
+}
+
+/* System Y's recorded link relinked by interloper link into SD/link, in
+ * the orders of SEED; their objects, and the program's name. */
+static char **
+relink_one(const struct build *b, const struct sys *y, const char *sd, const char *libexec,
+           const char *seed, size_t *no, char **prog)
+{
+    char why[64], line[1100];
+    char *links = il_xasprintf("%s/links", sd), *linkd = il_xasprintf("%s/link", sd);
+    /* interloper link --replay LINKS -k K -s SEED -a A -g G -j J -d DIR -q [--program P] */
+    char *link = il_xasprintf("%s/interloper-link", libexec);
+    char *lv[] = {link,
+                  "--replay",
+                  links,
+                  "-k",
+                  (char *)b->k,
+                  "-s",
+                  (char *)seed,
+                  "-a",
+                  (char *)b->arch,
+                  "-g",
+                  (char *)b->gran,
+                  "-j",
+                  (char *)b->jobs,
+                  "-d",
+                  linkd,
+                  "-q",
+                  b->program ? "--program" : NULL,
+                  (char *)b->program,
+                  NULL};
+    /* link's messages: one line of ours on failure, its warnings through */
+    char *lerr = il_xasprintf("%s/link.log", sd);
+    int efd = open(lerr, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (efd < 0)
+        err(1, "%s", lerr);
+    int st = run(lv, -1, efd, environ);
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+        last_line(lerr, line, sizeof line);
+        errx(1, "relinking %s failed (%s): %s", y->name, how(st, why, sizeof why), line);
+    }
+    char chunk[4096];
+    ssize_t got;
+    lseek(efd, 0, SEEK_SET);
+    while ((got = read(efd, chunk, sizeof chunk)) > 0)
+        if (il_write_full(STDERR_FILENO, chunk, (size_t)got) < 0)
+            break;
+    close(efd);
+    free(lerr);
+    char *man = il_xasprintf("%s/manifest.json", linkd);
+    char **ord = orders(man, no, prog);
+    free(man);
+    free(link);
+    free(links);
+    free(linkd);
+    return ord;
+}
+
+/* What to measure next, on stderr. */
+static void
+summary(const struct build *b, const char *prog, size_t norders, const char *seed)
+{
+    struct il_buf m = {0};
+    for (size_t i = 0; i < b->nsys; i++) {
+        il_buf_printf(&m, " --system ");
+        char *v =
+            il_xasprintf("%s=%s/%s/link/%s.{layout}", b->sys[i].name, b->dir, b->sys[i].name, prog);
+        il_buf_word(&m, v);
+        free(v);
+    }
+    fprintf(stderr,
+            "interloper build: %zu system%s of %s, %zu binaries each in the same orders "
+            "(seed %s), in %s; measure them with interloper sweep --layouts %zu%s\n",
+            b->nsys, b->nsys == 1 ? "" : "s", prog, norders, seed, b->dir, norders, m.p);
+    il_buf_free(&m);
+}
+
+int
+main(int argc, char **argv)
+{
+    struct build b;
+    parse(&b, argc, argv);
     /* -k, -j, -g, -a and -s by interloper link's rules, before anything is
      * built; a drawn seed is drawn here, once, so that every system gets it. */
     struct il_link_opts lo;
-    il_link_opts(&lo, k, jobs, gran, arch, seed);
-    char seedbuf[16];
+    il_link_opts(&lo, b.k, b.jobs, b.gran, b.arch, b.seed);
+    char drawn[16];
+    const char *seed = b.seed;
     if (!seed) {
-        snprintf(seedbuf, sizeof seedbuf, "%u", lo.seed);
-        seed = seedbuf;
+        snprintf(drawn, sizeof drawn, "%u", lo.seed);
+        seed = drawn;
     }
-    char *top = out_dir(dir);
+    char *top = out_dir(b.dir);
     const char *libexec = il_libexec_dir();
     char **env = make_env();
     char **first = NULL, *prog0 = NULL;
     size_t norders = 0;
-    for (size_t i = 0; i < nsys; i++) {
-        char *sd = il_xasprintf("%s/%s", top, sys[i].name);
-        char *srcd = il_xasprintf("%s/src", sd), *links = il_xasprintf("%s/links", sd);
-        char *log = il_xasprintf("%s/build.log", sd), *linkd = il_xasprintf("%s/link", sd);
-        char *from = il_xasprintf("%s/.", src), why[64], line[1100];
+    for (size_t i = 0; i < b.nsys; i++) {
+        const struct sys *y = &b.sys[i];
+        char *sd = il_xasprintf("%s/%s", top, y->name), *prog;
         if (mkdir(sd, 0777) < 0)
             err(1, "%s", sd);
-        char *cp[] = {"cp", "-R", from, srcd, NULL};
-        int st = run(cp, -1, -1, environ);
-        if (!WIFEXITED(st) || WEXITSTATUS(st))
-            errx(1, "cp -R %s %s failed (%s)", from, srcd, how(st, why, sizeof why));
-        /* make [its words] -C src CC='...interloper-cc' --cc CC --links L -- VARS... ARGS... */
-        struct il_buf ccv = {0};
-        char *shim = il_xasprintf("%s/interloper-cc", libexec);
-        il_buf_shell(&ccv, shim, NULL);
-        il_buf_str(&ccv, " --cc ");
-        il_buf_shell(&ccv, cc, NULL);
-        il_buf_str(&ccv, " --links ");
-        il_buf_shell(&ccv, links, NULL);
-        il_buf_str(&ccv, " --");
-        char *ccarg = il_xasprintf("CC=%s", ccv.p), *mk = il_xstrdup(make);
-        size_t cap = (size_t)argc + sys[i].nvars + 16, n = 0;
-        char **mv = il_xcalloc(cap + strlen(make), sizeof *mv);
-        for (char *w = strtok(mk, " \t"); w; w = strtok(NULL, " \t"))
-            mv[n++] = w;
-        if (!n)
-            errx(1, "--make: expected a command, e.g. make or 'make -j2'");
-        mv[n++] = "-C";
-        mv[n++] = srcd;
-        mv[n++] = ccarg;
-        for (size_t j = 0; j < sys[i].nvars; j++)
-            mv[n++] = (char *)sys[i].vars[j];
-        for (int j = a.i; j < argc; j++)
-            mv[n++] = argv[j];
-        int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        if (lfd < 0)
-            err(1, "%s", log);
-        st = run(mv, lfd, lfd, env);
-        close(lfd);
-        if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-            last_line(log, line, sizeof line);
-            errx(1, "the build of %s failed (%s; its output is in %s): %s", sys[i].name,
-                 how(st, why, sizeof why), log, line);
-        }
-        if (access(links, F_OK) < 0)
-            errx(1,
-                 "the build of %s linked nothing through interloper cc (%s is missing); does "
-                 "the Makefile take CC from make's command line? (its output is in %s)",
-                 sys[i].name, links, log);
-        /* A build that links several programs (bzip2 and bzip2recover): which
-         * one to relink is the user's choice, never the last by chance. */
-        struct il_strv progs = {0};
-        if (!program && il_record_programs(links, &progs) == 0 && progs.n > 1) {
-            struct il_buf names = {0};
-            for (size_t j = 0; j < progs.n; j++)
-                il_buf_printf(&names, "%s%s", j ? ", " : "", progs.v[j]);
-            errx(1, "the build of %s linked %zu programs (%s); choose one with --program NAME",
-                 sys[i].name, progs.n, names.p);
-        }
-        il_strv_free(&progs);
-        /* interloper link --replay LINKS -k K -s SEED -a A -g G -j J -d DIR -q [--program P] */
-        char *link = il_xasprintf("%s/interloper-link", libexec);
-        char *lv[] = {link,
-                      "--replay",
-                      links,
-                      "-k",
-                      (char *)k,
-                      "-s",
-                      (char *)seed,
-                      "-a",
-                      (char *)arch,
-                      "-g",
-                      (char *)gran,
-                      "-j",
-                      (char *)jobs,
-                      "-d",
-                      linkd,
-                      "-q",
-                      program ? "--program" : NULL,
-                      (char *)program,
-                      NULL};
-        /* link's messages: one line of ours on failure, its warnings through */
-        char *lerr = il_xasprintf("%s/link.log", sd);
-        int efd = open(lerr, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        if (efd < 0)
-            err(1, "%s", lerr);
-        st = run(lv, -1, efd, environ);
-        if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-            last_line(lerr, line, sizeof line);
-            errx(1, "relinking %s failed (%s): %s", sys[i].name, how(st, why, sizeof why), line);
-        }
-        char chunk[4096];
-        ssize_t got;
-        lseek(efd, 0, SEEK_SET);
-        while ((got = read(efd, chunk, sizeof chunk)) > 0)
-            if (il_write_full(STDERR_FILENO, chunk, (size_t)got) < 0)
-                break;
-        close(efd);
-        free(lerr);
-        char *man = il_xasprintf("%s/manifest.json", linkd), *prog;
+        build_one(&b, y, sd, libexec, env);
         size_t no;
-        char **ord = orders(man, &no, &prog);
+        char **ord = relink_one(&b, y, sd, libexec, seed, &no, &prog);
         if (!first) {
             first = ord;
             norders = no;
@@ -410,40 +491,15 @@ main(int argc, char **argv)
                          "%s and %s linked different objects, so one seed gave them different "
                          "orders: binary %zu is '%s' for %s and '%s' for %s; build both from "
                          "the same sources and targets",
-                         sys[0].name, sys[i].name, j, first[j], sys[0].name, ord[j], sys[i].name);
+                         b.sys[0].name, y->name, j, first[j], b.sys[0].name, ord[j], y->name);
             if (no != norders || strcmp(prog, prog0))
                 errx(1, "%s and %s: different programs or numbers of binaries (%s, %s)",
-                     sys[0].name, sys[i].name, prog0, prog);
+                     b.sys[0].name, y->name, prog0, prog);
         }
-        free(man);
-        free(link);
-        free(mv);
-        free(mk);
-        free(ccarg);
-        free(shim);
-        il_buf_free(&ccv);
         free(sd);
-        free(srcd);
-        free(links);
-        free(log);
-        free(linkd);
-        free(from);
     }
-    if (!quiet) {
-        struct il_buf b = {0};
-        for (size_t i = 0; i < nsys; i++) {
-            il_buf_printf(&b, " --system ");
-            char *v =
-                il_xasprintf("%s=%s/%s/link/%s.{layout}", sys[i].name, dir, sys[i].name, prog0);
-            il_buf_word(&b, v);
-            free(v);
-        }
-        fprintf(stderr,
-                "interloper build: %zu system%s of %s, %zu binaries each in the same orders "
-                "(seed %s), in %s; measure them with interloper sweep --layouts %zu%s\n",
-                nsys, nsys == 1 ? "" : "s", prog0, norders, seed, dir, norders, b.p);
-        il_buf_free(&b);
-    }
+    if (!b.quiet)
+        summary(&b, prog0, norders, seed);
     free(top);
     free(env);
     return 0;

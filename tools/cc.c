@@ -17,30 +17,42 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "il_names.h"
+#include "il_opt.h"
 #include "linkcmd.h"
 
-static void
-usage(void)
-{
-    fputs("usage: interloper cc [--cc COMPILER] [--links FILE] [--] COMPILER-ARGS...\n"
-          "\n"
-          "Run COMPILER with COMPILER-ARGS.  When they make a final link of .o\n"
-          "files (no -c, -S, -E, -M, -MM, -r) and it succeeds, append the command to\n"
-          "FILE as one line, for `interloper link --replay FILE`.  The compiler's\n"
-          "output and exit status are passed through unchanged.\n"
-          "\n"
-          "options (before the compiler's arguments; -- ends them):\n"
-          "  --cc COMPILER   the real compiler or linker, split at blanks\n"
-          "                  (default $INTERLOPER_CC, else cc)\n"
-          "  --links FILE    where links are recorded\n"
-          "                  (default $INTERLOPER_CC_LINKS, else ./interloper-links)\n"
-          "  --help          this text\n"
-          "\n"
-          "Use it as CC in a Makefile:\n"
-          "  make CC='interloper cc --cc gcc --links /abs/links --'\n"
-          "See interloper-cc(1) and interloper-link(1).\n",
-          stdout);
-}
+enum { O_CC = 1, O_LINKS };
+
+static const struct il_opt opts[] = {
+    {"cc", 0, IL_OPT_VALUE, "COMPILER",
+     "the real compiler or linker, split at blanks\n"
+     "(default $INTERLOPER_CC, else cc)",
+     O_CC},
+    {"links", 0, IL_OPT_VALUE, "FILE",
+     "where links are recorded\n"
+     "(default $INTERLOPER_CC_LINKS, else ./interloper-links)",
+     O_LINKS},
+    {0},
+};
+
+/* The options come before the compiler's arguments, which may be anything
+ * (-h is ld's soname): the first word that is not one of ours, or "--",
+ * ends them. */
+static const struct il_cmd cc_cmd = {
+    .name = "interloper cc",
+    .synopsis = "[--cc COMPILER] [--links FILE] [--] COMPILER-ARGS...",
+    .about = "Run COMPILER with COMPILER-ARGS.  When they make a final link of .o\n"
+             "files (no -c, -S, -E, -M, -MM, -r) and it succeeds, append the command to\n"
+             "FILE as one line, for `interloper link --replay FILE`.  The compiler's\n"
+             "output and exit status are passed through unchanged.  The options come\n"
+             "before the compiler's arguments; -- ends them, and so does any word\n"
+             "that is not one of them (-h is the compiler's).",
+    .more = "Use it as CC in a Makefile:\n"
+            "  make CC='interloper cc --cc gcc --links /abs/links --'",
+    .man = "interloper-cc(1) and interloper-link(1)",
+    .opts = opts,
+    .passthrough = 1,
+};
 
 /* The working directory as sh's pwd prints it: $PWD when it names this
  * directory (keeping the user's symbolic links), else the physical path. */
@@ -61,38 +73,21 @@ cwd(void)
 int
 main(int argc, char **argv)
 {
-    program_invocation_short_name = (char *)"interloper cc"; /* err(3) prefix */
-    const char *cc = getenv("INTERLOPER_CC"), *links = getenv("INTERLOPER_CC_LINKS");
+    const char *cc = getenv(IL_V_CC), *links = getenv(IL_V_CC_LINKS);
     if (!cc)
         cc = "cc";
     if (!links)
         links = "interloper-links";
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--cc") || !strcmp(a, "--links")) {
-            if (i + 1 >= argc)
-                errx(1, "option %s needs a value, %s", a,
-                     a[2] == 'c' ? "the real compiler" : "the record file");
-            *(a[2] == 'c' ? &cc : &links) = argv[++i];
-        } else if (!strncmp(a, "--cc=", 5)) {
-            cc = a + 5;
-        } else if (!strncmp(a, "--links=", 8)) {
-            links = a + 8;
-        } else if (!strcmp(a, "--help")) {
-            usage();
-            return 0;
-        } else if (!strcmp(a, "--")) {
-            i++;
-            break;
-        } else {
-            break; /* the compiler's own arguments start here */
-        }
-    }
+    struct il_optp p;
+    const struct il_opt *o;
+    il_opt_init(&p, &cc_cmd, argc, argv);
+    while ((o = il_opt_next(&p)))
+        *(o->id == O_CC ? &cc : &links) = p.val;
+    int i = p.i;
     if (!*links)
         errx(1, "the record file is empty; set --links or INTERLOPER_CC_LINKS");
     /* A shim that calls itself would loop forever. */
-    const char *active = getenv("INTERLOPER_CC_ACTIVE");
+    const char *active = getenv(IL_V_CC_ACTIVE);
     if (active && *active)
         errx(1,
              "the real compiler '%s' runs interloper cc again; set --cc or INTERLOPER_CC to "
@@ -118,7 +113,7 @@ main(int argc, char **argv)
              "the real compiler '%s' is not found; set --cc or INTERLOPER_CC to a compiler "
              "in PATH",
              cmd.v[0]);
-    if (setenv("INTERLOPER_CC_ACTIVE", "1", 1) < 0)
+    if (setenv(IL_V_CC_ACTIVE, "1", 1) < 0)
         err(1, "setenv");
 
     /* Is this a final link of object files? */

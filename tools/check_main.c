@@ -10,40 +10,36 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "il_opt.h"
 #include "sweep.h"
 
-static void
-usage(FILE *f)
-{
-    fputs("usage: interloper check [--json]\n"
-          "\n"
-          "Check the machine before measuring: other load, the CPU frequency governor\n"
-          "and boost, busy SMT siblings, steal time, transparent huge pages,\n"
-          "perf_event_paranoid, ASLR and whether the software events' switches are\n"
-          "held; one line each, saying what is wrong and how to fix it.  Exit status\n"
-          "0 when nothing is wrong, 2 when something is.\n"
-          "\n"
-          "  --json      the findings as JSON, with the machine's state\n"
-          "  -h, --help  this text\n"
-          "\n"
-          "See interloper-check(1).\n",
-          f);
-}
+static const struct il_opt opts[] = {
+    {"json", 0, IL_OPT_FLAG, NULL, "the findings as JSON, with the machine's state", 1},
+    {0},
+};
+
+static const struct il_cmd cmd = {
+    .name = "interloper check",
+    .synopsis = "[--json]",
+    .about = "Check the machine before measuring: other load, the CPU frequency governor\n"
+             "and boost, busy SMT siblings, steal time, transparent huge pages,\n"
+             "perf_event_paranoid, ASLR and whether the software events' switches are\n"
+             "held; one line each, saying what is wrong and how to fix it.  Exit status\n"
+             "0 when nothing is wrong, 2 when something is.",
+    .man = "interloper-check(1)",
+    .opts = opts,
+};
 
 int
 main(int argc, char **argv)
 {
-    program_invocation_short_name = (char *)"interloper check"; /* err(3) prefix */
     int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else
-            errx(1, "unknown argument '%s'; expected --json or --help", argv[i]);
-    }
+    struct il_optp p;
+    il_opt_init(&p, &cmd, argc, argv);
+    while (il_opt_next(&p))
+        json = 1;
+    if (p.i < argc)
+        il_opt_usage(&cmd, "unexpected '%s'; interloper check takes no operands", argv[p.i]);
     json_t *m = il_machine();
     struct il_findings fs;
     il_check(&fs, m, 0);

@@ -6,7 +6,6 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
@@ -14,28 +13,33 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "il.h"
+#include "il_opt.h"
+#include "il_resolve.h"
 
-static void
-usage(FILE *f)
-{
-    fprintf(f, "usage: interloper events [--json] [--list] [EVENT...]\n"
-               "\n"
-               "Lists the counter backends (perf, papi, none), whether each works here and\n"
-               "why not, then resolves each EVENT (default: $INTERLOPER_EVENTS, or the\n"
-               "default events) to its backend and encoding and tries to open it.\n"
-               "\n"
-               "  --json   one JSON object instead of text\n"
-               "  --list   also list the generic event names\n"
-               "  --help   this text\n"
-               "\n"
-               "Generic names: cycles, instructions, branches, branch-misses,\n"
-               "cache-references, cache-misses, task-clock, cpu-clock, page-faults,\n"
-               "minor-faults, major-faults, context-switches, cpu-migrations (and more\n"
-               "with --list); :u or :k after a generic name counts user or kernel only.\n"
-               "Other names go to libpfm4 (e.g. perf::PAGE-FAULTS, INST_RETIRED:ANY_P),\n"
-               "PAPI_* names to libpapi.  See interloper-events(1).\n");
-}
+enum { O_JSON = 1, O_LIST };
+
+static const struct il_opt opts[] = {
+    {"json", 0, IL_OPT_FLAG, NULL, "one JSON object instead of text", O_JSON},
+    {"list", 0, IL_OPT_FLAG, NULL, "also list the generic event names", O_LIST},
+    {0},
+};
+
+static const struct il_cmd cmd = {
+    .name = "interloper events",
+    .synopsis = "[--json] [--list] [EVENT...]",
+    .about = "Lists the counter backends (perf, papi, none), whether each works here and\n"
+             "why not, then resolves each EVENT (default: $INTERLOPER_EVENTS, or the\n"
+             "default events) to its backend and encoding and tries to open it.",
+    .more = "Generic names: cycles, instructions, branches, branch-misses,\n"
+            "cache-references, cache-misses, task-clock, cpu-clock, page-faults,\n"
+            "minor-faults, major-faults, context-switches, cpu-migrations (and more\n"
+            "with --list); :u or :k after a generic name counts user or kernel only.\n"
+            "Other names go to libpfm4 (e.g. perf::PAGE-FAULTS, INST_RETIRED:ANY_P),\n"
+            "PAPI_* names to libpapi.",
+    .man = "interloper-events(1)",
+    .opts = opts,
+    .permute = 1,
+};
 
 static const char *
 paranoid_meaning(int p)
@@ -259,29 +263,14 @@ print_event(json_t *e)
 int
 main(int argc, char **argv)
 {
-    program_invocation_short_name = (char *)"interloper events"; /* err(3) prefix */
-    int as_json = 0, list = 0, c;
-    static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"list", no_argument, NULL, 'l'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    opterr = 0; /* our own one-line message below */
-    while ((c = getopt_long(argc, argv, "jlh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'j':
+    int as_json = 0, list = 0;
+    struct il_optp op;
+    il_opt_init(&op, &cmd, argc, argv);
+    while (il_opt_next(&op)) {
+        if (op.opt->id == O_JSON)
             as_json = 1;
-            break;
-        case 'l':
+        else
             list = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return 0;
-        default:
-            errx(1, "unknown option %s; see interloper events --help", argv[optind - 1]);
-        }
     }
 
     json_t *root = json_object();
@@ -292,8 +281,8 @@ main(int argc, char **argv)
     const char *names[IL_MAX_EVENTS];
     int n = 0;
     struct il_config cfg;
-    if (optind < argc) {
-        for (int i = optind; i < argc && n < IL_MAX_EVENTS; i++)
+    if (op.i < argc) {
+        for (int i = op.i; i < argc && n < IL_MAX_EVENTS; i++)
             names[n++] = argv[i];
     } else {
         char *const noenv[] = {NULL};

@@ -30,16 +30,15 @@
 
 #include "il_tools.h"
 
-static void
-usage(FILE *f)
-{
-    fprintf(f, "usage: interloper hold [--] [CMD [ARGS...]]\n"
-               "\n"
-               "Hold one disabled software counter of each kind open, so that the kernel\n"
-               "need not switch software events on and off for every measured process;\n"
-               "run CMD meanwhile and exit with its status, or, without CMD, hold until\n"
-               "interrupted.  See interloper-hold(1).\n");
-}
+static const struct il_cmd cmd = {
+    .name = "interloper hold",
+    .synopsis = "[--] [CMD [ARGS...]]",
+    .about = "Hold one disabled software counter of each kind open, so that the kernel\n"
+             "need not switch software events on and off for every measured process;\n"
+             "run CMD meanwhile and exit with its status, or, without CMD, hold until\n"
+             "interrupted.",
+    .man = "interloper-hold(1)",
+};
 
 static volatile pid_t child;
 
@@ -53,16 +52,11 @@ pass_on(int sig)
 int
 main(int argc, char **argv)
 {
-    program_invocation_short_name = (char *)"interloper hold"; /* err(3) prefix */
-    int first = 1;
-    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-        usage(stdout);
-        return 0;
-    }
-    if (argc > 1 && !strcmp(argv[1], "--"))
-        first = 2;
-    else if (argc > 1 && argv[1][0] == '-')
-        errx(1, "unknown option %s; see interloper hold --help", argv[1]);
+    struct il_optp op;
+    il_opt_init(&op, &cmd, argc, argv);
+    while (il_opt_next(&op))
+        ; /* none but --help */
+    int first = op.i;
 
     /* end with the parent: SIGTERM, then the same as an interrupt */
     pid_t parent = getppid();

@@ -1,9 +1,9 @@
 /*
  * il_tools.h: what interloper run, sweep, record merge and hold share:
- * option words, the launcher, the plan, results files; and, from
- * il_util.h and il_sha256.h, what every C command shares (common/).  Not used
- * by the library, which allocates nothing before main; these may allocate
- * and exit on failure.
+ * the setup's options, the launcher, the plan, results files; and, from
+ * il_opt.h, il_util.h and il_sha256.h, what every C command shares
+ * (common/).  Not used by the library, which allocates nothing before
+ * main; these may allocate and exit on failure.
  */
 #ifndef IL_TOOLS_H
 #define IL_TOOLS_H
@@ -14,36 +14,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "il_opt.h"
 #include "il_prng.h"
 #include "il_sha256.h"
 #include "il_util.h"
 #include "interloper.h"
-
-/* ------------------------------------------------------------ args.c */
-/* Option words, the way interloper's commands read them: "--name value"
- * or "--name=value"; options end at "--" or the first word that is not
- * one. */
-struct il_args {
-    const char *me; /* "interloper run": the prefix of every message */
-    int argc;
-    char **argv;
-    int i;           /* the next word */
-    const char *opt; /* the current option, without "=value" */
-    char optbuf[64]; /* its name when it came with "=value" */
-    const char *inl; /* the value after "=", or NULL */
-};
-void il_args_init(struct il_args *a, const char *me, int argc, char **argv);
-/* The next option, or NULL at the end of the options (a "--" is eaten). */
-const char *il_args_next(struct il_args *a);
-/* The current option's value: after "=" or the next word; exits if none. */
-const char *il_args_value(struct il_args *a);
-/* Its value only when it is given after "=" or the next word passes ok(). */
-const char *il_args_optional(struct il_args *a, int (*ok)(const char *));
-/* The current option takes no value: exits if one was given after "=". */
-void il_args_flag(struct il_args *a);
-/* "interloper X: OPT VALUE: what" and exit 1. */
-void il_args_bad(struct il_args *a, const char *val, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4), noreturn));
 
 /* ------------------------------------------------------------ opts.c */
 /* The options of a run's setup that interloper run and sweep share, parsed
@@ -72,20 +47,41 @@ struct il_common {
     int quiet, dry;
 };
 
+/* The ids of the shared options (a command's own start at 1).  The
+ * entries of those whose help is the same for run and sweep are in
+ * il_setup_opts, which both tables include; the others each command
+ * describes in its own words, with these ids. */
+enum {
+    IL_O_EVENTS = 100,
+    IL_O_BACKEND,
+    IL_O_ENV_CLEAN,
+    IL_O_KEEP,
+    IL_O_CPU,
+    IL_O_LABEL,
+    IL_O_OUTPUT,
+    IL_O_QUIET,
+    IL_O_DRY,
+    IL_O_STRICT,
+    IL_O_NO_STRICT,
+    IL_O_ASLR,
+};
+extern const struct il_opt il_setup_opts[];
+
 void il_common_init(struct il_common *c);
-/* Handle a shared option; 1 if it was one. */
-int il_common_option(struct il_args *a, struct il_common *c);
+/* Handle a shared option (its id one of IL_O_*); 1 if it was one. */
+int il_common_option(struct il_optp *p, struct il_common *c);
 /* The variable VAR=VALUE by the library's parser: exits with the library's
  * message, given as "OPT VALUE: what", when it refuses it. */
-void il_check_var(struct il_args *a, const char *var, const char *value, struct il_config *cfg);
+void il_check_var(const struct il_optp *p, const char *var, const char *value,
+                  struct il_config *cfg);
 /* A byte count for --stack-offset (a multiple of 16), --heap-offset. */
-unsigned long long il_opt_stack_offset(struct il_args *a, const char *v);
-unsigned long long il_opt_heap_offset(struct il_args *a, const char *v);
+unsigned long long il_arg_stack_offset(const struct il_optp *p, const char *v);
+unsigned long long il_arg_heap_offset(const struct il_optp *p, const char *v);
 /* --env-size, --env-add: a byte count up to IL_ENV_MAX. */
-unsigned long long il_opt_env_bytes(struct il_args *a, const char *v);
+unsigned long long il_arg_env_bytes(const struct il_optp *p, const char *v);
 /* --stack-pin's value: auto or an address. */
 int il_is_pin_word(const char *v);
-enum il_pinmode il_opt_pin(struct il_args *a, const char *v, uintptr_t *addr);
+enum il_pinmode il_arg_pin(const struct il_optp *p, const char *v, uintptr_t *addr);
 /* 1 if k is a valid label key (letters, digits, '_', '-', '.'). */
 int il_label_key_ok(const char *k);
 const char *il_label_get(const struct il_common *c, const char *key);
@@ -179,10 +175,10 @@ struct il_env {
  * each of a constant width, and the pad, always last. */
 struct il_slots {
     char stack[48], heap[48], pin[48];
-    char *pad; /* "INTERLOPER_PAD=" then padmax bytes */
+    char *pad; /* IL_V_PAD "=" then padmax bytes */
     size_t padmax, padlen;
 };
-#define IL_PAD_PREFIX "INTERLOPER_PAD="
+#define IL_PAD_PREFIX IL_V_PAD "="
 /* the kernel takes no single string longer than MAX_ARG_STRLEN (32 pages) */
 #define IL_PAD_MAX (32 * 4096 - sizeof IL_PAD_PREFIX)
 

@@ -63,7 +63,7 @@ const char *
 il_find_library(void)
 {
     static char found[PATH_MAX];
-    const char *env = getenv("INTERLOPER_LIBRARY");
+    const char *env = getenv(IL_V_LIBRARY);
     char *cand[3] = {NULL, NULL, NULL};
     int k = 0;
     if (env && *env)
@@ -162,7 +162,7 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
     e->cap = 64;
     e->v = il_xcalloc(e->cap, sizeof *e->v);
     for (char **v = environ; *v; v++) {
-        if (!strncmp(*v, "INTERLOPER_", 11))
+        if (!strncmp(*v, IL_V_PREFIX, strlen(IL_V_PREFIX)))
             continue;
         if (c->env_clean) {
             int kept = !strncmp(*v, "PATH=", 5) || !strncmp(*v, "HOME=", 5);
@@ -177,17 +177,17 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
     }
     env_put(e, preload_with(lib, first, env_get(e, "LD_PRELOAD")));
     if (c->events)
-        env_put(e, il_xasprintf("INTERLOPER_EVENTS=%s", c->events));
+        env_put(e, il_xasprintf(IL_V_EVENTS "=%s", c->events));
     if (c->backend)
-        env_put(e, il_xasprintf("INTERLOPER_BACKEND=%s", c->backend));
+        env_put(e, il_xasprintf(IL_V_BACKEND "=%s", c->backend));
     /* always there, of one width: run (lenient by default) and sweep
      * (strict by default) give a setup the same environment size */
-    env_put(e, c->strict ? "INTERLOPER_STRICT=1" : "INTERLOPER_STRICT=0");
+    env_put(e, c->strict ? IL_V_STRICT "=1" : IL_V_STRICT "=0");
     il_env_setup(s, 0, 0, IL_PINMODE_NONE, 0, 0);
     env_put(e, s->stack);
     env_put(e, s->heap);
     env_put(e, s->pin);
-    env_put(e, il_xasprintf("INTERLOPER_RUN=%s", spec));
+    env_put(e, il_xasprintf(IL_V_RUN "=%s", spec));
     for (size_t i = 0; i < fillers; i++) /* one name: the library knows it */
         env_append(e, IL_PAD_PREFIX);
     s->padmax = padmax;
@@ -206,13 +206,13 @@ void
 il_env_setup(struct il_slots *s, unsigned long long stack_offset, unsigned long long heap_offset,
              enum il_pinmode pin, uintptr_t pin_addr, size_t pad)
 {
-    snprintf(s->stack, sizeof s->stack, "INTERLOPER_STACK_OFFSET=%08llu", stack_offset);
-    snprintf(s->heap, sizeof s->heap, "INTERLOPER_HEAP_OFFSET=%010llu", heap_offset);
+    snprintf(s->stack, sizeof s->stack, IL_V_STACK_OFFSET "=%08llu", stack_offset);
+    snprintf(s->heap, sizeof s->heap, IL_V_HEAP_OFFSET "=%010llu", heap_offset);
     if (pin == IL_PINMODE_ADDR)
-        snprintf(s->pin, sizeof s->pin, "INTERLOPER_STACK_PIN=0x%016llx",
+        snprintf(s->pin, sizeof s->pin, IL_V_STACK_PIN "=0x%016llx",
                  (unsigned long long)pin_addr);
     else
-        snprintf(s->pin, sizeof s->pin, "INTERLOPER_STACK_PIN=%s",
+        snprintf(s->pin, sizeof s->pin, IL_V_STACK_PIN "=%s",
                  pin == IL_PINMODE_AUTO ? "auto" : "none");
     if (s->pad && pad <= s->padmax) {
         char *body = s->pad + sizeof IL_PAD_PREFIX - 1;

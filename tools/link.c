@@ -33,66 +33,132 @@
 #include <unistd.h>
 
 #include "il_names.h"
+#include "il_opt.h"
 #include "link.h"
 #include "linkopts.h"
 
-static void
-usage(FILE *f)
-{
-    fputs("usage: interloper link [options] [--] CC ... -o PROG a.o b.o ... [-lm ...]\n"
-          "       interloper link [options] --replay FILE [--program NAME]\n"
-          "\n"
-          "Relink the same object files in K orders: the original order, the\n"
-          "alphabetical order, then K-2 seeded random orders.  Only the .o arguments\n"
-          "move (with --archives, static archives' members too); every other argument\n"
-          "keeps its place.  Writes DIR/PROG.<id> (ids of constant width) and\n"
-          "DIR/manifest.json (each binary's order, the seed, a layout fingerprint);\n"
-          "prints the binaries' paths on stdout.\n"
-          "\n"
-          "options:\n"
-          "  -k, --orders K        number of binaries, 1 to 10000 (default 10)\n"
-          "  -s, --seed S          seed, 0 to 4294967295 (default: drawn from\n"
-          "                        /dev/urandom and reported)\n"
-          "  -d, --out DIR         output directory, new or empty (default PROG.link)\n"
-          "  -g, --granularity G   object: move whole objects (default);\n"
-          "                        function: also shuffle the functions inside each\n"
-          "                        object (needs -ffunction-sections and lld)\n"
-          "  -a, --archives A      keep: static archives stay as they are (default);\n"
-          "                        used: replace each archive (a .a path, or -lNAME\n"
-          "                        found in a -L directory) by the members the link\n"
-          "                        used, so that they move with the objects;\n"
-          "                        all: by all its members\n"
-          "  -j, --jobs N          links at a time, 1 to 256 (default 1); the binaries\n"
-          "                        are the same whatever N\n"
-          "      --replay FILE     relink a link recorded by `interloper cc`\n"
-          "      --program NAME    with --replay: the last recorded link of NAME\n"
-          "                        (default: the last recorded link)\n"
-          "  -n, --dry-run         print the orders, link nothing, run nothing\n"
-          "  -q, --quiet           no summary on stderr\n"
-          "  -h, --help            this text\n"
-          "\n"
-          "See interloper-link(1).\n",
-          f);
-}
-
 /* ---------------------------------------------------------------- options */
-/* Is A the option SHORT or LONG, with its value in the next argument or
- * after '='?  Sets *VAL and advances *I. */
+enum {
+    O_ORDERS = 1,
+    O_SEED,
+    O_OUT,
+    O_GRAN,
+    O_ARCHIVES,
+    O_JOBS,
+    O_REPLAY,
+    O_PROGRAM,
+    O_DRY,
+    O_QUIET
+};
+
+static const struct il_opt opts[] = {
+    {"orders", 'k', IL_OPT_VALUE, "K", "number of binaries, 1 to 10000 (default 10)", O_ORDERS},
+    {"seed", 's', IL_OPT_VALUE, "S",
+     "seed, 0 to 4294967295 (default: drawn from\n"
+     "/dev/urandom and reported)",
+     O_SEED},
+    {"out", 'd', IL_OPT_VALUE, "DIR", "output directory, new or empty (default PROG.link)", O_OUT},
+    {"granularity", 'g', IL_OPT_VALUE, "object|function",
+     "object: move whole objects (default);\n"
+     "function: also shuffle the functions inside each\n"
+     "object (needs -ffunction-sections and lld)",
+     O_GRAN},
+    {"archives", 'a', IL_OPT_VALUE, "keep|used|all",
+     "keep: static archives stay as they are (default);\n"
+     "used: replace each archive (a .a path, or -lNAME\n"
+     "found in a -L directory) by the members the link\n"
+     "used, so that they move with the objects;\n"
+     "all: by all its members",
+     O_ARCHIVES},
+    {"jobs", 'j', IL_OPT_VALUE, "N",
+     "links at a time, 1 to 256 (default 1); the binaries\n"
+     "are the same whatever N",
+     O_JOBS},
+    {"replay", 0, IL_OPT_VALUE, "FILE", "relink a link recorded by `interloper cc`", O_REPLAY},
+    {"program", 0, IL_OPT_VALUE, "NAME",
+     "with --replay: the last recorded link of NAME\n"
+     "(default: the last recorded link)",
+     O_PROGRAM},
+    {"dry-run", 'n', IL_OPT_FLAG, NULL, "print the orders, link nothing, run nothing", O_DRY},
+    {"quiet", 'q', IL_OPT_FLAG, NULL, "no summary on stderr", O_QUIET},
+    {0},
+};
+
+static const struct il_cmd cmd = {
+    .name = ME,
+    .synopsis = "[options] [--] CC ... -o PROG a.o b.o ... [-lm ...]\n"
+                "[options] --replay FILE [--program NAME]",
+    .about = "Relink the same object files in K orders: the original order, the\n"
+             "alphabetical order, then K-2 seeded random orders.  Only the .o arguments\n"
+             "move (with --archives, static archives' members too); every other argument\n"
+             "keeps its place.  Writes DIR/PROG.<id> (ids of constant width) and\n"
+             "DIR/manifest.json (each binary's order, the seed, a layout fingerprint);\n"
+             "prints the binaries' paths on stdout.",
+    .man = "interloper-link(1)",
+    .opts = opts,
+};
+
+struct args {
+    const char *out, *replay, *program;
+    int dry;
+};
+
+/* The options into L and A; the index of the link command's first word. */
 static int
-opt(char **argv, int argc, int *i, const char *shrt, const char *lng, const char **val)
+parse(struct il_link *l, struct args *a, int argc, char **argv)
 {
-    const char *a = argv[*i];
-    size_t n = strlen(lng);
-    if (!strncmp(a, lng, n) && a[n] == '=') {
-        *val = a + n + 1;
-        return 1;
+    const char *korders = "10", *kseed = NULL, *kjobs = "1", *gran = "object";
+    struct il_optp p;
+    const struct il_opt *o;
+    l->mode = "keep";
+    il_opt_init(&p, &cmd, argc, argv);
+    while ((o = il_opt_next(&p))) {
+        switch (o->id) {
+        case O_ORDERS:
+            korders = p.val;
+            break;
+        case O_SEED:
+            kseed = p.val;
+            break;
+        case O_OUT:
+            a->out = p.val;
+            break;
+        case O_GRAN:
+            gran = p.val;
+            break;
+        case O_ARCHIVES:
+            l->mode = p.val;
+            break;
+        case O_JOBS:
+            kjobs = p.val;
+            break;
+        case O_REPLAY:
+            a->replay = p.val;
+            break;
+        case O_PROGRAM:
+            a->program = p.val;
+            break;
+        case O_DRY:
+            a->dry = 1;
+            break;
+        case O_QUIET:
+            l->quiet = 1;
+            break;
+        }
     }
-    if (strcmp(a, lng) && (!shrt || strcmp(a, shrt)))
-        return 0;
-    if (*i + 1 >= argc)
-        errx(1, "option %s needs a value; see interloper link --help", a);
-    *val = argv[++*i];
-    return 1;
+    struct il_link_opts lo;
+    il_link_opts(&lo, korders, kjobs, gran, l->mode, kseed);
+    l->k = lo.k;
+    l->jobs = lo.jobs;
+    l->function = lo.function;
+    l->seed = lo.seed;
+    l->seed_given = lo.seed_given;
+    if (a->program && !a->replay)
+        errx(1, "--program selects a recorded link; it needs --replay FILE");
+    if (a->dry && !strcmp(l->mode, "used"))
+        errx(1, "-n runs nothing, but --archives used must link once to learn which members "
+                "the link uses; drop -n, or see the orders with --archives all");
+    return p.i;
 }
 
 /* ---------------------------------------------------------------- linking */
@@ -297,108 +363,61 @@ cleanup(void)
         rmdir(l->out);
 }
 
-/* ---------------------------------------------------------------- main */
-int
-main(int argc, char **argv)
+/* ---------------------------------------------------------------- the link command */
+/* The link recorded in the links file REPLAY (the last of PROGRAM's, or
+ * the last of all), into L->cwd and L->cmd. */
+static void
+from_record(struct il_link *l, const char *replay, const char *program)
 {
-    program_invocation_short_name = (char *)ME; /* err(3) says "interloper link: " */
-    struct il_link L = {0}, *l = &L;
-    const char *out = NULL, *replay = NULL, *program = NULL, *v, *gran = "object";
-    const char *korders = "10", *kseed = NULL, *kjobs = "1";
-    int dry = 0, i = 1;
-    l->mode = "keep";
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (opt(argv, argc, &i, "-k", "--orders", &v))
-            korders = v;
-        else if (opt(argv, argc, &i, "-s", "--seed", &v))
-            kseed = v;
-        else if (opt(argv, argc, &i, "-d", "--out", &v))
-            out = v;
-        else if (opt(argv, argc, &i, "-g", "--granularity", &v))
-            gran = v;
-        else if (opt(argv, argc, &i, "-a", "--archives", &v))
-            l->mode = v;
-        else if (opt(argv, argc, &i, "-j", "--jobs", &v))
-            kjobs = v;
-        else if (opt(argv, argc, &i, NULL, "--replay", &v))
-            replay = v;
-        else if (opt(argv, argc, &i, NULL, "--program", &v))
-            program = v;
-        else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run"))
-            dry = 1;
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-            l->quiet = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--")) {
-            i++;
-            break;
-        } else if (a[0] == '-')
-            errx(1,
-                 "unknown option '%s'; expected one of --orders --seed --out --granularity "
-                 "--archives --jobs --replay --program --dry-run --quiet, then -- and the "
-                 "link command",
-                 a);
-        else
-            break; /* the link command starts here */
+    struct stat st;
+    if (stat(replay, &st) < 0 || !S_ISREG(st.st_mode) || access(replay, R_OK) < 0)
+        errx(1, "cannot read link record file '%s'", replay);
+    struct il_strv w = {0};
+    long bad = 0;
+    int rc = il_record_read(replay, program, &w, &bad);
+    struct il_strv progs = {0};
+    if (rc == 1 && !program && !l->quiet && il_record_programs(replay, &progs) == 0 &&
+        progs.n > 1) {
+        /* the last link, as documented, but never silently */
+        struct il_buf names = {0};
+        struct il_scan sc;
+        for (size_t j = 0; j < progs.n; j++)
+            il_buf_printf(&names, "%s%s", j ? ", " : "", progs.v[j]);
+        il_scan(w.v + 1, w.n - 1, &sc);
+        const char *last = il_scan_output(w.v + 1, &sc), *sl = strrchr(last, '/');
+        warnx("%s holds the links of %zu programs (%s); relinking the last, %s (choose "
+              "with --program NAME)",
+              replay, progs.n, names.p, sl ? sl + 1 : last);
+        il_scan_free(&sc);
+        il_buf_free(&names);
     }
-    struct il_link_opts lo;
-    il_link_opts(&lo, korders, kjobs, gran, l->mode, kseed);
-    l->k = lo.k;
-    l->jobs = lo.jobs;
-    l->function = lo.function;
-    l->seed = lo.seed;
-    l->seed_given = lo.seed_given;
-    if (program && !replay)
-        errx(1, "--program selects a recorded link; it needs --replay FILE");
-    if (dry && !strcmp(l->mode, "used"))
-        errx(1, "-n runs nothing, but --archives used must link once to learn which members "
-                "the link uses; drop -n, or see the orders with --archives all");
+    il_strv_free(&progs);
+    if (rc == -2)
+        err(1, "cannot read link record file '%s'", replay);
+    if (rc == -1)
+        errx(1, "%s line %ld is not a link record written by interloper cc", replay, bad);
+    if (rc == 0 && !program)
+        errx(1, "%s holds no recorded link; build with CC='interloper cc' first", replay);
+    if (rc == 0)
+        errx(1, "%s holds no recorded link of '%s'", replay, program);
+    l->cwd = w.v[0];
+    for (size_t j = 1; j < w.n; j++)
+        il_strv_push_own(&l->cmd, w.v[j]);
+    free(w.v);
+    struct stat d;
+    if (stat(l->cwd, &d) < 0 || !S_ISDIR(d.st_mode))
+        errx(1, "the recorded link ran in '%s', which no longer exists", l->cwd);
+}
 
-    /* ------------------------------------------------ the link command */
-    if (replay) {
+/* The link command, from the arguments from I on or a links file; the
+ * program it writes. */
+static struct il_scan
+link_command(struct il_link *l, const struct args *a, int argc, char **argv, int i)
+{
+    if (a->replay) {
         if (i < argc)
             errx(1, "give either a link command after -- or --replay FILE, not both");
-        struct stat st;
-        if (stat(replay, &st) < 0 || !S_ISREG(st.st_mode) || access(replay, R_OK) < 0)
-            errx(1, "cannot read link record file '%s'", replay);
-        struct il_strv w = {0};
-        long bad = 0;
-        int rc = il_record_read(replay, program, &w, &bad);
-        struct il_strv progs = {0};
-        if (rc == 1 && !program && !l->quiet && il_record_programs(replay, &progs) == 0 &&
-            progs.n > 1) {
-            /* the last link, as documented, but never silently */
-            struct il_buf names = {0};
-            struct il_scan sc;
-            for (size_t j = 0; j < progs.n; j++)
-                il_buf_printf(&names, "%s%s", j ? ", " : "", progs.v[j]);
-            il_scan(w.v + 1, w.n - 1, &sc);
-            const char *last = il_scan_output(w.v + 1, &sc), *sl = strrchr(last, '/');
-            warnx("%s holds the links of %zu programs (%s); relinking the last, %s (choose "
-                  "with --program NAME)",
-                  replay, progs.n, names.p, sl ? sl + 1 : last);
-            il_scan_free(&sc);
-            il_buf_free(&names);
-        }
-        il_strv_free(&progs);
-        if (rc == -2)
-            err(1, "cannot read link record file '%s'", replay);
-        if (rc == -1)
-            errx(1, "%s line %ld is not a link record written by interloper cc", replay, bad);
-        if (rc == 0 && !program)
-            errx(1, "%s holds no recorded link; build with CC='interloper cc' first", replay);
-        if (rc == 0)
-            errx(1, "%s holds no recorded link of '%s'", replay, program);
-        l->cwd = w.v[0];
-        for (size_t j = 1; j < w.n; j++)
-            il_strv_push_own(&l->cmd, w.v[j]);
-        free(w.v);
-        struct stat d;
-        if (stat(l->cwd, &d) < 0 || !S_ISDIR(d.st_mode))
-            errx(1, "the recorded link ran in '%s', which no longer exists", l->cwd);
+        from_record(l, a->replay, a->program);
     } else {
         if (i >= argc)
             errx(1, "no link command; expected: interloper link [options] -- CC ... -o PROG "
@@ -409,7 +428,6 @@ main(int argc, char **argv)
         for (; i < argc; i++)
             il_strv_push(&l->cmd, argv[i]);
     }
-
     struct il_scan s;
     il_scan(l->cmd.v, l->cmd.n, &s);
     l->raw_ld = s.raw_ld;
@@ -420,7 +438,7 @@ main(int argc, char **argv)
     l->prog = slash ? slash + 1 : outarg;
     if (!*l->prog)
         errx(1, "the link output '%s' names a directory, not a program", outarg);
-    if (!dry)
+    if (!a->dry)
         for (size_t j = 0; j < l->cmd.n; j++) {
             if (s.kind[j] != IL_ARG_OBJECT)
                 continue;
@@ -432,62 +450,71 @@ main(int argc, char **argv)
                 errx(1, "object '%s' not found (the link runs in %s)", o, l->cwd);
             free(f);
         }
+    return s;
+}
 
-    /* ------------------------------------------------ the output directory */
-    if (!dry) {
-        if (!out) {
-            char *d = il_xmalloc(strlen(l->prog) + 6);
-            sprintf(d, "%s.link", l->prog);
-            out = d;
-        }
-        if (out[0] == '/') {
-            l->out = il_xstrdup(out);
-        } else {
-            char *here = getcwd(NULL, 0);
-            if (!here)
-                err(1, "cannot get the current directory");
-            l->out = il_xmalloc(strlen(here) + strlen(out) + 2);
-            sprintf(l->out, "%s/%s", here, out);
-            free(here);
-        }
-        struct stat st;
-        if (lstat(l->out, &st) == 0) {
-            if (!S_ISDIR(st.st_mode))
-                errx(1, "--out '%s' exists and is not a directory", l->out);
-            DIR *dh = opendir(l->out);
-            if (!dh)
-                err(1, "cannot read --out '%s'", l->out);
-            struct dirent *de;
-            while ((de = readdir(dh)))
-                if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-                    errx(1, "--out '%s' is not empty; give a new or empty directory", l->out);
-            closedir(dh);
-        } else {
-            char *p = il_xstrdup(l->out);
-            for (char *q = p + 1; *q; q++)
-                if (*q == '/') {
-                    *q = 0;
-                    mkdir(p, 0777);
-                    *q = '/';
-                }
-            free(p);
-            if (mkdir(l->out, 0777) < 0)
-                err(1, "cannot create --out '%s'", l->out);
-            made_out = 1;
-        }
-        cleanup_link = l;
-        atexit(cleanup);
-        il_catch_signals();
-        l->tmp = il_xmalloc(strlen(l->out) + 32);
-        sprintf(l->tmp, "%s/.interloper-link.XXXXXX", l->out);
-        if (!mkdtemp(l->tmp))
-            err(1, "cannot create a temporary directory in '%s'", l->out);
-        made_archives = strcmp(l->mode, "keep") != 0;
+/* ---------------------------------------------------------------- the output directory */
+/* OUT (default PROG.link) made absolute, new or empty, and a work
+ * directory in it that cleanup() removes on failure. */
+static void
+out_dir(struct il_link *l, const char *out)
+{
+    if (!out) {
+        char *d = il_xmalloc(strlen(l->prog) + 6);
+        sprintf(d, "%s.link", l->prog);
+        out = d;
     }
+    if (out[0] == '/') {
+        l->out = il_xstrdup(out);
+    } else {
+        char *here = getcwd(NULL, 0);
+        if (!here)
+            err(1, "cannot get the current directory");
+        l->out = il_xmalloc(strlen(here) + strlen(out) + 2);
+        sprintf(l->out, "%s/%s", here, out);
+        free(here);
+    }
+    struct stat st;
+    if (lstat(l->out, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            errx(1, "--out '%s' exists and is not a directory", l->out);
+        DIR *dh = opendir(l->out);
+        if (!dh)
+            err(1, "cannot read --out '%s'", l->out);
+        struct dirent *de;
+        while ((de = readdir(dh)))
+            if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+                errx(1, "--out '%s' is not empty; give a new or empty directory", l->out);
+        closedir(dh);
+    } else {
+        char *p = il_xstrdup(l->out);
+        for (char *q = p + 1; *q; q++)
+            if (*q == '/') {
+                *q = 0;
+                mkdir(p, 0777);
+                *q = '/';
+            }
+        free(p);
+        if (mkdir(l->out, 0777) < 0)
+            err(1, "cannot create --out '%s'", l->out);
+        made_out = 1;
+    }
+    cleanup_link = l;
+    atexit(cleanup);
+    il_catch_signals();
+    l->tmp = il_xmalloc(strlen(l->out) + 32);
+    sprintf(l->tmp, "%s/.interloper-link.XXXXXX", l->out);
+    if (!mkdtemp(l->tmp))
+        err(1, "cannot create a temporary directory in '%s'", l->out);
+    made_archives = strcmp(l->mode, "keep") != 0;
+}
 
-    /* ------------------------------------------------ objects and orders */
-    struct il_tpls t = {0};
-    il_collect(l, &s, dry, &t);
+/* ---------------------------------------------------------------- objects and orders */
+/* The objects that move, their K orders, the ids' width. */
+static void
+objects_and_orders(struct il_link *l, const struct il_scan *s, int dry, struct il_tpls *t)
+{
+    il_collect(l, s, dry, t);
     if (l->nobj == 0)
         errx(1, "no .o arguments in the link command; expected: CC ... -o PROG a.o b.o ...");
     char **names = il_xmalloc(l->nobj * sizeof *names);
@@ -500,38 +527,42 @@ main(int argc, char **argv)
     free(names);
     if (l->k >= 2 && l->ord.same01)
         il_link_warn("the alphabetical order is the original order; binaries 0 and 1 will be the "
-                "same");
+                     "same");
     /* Ids: decimal, zero-padded to one width, so that every binary's path
      * has the same length (path and argv[0] length shift the stack like the
      * environment does). */
     l->width = snprintf(NULL, 0, "%zu", l->k - 1);
     if (l->width < 2)
         l->width = 2;
-    char id[32];
-    if (dry) {
-        for (size_t j = 0; j < l->k; j++) {
-            il_id(l, j, id, sizeof id);
-            char *n = names_of(l, j);
-            printf("%s\t%s\t%s\n", id, l->ord.kind[j], n);
-            free(n);
-        }
-        return fflush(stdout) == 0 ? 0 : 1;
-    }
+}
 
-    /* ------------------------------------------------ linking */
-    if (!il_which("nm"))
-        errx(1, "'nm' not found in PATH; install binutils");
-    if (l->function)
-        il_symorder_write(l);
-    il_manifest_begin(l);
-    /* Binary 0 first, twice: the same order must give a byte-identical
-     * binary.  A difference means something else varies between links (a
-     * timestamp, a random build-id, the output path), and would be
-     * confounded with the layout. */
+/* -n: the orders, one a line. */
+static int
+print_orders(const struct il_link *l)
+{
+    char id[32];
+    for (size_t j = 0; j < l->k; j++) {
+        il_id(l, j, id, sizeof id);
+        char *n = names_of(l, j);
+        printf("%s\t%s\t%s\n", id, l->ord.kind[j], n);
+        free(n);
+    }
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* ---------------------------------------------------------------- linking */
+/* Binary 0 first, twice: the same order must give a byte-identical
+ * binary.  A difference means something else varies between links (a
+ * timestamp, a random build-id, the output path), and would be
+ * confounded with the layout. */
+static void
+link_first(struct il_link *l, const struct il_tpls *t)
+{
+    char id[32];
     il_id(l, 0, id, sizeof id);
     char *log = il_xasprintf("%s/log", l->tmp),
          *bin = il_xasprintf("%s/%s.%s", l->tmp, l->prog, id);
-    int st = link_one(l, &t, 0, bin, log);
+    int st = link_one(l, t, 0, bin, log);
     if (st != 0)
         fail(l, 0, st, log, NULL);
     if (access(bin, F_OK) < 0)
@@ -546,14 +577,14 @@ main(int argc, char **argv)
     if (mkdir(dir, 0777) < 0)
         err(1, "cannot create %s", dir);
     char *again = il_xasprintf("%s/%s.%s", dir, l->prog, id);
-    st = link_one(l, &t, 0, again, log);
+    st = link_one(l, t, 0, again, log);
     if (st != 0)
         fail(l, 0, st, log, NULL);
     l->reproducible = same_file(bin, again);
     if (!l->reproducible)
         il_link_warn("linking the same order twice gave different binaries: the link is not "
-                "reproducible (a timestamp, a random build-id, or the output path in the "
-                "binary); differences between the binaries are not only layout");
+                     "reproducible (a timestamp, a random build-id, or the output path in the "
+                     "binary); differences between the binaries are not only layout");
     unlink(again);
     unlink(log);
     rmdir(dir);
@@ -561,10 +592,13 @@ main(int argc, char **argv)
     free(dir);
     free(bin);
     free(log);
-    link_rest(l, &t, 1);
+}
 
-    /* Fingerprints, a batch of binaries at a time, then the manifest. */
-    char(*fps)[17] = il_xmalloc(l->k * sizeof *fps);
+/* Fingerprints into FPS (L->k of them), a batch of binaries at a time,
+ * then the manifest. */
+static void
+fingerprints(struct il_link *l, char (*fps)[17])
+{
     char(*tfps)[17] = il_xmalloc(l->k * sizeof *tfps);
     char(*shas)[65] = il_xmalloc(l->k * sizeof *shas);
     for (size_t j = 0; j < l->k; j += 64) {
@@ -574,10 +608,17 @@ main(int argc, char **argv)
     for (size_t j = 0; j < l->k; j++)
         il_manifest_binary(l, j, fps[j], tfps[j], shas[j]);
     il_manifest_end(l);
+    free(tfps);
+    free(shas);
+}
 
-    /* Different orders that give the same layout (an object with no symbols
-     * moved) are worth knowing about; alphabetical = original was said
-     * above. */
+/* Different orders that give the same layout (an object with no symbols
+ * moved) are worth knowing about; alphabetical = original was said
+ * before. */
+static void
+same_layouts(const struct il_link *l, char (*fps)[17])
+{
+    char id[32];
     int told = 0;
     char *done = il_xcalloc(l->k, 1);
     for (size_t j = 0; j < l->k && told < 3; j++) {
@@ -599,8 +640,15 @@ main(int argc, char **argv)
         il_buf_free(&ids);
     }
     free(done);
+}
 
-    /* ------------------------------------------------ into place */
+/* ---------------------------------------------------------------- into place */
+/* The binaries, symorder and the manifest from the work directory into
+ * L->out; nothing is removed on exit from now on. */
+static void
+into_place(struct il_link *l)
+{
+    char id[32];
     for (size_t j = 0; j <= l->k + 1; j++) {
         char *name;
         if (j < l->k) {
@@ -620,7 +668,13 @@ main(int argc, char **argv)
     free(l->tmp);
     l->tmp = NULL;
     made_out = made_archives = 0;
+}
 
+/* The binaries' paths on stdout, a summary on stderr. */
+static int
+report(const struct il_link *l)
+{
+    char id[32];
     for (size_t j = 0; j < l->k; j++) {
         il_id(l, j, id, sizeof id);
         printf("%s/%s.%s\n", l->out, l->prog, id);
@@ -639,4 +693,33 @@ main(int argc, char **argv)
                 l->seed, l->out);
     }
     return 0;
+}
+
+/* ---------------------------------------------------------------- main */
+int
+main(int argc, char **argv)
+{
+    struct il_link L = {0}, *l = &L;
+    struct args a = {0};
+    int i = parse(l, &a, argc, argv);
+    struct il_scan s = link_command(l, &a, argc, argv, i);
+    if (!a.dry)
+        out_dir(l, a.out);
+    struct il_tpls t = {0};
+    objects_and_orders(l, &s, a.dry, &t);
+    if (a.dry)
+        return print_orders(l);
+    if (!il_which("nm"))
+        errx(1, "'nm' not found in PATH; install binutils");
+    if (l->function)
+        il_symorder_write(l);
+    il_manifest_begin(l);
+    link_first(l, &t);
+    link_rest(l, &t, 1);
+    char(*fps)[17] = il_xmalloc(l->k * sizeof *fps);
+    fingerprints(l, fps);
+    same_layouts(l, fps);
+    free(fps);
+    into_place(l);
+    return report(l);
 }

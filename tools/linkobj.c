@@ -161,8 +161,8 @@ expand(struct il_link *l, const struct il_scan *s, size_t i, char *path, int sep
                  path, dupname);
         if (nused == 0) {
             il_link_warn("the link used no member of %s (or its linker's trace names none); it "
-                    "stays as it is",
-                    path);
+                         "stays as it is",
+                         path);
             il_ar_close(&ar);
             free(use);
             return -1;

@@ -358,50 +358,50 @@ say_shards(const struct merge *m, const size_t *planned, const size_t *there, in
     free(stem);
 }
 
-static void
-usage(void)
-{
-    printf("usage: interloper record merge -o OUT [--missing FILE] RESULTS...\n"
-           "       interloper record merge --check [--missing FILE] RESULTS...\n"
-           "\n"
-           "Join the results files of one plan's shards into OUT, checked against the\n"
-           "plan: missing, failed, duplicate and foreign runs are said, duplicates left\n"
-           "out; incomplete shards with the end of their logs; machines whose facts\n"
-           "differ, or that changed during a shard.  RESULTS may be gzip or zstd\n"
-           "files; OUT is plain.\n"
-           "  -o OUT          the merged file (a regular file or a new path)\n"
-           "  --check         write nothing: is the experiment complete?\n"
-           "  --missing FILE  the ids of the runs missing or failed, one a line, for\n"
-           "                  interloper sweep --runs FILE\n"
-           "Exit status 0 when OUT holds exactly the plan's runs, 2 when it was written\n"
-           "(complete, without the runs missing) but does not, 1 when nothing was\n"
-           "written.  See interloper-record(1).\n");
-}
+enum { O_OUT = 1, O_CHECK, O_MISSING };
+
+static const struct il_opt merge_opts[] = {
+    {"output", 'o', IL_OPT_VALUE, "OUT", "the merged file (a regular file or a new path)", O_OUT},
+    {"check", 0, IL_OPT_FLAG, NULL, "write nothing: is the experiment complete?", O_CHECK},
+    {"missing", 0, IL_OPT_VALUE, "FILE",
+     "the ids of the runs missing or failed, one a line, for\n"
+     "interloper sweep --runs FILE",
+     O_MISSING},
+    {0},
+};
+
+static const struct il_cmd merge_cmd = {
+    .name = ME,
+    .synopsis = "-o OUT [--missing FILE] RESULTS...\n"
+                "--check [--missing FILE] RESULTS...",
+    .about = "Join the results files of one plan's shards into OUT, checked against the\n"
+             "plan: missing, failed, duplicate and foreign runs are said, duplicates left\n"
+             "out; incomplete shards with the end of their logs; machines whose facts\n"
+             "differ, or that changed during a shard.  RESULTS may be gzip or zstd\n"
+             "files; OUT is plain.",
+    .more = "Exit status 0 when OUT holds exactly the plan's runs, 2 when it was written\n"
+            "(complete, without the runs missing) but does not, 1 when nothing was\n"
+            "written.",
+    .man = "interloper-record(1)",
+    .opts = merge_opts,
+};
 
 int
 il_record_merge(int argc, char **argv)
 {
-    const char *out = NULL, *missing_file = NULL, *o;
+    const char *out = NULL, *missing_file = NULL;
     int check = 0;
-    struct il_args a;
-    program_invocation_short_name = (char *)ME; /* err(3) prefix */
-    il_args_init(&a, ME, argc, argv);
-    while ((o = il_args_next(&a))) {
-        if (!strcmp(o, "-o")) {
-            out = il_args_value(&a);
-        } else if (!strcmp(o, "--check")) {
-            il_args_flag(&a);
+    struct il_optp op;
+    il_opt_init(&op, &merge_cmd, argc, argv);
+    while (il_opt_next(&op)) {
+        if (op.opt->id == O_OUT)
+            out = op.val;
+        else if (op.opt->id == O_CHECK)
             check = 1;
-        } else if (!strcmp(o, "--missing")) {
-            missing_file = il_args_value(&a);
-        } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            usage();
-            return 0;
-        } else {
-            errx(1, "unknown option '%s'; see interloper record merge --help", o);
-        }
+        else
+            missing_file = op.val;
     }
-    int i = a.i;
+    int i = op.i;
     if (out && check)
         errx(1, "-o OUT and --check: --check writes nothing; give one or the other");
     if ((!out && !check) || i >= argc)

@@ -29,7 +29,7 @@ fake_getenv(const char *name)
 }
 
 void
-il_check_var(struct il_args *a, const char *var, const char *value, struct il_config *cfg)
+il_check_var(const struct il_optp *p, const char *var, const char *value, struct il_config *cfg)
 {
     fake_var = var;
     fake_val = value;
@@ -44,36 +44,36 @@ il_check_var(struct il_args *a, const char *var, const char *value, struct il_co
     size_t skip = strlen(var) + 1 + shown;
     if (strlen(msg) > skip + 2 && !strncmp(msg + skip, ": ", 2))
         msg += skip + 2;
-    il_args_bad(a, value, "%s", msg);
+    il_opt_bad(p, value, "%s", msg);
 }
 
 unsigned long long
-il_opt_stack_offset(struct il_args *a, const char *v)
+il_arg_stack_offset(const struct il_optp *p, const char *v)
 {
     struct il_config cfg;
-    il_check_var(a, "INTERLOPER_STACK_OFFSET", v, &cfg);
+    il_check_var(p, IL_V_STACK_OFFSET, v, &cfg);
     if (cfg.stack_offset_req % 16)
-        il_args_bad(a, v, "expected a multiple of 16 (the stack moves in 16-byte steps)");
+        il_opt_bad(p, v, "expected a multiple of 16 (the stack moves in 16-byte steps)");
     return cfg.stack_offset_req;
 }
 
 unsigned long long
-il_opt_heap_offset(struct il_args *a, const char *v)
+il_arg_heap_offset(const struct il_optp *p, const char *v)
 {
     struct il_config cfg;
-    il_check_var(a, "INTERLOPER_HEAP_OFFSET", v, &cfg);
+    il_check_var(p, IL_V_HEAP_OFFSET, v, &cfg);
     return cfg.heap_offset;
 }
 
 unsigned long long
-il_opt_env_bytes(struct il_args *a, const char *v)
+il_arg_env_bytes(const struct il_optp *p, const char *v)
 {
     unsigned long long n;
     int rc = il_parse_size(v, IL_ENV_MAX, &n);
     if (rc == IL_ERANGE)
-        il_args_bad(a, v, "too large; expected at most %llu", IL_ENV_MAX);
+        il_opt_bad(p, v, "too large; expected at most %llu", IL_ENV_MAX);
     if (rc < 0)
-        il_args_bad(a, v, "not a byte count; expected a number such as 4096, 0x1000 or 4k");
+        il_opt_bad(p, v, "not a byte count; expected a number such as 4096, 0x1000 or 4k");
     return n;
 }
 
@@ -84,14 +84,14 @@ il_is_pin_word(const char *v)
 }
 
 enum il_pinmode
-il_opt_pin(struct il_args *a, const char *v, uintptr_t *addr)
+il_arg_pin(const struct il_optp *p, const char *v, uintptr_t *addr)
 {
     if (!v || !strcmp(v, "auto"))
         return IL_PINMODE_AUTO;
     struct il_config cfg;
     if (strncmp(v, "0x", 2) && strncmp(v, "0X", 2))
-        il_args_bad(a, v, "not an address; expected auto or a hex address such as 0x7fffffffd000");
-    il_check_var(a, "INTERLOPER_STACK_PIN", v, &cfg);
+        il_opt_bad(p, v, "not an address; expected auto or a hex address such as 0x7fffffffd000");
+    il_check_var(p, IL_V_STACK_PIN, v, &cfg);
     *addr = cfg.stack_pin_addr;
     return IL_PINMODE_ADDR;
 }
@@ -120,19 +120,19 @@ il_label_get(const struct il_common *c, const char *key)
 }
 
 static void
-add_label(struct il_args *a, struct il_common *c, const char *v)
+add_label(const struct il_optp *p, struct il_common *c, const char *v)
 {
     const char *eq = strchr(v, '=');
     if (!eq)
-        il_args_bad(a, v, "expected KEY=VALUE");
+        il_opt_bad(p, v, "expected KEY=VALUE");
     char *key = il_xstrdup(v);
     key[eq - v] = 0;
     if (!il_label_key_ok(key))
-        il_args_bad(a, v, "the key must be letters, digits, '_', '-' or '.'");
+        il_opt_bad(p, v, "the key must be letters, digits, '_', '-' or '.'");
     if (strchr(eq + 1, '\n') || !il_utf8_ok(eq + 1))
-        il_args_bad(a, v, "expected a value of one line of UTF-8 text");
+        il_opt_bad(p, v, "expected a value of one line of UTF-8 text");
     if (il_label_get(c, key))
-        il_args_bad(a, v, "the key %s is given twice", key);
+        il_opt_bad(p, v, "the key %s is given twice", key);
     c->labels = il_xrealloc(c->labels, (c->nlabels + 1) * sizeof *c->labels);
     c->labels[c->nlabels].key = key;
     c->labels[c->nlabels].value = eq + 1;
@@ -201,64 +201,82 @@ il_parse_cpus(const char *s, cpu_set_t *set, char *canon, size_t canonsz, const 
 
 /* ------------------------------------------------------------ the shared options */
 
+const struct il_opt il_setup_opts[] = {
+    {"events", 'e', IL_OPT_VALUE, "LIST", "events (INTERLOPER_EVENTS), e.g. cycles,instructions",
+     IL_O_EVENTS},
+    {"backend", 0, IL_OPT_VALUE, "auto|perf|papi|none", "the counter backend (INTERLOPER_BACKEND)",
+     IL_O_BACKEND},
+    {"env-clean", 0, IL_OPT_FLAG, NULL, "start from a minimal environment: PATH and HOME only",
+     IL_O_ENV_CLEAN},
+    {"keep", 0, IL_OPT_VALUE, "NAME", "with --env-clean, keep NAME too (repeatable)", IL_O_KEEP},
+    {"cpu", 0, IL_OPT_VALUE, "LIST", "run on these CPUs only, e.g. 2 or 0-3,6", IL_O_CPU},
+    {"label", 0, IL_OPT_VALUE, "KEY=VALUE",
+     "label the records (repeatable); never passed to the program", IL_O_LABEL},
+    {0},
+};
+
 int
-il_common_option(struct il_args *a, struct il_common *c)
+il_common_option(struct il_optp *p, struct il_common *c)
 {
-    const char *o = a->opt, *v;
+    const char *v = p->val;
     struct il_config cfg;
-    if (!strcmp(o, "--env-clean")) {
-        il_args_flag(a);
+    switch (p->opt->id) {
+    case IL_O_ENV_CLEAN:
         c->env_clean = 1;
-    } else if (!strcmp(o, "--keep")) {
-        v = il_args_value(a);
+        break;
+    case IL_O_KEEP:
         if (!*v || strchr(v, '=') || !il_label_key_ok(v) || strchr(v, '.') || strchr(v, '-'))
-            il_args_bad(a, v, "expected a variable name");
+            il_opt_bad(p, v, "expected a variable name");
         c->keep = il_xrealloc(c->keep, (c->nkeep + 1) * sizeof *c->keep);
         c->keep[c->nkeep++] = v;
-    } else if (!strcmp(o, "--events")) {
-        v = il_args_value(a);
-        il_check_var(a, "INTERLOPER_EVENTS", v, &cfg);
+        break;
+    case IL_O_EVENTS:
+        il_check_var(p, IL_V_EVENTS, v, &cfg);
         c->events = v;
-    } else if (!strcmp(o, "--backend")) {
-        v = il_args_value(a);
-        il_check_var(a, "INTERLOPER_BACKEND", v, &cfg);
+        break;
+    case IL_O_BACKEND:
+        il_check_var(p, IL_V_BACKEND, v, &cfg);
         c->backend = v;
-    } else if (!strcmp(o, "--strict") || !strcmp(o, "--no-strict")) {
-        il_args_flag(a);
-        c->strict = !strcmp(o, "--strict");
-    } else if (!strcmp(o, "--aslr")) {
-        v = il_args_value(a);
+        break;
+    case IL_O_STRICT:
+    case IL_O_NO_STRICT:
+        c->strict = p->opt->id == IL_O_STRICT;
+        break;
+    case IL_O_ASLR:
         if (strcmp(v, "on") && strcmp(v, "off"))
-            il_args_bad(a, v, "expected on or off");
+            il_opt_bad(p, v, "expected on or off");
         c->aslr = !strcmp(v, "on");
-    } else if (!strcmp(o, "--cpu")) {
+        break;
+    case IL_O_CPU: {
         const char *why;
-        v = il_args_value(a);
         if (il_parse_cpus(v, &c->cpus, c->cpus_text, sizeof c->cpus_text, &why) < 0)
-            il_args_bad(a, v, "%s; expected CPU numbers and ranges such as 0-3,6", why);
+            il_opt_bad(p, v, "%s; expected CPU numbers and ranges such as 0-3,6", why);
         cpu_set_t mine;
         if (sched_getaffinity(0, sizeof mine, &mine) == 0) {
             CPU_AND(&mine, &mine, &c->cpus);
             if (CPU_COUNT(&mine) != CPU_COUNT(&c->cpus))
-                il_args_bad(a, v,
-                            "not all of these CPUs are online and allowed here; expected "
-                            "some of those sched_getaffinity gives (see nproc, taskset -p $$)");
+                il_opt_bad(p, v,
+                           "not all of these CPUs are online and allowed here; expected "
+                           "some of those sched_getaffinity gives (see nproc, taskset -p $$)");
         }
         c->have_cpus = 1;
-    } else if (!strcmp(o, "--label")) {
-        add_label(a, c, il_args_value(a));
-    } else if (!strcmp(o, "--output")) {
-        v = il_args_value(a);
+        break;
+    }
+    case IL_O_LABEL:
+        add_label(p, c, v);
+        break;
+    case IL_O_OUTPUT:
         if (!*v)
-            il_args_bad(a, v, "expected a file name");
+            il_opt_bad(p, v, "expected a file name");
         c->output = v;
-    } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
-        il_args_flag(a);
+        break;
+    case IL_O_QUIET:
         c->quiet = 1;
-    } else if (!strcmp(o, "-n") || !strcmp(o, "--dry-run")) {
-        il_args_flag(a);
+        break;
+    case IL_O_DRY:
         c->dry = 1;
-    } else {
+        break;
+    default:
         return 0;
     }
     return 1;

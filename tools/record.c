@@ -7,6 +7,7 @@
  *                           concurrent drivers never interleave
  *   summary [FILE]          a perf-stat-like summary of each record
  *   validate [FILE...]      check every line against schema interloper/1
+ *   merge -o OUT RESULTS... join a plan's shards (merge.c)
  *
  * Labels are added after the run, never passed through the measured
  * program's environment (DESIGN.md, "Labels").
@@ -24,54 +25,91 @@
 #include "interloper.h"
 #include "sweep.h"
 
-static void
-usage(FILE *f)
-{
-    fprintf(f, "usage: interloper record label [-o OUT] KEY=VALUE... < RECORDS\n"
-               "       interloper record summary [FILE]\n"
-               "       interloper record validate [FILE...]\n"
-               "       interloper record merge -o OUT RESULTS...\n"
-               "       interloper record csv [FILE...]\n"
-               "\n"
-               "label     add labels to each record on stdin; write to stdout, or append\n"
-               "          to OUT with one write per record\n"
-               "summary   print a perf-stat-like summary of each record\n"
-               "validate  check each line against schema interloper/1 (or, for the\n"
-               "          sweep's own lines, interloper-sweep/1); name every bad line\n"
-               "          as FILE:LINE, and exit 1 if there was one\n"
-               "merge     join the results files of one plan's shards, checked against\n"
-               "          the plan (interloper-record(1))\n"
-               "csv       the records as a table on stdout: one row per record, labels\n"
-               "          and fields (setup.env_bytes, events.NAME, ...) as columns\n"
-               "\n"
-               "The summary goes to stderr, as perf stat's does.  See interloper(1).\n");
-}
+static const char *const ops[] = {"label", "summary", "validate", "merge", "csv", NULL};
+
+static const struct il_cmd record_cmd = {
+    .name = "interloper record",
+    .synopsis = "label [-o OUT] KEY=VALUE... < RECORDS\n"
+                "summary [FILE]\n"
+                "validate [FILE...]\n"
+                "merge -o OUT RESULTS...\n"
+                "csv [FILE...]",
+    .about = "label     add labels to each record on stdin; write to stdout, or append\n"
+             "          to OUT with one write per record\n"
+             "summary   print a perf-stat-like summary of each record\n"
+             "validate  check each line against schema interloper/1 (or, for the\n"
+             "          sweep's own lines, interloper-sweep/1); name every bad line\n"
+             "          as FILE:LINE, and exit 1 if there was one\n"
+             "merge     join the results files of one plan's shards, checked against\n"
+             "          the plan\n"
+             "csv       the records as a table on stdout: one row per record, labels\n"
+             "          and fields (setup.env_bytes, events.NAME, ...) as columns\n"
+             "\n"
+             "Each has --help.  The summary goes to stderr, as perf stat's does.",
+    .man = "interloper-record(1)",
+    .subs = ops,
+};
+
+enum { O_OUTPUT = 1 };
+
+static const struct il_opt label_opts[] = {
+    {"output", 'o', IL_OPT_VALUE, "OUT",
+     "append the records to OUT, one write(2) each, instead\n"
+     "of writing them to stdout",
+     O_OUTPUT},
+    {0},
+};
+
+static const struct il_cmd label_cmd = {
+    .name = "interloper record label",
+    .synopsis = "[-o OUT] KEY=VALUE... < RECORDS",
+    .about = "Add the labels KEY=VALUE to every record read from stdin and write them to\n"
+             "stdout, or append them to OUT one write per record, so that concurrent\n"
+             "drivers never interleave.",
+    .man = "interloper-record(1)",
+    .opts = label_opts,
+};
+
+static const struct il_cmd summary_cmd = {
+    .name = "interloper record summary",
+    .synopsis = "[FILE]",
+    .about = "A perf-stat-like summary of each record of FILE (default stdin), on\n"
+             "stderr, as the library prints it at the end of interloper run.",
+    .man = "interloper-record(1)",
+};
+
+static const struct il_cmd validate_cmd = {
+    .name = "interloper record validate",
+    .synopsis = "[FILE...]",
+    .about = "Check each line of the FILEs (default stdin) against schema interloper/1\n"
+             "(or, for the sweep's own lines, interloper-sweep/1); name every bad line as\n"
+             "FILE:LINE, and exit 1 if there was one.",
+    .man = "interloper-record(1)",
+};
 
 static int
 cmd_label(int argc, char **argv)
 {
     const char *out = NULL;
-    int i = 1;
-    if (i < argc && !strcmp(argv[i], "-o")) {
-        if (i + 1 >= argc)
-            errx(1, "label: -o needs a file name");
-        out = argv[i + 1];
-        i += 2;
-    }
+    struct il_optp p;
+    il_opt_init(&p, &label_cmd, argc, argv);
+    while (il_opt_next(&p))
+        out = p.val;
+    int i = p.i;
     json_t *labels = json_object();
     for (; i < argc; i++) {
         char *eq = strchr(argv[i], '=');
         if (!eq)
-            errx(1, "label: '%s' is not KEY=VALUE", argv[i]);
+            errx(1, "'%s' is not KEY=VALUE", argv[i]);
         *eq = 0;
         if (!il_label_key_ok(argv[i]))
-            errx(1, "label: key '%s' must be letters, digits, '_', '-' or '.'", argv[i]);
+            errx(1, "key '%s' must be letters, digits, '_', '-' or '.'", argv[i]);
         json_object_set_new(labels, argv[i], json_string(eq + 1));
         *eq = '=';
     }
     int fd = 1;
     if (out && (fd = open(out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666)) < 0)
-        err(1, "label: cannot open %s", out);
+        err(1, "cannot open %s", out);
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -82,7 +120,7 @@ cmd_label(int argc, char **argv)
         json_error_t je;
         json_t *r = json_loadb(line, (size_t)len, 0, &je);
         if (!json_is_object(r)) {
-            warnx("label: stdin:%ld: not a JSON object (%s); skipped", lineno, je.text);
+            warnx("stdin:%ld: not a JSON object (%s); skipped", lineno, je.text);
             bad = 1;
             json_decref(r);
             continue;
@@ -97,7 +135,7 @@ cmd_label(int argc, char **argv)
         size_t n = strlen(s);
         s[n] = '\n'; /* in place of the terminator: one line, one write */
         if (write(fd, s, n + 1) != (ssize_t)(n + 1))
-            err(1, "label: write");
+            err(1, "write");
         free(s);
         json_decref(r);
     }
@@ -286,33 +324,48 @@ each_line(const char *path, int summarise)
     return bad;
 }
 
+/* summary [FILE], validate [FILE...] */
+static int
+cmd_lines(const struct il_cmd *c, int argc, char **argv)
+{
+    struct il_optp p;
+    il_opt_init(&p, c, argc, argv);
+    while (il_opt_next(&p))
+        ;
+    if (c == &summary_cmd) {
+        if (argc - p.i > 1)
+            il_opt_usage(c, "expected at most one FILE");
+        return each_line(p.i < argc ? argv[p.i] : NULL, 1);
+    }
+    if (p.i == argc)
+        return each_line(NULL, 0);
+    int bad = 0;
+    for (int i = p.i; i < argc; i++)
+        bad |= each_line(argv[i], 0);
+    return bad;
+}
+
 int
 main(int argc, char **argv)
 {
-    program_invocation_short_name = (char *)"interloper record"; /* err(3) prefix */
-    if (argc < 2)
-        errx(1,
-             "expected an operation, label, summary, validate, merge or csv; see interloper record "
-             "--help");
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(stdout);
-        return 0;
-    }
-    if (!strcmp(argv[1], "label"))
-        return cmd_label(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "merge"))
-        return il_record_merge(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "csv"))
-        return il_record_csv(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "summary"))
-        return each_line(argc > 2 ? argv[2] : NULL, 1);
-    if (!strcmp(argv[1], "validate")) {
-        int bad = 0;
-        if (argc == 2)
-            return each_line(NULL, 0);
-        for (int i = 2; i < argc; i++)
-            bad |= each_line(argv[i], 0);
-        return bad;
-    }
-    errx(1, "unknown operation '%s'; expected label, summary, validate, merge or csv", argv[1]);
+    struct il_optp p;
+    il_opt_init(&p, &record_cmd, argc, argv);
+    while (il_opt_next(&p))
+        ;
+    if (p.i >= argc)
+        il_opt_usage(&record_cmd, "expected an operation, label, summary, validate, merge or csv");
+    const char *op = argv[p.i];
+    argc -= p.i;
+    argv += p.i;
+    if (!strcmp(op, "label"))
+        return cmd_label(argc, argv);
+    if (!strcmp(op, "merge"))
+        return il_record_merge(argc, argv);
+    if (!strcmp(op, "csv"))
+        return il_record_csv(argc, argv);
+    if (!strcmp(op, "summary"))
+        return cmd_lines(&summary_cmd, argc, argv);
+    if (!strcmp(op, "validate"))
+        return cmd_lines(&validate_cmd, argc, argv);
+    errx(1, "unknown operation '%s'; expected label, summary, validate, merge or csv", op);
 }

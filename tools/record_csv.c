@@ -28,6 +28,7 @@
 
 #include "il_csv.h"
 #include "il_hset.h"
+#include "il_opt.h"
 #include "sweep.h"
 
 struct table {
@@ -183,33 +184,44 @@ open_input(const char *path)
     if (strcmp(path, "-")) {
         FILE *f = fopen(path, "re");
         if (!f)
-            err(1, "csv: cannot open %s", path);
+            err(1, "cannot open %s", path);
         return f;
     }
     /* standard input, kept for the second pass */
     int fd = memfd_create("stdin", MFD_CLOEXEC);
     FILE *f = fd >= 0 ? fdopen(fd, "w+") : tmpfile();
     if (!f)
-        err(1, "csv: cannot keep standard input");
+        err(1, "cannot keep standard input");
     char b[65536];
     size_t n;
     while ((n = fread(b, 1, sizeof b, stdin)) > 0)
         if (fwrite(b, 1, n, f) != n)
-            err(1, "csv: cannot keep standard input");
+            err(1, "cannot keep standard input");
     return f;
 }
+
+static const struct il_cmd csv_cmd = {
+    .name = "interloper record csv",
+    .synopsis = "[FILE...]",
+    .about = "The records of the FILEs (standard input when none, or -) as a table on\n"
+             "standard output, for R and pandas: one row per record, one column per\n"
+             "field (setup.env_bytes, times.wall_ns, events.NAME) and per label.  The\n"
+             "sweep's own lines are left out and counted on standard error.",
+    .man = "interloper-record(1)",
+    .permute = 1,
+};
 
 int
 il_record_csv(int argc, char **argv)
 {
     struct table t = {0};
-    int nin = argc > 1 ? argc - 1 : 1;
+    struct il_optp p;
+    il_opt_init(&p, &csv_cmd, argc, argv);
+    while (il_opt_next(&p))
+        ;
+    int nin = argc > p.i ? argc - p.i : 1;
     char *const dash[] = {"-"};
-    char *const *names = argc > 1 ? argv + 1 : dash;
-    for (int i = 0; i < nin; i++)
-        if (names[i][0] == '-' && names[i][1])
-            errx(1, "csv: unknown option '%s'; expected record files (or - for standard input)",
-                 names[i]);
+    char *const *names = argc > p.i ? argv + p.i : dash;
     FILE **in = il_xcalloc((size_t)nin, sizeof *in);
     for (int i = 0; i < nin; i++) {
         in[i] = open_input(names[i]);
@@ -227,10 +239,10 @@ il_record_csv(int argc, char **argv)
         fclose(in[i]);
     }
     if (fflush(stdout) != 0 || ferror(stdout))
-        err(1, "csv: cannot write");
+        err(1, "cannot write");
     if (t.skipped)
         fprintf(stderr,
-                "interloper record: csv: %ld record%s; %ld line%s that %s not records (the "
+                "interloper record csv: %ld record%s; %ld line%s that %s not records (the "
                 "sweep's own, or not interloper/1) left out\n",
                 t.records, t.records == 1 ? "" : "s", t.skipped, t.skipped == 1 ? "" : "s",
                 t.skipped == 1 ? "is" : "are");

@@ -29,106 +29,104 @@
 
 #define ME "interloper run"
 
-static void
-usage(FILE *f)
-{
-    fputs("usage: interloper run [options] [--] PROG [ARGS...]\n"
-          "\n"
-          "Run PROG once, in place (same pid, its own exit status), with the setup\n"
-          "under control, and append its records, labelled, to the results file.\n"
-          "\n"
-          "environment:\n"
-          "  --env-size N        the whole environment is exactly N bytes (padded)\n"
-          "  --env-add N         add N bytes to the environment as it is\n"
-          "  --env-clean         start from a minimal environment: PATH and HOME only\n"
-          "  --keep NAME         with --env-clean, keep NAME too (repeatable)\n"
-          "byte counts: decimal, 0x hex, or a k/m/g suffix, as the library reads them\n"
-          "layout:\n"
-          "  --stack-offset N    main's frame N bytes lower (a multiple of 16)\n"
-          "  --stack-pin [ADDR]  main's frame at a fixed address (auto by default; ADDR\n"
-          "                      is taken when it is auto or 0x..., or --stack-pin=ADDR)\n"
-          "  --heap-offset N     the heap starts N bytes later\n"
-          "  --aslr off|on       address-space randomisation (default: off)\n"
-          "  --cpu LIST          run on these CPUs only, e.g. 2 or 0-3,6\n"
-          "measurement:\n"
-          "  --events LIST       events (INTERLOPER_EVENTS), e.g. cycles,instructions\n"
-          "  --backend B         auto, perf, papi or none\n"
-          "  --output FILE       results file, appended to (default ./interloper.jsonl)\n"
-          "  --label KEY=VALUE   label the records (repeatable); never passed to PROG\n"
-          "  --strict            any setup problem stops PROG before main (status 127)\n"
-          "  --no-strict         undo --strict (the default here; sweep is strict)\n"
-          "  -q, --quiet         no summary on stderr\n"
-          "  -n, --dry-run       print the environment and the command, run nothing\n"
-          "  -h, --help          this text\n"
-          "\n"
-          "The records are labelled bench=PROG's file name, setup=ID, the id interloper\n"
-          "sweep gives the same setup (e<pad>, -s<stack offset>, -h<heap offset>, ...),\n"
-          "and with the factors given (env_add, stack_offset, heap_offset, pin, cpus);\n"
-          "--label overrides them.\n"
-          "See interloper-run(1).\n",
-          f);
-}
+enum { O_ENV_SIZE = 1, O_ENV_ADD, O_STACK_OFFSET, O_STACK_PIN, O_HEAP_OFFSET };
 
-/* labels: the user's first, in their order, then ours unless overridden */
-static void
-add_label(struct il_buf *b, const struct il_common *c, const char *key, const char *value, int ours)
-{
-    if (ours && il_label_get(c, key))
-        return;
-    il_buf_str(b, b->n > 1 ? "," : "");
-    il_buf_json(b, key);
-    il_buf_str(b, ":");
-    il_buf_json(b, value);
-}
+static const struct il_opt opts[] = {
+    {.head = "environment"},
+    {"env-size", 0, IL_OPT_VALUE, "N", "the whole environment is exactly N bytes (padded)",
+     O_ENV_SIZE},
+    {"env-add", 0, IL_OPT_VALUE, "N", "add N bytes to the environment as it is", O_ENV_ADD},
+    {.head = "layout"},
+    {"stack-offset", 0, IL_OPT_VALUE, "N", "main's frame N bytes lower (a multiple of 16)",
+     O_STACK_OFFSET},
+    {"stack-pin", 0, IL_OPT_MAYBE, "ADDR",
+     "main's frame at a fixed address (auto by default; ADDR\n"
+     "is taken when it is auto or 0x..., or --stack-pin=ADDR)",
+     O_STACK_PIN, 0, il_is_pin_word},
+    {"heap-offset", 0, IL_OPT_VALUE, "N", "the heap starts N bytes later", O_HEAP_OFFSET},
+    {"aslr", 0, IL_OPT_VALUE, "off|on", "address-space randomisation (default: off)", IL_O_ASLR},
+    {.head = "measurement"},
+    {.incl = il_setup_opts},
+    {"output", 'o', IL_OPT_VALUE, "FILE", "results file, appended to (default ./interloper.jsonl)",
+     IL_O_OUTPUT},
+    {"strict", 0, IL_OPT_FLAG, NULL, "any setup problem stops PROG before main (status 127)",
+     IL_O_STRICT},
+    {"no-strict", 0, IL_OPT_FLAG, NULL, "undo --strict (the default here; sweep is strict)",
+     IL_O_NO_STRICT},
+    {"quiet", 'q', IL_OPT_FLAG, NULL, "no summary on stderr", IL_O_QUIET},
+    {"dry-run", 'n', IL_OPT_FLAG, NULL, "print the environment and the command, run nothing",
+     IL_O_DRY},
+    {0},
+};
 
-int
-main(int argc, char **argv)
-{
-    program_invocation_short_name = (char *)ME; /* err(3) says "interloper run: " */
-    struct il_args a;
+static const struct il_cmd cmd = {
+    .name = ME,
+    .synopsis = "[options] [--] PROG [ARGS...]",
+    .about = "Run PROG once, in place (same pid, its own exit status), with the setup\n"
+             "under control, and append its records, labelled, to the results file.",
+    .more = "Byte counts: decimal, 0x hex, or a k/m/g suffix, as the library reads them.\n"
+            "The records are labelled bench=PROG's file name, setup=ID, the id interloper\n"
+            "sweep gives the same setup (e<pad>, -s<stack offset>, -h<heap offset>, ...),\n"
+            "and with the factors given (env_add, stack_offset, heap_offset, pin, cpus);\n"
+            "--label overrides them.",
+    .man = "interloper-run(1)",
+    .opts = opts,
+};
+
+/* What the options say: the setup and how to run. */
+struct run {
     struct il_common c;
-    il_args_init(&a, ME, argc, argv);
-    il_common_init(&c);
-    const char *o, *v_size = NULL, *v_add = NULL, *v_stack = NULL, *v_heap = NULL;
-    unsigned long long env_size = 0, env_add = 0, stack_offset = 0, heap_offset = 0;
-    enum il_pinmode pin = IL_PINMODE_NONE;
-    uintptr_t pin_addr = 0;
+    const char *v_size, *v_add, *v_stack, *v_heap; /* as given, NULL when not */
+    unsigned long long env_size, env_add, stack_offset, heap_offset;
+    enum il_pinmode pin;
+    uintptr_t pin_addr;
+    char first[256]; /* the AddressSanitizer runtime, if the program needs it first */
+};
 
-    while ((o = il_args_next(&a))) {
-        if (il_common_option(&a, &c))
+/* The options into R; the index of the program's word. */
+static int
+parse(struct run *r, int argc, char **argv)
+{
+    struct il_optp p;
+    const struct il_opt *o;
+    il_opt_init(&p, &cmd, argc, argv);
+    il_common_init(&r->c);
+    while ((o = il_opt_next(&p))) {
+        if (il_common_option(&p, &r->c))
             continue;
-        if (!strcmp(o, "--env-size")) {
-            v_size = il_args_value(&a);
-            env_size = il_opt_env_bytes(&a, v_size);
-        } else if (!strcmp(o, "--env-add")) {
-            v_add = il_args_value(&a);
-            env_add = il_opt_env_bytes(&a, v_add);
-        } else if (!strcmp(o, "--stack-offset")) {
-            v_stack = il_args_value(&a);
-            stack_offset = il_opt_stack_offset(&a, v_stack);
-        } else if (!strcmp(o, "--heap-offset")) {
-            v_heap = il_args_value(&a);
-            heap_offset = il_opt_heap_offset(&a, v_heap);
-        } else if (!strcmp(o, "--stack-pin")) {
+        switch (o->id) {
+        case O_ENV_SIZE:
+            r->env_size = il_arg_env_bytes(&p, r->v_size = p.val);
+            break;
+        case O_ENV_ADD:
+            r->env_add = il_arg_env_bytes(&p, r->v_add = p.val);
+            break;
+        case O_STACK_OFFSET:
+            r->stack_offset = il_arg_stack_offset(&p, r->v_stack = p.val);
+            break;
+        case O_HEAP_OFFSET:
+            r->heap_offset = il_arg_heap_offset(&p, r->v_heap = p.val);
+            break;
+        case O_STACK_PIN:
             /* the address is optional: taken only when it looks like one */
-            pin = il_opt_pin(&a, il_args_optional(&a, il_is_pin_word), &pin_addr);
-        } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            usage(stdout);
-            return 0;
-        } else {
-            errx(1, "unknown option '%s'; see interloper run --help", o);
+            r->pin = il_arg_pin(&p, p.val, &r->pin_addr);
+            break;
         }
     }
-    if (a.i >= argc)
+    if (p.i >= argc)
         errx(1, "no program given; expected interloper run [options] -- PROG [ARGS...]");
-    if (v_size && v_add)
+    if (r->v_size && r->v_add)
         errx(1, "--env-size and --env-add do not go together; choose one");
-    if (c.nkeep && !c.env_clean)
+    if (r->c.nkeep && !r->c.env_clean)
         errx(1, "--keep only matters with --env-clean; add --env-clean or drop --keep");
+    return p.i;
+}
 
-    /* the program: a path, or the first executable file of that name in
-     * PATH (not a shell builtin: `true` is /usr/bin/true) */
-    const char *prog = argv[a.i];
+/* PROG as exec will run it, checked: a path, or the first executable file
+ * of that name in PATH (not a shell builtin: `true` is /usr/bin/true). */
+static char *
+program(const char *prog, char *first, size_t firstsz)
+{
     char *path = il_find_program(prog);
     struct stat st;
     if (!path)
@@ -138,22 +136,23 @@ main(int argc, char **argv)
     if (access(path, X_OK) < 0)
         errx(1, "%s: not executable", prog);
     int warn;
-    char first[256]; /* the AddressSanitizer runtime, if it needs it first */
-    const char *why = il_preloadable(path, &warn, first, sizeof first);
+    const char *why = il_preloadable(path, &warn, first, firstsz);
     if (why) {
         fprintf(stderr, "interloper: LD_PRELOAD cannot apply to %s (%s)\n", prog, why);
-        return 1;
+        exit(1);
     }
     if (warn)
         warnx("warning: %s does not start through __libc_start_main; its record will say that "
               "nothing was measured",
               prog);
-    const char *lib = il_find_library();
-    if (!lib)
-        errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
+    return path;
+}
 
-    /* the results file: absolute, since the program may chdir */
-    const char *output = c.output ? c.output : IL_DEFAULT_OUTPUT;
+/* The results file, absolute (the program may chdir) and writable. */
+static char *
+results(const struct il_common *c)
+{
+    const char *output = c->output ? c->output : IL_DEFAULT_OUTPUT;
     char *abs_out = (char *)output;
     if (strcmp(output, "-") && output[0] != '/') {
         char cwd[IL_PATH_MAX];
@@ -172,115 +171,161 @@ main(int argc, char **argv)
         if (strlen(abs_out) >= IL_PATH_MAX - 32)
             errx(1, "--output %s: too long a path", abs_out);
     }
+    return abs_out;
+}
 
-    /* the labels, with the setup's id derived from its factor values */
+/* labels: the user's first, in their order, then ours unless overridden */
+static void
+add_label(struct il_buf *b, const struct il_common *c, const char *key, const char *value, int ours)
+{
+    if (ours && il_label_get(c, key))
+        return;
+    il_buf_str(b, b->n > 1 ? "," : "");
+    il_buf_json(b, key);
+    il_buf_str(b, ":");
+    il_buf_json(b, value);
+}
+
+/* The labels as a JSON object, with the setup's id derived from its
+ * factor values; PROG as given. */
+static char *
+labels(const struct run *r, const char *prog)
+{
+    const struct il_common *c = &r->c;
     char setup[256], token[16], num[32];
     struct il_factors f = {0};
-    f.env_exact = v_size != NULL;
-    f.env = v_size ? env_size : env_add;
-    f.layout = il_label_get(&c, IL_L_LAYOUT);
-    f.stack_offset = stack_offset;
-    f.heap_offset = heap_offset;
-    if (c.aslr) {
-        uint32_t r = 0;
-        if (getrandom(&r, sizeof r, 0) != sizeof r)
-            r = (uint32_t)getpid() ^ (uint32_t)time(NULL);
-        snprintf(token, sizeof token, "%08x", r);
+    f.env_exact = r->v_size != NULL;
+    f.env = r->v_size ? r->env_size : r->env_add;
+    f.layout = il_label_get(c, IL_L_LAYOUT);
+    f.stack_offset = r->stack_offset;
+    f.heap_offset = r->heap_offset;
+    if (c->aslr) {
+        uint32_t t = 0;
+        if (getrandom(&t, sizeof t, 0) != sizeof t)
+            t = (uint32_t)getpid() ^ (uint32_t)time(NULL);
+        snprintf(token, sizeof token, "%08x", t);
         f.aslr_token = token;
     }
     il_setup_id(&f, setup, sizeof setup);
     struct il_buf lab = {0};
     il_buf_str(&lab, "{");
-    for (size_t i = 0; i < c.nlabels; i++)
-        add_label(&lab, &c, c.labels[i].key, c.labels[i].value, 0);
+    for (size_t i = 0; i < c->nlabels; i++)
+        add_label(&lab, c, c->labels[i].key, c->labels[i].value, 0);
     /* the bench label, as interloper sweep gives it: the program's file
      * name (a harness that runs many programs through interloper run
      * gets records that report --by bench tells apart) */
-    add_label(&lab, &c, IL_L_BENCH, strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog, 1);
-    add_label(&lab, &c, IL_L_SETUP, setup, 1);
+    add_label(&lab, c, IL_L_BENCH, strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog, 1);
+    add_label(&lab, c, IL_L_SETUP, setup, 1);
     const struct {
         const char *given, *key;
         unsigned long long value;
-    } factors[] = {{v_add, IL_L_ENV_ADD, env_add},
-                   {v_stack, IL_L_STACK_OFFSET, stack_offset},
-                   {v_heap, IL_L_HEAP_OFFSET, heap_offset}};
+    } factors[] = {{r->v_add, IL_L_ENV_ADD, r->env_add},
+                   {r->v_stack, IL_L_STACK_OFFSET, r->stack_offset},
+                   {r->v_heap, IL_L_HEAP_OFFSET, r->heap_offset}};
     for (size_t i = 0; i < sizeof factors / sizeof factors[0]; i++) {
         if (!factors[i].given)
             continue;
         snprintf(num, sizeof num, "%llu", factors[i].value);
-        add_label(&lab, &c, factors[i].key, num, 1);
+        add_label(&lab, c, factors[i].key, num, 1);
     }
-    if (pin != IL_PINMODE_NONE)
-        add_label(&lab, &c, IL_L_PIN, "on", 1);
-    if (c.have_cpus)
-        add_label(&lab, &c, IL_L_CPUS, c.cpus_text, 1);
+    if (r->pin != IL_PINMODE_NONE)
+        add_label(&lab, c, IL_L_PIN, "on", 1);
+    if (c->have_cpus)
+        add_label(&lab, c, IL_L_CPUS, c->cpus_text, 1);
     il_buf_str(&lab, "}");
+    return lab.p;
+}
 
-    /* the environment; the pad last */
-    struct il_spec spec;
-    struct il_env env;
+/* The environment, the pad last: exactly --env-size bytes, or --env-add
+ * more than it would be. */
+static void
+environment(const struct run *r, const char *lib, struct il_spec *spec, struct il_env *env)
+{
+    const struct il_common *c = &r->c;
     struct il_slots slots;
-    if (!c.dry)
+    if (!c->dry)
         il_spec_clean_stale();
-    il_spec_dir(&spec, ME, c.dry);
-    il_env_build(&env, &slots, &c, lib, first, spec.path, IL_PAD_MAX, 0);
-    il_env_setup(&slots, stack_offset, heap_offset, pin, pin_addr, 0);
-    size_t base = il_env_bytes(&env), pad = (size_t)env_add;
-    if (v_size) {
-        if (env_size < base) {
-            if (!c.dry)
-                il_spec_remove(&spec);
+    il_spec_dir(spec, ME, c->dry);
+    il_env_build(env, &slots, c, lib, r->first, spec->path, IL_PAD_MAX, 0);
+    il_env_setup(&slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, 0);
+    size_t base = il_env_bytes(env), pad = (size_t)r->env_add;
+    if (r->v_size) {
+        if (r->env_size < base) {
+            if (!c->dry)
+                il_spec_remove(spec);
             errx(1,
                  "--env-size %llu: below the minimum reachable, %zu bytes (this environment "
                  "with an empty pad)",
-                 env_size, base);
+                 r->env_size, base);
         }
-        pad = (size_t)(env_size - base);
+        pad = (size_t)(r->env_size - base);
     }
     if (pad > IL_PAD_MAX) {
-        if (!c.dry)
-            il_spec_remove(&spec);
-        if (v_size)
+        if (!c->dry)
+            il_spec_remove(spec);
+        if (r->v_size)
             errx(1,
                  "--env-size %llu: the pad would be %zu bytes, above the kernel's limit of %zu "
                  "for one variable; expected at most %zu",
-                 env_size, pad, (size_t)IL_PAD_MAX, base + IL_PAD_MAX);
-        errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable", env_add,
-             (size_t)IL_PAD_MAX);
+                 r->env_size, pad, (size_t)IL_PAD_MAX, base + IL_PAD_MAX);
+        errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable",
+             r->env_add, (size_t)IL_PAD_MAX);
     }
-    il_env_setup(&slots, stack_offset, heap_offset, pin, pin_addr, pad);
-    char **pargv = &argv[a.i];
+    il_env_setup(&slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, pad);
+}
 
-    if (c.dry) {
-        struct il_buf b = {0};
-        for (size_t k = 0; k < env.n; k++)
-            il_buf_printf(&b, "%s\n", env.v[k]);
-        /* the argument vector as exec'd (what goes after -- to run it
-         * again), then the file exec'd */
-        il_buf_str(&b, "--");
-        for (char **p = pargv; *p; p++) {
-            il_buf_str(&b, " ");
-            il_buf_word(&b, *p);
-        }
-        il_buf_str(&b, "\nexec ");
-        il_buf_word(&b, path);
-        il_buf_printf(&b, "\nenv_bytes %zu\nlabels %s\n", il_env_bytes(&env), lab.p);
-        fputs(b.p, stdout);
-        return 0;
+/* -n: the environment, the argument vector as exec'd (what goes after --
+ * to run it again), the file exec'd, the size and the labels. */
+static int
+print_dry(const struct il_env *env, char **pargv, const char *path, const char *lab)
+{
+    struct il_buf b = {0};
+    for (size_t k = 0; k < env->n; k++)
+        il_buf_printf(&b, "%s\n", env->v[k]);
+    /* the argument vector as exec'd (what goes after -- to run it
+     * again), then the file exec'd */
+    il_buf_str(&b, "--");
+    for (char **w = pargv; *w; w++) {
+        il_buf_str(&b, " ");
+        il_buf_word(&b, *w);
     }
+    il_buf_str(&b, "\nexec ");
+    il_buf_word(&b, path);
+    il_buf_printf(&b, "\nenv_bytes %zu\nlabels %s\n", il_env_bytes(env), lab);
+    fputs(b.p, stdout);
+    return 0;
+}
 
-    if (il_spec_write(&spec, (long)getpid(), abs_out, !c.quiet, lab.p) < 0) {
+int
+main(int argc, char **argv)
+{
+    struct run r = {0};
+    int i = parse(&r, argc, argv);
+    const struct il_common *c = &r.c;
+    char *path = program(argv[i], r.first, sizeof r.first);
+    const char *lib = il_find_library();
+    if (!lib)
+        errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
+    char *abs_out = results(c);
+    char *lab = labels(&r, argv[i]);
+    struct il_spec spec;
+    struct il_env env;
+    environment(&r, lib, &spec, &env);
+    char **pargv = &argv[i];
+    if (c->dry)
+        return print_dry(&env, pargv, path, lab);
+    if (il_spec_write(&spec, (long)getpid(), abs_out, !c->quiet, lab) < 0) {
         int e = errno;
         il_spec_remove(&spec);
         errno = e;
         err(1, "cannot write the run spec %s", spec.path);
     }
-    il_set_aslr(ME, c.aslr);
-    if (c.have_cpus && sched_setaffinity(0, sizeof c.cpus, &c.cpus) < 0) {
+    il_set_aslr(ME, c->aslr);
+    if (c->have_cpus && sched_setaffinity(0, sizeof c->cpus, &c->cpus) < 0) {
         int e = errno;
         il_spec_remove(&spec);
         errno = e;
-        err(1, "--cpu %s: cannot run there", c.cpus_text);
+        err(1, "--cpu %s: cannot run there", c->cpus_text);
     }
     execve(path, pargv, env.v);
     int e = errno;

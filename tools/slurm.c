@@ -374,7 +374,7 @@ script(const struct il_sweep *s, const char *plan_id, size_t runs, const unsigne
     il_buf_str(b, "set -eu\n");
     /* the front command if we came through it, else this program: the
      * submitting machine's path, which every node must have */
-    const char *front = getenv("INTERLOPER_FRONT");
+    const char *front = getenv(IL_V_FRONT);
     char self[IL_PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = 0;

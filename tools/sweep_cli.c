@@ -15,136 +15,60 @@
 
 #include "sweep.h"
 
-static void
-usage(FILE *f)
-{
-    fputs("usage: interloper sweep [options] --system NAME=PROG [--system NAME=PROG]...\n"
-          "                        [-- ARGS...]\n"
-          "\n"
-          "Run every system in every setup, REPS times, in a seeded random order, each\n"
-          "run's records labelled with its place in the plan and appended to the results\n"
-          "file; rerun the same command to resume.\n"
-          "\n"
-          "systems and setups (LIST: A:B:STEP from A to B, or a comma list):\n"
-          "  --system NAME=PROG  a system and its program (repeatable); PROG may hold\n"
-          "                      {layout}, replaced by each layout's id\n"
-          "  --layouts N|all|IDS the first N layouts of interloper link's manifest, all of\n"
-          "                      them, or a comma list of ids (one id: 05,)\n"
-          "  --env-add LIST      environment pads in bytes (default 0)\n"
-          "  --env-base N        every setup's environment is N + its env_add bytes\n"
-          "                      (default: the results file's, else this one's size)\n"
-          "  --env-vars N        and N variables (default: the results file's, else\n"
-          "                      this one's number)\n"
-          "  --stack-offset LIST main's frame lower by these bytes (default 0)\n"
-          "  --heap-offset LIST  the heap later by these bytes (default 0)\n"
-          "  --stack-pin [ADDR|both]  pin main's stack (auto, or at ADDR); both: every\n"
-          "                      run pinned and unpinned, interleaved, labelled pin\n"
-          "  --aslr off|on       ASLR (default off); on: every run is a setup of its own\n"
-          "  --setups K          draw K of the setups at random (default: all)\n"
-          "  --reps R            runs of each system in each setup (default 3)\n"
-          "  --warmup N          first, N runs of each system in each setup, labelled\n"
-          "                      warmup (left out by interloper report)\n"
-          "  --seed S            seed of the draws and the order, 0 to 4294967295\n"
-          "                      (default: the results file's, else drawn; it is in\n"
-          "                      every record; --shard needs it)\n"
-          "the runs:\n"
-          "  --input FILE        every run's stdin, a regular file (default /dev/null)\n"
-          "  --show-output       copy each run's stdout and stderr through after it ends\n"
-          "  --expect-output FILE  every run's stdout must be this file's bytes\n"
-          "  --no-check-output   do not check that all runs write the same stdout\n"
-          "  --keep-going        go on after a run that fails (default: stop)\n"
-          "  --cpu LIST          run the programs on these CPUs, e.g. 2 or 0-3\n"
-          "  --events LIST, --backend B, --env-clean, --keep NAME\n"
-          "                      as for interloper run\n"
-          "  --no-strict         let runs go on past the library's problems (default:\n"
-          "                      strict, such a run fails and the sweep stops)\n"
-          "  --no-hold           do not hold the software events' kernel switches on\n"
-          "results:\n"
-          "  --bench NAME        the bench label (default: PROG's file name)\n"
-          "  --label KEY=VALUE   another label for every record (repeatable)\n"
-          "  --output FILE       results file (default ./interloper.jsonl)\n"
-          "  --until PCT         add setups until every ratio to the first system has a\n"
-          "                      95% interval within +-PCT percent (interloper report)\n"
-          "  --metric NAME       the metric --until watches (default wall)\n"
-          "  --max-runs N        with --until, at most N runs\n"
-          "scale-out:\n"
-          "  --shard I/N         run only the I-th of N disjoint parts of the plan\n"
-          "  --runs FILE         run only the runs FILE lists, one id a line (as\n"
-          "                      interloper record merge writes the runs missing)\n"
-          "  --expect-sha256 LIST  each system's binary (each layout's, in order) must\n"
-          "                      have these SHA-256s, comma-separated (--slurm passes them)\n"
-          "  --snapshot-every T  a snapshot of the machine every T seconds (or Tm, Th)\n"
-          "                      while the sweep runs (default 10m; 0: none)\n"
-          "  --slurm N           write a Slurm job array of N shards, one node each,\n"
-          "                      exclusive; options for sbatch after ARGS and a second --;\n"
-          "                      rerun, it resubmits only the shards not complete\n"
-          "  --submit            with --slurm, submit it with sbatch\n"
-          "  --status            with --slurm, each task's state: its shard's runs, its\n"
-          "                      log, Slurm's (sacct, squeue)\n"
-          "  -n, --dry-run       print the plan, one run per line with the interloper run\n"
-          "                      command that makes it\n"
-          "                      (with --slurm: the script; nothing written or submitted)\n"
-          "  -q, --quiet         no progress on stderr\n"
-          "  -h, --help          this text\n"
-          "\n"
-          "See interloper-sweep(1).\n",
-          f);
-}
-
 /* ------------------------------------------------------------ lists */
 
 static unsigned long long
-count(struct il_args *a, const char *v, unsigned long long lo, unsigned long long hi)
+count(const struct il_optp *p, const char *v, unsigned long long lo, unsigned long long hi)
 {
     char *end;
     errno = 0;
     unsigned long long n = strtoull(v, &end, 10);
     if (!*v || *end || errno || v[0] == '-' || v[0] == '+' || n < lo || n > hi)
-        il_args_bad(a, v, "expected a whole number from %llu to %llu", lo, hi);
+        il_opt_bad(p, v, "expected a whole number from %llu to %llu", lo, hi);
     return n;
 }
 
 /* A:B:STEP or a comma list, each value read by elem(); no value twice. */
 static unsigned long long *
-list(struct il_args *a, const char *v, size_t *n,
-     unsigned long long (*elem)(struct il_args *, const char *))
+list(const struct il_optp *p, const char *v, size_t *n,
+     unsigned long long (*elem)(const struct il_optp *, const char *))
 {
     unsigned long long *out = NULL;
     size_t k = 0;
     char *w = il_xstrdup(v), *c1 = strchr(w, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (c1 && c2 && !strchr(c2 + 1, ':')) {
         *c1 = *c2 = 0;
-        unsigned long long from = elem(a, w), to = elem(a, c1 + 1), step;
+        unsigned long long from = elem(p, w), to = elem(p, c1 + 1), step;
         if (il_parse_size(c2 + 1, ~0ULL, &step) < 0 || step == 0)
-            il_args_bad(a, v, "expected A:B:STEP with a STEP of at least 1");
+            il_opt_bad(p, v, "expected A:B:STEP with a STEP of at least 1");
         if (from > to)
-            il_args_bad(a, v, "expected A:B:STEP with A <= B");
+            il_opt_bad(p, v, "expected A:B:STEP with A <= B");
         if ((to - from) / step >= 1000000)
-            il_args_bad(a, v, "more than a million values");
+            il_opt_bad(p, v, "more than a million values");
         for (unsigned long long x = from; x <= to; x += step) {
             char t[32];
             snprintf(t, sizeof t, "%llu", x);
             out = il_xrealloc(out, (k + 1) * sizeof *out);
-            out[k++] = elem(a, t);
+            out[k++] = elem(p, t);
         }
     } else if (c1) {
-        il_args_bad(a, v, "expected A:B:STEP or a comma-separated list");
+        il_opt_bad(p, v, "expected A:B:STEP or a comma-separated list");
     } else {
-        char *save, *p;
-        for (p = strtok_r(w, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        char *save, *e;
+        for (e = strtok_r(w, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
             out = il_xrealloc(out, (k + 1) * sizeof *out);
-            out[k++] = elem(a, p);
+            out[k++] = elem(p, e);
         }
         if (!k)
-            il_args_bad(a, v, "expected at least one value");
+            il_opt_bad(p, v, "expected at least one value");
         size_t l = strlen(v);
         if (strstr(v, ",,") || v[0] == ',' || v[l - 1] == ',')
-            il_args_bad(a, v, "an empty value between commas; expected a comma-separated list");
+            il_opt_bad(p, v, "an empty value between commas; expected a comma-separated list");
     }
     for (size_t i = 0; i < k; i++)
         for (size_t j = 0; j < i; j++)
             if (out[i] == out[j])
-                il_args_bad(a, v, "%llu is given twice; each value is one setup", out[i]);
+                il_opt_bad(p, v, "%llu is given twice; each value is one setup", out[i]);
     free(w);
     *n = k;
     return out;
@@ -219,7 +143,7 @@ binary(json_t *m, const char *id)
 }
 
 static void
-layouts(struct il_sweep *s, struct il_args *a)
+layouts(struct il_sweep *s, struct il_optp *p)
 {
     char *dir;
     if (!strstr(s->sys[0].tmpl, "{layout}"))
@@ -233,8 +157,8 @@ layouts(struct il_sweep *s, struct il_args *a)
     if (!strcmp(v, "all") || (!strchr(v, ',') && v[0] != '0')) {
         size_t want = !strcmp(v, "all") ? json_array_size(bins) : 0;
         if (strcmp(v, "all")) {
-            a->opt = "--layouts";
-            want = count(a, v, 1, 1000000);
+            snprintf(p->spelled, sizeof p->spelled, "--layouts");
+            want = count(p, v, 1, 1000000);
         }
         if (want > json_array_size(bins))
             errx(1, "--layouts %s: the manifest of %s has %zu layouts", v, s->sys[0].tmpl,
@@ -248,25 +172,25 @@ layouts(struct il_sweep *s, struct il_args *a)
         }
     } else {
         char *w = il_xstrdup(v), *save;
-        for (char *p = strtok_r(w, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        for (char *e = strtok_r(w, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
             for (size_t i = 0; i < n; i++)
-                if (!strcmp(ids[i], p))
-                    errx(1, "--layouts %s: %s is given twice", v, p);
-            if (!il_label_key_ok(p))
-                errx(1, "--layouts %s: %s is not a layout id", v, p);
+                if (!strcmp(ids[i], e))
+                    errx(1, "--layouts %s: %s is given twice", v, e);
+            if (!il_label_key_ok(e))
+                errx(1, "--layouts %s: %s is not a layout id", v, e);
             size_t k = 0;
             for (; k < json_array_size(bins); k++) {
                 const char *id = json_string_value(json_object_get(json_array_get(bins, k), "id"));
-                if (id && !strcmp(id, p))
+                if (id && !strcmp(id, e))
                     break;
             }
             if (k == json_array_size(bins))
                 errx(1,
                      "--layouts %s: %s is not in %s/manifest.json; expected ids it lists, such "
                      "as 00 (one id alone: 05,)",
-                     v, p, dir);
+                     v, e, dir);
             ids = il_xrealloc(ids, (n + 1) * sizeof *ids);
-            ids[n++] = p;
+            ids[n++] = e;
         }
         if (!n)
             errx(1, "--layouts %s: expected a count, all, or ids", v);
@@ -378,8 +302,8 @@ runs_list(struct il_sweep *s)
         if (!n)
             continue;
         if (strchr(line, '\t') || n >= 512)
-            errx(1, "--runs %s:%ld: expected a run id (such as O3/e64/r2), one a line", s->runs_file,
-                 lineno);
+            errx(1, "--runs %s:%ld: expected a run id (such as O3/e64/r2), one a line",
+                 s->runs_file, lineno);
         int added;
         il_idset_add(&s->runs_only, line, &added);
     }
@@ -391,6 +315,148 @@ runs_list(struct il_sweep *s)
 
 /* ------------------------------------------------------------ the options */
 
+enum {
+    O_SYSTEM = 1,
+    O_LAYOUTS,
+    O_ENV_ADD,
+    O_ENV_BASE,
+    O_ENV_VARS,
+    O_STACK_OFFSET,
+    O_HEAP_OFFSET,
+    O_STACK_PIN,
+    O_SETUPS,
+    O_REPS,
+    O_WARMUP,
+    O_SEED,
+    O_INPUT,
+    O_SHOW_OUTPUT,
+    O_EXPECT_OUTPUT,
+    O_NO_CHECK_OUTPUT,
+    O_KEEP_GOING,
+    O_NO_HOLD,
+    O_BENCH,
+    O_UNTIL,
+    O_METRIC,
+    O_MAX_RUNS,
+    O_SHARD,
+    O_RUNS,
+    O_EXPECT_SHA256,
+    O_SNAPSHOT_EVERY,
+    O_SLURM,
+    O_SUBMIT,
+    O_STATUS,
+};
+
+static const struct il_opt opts[] = {
+    {.head = "systems and setups (LIST: A:B:STEP from A to B, or a comma list)"},
+    {"system", 0, IL_OPT_VALUE, "NAME=PROG",
+     "a system and its program (repeatable); PROG may hold\n"
+     "{layout}, replaced by each layout's id",
+     O_SYSTEM},
+    {"layouts", 0, IL_OPT_VALUE, "N|all|IDS",
+     "the first N layouts of interloper link's manifest, all of\n"
+     "them, or a comma list of ids (one id: 05,)",
+     O_LAYOUTS},
+    {"env-add", 0, IL_OPT_VALUE, "LIST", "environment pads in bytes (default 0)", O_ENV_ADD},
+    {"env-base", 0, IL_OPT_VALUE, "N",
+     "every setup's environment is N + its env_add bytes\n"
+     "(default: the results file's, else this one's size)",
+     O_ENV_BASE},
+    {"env-vars", 0, IL_OPT_VALUE, "N",
+     "and N variables (default: the results file's, else\n"
+     "this one's number)",
+     O_ENV_VARS},
+    {"stack-offset", 0, IL_OPT_VALUE, "LIST", "main's frame lower by these bytes (default 0)",
+     O_STACK_OFFSET},
+    {"heap-offset", 0, IL_OPT_VALUE, "LIST", "the heap later by these bytes (default 0)",
+     O_HEAP_OFFSET},
+    {"stack-pin", 0, IL_OPT_MAYBE, "ADDR|both",
+     "pin main's stack (auto, or at ADDR); both: every\n"
+     "run pinned and unpinned, interleaved, labelled pin",
+     O_STACK_PIN, 0, pin_word},
+    {"aslr", 0, IL_OPT_VALUE, "off|on", "ASLR (default off); on: every run is a setup of its own",
+     IL_O_ASLR},
+    {"setups", 0, IL_OPT_VALUE, "K", "draw K of the setups at random (default: all)", O_SETUPS},
+    {"reps", 'r', IL_OPT_VALUE, "R", "runs of each system in each setup (default 3)", O_REPS},
+    {"warmup", 'w', IL_OPT_VALUE, "N",
+     "first, N runs of each system in each setup, labelled\n"
+     "warmup (left out by interloper report)",
+     O_WARMUP},
+    {"seed", 0, IL_OPT_VALUE, "S",
+     "seed of the draws and the order, 0 to 4294967295\n"
+     "(default: the results file's, else drawn; it is in\n"
+     "every record; --shard needs it)",
+     O_SEED},
+    {.head = "the runs"},
+    {"input", 0, IL_OPT_VALUE, "FILE", "every run's stdin, a regular file (default /dev/null)",
+     O_INPUT},
+    {"show-output", 0, IL_OPT_FLAG, NULL, "copy each run's stdout and stderr through after it ends",
+     O_SHOW_OUTPUT},
+    {"expect-output", 0, IL_OPT_VALUE, "FILE", "every run's stdout must be this file's bytes",
+     O_EXPECT_OUTPUT},
+    {"no-check-output", 0, IL_OPT_FLAG, NULL, "do not check that all runs write the same stdout",
+     O_NO_CHECK_OUTPUT},
+    {"keep-going", 0, IL_OPT_FLAG, NULL, "go on after a run that fails (default: stop)",
+     O_KEEP_GOING},
+    {.incl = il_setup_opts},
+    {"no-strict", 0, IL_OPT_FLAG, NULL,
+     "let runs go on past the library's problems (default:\n"
+     "strict, such a run fails and the sweep stops)",
+     IL_O_NO_STRICT},
+    {"no-hold", 0, IL_OPT_FLAG, NULL, "do not hold the software events' kernel switches on",
+     O_NO_HOLD},
+    {.head = "results"},
+    {"bench", 0, IL_OPT_VALUE, "NAME", "the bench label (default: PROG's file name)", O_BENCH},
+    {"output", 'o', IL_OPT_VALUE, "FILE", "results file (default ./interloper.jsonl)", IL_O_OUTPUT},
+    {"until", 0, IL_OPT_VALUE, "PCT",
+     "add setups until every ratio to the first system has a\n"
+     "95% interval within +-PCT percent (interloper report)",
+     O_UNTIL},
+    {"metric", 'm', IL_OPT_VALUE, "NAME", "the metric --until watches (default wall)", O_METRIC},
+    {"max-runs", 0, IL_OPT_VALUE, "N", "with --until, at most N runs", O_MAX_RUNS},
+    {.head = "scale-out"},
+    {"shard", 0, IL_OPT_VALUE, "I/N", "run only the I-th of N disjoint parts of the plan", O_SHARD},
+    {"runs", 0, IL_OPT_VALUE, "FILE",
+     "run only the runs FILE lists, one id a line (as\n"
+     "interloper record merge writes the runs missing)",
+     O_RUNS},
+    {"expect-sha256", 0, IL_OPT_VALUE, "LIST",
+     "each system's binary (each layout's, in order) must\n"
+     "have these SHA-256s, comma-separated (--slurm passes them)",
+     O_EXPECT_SHA256},
+    {"snapshot-every", 0, IL_OPT_VALUE, "T",
+     "a snapshot of the machine every T seconds (or Tm, Th)\n"
+     "while the sweep runs (default 10m; 0: none)",
+     O_SNAPSHOT_EVERY},
+    {"slurm", 0, IL_OPT_VALUE, "N",
+     "write a Slurm job array of N shards, one node each,\n"
+     "exclusive; options for sbatch after ARGS and a second --;\n"
+     "rerun, it resubmits only the shards not complete",
+     O_SLURM},
+    {"submit", 0, IL_OPT_FLAG, NULL, "with --slurm, submit it with sbatch", O_SUBMIT},
+    {"status", 0, IL_OPT_FLAG, NULL,
+     "with --slurm, each task's state: its shard's runs, its\n"
+     "log, Slurm's (sacct, squeue)",
+     O_STATUS},
+    {"dry-run", 'n', IL_OPT_FLAG, NULL,
+     "print the plan, one run per line with the interloper run\n"
+     "command that makes it (with --slurm: the script; nothing\n"
+     "written or submitted)",
+     IL_O_DRY},
+    {"quiet", 'q', IL_OPT_FLAG, NULL, "no progress on stderr", IL_O_QUIET},
+    {0},
+};
+
+static const struct il_cmd cmd = {
+    .name = IL_SWEEP_ME,
+    .synopsis = "[options] --system NAME=PROG [--system NAME=PROG]...\n[-- ARGS...]",
+    .about = "Run every system in every setup, REPS times, in a seeded random order, each\n"
+             "run's records labelled with its place in the plan and appended to the results\n"
+             "file; rerun the same command to resume.",
+    .man = "interloper-sweep(1)",
+    .opts = opts,
+};
+
 static void
 forward(struct il_sweep *s, int from, int to)
 {
@@ -400,11 +466,365 @@ forward(struct il_sweep *s, int from, int to)
     }
 }
 
+/* --system NAME=PROG */
+static void
+add_system(struct il_sweep *s, const struct il_optp *p)
+{
+    const char *v = p->val, *eq = strchr(v, '=');
+    char *name = il_xstrdup(v);
+    if (!eq || !eq[1])
+        il_opt_bad(p, v, "expected NAME=PROG");
+    name[eq - v] = 0;
+    if (!il_label_key_ok(name))
+        il_opt_bad(p, v, "the name must be letters, digits, '_', '-' or '.'");
+    if (strlen(name) > IL_SYSTEM_NAME_MAX)
+        il_opt_bad(p, v, "the name is too long (%zu characters; at most %d)", strlen(name),
+                   IL_SYSTEM_NAME_MAX);
+    for (size_t i = 0; i < s->nsys; i++)
+        if (!strcmp(s->sys[i].name, name))
+            il_opt_bad(p, v, "the system %s is given twice", name);
+    s->sys = il_xrealloc(s->sys, (s->nsys + 1) * sizeof *s->sys);
+    memset(&s->sys[s->nsys], 0, sizeof *s->sys);
+    s->sys[s->nsys].name = name;
+    s->sys[s->nsys++].tmpl = eq + 1;
+}
+
+/* --expect-sha256 H,H,...: the binaries' SHA-256s, checked once the
+ * programs are found */
+static void
+expect_sha256(struct il_sweep *s, const struct il_optp *p)
+{
+    char *w = il_xstrdup(p->val), *save, *h;
+    for (h = strtok_r(w, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
+        if (strlen(h) != 64 || strspn(h, "0123456789abcdef") != 64)
+            il_opt_bad(p, p->val,
+                       "expected SHA-256s, 64 lowercase hex digits each, comma-separated");
+        s->bin_sha = il_xrealloc(s->bin_sha, (s->nbin_sha + 1) * sizeof(char *));
+        s->bin_sha[s->nbin_sha++] = h;
+    }
+}
+
+/* --snapshot-every T: seconds, or Tm, Th */
+static void
+snapshot_every(struct il_sweep *s, const struct il_optp *p)
+{
+    const char *v = p->val;
+    char *end;
+    s->snapshot_every = strtod(v, &end);
+    double unit = !strcmp(end, "m")            ? 60
+                  : !strcmp(end, "h")          ? 3600
+                  : !*end || !strcmp(end, "s") ? 1
+                                               : 0;
+    if (end == v || !unit || !(s->snapshot_every >= 0) || s->snapshot_every > 1e7)
+        il_opt_bad(p, v,
+                   "expected seconds, or minutes or hours such as 10m or 1h (0: no snapshot "
+                   "while the sweep runs)");
+    s->snapshot_every *= unit;
+}
+
+/* One option of the sweep's own; 0 when it is not to be forwarded to the
+ * shards' commands. */
+static int
+sweep_option(struct il_sweep *s, struct il_optp *p)
+{
+    const char *v = p->val;
+    switch (p->opt->id) {
+    case O_SYSTEM:
+        add_system(s, p);
+        break;
+    case O_LAYOUTS:
+        s->layouts = v;
+        break;
+    case O_ENV_BASE:
+        s->env_base = il_arg_env_bytes(p, v);
+        s->env_base_given = 1;
+        break;
+    case O_ENV_VARS:
+        s->env_vars = count(p, v, 1, 1000000);
+        s->env_vars_given = 1;
+        break;
+    case O_ENV_ADD:
+        s->d.env = list(p, v, &s->d.nenv, il_arg_env_bytes);
+        break;
+    case O_STACK_OFFSET:
+        s->d.stack = list(p, v, &s->d.nstack, il_arg_stack_offset);
+        break;
+    case O_HEAP_OFFSET:
+        s->d.heap = list(p, v, &s->d.nheap, il_arg_heap_offset);
+        break;
+    case O_STACK_PIN:
+        s->d.pin_factor = v && !strcmp(v, "both");
+        s->pin = il_arg_pin(p, s->d.pin_factor ? NULL : v, &s->pin_addr);
+        break;
+    case O_SETUPS:
+        s->d.setups = (size_t)count(p, v, 1, 1ULL << 30);
+        break;
+    case O_REPS:
+        s->d.reps = (unsigned)count(p, v, 1, 65535);
+        break;
+    case O_WARMUP:
+        s->d.warmup = (unsigned)count(p, v, 0, 65535);
+        break;
+    case O_SEED:
+        s->d.seed = (uint32_t)count(p, v, 0, 4294967295ULL);
+        s->seed_given = 1;
+        break;
+    case O_BENCH:
+        s->bench = v;
+        if (!*s->bench || strchr(s->bench, '\n') || !il_utf8_ok(s->bench))
+            il_opt_bad(p, s->bench, "expected a name of one line");
+        break;
+    case O_INPUT:
+        s->input = v;
+        break;
+    case O_SHOW_OUTPUT:
+        s->show_output = 1;
+        break;
+    case O_EXPECT_OUTPUT:
+        s->expect = v;
+        break;
+    case O_NO_CHECK_OUTPUT:
+        s->check_output = 0;
+        break;
+    case O_KEEP_GOING:
+        s->keep_going = 1;
+        break;
+    case O_NO_HOLD:
+        s->hold = 0;
+        break;
+    case O_UNTIL: {
+        char *end;
+        s->until = strtod(v, &end);
+        if (end == v || (*end && strcmp(end, "%")) || !(s->until > 0 && s->until < 100))
+            il_opt_bad(p, v, "expected a percentage above 0 and below 100, such as 1 or 0.5");
+        break;
+    }
+    case O_METRIC:
+        s->metric = v;
+        break;
+    case O_MAX_RUNS:
+        s->max_runs = count(p, v, 1, ~0ULL);
+        break;
+    case O_SHARD: {
+        unsigned i, n;
+        char c;
+        if (sscanf(v, "%u/%u%c", &i, &n, &c) != 2 || i < 1 || i > n || n > 1000000)
+            il_opt_bad(p, v, "expected I/N with 1 <= I <= N, such as 2/4");
+        s->shard_i = i, s->shard_n = n;
+        return 0;
+    }
+    case O_RUNS:
+        s->runs_file = v;
+        return 0;
+    case O_EXPECT_SHA256:
+        expect_sha256(s, p);
+        return 0;
+    case O_SNAPSHOT_EVERY:
+        snapshot_every(s, p);
+        break;
+    case O_SLURM:
+        s->slurm = (unsigned)count(p, v, 1, 1000000);
+        return 0;
+    case O_SUBMIT:
+        s->submit = 1;
+        return 0;
+    case O_STATUS:
+        s->status = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* What follows the options: the program's arguments, after --; with
+ * --slurm, up to a second --, after which come sbatch's options. */
+static void
+operands(struct il_sweep *s, int i, int argc, char **argv)
+{
+    if (i < argc && (i == 1 || strcmp(argv[i - 1], "--")))
+        errx(1, "unexpected '%s'%s; the program's arguments go after --", argv[i],
+             i > 1 && !strcmp(argv[i - 1], "--stack-pin")
+                 ? " after --stack-pin (expected nothing, an address such as 0x7ffffffde000, or "
+                   "both)"
+                 : "");
+    s->args = &argv[i];
+    for (int k = i; k < argc; k++) {
+        if (s->slurm && !strcmp(argv[k], "--")) {
+            s->sbatch = &argv[k + 1];
+            s->nsbatch = (size_t)(argc - k - 1);
+            break;
+        }
+        s->nargs++;
+    }
+}
+
+/* The options that do not go together, and labels that are the sweep's. */
+static void
+check_options(const struct il_sweep *s)
+{
+    if (!s->nsys)
+        errx(1, "no system; expected at least one --system NAME=PROG");
+    if (s->c.nkeep && !s->c.env_clean)
+        errx(1, "--keep only matters with --env-clean; add --env-clean or drop --keep");
+    if (s->until && (s->shard_n || s->slurm))
+        errx(1, "--until decides from all the runs, so it does not go with --shard or --slurm");
+    if (s->max_runs && !s->until)
+        errx(1, "--max-runs bounds --until; add --until PCT or drop --max-runs");
+    if (s->until && s->nsys < 2)
+        errx(1, "--until compares systems; expected at least two --system");
+    if (s->submit && !s->slurm)
+        errx(1, "--submit submits the --slurm script; add --slurm N");
+    if (s->shard_n && !s->seed_given)
+        errx(1,
+             "--shard %u/%u without --seed: each shard would draw a seed, and a plan, of its "
+             "own; give every shard the same --seed",
+             s->shard_i, s->shard_n);
+    if (s->shard_n && s->slurm)
+        errx(1, "--slurm writes a script that runs each --shard; give one or the other");
+    if (s->expect && !s->check_output)
+        errx(1, "--expect-output and --no-check-output do not go together; choose one");
+    if (s->status && !s->slurm)
+        errx(1, "--status says the state of a --slurm array; add --slurm N");
+    if (s->status && s->submit)
+        errx(1, "--status only looks; it does not go with --submit");
+    if (s->runs_file && (s->shard_n || s->slurm || s->until))
+        errx(1, "--runs FILE runs exactly the runs it lists, so it does not go with %s",
+             s->shard_n ? "--shard"
+             : s->slurm ? "--slurm"
+                        : "--until");
+    for (size_t i = 0; i < s->c.nlabels; i++) {
+        static const char *const ours[] = {IL_L_BENCH,
+                                           IL_L_SYSTEM,
+                                           IL_L_SETUP,
+                                           IL_L_ENV_ADD,
+                                           IL_L_LAYOUT,
+                                           IL_L_LAYOUT_KIND,
+                                           IL_L_REP,
+                                           IL_L_WARMUP,
+                                           IL_L_RUN,
+                                           IL_L_PLAN,
+                                           IL_L_SEED,
+                                           IL_L_STACK_OFFSET,
+                                           IL_L_HEAP_OFFSET,
+                                           IL_L_PIN,
+                                           IL_L_CPUS,
+                                           IL_L_OUTPUT_CHECK,
+                                           IL_L_LAUNCH,
+                                           IL_L_SLURM_JOB,
+                                           IL_L_SLURM_TASK,
+                                           IL_L_SLURM_NODE,
+                                           IL_L_PARALLEL_SLOT,
+                                           IL_L_PARALLEL_SEQ,
+                                           NULL};
+        for (const char *const *k = ours; *k; k++)
+            if (!strcmp(s->c.labels[i].key, *k))
+                errx(1, "--label %s=%s: the sweep sets %s itself", *k, s->c.labels[i].value, *k);
+    }
+}
+
+/* The scheduler that started this sweep, if one did: its job, task and
+ * node in every record, to find a bad node or task and rerun it. */
+static void
+scheduler(struct il_sweep *s)
+{
+    static const char *const sched[][2] = {{IL_L_SLURM_JOB, "SLURM_JOB_ID"},
+                                           {IL_L_SLURM_TASK, "SLURM_ARRAY_TASK_ID"},
+                                           {IL_L_SLURM_NODE, "SLURMD_NODENAME"},
+                                           {IL_L_PARALLEL_SLOT, "PARALLEL_JOBSLOT"},
+                                           {IL_L_PARALLEL_SEQ, "PARALLEL_SEQ"}};
+    for (size_t i = 0; i < sizeof sched / sizeof sched[0]; i++) {
+        const char *val = getenv(sched[i][1]);
+        if (val && *val && il_utf8_ok(val) && !strchr(val, '\n'))
+            s->sched[s->nsched++] = (struct il_label){sched[i][0], val};
+    }
+}
+
+/* --expect-sha256: the programs found are the plan's. */
+static void
+check_sha256(const struct il_sweep *s)
+{
+    size_t k = 0, per = s->d.nlay ? s->d.nlay : 1;
+    if (s->nbin_sha != s->nsys * per)
+        errx(1,
+             "--expect-sha256: %zu SHA-256s for %zu binaries; expected one for each "
+             "system's binary (each layout's), in order",
+             s->nbin_sha, s->nsys * per);
+    for (size_t y = 0; y < s->nsys; y++)
+        for (size_t i = 0; i < per; i++, k++)
+            if (strcmp(s->sys[y].sha256[i], s->bin_sha[k]))
+                errx(1,
+                     "--system %s=%s: %s here has SHA-256 %.16s..., the plan's binary "
+                     "%.16s...: not the binary the plan was made with (a build of this "
+                     "node's own?); give every node the same binary",
+                     s->sys[y].name, s->sys[y].tmpl, s->sys[y].path[i], s->sys[y].sha256[i],
+                     s->bin_sha[k]);
+}
+
+/* The systems' programs, once: each layout's binary checked, paths of one
+ * length; the design's names; the bench label's default. */
+static void
+systems(struct il_sweep *s, struct il_optp *p)
+{
+    if (s->layouts)
+        layouts(s, p);
+    size_t plen = 0;
+    for (size_t k = 0; k < s->nsys; k++) {
+        struct il_system *y = &s->sys[k];
+        programs(s, y);
+        for (size_t i = 0; i < (s->d.nlay ? s->d.nlay : 1); i++) {
+            size_t l = strlen(y->path[i]);
+            if (!plen)
+                plen = l;
+            else if (l != plen)
+                errx(1,
+                     "--system %s=%s: %s has a path of %zu bytes, another system's has %zu; "
+                     "paths of different lengths shift the stack between systems: use paths "
+                     "of one length (bin/O2/prog and bin/O3/prog, say)",
+                     y->name, y->tmpl, y->path[i], l, plen);
+        }
+    }
+    if (s->nbin_sha)
+        check_sha256(s);
+    s->d.nsys = s->nsys;
+    s->d.sys = il_xcalloc(s->nsys, sizeof *s->d.sys);
+    for (size_t k = 0; k < s->nsys; k++)
+        s->d.sys[k] = s->sys[k].name;
+    s->d.aslr = s->c.aslr;
+    if (!s->bench) {
+        /* the program's file name, without the layout's suffix */
+        char *b = subst(s->sys[0].tmpl, "");
+        size_t l = strlen(b);
+        while (l && b[l - 1] == '.')
+            b[--l] = 0;
+        s->bench = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
+    }
+}
+
+/* --input and --expect-output, read once for their SHA-256. */
+static void
+input_files(struct il_sweep *s)
+{
+    if (s->input) {
+        /* every run reads it from its start: a pipe would give the first
+         * run all of it (and the hash, before, none) */
+        struct stat in;
+        if (stat(s->input, &in) < 0)
+            err(1, "--input %s", s->input);
+        if (!S_ISREG(in.st_mode) && strcmp(s->input, "/dev/null"))
+            errx(1,
+                 "--input %s: not a regular file; every run reads its input from the "
+                 "start: give a file",
+                 s->input);
+        if (il_sha256_file(s->input, s->input_sha) < 0)
+            err(1, "--input %s", s->input);
+    }
+    if (s->expect && il_sha256_file(s->expect, s->expect_sha) < 0)
+        err(1, "--expect-output %s", s->expect);
+}
+
 void
 il_sweep_parse(struct il_sweep *s, int argc, char **argv)
 {
-    struct il_args a;
-    const char *o, *v;
+    struct il_optp p;
     static unsigned long long zero = 0;
     memset(s, 0, sizeof *s);
     s->me = IL_SWEEP_ME;
@@ -423,282 +843,27 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
     s->hold = 1;
     s->snapshot_every = 600;
     s->metric = "wall";
-    il_args_init(&a, IL_SWEEP_ME, argc, argv);
-    int at = a.i;
-    while ((o = il_args_next(&a))) {
-        int keep = 1;
-        if (il_common_option(&a, &s->c)) {
-            keep = strcmp(o, "--output") && strcmp(o, "-n") && strcmp(o, "--dry-run");
-        } else if (!strcmp(o, "--system")) {
-            v = il_args_value(&a);
-            const char *eq = strchr(v, '=');
-            char *name = il_xstrdup(v);
-            if (!eq || !eq[1])
-                il_args_bad(&a, v, "expected NAME=PROG");
-            name[eq - v] = 0;
-            if (!il_label_key_ok(name))
-                il_args_bad(&a, v, "the name must be letters, digits, '_', '-' or '.'");
-            if (strlen(name) > IL_SYSTEM_NAME_MAX)
-                il_args_bad(&a, v, "the name is too long (%zu characters; at most %d)",
-                            strlen(name), IL_SYSTEM_NAME_MAX);
-            for (size_t i = 0; i < s->nsys; i++)
-                if (!strcmp(s->sys[i].name, name))
-                    il_args_bad(&a, v, "the system %s is given twice", name);
-            s->sys = il_xrealloc(s->sys, (s->nsys + 1) * sizeof *s->sys);
-            memset(&s->sys[s->nsys], 0, sizeof *s->sys);
-            s->sys[s->nsys].name = name;
-            s->sys[s->nsys++].tmpl = eq + 1;
-        } else if (!strcmp(o, "--layouts")) {
-            s->layouts = il_args_value(&a);
-        } else if (!strcmp(o, "--env-base")) {
-            s->env_base = il_opt_env_bytes(&a, il_args_value(&a));
-            s->env_base_given = 1;
-        } else if (!strcmp(o, "--env-vars")) {
-            s->env_vars = count(&a, il_args_value(&a), 1, 1000000);
-            s->env_vars_given = 1;
-        } else if (!strcmp(o, "--env-add")) {
-            s->d.env = list(&a, il_args_value(&a), &s->d.nenv, il_opt_env_bytes);
-        } else if (!strcmp(o, "--stack-offset")) {
-            s->d.stack = list(&a, il_args_value(&a), &s->d.nstack, il_opt_stack_offset);
-        } else if (!strcmp(o, "--heap-offset")) {
-            s->d.heap = list(&a, il_args_value(&a), &s->d.nheap, il_opt_heap_offset);
-        } else if (!strcmp(o, "--stack-pin")) {
-            v = il_args_optional(&a, pin_word);
-            s->d.pin_factor = v && !strcmp(v, "both");
-            s->pin = il_opt_pin(&a, s->d.pin_factor ? NULL : v, &s->pin_addr);
-        } else if (!strcmp(o, "--setups")) {
-            s->d.setups = (size_t)count(&a, il_args_value(&a), 1, 1ULL << 30);
-        } else if (!strcmp(o, "--reps")) {
-            s->d.reps = (unsigned)count(&a, il_args_value(&a), 1, 65535);
-        } else if (!strcmp(o, "--warmup")) {
-            s->d.warmup = (unsigned)count(&a, il_args_value(&a), 0, 65535);
-        } else if (!strcmp(o, "--seed")) {
-            s->d.seed = (uint32_t)count(&a, il_args_value(&a), 0, 4294967295ULL);
-            s->seed_given = 1;
-        } else if (!strcmp(o, "--bench")) {
-            s->bench = il_args_value(&a);
-            if (!*s->bench || strchr(s->bench, '\n') || !il_utf8_ok(s->bench))
-                il_args_bad(&a, s->bench, "expected a name of one line");
-        } else if (!strcmp(o, "--input")) {
-            s->input = il_args_value(&a);
-        } else if (!strcmp(o, "--show-output")) {
-            il_args_flag(&a);
-            s->show_output = 1;
-        } else if (!strcmp(o, "--expect-output")) {
-            s->expect = il_args_value(&a);
-        } else if (!strcmp(o, "--no-check-output")) {
-            il_args_flag(&a);
-            s->check_output = 0;
-        } else if (!strcmp(o, "--keep-going")) {
-            il_args_flag(&a);
-            s->keep_going = 1;
-        } else if (!strcmp(o, "--no-hold")) {
-            il_args_flag(&a);
-            s->hold = 0;
-        } else if (!strcmp(o, "--until")) {
-            v = il_args_value(&a);
-            char *end;
-            s->until = strtod(v, &end);
-            if (end == v || (*end && strcmp(end, "%")) || !(s->until > 0 && s->until < 100))
-                il_args_bad(&a, v, "expected a percentage above 0 and below 100, such as 1 or 0.5");
-        } else if (!strcmp(o, "--metric")) {
-            s->metric = il_args_value(&a);
-        } else if (!strcmp(o, "--max-runs")) {
-            s->max_runs = count(&a, il_args_value(&a), 1, ~0ULL);
-        } else if (!strcmp(o, "--shard")) {
-            v = il_args_value(&a);
-            unsigned i, n;
-            char c;
-            if (sscanf(v, "%u/%u%c", &i, &n, &c) != 2 || i < 1 || i > n || n > 1000000)
-                il_args_bad(&a, v, "expected I/N with 1 <= I <= N, such as 2/4");
-            s->shard_i = i, s->shard_n = n;
-            keep = 0;
-        } else if (!strcmp(o, "--runs")) {
-            s->runs_file = il_args_value(&a);
-            keep = 0;
-        } else if (!strcmp(o, "--expect-sha256")) {
-            v = il_args_value(&a);
-            char *w = il_xstrdup(v), *save, *p;
-            for (p = strtok_r(w, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-                if (strlen(p) != 64 || strspn(p, "0123456789abcdef") != 64)
-                    il_args_bad(&a, v, "expected SHA-256s, 64 lowercase hex digits each, "
-                                       "comma-separated");
-                s->bin_sha = il_xrealloc(s->bin_sha, (s->nbin_sha + 1) * sizeof(char *));
-                s->bin_sha[s->nbin_sha++] = p;
-            }
-            keep = 0;
-        } else if (!strcmp(o, "--snapshot-every")) {
-            v = il_args_value(&a);
-            char *end;
-            s->snapshot_every = strtod(v, &end);
-            double unit = !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600 : !*end || !strcmp(end, "s") ? 1 : 0;
-            if (end == v || !unit || !(s->snapshot_every >= 0) || s->snapshot_every > 1e7)
-                il_args_bad(&a, v, "expected seconds, or minutes or hours such as 10m or 1h "
-                                   "(0: no snapshot while the sweep runs)");
-            s->snapshot_every *= unit;
-        } else if (!strcmp(o, "--status")) {
-            il_args_flag(&a);
-            s->status = 1;
-            keep = 0;
-        } else if (!strcmp(o, "--slurm")) {
-            s->slurm = (unsigned)count(&a, il_args_value(&a), 1, 1000000);
-            keep = 0;
-        } else if (!strcmp(o, "--submit")) {
-            il_args_flag(&a);
-            s->submit = 1;
-            keep = 0;
-        } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            usage(stdout);
-            exit(0);
-        } else {
-            errx(1, "unknown option '%s'; see interloper sweep --help", o);
+    il_opt_init(&p, &cmd, argc, argv);
+    while (il_opt_next(&p)) {
+        int id = p.opt->id;
+        if (il_common_option(&p, &s->c)) {
+            if (id != IL_O_OUTPUT && id != IL_O_DRY)
+                forward(s, p.from, p.i);
+        } else if (sweep_option(s, &p)) {
+            forward(s, p.from, p.i);
         }
-        if (keep)
-            forward(s, at, a.i);
-        at = a.i;
     }
-    /* what follows --: the program's arguments; with --slurm, up to a
-     * second --, after which come sbatch's options */
-    if (a.i < argc && (a.i == 1 || strcmp(argv[a.i - 1], "--")))
-        errx(1, "unexpected '%s'%s; the program's arguments go after --", argv[a.i],
-             a.i > 1 && !strcmp(argv[a.i - 1], "--stack-pin")
-                 ? " after --stack-pin (expected nothing, an address such as 0x7ffffffde000, or "
-                   "both)"
-                 : "");
-    s->args = &argv[a.i];
-    for (int i = a.i; i < argc; i++) {
-        if (s->slurm && !strcmp(argv[i], "--")) {
-            s->sbatch = &argv[i + 1];
-            s->nsbatch = (size_t)(argc - i - 1);
-            break;
-        }
-        s->nargs++;
-    }
-
-    if (!s->nsys)
-        errx(1, "no system; expected at least one --system NAME=PROG");
-    if (s->c.nkeep && !s->c.env_clean)
-        errx(1, "--keep only matters with --env-clean; add --env-clean or drop --keep");
-    if (s->until && (s->shard_n || s->slurm))
-        errx(1, "--until decides from all the runs, so it does not go with --shard or --slurm");
-    if (s->max_runs && !s->until)
-        errx(1, "--max-runs bounds --until; add --until PCT or drop --max-runs");
-    if (s->until && s->nsys < 2)
-        errx(1, "--until compares systems; expected at least two --system");
-    if (s->submit && !s->slurm)
-        errx(1, "--submit submits the --slurm script; add --slurm N");
-    if (s->status && !s->slurm)
-        errx(1, "--status says the state of a --slurm array; add --slurm N");
-    if (s->status && s->submit)
-        errx(1, "--status only looks; it does not go with --submit");
-    if (s->runs_file && (s->shard_n || s->slurm || s->until))
-        errx(1, "--runs FILE runs exactly the runs it lists, so it does not go with %s",
-             s->shard_n ? "--shard" : s->slurm ? "--slurm" : "--until");
-    if (s->shard_n && !s->seed_given)
-        errx(1,
-             "--shard %u/%u without --seed: each shard would draw a seed, and a plan, of its "
-             "own; give every shard the same --seed",
-             s->shard_i, s->shard_n);
-    if (s->shard_n && s->slurm)
-        errx(1, "--slurm writes a script that runs each --shard; give one or the other");
-    if (s->expect && !s->check_output)
-        errx(1, "--expect-output and --no-check-output do not go together; choose one");
-    for (size_t i = 0; i < s->c.nlabels; i++) {
-        static const char *const ours[] = {IL_L_BENCH,        IL_L_SYSTEM, IL_L_SETUP,
-                                           IL_L_ENV_ADD,      IL_L_LAYOUT, IL_L_LAYOUT_KIND,
-                                           IL_L_REP,          IL_L_WARMUP, IL_L_RUN,
-                                           IL_L_PLAN,         IL_L_SEED,   IL_L_STACK_OFFSET,
-                                           IL_L_HEAP_OFFSET,  IL_L_PIN,    IL_L_CPUS,
-                                           IL_L_OUTPUT_CHECK, IL_L_LAUNCH, IL_L_SLURM_JOB,
-                                           IL_L_SLURM_TASK,   IL_L_SLURM_NODE,
-                                           IL_L_PARALLEL_SLOT, IL_L_PARALLEL_SEQ, NULL};
-        for (const char *const *k = ours; *k; k++)
-            if (!strcmp(s->c.labels[i].key, *k))
-                errx(1, "--label %s=%s: the sweep sets %s itself", *k, s->c.labels[i].value, *k);
-    }
+    operands(s, p.i, argc, argv);
+    check_options(s);
     s->output = s->c.output ? s->c.output : IL_DEFAULT_OUTPUT;
     if (!strcmp(s->output, "-"))
         errx(1, "--output -: a sweep needs a results file, which it resumes from; give a file "
                 "name");
     if (!s->seed_given && getrandom(&s->d.seed, sizeof s->d.seed, 0) != sizeof s->d.seed)
         err(1, "cannot draw a seed");
-
-    /* the scheduler that started this sweep, if one did: its job, task
-     * and node in every record, to find a bad node or task and rerun it */
-    static const char *const sched[][2] = {
-        {IL_L_SLURM_JOB, "SLURM_JOB_ID"},         {IL_L_SLURM_TASK, "SLURM_ARRAY_TASK_ID"},
-        {IL_L_SLURM_NODE, "SLURMD_NODENAME"},     {IL_L_PARALLEL_SLOT, "PARALLEL_JOBSLOT"},
-        {IL_L_PARALLEL_SEQ, "PARALLEL_SEQ"}};
-    for (size_t i = 0; i < sizeof sched / sizeof sched[0]; i++) {
-        const char *val = getenv(sched[i][1]);
-        if (val && *val && il_utf8_ok(val) && !strchr(val, '\n'))
-            s->sched[s->nsched++] = (struct il_label){sched[i][0], val};
-    }
+    scheduler(s);
     if (s->runs_file)
         runs_list(s);
-
-    /* the systems' programs, once */
-    if (s->layouts)
-        layouts(s, &a);
-    size_t plen = 0;
-    for (size_t k = 0; k < s->nsys; k++) {
-        struct il_system *y = &s->sys[k];
-        programs(s, y);
-        for (size_t i = 0; i < (s->d.nlay ? s->d.nlay : 1); i++) {
-            size_t l = strlen(y->path[i]);
-            if (!plen)
-                plen = l;
-            else if (l != plen)
-                errx(1,
-                     "--system %s=%s: %s has a path of %zu bytes, another system's has %zu; "
-                     "paths of different lengths shift the stack between systems: use paths "
-                     "of one length (bin/O2/prog and bin/O3/prog, say)",
-                     y->name, y->tmpl, y->path[i], l, plen);
-        }
-    }
-    if (s->nbin_sha) {
-        size_t k = 0, per = s->d.nlay ? s->d.nlay : 1;
-        if (s->nbin_sha != s->nsys * per)
-            errx(1, "--expect-sha256: %zu SHA-256s for %zu binaries; expected one for each "
-                    "system's binary (each layout's), in order",
-                 s->nbin_sha, s->nsys * per);
-        for (size_t y = 0; y < s->nsys; y++)
-            for (size_t i = 0; i < per; i++, k++)
-                if (strcmp(s->sys[y].sha256[i], s->bin_sha[k]))
-                    errx(1,
-                         "--system %s=%s: %s here has SHA-256 %.16s..., the plan's binary "
-                         "%.16s...: not the binary the plan was made with (a build of this "
-                         "node's own?); give every node the same binary",
-                         s->sys[y].name, s->sys[y].tmpl, s->sys[y].path[i], s->sys[y].sha256[i],
-                         s->bin_sha[k]);
-    }
-    s->d.nsys = s->nsys;
-    s->d.sys = il_xcalloc(s->nsys, sizeof *s->d.sys);
-    for (size_t k = 0; k < s->nsys; k++)
-        s->d.sys[k] = s->sys[k].name;
-    s->d.aslr = s->c.aslr;
-    if (!s->bench) {
-        /* the program's file name, without the layout's suffix */
-        char *b = subst(s->sys[0].tmpl, "");
-        size_t l = strlen(b);
-        while (l && b[l - 1] == '.')
-            b[--l] = 0;
-        s->bench = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
-    }
-    if (s->input) {
-        /* every run reads it from its start: a pipe would give the first
-         * run all of it (and the hash, before, none) */
-        struct stat in;
-        if (stat(s->input, &in) < 0)
-            err(1, "--input %s", s->input);
-        if (!S_ISREG(in.st_mode) && strcmp(s->input, "/dev/null"))
-            errx(1,
-                 "--input %s: not a regular file; every run reads its input from the "
-                 "start: give a file",
-                 s->input);
-        if (il_sha256_file(s->input, s->input_sha) < 0)
-            err(1, "--input %s", s->input);
-    }
-    if (s->expect && il_sha256_file(s->expect, s->expect_sha) < 0)
-        err(1, "--expect-output %s", s->expect);
+    systems(s, &p);
+    input_files(s);
 }

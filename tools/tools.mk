@@ -6,7 +6,7 @@ TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 	$(B)/libexec/interloper-check
 
 # What interloper run, sweep and record merge share (tools/il_tools.h).
-IL_TOOL_COMMON = args opts setupid elf launch
+IL_TOOL_COMMON = opts setupid elf launch
 IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o
 # The plan, results files and their lines: the sweep's, and merge's (which
 # reads gzip and zstd too: link IL_PLAN_LIBS).
@@ -17,29 +17,29 @@ IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o check.o unt
 
 $(B)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Iinterposer -c $< -o $@
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-$(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ)
+$(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ) $(IL_OPT_OBJ) $(IL_XALLOC_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lpfm -ldl
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson -lpfm -ldl
 
 $(B)/libexec/interloper-run: $(B)/tools/run.o $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 $(B)/libexec/interloper-sweep: $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson -lm $(IL_PLAN_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson -lm $(IL_PLAN_LIBS)
 
 # interloper check: the machine's state (machine.c) judged (check.c)
 $(B)/libexec/interloper-check: $(B)/tools/check_main.o $(B)/tools/check.o $(B)/tools/machine.o \
 		$(IL_UTIL_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson
 
-$(B)/libexec/interloper-hold: $(B)/tools/hold.o $(B)/tools/holdev.o
+$(B)/libexec/interloper-hold: $(B)/tools/hold.o $(B)/tools/holdev.o $(IL_OPT_OBJ) $(IL_XALLOC_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 # merge rebuilds a plan's runs with the sweep's own sweep_plan.c; meta.c's
 # identity half needs the sweep's options, which are linked for it.
@@ -48,7 +48,7 @@ $(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(B)/tool
 		$(B)/tools/sweep_cli.o $(B)/tools/machine.o $(IL_TOOL_COMMON_OBJ) \
 		$(B)/interposer/summary.o $(B)/interposer/sigsafe.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson $(IL_PLAN_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson $(IL_PLAN_LIBS)
 
 # interloper link and interloper cc share the link command model.
 IL_LINK_OBJ = $(addprefix $(B)/tools/,link.o linkobj.o linkaux.o linkrun.o archive.o order.o \
@@ -56,22 +56,22 @@ IL_LINK_OBJ = $(addprefix $(B)/tools/,link.o linkobj.o linkaux.o linkrun.o archi
 
 $(B)/libexec/interloper-link: $(IL_LINK_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson
 
 # interloper build runs make, interloper cc and interloper link per system.
 $(B)/libexec/interloper-build: $(B)/tools/build.o $(B)/tools/linkopts.o $(B)/tools/linkcmd.o \
 		$(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson
 
 $(B)/libexec/interloper-cc: $(B)/tools/cc.o $(B)/tools/linkcmd.o $(IL_UTIL_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 $(B)/tests/unit/test_linkcmd: tests/unit/test_linkcmd.c $(B)/tools/linkcmd.o $(B)/tools/archive.o \
 		$(B)/tools/order.o $(IL_PRNG_OBJ) $(IL_UTIL_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $(filter %.c %.o,$^) -lcmocka
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools $(LDFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka
 
 # The tools' own unit tests (tests/tools/).
 TOOLS_UNIT = $(patsubst tests/tools/%.c,$(B)/tests/unit/%,$(wildcard tests/tools/test_*.c))
@@ -79,5 +79,5 @@ UNIT_TESTS += $(TOOLS_UNIT)
 
 $(TOOLS_UNIT): $(B)/tests/unit/test_%: tests/tools/test_%.c $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools -o $@ $(filter %.c %.o,$^) -lcmocka -ljansson \
-		$(IL_PLAN_LIBS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itools $(LDFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka \
+		-ljansson $(IL_PLAN_LIBS)

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "il_report.h"
 #include "sweep.h"
 
 int
@@ -29,7 +30,7 @@ il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *widest
     *widest = INFINITY;
     if (!r)
         return -1;
-    json_t *cmps = json_object_get(r, "comparisons");
+    json_t *cmps = json_object_get(r, IL_R_COMPARISONS);
     if (!json_array_size(cmps)) {
         snprintf(why, whysz, "interloper report gave no comparison of the systems yet");
         json_decref(r);
@@ -41,18 +42,18 @@ il_until_check(const struct il_sweep *s, char *why, size_t whysz, double *widest
     json_t *c;
     json_array_foreach(cmps, i, c)
     {
-        double ratio = json_number_value(json_object_get(c, "ratio"));
-        const char *kind = json_string_value(json_object_get(c, "ci_kind"));
-        json_t *ci = json_object_get(c, "ci");
+        double ratio = json_number_value(json_object_get(c, IL_R_RATIO));
+        const char *kind = json_string_value(json_object_get(c, IL_R_CI_KIND));
+        json_t *ci = json_object_get(c, IL_R_CI);
         double hw = INFINITY;
-        if (kind && !strcmp(kind, "bounded") && json_array_size(ci) == 2 && ratio > 0)
+        if (kind && !strcmp(kind, IL_R_BOUNDED) && json_array_size(ci) == 2 && ratio > 0)
             hw = (json_number_value(json_array_get(ci, 1)) -
                   json_number_value(json_array_get(ci, 0))) /
                  2 / ratio * 100;
         if (i == 0 || hw > worst) {
             worst = hw;
             const char *sys =
-                json_string_value(json_object_get(json_object_get(c, "labels"), IL_L_SYSTEM));
+                json_string_value(json_object_get(json_object_get(c, IL_R_LABELS), IL_L_SYSTEM));
             if (isinf(hw))
                 snprintf(worst_what, sizeof worst_what, "%s/%s has no bounded interval",
                          sys ? sys : "?", s->d.sys[0]);

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "il_report.h"
 #include "sweep.h"
 
 /* ------------------------------------------------------------ interloper report */
@@ -30,7 +31,7 @@
 static char *
 report_path(void)
 {
-    const char *d = getenv("INTERLOPER_LIBEXEC");
+    const char *d = getenv(IL_V_LIBEXEC);
     char *p = d && *d ? il_xasprintf("%s/interloper-report", d) : NULL;
     if (p && access(p, X_OK) == 0)
         return p;
@@ -203,7 +204,7 @@ no_reps_why(json_t *rep)
 {
     size_t i;
     json_t *w;
-    json_array_foreach(json_object_get(rep, "warnings"), i, w)
+    json_array_foreach(json_object_get(rep, IL_R_WARNINGS), i, w)
     {
         const char *t = json_string_value(w), *a, *z;
         if (t && strstr(t, "[no-reps]") && (a = strstr(t, ": ")) && (z = strstr(a, ", so the ")))
@@ -216,22 +217,22 @@ no_reps_why(json_t *rep)
 static void
 beyond_noise(struct il_buf *b, json_t *rep, json_t *setups)
 {
-    json_t *het = json_object_get(setups, "heterogeneity");
-    double p = num(het, "p");
+    json_t *het = json_object_get(setups, IL_R_HETEROGENEITY);
+    double p = num(het, IL_R_P);
     il_buf_str(b, "beyond noise: ");
     if (!isnan(p)) {
         il_buf_printf(b, "%s (p = %.2g)", p < 0.05 ? "yes" : "no", p);
-        if (json_is_true(json_object_get(setups, "straddles_one")))
+        if (json_is_true(json_object_get(setups, IL_R_STRADDLES_ONE)))
             il_buf_str(b, "; one setup alone could have shown either conclusion");
         return;
     }
     char *why = no_reps_why(rep);
     il_buf_str(b, "could not be tested");
-    if (str(het, "why"))
-        il_buf_printf(b, " (%s)", str(het, "why"));
+    if (str(het, IL_R_WHY))
+        il_buf_printf(b, " (%s)", str(het, IL_R_WHY));
     else if (why)
         il_buf_printf(b, " (%s; repeat runs within setups)", why);
-    else if (num(setups, "n") < 2)
+    else if (num(setups, IL_R_N) < 2)
         il_buf_str(b, " (fewer than two setups)");
     else
         il_buf_str(b, " (interloper report says why)");
@@ -264,27 +265,27 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
 {
     struct il_buf b = {0};
     char ew[64];
-    json_t *groups = json_object_get(rep, "groups"), *cmps = json_object_get(rep, "comparisons");
-    struct scale sc = scale_of(str(rep, "unit"), num(json_array_get(groups, 0), "estimate"));
+    json_t *groups = json_object_get(rep, IL_R_GROUPS), *cmps = json_object_get(rep, IL_R_COMPARISONS);
+    struct scale sc = scale_of(str(rep, IL_R_UNIT), num(json_array_get(groups, 0), IL_R_ESTIMATE));
     size_t w = 6, i;
     json_t *g, *c;
     json_array_foreach(groups, i, g)
     {
-        const char *sys = str(json_object_get(g, "labels"), IL_L_SYSTEM);
+        const char *sys = str(json_object_get(g, IL_R_LABELS), IL_L_SYSTEM);
         if (sys && strlen(sys) > w)
             w = strlen(sys);
     }
     il_buf_printf(&b, "\n%s: %s, %s \u00b1 sd of the runs, %zu runs in %zu setups\n", e->me,
-                  str(rep, "metric"), estimator_words(str(rep, "estimator"), ew, sizeof ew),
+                  str(rep, IL_R_METRIC), estimator_words(str(rep, IL_R_ESTIMATOR), ew, sizeof ew),
                   e->runs, e->setups);
     json_array_foreach(groups, i, g)
     {
-        json_t *lab = json_object_get(g, "labels");
+        json_t *lab = json_object_get(g, IL_R_LABELS);
         const char *sys = str(lab, IL_L_SYSTEM), *pin = str(lab, IL_L_PIN);
         il_buf_printf(&b, "  %-*s  ", (int)w, sys ? sys : "?");
-        value(&b, num(g, "estimate"), sc);
+        value(&b, num(g, IL_R_ESTIMATE), sc);
         il_buf_str(&b, " \u00b1 ");
-        value(&b, num(g, "sd"), sc);
+        value(&b, num(g, IL_R_SD), sc);
         if (pin)
             il_buf_printf(&b, "  pin %s", pin);
         for (size_t k = 0; e->commands && sys && k < s->nsys; k++)
@@ -294,14 +295,14 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
     }
     json_array_foreach(cmps, i, c)
     {
-        const char *verdict = str(c, "verdict");
+        const char *verdict = str(c, IL_R_VERDICT);
         il_buf_str(&b, "  ");
         if (verdict)
             effect(&b, verdict);
         else
-            il_buf_printf(&b, "ratio %.4g", num(c, "ratio"));
+            il_buf_printf(&b, "ratio %.4g", num(c, IL_R_RATIO));
         il_buf_str(&b, "\n");
-        json_t *setups = json_object_get(c, "setups");
+        json_t *setups = json_object_get(c, IL_R_SETUPS);
         if (json_is_object(setups)) {
             il_buf_str(&b, "    ");
             if (verdict)
@@ -321,7 +322,7 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
     /* where the records are, and the whole report of them */
     char *argv[IL_REPORT_ARGS + 1], cmp[IL_SYSTEM_NAME_MAX + 16];
     int k = report_args(s, argv, cmp, sizeof cmp);
-    size_t nw = json_array_size(json_object_get(rep, "warnings"));
+    size_t nw = json_array_size(json_object_get(rep, IL_R_WARNINGS));
     il_buf_printf(&b, "  records in %s; the full report%s%s%s: interloper report", s->output,
                   nw ? " (" : "", nw ? (nw == 1 ? "1 warning" : "warnings") : "", nw ? ")" : "");
     for (int j = 0; j < k; j++) {

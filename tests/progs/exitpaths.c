@@ -62,6 +62,7 @@ spin_cpu_ms(long ms)
             x += (unsigned long)i;
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < ms * 1000000L);
+    (void)x;
 }
 
 static void
@@ -98,6 +99,7 @@ spinner(void *arg)
             x += (unsigned long)i;
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
     } while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 50000000L);
+    (void)x;
     return NULL;
 }
 

@@ -52,6 +52,7 @@ main(int argc, char **argv)
         while (cpu_ns() - start < want)
             for (int i = 0; i < 10000; i++)
                 x += (unsigned long)i;
+        (void)x;
         printf("%lld\n", cpu_ns() - start);
         return 0;
     }

@@ -1,8 +1,8 @@
 /*
- * test_stats_oracle.c: the reference values of ../shared/oracles/stats.md,
- * computed independently (numpy/scipy), and of tests/stats/oracle/stats.R
- * (base R; its output is stats.out beside it), reproduced to 1e-9
- * relative.
+ * test_stats_oracle.c: reference values computed independently of this
+ * code (numpy/scipy; the values are written below, with the data they
+ * come from), and those of tests/stats/oracle/stats.R (base R; its output
+ * is stats.out beside it), reproduced to 1e-9 relative.
  */
 #include <setjmp.h>
 #include <stdarg.h>

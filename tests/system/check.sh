@@ -41,7 +41,7 @@ assert_eq "$out" "check True True" "tool, findings, machine"
 
 try "a bad argument to interloper check is one line"
 sh "$IL" check --frob >/dev/null 2>err
-assert_eq "$?:$(cat err)" "1:interloper check: unknown argument '--frob'; expected --json or --help" "status and message"
+assert_eq "$?:$(cat err)" "1:interloper check: unknown option --frob; see interloper check --help" "status and message"
 
 try "a sweep judges the machine at its start and keeps the findings in its machine line"
 mkdir -p bin/A && cp /bin/true bin/A/true

@@ -31,9 +31,18 @@ out=$(make -s -C "$TOP" uninstall PREFIX="$T/none" 2>&1)
 assert_ne "$?" 0 "status"
 assert_match "$out" "^interloper install: .*/installed: no such receipt" "message"
 
-try "DESTDIR stages an install without touching PREFIX"
+try "DESTDIR stages an install without touching PREFIX; its receipt names the installed paths"
 make -s -C "$TOP" install PREFIX=/usr/local DESTDIR="$T/stage" >/dev/null
 assert_true "staged library" [ -f "$T/stage/usr/local/lib/interloper/libinterloper.so" ]
 assert_eq "$(sed -n 's/^IL_INSTALLED_LIBEXEC=//p' "$T/stage/usr/local/bin/interloper")" /usr/local/libexec/interloper "paths point at PREFIX"
+receipt=$T/stage/usr/local/libexec/interloper/installed
+assert_eq "$(grep -c "$T" "$receipt")" 0 "no staging path in the receipt"
+assert_true "the receipt lists the front command where it will be" grep -qx 'file /usr/local/bin/interloper' "$receipt"
+assert_true "and itself" grep -qx 'file /usr/local/libexec/interloper/installed' "$receipt"
+assert_true "and the completion" grep -qx 'file /usr/local/share/bash-completion/completions/interloper' "$receipt"
+assert_eq "$(sed -n 's/^dir //p' "$receipt" | tr '\n' ' ')" "/usr/local/lib/interloper /usr/local/libexec/interloper " \
+	"of the directories it made, only interloper's own"
+make -s -C "$TOP" uninstall PREFIX=/usr/local DESTDIR="$T/stage" >/dev/null
+assert_eq "$(find "$T/stage" -type f | wc -l | tr -d ' ')" 0 "uninstall with the same DESTDIR: files left"
 
 done_testing

@@ -153,7 +153,7 @@ fails "replay and a command" "either a link command after -- or --replay FILE" \
 fails "unreadable record file" "cannot read link record file" sh "$IL" link --replay "$T/nosuch"
 fails "the shim calling itself" "runs interloper cc again" \
 	env INTERLOPER_CC="sh $IL cc" sh "$IL" cc -o p "$O/main.o"
-fails "--cc without a value" "option --cc needs a value" sh "$IL" cc --cc
+fails "--cc without a value" "--cc: expected a value, COMPILER" sh "$IL" cc --cc
 help=$(il cc --help)
 assert_eq "$?" 0 "--help exits 0"
 assert_match "$help" '^usage: interloper cc' "--help prints the usage"

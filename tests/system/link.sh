@@ -141,7 +141,7 @@ assert_eq "$(sed -n '1p;101p' "$T/ids" | cut -f1 | tr '\n' ' ')" "000 100 " "fir
 assert_eq "$(cut -f1 "$T/ids" | awk '{ print length($0) }' | sort -u)" 3 "width"
 
 try "bad options: one clear line, exit 1, nothing written"
-fails "unknown option" "unknown option '--bogus'" il link --bogus -- cc -o p a.o
+fails "unknown option" "unknown option --bogus; see interloper link --help" il link --bogus -- cc -o p a.o
 fails "orders 0" "--orders must be at least 1" il link -k 0 -- cc -o p a.o
 fails "orders not a number" "--orders must be a decimal integer, not 'ten'" il link --orders ten -- cc -o p a.o
 fails "orders too large" "--orders must be at most 10000" il link --orders=10001 -- cc -o p a.o
@@ -150,7 +150,7 @@ fails "seed too large" "--seed must be at most 4294967295" il link -s 4294967296
 fails "jobs 0" "--jobs must be at least 1" il link -j 0 -- cc -o p a.o
 fails "jobs too many" "--jobs must be at most 256, not '257'" il link --jobs=257 -- cc -o p a.o
 fails "granularity" "--granularity must be 'object' or 'function', not 'bytes'" il link -g bytes -- cc -o p a.o
-fails "option without value" "option --out needs a value" il link --out
+fails "option without value" "--out: expected a value, DIR" il link --out
 fails "no command" "no link command" il link -k 3
 fails "no objects" "no .o arguments" il link -- cc -o p main.c
 fails "too many orders" "only 6 distinct orders of 3 objects exist; ask for --orders 6 or fewer" \

@@ -43,6 +43,6 @@ sh "$IL" record csv <r.jsonl >t2.csv 2>/dev/null
 assert_eq "$(cmp t.csv t2.csv && echo same)" same "the same table from stdin"
 sh "$IL" record csv --bogus r.jsonl >/dev/null 2>err
 assert_eq "$?" 1 "status"
-assert_eq "$(cat err)" "interloper record: csv: unknown option '--bogus'; expected record files (or - for standard input)" "message"
+assert_eq "$(cat err)" "interloper record csv: unknown option --bogus; see interloper record csv --help" "message"
 
 done_testing

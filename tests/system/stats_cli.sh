@@ -294,4 +294,21 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+try "--subtract LABEL=VALUE takes the mean of those runs off the others, and leaves them out"
+if built; then
+	for v in 110 120 130; do
+		printf '{"schema":"interloper/1","labels":{"system":"A"},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0}}\n' "$v"
+	done >"$T/sub.jsonl"
+	for v in 8 10 12; do
+		printf '{"schema":"interloper/1","labels":{"system":"sh"},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0}}\n' "$v"
+	done >>"$T/sub.jsonl"
+	out=$(sh "$IL" report --json --by system --subtract system=sh "$T/sub.jsonl" 2>/dev/null |
+		python3 -c 'import json, sys; r = json.load(sys.stdin); print([(g["labels"]["system"], g["mean"]) for g in r["groups"]])')
+	assert_eq "$out" "[('A', 110.0)]" "A's mean, less sh's 10, and no sh"
+	one_line "--subtract without =VALUE" '^interloper report: --subtract system: expected LABEL=VALUE' \
+		report --subtract system "$T/sub.jsonl"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 done_testing

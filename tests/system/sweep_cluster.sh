@@ -267,6 +267,6 @@ assert_eq "$?" 0 "summary"
 assert_eq "$(grep -c 'Performance counter stats' err)" 16 "one summary a record"
 echo '{"schema":"interloper-sweep/1","plan":"x"}' >badsweep
 il record validate badsweep 2>err
-assert_match "$?:$(cat err)" "^1:interloper record: badsweep:1: not an interloper-sweep/1 line: kind is missing" "a bad sweep line is named"
+assert_match "$?:$(cat err)" "^1:interloper record validate: badsweep:1: not an interloper-sweep/1 line: kind is missing" "a bad sweep line is named"
 
 done_testing

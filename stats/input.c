@@ -720,13 +720,13 @@ il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         return;
     }
     if (!d->first_schema_other && !span_is(f[P_SCHEMA], "\"" IL_SCHEMA "\"")) {
-        d->first_schema_other = il_xmalloc(f[P_SCHEMA].n + 64);
-        if (rd->defer) /* the join puts file:line before it */
-            snprintf(d->first_schema_other, f[P_SCHEMA].n + 64, "%.*s", (int)f[P_SCHEMA].n,
-                     f[P_SCHEMA].p);
+        /* the join puts file:line before it; the file's name is as long
+         * as it is (a fixed room cut long paths short) */
+        if (rd->defer)
+            d->first_schema_other = il_xasprintf("%.*s", (int)f[P_SCHEMA].n, f[P_SCHEMA].p);
         else
-            snprintf(d->first_schema_other, f[P_SCHEMA].n + 64, "%s:%zu: schema %.*s", file, line,
-                     (int)f[P_SCHEMA].n, f[P_SCHEMA].p);
+            d->first_schema_other =
+                il_xasprintf("%s:%zu: schema %.*s", file, line, (int)f[P_SCHEMA].n, f[P_SCHEMA].p);
         rd->schema_line = line;
     }
     for (size_t k = 0; k < sel->nslots; k++) {

@@ -155,22 +155,32 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
      * returns errors its own way): glibc names it by its soname,
      * linux-vdso.so.1 (linux-gate.so.1, linux-vdso64.so.1); every other
      * object has a path, or no name (the program). */
-    if (info->dlpi_name && !strncmp(info->dlpi_name, "linux-", 6))
+    if (info->dlpi_name && il_same_bytes(info->dlpi_name, "linux-", 6))
         return 0;
     const ElfW(Dyn) *dyn = NULL;
-    for (int i = 0; i < info->dlpi_phnum; i++)
+    for (int i = 0; i < info->dlpi_phnum && !dyn; i++)
         if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
             dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
     struct dso d = {.base = info->dlpi_addr};
+    /* Most entries are none of the four: DT_STRTAB and DT_SYMTAB (5, 6)
+     * are told apart from the rest by one comparison, DT_GNU_HASH and
+     * DT_VERSYM (OS-specific tags, above DT_LOOS) by one more. */
+    _Static_assert(DT_SYMTAB == DT_STRTAB + 1 && DT_VERSYM > DT_GNU_HASH, "ELF tags");
     for (int seen = 0; dyn && dyn->d_tag != DT_NULL && seen < 4; dyn++) {
-        if (dyn->d_tag == DT_SYMTAB)
-            d.sym = (const ElfW(Sym) *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
-        else if (dyn->d_tag == DT_STRTAB)
-            d.str = (const char *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
-        else if (dyn->d_tag == DT_GNU_HASH)
-            d.gnu = (const uint32_t *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
-        else if (dyn->d_tag == DT_VERSYM)
-            d.versym = (const uint16_t *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
+        ElfW(Sxword) t = dyn->d_tag;
+        if ((ElfW(Xword))(t - DT_STRTAB) <= 1) {
+            if (t == DT_SYMTAB)
+                d.sym = (const ElfW(Sym) *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            else
+                d.str = (const char *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            seen++;
+        } else if (t >= DT_GNU_HASH && (t == DT_GNU_HASH || t == DT_VERSYM)) {
+            if (t == DT_GNU_HASH)
+                d.gnu = (const uint32_t *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            else
+                d.versym = (const uint16_t *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            seen++;
+        }
     }
     if (!d.sym || !d.str || !d.gnu || !d.gnu[0])
         return 0; /* what this object defines is left to dlsym */

@@ -38,11 +38,12 @@
 #include "il.h"
 
 /* What is found: the first two after this library (RTLD_NEXT: it defines
- * them), the rest wherever first defined but here. */
+ * them), the rest wherever first defined but here; dlsym, last, only when
+ * asked for (a name the tables cannot resolve, libpfm4 or PAPI, all
+ * before main). */
 #define IL_BOUND(X)                                                                                \
     X(B_EXIT, "exit")                                                                              \
     X(B_START_MAIN, "__libc_start_main")                                                           \
-    X(B_DLSYM, "dlsym")                                                                            \
     X(B_ON_EXIT, "on_exit")                                                                        \
     X(B_QUICK_EXIT, "__cxa_at_quick_exit")                                                         \
     X(B_IO_LIST_LOCK, "_IO_list_lock")                                                             \
@@ -54,8 +55,9 @@
     X(B_CLOCK_GETTIME, "clock_gettime")                                                            \
     X(B_SIGACTION, "__sigaction")                                                                  \
     X(B_FORK, "__fork")                                                                            \
-    X(B_ENVIRON, "__environ")
-#define B_NEXT B_DLSYM
+    X(B_ENVIRON, "__environ")                                                                      \
+    X(B_DLSYM, "dlsym")
+#define B_NEXT B_ON_EXIT
 
 /* The GNU hash of a name (the loader's dl_new_hash), of a string literal
  * of at most 24 characters, as a constant expression the compiler folds:
@@ -135,6 +137,7 @@ dyn_ptr(uintptr_t base, ElfW(Addr) v)
 
 struct search {
     int past_self; /* the objects after ours are being searched */
+    int lo, hi;    /* the names looked up: names[lo..hi-1] */
 };
 
 /* This library's ELF header, where it is loaded (the linker's symbol):
@@ -192,13 +195,24 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
     d.buckets = (const uint32_t *)(d.bloom + d.gnu[2]);
     d.chain = d.buckets + d.nbuckets;
     int left = 0;
-    for (int k = 0; k < B_N; k++) {
+    for (int k = s->lo; k < s->hi; k++) {
         if (found[k] || (k < B_NEXT && !s->past_self))
             continue;
         found[k] = (void *)dso_lookup(&d, names[k].name, names[k].len, names[k].hash);
         left += !found[k];
     }
     return !left; /* all found: stop */
+}
+
+/* dlsym itself, found the same way, when first needed */
+static void *
+find_dlsym(void)
+{
+    if (!found[B_DLSYM]) {
+        struct search s = {0, B_DLSYM, B_N};
+        dl_iterate_phdr(visit, &s);
+    }
+    return found[B_DLSYM];
 }
 
 /* Bind what the table names.  Idempotent; called first by whichever of
@@ -209,11 +223,11 @@ il_bind(void)
 {
     if (__atomic_load_n(&bound, __ATOMIC_ACQUIRE))
         return;
-    struct search s = {0};
+    struct search s = {0, 0, B_DLSYM};
     dl_iterate_phdr(visit, &s);
-    void *(*dl)(void *, const char *) = (void *(*)(void *, const char *))found[B_DLSYM];
-    for (int k = 0; k < B_N && dl; k++)
-        if (!found[k])
+    void *(*dl)(void *, const char *) = NULL;
+    for (int k = 0; k < B_DLSYM; k++)
+        if (!found[k] && (dl || (dl = (void *(*)(void *, const char *))find_dlsym())))
             found[k] = dl(k < B_NEXT ? RTLD_NEXT : RTLD_DEFAULT, names[k].name);
     il.real_exit = (void (*)(int))found[B_EXIT];
     __atomic_store_n(&il.real_start_main, found[B_START_MAIN], __ATOMIC_RELEASE);
@@ -241,7 +255,7 @@ il_io_list_all(void)
 IL_HIDDEN void *
 dlsym(void *handle, const char *name)
 {
-    return ((void *(*)(void *, const char *))BOUND(B_DLSYM))(handle, name);
+    return ((void *(*)(void *, const char *))find_dlsym())(handle, name);
 }
 
 IL_HIDDEN int

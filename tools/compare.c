@@ -118,14 +118,10 @@ parse(struct il_sweep *s, struct opts *o, int argc, char **argv)
     s->max_time = 600;
     s->d.warmup = 1;
     s->d.setups = 8;
-    /* environment pads of 0 to 4080 bytes in 16-byte steps: main's stack
-     * at each of its 16-byte aligned places in a page (Mytkowicz et al.,
-     * section 4.1); --env-add replaces them */
-    static unsigned long long env[256];
-    for (size_t i = 0; i < 256; i++)
-        env[i] = 16 * i;
-    s->d.env = env;
-    s->d.nenv = 256;
+    /* main's stack at each of its aligned places in a page (Mytkowicz et
+     * al., section 4.2); --env-add replaces them */
+    s->d.env = il_env_pads();
+    s->d.nenv = IL_ENV_PADS;
     s->compare = 1;
     il_opt_init(&p, &cmd, argc, argv);
     while (il_opt_next(&p)) {

@@ -278,12 +278,21 @@ commands(const struct il_sweep *s, const struct opts *o)
     return v;
 }
 
+static struct opts o;
+
+/* the links go however compare ends: done, refused, interrupted */
+static void
+links_remove(void)
+{
+    il_compare_links_remove(&o.c);
+}
+
 int
 main(int argc, char **argv)
 {
     static struct il_sweep s;
-    static struct opts o;
     parse(&s, &o, argc, argv);
+    atexit(links_remove);
     systems(&s, &o);
     s.output = s.c.output;
     il_sweep_check(&s);
@@ -305,7 +314,6 @@ main(int argc, char **argv)
             il_compare_export(&o.x, &s, rep, &e);
         json_decref(rep);
     }
-    il_compare_links_remove(&o.c);
     json_decref(e.machine);
     return rc;
 }

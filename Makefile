@@ -40,7 +40,7 @@ ifneq ($(shell cat $(VERSION_H) 2>/dev/null),$(VERSION_LINE))
 $(shell mkdir -p $(B)/include && printf '%s\n' '$(VERSION_LINE)' >$(VERSION_H))
 endif
 
-# Debian packages the build and the tests need (the README says why).
+# Debian packages the build and the tests need (doc/install.md says why).
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
 	libgsl-dev gnuplot-nox mandoc shellcheck valgrind strace linux-perf \
 	python3 gzip binutils lld util-linux zlib1g-dev libzstd-dev zstd clang clang-format

@@ -104,6 +104,7 @@ session=$T/session.sh
 		if [ ! -f "$T/blocks/$i.skip" ]; then
 			printf '{\n'
 			cat "$T/blocks/$i.sh"
+			# shellcheck disable=SC2016 # expanded by the session, not here
 			printf '} >"$IL_DOCS_OUT/%d" 2>&1 </dev/null\necho %d >>"$IL_DOCS_OUT/done"\n' "$i" "$i"
 		fi
 		i=$((i + 1))

@@ -119,7 +119,7 @@ smoke: tests-build
 	@sh tests/run $(SMOKE)
 
 # The seed paper's experiments on this machine, with a summary and figures
-# in $(DEMO_OUT) (demo/demo.sh; about 5 minutes, QUICK=1 about one).
+# in $(DEMO_OUT) (demo/demo.sh; how long: README.md, "Reproduce the paper").
 DEMO_OUT ?= demo/out
 demo: all
 	@sh demo/demo.sh $(if $(filter 1,$(QUICK)),--quick) --out '$(DEMO_OUT)'

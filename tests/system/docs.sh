@@ -123,7 +123,7 @@ failed=""
 i=1
 while [ "$i" -le "$nblocks" ]; do
 	line=$(cat "$T/blocks/$i.line")
-	first=$(sed -n '/./{s/^[[:space:]]*//;p;q;}' "$T/blocks/$i.sh" | cut -c1-60)
+	first=$(sed -n '/^[[:space:]]*#/d; /./{s/^[[:space:]]*//;p;q;}' "$T/blocks/$i.sh" | cut -c1-60)
 	try "README.md line $line runs as written: $first"
 	if [ -f "$T/blocks/$i.skip" ]; then
 		skip "$(cat "$T/blocks/$i.skip")"

@@ -29,8 +29,9 @@ Reproduce the seed paper's experiments on this machine and write the
 results, reports, figures and a summary (DIR/README.md) to DIR (default
 demo/out).  --quick: fewer sizes, repetitions and layouts, whose numbers
 are indicative only (for CI).  How long: on a shared 2-CPU VM the quick
-demo took 117 s at load 14 and 262 s at load 12 to 25; the full one 390 s
-on the same VM quiet (load 0.6), several times that under load.
+demo took 117 s at load 14 and 260 s at load 12 to 25; the full one 390 s
+on the same VM quiet (load 0.6), and at load 25 to 30 its parts ran 10 to
+20 times slower (well over an hour).
 --from DIR: measure nothing; analyse the records and demo.facts of an
 earlier run in DIR (plain or .zst, as demo/results/ keeps them) again and
 write the reports, figures and summary to the output directory.
@@ -186,7 +187,7 @@ else
 	if [ "$QUICK" = 1 ]; then
 		say "quick demo into $OUT (load average $LOAD0); it takes 2 to 5 minutes on a shared 2-CPU VM, more under load"
 	else
-		say "full demo into $OUT (load average $LOAD0); it takes about 7 minutes on a quiet 2-CPU VM, several times that under load"
+		say "full demo into $OUT (load average $LOAD0); it takes about 7 minutes on a quiet 2-CPU VM, 10 to 20 times that at load 25 to 30"
 	fi
 fi
 

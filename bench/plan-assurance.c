@@ -132,11 +132,41 @@ true_top(double s2, double goal, double want)
 }
 
 struct acc {
-    size_t sims, hits, noplan, noest;
-    double stated, runs, cost;
+    size_t sims, hits, noplan, noest, n30, hits30;
+    double stated, runs, cost, stated_last, stated30, runs30, cost30;
     size_t bin_n[10], bin_hits[10];
     double bin_p[10];
 };
+
+/* Run the real experiment of design d (lowest first); 1 when its 95%
+ * half-width (t over the top-level means, section 9.3) meets the target. */
+static int
+real(gsl_rng *g, const struct scen *s, const long *d, double *runs, double *cost)
+{
+    size_t n = s->n, r[IL_MAX_LEVELS], N = 1, ny;
+    for (size_t i = 0; i < n; i++) {
+        r[i] = (size_t)d[i];
+        N *= r[i];
+    }
+    double *z = malloc(N * sizeof *z);
+    if (!z)
+        err(1, "malloc");
+    draw(g, s, r, z, &ny);
+    size_t R = r[n - 1], per = N / R;
+    for (size_t u = 0; u < R; u++)
+        z[u] = il_mean(z + u * per, per);
+    double mean = il_mean(z, R);
+    double hw = il_tq((double)(R - 1)) * sqrt(il_var(z, R, mean) / (double)R);
+    free(z);
+    double c = 0, units = 1;
+    for (size_t i = n; i-- > 0;) {
+        units *= (double)r[i];
+        c += units * s->cost[i];
+    }
+    *runs = (double)N;
+    *cost = c;
+    return hw <= s->target * fabs(mean);
+}
 
 static void
 one(gsl_rng *g, const struct scen *s, struct acc *a, double *y)
@@ -161,39 +191,29 @@ one(gsl_rng *g, const struct scen *s, struct acc *a, double *y)
         return;
     }
     a->sims++;
-    size_t r[IL_MAX_LEVELS];
-    for (size_t i = 0; i < n; i++)
-        r[i] = (size_t)as.design[i];
-    size_t N = 1;
-    for (size_t i = 0; i < n; i++)
-        N *= r[i];
-    double *z = malloc(N * sizeof *z);
-    if (!z)
-        err(1, "malloc");
-    draw(g, s, r, z, &ny);
-    /* the real interval: t over the top-level means (section 9.3) */
-    size_t R = r[n - 1], per = N / R;
-    for (size_t u = 0; u < R; u++)
-        z[u] = il_mean(z + u * per, per);
-    double mean = il_mean(z, R);
-    double hw = il_tq((double)(R - 1)) * sqrt(il_var(z, R, mean) / (double)R);
-    int hit = hw <= s->target * fabs(mean);
-    free(z);
+    double runs, cost;
+    int hit = real(g, s, as.design, &runs, &cost);
     a->hits += (size_t)hit;
     a->stated += as.p;
-    a->runs += (double)N;
-    double c = 0, units = 1;
-    for (size_t i = n; i-- > 0;) {
-        units *= (double)r[i];
-        c += units * (costs ? s->cost[i] : 0);
+    a->stated_last = as.p;
+    a->runs += runs;
+    a->cost += cost;
+    /* the naive design, 30 runs per setup, planned from the same pilot
+     * for the same probability */
+    long r30[IL_MAX_LEVELS] = {30};
+    if (n == 2 && costs && !il_levels_design(&lv, r30, s->target, s->want, 100000, &as)) {
+        a->n30++;
+        a->hits30 += (size_t)real(g, s, as.design, &runs, &cost);
+        a->stated30 += as.p;
+        a->runs30 += runs;
+        a->cost30 += cost;
     }
-    a->cost += c;
-    int b = (int)(as.p * 10);
+    int b = (int)(a->stated_last * 10);
     if (b > 9)
         b = 9;
     a->bin_n[b]++;
     a->bin_hits[b] += (size_t)hit;
-    a->bin_p[b] += as.p;
+    a->bin_p[b] += a->stated_last;
 }
 
 int
@@ -250,11 +270,26 @@ main(int argc, char **argv)
         double se = sqrt(met * (1 - met) / (double)a.sims);
         /* the naive design: 30 of the lowest level per top unit, the
          * same probability as achieved, from the true variances */
-        char naive[32] = "-";
+        char naive[32] = "-", cmp[256] = "";
         if (s->n == 2 && met > 0 && met < 1) {
-            long r30[1] = {30};
-            long R = true_top(true_s2(s, r30), s->target * MU, met);
+            long r30[1] = {30}, R = true_top(true_s2(s, r30), s->target * MU, met);
             snprintf(naive, sizeof naive, "%ld", R * 30);
+            /* and the cost-optimal design from the true variances
+             * (section 9.1's r_1 with the true tau^2) */
+            if (s->cost[0] > 0 && s->sd[1] > 0) {
+                double sd0 = s->lognormal ? MU * sqrt(exp(s->sd[0] * s->sd[0]) - 1) : s->sd[0];
+                long ro[1] = {(long)ceil(sqrt(s->cost[1] / s->cost[0] * sd0 * sd0 /
+                                              (s->sd[1] * s->sd[1])))};
+                long Ro = true_top(true_s2(s, ro), s->target * MU, met);
+                snprintf(cmp, sizeof cmp,
+                         "  at %.1f%%: the plans cost %.0f s on average (the pilot %.0f s "
+                         "apart); from the true variances, %ld x %ld = %ld runs, %.0f s; naive "
+                         "%ld x 30 = %ld runs, %.0f s\n",
+                         100 * met, a.cost / (double)a.sims,
+                         (double)N * s->cost[0] + (double)s->m[1] * s->cost[1], Ro, ro[0],
+                         Ro * ro[0], (double)Ro * (s->cost[1] + (double)ro[0] * s->cost[0]), R,
+                         R * 30, (double)R * (s->cost[1] + 30 * s->cost[0]));
+            }
         }
         /* within 3 points; "conservative": met more often than stated */
         int ok = fabs(met - st) <= 0.03, over = met - st > 0.03;
@@ -263,8 +298,16 @@ main(int argc, char **argv)
                a.sims, 100 * st, 100 * met, 100 * (met - st), 100 * se, a.noest, N,
                a.runs / (double)a.sims, naive,
                ok ? "ok" : over ? "conservative by more than 3 points" : "MET LESS OFTEN THAN STATED");
+        fputs(cmp, stdout);
+        if (a.n30)
+            printf("  naive 30 runs per setup, planned from the same pilots: stated %.1f%%, met "
+                   "%.1f%%, %.0f runs, %.0f s on average; the plans: %.0f runs, %.0f s\n",
+                   100 * a.stated30 / (double)a.n30, 100 * (double)a.hits30 / (double)a.n30,
+                   a.runs30 / (double)a.n30, a.cost30 / (double)a.n30,
+                   a.runs / (double)a.sims, a.cost / (double)a.sims);
         if (a.noplan)
             printf("  %zu pilots gave no plan (beyond the limit)\n", a.noplan);
+        fflush(stdout);
         if (verbose)
             for (int b = 0; b < 10; b++)
                 if (a.bin_n[b])

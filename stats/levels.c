@@ -179,7 +179,9 @@ il_levels_expected(double s2, double goal, long limit, long *top)
  * theta_(i-1) / m_(i-1), which eq. (2) inverts.  A draw of each theta_i as
  * nu_i S_i^2 / chi^2_(nu_i) (the generalised pivotal quantity; also the
  * posterior under the scale-invariant prior), turned into tau_i^2 by eq.
- * (2) with negative values taken as 0, gives a draw of sigma^2; the
+ * (2), gives a draw of sigma^2 (a negative tau_i^2 taken as 0, as no
+ * variance is below 0, except at the initial counts, where the sum is
+ * theta_n itself and needs no such help); the
  * assurance is the mean over draws of P(chi^2_(R-1) <= (R-1) R goal^2 /
  * (t^2 sigma^2)).  At the initial counts this is exactly the predictive
  * probability P(F(R-1, m_n-1) <= R goal^2 / (t^2 S_n^2)), whose expectation
@@ -214,11 +216,15 @@ il_levels_draws(const struct il_levels *lv, const long *reps, size_t M, double *
     if (!g)
         return IL_SE_NOMEM;
     gsl_rng_set(g, IL_ASSURE_SEED);
+    int same = 1;
+    for (size_t i = 0; i + 1 < n; i++)
+        same &= reps[i] == (long)lv->r[i];
     for (size_t k = 0; k < M; k++) {
         double prev = 0, s = 0;
         for (size_t i = 0; i < n; i++) {
             double th = nu[i] * lv->S2[i] / gsl_ran_chisq(g, nu[i]);
-            s += (i == 0 ? th : th - prev / (double)lv->r[i - 1]) / D[i];
+            double tau2 = i == 0 ? th : th - prev / (double)lv->r[i - 1];
+            s += (same || tau2 > 0 ? tau2 : 0) / D[i];
             prev = th;
         }
         out[k] = s;

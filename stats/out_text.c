@@ -661,12 +661,13 @@ assurance(FILE *fp, const struct il_report *r, const char *lead)
     size_t n = o->nlevels;
     char lower[256] = "";
     if (a->initial && n > 1) {
-        size_t k = (size_t)snprintf(lower, sizeof lower, "with the initial counts below it (");
+        size_t k = (size_t)snprintf(lower, sizeof lower, "with ");
         for (size_t j = 1; j < n && k < sizeof lower; j++)
-            k += (size_t)snprintf(lower + k, sizeof lower - k, "%s%ld '%s'", j > 1 ? ", " : "",
-                                  a->design[n - 1 - j], o->levels[j]);
+            k += (size_t)snprintf(lower + k, sizeof lower - k, "%s%ld '%s' per '%s'",
+                                  j > 1 ? ", " : "", a->design[n - 1 - j], o->levels[j],
+                                  o->levels[j - 1]);
         if (k < sizeof lower)
-            snprintf(lower + k, sizeof lower - k, "), ");
+            snprintf(lower + k, sizeof lower - k, " as in the initial experiment, ");
     }
     if (o->assurance > 0)
         fprintf(fp,

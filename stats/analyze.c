@@ -321,8 +321,8 @@ assure(struct il_report *r)
     size_t n = o->nlevels;
     const long limit = 10000000;
     struct il_assure *a = &r->as;
-    int e = il_levels_design(&r->lv, r->has_plan ? r->reps : NULL, o->target, o->assurance,
-                             limit, a);
+    int e =
+        il_levels_design(&r->lv, r->has_plan ? r->reps : NULL, o->target, o->assurance, limit, a);
     if (e == IL_SE_NONPOS)
         return; /* no count: out_text.c says what initial experiment would */
     if (e == IL_SE_NOMEM)
@@ -400,8 +400,8 @@ plan(struct il_report *r)
          * shows a top-level sd as large as the target half-width, or
          * without a target as the sd of a top-level unit's mean here */
         size_t c = n - 2;
-        r->as.pilot_sd = o->target > 0 ? o->target * fabs(r->lv.mean)
-                                       : sqrt(r->lv.S2[c] / (double)r->lv.r[c]);
+        r->as.pilot_sd =
+            o->target > 0 ? o->target * fabs(r->lv.mean) : sqrt(r->lv.S2[c] / (double)r->lv.r[c]);
         r->as.pilot_need = il_levels_pilot_top(&r->lv, r->as.pilot_sd, IL_PILOT_CONF, 1000000);
     }
     if (o->boot) {

@@ -566,15 +566,15 @@ long il_levels_pilot_top(const struct il_levels *lv, double sd, double conf, lon
 #define IL_PILOT_CONF 0.9 /* ... with this probability */
 /* The design that plan's --target refers to and its assurance. */
 struct il_assure {
-    int initial;          /* the lower counts are the initial experiment's */
-    int no_estimate;      /* the top level's T^2 <= 0 left no optimal lower count */
+    int initial;                /* the lower counts are the initial experiment's */
+    int no_estimate;            /* the top level's T^2 <= 0 left no optimal lower count */
     long design[IL_MAX_LEVELS]; /* lowest first; design[n-1] the top count */
-    long expected;        /* top count whose predicted half-width meets the target */
-    double p_expected;    /* the probability that that count meets it */
-    double p;             /* the probability that design meets it */
-    double s2;            /* expected variance of a top-level mean */
-    long pilot_need;      /* top units an initial experiment needs (0: over the limit) */
-    double pilot_sd;      /* ... to show a top-level sd this large */
+    long expected;              /* top count whose predicted half-width meets the target */
+    double p_expected;          /* the probability that that count meets it */
+    double p;                   /* the probability that design meets it */
+    double s2;                  /* expected variance of a top-level mean */
+    long pilot_need;            /* top units an initial experiment needs (0: over the limit) */
+    double pilot_sd;            /* ... to show a top-level sd this large */
 };
 
 /* That design for a half-width of rel (0.01 = 1%) of the mean: the lower

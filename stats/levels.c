@@ -249,16 +249,15 @@ il_levels_assurance(const double *draws, size_t M, long top, double goal)
  * from start (the expected-case count): down one by one, or up by
  * doubling and then halving (the probability rises with the count). */
 int
-il_levels_assured(const double *draws, size_t M, double goal, double want, long start,
-                  long limit, long *top, double *p)
+il_levels_assured(const double *draws, size_t M, double goal, double want, long start, long limit,
+                  long *top, double *p)
 {
     if (!(want > 0 && want < 1) || !(goal > 0) || start < 2)
         return IL_SE_RANGE;
     double q = il_levels_assurance(draws, M, start, goal);
     if (q >= want) {
         long rn = start;
-        for (double q2; rn > 2 && (q2 = il_levels_assurance(draws, M, rn - 1, goal)) >= want;
-             rn--)
+        for (double q2; rn > 2 && (q2 = il_levels_assurance(draws, M, rn - 1, goal)) >= want; rn--)
             q = q2;
         *top = rn;
         *p = q;
@@ -292,8 +291,8 @@ il_levels_assured(const double *draws, size_t M, double goal, double want, long 
  * the target in the expected case, or with the asked probability.
  */
 int
-il_levels_design(const struct il_levels *lv, const long *reps, double rel, double want,
-                 long limit, struct il_assure *a)
+il_levels_design(const struct il_levels *lv, const long *reps, double rel, double want, long limit,
+                 struct il_assure *a)
 {
     size_t n = lv->n;
     double goal = rel * fabs(lv->mean);
@@ -347,7 +346,7 @@ il_levels_pilot_top(const struct il_levels *lv, double sd, double conf, long lim
         return 0;
     double m = (double)lv->r[n - 2], rho = sd * sd / lv->S2[n - 2];
     double cut = 1 / (1 + m * rho);
-#define SHOWS(k) (gsl_cdf_fdist_Q(cut, (double)(k) - 1, (double)(k) * (m - 1)) >= conf)
+#define SHOWS(k) (gsl_cdf_fdist_Q(cut, (double)(k)-1, (double)(k) * (m - 1)) >= conf)
     long k = 2;
     for (; k <= limit && k < 1024; k++)
         if (SHOWS(k))

@@ -681,8 +681,7 @@ assurance(FILE *fp, const struct il_report *r, const char *lead)
                 "%s%s%ld repetitions of '%s' reach a 95%% half-width of %g%% of the mean in the "
                 "expected case;\n"
                 "%s  the probability that they do is %.0f%% (--assurance P%% asks for more)\n",
-                lead, lower, a->design[n - 1], o->levels[0], o->target * 100, lead,
-                100 * a->p);
+                lead, lower, a->design[n - 1], o->levels[0], o->target * 100, lead, 100 * a->p);
 }
 
 static void

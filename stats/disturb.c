@@ -65,6 +65,8 @@ il_disturb_line(struct il_data *d, const char *s, size_t n)
 {
     json_t *j = json_loadb(s, n, 0, NULL);
     const char *kind = json_string_value(json_object_get(j, IL_M_KIND));
+    if (kind && !strcmp(kind, IL_M_KIND_PLAN))
+        il_orders_line(d, j); /* the layouts' link orders (attrib.c) */
     if (!kind || strcmp(kind, IL_M_KIND_MACHINE)) {
         json_decref(j);
         return;

@@ -19,6 +19,7 @@
  *   plan.{levels,costs,cost_measured,reps,target}; reps follows levels and
  *       its top entry is the count for --target, or null without one
  *   bootstrap.{replicates,seed,mean,sd,ci}
+ *   attribution[] with --attribute (out_attrib.c)
  *   warnings[]
  */
 #include <err.h>
@@ -460,6 +461,8 @@ il_out_json(FILE *fp, const struct il_report *r)
         set(root, IL_R_LEVELS, levels(r, &r->lv));
     if (o->tool == IL_TOOL_PLAN)
         set(root, IL_R_PLAN, plan(r));
+    if (o->attribute)
+        set(root, IL_R_ATTRIBUTION, il_attr_json(r));
     if (r->has_boot)
         set(root, IL_R_BOOTSTRAP,
             json_pack("{s:I,s:I,s:o,s:o,s:o}", "replicates", (json_int_t)o->boot, "seed",

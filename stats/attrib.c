@@ -147,16 +147,16 @@ struct work {
     const struct il_report *r;
     struct run *run;
     size_t n;
-    size_t k, nb;    /* setups, blocks */
-    size_t *sfirst;  /* setup s's runs: run[sfirst[s] .. sfirst[s + 1]) */
-    double *bv;      /* each block's value */
-    size_t *bs;      /* its setup */
-    uint32_t *bp;    /* its pass */
-    double *ys;      /* each setup's value: the mean of its blocks' */
-    size_t *ms;      /* its blocks */
-    size_t *layord;  /* per string id of a layout label: its order + 1 (0: none) */
+    size_t k, nb;   /* setups, blocks */
+    size_t *sfirst; /* setup s's runs: run[sfirst[s] .. sfirst[s + 1]) */
+    double *bv;     /* each block's value */
+    size_t *bs;     /* its setup */
+    uint32_t *bp;   /* its pass */
+    double *ys;     /* each setup's value: the mean of its blocks' */
+    size_t *ms;     /* its blocks */
+    size_t *layord; /* per string id of a layout label: its order + 1 (0: none) */
     size_t layslot;
-    char **objs;     /* every object of the orders */
+    char **objs; /* every object of the orders */
     size_t nobjs;
 };
 
@@ -211,14 +211,12 @@ blocks(struct work *w, int cmp, size_t *left_out, size_t *passes)
         double *lev = il_xcalloc(np ? np : 1, sizeof *lev);
         size_t *cnt = il_xcalloc(np ? np : 1, sizeof *cnt);
         for (size_t i = 0; i < nb; i++) {
-            size_t p = (size_t)((uint32_t *)bsearch(&w->bp[i], pid, np, sizeof *pid, u32cmp) -
-                                pid);
+            size_t p = (size_t)((uint32_t *)bsearch(&w->bp[i], pid, np, sizeof *pid, u32cmp) - pid);
             lev[p] += w->bv[i];
             cnt[p]++;
         }
         for (size_t i = 0; i < nb; i++) {
-            size_t p = (size_t)((uint32_t *)bsearch(&w->bp[i], pid, np, sizeof *pid, u32cmp) -
-                                pid);
+            size_t p = (size_t)((uint32_t *)bsearch(&w->bp[i], pid, np, sizeof *pid, u32cmp) - pid);
             w->bv[i] -= lev[p] / (double)cnt[p];
         }
         free(lev);
@@ -238,8 +236,8 @@ blocks(struct work *w, int cmp, size_t *left_out, size_t *passes)
 /* ------------------------------------------------------------ the facts */
 struct cand {
     enum kind kind;
-    unsigned mod;   /* K_SP, K_HEAP, K_ENV */
-    size_t obj;     /* K_POS: index in w->objs */
+    unsigned mod; /* K_SP, K_HEAP, K_ENV */
+    size_t obj;   /* K_POS: index in w->objs */
 };
 
 /* Run i's value of fact c; 0 when it has none. */
@@ -286,7 +284,7 @@ static int
 classes(const struct work *w, const struct cand *c, size_t *cls, uint64_t (*val)[2], size_t *nc)
 {
     size_t k = w->k;
-    uint64_t (*sv)[2] = il_xcalloc(k, sizeof *sv);
+    uint64_t(*sv)[2] = il_xcalloc(k, sizeof *sv);
     int state = IL_FACT_TESTED;
     for (size_t s = 0; s < k && state == IL_FACT_TESTED; s++) {
         int have[2] = {0, 0};
@@ -589,7 +587,7 @@ analyse(const struct il_report *r, struct il_attr *A, struct run *run, size_t n,
     candidates(&w, &c, &nc);
     size_t k = w.k;
     size_t *cls = il_xcalloc(nc * k, sizeof *cls), *tix = il_xcalloc(nc, sizeof *tix);
-    uint64_t (*val)[2] = il_xcalloc(nc * k, sizeof *val);
+    uint64_t(*val)[2] = il_xcalloc(nc * k, sizeof *val);
     A->f = il_xcalloc(nc, sizeof *A->f);
     A->nfact = nc;
     size_t nt = 0;
@@ -753,6 +751,17 @@ rss(const double *y, size_t k, const size_t *a, const size_t *b, size_t *ncl)
     return ss;
 }
 
+/* The p-value of the partial F of a finer model (residual sum of squares
+ * r12 with n12 classes over k setups) against a coarser one (r1, n1). */
+static double
+partial(double r1, size_t n1, double r12, size_t n12, size_t k)
+{
+    if (!(n12 > n1 && k > n12 && r12 > 0))
+        return 1;
+    return gsl_cdf_fdist_Q(((r1 - r12) / (double)(n12 - n1)) / (r12 / (double)(k - n12)),
+                           (double)(n12 - n1), (double)(k - n12));
+}
+
 /* The strongest named fact (the smallest p of its setups' F), and for
  * each other named fact whether it explains anything beyond it: the
  * partial F of its classes crossed with the strongest's against the
@@ -769,8 +778,7 @@ beyond(struct il_attr *A, const size_t *cls, size_t k, const double *ys, const s
         const struct il_fact *f = &A->f[tix[t]];
         if (!f->named || f->refines >= 0)
             continue;
-        double q = gsl_cdf_fdist_Q(f->f_setups, (double)(f->nclass - 1),
-                                   (double)(k - f->nclass));
+        double q = gsl_cdf_fdist_Q(f->f_setups, (double)(f->nclass - 1), (double)(k - f->nclass));
         if (q < bp || (q == bp && f->f_setups > A->f[best].f_setups)) {
             bp = q;
             best = (long)tix[t];
@@ -784,14 +792,16 @@ beyond(struct il_attr *A, const size_t *cls, size_t k, const double *ys, const s
         struct il_fact *f = &A->f[tix[t]];
         if (!f->named || f->refines >= 0 || (long)tix[t] == best)
             continue;
+        size_t n2;
+        double r2 = rss(ys, k, cls + tix[t] * k, NULL, &n2);
         double r12 = rss(ys, k, cls + (size_t)best * k, cls + tix[t] * k, &n12);
-        double q = 1;
-        if (n12 > n1 && k > n12 && r12 > 0)
-            q = gsl_cdf_fdist_Q(((r1 - r12) / (double)(n12 - n1)) / (r12 / (double)(k - n12)),
-                                (double)(n12 - n1), (double)(k - n12));
-        f->p_beyond = q;
-        if (!(q <= 1 - IL_CONF))
+        f->p_beyond = partial(r1, n1, r12, n12, k);
+        /* nothing beyond the strongest: the same explanation, or a weaker
+         * one (the strongest explains something beyond it) */
+        if (!(f->p_beyond <= 1 - IL_CONF)) {
             f->overlaps = best;
+            f->alternative = !(partial(r2, n2, r12, n12, k) <= 1 - IL_CONF);
+        }
     }
 }
 
@@ -831,8 +841,8 @@ il_attribute(struct il_report *r)
         size_t m = add_runs(r, g, 1, run, 0);
         if (cmp)
             m = add_runs(r, base, 0, run, m);
-        A->name = cmp ? il_xasprintf("%s vs %s", r->gname[g], r->gname[base])
-                      : il_xstrdup(r->gname[g]);
+        A->name =
+            cmp ? il_xasprintf("%s vs %s", r->gname[g], r->gname[base]) : il_xstrdup(r->gname[g]);
         analyse(r, A, run, m, cmp);
         free(run);
     }

@@ -812,6 +812,8 @@ struct il_fact {
     long overlaps;            /* named, but explains nothing beyond fact i, the
                                * strongest: their classes overlap; -1 */
     double p_beyond;          /* ... the partial F's p-value given fact i */
+    int alternative;          /* overlaps, and fact i explains nothing beyond it
+                               * either: the records cannot tell them apart */
     char **cname;             /* each class: its value ("0x30", "3") */
     double *cratio;           /* ... its ratio (or estimate over the mean) */
     size_t *csetups;          /* ... its setups */

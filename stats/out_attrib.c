@@ -33,15 +33,15 @@ pval(char *buf, size_t n, double p)
 }
 
 /* The facts equivalent to fact i (refine 0), the named refinements of it
- * (1), or the named facts that overlap it (2), after a heading; nothing
- * when there are none. */
+ * (1), the named facts that overlap it and explain less (2) or as much (3),
+ * after a heading; nothing when there are none. */
 static void
 related(FILE *fp, const struct il_attr *A, size_t i, int refine, const char *in, const char *head)
 {
     size_t n = 0;
     for (size_t j = 0; j < A->nfact; j++) {
         const struct il_fact *g = &A->f[j];
-        int is = refine == 2 ? g->named && g->overlaps == (long)i
+        int is = refine >= 2 ? g->named && g->overlaps == (long)i && g->alternative == (refine == 3)
                  : refine    ? g->named && g->refines == (long)i
                              : g->state == IL_FACT_EQUIV && g->equiv == i;
         if (!is)
@@ -98,9 +98,10 @@ attr_text(FILE *fp, const struct il_report *r, const struct il_attr *A, int md)
         fprintf(fp, "%s\n", f->nclass > 16 ? " ..." : "");
         related(fp, A, i, 0, in, "the same classes (the records cannot tell them apart)");
         related(fp, A, i, 1, in, "finer, named too (they refine it)");
-        related(fp, A, i, 2, in,
-                "associated too, but nothing beyond it (their classes overlap with its: "
-                "more layouts or setups would tell them apart)");
+        related(fp, A, i, 3, in,
+                "or, as well (the records cannot tell them apart: more layouts or setups "
+                "would)");
+        related(fp, A, i, 2, in, "associated too, but explaining less and nothing beyond it");
     }
     /* the facts not tested, by reason */
     for (int st = IL_FACT_MISSING; st <= IL_FACT_EVERY; st++) {
@@ -147,8 +148,7 @@ fact_json(const struct il_attr *A, const struct il_fact *f)
     json_object_set_new(o, IL_R_STATE, json_string(state_name[f->state]));
     json_object_set_new(o, "classes", json_integer((json_int_t)f->nclass));
     json_object_set_new(o, "same_as",
-                        f->state == IL_FACT_EQUIV ? json_string(A->f[f->equiv].name)
-                                                  : json_null());
+                        f->state == IL_FACT_EQUIV ? json_string(A->f[f->equiv].name) : json_null());
     int t = f->state == IL_FACT_TESTED;
     json_object_set_new(o, IL_R_P, t ? jreal(f->p) : json_null());
     json_object_set_new(o, "p_noise", t ? jreal(f->p_noise) : json_null());
@@ -162,11 +162,12 @@ fact_json(const struct il_attr *A, const struct il_fact *f)
     json_object_set_new(o, "overlaps",
                         f->overlaps >= 0 ? json_string(A->f[f->overlaps].name) : json_null());
     json_object_set_new(o, "p_beyond", jreal(f->p_beyond));
+    json_object_set_new(o, "alternative", json_boolean(f->alternative));
     json_t *c = json_array();
     for (size_t q = 0; t && q < f->nclass; q++)
-        json_array_append_new(c, json_pack("{s:s,s:o,s:I}", "value", f->cname[q], "ratio",
-                                           jreal(f->cratio[q]), "setups",
-                                           (json_int_t)f->csetups[q]));
+        json_array_append_new(c,
+                              json_pack("{s:s,s:o,s:I}", "value", f->cname[q], "ratio",
+                                        jreal(f->cratio[q]), "setups", (json_int_t)f->csetups[q]));
     json_object_set_new(o, "by_class", t ? c : (json_decref(c), json_null()));
     return o;
 }
@@ -181,21 +182,20 @@ il_attr_json(const struct il_report *r)
         json_object_set_new(o, IL_R_NAME, json_string(A->name));
         json_object_set_new(o, "of", json_string(A->cmp ? "log ratio" : "log estimate"));
         json_object_set_new(o, "setups", json_integer((json_int_t)A->setups));
-        json_object_set_new(o, "passes", A->blocked ? json_integer((json_int_t)A->passes)
-                                                    : json_null());
+        json_object_set_new(o, "passes",
+                            A->blocked ? json_integer((json_int_t)A->passes) : json_null());
         json_object_set_new(o, "blocks", json_integer((json_int_t)A->blocks));
         json_object_set_new(o, "runs_left_out", json_integer((json_int_t)A->left_out));
         json_object_set_new(o, "exchanges", json_integer((json_int_t)A->P));
-        json_object_set_new(
-            o, "exchange",
-            json_pack("{s:s,s:s}", "noise",
-                      A->cmp ? "the two systems within each (setup, pass) block"
-                             : "the setups' blocks within each pass",
-                      "setups", "the setups among the facts' classes"));
+        json_object_set_new(o, "exchange",
+                            json_pack("{s:s,s:s}", "noise",
+                                      A->cmp ? "the two systems within each (setup, pass) block"
+                                             : "the setups' blocks within each pass",
+                                      "setups", "the setups among the facts' classes"));
         json_object_set_new(o, IL_R_WHY, A->why ? json_string(A->why) : json_null());
         for (size_t i = 0; i < A->nfact; i++) {
             const struct il_fact *f = &A->f[i];
-            if (f->named && f->refines < 0 && f->overlaps < 0)
+            if (f->named && f->refines < 0 && (f->overlaps < 0 || f->alternative))
                 json_array_append_new(ex, json_string(f->name));
             json_array_append_new(fs, fact_json(A, f));
         }

@@ -64,15 +64,33 @@ main(int argc, char **argv)
     double eff = 0, oeff = 0, usd = 0;
     while ((c = getopt(argc, argv, "s:E:L:P:e:m:o:u:a")) != -1) {
         switch (c) {
-        case 's': seed = strtoul(optarg, NULL, 10); break;
-        case 'E': E = atoi(optarg); break;
-        case 'L': L = atoi(optarg); break;
-        case 'P': P = atoi(optarg); break;
-        case 'e': eff = atof(optarg); break;
-        case 'm': mod = atoi(optarg); break;
-        case 'o': oeff = atof(optarg); break;
-        case 'u': usd = atof(optarg); break;
-        case 'a': aslr = 1; break;
+        case 's':
+            seed = strtoul(optarg, NULL, 10);
+            break;
+        case 'E':
+            E = atoi(optarg);
+            break;
+        case 'L':
+            L = atoi(optarg);
+            break;
+        case 'P':
+            P = atoi(optarg);
+            break;
+        case 'e':
+            eff = atof(optarg);
+            break;
+        case 'm':
+            mod = atoi(optarg);
+            break;
+        case 'o':
+            oeff = atof(optarg);
+            break;
+        case 'u':
+            usd = atof(optarg);
+            break;
+        case 'a':
+            aslr = 1;
+            break;
         default:
             fprintf(stderr, "usage: synthrec [-s SEED] [-E SIZES] [-L LAYOUTS] [-P PASSES] "
                             "[-e EFFECT -m MOD] [-o EFFECT] [-u SD] [-a]\n");
@@ -87,7 +105,7 @@ main(int argc, char **argv)
     for (int i = 0; i < 20; i++)
         unif();
     static const char *obj[6] = {"a.o", "b.o", "c.o", "d.o", "e.o", "f.o"};
-    int (*ord)[6] = calloc((size_t)L, sizeof *ord);
+    int(*ord)[6] = calloc((size_t)L, sizeof *ord);
     unsigned long *heap = calloc((size_t)L * 2, sizeof *heap);
     for (int l = 0; l < L; l++) {
         for (int j = 0; j < 6; j++)
@@ -132,8 +150,10 @@ main(int argc, char **argv)
                 unsigned long sp = 0x7fffffffe000UL - (unsigned long)((env + 15) / 16 * 16);
                 unsigned long hp = heap[2 * l + y];
                 if (aslr) {
-                    sp -= 16 * (unsigned long)(unif() * 512) + 0x1000UL * (unsigned long)(unif() * 4096);
-                    hp += 0x1000UL * (unsigned long)(unif() * 4096) + 16 * (unsigned long)(unif() * 256);
+                    sp -= 16 * (unsigned long)(unif() * 512) +
+                          0x1000UL * (unsigned long)(unif() * 4096);
+                    hp += 0x1000UL * (unsigned long)(unif() * 4096) +
+                          16 * (unsigned long)(unif() * 256);
                 }
                 ar = 0.7 * ar + 0.01 * sqrt(1 - 0.49) * gauss();
                 if (!burst && unif() < 0.02)
@@ -149,7 +169,8 @@ main(int argc, char **argv)
                     x += ueff[s];
                 }
                 double wall = 1e8 * exp(x);
-                printf("{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"%c\",\"setup\":\"s%03d\","
+                printf("{\"schema\":\"interloper/"
+                       "1\",\"labels\":{\"system\":\"%c\",\"setup\":\"s%03d\","
                        "\"env_add\":\"%d\",\"layout\":\"r%02d\",\"rep\":\"%d\",\"run\":\"%ld\"},"
                        "\"times\":{\"wall_ns\":%.0f,\"user_ns\":%.0f,\"sys_ns\":0},"
                        "\"setup\":{\"env_bytes\":%d,\"aslr\":%s,\"main_sp\":\"0x%lx\","

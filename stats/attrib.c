@@ -847,25 +847,3 @@ il_attribute(struct il_report *r)
         free(run);
     }
 }
-
-void
-il_attr_free(struct il_report *r)
-{
-    for (size_t u = 0; u < r->nattr; u++) {
-        struct il_attr *A = &r->attr[u];
-        for (size_t i = 0; i < A->nfact; i++) {
-            struct il_fact *f = &A->f[i];
-            for (size_t q = 0; f->cname && q < f->nclass; q++)
-                free(f->cname[q]);
-            free(f->cname);
-            free(f->cratio);
-            free(f->csetups);
-            free(f->name);
-        }
-        free(A->f);
-        free(A->name);
-    }
-    free(r->attr);
-    r->attr = NULL;
-    r->nattr = 0;
-}

@@ -829,7 +829,6 @@ struct il_attr {
     size_t P;
 };
 void il_attribute(struct il_report *r);
-void il_attr_free(struct il_report *r);
 /* out_attrib.c: the text section and the JSON's attribution[] */
 void il_attr_text(FILE *fp, const struct il_report *r, int md);
 json_t *il_attr_json(const struct il_report *r);

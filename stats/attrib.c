@@ -805,13 +805,21 @@ beyond(struct il_attr *A, const size_t *cls, size_t k, const double *ys, const s
     }
 }
 
+/* The data slot of the label that numbers the sweep's passes (rep), or
+ * SIZE_MAX: the one place to follow report's --passes once it has one. */
+static size_t
+pass_slot(const struct il_report *r)
+{
+    return il_data_slot(&r->d, IL_L_REP);
+}
+
 static size_t
 add_runs(const struct il_report *r, size_t g, int side, struct run *run, size_t n)
 {
     const struct il_opts *o = r->o;
     const struct il_data *d = &r->d;
     const struct il_group *gr = &r->gs.g[g];
-    size_t ps = il_data_slot(d, IL_L_REP);
+    size_t ps = pass_slot(r);
     for (size_t i = 0; i < gr->n; i++) {
         size_t rec = gr->rec[i];
         const uint32_t *lab = d->lab + rec * d->nslots;

@@ -102,6 +102,16 @@ if built; then
 		"a.o's position explains it (the sweep's plan line carries the orders)"
 	assert_eq "$(printf '%s\n' "$out" | grep -c 'main_sp mod 64 tested named')" 0 \
 		"the stack is not named"
+	# the plan line last: read by the second of the report's two threads
+	{
+		grep -v interloper-sweep/1 "$T/link.jsonl"
+		grep interloper-sweep/1 "$T/link.jsonl"
+	} | gzip >"$T/last.jsonl.gz"
+	gzip -dc "$T/last.jsonl.gz" >"$T/last.jsonl"
+	assert_eq "$(attr "$T/last.jsonl" --compare system=A | head -1)" "$(printf '%s\n' "$out" | head -1)" \
+		"the same with the plan line last"
+	assert_eq "$(attr "$T/last.jsonl.gz" --compare system=A | head -1)" "$(printf '%s\n' "$out" | head -1)" \
+		"and compressed"
 else
 	skip "the statistics programs are not built; run make tests-build"
 fi

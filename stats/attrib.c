@@ -55,7 +55,6 @@
  * to switch.
  */
 #include <gsl/gsl_cdf.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,49 +72,6 @@ enum { IL_STREAM_ATTR_NOISE = 108, IL_STREAM_ATTR_SETUPS = 109 };
 static const unsigned mods[NMOD] = {64, 128, 256, 512, 1024, 2048, 4096};
 enum kind { K_SP, K_HEAP, K_ENV, K_POS };
 static const char *const kname[] = {IL_F_MAIN_SP, IL_F_HEAP_START, IL_F_ENV_BYTES};
-
-/* ------------------------------------------------------------ link orders */
-void
-il_orders_line(struct il_data *d, json_t *plan)
-{
-    json_t *sys = json_array_get(json_object_get(plan, IL_M_SYSTEMS), 0);
-    json_t *bins = json_object_get(sys, "binaries");
-    for (size_t i = 0; i < json_array_size(bins); i++) {
-        json_t *b = json_array_get(bins, i);
-        const char *lay = json_string_value(json_object_get(b, IL_L_LAYOUT));
-        json_t *order = json_object_get(b, IL_M_ORDER);
-        if (!lay || !json_is_array(order) || !json_array_size(order))
-            continue;
-        size_t k = 0;
-        while (k < d->norders && strcmp(d->orders[k].layout, lay))
-            k++;
-        if (k < d->norders)
-            continue; /* the first plan line that names it */
-        d->orders = il_xrealloc(d->orders, (d->norders + 1) * sizeof *d->orders);
-        struct il_order *o = &d->orders[d->norders++];
-        o->layout = il_xstrdup(lay);
-        o->nobj = json_array_size(order);
-        o->obj = il_xcalloc(o->nobj, sizeof *o->obj);
-        for (size_t j = 0; j < o->nobj; j++) {
-            const char *name = json_string_value(json_array_get(order, j));
-            o->obj[j] = il_xstrdup(name ? name : "?");
-        }
-    }
-}
-
-void
-il_orders_free(struct il_data *d)
-{
-    for (size_t k = 0; k < d->norders; k++) {
-        for (size_t j = 0; j < d->orders[k].nobj; j++)
-            free(d->orders[k].obj[j]);
-        free(d->orders[k].obj);
-        free(d->orders[k].layout);
-    }
-    free(d->orders);
-    d->orders = NULL;
-    d->norders = 0;
-}
 
 static int u32cmp(const void *a, const void *b);
 static void beyond(struct il_attr *A, const size_t *cls, size_t k, const double *ys,

@@ -227,7 +227,7 @@ const char *il_str(const struct il_strtab *t, uint32_t id);
 /* Natural order: numbers by value, the rest by bytes. */
 int il_natcmp(const char *a, const char *b);
 
-/* ------------------------------------------------------------ attrib.c (orders) */
+/* ------------------------------------------------------------ disturb.c (orders) */
 /* A layout's link order, from a sweep's plan line (its first system). */
 struct il_order {
     char *layout;
@@ -235,9 +235,6 @@ struct il_order {
     size_t nobj;
 };
 struct il_data;
-typedef struct json_t json_t;
-/* A sweep's plan line (parsed): note its layouts' link orders. */
-void il_orders_line(struct il_data *d, json_t *plan);
 void il_orders_free(struct il_data *d);
 
 /* ------------------------------------------------------------ input.c */

@@ -6,6 +6,9 @@
 #
 #   sh bench/overhead.sh [RUNS] [PROG]     (default 2000 runs of /bin/true;
 #                                          RUNS 0: no wall time)
+#   IL_BENCH_BEFORE=/other/build/libinterloper.so sh bench/overhead.sh ...
+#                                          also another build, "before",
+#                                          in the same runs
 #
 # A configuration is an exact environment (env -i), taken from the real
 # drivers where there is one (interloper sweep and interloper run start a
@@ -58,6 +61,12 @@ if [ "$pad" -lt 0 ]; then
 fi
 EMPTY=$stem$(printf "%${pad}s" '' | tr ' ' x).so
 cc -shared -fPIC -O2 -o "$EMPTY" "$OUT/empty.c"
+# another build to compare with, at a path as long too
+BEFORE=
+if [ -n "${IL_BENCH_BEFORE:-}" ]; then
+	BEFORE=$ROOT/bench/out/b$(printf "%${pad}s" '' | tr ' ' x).so
+	cp "$IL_BENCH_BEFORE" "$BEFORE"
+fi
 
 # ------------------------------------------------------------ configurations
 BASE="PATH=/usr/bin:/bin
@@ -123,6 +132,7 @@ variant() { # CONF plain|floor|lib: its environment file
 	case $2 in
 	plain) sed 's/^LD_PRELOAD=/XX_PRELOAD=/' "$OUT/$1.env" ;;
 	floor) sed "s|^LD_PRELOAD=.*|LD_PRELOAD=$EMPTY|" "$OUT/$1.env" ;;
+	before) sed "s|^LD_PRELOAD=.*|LD_PRELOAD=$BEFORE|" "$OUT/$1.env" ;;
 	lib) cat "$OUT/$1.env" ;;
 	esac >"$OUT/$1.$2.env"
 	echo "$OUT/$1.$2.env"
@@ -171,8 +181,13 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 
 echo "bench/overhead.sh: instructions and system calls of $PROG ..." >&2
 printf '%s: each configuration against a plain run with the same variables and bytes\n\n' "$PROG"
-echo "| configuration | plain instructions | floor added | library added | / floor | plain syscalls | floor added | library added |"
-echo "|---|---|---|---|---|---|---|---|"
+if [ -n "$BEFORE" ]; then
+	echo "| configuration | plain instructions | floor added | library added | / floor | before added | / floor | plain syscalls | floor added | library added | before added |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+else
+	echo "| configuration | plain instructions | floor added | library added | / floor | plain syscalls | floor added | library added |"
+	echo "|---|---|---|---|---|---|---|---|"
+fi
 worst_i=0 worst_r=0 worst_s=0
 while read -r c; do
 	ip=$(instructions "$c" plain)
@@ -183,7 +198,13 @@ while read -r c; do
 	sl=$(syscalls "$c" lib)
 	ai=$((il - ip)) ae=$((ie - ip))
 	r=$(ratio "$ai" "$ae")
-	echo "| $c | $ip | $ae | $ai | $r | $sp | $((se - sp)) | $((sl - sp)) |"
+	if [ -n "$BEFORE" ]; then
+		bi=$(($(instructions "$c" before) - ip))
+		bs=$(($(syscalls "$c" before) - sp))
+		echo "| $c | $ip | $ae | $ai | $r | $bi | $(ratio "$bi" "$ae") | $sp | $((se - sp)) | $((sl - sp)) | $bs |"
+	else
+		echo "| $c | $ip | $ae | $ai | $r | $sp | $((se - sp)) | $((sl - sp)) |"
+	fi
 	[ "$ai" -gt "$worst_i" ] && worst_i=$ai
 	[ "$((sl - sp))" -gt "$worst_s" ] && worst_s=$((sl - sp))
 	worst_r=$(awk -v a="$r" -v b="$worst_r" 'BEGIN { print (a > b ? a : b) }')
@@ -206,12 +227,16 @@ spawn_all() { # [hold]
 	mkdir -p "${sweepspec%/*}"
 	cp "$OUT/sweep.spec" "$sweepspec"
 	# shellcheck disable=SC2046 # one word per variable: none holds a blank
+	# shellcheck disable=SC2046
 	env -i ${1:+"$LX/interloper-hold"} "$OUT/spawn" "$RUNS" -- \
 		plain $(words null plain) "$PROG" --- \
 		floor $(words null floor) "$PROG" --- \
 		none $(words none lib) "$PROG" --- \
 		null $(words null lib) "$PROG" --- \
-		sweep $(words sweep lib) "$PROG"
+		sweep $(words sweep lib) "$PROG" \
+		${BEFORE:+---} ${BEFORE:+null-before} $(if [ -n "$BEFORE" ]; then words null before; fi) \
+		${BEFORE:+"$PROG"} ${BEFORE:+---} ${BEFORE:+sweep-before} \
+		$(if [ -n "$BEFORE" ]; then words sweep before; fi) ${BEFORE:+"$PROG"}
 }
 spawn_all >"$OUT/wall.txt" 2>/dev/null
 spawn_all hold >"$OUT/wall-held.txt" 2>/dev/null
@@ -221,9 +246,9 @@ printf 'empty library; sweep children are held by the sweep, so its first row is
 printf 'what a sweep sees)\n\n'
 echo "| configuration | added | / floor | added under interloper hold | / floor |"
 echo "|---|---|---|---|---|"
-for c in floor none null sweep; do
-	a=$(awk -v a="$(med $c "$OUT/wall.txt")" -v b="$(med plain "$OUT/wall.txt")" 'BEGIN { printf "%.0f", a - b }')
-	h=$(awk -v a="$(med $c "$OUT/wall-held.txt")" -v b="$(med plain "$OUT/wall-held.txt")" 'BEGIN { printf "%.0f", a - b }')
+for c in floor none null sweep ${BEFORE:+null-before} ${BEFORE:+sweep-before}; do
+	a=$(awk -v a="$(med "$c" "$OUT/wall.txt")" -v b="$(med plain "$OUT/wall.txt")" 'BEGIN { printf "%.0f", a - b }')
+	h=$(awk -v a="$(med "$c" "$OUT/wall-held.txt")" -v b="$(med plain "$OUT/wall-held.txt")" 'BEGIN { printf "%.0f", a - b }')
 	fa=$(awk -v a="$(med floor "$OUT/wall.txt")" -v b="$(med plain "$OUT/wall.txt")" 'BEGIN { printf "%.0f", a - b }')
 	fh=$(awk -v a="$(med floor "$OUT/wall-held.txt")" -v b="$(med plain "$OUT/wall-held.txt")" 'BEGIN { printf "%.0f", a - b }')
 	echo "| $c | $a | $(ratio "$a" "$fa") | $h | $(ratio "$h" "$fh") |"

@@ -154,6 +154,11 @@
 #define IL_RUN_OUTPUT "output"
 #define IL_RUN_SUMMARY "summary"
 #define IL_RUN_LABELS "labels"
+/* the record's host, cpu and kernel, as the library writes them (JSON
+ * members, "host":...,"cpu":...,"kernel":...), taken once by the driver on
+ * the machine it runs the program on: the library then reads neither
+ * uname nor /proc/cpuinfo in each measured process */
+#define IL_RUN_MACHINE "machine"
 
 /* ------------------------------------------------------------ sweep lines */
 /* interloper sweep's own lines in a results file, beside the records:

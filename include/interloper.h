@@ -27,6 +27,25 @@
 #define IL_STACK_OFFSET_MAX (64UL << 20) /* 64 MiB */
 #define IL_HEAP_OFFSET_MAX (1UL << 30)   /* 1 GiB */
 
+/* n bytes alike?  Eight at a time, unaligned (the interposer compares
+ * names with it in every measured process: its variables, the loader's
+ * symbol names). */
+static inline int
+il_same_bytes(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; n -= 8, a += 8, b += 8) {
+        uint64_t x, y;
+        __builtin_memcpy(&x, a, 8);
+        __builtin_memcpy(&y, b, 8);
+        if (x != y)
+            return 0;
+    }
+    while (n--)
+        if (*a++ != *b++)
+            return 0;
+    return 1;
+}
+
 /* Error codes: 0 or one of these, negative, as in libpfm4. */
 enum il_err {
     IL_OK = 0,
@@ -96,9 +115,9 @@ struct il_config {
  * Parse the INTERLOPER_* variables (the table in interposer/config.c, the
  * names in il_names.h) through getenv_fn (getenv, or a fake in tests; NULL
  * looks them up in env) and scan env (may be NULL) for misspelt
- * INTERLOPER_ names, other than those interloper sets for its own use.  Async-signal-safe when getenv_fn is.
- * Fills cfg with defaults for anything missing or malformed and appends one
- * message per problem to cfg->errors.  Returns the number of errors.
+ * INTERLOPER_ names, other than those interloper sets for its own use.  Async-signal-safe when
+ * getenv_fn is. Fills cfg with defaults for anything missing or malformed and appends one message
+ * per problem to cfg->errors.  Returns the number of errors.
  */
 int il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *),
                     char *const *env);
@@ -110,6 +129,12 @@ void il_config_error(struct il_config *cfg, const char *var, const char *val, co
  * so constant-width values like 00004096 work), 0x hex, optional k/m/g
  * suffix (powers of 1024).  Returns 0 or IL_EINVAL/IL_ERANGE. */
 int il_parse_size(const char *s, unsigned long long max, unsigned long long *out);
+
+/* The record's "host", "cpu" and "kernel" members, as the library reads
+ * and writes them ("host":"...","cpu":"...","kernel":"..."), into buf (at
+ * least 4 KiB), NUL-terminated; returns the length.  interloper run and
+ * sweep take them once and hand them to each run in its spec (run_spec.c). */
+size_t il_machine_json(char *buf, size_t cap);
 
 /* Expand %p (pid) and %% in an output template.  Returns 0 or IL_EINVAL
  * (unknown %-sequence) or IL_ERANGE (does not fit). */

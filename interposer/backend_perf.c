@@ -430,9 +430,15 @@ perf_floor(void)
 static void
 perf_restart(void)
 {
-    for (int i = 0; i < il.nev; i++)
-        if (il.ev[i].ok)
-            il.ev[i].carry = il.ev[i].value;
+    for (int i = 0; i < il.nev; i++) {
+        if (!il.ev[i].ok)
+            continue;
+        il.ev[i].carry = il.ev[i].value;
+        /* task-clock read from the group's running time, which a reset
+         * does not clear: from here on it counts what runs past now */
+        if (il.ev[i].derived)
+            il.ev[i].carry -= last[i].value;
+    }
     ioctl_all(PERF_EVENT_IOC_RESET);
     perf_enable();
 }

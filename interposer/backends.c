@@ -105,8 +105,7 @@ il_events_setup(void)
         /* cycles and instructions where a PMU exists, else software
          * events; the probe costs one perf_event_open */
         static const char *const hw[] = {"cycles", "instructions"};
-        static const uint64_t hw_config[] = {PERF_COUNT_HW_CPU_CYCLES,
-                                             PERF_COUNT_HW_INSTRUCTIONS};
+        static const uint64_t hw_config[] = {PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_INSTRUCTIONS};
         static const char *const sw[] = {"task-clock", "page-faults", "context-switches"};
         static const uint64_t sw_config[] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
                                              PERF_COUNT_SW_CONTEXT_SWITCHES};

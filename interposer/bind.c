@@ -60,12 +60,11 @@
 /* The GNU hash of a name (the loader's dl_new_hash), of a string literal
  * of at most 24 characters, as a constant expression the compiler folds:
  * one step per character, h = h * 33 + c. */
-#define GH_AT(s, i) ((i) < sizeof(s) - 1 ? (uint32_t)(unsigned char)(s)[(i) < sizeof(s) ? (i) : 0] : 0u)
+#define GH_AT(s, i)                                                                                \
+    ((i) < sizeof(s) - 1 ? (uint32_t)(unsigned char)(s)[(i) < sizeof(s) ? (i) : 0] : 0u)
 #define GH_STEP(h, s, i) ((h) * ((i) < sizeof(s) - 1 ? 33u : 1u) + GH_AT(s, i))
-#define GH4(h, s, i)                                                                               \
-    GH_STEP(GH_STEP(GH_STEP(GH_STEP(h, s, i), s, (i) + 1), s, (i) + 2), s, (i) + 3)
-#define GNU_HASH(s)                                                                                \
-    GH4(GH4(GH4(GH4(GH4(GH4(5381u, s, 0), s, 4), s, 8), s, 12), s, 16), s, 20)
+#define GH4(h, s, i) GH_STEP(GH_STEP(GH_STEP(GH_STEP(h, s, i), s, (i) + 1), s, (i) + 2), s, (i) + 3)
+#define GNU_HASH(s) GH4(GH4(GH4(GH4(GH4(GH4(5381u, s, 0), s, 4), s, 8), s, 12), s, 16), s, 20)
 
 #define ENUM(k, name) k,
 enum { IL_BOUND(ENUM) B_N };
@@ -98,23 +97,6 @@ struct dso {
     const uint32_t *buckets, *chain;
 };
 
-/* n bytes alike, eight at a time (the loader's names are not aligned) */
-static int
-same(const char *a, const char *b, size_t n)
-{
-    for (; n >= 8; n -= 8, a += 8, b += 8) {
-        uint64_t x, y;
-        __builtin_memcpy(&x, a, 8);
-        __builtin_memcpy(&y, b, 8);
-        if (x != y)
-            return 0;
-    }
-    while (n--)
-        if (*a++ != *b++)
-            return 0;
-    return 1;
-}
-
 /* A defined, exported function or object named name (len bytes with its
  * NUL), its default version (the hidden bit clear), or 0. */
 static uintptr_t
@@ -134,7 +116,8 @@ dso_lookup(const struct dso *d, const char *name, size_t len, uint32_t h)
         int type = ELF64_ST_TYPE(s->st_info), bind = ELF64_ST_BIND(s->st_info);
         if ((h | 1) == (h2 | 1) && s->st_shndx != SHN_UNDEF &&
             (type == STT_FUNC || type == STT_OBJECT) && (bind == STB_GLOBAL || bind == STB_WEAK) &&
-            !(d->versym && (d->versym[i] & 0x8000)) && same(d->str + s->st_name, name, len))
+            !(d->versym && (d->versym[i] & 0x8000)) &&
+            il_same_bytes(d->str + s->st_name, name, len))
             return d->base + s->st_value;
         if (h2 & 1)
             return 0;

@@ -267,8 +267,7 @@ parse_events(struct il_config *cfg, const char *var, const char *v)
         if (!n)
             continue;
         if (n >= IL_EVENT_NAME_MAX) {
-            add_error(cfg, var, v, "event name too long; expected names under 128 bytes%s",
-                      NULL);
+            add_error(cfg, var, v, "event name too long; expected names under 128 bytes%s", NULL);
             continue;
         }
         int dup = 0;
@@ -433,7 +432,10 @@ static const struct il_var {
     unsigned len;
     void (*parse)(struct il_config *cfg, const char *var, const char *value);
 } il_vars[] = {
-#define VAR(name, parse) {name, sizeof name - 1, parse}
+#define VAR(name, parse)                                                                           \
+    {                                                                                              \
+        name, sizeof name - 1, parse                                                               \
+    }
     VAR(IL_V_EVENTS, parse_events),
     VAR(IL_V_BACKEND, parse_backend),
     VAR(IL_V_OUTPUT, parse_output),
@@ -455,24 +457,6 @@ static const struct il_var {
 };
 #define IL_NVARS (sizeof il_vars / sizeof il_vars[0])
 
-/* n bytes alike, eight at a time: this runs over every INTERLOPER_
- * variable of every measured process */
-static int
-same(const char *a, const char *b, size_t n)
-{
-    for (; n >= 8; n -= 8, a += 8, b += 8) {
-        uint64_t x, y;
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        if (x != y)
-            return 0;
-    }
-    while (n--)
-        if (*a++ != *b++)
-            return 0;
-    return 1;
-}
-
 /* The table's entry for the name of s, n bytes long (up to its '='), or
  * NULL.  Only what follows the common prefix is compared. */
 static const struct il_var *
@@ -480,8 +464,8 @@ find_var(const char *s, size_t n)
 {
     for (size_t i = 0; i < IL_NVARS; i++)
         if (il_vars[i].len == n &&
-            same(s + sizeof IL_V_PREFIX - 1, il_vars[i].name + sizeof IL_V_PREFIX - 1,
-                 n - (sizeof IL_V_PREFIX - 1)))
+            il_same_bytes(s + sizeof IL_V_PREFIX - 1, il_vars[i].name + sizeof IL_V_PREFIX - 1,
+                          n - (sizeof IL_V_PREFIX - 1)))
             return &il_vars[i];
     return NULL;
 }

@@ -160,6 +160,13 @@ static void
 exit_entry(int status)
 {
     IL_TEST_DELAY("exit_entry"); /* as if preempted as glibc hands us the entry */
+    /* the second entry, in the thread that wrote the record in the first:
+     * it holds the lock, its signals are as the first left them, and
+     * there is nothing left to do (no system call either) */
+    if (__atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) == il_self() &&
+        __atomic_load_n(&il.phase, __ATOMIC_SEQ_CST) == IL_PHASE_DONE &&
+        __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST) == IL_END_EXITPATH)
+        return;
     if (!il_measured())
         return;
     _IO_list_lock(); /* held to the end */
@@ -173,7 +180,8 @@ exit_entry(int status)
         il_exit_flush();
     il_sigset all = IL_SIGALL, old;
     il_sys_sigprocmask(SIG_BLOCK, &all, &old);
-    int r = il_claim(IL_END_EXITPATH, il.returned == il_self() ? IL_HOW_RETURN : IL_HOW_EXIT, status, 0, NULL);
+    int r = il_claim(IL_END_EXITPATH, il.returned == il_self() ? IL_HOW_RETURN : IL_HOW_EXIT,
+                     status, 0, NULL);
     if (r == IL_OTHER)
         il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
     /* Output left to write (a stream another thread held locked, or
@@ -261,4 +269,3 @@ exit(int status)
     il.real_exit(status);
     __builtin_unreachable();
 }
-

@@ -118,11 +118,11 @@ struct il_state {
     volatile int phase;
 
     /* the end of the process (finish.c) */
-    volatile uintptr_t ender; /* the thread that ends it (il_self()), 0 while nobody does */
-    volatile int end_kind;    /* enum il_end_kind */
+    volatile uintptr_t ender;  /* the thread that ends it (il_self()), 0 while nobody does */
+    volatile int end_kind;     /* enum il_end_kind */
     volatile int exit_runners; /* threads admitted into glibc's exit() (exit.c) */
-    volatile int exit_open;   /* exit's ender wrote the record and output remains:
-                                 its signals work again (exit.c) */
+    volatile int exit_open;    /* exit's ender wrote the record and output remains:
+                                  its signals work again (exit.c) */
     /* the thread whose main returned (il_self()), the ending "return" unless
      * it calls exit() since; a variable, not thread-local: thread-local
      * storage costs every process the loader's work for a TLS segment */
@@ -174,7 +174,8 @@ struct il_state {
      * the rest appended at the end by the same signal-safe writer */
     char *buf;
     size_t bufcap, prefix_len;
-    const char *run_labels; /* a JSON object from interloper run, or NULL */
+    const char *run_labels;  /* a JSON object from interloper run, or NULL */
+    const char *run_machine; /* "host":..,"cpu":..,"kernel":.. from the spec, or NULL */
 
     /* the spec from interloper run (run_spec.c) */
     int run_loaded, run_summary;
@@ -196,7 +197,6 @@ struct il_state {
 };
 
 extern struct il_state il IL_HIDDEN;
-
 
 /* sigsafe.c: signal-safe formatting and output */
 IL_HIDDEN char *il_fmt_u64(char *p, uint64_t v);
@@ -305,7 +305,7 @@ IL_HIDDEN void il_run_end(int measured);
 /* bind.c: what the library calls in libc, found before main without an
  * import each; the functions themselves are called by their own names */
 IL_HIDDEN void il_bind(void);
-IL_HIDDEN char **il_environ(void);           /* glibc's __environ */
+IL_HIDDEN char **il_environ(void);               /* glibc's __environ */
 IL_HIDDEN struct _IO_FILE *il_io_list_all(void); /* glibc's _IO_list_all */
 
 /* start.c */

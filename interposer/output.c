@@ -272,21 +272,44 @@ ends_unfinished(int fd)
            il_sys_pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n';
 }
 
+/*
+ * Around everything the record's writing does, the record file and the
+ * stderr fallback alike (signals blocked by the caller): a SIGPIPE or
+ * SIGXFSZ that our own writes raised is ours to take, not the program's.
+ * The signals pending before are looked at (may_signal) only before a
+ * write that can raise one: to a pipe, a socket or stderr (SIGPIPE), or
+ * to a file under a file-size limit (SIGXFSZ); a record appended to a
+ * file or written to /dev/null costs no such system call.
+ */
+static il_sigset before_ours;
+static int looked;
+
+static void
+may_signal(void)
+{
+    if (!looked)
+        il_sys_sigpending(&before_ours);
+    looked = 1;
+}
+
 static int
 write_file(const char *path, const char *line, size_t n, char *why, size_t whysz)
 {
     int flags = O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
-    if (in_sticky_dir(path))
-        flags |= O_NOFOLLOW;
-    /* a regular file (or none yet) read-write, to look at its last byte;
-     * anything else write-only: opened read-write, a FIFO would have a
-     * reader in us */
-    struct stat pre;
-    long fd = -ENOENT;
-    int reg = il_sys_stat(path, &pre, 0) < 0 || S_ISREG(pre.st_mode);
-    if (reg)
+    /* A regular file (or none yet) read-write, to look at its last byte,
+     * without following a final link first: a link is followed only when
+     * its directory is not sticky and world-writable (/tmp), where another
+     * user could have planted it.  Anything but a regular file is opened
+     * again write-only: opened read-write, a FIFO would have a reader in
+     * us.  The common case, a file, costs one open and no look before. */
+    int nofollow = O_NOFOLLOW;
+    long fd = il_sys_open(path, flags | O_RDWR | nofollow, 0666);
+    if (fd == -ELOOP && !in_sticky_dir(path)) {
+        nofollow = 0;
         fd = il_sys_open(path, flags | O_RDWR, 0666);
-    if (!reg || fd == -EACCES)
+    }
+    flags |= nofollow;
+    if (fd == -EACCES)
         fd = il_sys_open(path, flags | O_WRONLY, 0666);
     if (fd < 0) {
         reason(why, whysz, path, (int)-fd, 0, n, 0);
@@ -298,12 +321,23 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
     size_t done = 0;
     if (il_sys_fstat((int)fd, &st) < 0)
         st.st_mode = 0;
+    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+        il_sys_close((int)fd);
+        fd = il_sys_open(path, flags | O_WRONLY, 0666);
+        if (fd < 0) {
+            reason(why, whysz, path, (int)-fd, 0, n, 0);
+            return -1;
+        }
+        may_signal(); /* a pipe or a socket: SIGPIPE */
+    }
     if (S_ISREG(st.st_mode)) {
         /* Under a file-size limit (ulimit -f) a write past it would be
          * cut short and raise SIGXFSZ: a record that does not fit is not
          * written there at all. */
-        if (il_sys_getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-            (uint64_t)st.st_size + n + 1 > (uint64_t)rl.rlim_cur) {
+        int limited = il_sys_getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
+        if (limited)
+            may_signal(); /* another writer may still take us past it */
+        if (limited && (uint64_t)st.st_size + n + 1 > (uint64_t)rl.rlim_cur) {
             il_sys_close((int)fd);
             char *p =
                 il_cat(why, "the record does not fit under the file-size limit (ulimit -f) of ");
@@ -357,6 +391,7 @@ il_output_write(const char *line, size_t n, char *why, size_t whysz)
     if (il.cfg.output_fallback) {
         il_output_fallback(line, n); /* said before main why */
     } else if (il.cfg.output_stderr) {
+        may_signal();
         il_write_all(il_stderr_fd(), line, n); /* stderr asked for: nowhere else to go */
     } else {
         char path[IL_PATH_MAX];
@@ -365,31 +400,30 @@ il_output_write(const char *line, size_t n, char *why, size_t whysz)
             il_expand_output(il.cfg.output, (long)il_sys_getpid(), path, sizeof path) == 0)
             to = path;
         rc = write_file(to, line, n, why, whysz);
-        if (rc < 0 && !il.out_warned) /* once: the record lists both */
+        if (rc < 0 && !il.out_warned) { /* once: the record lists both */
+            may_signal();
             il_msg(why, NULL, NULL);
+        }
     }
     return rc;
 }
 
-/*
- * Around everything the record's writing does, the record file and the
- * stderr fallback alike (signals blocked by the caller): a SIGPIPE or
- * SIGXFSZ that our own writes raised is ours to take, not the program's.
- */
 il_sigset
 il_output_pending(void)
 {
-    il_sigset before;
-    il_sys_sigpending(&before);
-    return before;
+    looked = 0;
+    return 0;
 }
 
 void
-il_output_settle(il_sigset before)
+il_output_settle(il_sigset unused)
 {
+    (void)unused;
+    if (!looked)
+        return;
     il_sigset now;
     il_sys_sigpending(&now);
-    il_sigset ours = now & ~before & (IL_SIGBIT(SIGPIPE) | IL_SIGBIT(SIGXFSZ));
+    il_sigset ours = now & ~before_ours & (IL_SIGBIT(SIGPIPE) | IL_SIGBIT(SIGXFSZ));
     struct timespec zero = {0, 0};
     while (ours && il_sys_sigtimedwait(&ours, &zero) > 0)
         ;
@@ -402,6 +436,7 @@ il_output_fallback(const char *line, size_t n)
     static const char pre[] = "interloper: record: ";
     struct iovec v[2] = {{(void *)pre, sizeof pre - 1}, {(void *)line, n}};
     int fd = il_stderr_fd();
+    may_signal();
     long w = il_sys_writev(fd, v, 2);
     if (w < 0 || (size_t)w == v[0].iov_len + n)
         return;

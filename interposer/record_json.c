@@ -63,7 +63,8 @@ put(struct out *o, const char *s)
 
 /* a string literal (one of il_names.h's keys with its punctuation, say):
  * a fixed piece */
-#define PUT(o, lit) ((void)__builtin_memcpy((o)->p, "" lit, sizeof(lit) - 1), (o)->p += sizeof(lit) - 1)
+#define PUT(o, lit)                                                                                \
+    ((void)__builtin_memcpy((o)->p, "" lit, sizeof(lit) - 1), (o)->p += sizeof(lit) - 1)
 
 /* numbers, formatted in place: fixed pieces */
 static void
@@ -111,8 +112,8 @@ plain8(uint64_t x)
 {
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
-    uint64_t bad = ((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) |
-                   ((b - ones) & ~b);
+    uint64_t bad =
+        ((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) | ((b - ones) & ~b);
     return !(bad & highs);
 }
 
@@ -373,10 +374,10 @@ cpu_model(char *out, size_t n)
     out[best_len] = 0;
 }
 
-/* Facts that cannot change during the run, read after it: host, CPU,
- * kernel. */
+/* The machine's host, CPU and kernel, as JSON members with a comma in
+ * front: read here, or as the driver read them once (run_spec.c). */
 static void
-put_machine(struct out *o)
+machine_members(struct out *o)
 {
     struct utsname u;
     char cpu[256];
@@ -389,6 +390,31 @@ put_machine(struct out *o)
     put_str(o, cpu[0] ? cpu : u.machine);
     PUT(o, ",\"" IL_F_KERNEL "\":");
     put_str(o, u.release);
+}
+
+/* Facts that cannot change during the run, read after it: host, CPU,
+ * kernel; from interloper run's or sweep's spec when they gave them. */
+static void
+put_machine(struct out *o)
+{
+    if (il.run_machine) {
+        PUT(o, ",");
+        put(o, il.run_machine);
+    } else {
+        machine_members(o);
+    }
+}
+
+/* The same members for a driver to hand over in the spec: without the
+ * leading comma, NUL-terminated in buf (at least 4 KiB). */
+size_t
+il_machine_json(char *buf, size_t cap)
+{
+    struct out o = {buf, buf + cap - 1024};
+    machine_members(&o);
+    *o.p = 0;
+    memmove(buf, buf + 1, (size_t)(o.p - buf));
+    return (size_t)(o.p - buf) - 1;
 }
 
 static void

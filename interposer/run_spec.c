@@ -13,6 +13,7 @@
  *     output /abs/path/results.jsonl
  *     summary 1
  *     labels {"bench":"bzip2","system":"O3"}
+ *     machine "host":"vm","cpu":"AMD EPYC","kernel":"6.1.0"
  *
  * The library reads it before main (il_run_load), writes the labels into
  * the record and the record into the results file, and when the image
@@ -69,8 +70,9 @@ il_run_load(void)
         refuse(why);
         return;
     }
+    /* as many bytes as it holds (one read, unless the file grows) */
     long n = 0, r;
-    while ((size_t)n < sizeof spec - 1 &&
+    while ((size_t)n < sizeof spec - 1 && (n < st.st_size || !st.st_size) &&
            (r = il_sys_read((int)fd, spec + n, sizeof spec - 1 - (size_t)n)) > 0)
         n += r;
     il_sys_close((int)fd);
@@ -80,7 +82,7 @@ il_run_load(void)
     }
     spec[n] = 0;
     /* one value per line: each line made a string as it is found */
-    const char *out = NULL, *pid = NULL, *sum = NULL, *lab = NULL;
+    const char *out = NULL, *pid = NULL, *sum = NULL, *lab = NULL, *mach = NULL;
 #define IS(key) (!strncmp(line, key " ", sizeof key) ? line + sizeof key : NULL)
     for (char *line = spec, *nl; line < spec + n; line = nl + 1) {
         const char *v;
@@ -96,6 +98,8 @@ il_run_load(void)
             sum = v;
         else if ((v = IS(IL_RUN_LABELS)))
             lab = v;
+        else if ((v = IS(IL_RUN_MACHINE)))
+            mach = v;
     }
 #undef IS
     if (out && (out[0] == '/' || !strcmp(out, "-")) && strlen(out) < sizeof il.cfg.output) {
@@ -107,6 +111,9 @@ il_run_load(void)
         if (l >= 2 && lab[0] == '{' && lab[l - 1] == '}')
             il.run_labels = lab;
     }
+    /* members as il_machine_json writes them, the host first */
+    if (mach && !strncmp(mach, "\"" IL_F_HOST "\":\"", sizeof IL_F_HOST + 3))
+        il.run_machine = mach;
     il.run_pid = 0;
     for (const char *p = pid; p && *p >= '0' && *p <= '9'; p++)
         il.run_pid = il.run_pid * 10 + (*p - '0');

@@ -194,7 +194,9 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     il_setup_facts(argc, argv, envp);
     il_run_load();
     il_output_prepare();
-    il_output_check();
+    /* the sweep's own file (a spec with pid 0) is the sweep's to check */
+    if (!il.run_loaded || il.run_pid)
+        il_output_check();
     if (il_run_wants_summary())
         il_keep_stderr();
     debug_step("setup facts and output", &t);

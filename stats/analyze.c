@@ -148,36 +148,6 @@ warn_groups(const struct il_report *r)
     }
 }
 
-/* Labels that number or place the runs of one series rather than tell
- * series apart: they may vary along a run sequence. */
-static int
-numbers_runs(const char *name)
-{
-    static const char *const names[] = {
-        "rep",
-        "repetition",
-        "iter",
-        "iteration",
-        "run",
-        "exec",
-        "execution",
-        "trial",
-        "invocation",
-        "copy",
-        IL_L_SETUP,
-        IL_L_LAYOUT,
-        IL_L_ENV_ADD,
-        IL_L_LAYOUT_KIND,
-        IL_L_STACK_OFFSET,
-        IL_L_HEAP_OFFSET,
-        IL_L_LAUNCH,
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
 static int
 cmp_nat(const void *a, const void *b)
 {
@@ -203,7 +173,7 @@ one_series(const struct il_report *r, int seq)
         int absent = l->present < d->n, by = 0;
         for (size_t j = 0; j < o->nby; j++)
             by |= strcmp(o->by[j], l->name) == 0;
-        if (l->nval + (size_t)absent < 2 || by || numbers_runs(l->name))
+        if (l->runs || l->nval + (size_t)absent < 2 || by)
             continue;
         if (nmixed == IL_MAX_SLOTS) {
             parts[nmixed++] = il_xstrdup("...");

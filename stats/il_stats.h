@@ -269,11 +269,18 @@ struct il_sel {
 /* One label name over the kept records, with want_labels. */
 struct il_labvals {
     char *name;
+    size_t nname;
     size_t present; /* records that have it (not null) */
     size_t nval;    /* distinct values among them */
     uint8_t *seen;  /* by string id of struct il_data's st */
     size_t seencap;
+    char last[32]; /* the last value's JSON text (nlast bytes; 0: none) */
+    uint8_t nlast;
+    int runs; /* it numbers or places runs (il_numbers_runs): no values kept */
 };
+/* Labels that number or place the runs of one series (rep, run, setup,
+ * ...) rather than tell series apart: they may vary along a run sequence. */
+int il_numbers_runs(const char *name);
 
 /* Per-record flags. */
 #define IL_R_INT 1     /* ival holds the value exactly */

@@ -510,32 +510,87 @@ skip_value(const char *p, const char *e)
     return p;
 }
 
+/* Labels that number or place the runs of one series rather than tell
+ * series apart: they may vary along a run sequence. */
+int
+il_numbers_runs(const char *name)
+{
+    static const char *const names[] = {
+        "rep",
+        "repetition",
+        "iter",
+        "iteration",
+        "run",
+        "exec",
+        "execution",
+        "trial",
+        "invocation",
+        "copy",
+        IL_L_SETUP,
+        IL_L_LAYOUT,
+        IL_L_ENV_ADD,
+        IL_L_LAYOUT_KIND,
+        IL_L_STACK_OFFSET,
+        IL_L_HEAP_OFFSET,
+        IL_L_LAUNCH,
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Label k (kn bytes, escaped or not) of a kept record, the i-th of its
+ * labels object, with value v. */
 static void
-note_label(struct rd *rd, const char *k, size_t kn, int esc, struct il_span v)
+note_label(struct rd *rd, size_t i, const char *k, size_t kn, int esc, struct il_span v)
 {
     struct il_data *d = rd->d;
-    char *name = il_xmalloc(kn + 1);
-    if (esc) {
+    char tmp[256];
+    if (esc && kn < sizeof tmp) {
+        kn = il_json_unescape(k, kn, tmp);
+        k = tmp;
+    } else if (esc) {
+        char *name = il_xmalloc(kn + 1);
         kn = il_json_unescape(k, kn, name);
-    } else {
-        memcpy(name, k, kn);
-    }
-    name[kn] = '\0';
-    struct il_labvals *l = NULL;
-    for (size_t i = 0; i < d->nlv && !l; i++)
-        if (strcmp(d->lv[i].name, name) == 0)
-            l = &d->lv[i];
-    if (l) {
+        note_label(rd, i, name, kn, 0, v);
         free(name);
-    } else {
-        d->lv = realloc(d->lv, (d->nlv + 1) * sizeof *d->lv);
-        if (!d->lv)
-            err(1, "out of memory");
+        return;
+    }
+    /* the label names come in the same order record after record */
+    size_t h = i < IL_LV_HINTS ? rd->lvhint[i] : 0, j = h;
+    struct il_labvals *l = NULL;
+    if (h < d->nlv && d->lv[h].nname == kn && memcmp(d->lv[h].name, k, kn) == 0)
+        l = &d->lv[h];
+    for (j = 0; j < d->nlv && !l; j++)
+        if (d->lv[j].nname == kn && memcmp(d->lv[j].name, k, kn) == 0)
+            l = &d->lv[j];
+    if (!l) {
+        d->lv = il_xrealloc(d->lv, (d->nlv + 1) * sizeof *d->lv);
         l = &d->lv[d->nlv++];
         memset(l, 0, sizeof *l);
-        l->name = name;
+        l->name = il_xmalloc(kn + 1);
+        memcpy(l->name, k, kn);
+        l->name[kn] = '\0';
+        l->nname = kn;
+        l->runs = il_numbers_runs(l->name);
+    }
+    if (i < IL_LV_HINTS)
+        rd->lvhint[i] = (size_t)(l - d->lv);
+    if (l->runs)
+        return; /* one_series() passes over it: its values are not needed */
+    /* the value of the last record again: nothing new but its presence */
+    if (l->nlast && v.n == l->nlast && memcmp(v.p, l->last, v.n) == 0) {
+        l->present++;
+        return;
     }
     uint32_t id = label_id(rd, v);
+    if (v.n <= sizeof l->last) {
+        memcpy(l->last, v.p, v.n);
+        l->nlast = id == IL_MISSING_ID ? 0 : (uint8_t)v.n;
+    } else {
+        l->nlast = 0;
+    }
     if (id == IL_MISSING_ID)
         return;
     l->present++;
@@ -547,7 +602,7 @@ static void
 collect_labels(struct rd *rd, struct il_span sp)
 {
     const char *p = sp.p + 1, *e = sp.p + sp.n;
-    for (;;) {
+    for (size_t i = 0;; i++) {
         p = skip_ws(p, e);
         if (p >= e || *p != '"')
             break;
@@ -562,7 +617,7 @@ collect_labels(struct rd *rd, struct il_span sp)
         p = skip_ws(p + 1, e);
         const char *v = p;
         p = skip_value(p, e);
-        note_label(rd, k, kn, esc, (struct il_span){v, (size_t)(p - v)});
+        note_label(rd, i, k, kn, esc, (struct il_span){v, (size_t)(p - v)});
         p = skip_ws(p, e);
         if (p < e && *p == ',')
             p++;

@@ -37,6 +37,7 @@ enum {
 
 #define IL_MAX_SHOWN 10      /* malformed lines named one by one */
 #define IL_EVENT_SAMPLE 1000 /* records whose event names are collected */
+#define IL_LV_HINTS 32       /* labels whose place is remembered (note_label) */
 
 /* A bad line: where, and what. */
 struct il_badline {
@@ -79,6 +80,9 @@ struct rd {
      * is the template's: tmpl.c, same). */
     uint64_t tgen[IL_TMPL_N][IL_MAX_SLOTS + 1];
     uint32_t tid[IL_TMPL_N][IL_MAX_SLOTS + 1];
+    /* with want_labels: the label names' places in d->lv, by their
+     * place in the labels object */
+    size_t lvhint[IL_LV_HINTS];
     /* The second half of a file (read.c): line numbers count from the
      * half's start, and what would be said is kept for the join. */
     int defer;

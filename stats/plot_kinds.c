@@ -574,6 +574,83 @@ il_plot_hist(struct plot *p)
     fputc('\n', gp);
 }
 
+/* Runs a pixel column of the run sequence may hold before the figure's
+ * data is decimated. */
+#define IL_SEQ_PER_COLUMN 4
+
+/* The points of a lag plot (x[i - 1], x[i]) in f, scaled by sf, that fall
+ * in a cell no earlier point fell in: a grid of cols x rows over [lo, hi]
+ * on both axes, cells of 2 x 2 pixels, less than half a point's width
+ * (drawn in order, a later point in the same cell would not be seen). */
+static void
+lag_decimated(FILE *f, const double *x, size_t n, double sf, double lo, double hi, size_t cols,
+              size_t rows)
+{
+    cols = cols / 2 ? cols / 2 : 1;
+    rows = rows / 2 ? rows / 2 : 1;
+    uint8_t *seen = il_xcalloc((cols * rows + 7) / 8, 1);
+    double span = hi > lo ? hi - lo : 1;
+    size_t kept = 0;
+    for (size_t i = 1; i < n; i++) {
+        double a = x[i - 1] * sf, b = x[i] * sf;
+        size_t c = (size_t)fmin((double)(cols - 1), fmax(0, (a - lo) / span * (double)cols));
+        size_t r = (size_t)fmin((double)(rows - 1), fmax(0, (b - lo) / span * (double)rows));
+        size_t bit = r * cols + c;
+        if (seen[bit / 8] >> (bit % 8) & 1)
+            continue;
+        seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
+        fprintf(f, "%.10g %.10g\n", a, b);
+        kept++;
+    }
+    fprintf(f, "# %zu of %zu points\n\n\n", kept, n - 1);
+    free(seen);
+}
+
+/*
+ * seq.dat of more runs than the panels have pixel columns to show: three
+ * blocks (gnuplot's index 0, 1, 2).  The run sequence keeps, of the runs
+ * in each pixel column, the first, the last, the lowest and the highest
+ * (in run order), which draw the same line at that resolution; the lag
+ * plots keep the first point in each cell of 2 x 2 pixels.  The ACF and
+ * the title count every run.
+ */
+static void
+seq_decimated(FILE *f, const double *x, const double *sh, size_t n, double sf, double lo,
+              double hi, size_t cols, size_t rows)
+{
+    fprintf(f,
+            "# decimated for a figure of %zu x %zu pixels a panel (%d dots an inch): what "
+            "cannot be seen is left out\n"
+            "# run sequence: of the runs in each pixel column, the first, the last, the "
+            "lowest and the highest\n"
+            "# run value\n",
+            cols, rows, IL_PLOT_DPI);
+    size_t kept = 0;
+    for (size_t c = 0; c < cols; c++) {
+        size_t a = c * n / cols, b = (c + 1) * n / cols;
+        if (a >= b)
+            continue;
+        size_t lo_i = a, hi_i = a;
+        for (size_t i = a; i < b; i++) {
+            lo_i = x[i] < x[lo_i] ? i : lo_i;
+            hi_i = x[i] > x[hi_i] ? i : hi_i;
+        }
+        size_t pick[4] = {a, lo_i < hi_i ? lo_i : hi_i, lo_i < hi_i ? hi_i : lo_i, b - 1};
+        for (int k = 0; k < 4; k++)
+            if (k == 0 || pick[k] != pick[k - 1]) {
+                fprintf(f, "%zu %.10g\n", pick[k] + 1, x[pick[k]] * sf);
+                kept++;
+            }
+    }
+    fprintf(f, "# %zu of %zu runs\n\n\n", kept, n);
+    fputs("# lag 1: the first point in each cell of 2 x 2 pixels\n# previous value\n", f);
+    lag_decimated(f, x, n, sf, lo, hi, cols, rows);
+    fputs("# lag 1 of the same runs shuffled: the first point in each cell of 2 x 2 pixels\n"
+          "# previous value\n",
+          f);
+    lag_decimated(f, sh, n, sf, lo, hi, cols, rows);
+}
+
 /* "system=O2 bench=mcf": the --where labels that keep records, or the
  * group's name. */
 static void
@@ -618,10 +695,17 @@ il_plot_seq(struct plot *p)
     struct il_rng rng;
     il_rng_init(&rng, 1, 0);
     il_rng_shuffle_double(&rng, sh, g->n);
-    /* columns: run, value, previous value, shuffled, previous shuffled */
-    for (size_t i = 0; i < g->n; i++)
-        fprintf(s, "%zu %.10g %.10g %.10g %.10g\n", i + 1, g->x[i] * sc.f,
-                i ? g->x[i - 1] * sc.f : NAN, sh[i] * sc.f, i ? sh[i - 1] * sc.f : NAN);
+    /* A panel of the 2 x 2 figure at print resolution. */
+    size_t cols = (size_t)(p->w / 2 * IL_PLOT_DPI), rows = (size_t)(p->h / 2 * IL_PLOT_DPI);
+    int decimated = g->n > IL_SEQ_PER_COLUMN * cols;
+    if (decimated) {
+        seq_decimated(s, g->x, sh, g->n, sc.f, lo, hi, cols, rows);
+    } else {
+        /* columns: run, value, previous value, shuffled, previous shuffled */
+        for (size_t i = 0; i < g->n; i++)
+            fprintf(s, "%zu %.10g %.10g %.10g %.10g\n", i + 1, g->x[i] * sc.f,
+                    i ? g->x[i - 1] * sc.f : NAN, sh[i] * sc.f, i ? sh[i - 1] * sc.f : NAN);
+    }
     il_plot_close(s, spath);
     free(sh);
     FILE *a = il_plot_data(p, "acf.dat", apath, sizeof apath);
@@ -647,13 +731,15 @@ il_plot_seq(struct plot *p)
             "set ytics %.10g\nset xrange [0:%zu]\nset xtics %.10g\nplot ",
             range, step, g->n + 1, il_plot_step(1, (double)g->n, 5));
     il_plot_quote(gp, spath);
-    fprintf(gp, " using 1:2 with linespoints pt 7 ps 0.25 lw 0.5 lc rgb '%s'\n", il_plot_colour[0]);
+    fprintf(gp, "%s using 1:2 with linespoints pt 7 ps 0.25 lw 0.5 lc rgb '%s'\n",
+            decimated ? " index 0" : "", il_plot_colour[0]);
     fprintf(gp,
             "set title 'lag 1'\nset xlabel 'previous run'\nset xrange %s\nset xtics %.10g\n"
             "set size ratio -1\nplot ",
             range, step);
     il_plot_quote(gp, spath);
-    fprintf(gp, " using 3:2 with points pt 7 ps 0.3 lc rgb '%s'\n", il_plot_colour[0]);
+    fprintf(gp, "%s with points pt 7 ps 0.3 lc rgb '%s'\n",
+            decimated ? " index 1 using 1:2" : " using 3:2", il_plot_colour[0]);
     fprintf(gp,
             "set size noratio\nset xrange [0:*]\nset title 'autocorrelation (dashed: "
             "+-1.96/sqrt(n))'\nset xlabel 'lag'\nset yrange [-1:1]\nset ytics 0.5\n"
@@ -670,6 +756,6 @@ il_plot_seq(struct plot *p)
             "set size ratio -1\nplot ",
             range, range, step, step);
     il_plot_quote(gp, spath);
-    fprintf(gp, " using 5:4 with points pt 7 ps 0.3 lc rgb '%s'\nunset multiplot\n",
-            il_plot_colour[6]);
+    fprintf(gp, "%s with points pt 7 ps 0.3 lc rgb '%s'\nunset multiplot\n",
+            decimated ? " index 2 using 1:2" : " using 5:4", il_plot_colour[6]);
 }

@@ -234,6 +234,8 @@ join_labvals(struct il_data *d, const struct il_data *d2, const uint32_t *map)
             a = &d->lv[d->nlv++];
             memset(a, 0, sizeof *a);
             a->name = il_xstrdup(b->name);
+            a->nname = b->nname;
+            a->runs = b->runs;
         }
         a->present += b->present;
         for (size_t id = 1; id < b->seencap; id++) {

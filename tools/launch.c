@@ -243,11 +243,16 @@ il_spec_dir(struct il_spec *s, const char *me, int dry)
 int
 il_spec_write(struct il_spec *s, long pid, const char *output, int summary, const char *labels_json)
 {
+    /* the machine as the library writes it, read once per driver: then
+     * no measured process reads uname and /proc/cpuinfo itself */
+    static char machine[8192];
+    if (!machine[0])
+        il_machine_json(machine, sizeof machine);
     struct il_buf b = {0};
     il_buf_printf(&b,
                   IL_RUN_SCHEMA "\n" IL_RUN_PID " %ld\n" IL_RUN_OUTPUT " %s\n" IL_RUN_SUMMARY
-                                " %d\n" IL_RUN_LABELS " %s\n",
-                  pid, output, summary, labels_json);
+                                " %d\n" IL_RUN_LABELS " %s\n" IL_RUN_MACHINE " %s\n",
+                  pid, output, summary, labels_json, machine);
     int fd = open(s->tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     int rc =
         fd < 0 || pwrite(fd, b.p, b.n, 0) != (ssize_t)b.n || ftruncate(fd, (off_t)b.n) < 0 ? -1 : 0;

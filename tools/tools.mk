@@ -7,7 +7,9 @@ TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 
 # What interloper run, sweep and record merge share (tools/il_tools.h).
 IL_TOOL_COMMON = opts setupid elf launch
-IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o
+# The library's own machine facts (record_json.o), which the spec hands it.
+IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o \
+	$(B)/interposer/record_json.o $(B)/interposer/sigsafe.o
 # The plan, results files and their lines: the sweep's, and merge's (which
 # reads gzip and zstd too: link IL_PLAN_LIBS).
 IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_MACHINE_OBJ) $(IL_PRNG_OBJ) $(IL_LINES_OBJ)

@@ -144,8 +144,7 @@ test_stack_pin_and_heap(void **state)
     assert_int_equal(parse("INTERLOPER_STACK_PIN=0x7fffffffd000", NULL, NULL), 0);
     assert_int_equal(cfg.stack_pin, IL_PIN_ADDR);
     assert_true(cfg.stack_pin_addr == (uintptr_t)0x7fffffffd000ULL);
-    assert_int_equal(parse("INTERLOPER_STACK_PIN=somewhere", "INTERLOPER_HEAP_OFFSET=x", NULL),
-                     2);
+    assert_int_equal(parse("INTERLOPER_STACK_PIN=somewhere", "INTERLOPER_HEAP_OFFSET=x", NULL), 2);
     assert_int_equal(cfg.stack_pin, IL_PIN_NONE);
     assert_int_equal(cfg.heap_offset, 0);
 }
@@ -154,9 +153,8 @@ static void
 test_inherit_bools(void **state)
 {
     (void)state;
-    assert_int_equal(parse("INTERLOPER_INHERIT=threads", "INTERLOPER_STRICT=1",
-                           "INTERLOPER_DEBUG=yes"),
-                     0);
+    assert_int_equal(
+        parse("INTERLOPER_INHERIT=threads", "INTERLOPER_STRICT=1", "INTERLOPER_DEBUG=yes"), 0);
     assert_int_equal(cfg.inherit, IL_INHERIT_THREADS);
     assert_true(cfg.strict);
     assert_true(cfg.debug);

@@ -19,6 +19,7 @@
 #define IL_R_UNIT "unit"     /* "ns", "KiB", "" */
 #define IL_R_SUBTRACT_FLOOR "subtract_floor"
 #define IL_R_ESTIMATOR "estimator"     /* "mean", "median", "p10", "min" */
+#define IL_R_SUBTRACTED "subtracted"   /* --subtract's {label, value, mean, runs}; else absent */
 #define IL_R_DIRECTION "direction"     /* "value/baseline" or "baseline/value" */
 #define IL_R_DESIGN "design"           /* {kind, labels} */
 #define IL_R_INPUT "input"             /* what was read and left out */
@@ -45,6 +46,9 @@
 #define IL_R_N "n"
 #define IL_R_SD "sd"
 #define IL_R_ESTIMATE "estimate"
+#define IL_R_MEDIAN "median" /* a group's, with its min and max */
+#define IL_R_MIN "min"
+#define IL_R_MAX "max"
 #define IL_R_CI "ci" /* [lo, hi], or null */
 #define IL_R_CI_METHOD "ci_method"
 /* comparisons[] */

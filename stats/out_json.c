@@ -140,9 +140,9 @@ groups(const struct il_report *r)
         set(o, IL_R_N, json_integer((json_int_t)s->n));
         set(o, "mean", jint_or(s->exact && s->mean_exact, s->imean, s->mean));
         set(o, "sd", s->has_sd ? jnum(s->sd) : json_null());
-        set(o, "median", jnum(s->median));
-        set(o, "min", jint_or(s->exact, s->imin, s->min));
-        set(o, "max", jint_or(s->exact, s->imax, s->max));
+        set(o, IL_R_MEDIAN, jnum(s->median));
+        set(o, IL_R_MIN, jint_or(s->exact, s->imin, s->min));
+        set(o, IL_R_MAX, jint_or(s->exact, s->imax, s->max));
         set(o, "cv", s->has_sd ? jnum(s->cv) : json_null());
         /* the flat mean is the mean, to the last digit of an integer */
         int same = r->o->est.kind == IL_EST_MEAN && r->o->design == IL_D_FLAT;
@@ -424,6 +424,10 @@ il_out_json(FILE *fp, const struct il_report *r)
     set(root, IL_R_UNIT, json_string(il_sel_unit(&o->sel)));
     set(root, IL_R_SUBTRACT_FLOOR, json_boolean(o->sel.subtract_floor));
     set(root, IL_R_ESTIMATOR, json_string(o->est.name));
+    if (o->sub_label)
+        set(root, IL_R_SUBTRACTED,
+            json_pack("{s:s,s:s,s:f,s:I}", "label", o->sub_label, "value", o->sub_value, "mean",
+                      d->sub_mean, "runs", (json_int_t)d->sub_runs));
     set(root, IL_R_DIRECTION, json_string(o->speedup ? "baseline/value" : "value/baseline"));
     set(root, IL_R_DESIGN, design(o));
     set(in, "files", json_integer((json_int_t)d->files));

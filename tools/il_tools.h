@@ -79,6 +79,10 @@ unsigned long long il_arg_stack_offset(const struct il_optp *p, const char *v);
 unsigned long long il_arg_heap_offset(const struct il_optp *p, const char *v);
 /* --env-size, --env-add: a byte count up to IL_ENV_MAX. */
 unsigned long long il_arg_env_bytes(const struct il_optp *p, const char *v);
+/* A time: seconds, or with an s, m or h suffix (90, 90s, 1.5m, 2h); above
+ * 0 (or 0 too), at most max seconds; else "OPT V: expected". */
+double il_arg_seconds(const struct il_optp *p, const char *v, int zero_ok, double max,
+                      const char *expected);
 /* --stack-pin's value: auto or an address. */
 int il_is_pin_word(const char *v);
 enum il_pinmode il_arg_pin(const struct il_optp *p, const char *v, uintptr_t *addr);

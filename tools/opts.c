@@ -6,6 +6,7 @@
  * it first.
  */
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,22 @@ il_parse_cpus(const char *s, cpu_set_t *set, char *canon, size_t canonsz, const 
         c = e;
     }
     return 0;
+}
+
+double
+il_arg_seconds(const struct il_optp *p, const char *v, int zero_ok, double max,
+               const char *expected)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    double unit = !*end || !strcmp(end, "s") ? 1
+                  : !strcmp(end, "m")        ? 60
+                  : !strcmp(end, "h")        ? 3600
+                                             : 0;
+    if (end == v || errno || !unit || !(zero_ok ? x >= 0 : x > 0) || x * unit > max)
+        il_opt_bad(p, v, "%s", expected);
+    return x * unit;
 }
 
 /* ------------------------------------------------------------ the shared options */

@@ -70,7 +70,24 @@ struct state {
     char ***argv; /* each system's argument vector; argv[0] set for each run */
     char *buf;
     size_t bufcap;
+    unsigned char *measured; /* measured[i]: drawn setup i has runs (the summary's count) */
+    size_t nmeasured, setups_measured;
 };
+
+/* Drawn setup i has a run in the results file (--max-time may end a
+ * batch before all of its setups ran). */
+static void
+measured(struct state *st, uint32_t i)
+{
+    if (i >= st->nmeasured) {
+        size_t n = (size_t)i + 64;
+        st->measured = il_xrealloc(st->measured, n);
+        memset(st->measured + st->nmeasured, 0, n - st->nmeasured);
+        st->nmeasured = n;
+    }
+    st->setups_measured += !st->measured[i];
+    st->measured[i] = 1;
+}
 
 /* ------------------------------------------------------------ resume */
 
@@ -525,6 +542,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     if (n && il_write_full(st->res_fd, st->buf, n) < 0)
         err(1, "cannot append to %s", s->output);
     st->ran++;
+    measured(st, r->setup);
     if (what[0]) {
         st->failed++;
         progress(st, 1);
@@ -876,9 +894,10 @@ batches(struct state *st, struct il_run *runs, size_t nruns, struct stop *sp)
                 continue;
             st->planned++;
             int there = il_launch_state(&st->done, runid);
-            if (there > 0)
+            if (there > 0) {
                 st->skipped++;
-            else
+                measured(st, runs[i].setup);
+            } else
                 todo++;
             retry += there == 0;
         }
@@ -1035,8 +1054,8 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
     }
     /* --slurm again: the seed of the shards' files, so that the same
      * command resumes the plan it drew */
-    for (unsigned i = 1; !s->seed_given && s->slurm && s->output && !seed_from_file && i <= s->slurm;
-         i++) {
+    for (unsigned i = 1;
+         !s->seed_given && s->slurm && s->output && !seed_from_file && i <= s->slurm; i++) {
         uint32_t seed;
         free(shard_file);
         seed_file = shard_file = il_slurm_shard_file(s, i, "jsonl");
@@ -1175,25 +1194,8 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
     e->stopped = words;
     e->seconds = il_now() - st.t0;
     e->runs = st.ran + st.skipped;
-    e->setups = il_plan_batch_end(&st.plan, sp.batch);
+    e->setups = st.setups_measured;
     e->plan = st.id;
     e->machine = machine;
     return st.failed ? 1 : 0;
-}
-
-int
-main(int argc, char **argv)
-{
-    program_invocation_short_name = (char *)IL_SWEEP_ME; /* err(3) prefix */
-    static struct il_sweep s;
-    struct il_ending e;
-    memset(&e, 0, sizeof e);
-    il_sweep_parse(&s, argc, argv);
-    int rc = il_sweep_execute(&s, &e);
-    /* two systems or more (of the whole plan, not a shard of it): what
-     * they compare to, as hyperfine ends */
-    if (!s.c.quiet && !s.c.dry && !s.slurm && s.nsys >= 2 && !s.shard_n)
-        json_decref(il_sweep_summary(&s, &e, stderr));
-    json_decref(e.machine);
-    return rc;
 }

@@ -84,7 +84,7 @@ struct il_sweep {
     int status;                /* --slurm --status */
     const char *runs_file;     /* --runs FILE: only the runs it lists */
     struct il_idset runs_only; /* their ids; val 1 once found in the plan */
-    char **bin_sha; /* --expect-sha256: each binary's, systems x layouts */
+    char **bin_sha;            /* --expect-sha256: each binary's, systems x layouts */
     size_t nbin_sha;
     double snapshot_every; /* seconds between machine snapshots; 0: none */
     /* the scheduler that started the sweep (IL_L_SLURM_*, IL_L_PARALLEL_*):
@@ -94,6 +94,17 @@ struct il_sweep {
 };
 
 void il_sweep_parse(struct il_sweep *s, int argc, char **argv);
+/* The parts of il_sweep_parse, for interloper compare, which parses its
+ * own command line with the sweep's options (il_sweep_opts, those not
+ * marked IL_CMD_SWEEP alone) and makes its own systems: the defaults; one
+ * option of the sweep's (1: a shard's command repeats it); the checks
+ * once all are given (the options together, the programs, the input). */
+#define IL_CMD_SWEEP 1u
+#define IL_CMD_COMPARE 2u
+extern const struct il_opt il_sweep_opts[];
+void il_sweep_defaults(struct il_sweep *s, int argc, char **argv);
+int il_sweep_option(struct il_sweep *s, struct il_optp *p);
+void il_sweep_check(struct il_sweep *s);
 
 long *il_idset_add(struct il_idset *s, const char *id, int *added);
 long *il_idset_get(struct il_idset *s, const char *id);
@@ -132,7 +143,7 @@ struct il_launches {
         uint64_t *more;
         uint32_t nhash;
         unsigned char failed, planned;
-    } *v;
+    } * v;
     size_t n, cap;
 };
 enum il_launch_seen il_launch_record(struct il_launches *l, const char *run, const char *launch,
@@ -216,11 +227,15 @@ struct il_ending {
     const char *me;              /* "interloper sweep" */
     const char *stopped;         /* why it stopped, in words */
     double seconds;              /* how long it ran */
-    size_t runs, setups;         /* runs measured (all of the results file's), setups */
+    size_t runs, setups;         /* runs measured (all of the results file's), setups with runs */
     const char *plan;            /* the plan's id */
     json_t *machine;             /* il_machine()'s, at the start */
     const char *const *commands; /* each system's command, or NULL */
+    const char *note;            /* a line on what was measured, or NULL */
 };
+/* A string or number of a report's JSON object (NULL, NAN when absent). */
+const char *il_json_str(json_t *o, const char *k);
+double il_json_num(json_t *o, const char *k);
 /* The five-second summary of a report of two or more systems. */
 void il_verdict(FILE *f, const struct il_sweep *s, json_t *report, const struct il_ending *e);
 /* Run the report and print the summary on f; the report's JSON (the

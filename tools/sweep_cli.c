@@ -143,7 +143,7 @@ binary(json_t *m, const char *id)
 }
 
 static void
-layouts(struct il_sweep *s, struct il_optp *p)
+layouts(struct il_sweep *s)
 {
     char *dir;
     if (!strstr(s->sys[0].tmpl, "{layout}"))
@@ -156,10 +156,8 @@ layouts(struct il_sweep *s, struct il_optp *p)
     const char **ids = NULL;
     if (!strcmp(v, "all") || (!strchr(v, ',') && v[0] != '0')) {
         size_t want = !strcmp(v, "all") ? json_array_size(bins) : 0;
-        if (strcmp(v, "all")) {
-            snprintf(p->spelled, sizeof p->spelled, "--layouts");
-            want = count(p, v, 1, 1000000);
-        }
+        if (strcmp(v, "all"))
+            want = (size_t)strtoull(v, NULL, 10); /* checked by count() with the option */
         if (want > json_array_size(bins))
             errx(1, "--layouts %s: the manifest of %s has %zu layouts", v, s->sys[0].tmpl,
                  json_array_size(bins));
@@ -339,12 +337,15 @@ enum {
     O_STATUS,
 };
 
-static const struct il_opt opts[] = {
+/* sweep's options; interloper compare takes those not marked for the
+ * sweep alone (its commands are its systems; it runs on one machine) */
+#define SW IL_CMD_SWEEP
+const struct il_opt il_sweep_opts[] = {
     {.head = "systems and setups (LIST: A:B:STEP from A to B, or a comma list)"},
     {"system", 0, IL_OPT_VALUE, "NAME=PROG",
      "a system and its program (repeatable); PROG may hold\n"
      "{layout}, replaced by each layout's id",
-     O_SYSTEM},
+     O_SYSTEM, SW},
     {"layouts", 0, IL_OPT_VALUE, "N|all|IDS",
      "the first N layouts of interloper link's manifest, all of\n"
      "them, or a comma list of ids (one id: 05,)",
@@ -406,36 +407,42 @@ static const struct il_opt opts[] = {
      O_UNTIL},
     {"metric", 'm', IL_OPT_VALUE, "NAME", "the metric --until watches (default wall)", O_METRIC},
     {"max-runs", 0, IL_OPT_VALUE, "N", "with --until, at most N runs", O_MAX_RUNS},
-    {.head = "scale-out"},
-    {"shard", 0, IL_OPT_VALUE, "I/N", "run only the I-th of N disjoint parts of the plan", O_SHARD},
+    {.head = "scale-out", .only = SW},
+    {"shard", 0, IL_OPT_VALUE, "I/N", "run only the I-th of N disjoint parts of the plan", O_SHARD,
+     SW},
     {"runs", 0, IL_OPT_VALUE, "FILE",
      "run only the runs FILE lists, one id a line (as\n"
      "interloper record merge writes the runs missing)",
-     O_RUNS},
+     O_RUNS, SW},
     {"expect-sha256", 0, IL_OPT_VALUE, "LIST",
      "each system's binary (each layout's, in order) must\n"
      "have these SHA-256s, comma-separated (--slurm passes them)",
-     O_EXPECT_SHA256},
+     O_EXPECT_SHA256, SW},
     {"snapshot-every", 0, IL_OPT_VALUE, "T",
      "a snapshot of the machine every T seconds (or Tm, Th)\n"
      "while the sweep runs (default 10m; 0: none)",
-     O_SNAPSHOT_EVERY},
+     O_SNAPSHOT_EVERY, SW},
     {"slurm", 0, IL_OPT_VALUE, "N",
      "write a Slurm job array of N shards, one node each,\n"
      "exclusive; options for sbatch after ARGS and a second --;\n"
      "rerun, it resubmits only the shards not complete",
-     O_SLURM},
-    {"submit", 0, IL_OPT_FLAG, NULL, "with --slurm, submit it with sbatch", O_SUBMIT},
+     O_SLURM, SW},
+    {"submit", 0, IL_OPT_FLAG, NULL, "with --slurm, submit it with sbatch", O_SUBMIT, SW},
     {"status", 0, IL_OPT_FLAG, NULL,
      "with --slurm, each task's state: its shard's runs, its\n"
      "log, Slurm's (sacct, squeue)",
-     O_STATUS},
+     O_STATUS, SW},
     {"dry-run", 'n', IL_OPT_FLAG, NULL,
      "print the plan, one run per line with the interloper run\n"
      "command that makes it (with --slurm: the script; nothing\n"
      "written or submitted)",
      IL_O_DRY},
     {"quiet", 'q', IL_OPT_FLAG, NULL, "no progress on stderr", IL_O_QUIET},
+    {0},
+};
+
+static const struct il_opt opts[] = {
+    {.incl = il_sweep_opts},
     {0},
 };
 
@@ -447,6 +454,7 @@ static const struct il_cmd cmd = {
              "file; rerun the same command to resume.",
     .man = "interloper-sweep(1)",
     .opts = opts,
+    .bit = IL_CMD_SWEEP,
 };
 
 static void
@@ -496,24 +504,6 @@ expect_sha256(struct il_sweep *s, const struct il_optp *p)
     }
 }
 
-/* --snapshot-every T: seconds, or Tm, Th */
-static void
-snapshot_every(struct il_sweep *s, const struct il_optp *p)
-{
-    const char *v = p->val;
-    char *end;
-    s->snapshot_every = strtod(v, &end);
-    double unit = !strcmp(end, "m")            ? 60
-                  : !strcmp(end, "h")          ? 3600
-                  : !*end || !strcmp(end, "s") ? 1
-                                               : 0;
-    if (end == v || !unit || !(s->snapshot_every >= 0) || s->snapshot_every > 1e7)
-        il_opt_bad(p, v,
-                   "expected seconds, or minutes or hours such as 10m or 1h (0: no snapshot "
-                   "while the sweep runs)");
-    s->snapshot_every *= unit;
-}
-
 /* One option of the sweep's own; 0 when it is not to be forwarded to the
  * shards' commands. */
 static int
@@ -526,6 +516,8 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
         break;
     case O_LAYOUTS:
         s->layouts = v;
+        if (strcmp(v, "all") && !strchr(v, ',') && v[0] != '0')
+            count(p, v, 1, 1000000);
         break;
     case O_ENV_BASE:
         s->env_base = il_arg_env_bytes(p, v);
@@ -612,7 +604,10 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
         expect_sha256(s, p);
         return 0;
     case O_SNAPSHOT_EVERY:
-        snapshot_every(s, p);
+        s->snapshot_every =
+            il_arg_seconds(p, v, 1, 1e7,
+                           "expected seconds, or minutes or hours such as 10m or 1h (0: no "
+                           "snapshot while the sweep runs)");
         break;
     case O_SLURM:
         s->slurm = (unsigned)count(p, v, 1, 1000000);
@@ -754,10 +749,10 @@ check_sha256(const struct il_sweep *s)
 /* The systems' programs, once: each layout's binary checked, paths of one
  * length; the design's names; the bench label's default. */
 static void
-systems(struct il_sweep *s, struct il_optp *p)
+systems(struct il_sweep *s)
 {
     if (s->layouts)
-        layouts(s, p);
+        layouts(s);
     size_t plen = 0;
     for (size_t k = 0; k < s->nsys; k++) {
         struct il_system *y = &s->sys[k];
@@ -814,9 +809,8 @@ input_files(struct il_sweep *s)
 }
 
 void
-il_sweep_parse(struct il_sweep *s, int argc, char **argv)
+il_sweep_defaults(struct il_sweep *s, int argc, char **argv)
 {
-    struct il_optp p;
     static unsigned long long zero = 0;
     memset(s, 0, sizeof *s);
     s->me = IL_SWEEP_ME;
@@ -835,6 +829,35 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
     s->hold = 1;
     s->snapshot_every = 600;
     s->metric = "wall";
+}
+
+int
+il_sweep_option(struct il_sweep *s, struct il_optp *p)
+{
+    return sweep_option(s, p);
+}
+
+void
+il_sweep_check(struct il_sweep *s)
+{
+    check_options(s);
+    if (s->output && !strcmp(s->output, "-"))
+        errx(1, "--output -: a sweep needs a results file, which it resumes from; give a file "
+                "name");
+    if (!s->seed_given && getrandom(&s->d.seed, sizeof s->d.seed, 0) != sizeof s->d.seed)
+        err(1, "cannot draw a seed");
+    scheduler(s);
+    if (s->runs_file)
+        runs_list(s);
+    systems(s);
+    input_files(s);
+}
+
+void
+il_sweep_parse(struct il_sweep *s, int argc, char **argv)
+{
+    struct il_optp p;
+    il_sweep_defaults(s, argc, argv);
     il_opt_init(&p, &cmd, argc, argv);
     while (il_opt_next(&p)) {
         int id = p.opt->id;
@@ -846,16 +869,6 @@ il_sweep_parse(struct il_sweep *s, int argc, char **argv)
         }
     }
     operands(s, p.i, argc, argv);
-    check_options(s);
     s->output = s->c.output ? s->c.output : IL_DEFAULT_OUTPUT;
-    if (!strcmp(s->output, "-"))
-        errx(1, "--output -: a sweep needs a results file, which it resumes from; give a file "
-                "name");
-    if (!s->seed_given && getrandom(&s->d.seed, sizeof s->d.seed, 0) != sizeof s->d.seed)
-        err(1, "cannot draw a seed");
-    scheduler(s);
-    if (s->runs_file)
-        runs_list(s);
-    systems(s, &p);
-    input_files(s);
+    il_sweep_check(s);
 }

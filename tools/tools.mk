@@ -3,7 +3,7 @@
 TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 	$(B)/libexec/interloper-run $(B)/libexec/interloper-sweep $(B)/libexec/interloper-hold \
 	$(B)/libexec/interloper-link $(B)/libexec/interloper-cc $(B)/libexec/interloper-build \
-	$(B)/libexec/interloper-check
+	$(B)/libexec/interloper-check $(B)/libexec/interloper-compare
 
 # What interloper run, sweep and record merge share (tools/il_tools.h).
 IL_TOOL_COMMON = opts setupid elf launch
@@ -29,7 +29,14 @@ $(B)/libexec/interloper-run: $(B)/tools/run.o $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
-$(B)/libexec/interloper-sweep: $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) $(IL_TOOL_COMMON_OBJ)
+$(B)/libexec/interloper-sweep: $(B)/tools/sweep_main.o $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) \
+		$(IL_TOOL_COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson -lm $(IL_PLAN_LIBS)
+
+# interloper compare: the commands made systems of one sweep, its exports
+$(B)/libexec/interloper-compare: $(addprefix $(B)/tools/,compare.o compare_systems.o \
+		compare_export.o) $(IL_SWEEP_OBJ) $(IL_PLAN_OBJ) $(IL_CSV_OBJ) $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson -lm $(IL_PLAN_LIBS)
 

@@ -56,15 +56,18 @@ failed(int efd, int st, char *why, size_t whysz)
                     : "no message");
 }
 
-/* The report's options for the sweep's design (cmp holds "system=FIRST"):
+/* The report's options for the sweep's design (words: "system=FIRST" and
+ * compare's --subtract "system=SHELL"):
  * what --until and the summary read, and what the summary tells the user
  * to run for the whole report.  Up to IL_REPORT_ARGS words. */
 #define IL_REPORT_ARGS 16
+#define IL_REPORT_WORD (IL_SYSTEM_NAME_MAX + 16)
 static int
-report_args(const struct il_sweep *s, char **argv, char *cmp, size_t cmpsz)
+report_args(const struct il_sweep *s, char **argv, char words[2][IL_REPORT_WORD])
 {
     int k = 0;
-    snprintf(cmp, cmpsz, "system=%s", s->d.sys[0]);
+    char *cmp = words[0], *sub = words[1];
+    snprintf(cmp, IL_REPORT_WORD, "%s=%s", IL_L_SYSTEM, s->d.sys[0]);
     argv[k++] = "--metric";
     argv[k++] = (char *)s->metric;
     if (s->estimator) {
@@ -79,6 +82,12 @@ report_args(const struct il_sweep *s, char **argv, char *cmp, size_t cmpsz)
         argv[k++] = "--by";
         argv[k++] = IL_L_PIN;
     }
+    if (s->subtract) {
+        /* compare's shell alone, measured in every setup */
+        snprintf(sub, IL_REPORT_WORD, "%s=%s", IL_L_SYSTEM, s->subtract);
+        argv[k++] = "--subtract";
+        argv[k++] = sub;
+    }
     if (s->per_launch) {
         /* a shell's record and those of what it exec'd are one run */
         argv[k++] = "--per";
@@ -91,11 +100,11 @@ report_args(const struct il_sweep *s, char **argv, char *cmp, size_t cmpsz)
 json_t *
 il_sweep_report(const struct il_sweep *s, char *why, size_t whysz)
 {
-    char *prog = report_path(), cmp[IL_SYSTEM_NAME_MAX + 16];
+    char *prog = report_path(), words[2][IL_REPORT_WORD];
     char *argv[IL_REPORT_ARGS + 3];
     argv[0] = prog;
     argv[1] = "--json";
-    argv[2 + report_args(s, argv + 2, cmp, sizeof cmp)] = NULL;
+    argv[2 + report_args(s, argv + 2, words)] = NULL;
     int pfd[2], dn = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (pipe2(pfd, O_CLOEXEC) < 0 || dn < 0)
         err(1, "cannot run interloper report: pipe");
@@ -141,14 +150,14 @@ il_sweep_report(const struct il_sweep *s, char *why, size_t whysz)
 
 /* ------------------------------------------------------------ the words */
 
-static const char *
-str(json_t *o, const char *k)
+const char *
+il_json_str(json_t *o, const char *k)
 {
     return json_string_value(json_object_get(o, k));
 }
 
-static double
-num(json_t *o, const char *k)
+double
+il_json_num(json_t *o, const char *k)
 {
     json_t *v = json_object_get(o, k);
     return json_is_number(v) ? json_number_value(v) : NAN;
@@ -218,7 +227,7 @@ static void
 beyond_noise(struct il_buf *b, json_t *rep, json_t *setups)
 {
     json_t *het = json_object_get(setups, IL_R_HETEROGENEITY);
-    double p = num(het, IL_R_P);
+    double p = il_json_num(het, IL_R_P);
     il_buf_str(b, "beyond noise: ");
     if (!isnan(p)) {
         il_buf_printf(b, "%s (p = %.2g)", p < 0.05 ? "yes" : "no", p);
@@ -228,11 +237,11 @@ beyond_noise(struct il_buf *b, json_t *rep, json_t *setups)
     }
     char *why = no_reps_why(rep);
     il_buf_str(b, "could not be tested");
-    if (str(het, IL_R_WHY))
-        il_buf_printf(b, " (%s)", str(het, IL_R_WHY));
+    if (il_json_str(het, IL_R_WHY))
+        il_buf_printf(b, " (%s)", il_json_str(het, IL_R_WHY));
     else if (why)
         il_buf_printf(b, " (%s; repeat runs within setups)", why);
-    else if (num(setups, IL_R_N) < 2)
+    else if (il_json_num(setups, IL_R_N) < 2)
         il_buf_str(b, " (fewer than two setups)");
     else
         il_buf_str(b, " (interloper report says why)");
@@ -265,27 +274,30 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
 {
     struct il_buf b = {0};
     char ew[64];
-    json_t *groups = json_object_get(rep, IL_R_GROUPS), *cmps = json_object_get(rep, IL_R_COMPARISONS);
-    struct scale sc = scale_of(str(rep, IL_R_UNIT), num(json_array_get(groups, 0), IL_R_ESTIMATE));
+    json_t *groups = json_object_get(rep, IL_R_GROUPS),
+           *cmps = json_object_get(rep, IL_R_COMPARISONS);
+    struct scale sc = scale_of(il_json_str(rep, IL_R_UNIT),
+                               il_json_num(json_array_get(groups, 0), IL_R_ESTIMATE));
     size_t w = 6, i;
     json_t *g, *c;
     json_array_foreach(groups, i, g)
     {
-        const char *sys = str(json_object_get(g, IL_R_LABELS), IL_L_SYSTEM);
+        const char *sys = il_json_str(json_object_get(g, IL_R_LABELS), IL_L_SYSTEM);
         if (sys && strlen(sys) > w)
             w = strlen(sys);
     }
     il_buf_printf(&b, "\n%s: %s, %s \u00b1 sd of the runs, %zu runs in %zu setups\n", e->me,
-                  str(rep, IL_R_METRIC), estimator_words(str(rep, IL_R_ESTIMATOR), ew, sizeof ew),
-                  e->runs, e->setups);
+                  il_json_str(rep, IL_R_METRIC),
+                  estimator_words(il_json_str(rep, IL_R_ESTIMATOR), ew, sizeof ew), e->runs,
+                  e->setups);
     json_array_foreach(groups, i, g)
     {
         json_t *lab = json_object_get(g, IL_R_LABELS);
-        const char *sys = str(lab, IL_L_SYSTEM), *pin = str(lab, IL_L_PIN);
+        const char *sys = il_json_str(lab, IL_L_SYSTEM), *pin = il_json_str(lab, IL_L_PIN);
         il_buf_printf(&b, "  %-*s  ", (int)w, sys ? sys : "?");
-        value(&b, num(g, IL_R_ESTIMATE), sc);
+        value(&b, il_json_num(g, IL_R_ESTIMATE), sc);
         il_buf_str(&b, " \u00b1 ");
-        value(&b, num(g, IL_R_SD), sc);
+        value(&b, il_json_num(g, IL_R_SD), sc);
         if (pin)
             il_buf_printf(&b, "  pin %s", pin);
         for (size_t k = 0; e->commands && sys && k < s->nsys; k++)
@@ -295,12 +307,12 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
     }
     json_array_foreach(cmps, i, c)
     {
-        const char *verdict = str(c, IL_R_VERDICT);
+        const char *verdict = il_json_str(c, IL_R_VERDICT);
         il_buf_str(&b, "  ");
         if (verdict)
             effect(&b, verdict);
         else
-            il_buf_printf(&b, "ratio %.4g", num(c, IL_R_RATIO));
+            il_buf_printf(&b, "ratio %.4g", il_json_num(c, IL_R_RATIO));
         il_buf_str(&b, "\n");
         json_t *setups = json_object_get(c, IL_R_SETUPS);
         if (json_is_object(setups)) {
@@ -313,15 +325,24 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
     }
     if (!json_array_size(cmps))
         il_buf_str(&b, "  no comparison: the report found one system only\n");
+    if (e->note)
+        il_buf_printf(&b, "  %s\n", e->note);
+    json_t *sub = json_object_get(rep, IL_R_SUBTRACTED);
+    if (sub) {
+        il_buf_printf(&b, "  subtracted from each run: the mean of its setup's runs of %s=%s (",
+                      il_json_str(sub, "label"), il_json_str(sub, "value"));
+        value(&b, il_json_num(sub, "mean"), sc);
+        il_buf_printf(&b, " over all %.0f of them)\n", il_json_num(sub, "runs"));
+    }
     il_buf_printf(&b, "  %s, after %.1f s\n", e->stopped, e->seconds);
     json_t *m = e->machine;
-    const char *host = str(m, IL_F_HOST), *cpu = str(m, IL_F_CPU);
-    const char *cpus = str(m, IL_MF_CPUS_ONLINE);
+    const char *host = il_json_str(m, IL_F_HOST), *cpu = il_json_str(m, IL_F_CPU);
+    const char *cpus = il_json_str(m, IL_MF_CPUS_ONLINE);
     il_buf_printf(&b, "  seed %u, plan %s, machine %s (%s, CPUs %s)\n", s->d.seed, e->plan,
                   host ? host : "?", cpu ? cpu : "?", cpus ? cpus : "?");
     /* where the records are, and the whole report of them */
-    char *argv[IL_REPORT_ARGS + 1], cmp[IL_SYSTEM_NAME_MAX + 16];
-    int k = report_args(s, argv, cmp, sizeof cmp);
+    char *argv[IL_REPORT_ARGS + 1], words[2][IL_REPORT_WORD];
+    int k = report_args(s, argv, words);
     size_t nw = json_array_size(json_object_get(rep, IL_R_WARNINGS));
     il_buf_printf(&b, "  records in %s; the full report%s%s%s: interloper report", s->output,
                   nw ? " (" : "", nw ? (nw == 1 ? "1 warning" : "warnings") : "", nw ? ")" : "");

@@ -1,0 +1,79 @@
+#!/bin/sh
+# interloper compare (issue 14, section 1): two programs or two shell
+# commands, the setups planned and run as a sweep, the summary on stdout
+# with every number interloper report's, the exports, the stopping rules,
+# paths of one length arranged, and bad usage in one line.
+# isolate: net
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+# shellcheck source=tests/sweep/helpers.sh
+. "$TOP/tests/sweep/helpers.sh"
+cd "$T" || exit 1
+mkdir -p bin/A bin/BB
+cp "$PROGS/probe" bin/A/probe
+cp "$PROGS/probe" bin/BB/probe
+export TMPDIR="$T"
+
+try "two programs with paths of different lengths: links of one length, the summary, --max-runs"
+il compare --seed 7 --no-check-output --setups 2 -r 2 -w 0 --max-runs 8 -o c.jsonl \
+	--export-json c.json --export-markdown c.md --export-csv c.csv \
+	bin/A/probe bin/BB/probe -- busy 1 >out 2>err
+assert_eq "$?" 0 "status ($(tail -1 err))"
+assert_match "$(cat err)" "paths differ in length" "says that the paths are evened out by links"
+assert_eq "$(rj c.jsonl 'sorted({x["labels"]["system"] for x in r})')" '["A", "BB"]' \
+	"the systems are named by the component where the paths differ"
+assert_eq "$(rj c.jsonl 'len({len(x["argv"][0]) for x in r})'):$(rj c.jsonl 'sorted({x["argv"][0].rsplit("/", 1)[1] for x in r})')" \
+	'1:["probe"]' "every run's argv[0] has one length and keeps the file name"
+assert_eq "$(find . -name 'interloper-compare.*' | wc -l)" 0 "the links' directory is removed"
+assert_eq "$(rj c.jsonl 'len(r)')" 8 "--max-runs 8: the first batch, 2 setups x 2 systems x 2 reps"
+assert_match "$(cat out)" "ended by --max-runs 8 before --until 1%" "the summary says which limit ended it"
+assert_match "$(cat out)" "seed 7, plan [0-9a-f]{12}, machine " "the summary names the seed, plan and machine"
+il report --json --compare system=A --setup setup c.jsonl >rep.json 2>/dev/null
+v=$(python3 -c 'import json; v = json.load(open("rep.json"))["comparisons"][0]["verdict"]; print(v[:v.index("; single setups")])')
+assert_match "$(cat out)" "$(printf '%s' "$v" | sed 's/[][().*+?^$|\\]/\\&/g')" "the verdict is interloper report's"
+assert_eq "$(python3 -c 'import json; j = json.load(open("c.json")); print(j["schema"], j["seed"], j["records"], [s["name"] for s in j["systems"]], j["report"]["comparisons"][0]["verdict"][:20])')" \
+	"interloper-compare/1 7 c.jsonl ['A', 'BB'] ${v%"${v#????????????????????}"}" "--export-json: the facts and the report"
+assert_eq "$(head -1 c.csv)" "system,command,metric,unit,estimator,estimate,sd,median,min,max,n,ratio,ci_lo,ci_hi,verdict" "--export-csv's columns"
+assert_eq "$(python3 -c 'import csv; r = list(csv.DictReader(open("c.csv"))); print(len(r), r[0]["system"], r[0]["ratio"], r[1]["system"], r[1]["n"])')" \
+	"2 A 1 BB 4" "--export-csv: one row per program, the baseline's ratio 1"
+assert_match "$(sed -n 3p c.md)" '^\| A \| bin/A/probe \| ' "--export-markdown: a table, a row per program"
+
+try "two shell commands: the shell alone measured in every setup and subtracted"
+printf 'b\na\nc\n' >in.txt
+il compare -q --seed 3 --setups 2 -r 2 -w 0 --max-runs 12 -o s.jsonl --export-csv s.csv \
+	'sort in.txt' 'sort -r in.txt | sort' >out 2>err
+assert_eq "$?:$(cat err)" "0:" "status, and nothing on stderr with -q"
+assert_eq "$(rj s.jsonl 'sorted({x["labels"]["system"] for x in r if not x.get("counted_in")})')" \
+	'["cmd1", "cmd2", "shell"]' "the two commands and the shell alone"
+assert_eq "$(rj s.jsonl 'len({len(x["argv"][2]) for x in r if x["argv"][0].endswith("sh")})')" 1 \
+	"the shell's argument vectors have one length (commands padded)"
+assert_match "$(cat out)" "measured: sh -c COMMAND, the shell and all it runs" "says what is measured"
+assert_match "$(cat out)" "subtracted from each run: the mean of its setup's runs of system=shell" "says what is subtracted"
+assert_match "$(cat out)" "--subtract system=shell s.jsonl" "the full report's command subtracts it too"
+assert_eq "$(cut -d, -f1 s.csv | tr '\n' ' ')" "system cmd1 cmd2 " "the shell alone is not a row of the export"
+
+try "commands whose outputs differ are refused, in one line"
+il compare -q --seed 3 --setups 1 -r 1 -w 0 --max-runs 4 -o d.jsonl 'echo a' 'echo b' >out 2>err
+assert_eq "$?" 1 "status"
+assert_match "$(cat err)" "^interloper compare: run .* wrote other output than run .*--no-check-output" "the message"
+
+try "--max-time ends it at a block's start, and the summary says so"
+il compare -q --seed 5 --no-check-output --setups 16 -r 2 -w 0 --max-time 1 -o t.jsonl bin/A/probe bin/BB/probe -- busy 20 >out 2>err
+assert_eq "$?" 0 "status"
+assert_match "$(cat out)" "ended by --max-time 1 s" "the limit that ended it"
+assert_eq "$(rj t.jsonl 'len(r) % 2')" 0 "whole blocks: each setup's runs hold both programs"
+
+try "bad usage: one line each"
+il compare bin/A/probe >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper compare: expected two commands or more to compare, the first the baseline; see interloper compare --help" "one command"
+il compare --max-time 10x bin/A/probe bin/BB/probe >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper compare: --max-time 10x: expected a time such as 90s, 10m or 2h" "--max-time"
+il compare --name a bin/A/probe bin/BB/probe >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper compare: 1 --name for 2 commands: give one for each, or none; see interloper compare --help" "--name"
+il compare --slurm 2 bin/A/probe bin/BB/probe >out 2>err
+assert_match "$?:$(cat err)" "^1:interloper compare: --slurm is not an option of interloper compare" "a sweep's option of the scale-out is not compare's"
+il compare 'echo a' 'echo a' -- x >out 2>err
+assert_match "$?:$(cat err)" "^1:.*ARGS after -- go to programs" "ARGS with shell commands"
+assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 4 "no results file left by a refused comparison"
+
+done_testing

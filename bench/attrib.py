@@ -25,6 +25,8 @@ writes DIR/attrib-calibration.png: on A/A and unexplained, the fraction of
 data sets whose smallest adjusted p is at most alpha, against alpha (at
 or below the diagonal: family-wise error controlled); and the power
 curve of the planted alignment effect.  Run `make tests-build` first.
+bench/attrib-calibration.png is that figure from `python3 bench/attrib.py
+-n 400 -j 1` (the table is in interloper-report(1), "Attribution").
 """
 import argparse
 import json

@@ -19,7 +19,18 @@
  * exponential burst of mean 12%, plus 0.3% jitter:
  *     e = 1 + 0.003 z + Bernoulli(0.3) * Exponential(mean 0.12).
  * Every draw is independent (the sweep randomises the run order, which
- * turns bursts that cluster in time into independent ones).
+ * turns bursts that cluster in time into independent ones), except in
+ * the drift scenarios (issue 13), whose runs are made in the sweep's
+ * order, pass by pass, and whose machine drifts:
+ *     x = mu_S * exp(u_s + v_{S,s}) * exp(L_p + A_t) * e_t * (1 + B_t)
+ * with L_p ~ N(0, 3%^2) a level per pass, A_t an AR(1) process along the
+ * run sequence (phi 0.9, stationary sd 1%), e_t = 1 + 0.3% z, and bursts
+ * clustered in time: a two-state chain enters a burst with probability
+ * 0.05 and stays in it with 0.8, and a run in a burst is slower by an
+ * exponential of mean 12% (outside, 10% of runs by one of mean 6%).
+ * There the report's tests are tallied as run (blocks within passes) and
+ * with --passes none (today's before issue 13: runs free within a setup),
+ * their rejection rates at 5% and the deciles of their p-values.
  *
  * The truths.  The ratio of means over the population of setups is
  * mu_B / mu_A = theta (times the spike's share when there is one); a
@@ -66,68 +77,115 @@ struct scen {
     int bench;       /* benchmarks of a suite (flat each), 0: one */
     double sbench;   /* sd of the per-benchmark log ratio */
     double p;        /* quantile estimator (0: mean) */
+    /* Sweep order and drift (issue 13): passes > 0 writes the runs in the
+     * order interloper sweep makes them, pass by pass, the setups of a
+     * pass shuffled, the two systems of a setup's block shuffled, each
+     * record labelled with its pass (rep); the machine drifts (DRIFT
+     * below).  The sweep's setup is env x layout when I, J are set; the
+     * report's unit is then --setup layout or the pair.  fx: B is that
+     * much slower in the even layouts (half of them): a setup effect on
+     * the ratio, the power scenario. */
+    int passes;
+    double fx;
 };
 
 /* The scenarios of issue 8, each with the command a user would run. */
 static const struct scen scen[] = {
     {"none", "no setup effect, 20 setups x 5 runs, noise 1%", "--setup setup", 20, 0, 0, 5, 5,
-     0.97, 1e6, 0, 0, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+     0.97, 1e6, 0, 0, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0},
     {"shared", "shared setup effect sd 3%", "--setup setup", 20, 0, 0, 5, 5, 0.97, 1e6, 0.03, 0,
-     NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+     NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0},
     {"specific", "system-specific setup effect sd 3% (Mytkowicz)", "--setup setup", 20, 0, 0, 5,
-     5, 0.97, 1e6, 0.03, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+     5, 0.97, 1e6, 0.03, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0},
     {"specific-only", "the issue's case: system-specific effect 3%, none shared", "--setup setup",
-     20, 0, 0, 5, 5, 0.97, 1e6, 0, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+     20, 0, 0, 5, 5, 0.97, 1e6, 0, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0},
     {"crossed", "8 env sizes x 6 layouts, each its own effects (1.5%, 2%), 2 runs per cell",
      "--setup env_add,layout", 48, 8, 6, 2, 2, 0.97, 1e6, 0.015, 0.02, NORMAL, 0.01, 0.01, 0, 0, 0,
-     0, 0},
+     0, 0, 0, 0},
     {"crossed-as-one", "the same, each cell taken as an independent setup", "--setup setup", 48, 8,
-     6, 2, 2, 0.97, 1e6, 0.015, 0.02, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+     6, 2, 2, 0.97, 1e6, 0.015, 0.02, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0},
     {"unbalanced", "no setups, 5 baseline vs 30 value runs, sd 1% vs 4%, ratio 3", "", 0, 0, 0, 5,
-     30, 3, 1e6, 0, 0, NORMAL, 0.01, 0.04, 0, 0, 0, 0, 0},
+     30, 3, 1e6, 0, 0, NORMAL, 0.01, 0.04, 0, 0, 0, 0, 0, 0, 0},
     {"ratio-3", "ratio 3, specific setup effect 3%", "--setup setup", 20, 0, 0, 5, 5, 3, 1e6,
-     0.03, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+     0.03, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0},
     {"ratio-1/3", "ratio 1/3, specific setup effect 3%", "--setup setup", 20, 0, 0, 5, 5,
-     1.0 / 3, 1e6, 0.03, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0},
+     1.0 / 3, 1e6, 0.03, 0.03, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0},
     {"lognormal", "lognormal run noise sigma 5%, specific effect 3%", "--setup setup", 20, 0, 0, 5,
-     5, 0.97, 1e6, 0.03, 0.03, LOGNORMAL, 0.05, 0.05, 0, 0, 0, 0, 0},
+     5, 0.97, 1e6, 0.03, 0.03, LOGNORMAL, 0.05, 0.05, 0, 0, 0, 0, 0, 0, 0},
     {"counter", "counts of 2.5e12 with CV 1e-9, 10 vs 10 runs", "--metric instructions", 0, 0, 0,
-     10, 10, 1 + 2e-9, 2.5e12, 0, 0, NORMAL, 1e-9, 1e-9, 0, 1, 0, 0, 0},
+     10, 10, 1 + 2e-9, 2.5e12, 0, 0, NORMAL, 1e-9, 1e-9, 0, 1, 0, 0, 0, 0, 0},
     {"aa-bursty", "A/A: one binary twice, bursty noise, 24 setups x 5 runs", "--setup setup", 24, 0,
-     0, 5, 5, 1, 1e6, 0, 0, BURSTY, 0, 0, 0, 0, 0, 0, 0},
+     0, 5, 5, 1, 1e6, 0, 0, BURSTY, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {"aa-bursty-p10", "the same with --estimator p10, 24 setups x 30 runs",
      "--setup setup --estimator p10", 24, 0, 0, 30, 30, 1, 1e6, 0, 0, BURSTY, 0, 0, 0, 0, 0, 0,
-     0.1},
+     0.1, 0, 0},
     {"spiked", "bursty, 24 setups x 30 runs, one setup of B 5% slower", "--setup setup", 24, 0, 0,
-     30, 30, 1, 1e6, 0, 0, BURSTY, 0, 0, 1, 0, 0, 0, 0},
+     30, 30, 1, 1e6, 0, 0, BURSTY, 0, 0, 1, 0, 0, 0, 0, 0, 0},
     {"spiked-p10", "the same with --estimator p10", "--setup setup --estimator p10", 24, 0, 0, 30,
-     30, 1, 1e6, 0, 0, BURSTY, 0, 0, 1, 0, 0, 0, 0.1},
+     30, 1, 1e6, 0, 0, BURSTY, 0, 0, 1, 0, 0, 0, 0.1, 0, 0},
     {"flat-p10", "no setups, bursty, 30 vs 30 runs, --estimator p10", "--estimator p10", 0, 0, 0,
-     30, 30, 0.97, 1e6, 0, 0, BURSTY, 0, 0, 0, 0, 0, 0, 0.1},
+     30, 30, 0.97, 1e6, 0, 0, BURSTY, 0, 0, 0, 0, 0, 0, 0.1, 0, 0},
     /* Quantile ratios with few runs: the bootstrap is given from the runs
      * of an order-statistic interval of the quantile (6 for the median,
      * 29 for p10; Bonferroni over 10 setups: 51); below, none. */
     {"flat-median-3", "no setups, 3 vs 3 runs, normal noise 5%, ratio 1.5, --estimator median",
-     "--estimator median", 0, 0, 0, 3, 3, 1.5, 1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.5},
+     "--estimator median", 0, 0, 0, 3, 3, 1.5, 1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.5, 0, 0},
     {"flat-median-6", "the same with 6 vs 6 runs", "--estimator median", 0, 0, 0, 6, 6, 1.5, 1e6,
-     0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.5},
+     0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.5, 0, 0},
     {"flat-median-8", "the same with 8 vs 8 runs", "--estimator median", 0, 0, 0, 8, 8, 1.5, 1e6,
-     0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.5},
+     0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.5, 0, 0},
     {"flat-median-10", "the same with 10 vs 10 runs", "--estimator median", 0, 0, 0, 10, 10, 1.5,
-     1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.5},
+     1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.5, 0, 0},
     {"flat-p10-29", "no setups, 29 vs 29 runs, normal noise 5%, ratio 1.5, --estimator p10",
-     "--estimator p10", 0, 0, 0, 29, 29, 1.5, 1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.1},
+     "--estimator p10", 0, 0, 0, 29, 29, 1.5, 1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.1, 0, 0},
     {"flat-p10-35", "the same with 35 vs 35 runs", "--estimator p10", 0, 0, 0, 35, 35, 1.5, 1e6, 0,
-     0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.1},
+     0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.1, 0, 0},
     {"setups-p10-5", "A/A, 10 setups x 5 runs, normal noise 5%, --estimator p10 (review R2)",
      "--setup setup --estimator p10", 10, 0, 0, 5, 5, 1, 1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0,
-     0.1},
+     0.1, 0, 0},
     {"setups-p10-40", "the same with 40 runs a setup", "--setup setup --estimator p10", 10, 0, 0, 40,
-     40, 1, 1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.1},
+     40, 1, 1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.1, 0, 0},
     {"setups-p10-55", "the same with 55 runs a setup", "--setup setup --estimator p10", 10, 0, 0, 55,
-     55, 1, 1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.1},
+     55, 1, 1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.1, 0, 0},
     {"suite", "8 benchmarks, ratios spread 2% around 0.97, 10 runs each, noise 2%", "--by bench",
-     0, 0, 0, 10, 10, 0.97, 1e6, 0, 0, NORMAL, 0.02, 0.02, 0, 0, 8, 0.02, 0},
+     0, 0, 0, 10, 10, 0.97, 1e6, 0, 0, NORMAL, 0.02, 0.02, 0, 0, 8, 0.02, 0, 0, 0},
+    /* Drift (issue 13): calibration of the tests under no difference,
+     * then their power against a setup effect on the ratio. */
+    {"drift-aa", "A/A in the sweep's order with drift, 24 setups x 8 passes", "--setup setup", 24,
+     0, 0, 8, 8, 1, 1e6, 0, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0, 8, 0},
+    {"drift-aa-p10", "the same with --estimator p10", "--setup setup --estimator p10", 24, 0, 0,
+     8, 8, 1, 1e6, 0, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0.1, 8, 0},
+    {"drift-shared", "ratio 0.97, a shared setup effect sd 3%, 24 setups x 8 passes, with drift",
+     "--setup setup", 24, 0, 0, 8, 8, 0.97, 1e6, 0.03, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0, 8, 0},
+    {"drift-specific", "system-specific setup effects sd 2%, 24 setups x 8 passes, with drift",
+     "--setup setup", 24, 0, 0, 8, 8, 0.97, 1e6, 0.03, 0.02, NORMAL, 0, 0, 0, 0, 0, 0, 0, 8, 0},
+    {"drift-specific-3", "the same with 3 passes", "--setup setup", 24, 0, 0, 3, 3, 0.97, 1e6, 0.03,
+     0.02, NORMAL, 0, 0, 0, 0, 0, 0, 0, 3, 0},
+    {"drift-layout-aa", "A/A, 16 layouts x 8 env sizes x 8 passes, --setup layout, with drift",
+     "--setup layout", 128, 8, 16, 8, 8, 1, 1e6, 0.01, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0, 8, 0},
+    {"drift-layout-aa-p10", "the same with --estimator p10 (the demo's)",
+     "--setup layout --estimator p10", 128, 8, 16, 8, 8, 1, 1e6, 0.01, 0, NORMAL, 0, 0, 0, 0, 0,
+     0, 0.1, 8, 0},
+    {"drift-cells-aa-p10", "the same over the cells, --setup env_add,layout --estimator p10",
+     "--setup env_add,layout --estimator p10", 128, 8, 16, 8, 8, 1, 1e6, 0.01, 0, NORMAL, 0, 0, 0,
+     0, 0, 0, 0.1, 8, 0},
+    {"drift-power-0.5", "B 0.5% slower in half of 16 layouts, 8 env sizes x 8 passes, drift",
+     "--setup layout", 128, 8, 16, 8, 8, 1, 1e6, 0.01, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0, 8, 0.005},
+    {"drift-power-1", "the same, 1% slower", "--setup layout", 128, 8, 16, 8, 8, 1, 1e6, 0.01, 0,
+     NORMAL, 0, 0, 0, 0, 0, 0, 0, 8, 0.01},
+    {"drift-power-2", "the same, 2% slower (issue 13)", "--setup layout", 128, 8, 16, 8, 8, 1, 1e6,
+     0.01, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0, 8, 0.02},
+    {"drift-power-3", "the same, 3% slower", "--setup layout", 128, 8, 16, 8, 8, 1, 1e6, 0.01, 0,
+     NORMAL, 0, 0, 0, 0, 0, 0, 0, 8, 0.03},
+    {"drift-power-0.5-p10", "B 0.5% slower in half of 16 layouts, --estimator p10",
+     "--setup layout --estimator p10", 128, 8, 16, 8, 8, 1, 1e6, 0.01, 0, NORMAL, 0, 0, 0, 0, 0, 0,
+     0.1, 8, 0.005},
+    {"drift-power-1-p10", "the same, 1% slower", "--setup layout --estimator p10", 128, 8, 16, 8, 8,
+     1, 1e6, 0.01, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0.1, 8, 0.01},
+    {"drift-power-2-p10", "the same, 2% slower (issue 13)", "--setup layout --estimator p10", 128,
+     8, 16, 8, 8, 1, 1e6, 0.01, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0.1, 8, 0.02},
+    {"drift-power-3-p10", "the same, 3% slower", "--setup layout --estimator p10", 128, 8, 16, 8,
+     8, 1, 1e6, 0.01, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0.1, 8, 0.03},
 };
 #define NSCEN (sizeof scen / sizeof scen[0])
 
@@ -158,7 +216,14 @@ struct tally {
     long cov[C_N], n[C_N], absent[C_N];
     long reps, het, het_n, either, spike_found, fail;
     long out, out_n; /* a setup stands out where none differs */
+    /* drift scenarios: the comparison's test as run (blocks) and with
+     * --passes none (old), and the groups' tests: rejections at 5% and
+     * deciles of the p-values */
+    long rej[3], tested[3], dec[3][10];
 };
+enum { T_NEW, T_OLD, T_GROUP };
+static const char *const tname[3] = {"setups differ (blocks)", "setups differ (--passes none)",
+                                     "a group's setups differ"};
 
 /* ------------------------------------------------------------ random */
 static uint64_t
@@ -289,10 +354,78 @@ rec(FILE *f, const char *bench, const char *sys, const char *labels, double v, i
         fprintf(f, "\"times\":{\"wall_ns\":%.17g}}\n", v);
 }
 
+/* The drift scenarios' data set, in the sweep's order (see the top). */
+static void
+generate_sweep(const struct scen *c, uint64_t seed, FILE *f, struct truth *t)
+{
+    uint64_t s = seed;
+    int k = c->k, J = c->I ? c->J : k;
+    double *us = malloc((size_t)k * sizeof *us), ue[64], ul[64];
+    double *va = malloc((size_t)k * sizeof *va), *vb = malloc((size_t)k * sizeof *vb);
+    int *ord = malloc((size_t)k * sizeof *ord);
+    for (int i = 0; i < 64; i++) {
+        ue[i] = c->su * gauss(&s);
+        ul[i] = c->su * gauss(&s);
+    }
+    for (int u = 0; u < k; u++) {
+        us[u] = c->I ? ue[u / J] + ul[u % J] : c->su * gauss(&s);
+        va[u] = c->sv * gauss(&s);
+        vb[u] = c->sv * gauss(&s);
+        t->setup[u] = c->fx > 0 ? NAN : c->theta * exp(vb[u] - va[u]);
+    }
+    double ar = 0;
+    int inb = 0;
+    for (int pass = 1; pass <= c->passes; pass++) {
+        double L = 0.03 * gauss(&s);
+        for (int u = 0; u < k; u++)
+            ord[u] = u;
+        for (int u = k - 1; u > 0; u--) {
+            int j = (int)(unif(&s) * (u + 1)), tmp = ord[u];
+            ord[u] = ord[j];
+            ord[j] = tmp;
+        }
+        for (int o = 0; o < k; o++) {
+            int u = ord[o], bfirst = unif(&s) < 0.5;
+            char labels[160];
+            if (c->I)
+                snprintf(labels, sizeof labels,
+                         ",\"setup\":\"s%d\",\"env_add\":\"%d\",\"layout\":\"r%02d\",\"rep\":\"%d\"",
+                         u, u / J * 64, u % J, pass);
+            else
+                snprintf(labels, sizeof labels, ",\"setup\":\"s%d\",\"rep\":\"%d\"", u, pass);
+            for (int q = 0; q < 2; q++) {
+                int b = q ^ !bfirst;
+                ar = 0.9 * ar + sqrt(1 - 0.81) * 0.01 * gauss(&s);
+                inb = inb ? unif(&s) < 0.8 : unif(&s) < 0.05;
+                double burst = inb ? -0.12 * log(unif(&s)) : unif(&s) < 0.1 ? -0.06 * log(unif(&s)) : 0;
+                double m = c->mu * exp(us[u] + (b ? vb[u] : va[u])) *
+                           (b ? c->theta * (c->fx > 0 && (u % J) % 2 == 0 ? 1 + c->fx : 1) : 1);
+                double x = m * exp(L + ar) * (1 + 0.003 * gauss(&s)) * (1 + burst);
+                rec(f, "b0", b ? "B" : "A", labels, x, 0);
+            }
+        }
+    }
+    t->nsetup = k;
+    t->ratio = c->fx > 0 ? NAN : c->theta;
+    t->flat = t->geo = t->arith = t->ratio;
+    t->group[0] = t->group[1] = t->gtau[0] = t->gtau[1] = NAN;
+    t->tau = c->fx > 0 ? NAN : sqrt(2) * c->sv; /* the sd of vb - va */
+    if (c->su == 0 && c->fx == 0) /* no setup effect at all: a group's tau is 0 */
+        t->gtau[0] = t->gtau[1] = 0;
+    free(us);
+    free(va);
+    free(vb);
+    free(ord);
+}
+
 /* Write one data set; fill the truths that depend on the draws. */
 static void
 generate(const struct scen *c, uint64_t seed, FILE *f, struct truth *t, const double *center)
 {
+    if (c->passes) {
+        generate_sweep(c, seed, f, t);
+        return;
+    }
     uint64_t s = seed;
     int k = c->k ? c->k : 1, nb = c->bench ? c->bench : 1;
     double lgsum = 0;
@@ -360,18 +493,18 @@ generate(const struct scen *c, uint64_t seed, FILE *f, struct truth *t, const do
 
 /* Run the report on path; its JSON, or NULL. */
 static json_t *
-run_report(const char *report, const struct scen *c, const char *path)
+run_report(const char *report, const struct scen *c, const char *path, const char *extra)
 {
     char *argv[32];
     int argc = 0;
-    char args[256];
+    char args[512];
     argv[argc++] = (char *)report;
     argv[argc++] = "--json";
     argv[argc++] = "--quiet-warning";
     argv[argc++] = "all";
     argv[argc++] = "--compare";
     argv[argc++] = "system=A";
-    snprintf(args, sizeof args, "%s", c->args);
+    snprintf(args, sizeof args, "%s%s", c->args, extra);
     for (char *tok = strtok(args, " "); tok && argc < 28; tok = strtok(NULL, " "))
         argv[argc++] = tok;
     argv[argc++] = (char *)path;
@@ -407,6 +540,8 @@ run_report(const char *report, const struct scen *c, const char *path)
 static int
 covers(struct tally *t, int kind, json_t *ci, double truth)
 {
+    if (isnan(truth)) /* no truth to cover (a drift scenario's power) */
+        return 0;
     t->n[kind]++;
     if (!json_is_array(ci)) {
         t->absent[kind]++;
@@ -420,6 +555,15 @@ covers(struct tally *t, int kind, json_t *ci, double truth)
 }
 
 static void
+tally_p(struct tally *t, int w, double p)
+{
+    t->tested[w]++;
+    t->rej[w] += p < 0.05;
+    int d = (int)(p * 10);
+    t->dec[w][d < 0 ? 0 : d > 9 ? 9 : d]++;
+}
+
+static void
 replicate(const char *report, const struct scen *c, long rep, uint64_t seed0, const char *dir,
           const double *center, struct tally *t)
 {
@@ -430,17 +574,38 @@ replicate(const char *report, const struct scen *c, long rep, uint64_t seed0, co
         perror(path);
         exit(1);
     }
-    struct truth tr;
-    double setup[64];
+    struct truth tr = {0};
+    double setup[1024];
     tr.setup = setup;
     generate(c, seed0 ^ (0x51ed270b27ULL * (uint64_t)(rep + 1)), f, &tr, center);
     fclose(f);
-    json_t *j = run_report(report, c, path);
+    json_t *j = run_report(report, c, path, "");
+    json_t *old = c->passes ? run_report(report, c, path, " --passes none") : NULL;
     unlink(path);
     t->reps++;
     if (!j) {
         t->fail++;
+        json_decref(old);
         return;
+    }
+    if (c->passes) {
+        json_t *jj[2] = {j, old};
+        for (int w = 0; w < 2; w++) {
+            json_t *h = json_object_get(
+                json_object_get(json_array_get(json_object_get(jj[w], "comparisons"), 0), "setups"),
+                "heterogeneity");
+            json_t *pv = json_object_get(h, "p");
+            if (json_is_number(pv))
+                tally_p(t, w ? T_OLD : T_NEW, json_number_value(pv));
+        }
+        json_t *gs0 = json_object_get(j, "groups");
+        for (size_t g = 0; g < json_array_size(gs0) && c->su == 0; g++) {
+            json_t *pv = json_object_get(
+                json_object_get(json_array_get(gs0, g), "setup_effect"), "p");
+            if (json_is_number(pv))
+                tally_p(t, T_GROUP, json_number_value(pv));
+        }
+        json_decref(old);
     }
     json_t *cs = json_object_get(j, "comparisons"), *gs = json_object_get(j, "groups");
     int none = c->su == 0 && c->sv == 0 && !c->spike;
@@ -502,11 +667,13 @@ replicate(const char *report, const struct scen *c, long rep, uint64_t seed0, co
                         t->spike_found++;
                 }
             }
-            t->n[C_ADJ]++;
-            if (any_adj)
-                t->cov[C_ADJ] += all;
-            else
-                t->absent[C_ADJ]++;
+            if (c->fx == 0) { /* else no truth per setup to cover */
+                t->n[C_ADJ]++;
+                if (any_adj)
+                    t->cov[C_ADJ] += all;
+                else
+                    t->absent[C_ADJ]++;
+            }
         }
     } else {
         json_t *s = json_object_get(j, "suite");
@@ -532,6 +699,12 @@ add(struct tally *a, const struct tally *b)
     a->fail += b->fail;
     a->out += b->out;
     a->out_n += b->out_n;
+    for (int w = 0; w < 3; w++) {
+        a->rej[w] += b->rej[w];
+        a->tested[w] += b->tested[w];
+        for (int d = 0; d < 10; d++)
+            a->dec[w][d] += b->dec[w][d];
+    }
 }
 
 static void
@@ -584,7 +757,16 @@ print(const struct scen *c, const struct tally *t)
             printf("   (no interval in %.1f%%)", 100.0 * (double)t->absent[i] / (double)t->n[i]);
         printf("   [%ld intervals]\n", present);
     }
-    if (t->het_n)
+    for (int w = 0; w < 3; w++) {
+        if (!t->tested[w])
+            continue;
+        printf("  %-32s %6.2f%% at 5%%   [%ld tests] p by tenths:", tname[w],
+               100.0 * (double)t->rej[w] / (double)t->tested[w], t->tested[w]);
+        for (int d = 0; d < 10; d++)
+            printf(" %ld", t->dec[w][d]);
+        printf("\n");
+    }
+    if (t->het_n && !c->passes)
         printf("  %-32s %6.2f%%\n", c->spike || c->sv > 0 ? "setup effect found (power)"
                                                           : "setup effect claimed (false)",
                100.0 * (double)t->het / (double)t->het_n);

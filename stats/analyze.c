@@ -87,7 +87,7 @@ il_group_intervals(struct il_report *r)
                      "needs it (or leave such records out with --where)",
                      r->gname[g], miss, o->d_label[0]);
             struct il_units *u = &r->units[g];
-            il_units_build(&r->d, gr, o->design, o->design_slot, &o->est, u);
+            il_units_build(&r->d, gr, o->design, o->design_slot, o->pass_slot, &o->est, u);
             s->est = il_mean(u->est, u->k);
             s->ci_method =
                 o->design == IL_D_CROSSED ? "t over setups, two crossed labels" : "t over setups";
@@ -121,6 +121,8 @@ il_group_intervals(struct il_report *r)
         }
     }
     free(sorted);
+    if (r->units)
+        il_units_cells(&r->d, r->units, ng);
 }
 
 /* With --levels or --setup the run sequence follows the design, which the

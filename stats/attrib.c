@@ -761,12 +761,12 @@ beyond(struct il_attr *A, const size_t *cls, size_t k, const double *ys, const s
     }
 }
 
-/* The data slot of the label that numbers the sweep's passes (rep), or
- * SIZE_MAX: the one place to follow report's --passes once it has one. */
+/* The slot of the label that numbers the sweep's passes (--passes, rep by
+ * default), or SIZE_MAX for none (--passes none). */
 static size_t
 pass_slot(const struct il_report *r)
 {
-    return il_data_slot(&r->d, IL_L_REP);
+    return r->o->pass_slot;
 }
 
 static size_t

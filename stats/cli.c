@@ -43,6 +43,7 @@ enum {
     O_BINS,
     O_SIZE,
     O_SUBTRACT,
+    O_PASSES,
     O_ATTRIBUTE,
 };
 
@@ -103,6 +104,11 @@ static const struct il_opt opts[] = {
      "each group's setup effect and the setups that stand out;\n"
      "two labels: setups crossed from both (e.g. env_add,layout)",
      O_SETUP, REPORT | PLOT},
+    {"passes", 0, IL_OPT_VALUE, "LABEL|none",
+     "the label that numbers the sweep's passes (default rep):\n"
+     "the tests exchange runs only within a pass; none: the\n"
+     "records have no passes (runs exchangeable in a setup)",
+     O_PASSES, REPORT},
     {"levels", 0, IL_OPT_VALUE, "L_n,...,L_1",
      "Kalibera & Jones levels, highest first; the last\n"
      "numbers the repetitions inside its parent",
@@ -149,7 +155,8 @@ static const struct il_cmd cmds[] = {
                         "[--subtract-floor] [--subtract LABEL=VALUE] [--scale]\n"
                         "[--per LABEL] [--by LABEL,...]\n"
                         "[--compare LABEL=BASELINE [--pooled] [--speedup]]\n"
-                        "[--setup LABEL[,LABEL] [--attribute]] [--levels L_n,...,L_1]\n"
+                        "[--setup LABEL[,LABEL] [--attribute]] [--passes LABEL|none]\n"
+                        "[--levels L_n,...,L_1]\n"
                         "[--estimator mean|median|pNN|min] [--bootstrap B] [--seed S]\n"
                         "[--include-failed] [--include-warmup] [--quiet-warning NAME]\n"
                         "[--strict] [--json | --csv | --markdown | --gobench] FILE...",
@@ -256,7 +263,7 @@ number(const char *s, const char *opt)
 }
 
 static void
-check_distinct(const struct il_opts *o)
+check_distinct(struct il_opts *o)
 {
     for (size_t i = 0; i < o->nby; i++) {
         for (size_t j = 0; j < o->nsetup; j++)
@@ -289,6 +296,20 @@ check_distinct(const struct il_opts *o)
         for (size_t i = 0; i < o->nby; i++)
             if (strcmp(o->by[i], o->per) == 0)
                 errx(1, "--per %s: the run label must not also be in --by", o->per);
+    if (o->passes) {
+        int clash = o->cmp_label && strcmp(o->passes, o->cmp_label) == 0;
+        for (size_t i = 0; i < o->nby; i++)
+            clash |= strcmp(o->by[i], o->passes) == 0;
+        for (size_t j = 0; j < o->nsetup; j++)
+            clash |= strcmp(o->setup[j], o->passes) == 0;
+        if (clash && o->passes_given)
+            errx(1,
+                 "--passes %s: the pass label must differ from the --by, --compare and --setup "
+                 "labels",
+                 o->passes);
+        if (clash)
+            o->passes = NULL; /* rep groups or compares: it numbers no pass here */
+    }
 }
 
 /* Register the label names as data slots, where-labels first. */
@@ -308,6 +329,7 @@ assign_slots(struct il_opts *o)
         o->per_slot = il_sel_slot(sel, o->per);
     if (o->sub_label)
         o->sub_slot = il_sel_slot(sel, o->sub_label);
+    o->pass_slot = o->passes ? il_sel_slot(sel, o->passes) : SIZE_MAX;
     /* Labels the report looks at on its own: warm-up runs, the host, and
      * the design labels that interloper sweep writes. */
     il_sel_slot(sel, IL_L_WARMUP);
@@ -440,6 +462,12 @@ one(int id, char *v, struct il_opts *o, struct later *l)
         break;
     case O_SETUP:
         l->setup = v;
+        break;
+    case O_PASSES:
+        if (!*v)
+            bad("--passes: expected a label name, e.g. --passes rep, or none");
+        o->passes = strcmp(v, "none") == 0 ? NULL : v;
+        o->passes_given = 1;
         break;
     case O_PER:
         if (!*v)
@@ -576,6 +604,7 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
     o->sel.metric = "wall";
     o->est.kind = IL_EST_MEAN;
     o->est.name = "mean";
+    o->passes = IL_L_REP;
     struct later l = {0};
     static char metric_buf[512];
     struct il_optp p;

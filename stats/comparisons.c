@@ -37,9 +37,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "il_prng.h"
 #include "il_stats.h"
 
-#define IL_PERM 999 /* permutations of the per-setup test for quantiles */
+/* A stream of --seed for the contrasts' intervals (robust.c, setupfx.c and
+ * perm.c use 101 to 107). */
+enum { IL_STREAM_CONTRAST = 108 };
+
+#define IL_PERM 999
+#define IL_FEW_BLOCKS 5 /* a setup's blocks below which its intervals widen */ /* permutations of the per-setup test for quantiles */
 
 /* The most decimals a percentage gets: a double's 16 digits, less the two
  * before the point. */
@@ -359,6 +365,97 @@ setup_intervals(const struct il_report *r, struct il_setups *s, const struct il_
     free(eb);
 }
 
+/*
+ * The per-setup view of the mean from the blocks' contrasts (perm.c): the
+ * heterogeneity of the setups' locations of their contrasts (Q, I^2, tau
+ * against the pooled within-setup variance of the contrasts), its p-value
+ * by exchanging the sides within blocks, and each setup's intervals: the
+ * error of a setup's log ratio is the mean of its m contrasts' errors,
+ * drawn from all setups' residual contrasts (a residual bootstrap, as
+ * setup_intervals), never narrower than the t interval.  Drift between
+ * passes is in none of them: it cancels in every contrast.
+ */
+static void
+contrast_setups(const struct il_report *r, struct il_setups *s, struct il_contrast *ct, size_t k,
+                double adj, size_t P)
+{
+    const struct il_opts *o = r->o;
+    double *y = il_xcalloc(k, sizeof *y), *var = il_xcalloc(k, sizeof *var);
+    size_t kk = 0;
+    for (size_t u = 0; u < k; u++) {
+        if (!ct->m[u])
+            continue;
+        y[kk] = ct->loc[u] + ct->center;
+        var[kk++] = ct->s2 / (double)ct->m[u];
+    }
+    s->has_het = ct->s2 > 0 && il_heterogeneity(y, var, kk, ct->df, &s->het) == 0;
+    if (s->has_het) {
+        /* Q here is the test's statistic: the exchanges give its
+         * distribution under no setup effect, whose quantiles the
+         * Q-profile interval of tau^2 takes instead of chi-squared's (as
+         * setupfx.c does for a group: bursts fatten Q's tails) */
+        double *qp = il_xcalloc(P, sizeof *qp);
+        size_t nq = 0;
+        s->het.p = il_perm_contrasts(ct, P, o->seed, qp, &nq);
+        s->het_perm = 1;
+        /* ... but not from a sign flip of two blocks a setup, whose
+         * exchanges take the setups' effects for noise: there chi-squared */
+        size_t few = 0;
+        for (size_t u = 0; u < k; u++)
+            few += ct->m[u] && ct->m[u] < 3;
+        if (s->het.has_tau_ci && nq >= 99 && 2 * few < kk) {
+            qsort(qp, nq, sizeof *qp, il_dcmp);
+            double qhi = il_quantile_sorted(qp, nq, 1 - (1 - IL_CONF) / 2);
+            double qlo = il_quantile_sorted(qp, nq, (1 - IL_CONF) / 2);
+            s->het.tau2_lo = fmin(il_q_solve(y, var, kk, qhi), s->het.tau2);
+            s->het.tau2_hi = fmax(il_q_solve(y, var, kk, qlo), s->het.tau2);
+            s->tau_calibrated = 1;
+        }
+        free(qp);
+    }
+    if (o->design == IL_D_CROSSED)
+        s->het.has_tau_ci = 0;
+    free(y);
+    free(var);
+    if (ct->njres < 2 || !(ct->s2j > 0))
+        return;
+    double alpha[2] = {1 - IL_CONF, 1 - adj};
+    struct il_rng g;
+    il_rng_init(&g, (uint32_t)o->seed, IL_STREAM_CONTRAST);
+    for (size_t u = 0; u < k; u++) {
+        size_t m = ct->m[u];
+        if (!m || isfinite(s->lo[u]))
+            continue;
+        /* Enough replicates for the Bonferroni tail, within a budget of
+         * 2e6 draws, as setup_intervals. */
+        double B = fmin(fmax(20000, 400 * (double)k), fmax(2000, 2e6 / (double)m));
+        size_t nB = (size_t)B;
+        double *z = il_xcalloc(nB, sizeof *z), q[4];
+        for (size_t b = 0; b < nB; b++) {
+            double sum = 0;
+            for (size_t i = 0; i < m; i++)
+                sum += ct->jres[il_rng_below(&g, ct->njres)];
+            z[b] = sum / (double)m;
+        }
+        qsort(z, nB, sizeof *z, il_dcmp);
+        for (int l = 0; l < 2; l++) {
+            q[2 * l] = il_quantile_sorted(z, nB, alpha[l] / 2);
+            q[2 * l + 1] = il_quantile_sorted(z, nB, 1 - alpha[l] / 2);
+        }
+        free(z);
+        double se = sqrt(ct->s2j / (double)m);
+        double t1 = il_tq(ct->df) * se, t2 = il_tq_p(ct->df, 1 - (1 - adj) / 2) * se;
+        for (size_t v = u; v < k; v++) {
+            if (ct->m[v] != m)
+                continue;
+            s->lo[v] = s->ratio[v] * exp(-fmax(q[1], t1));
+            s->hi[v] = s->ratio[v] * exp(-fmin(q[0], -t1));
+            s->alo[v] = s->ratio[v] * exp(-fmax(q[3], t2));
+            s->ahi[v] = s->ratio[v] * exp(-fmin(q[2], -t2));
+        }
+    }
+}
+
 /* The per-setup view of comparison c over k paired units. */
 static void
 per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
@@ -398,7 +495,60 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
     setup_summaries(s, o->design, fa, fb);
     double adj = 1 - (1 - IL_CONF) / (double)k; /* Bonferroni */
     s->adj = adj;
-    if (o->est.kind == IL_EST_MEAN) {
+    /* The sweep's blocks: with them the test exchanges the two sides only
+     * within a (setup, pass) block, and its statistic is built from the
+     * blocks' contrasts, in which drift between passes cancels (perm.c). */
+    struct il_contrast ct = {0};
+    int blk = o->est.kind != IL_EST_MIN && il_contrasts(&o->est, un, ud, ia, ib, k, &ct) == 0;
+    if (o->est.kind != IL_EST_MIN) {
+        s->exch_blocks = blk;
+        s->passes = ct.passes;
+        s->blocks = ct.blocks;
+        s->block_left_out = ct.left_out;
+        s->exch_why = blk ? NULL : ct.why;
+    }
+    /* 999 permutations, fewer for large data (one costs a pass over the
+     * blocks or the value side's runs), but not below 99. */
+    size_t Nperm = blk ? ct.blocks : 0;
+    if (!blk)
+        for (size_t u = 0; u < k; u++)
+            Nperm += s->na[u];
+    size_t P = Nperm * 999 <= 4000000 ? 999 : (size_t)fmax(99, 4e6 / (double)Nperm);
+    if (o->est.kind == IL_EST_MEAN && blk) {
+        /* With few blocks a setup's error is poorly known from the
+         * jackknife (3 passes: all adjusted intervals held in 86%): there
+         * the intervals from the runs' residuals, which hold drift and so
+         * are wider, are kept when wider (bench/coverage.sh,
+         * drift-specific-3). */
+        double fA, fB, ra = pooled_rel(un, ia, k, &fA), rb = pooled_rel(ud, ib, k, &fB);
+        double *keep = il_xcalloc(4 * k, sizeof *keep);
+        if (fA > 0 && fB > 0 && ra + rb > 0) {
+            double ca = 0, cb = 0;
+            for (size_t u = 0; u < k; u++) {
+                ca += ra / (double)s->na[u] / (double)k;
+                cb += rb / (double)s->nb[u] / (double)k;
+            }
+            setup_intervals(r, s, un, ud, ia, ib, k, adj, ra, rb,
+                            (ca + cb) * (ca + cb) / (ca * ca / fA + cb * cb / fB));
+        }
+        for (size_t u = 0; u < k; u++) {
+            keep[4 * u] = s->lo[u];
+            keep[4 * u + 1] = s->hi[u];
+            keep[4 * u + 2] = s->alo[u];
+            keep[4 * u + 3] = s->ahi[u];
+            s->lo[u] = s->hi[u] = s->alo[u] = s->ahi[u] = NAN;
+        }
+        contrast_setups(r, s, &ct, k, adj, P);
+        for (size_t u = 0; u < k; u++) {
+            if (ct.m[u] >= IL_FEW_BLOCKS || !isfinite(keep[4 * u]))
+                continue;
+            s->lo[u] = isfinite(s->lo[u]) ? fmin(s->lo[u], keep[4 * u]) : keep[4 * u];
+            s->hi[u] = isfinite(s->hi[u]) ? fmax(s->hi[u], keep[4 * u + 1]) : keep[4 * u + 1];
+            s->alo[u] = isfinite(s->alo[u]) ? fmin(s->alo[u], keep[4 * u + 2]) : keep[4 * u + 2];
+            s->ahi[u] = isfinite(s->ahi[u]) ? fmax(s->ahi[u], keep[4 * u + 3]) : keep[4 * u + 3];
+        }
+        free(keep);
+    } else if (o->est.kind == IL_EST_MEAN) {
         double fA, fB, ra = pooled_rel(un, ia, k, &fA), rb = pooled_rel(ud, ib, k, &fB);
         if (fA > 0 && fB > 0 && ra + rb > 0) {
             double *y = il_xcalloc(k, sizeof *y), *var = il_xcalloc(k, sizeof *var);
@@ -421,12 +571,6 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
             if (o->design == IL_D_CROSSED)
                 s->het.has_tau_ci = 0;
             if (s->has_het) {
-                /* 999 permutations, fewer for large data (one costs the
-                 * runs of the value side), but not below 99. */
-                size_t N = 0;
-                for (size_t u = 0; u < k; u++)
-                    N += s->na[u];
-                size_t P = N * 999 <= 4000000 ? 999 : (size_t)fmax(99, 4e6 / (double)N);
                 s->het.p = il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, P, o->seed);
                 s->het_perm = 1;
             }
@@ -452,7 +596,8 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
         if (any && k >= 2) {
             s->het_perm = s->has_het = 1;
             s->het.df1 = (double)(k - 1);
-            s->het.p = il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, IL_PERM, o->seed);
+            s->het.p = blk ? il_perm_contrasts(&ct, IL_PERM, o->seed, NULL, NULL)
+                           : il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, IL_PERM, o->seed);
             s->het.q = s->het.tau2 = s->het.tau2_lo = s->het.tau2_hi = s->het.i2 = NAN;
             s->het.has_tau_ci = 0;
             s->het.df2 = NAN;
@@ -478,6 +623,7 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
         il_warn(IL_W_NOREPS, name,
                 runs ? "the runs within every setup are equal" : "no setup has two runs of each side");
     }
+    il_contrast_free(&ct);
     free(fa);
     free(fb);
 }

@@ -600,8 +600,11 @@ struct il_opts {
     double size_w, size_h; /* plot: inches; 0 for the kind's default */
     char **files;
     int nfiles;
-    /* slots in sel */
-    size_t by_slot[IL_MAX_SLOTS], cmp_slot, setup_slot[2], level_slot[IL_MAX_LEVELS], per_slot;
+    const char *passes; /* --passes: the label of the sweep's passes; NULL for none */
+    int passes_given;
+    /* slots in sel (pass_slot SIZE_MAX without passes) */
+    size_t by_slot[IL_MAX_SLOTS], cmp_slot, setup_slot[2], level_slot[IL_MAX_LEVELS], per_slot,
+        pass_slot;
     /* the design of the comparisons: --setup, or the top of --levels */
     enum il_dkind design;
     size_t design_slot[2];
@@ -622,14 +625,23 @@ struct il_units {
     size_t *off, *n;   /* its runs are x[off[u] .. off[u] + n[u]) */
     double *x;         /* the values, unit by unit */
     double *mean, *est;
-    uint32_t *blk; /* each run's rep label (the sweep's pass), or
-                    * IL_MISSING_ID; NULL when no record has one */
+    size_t *rec;    /* each run's record */
+    uint32_t *pass; /* each run's pass (--passes, rep by default), or
+                     * IL_MISSING_ID; NULL when no record has one */
+    uint32_t *cell; /* each run's values of the sweep's factors that vary
+                     * within a unit (il_units_cells), as one number */
 };
 
 struct il_group;
 struct il_data;
+/* pass_slot: the data slot of the pass label, SIZE_MAX for none. */
 void il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind,
-                    const size_t *slot, const struct il_estimator *e, struct il_units *u);
+                    const size_t *slot, size_t pass_slot, const struct il_estimator *e,
+                    struct il_units *u);
+/* The cells of every group's runs: the sweep's factors (env_add, layout,
+ * stack_offset, heap_offset) that vary within some unit of some group,
+ * the same numbering across the groups. */
+void il_units_cells(const struct il_data *d, struct il_units *units, size_t ng);
 void il_units_free(struct il_units *u);
 
 /* ------------------------------------------------------------ analyze.c */
@@ -652,6 +664,13 @@ struct il_setups {
     const char *ci_method;
     /* A setup effect: the spread exceeds run-to-run noise. */
     int has_het, het_perm, est_mean;
+    /* The test's exchange: within (setup, pass) blocks (perm.c), with the
+     * passes and blocks that had runs of both sides and the runs left out
+     * (no run of the other side in their block); or, without, the runs of
+     * a setup freely, and why (exch_why). */
+    int exch_blocks, tau_calibrated;
+    size_t passes, blocks, block_left_out;
+    const char *exch_why;
     struct il_het het;
     size_t above, below; /* adjusted intervals wholly above / below 1 */
     int straddles;       /* het rejects and above and below are both > 0 */
@@ -704,13 +723,19 @@ struct il_gsetups {
     unsigned char *out; /* stands out: its deviation passes crit (setupfx.c) */
     size_t nout;
     int has_test;   /* p: no setup effect, by permuting runs across setups */
-    int blocked;    /* ... within each rep (the sweep's pass), not freely */
+    int blocked;    /* ... within each block (pass and cell), not freely */
+    size_t passes, nblocks; /* blocked: the passes and blocks */
     int calibrated; /* het's tau^2 interval from the shuffles' Q, not chi^2 */
     double p;
     double crit;       /* the 95% point of the largest sqrt(n) |log est - median| */
     int has_tau;       /* het: tau^2 of the log estimate (Q, i2, interval) */
     struct il_het het; /* its p is the F reference's; p above is the test */
-    double *y, *var;   /* log estimates and the variances of their errors (NAN: none) */
+    double *y;         /* log estimates of the setups (z) */
+    size_t left_out;   /* setups with one run, out of the test */
+    size_t tau_left_out; /* setups without the runs for tau */
+    const char *why, *tau_why, *tau_ci_why; /* why there is no test, tau, interval */
+    size_t tk;         /* tau's setups: their log estimates and error variances */
+    double *ty, *tvar;
 };
 
 struct il_report {
@@ -789,6 +814,61 @@ int il_boot_ratio(const struct il_estimator *e, const double *y, size_t ny, cons
 double il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct il_units *b,
                    const size_t *ua, const size_t *ub, size_t k, double theta, size_t P,
                    unsigned long seed);
+
+/* ------------------------------------------------------------ perm.c */
+/* The within-block contrasts of a comparison over k paired units (value
+ * unit ua[u], baseline unit ub[u]): a block is the runs of one unit with
+ * one pass and one cell (units.c); a block with runs of both sides gives
+ * one contrast, log est(value runs / theta) - log est(baseline runs),
+ * with est the mean (or the median for a quantile estimator) and theta
+ * the contrasts' common location. */
+struct il_contrast {
+    int ok;           /* blocks with runs of both sides, and a statistic */
+    const char *why;  /* when not ok: why not */
+    int median;       /* locations are medians (a quantile estimator) */
+    size_t k;         /* units */
+    size_t units;     /* units with a block of both sides */
+    size_t blocks;    /* such blocks */
+    size_t passes;    /* distinct passes among them */
+    size_t left_out;  /* runs in a block without the other side */
+    size_t *m, *first; /* per unit: its blocks, the index of its first */
+    double *loc;      /* per unit: the location of its contrasts (NAN: none) */
+    double center;    /* log theta */
+    double df, s2;    /* the pooled within-unit variance of the contrasts */
+    double *resid;    /* contrasts less their unit's location, scaled by
+                       * sqrt(m / (m - 1)), for units with m >= 2 */
+    size_t nresid;
+    /* the mean: each unit's log ratio of means over its blocks (NAN: no
+     * block), and the jackknife's residuals and variance of one block's
+     * share of it (perm.c, jackknife) */
+    double *lr, *jres, s2j;
+    size_t njres;
+    double stat, p;   /* the observed statistic; the permutation p-value */
+    /* the blocks: runs v[bo[j] ..) of the value (bna) then the baseline
+     * (bnb), the value's divided by theta; c[j] the contrast */
+    size_t *bo, *bna, *bnb, maxn;
+    double *v, *c;
+};
+/* 0 when the records have blocks of both sides (ct->ok), else -1 with
+ * ct->why; free ct with il_contrast_free either way. */
+int il_contrasts(const struct il_estimator *e, const struct il_units *a, const struct il_units *b,
+                 const size_t *ua, const size_t *ub, size_t k, struct il_contrast *ct);
+/* The p-value of equal per-unit ratios by P exchanges of the runs of the
+ * two sides within each block (a sign flip for one run a side); with qp
+ * (P doubles), the statistics of the exchanges, *nq of them (for the mean,
+ * Cochran's Q of the units' mean contrasts against s2 / m). */
+double il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *qp,
+                         size_t *nq);
+void il_contrast_free(struct il_contrast *ct);
+struct il_setups;
+struct il_gsetups;
+/* The exchange a comparison's test of equal per-setup ratios assumed
+ * ("within (setup, pass)" or "within setup"), and a group's test of no
+ * setup effect ("within pass" or "free"); then the same as sentences. */
+const char *il_exch_cmp(const struct il_setups *s);
+const char *il_exch_group(const struct il_gsetups *s);
+void il_exch_cmp_text(const struct il_opts *o, const struct il_setups *s, char *buf, size_t n);
+void il_exch_group_text(const struct il_opts *o, const struct il_gsetups *s, char *buf, size_t n);
 
 /* ------------------------------------------------------------ attrib.c */
 /* Which recorded fact explains the differences between setups

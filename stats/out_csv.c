@@ -142,12 +142,12 @@ group_setup_rows(FILE *fp, const struct il_report *r, size_t g)
     const struct il_gsetups *s = &r->gsu[g];
     char *name = il_labels_text(r, r->gs.g[g].key, ";", SIZE_MAX);
     int tau = s->has_tau && s->het.has_tau_ci;
-    char method[256];
+    char method[768], ex[512];
+    il_exch_group_text(o, s, ex, sizeof ex);
     snprintf(method, sizeof method,
-             "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile%s); p: "
-             "runs permuted across setups%s",
+             "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile%s); p: %s",
              s->calibrated ? " at the shuffles' quantiles of Q" : "",
-             s->has_test && s->blocked ? " within each " IL_L_REP : "");
+             s->has_test ? ex : "no test");
     head(fp, r, "setup_effect", name, "", s->k, 0, 0);
     interval(fp, s->has_tau ? sqrt(s->het.tau2) : NAN, tau ? "bounded" : "none",
              sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), tau, NAN, method, s->has_test ? s->p : NAN,

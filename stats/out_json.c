@@ -100,8 +100,16 @@ setup_effect(const struct il_report *r, const struct il_gsetups *s)
             ? json_string(o->est.kind == IL_EST_MEAN ? "permutation of Cochran's Q across setups"
                                                      : "permutation of the spread across setups")
             : json_null());
-    set(j, "shuffle",
-        s->has_test ? json_string(s->blocked ? "within " IL_L_REP : "free") : json_null());
+    char ex[512];
+    il_exch_group_text(o, s, ex, sizeof ex);
+    char sh[256];
+    snprintf(sh, sizeof sh, "within %s", o->passes ? o->passes : "pass");
+    set(j, "shuffle", s->has_test ? json_string(s->blocked ? sh : "free") : json_null());
+    set(j, "exchange", s->has_test ? json_string(il_exch_group(s)) : json_null());
+    set(j, "exchangeable", s->has_test ? json_string(ex) : json_null());
+    set(j, "passes", s->has_test && s->blocked ? json_integer((json_int_t)s->passes) : json_null());
+    set(j, "setups_left_out", json_integer((json_int_t)s->left_out));
+    set(j, "why_no_test", !s->has_test && s->why ? json_string(s->why) : json_null());
     set(j, "p", s->has_test ? jnum(s->p) : json_null());
     set(j, "q", s->has_tau ? jnum(s->het.q) : json_null());
     set(j, "i2", s->has_tau ? jnum(s->het.i2) : json_null());
@@ -113,6 +121,10 @@ setup_effect(const struct il_report *r, const struct il_gsetups *s)
         tau ? json_string(s->calibrated ? "Q-profile at the shuffles' quantiles of Q"
                                         : "Q-profile at chi-squared quantiles")
             : json_null());
+    set(j, "tau_setups_left_out", json_integer((json_int_t)s->tau_left_out));
+    set(j, "why_no_tau", !s->has_tau && s->tau_why ? json_string(s->tau_why) : json_null());
+    set(j, "why_no_tau_ci",
+        s->has_tau && !tau && s->tau_ci_why ? json_string(s->tau_ci_why) : json_null());
     for (size_t u = 0; u < s->k; u++) {
         json_t *e = json_object();
         set(e, "setup", json_string(il_str(&r->d.st, s->setup[u])));
@@ -162,14 +174,26 @@ groups(const struct il_report *r)
 }
 
 static json_t *
-het(const struct il_setups *s)
+het(const struct il_opts *op, const struct il_setups *s)
 {
     if (!s->has_het)
         return json_null();
     json_t *o = json_object();
+    char ex[512];
+    il_exch_cmp_text(op, s, ex, sizeof ex);
     set(o, "test",
-        json_string(s->est_mean ? "permutation of Cochran's Q within setups"
-                                : "permutation of the spread within setups"));
+        json_string(s->exch_blocks ? (s->est_mean ? "permutation of Cochran's Q of the blocks' "
+                                                    "contrasts within (setup, pass) blocks"
+                                                  : "permutation of the spread of the blocks' "
+                                                    "median contrasts within (setup, pass) blocks")
+                    : s->est_mean ? "permutation of Cochran's Q within setups"
+                                  : "permutation of the spread within setups"));
+    set(o, "exchange", json_string(il_exch_cmp(s)));
+    set(o, "exchangeable", json_string(ex));
+    set(o, "passes", s->exch_blocks ? json_integer((json_int_t)s->passes) : json_null());
+    set(o, "blocks", s->exch_blocks ? json_integer((json_int_t)s->blocks) : json_null());
+    set(o, "runs_left_out",
+        s->exch_blocks ? json_integer((json_int_t)s->block_left_out) : json_null());
     set(o, "q", jnum(s->het.q));
     set(o, "df1", jnum(s->het.df1));
     set(o, "df2", jnum(s->het.df2));
@@ -221,7 +245,7 @@ setups(const struct il_report *r, const struct il_setups *s)
     set(j, "geomean_ci", jpair(s->gm_lo, s->gm_hi, s->has_gm_ci));
     set(j, "mean", jnum(s->mean));
     set(j, "ci", jpair(s->lo_mean, s->hi_mean, s->has_ci));
-    set(j, "heterogeneity", het(s));
+    set(j, "heterogeneity", het(o, s));
     if (s->has_shares) {
         json_t *sh = json_object();
         set(sh, o->d_label[0], jnum(s->share[0]));

@@ -402,21 +402,47 @@ setups_table(FILE *fp, const struct il_report *r, int md)
              o->est.name);
     tab_print(fp, &t, md, title);
     const char *pre = md ? "\n" : "  ";
+    /* how the test exchanged runs: one sentence when every comparison's
+     * did alike, else one per comparison below */
+    size_t nblk = 0, nhet = 0;
+    for (size_t i = 0; i < r->ncmp; i++) {
+        nhet += r->cmp[i].has_setups && r->cmp[i].su.has_het;
+        nblk += r->cmp[i].has_setups && r->cmp[i].su.has_het && r->cmp[i].su.exch_blocks;
+    }
+    char ex[512] = "";
+    for (size_t i = 0; i < r->ncmp && (nblk == 0 || nblk == nhet); i++)
+        if (r->cmp[i].has_setups && r->cmp[i].su.has_het) {
+            il_exch_cmp_text(o, &r->cmp[i].su, ex, sizeof ex);
+            break;
+        }
     fprintf(fp,
             "%sbeyond noise: do the per-setup ratios differ more than run-to-run noise "
-            "explains (%s); either way: that test says yes and, with intervals adjusted for "
-            "the number of setups (Bonferroni), some setups lie wholly above 1 and others "
-            "wholly below\n",
+            "explains (%s; its p-value with %s); either way: that test says yes and, with "
+            "intervals adjusted for the number of setups (Bonferroni), some setups lie wholly "
+            "above 1 and others wholly below\n",
             pre,
-            o->est.kind == IL_EST_MEAN
-                ? "Cochran's Q against pooled within-setup variances, its p-value by permuting "
-                  "the runs of the two sides within setups"
-                : "the spread of the per-setup ratios, its p-value by permuting the runs of the "
-                  "two sides within setups");
+            nblk && o->est.kind == IL_EST_MEAN
+                ? "Cochran's Q of the setups' mean within-block contrasts (log ratios of the two "
+                  "sides' runs in one block) against their pooled within-setup variance"
+            : nblk ? "the spread of the setups' median within-block contrasts (log ratios of the "
+                     "two sides' runs in one block)"
+            : o->est.kind == IL_EST_MEAN ? "Cochran's Q against pooled within-setup variances"
+                                         : "the spread of the per-setup ratios",
+            *ex ? ex : "the exchanges named below");
     for (size_t i = 0; i < r->ncmp; i++) {
         const struct il_setups *s = &r->cmp[i].su;
         if (!r->cmp[i].has_setups)
             continue;
+        if (!*ex && s->has_het) {
+            char e2[512];
+            il_exch_cmp_text(o, s, e2, sizeof e2);
+            fprintf(fp, "%s%s: beyond noise with %s\n", pre, r->gname[r->cmp[i].g], e2);
+        }
+        if (s->has_het && s->exch_blocks && s->block_left_out)
+            fprintf(fp,
+                    "%s%s: %zu runs had no run of the other side in their (setup, pass) block: "
+                    "the test left them out\n",
+                    pre, r->gname[r->cmp[i].g], s->block_left_out);
         if (s->has_het && s->het.has_tau_ci && s->het.p < 0.05)
             fprintf(fp,
                     "%s%s: setup standard deviation of the log ratio %.3g, 95%% CI [%.3g, %.3g]\n",
@@ -532,26 +558,44 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
              o->design == IL_D_CROSSED ? o->d_label[1] : "");
     tab_print(fp, &t, md, title);
     const char *pre = md ? "\n" : "  ";
-    size_t nblk = 0, ntest = 0, ncal = 0;
+    size_t nblk = 0, ntest = 0, ncal = 0, gfirst = SIZE_MAX;
     for (size_t g = 0; g < r->gs.ng; g++) {
         ntest += r->gsu[g].has_test;
         nblk += r->gsu[g].has_test && r->gsu[g].blocked;
         ncal += r->gsu[g].calibrated;
+        if (r->gsu[g].has_test && gfirst == SIZE_MAX)
+            gfirst = g;
     }
+    char ex[512] = "";
+    if (gfirst != SIZE_MAX && (nblk == 0 || nblk == ntest))
+        il_exch_group_text(o, &r->gsu[gfirst], ex, sizeof ex);
     fprintf(fp,
             "%stau: the standard deviation of the setups' log %s beyond run-to-run noise (about "
-            "a relative one; Paule-Mandel, Q-profile interval%s%s%s); beyond noise: runs shuffled "
-            "across setups%s; stand out: %s further from the median setup's (the difference "
-            "shown) than the largest deviation that shuffled runs give in 95%% of shuffles\n",
+            "a relative one; Paule-Mandel, Q-profile interval%s%s%s); beyond noise: %s; stand "
+            "out: %s further from the median setup's (the difference shown) than the largest "
+            "deviation that exchanged runs give in 95%% of exchanges\n",
             pre, o->est.name, ncal ? " at the shuffles' points of Q" : "",
             o->design == IL_D_CROSSED ? "; none for crossed labels, whose setups share effects"
                                       : "",
-            o->est.kind == IL_EST_MEAN ? "" : "; a quantile needs 10 runs in every setup",
-            !nblk           ? ""
-            : nblk == ntest ? " within each " IL_L_REP " (the sweep's passes)"
-                            : " within each " IL_L_REP " where every one holds several setups, "
-                              "else freely",
+            o->est.kind == IL_EST_MEAN ? "" : "; a quantile's needs 10 runs in a setup",
+            *ex ? ex : "runs exchanged across setups within each pass where the records have "
+                       "passes, else freely",
             o->est.name);
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        const struct il_gsetups *s = &r->gsu[g];
+        if (s->has_test && s->left_out)
+            fprintf(fp, "%s%s: %zu of %zu setups have one run: the test left them out\n", pre,
+                    r->gname[g], s->left_out, s->k);
+        else if (!s->has_test && s->why && s->k >= 2)
+            fprintf(fp, "%s%s: whether its setups differ could not be tested: %s\n", pre,
+                    r->gname[g], s->why);
+        if (s->has_tau && s->tau_left_out && s->tau_left_out != s->left_out)
+            fprintf(fp, "%s%s: tau from %zu of %zu setups (%s needs %s runs in a setup)\n", pre,
+                    r->gname[g], s->k - s->tau_left_out, s->k, o->est.name,
+                    o->est.kind == IL_EST_MEAN ? "2" : "10");
+        else if (!s->has_tau && s->tau_why && s->has_test)
+            fprintf(fp, "%s%s: no tau: %s\n", pre, r->gname[g], s->tau_why);
+    }
     for (size_t i = 0; i < r->ncmp; i++) {
         const struct il_cmp *cm = &r->cmp[i];
         if (!cm->has_svr)

@@ -393,6 +393,8 @@ il_check_labels(const struct il_opts *o, const struct il_data *d)
         need(d, o->level_slot[i], "--levels");
     if (o->per)
         need(d, o->per_slot, "--per");
+    if (o->passes && o->passes_given)
+        need(d, o->pass_slot, "--passes");
     /* Design labels of interloper sweep that vary but are not named: the
      * setup id and the factors it is crossed from. */
     static const char *const design[] = {IL_L_SETUP, IL_L_ENV_ADD, IL_L_LAYOUT, IL_L_STACK_OFFSET,

@@ -68,7 +68,7 @@ stat(const struct il_estimator *e, const double *x, const size_t *n, size_t k, d
     double m = swy / sw, s = 0;
     for (size_t u = 0; u < k; u++)
         s += (double)n[u] * (y[u] - m) * (y[u] - m);
-    if (e->kind != IL_EST_MEAN)
+    if (e->kind != IL_EST_MEAN || s == 0) /* no spread at all: 0, not 0/0 */
         return s;
     return ss > 0 ? s / (ss / f) : INFINITY;
 }
@@ -109,58 +109,92 @@ boot_var(const struct il_estimator *e, const double *x, const size_t *n, size_t 
 }
 
 /* The sweep's passes as blocks of a restricted permutation: interloper
- * sweep runs every setup once per pass (label rep), and passes drift, so
- * runs are exchangeable across setups only within a pass.  Returns the
- * runs' positions ordered by rep, with *nb blocks starting at bs[b]
- * (bs[nb] = N), or NULL when a run has no rep or a block holds runs of
- * one setup only: then runs are shuffled freely. */
+ * sweep runs every setup once per pass (label rep, or --passes), in a
+ * random order, and passes drift, so runs are exchangeable across setups
+ * only within a pass (perm.c); and, when the units are one factor of the
+ * sweep's setups (layouts over environment sizes), only within one value
+ * of the others (the run's cell, units.c).  Returns the runs' positions
+ * ordered by block, with *nb blocks starting at bs[b] (bs[nb] = N), or
+ * NULL when a run has no pass (then runs are shuffled freely) or no
+ * block holds runs of two setups (*none set: nothing can be exchanged). */
 static const struct il_units *blk_un;
 static int
 blk_cmp(const void *a, const void *b)
 {
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    uint32_t x = blk_un->blk[i], y = blk_un->blk[j];
+    uint32_t x = blk_un->pass[i], y = blk_un->pass[j];
+    if (x != y)
+        return (x > y) - (x < y);
+    x = blk_un->cell[i];
+    y = blk_un->cell[j];
     return x != y ? (x > y) - (x < y) : (i > j) - (i < j);
 }
 
 static size_t *
-blocks(const struct il_units *un, size_t N, size_t **bs, size_t *nb)
+blocks(const struct il_units *un, size_t N, size_t **bs, size_t *nb, int *none)
 {
-    if (!un->blk)
+    *none = 0;
+    if (!un->pass || !un->cell)
         return NULL;
-    size_t *unit = il_xcalloc(N, sizeof *unit), *pos = il_xcalloc(N, sizeof *pos);
+    size_t *unit = il_xcalloc(N ? N : 1, sizeof *unit), *pos = il_xcalloc(N ? N : 1, sizeof *pos);
     for (size_t u = 0; u < un->k; u++)
         for (size_t i = 0; i < un->n[u]; i++)
             unit[un->off[u] + i] = u;
-    int ok = 1;
+    int ok = 1, mixed_any = 0;
     for (size_t i = 0; i < N; i++) {
         pos[i] = i;
-        ok &= un->blk[i] != IL_MISSING_ID;
+        ok &= un->pass[i] != IL_MISSING_ID;
     }
     blk_un = un;
     qsort(pos, N, sizeof *pos, blk_cmp);
     *bs = il_xcalloc(N + 1, sizeof **bs);
     *nb = 0;
-    for (size_t i = 0, mixed = 0; i < N && ok; i++) {
-        if (i == 0 || un->blk[pos[i]] != un->blk[pos[i - 1]]) {
-            ok &= i == 0 || mixed;
+    for (size_t i = 0; i < N && ok; i++) {
+        if (i == 0 || un->pass[pos[i]] != un->pass[pos[i - 1]] ||
+            un->cell[pos[i]] != un->cell[pos[i - 1]])
             (*bs)[(*nb)++] = i;
-            mixed = 0;
-        } else {
-            mixed |= unit[pos[i]] != unit[pos[(*bs)[*nb - 1]]];
-        }
-        if (i == N - 1)
-            ok &= mixed;
+        else
+            mixed_any |= unit[pos[i]] != unit[pos[(*bs)[*nb - 1]]];
     }
     (*bs)[*nb] = N;
     free(unit);
-    if (!ok || *nb < 1) {
+    if (!ok || *nb < 1 || !mixed_any) {
+        *none = ok && *nb >= 1;
         free(pos);
         free(*bs);
         *bs = NULL;
         return NULL;
     }
     return pos;
+}
+
+/* Each run divided by its block's level (the mean of the block's runs, or
+ * their median for a quantile), so that drift between passes cancels in
+ * the statistic; a permutation within blocks leaves the levels as they
+ * are.  0, or -1 when a level is not positive. */
+static int
+normalize(const struct il_estimator *e, double *x, const size_t *pos, const size_t *bs, size_t nb,
+          size_t maxb)
+{
+    struct il_estimator lv = {e->kind == IL_EST_MEAN ? IL_EST_MEAN : IL_EST_MEDIAN, 0.5, NULL};
+    double *v = il_xcalloc(maxb ? maxb : 1, sizeof *v), *scratch = il_xcalloc(maxb ? maxb : 1,
+                                                                            sizeof *scratch);
+    int ok = 0;
+    for (size_t b = 0; b < nb && ok == 0; b++) {
+        size_t n = bs[b + 1] - bs[b];
+        for (size_t i = 0; i < n; i++)
+            v[i] = x[pos[bs[b] + i]];
+        double l = il_estimate(&lv, v, n, scratch);
+        if (!(l > 0)) {
+            ok = -1;
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            x[pos[bs[b] + i]] /= l;
+    }
+    free(v);
+    free(scratch);
+    return ok;
 }
 
 /* Runs shuffled across the setups, P times (within each pass when the
@@ -173,10 +207,11 @@ blocks(const struct il_units *un, size_t N, size_t **bs, size_t *nb)
  * A restricted permutation keeps both valid under drift between passes
  * (Good, Permutation Tests, 2nd ed., 2000, section 3.5 on blocks). */
 static double
-perm_p(const struct il_estimator *e, const struct il_units *un, size_t P, unsigned long seed,
-       double *crit, int *blocked, double *qp, size_t *nq)
+perm_p(const struct il_estimator *e, const struct il_units *un, const size_t *pos,
+       const size_t *bs, size_t nb, size_t P, unsigned long seed, double *crit, double *qp,
+       size_t *nq)
 {
-    size_t N = 0, maxn = 1, k = un->k, *bs = NULL, nb = 0;
+    size_t N = 0, maxn = 1, k = un->k;
     for (size_t u = 0; u < k; u++) {
         N += un->n[u];
         maxn = un->n[u] > maxn ? un->n[u] : maxn;
@@ -184,8 +219,6 @@ perm_p(const struct il_estimator *e, const struct il_units *un, size_t P, unsign
     double *x = il_xcalloc(N, sizeof *x), *y = il_xcalloc(k, sizeof *y);
     double *scratch = il_xcalloc(maxn > k ? maxn : k, sizeof *scratch);
     double *mx = il_xcalloc(P + 1, sizeof *mx);
-    size_t *pos = blocks(un, N, &bs, &nb);
-    *blocked = pos != NULL;
     memcpy(x, un->x, N * sizeof *x);
     double t0 = stat(e, x, un->n, k, y, scratch);
     size_t ge = 0, done = 0;
@@ -237,8 +270,6 @@ perm_p(const struct il_estimator *e, const struct il_units *un, size_t P, unsign
     free(y);
     free(scratch);
     free(mx);
-    free(pos);
-    free(bs);
     free(bb);
     free(bs2);
     free(rep);
@@ -296,55 +327,187 @@ modified_z(const double *y, size_t k, double *z)
     free(s);
 }
 
+/* The units of un whose keep[u] is set, with their runs (x replaced by
+ * a copy), their means and estimates recomputed from x. */
+static void
+subset(const struct il_estimator *e, const struct il_units *un, const unsigned char *keep,
+       const double *x, struct il_units *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t k = 0, N = 0, maxn = 1;
+    for (size_t u = 0; u < un->k; u++)
+        if (keep[u]) {
+            k++;
+            N += un->n[u];
+            maxn = un->n[u] > maxn ? un->n[u] : maxn;
+        }
+    out->k = k;
+    out->id = il_xcalloc(k ? k : 1, sizeof *out->id);
+    out->off = il_xcalloc(k ? k : 1, sizeof *out->off);
+    out->n = il_xcalloc(k ? k : 1, sizeof *out->n);
+    out->mean = il_xcalloc(k ? k : 1, sizeof *out->mean);
+    out->est = il_xcalloc(k ? k : 1, sizeof *out->est);
+    out->x = il_xcalloc(N ? N : 1, sizeof *out->x);
+    out->pass = un->pass ? il_xcalloc(N ? N : 1, sizeof *out->pass) : NULL;
+    out->cell = un->cell ? il_xcalloc(N ? N : 1, sizeof *out->cell) : NULL;
+    double *scratch = il_xcalloc(maxn, sizeof *scratch);
+    size_t j = 0, o = 0;
+    for (size_t u = 0; u < un->k; u++) {
+        if (!keep[u])
+            continue;
+        out->id[j] = un->id[u];
+        out->off[j] = o;
+        out->n[j] = un->n[u];
+        memcpy(out->x + o, x + un->off[u], un->n[u] * sizeof *out->x);
+        if (out->pass)
+            memcpy(out->pass + o, un->pass + un->off[u], un->n[u] * sizeof *out->pass);
+        if (out->cell)
+            memcpy(out->cell + o, un->cell + un->off[u], un->n[u] * sizeof *out->cell);
+        out->mean[j] = il_mean(out->x + o, un->n[u]);
+        out->est[j] = il_estimate(e, out->x + o, un->n[u], scratch);
+        o += un->n[u];
+        j++;
+    }
+    free(scratch);
+}
+
+/* The test of no setup effect over the units of sub, with passes: the
+ * runs divided by their block's level (normalize) and exchanged within
+ * blocks; without: shuffled freely.  Sets the test's fields of s; qp and
+ * nq as perm_p.  sub->x is replaced by the normalized runs. */
+static void
+test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s, double *qp,
+           size_t *nq, size_t P)
+{
+    const struct il_opts *o = r->o;
+    size_t N = 0, *bs = NULL, nb = 0;
+    int none;
+    for (size_t u = 0; u < sub->k; u++)
+        N += sub->n[u];
+    size_t *pos = blocks(sub, N, &bs, &nb, &none);
+    if (none) {
+        s->why = "no pass holds runs of two setups, so nothing can be exchanged";
+        return;
+    }
+    if (pos) {
+        size_t maxb = 1;
+        for (size_t b = 0; b < nb; b++)
+            maxb = bs[b + 1] - bs[b] > maxb ? bs[b + 1] - bs[b] : maxb;
+        if (normalize(&o->est, sub->x, pos, bs, nb, maxb) == 0) {
+            double *scratch = il_xcalloc(N ? N : 1, sizeof *scratch);
+            for (size_t u = 0; u < sub->k; u++) {
+                sub->mean[u] = il_mean(sub->x + sub->off[u], sub->n[u]);
+                sub->est[u] = il_estimate(&o->est, sub->x + sub->off[u], sub->n[u], scratch);
+            }
+            free(scratch);
+            s->blocked = 1;
+            s->passes = 0;
+            for (size_t b = 0; b < nb; b++)
+                s->passes += b == 0 || sub->pass[pos[bs[b]]] != sub->pass[pos[bs[b - 1]]];
+            s->nblocks = nb;
+        } else {
+            free(pos);
+            free(bs);
+            pos = bs = NULL;
+        }
+    }
+    s->p = perm_p(&o->est, sub, pos, bs, pos ? nb : 0, P, o->seed, &s->crit, qp, nq);
+    s->has_test = isfinite(s->p);
+    free(pos);
+    free(bs);
+}
+
 static void
 one_group(const struct il_report *r, const struct il_units *un, struct il_gsetups *s)
 {
     const struct il_opts *o = r->o;
-    size_t k = un->k, N = 0, minn = SIZE_MAX, pos = 1;
+    size_t k = un->k, N = 0, pos = 1;
     s->k = k;
     s->setup = il_xcalloc(k, sizeof *s->setup);
     s->est = il_xcalloc(k, sizeof *s->est);
     s->n = il_xcalloc(k, sizeof *s->n);
     s->z = il_xcalloc(k, sizeof *s->z);
     s->y = il_xcalloc(k, sizeof *s->y);
-    s->var = il_xcalloc(k, sizeof *s->var);
+    s->out = il_xcalloc(k ? k : 1, 1);
+    unsigned char *keep = il_xcalloc(k ? k : 1, 1), *keep_tau = il_xcalloc(k ? k : 1, 1);
+    /* A quantile's variance from a bootstrap of few runs is no estimate. */
+    size_t need_tau = o->est.kind == IL_EST_MEAN ? 2 : IL_GQ_MIN_N;
+    size_t nkeep = 0, ntau = 0;
     for (size_t u = 0; u < k; u++) {
         s->setup[u] = un->id[u];
         s->est[u] = un->est[u];
         s->n[u] = un->n[u];
-        minn = un->n[u] < minn ? un->n[u] : minn;
         pos &= un->est[u] > 0;
-        N += un->n[u];
         s->y[u] = un->est[u] > 0 ? log(un->est[u]) : NAN;
-        s->var[u] = NAN;
+        /* Setups with one run tell nothing of the runs' noise: the test
+         * and tau use the others, and say how many were left out. */
+        keep[u] = un->n[u] >= 2;
+        keep_tau[u] = un->n[u] >= need_tau;
+        nkeep += keep[u];
+        ntau += keep_tau[u];
+        N += keep[u] ? un->n[u] : 0;
     }
-    double *t = il_xcalloc(k, sizeof *t);
+    s->left_out = k - nkeep;
+    s->tau_left_out = k - ntau;
+    double *t = il_xcalloc(k ? k : 1, sizeof *t);
     memcpy(t, s->est, k * sizeof *t);
     qsort(t, k, sizeof *t, il_dcmp);
     s->center = il_quantile_sorted(t, k, 0.5);
     free(t);
-    if (!pos || k < 2)
+    if (!pos || k < 2) {
+        s->why = !pos ? "an estimate is not positive" : "one setup";
+        free(keep);
+        free(keep_tau);
         return;
-    modified_z(s->y, k, s->z);
-    /* A quantile's variance from a bootstrap of few runs is no estimate. */
-    int want_tau =
-        o->est.kind == IL_EST_MEAN ? minn >= 2 : o->est.kind != IL_EST_MIN && minn >= IL_GQ_MIN_N;
-    double *qp = NULL;
-    size_t nq = 0;
-    if (o->est.kind != IL_EST_MIN && minn >= 2) {
-        /* 999 permutations, fewer for large data, but not below 99. */
-        size_t P = N * 999 <= 4000000 ? 999 : (size_t)fmax(99, 4e6 / (double)N);
-        qp = want_tau ? il_xcalloc(P, sizeof *qp) : NULL;
-        s->p = perm_p(&o->est, un, P, o->seed, &s->crit, &s->blocked, qp, &nq);
-        s->has_test = isfinite(s->p);
     }
-    double df2 = NAN, v = NAN;
-    if (want_tau)
-        v = pooled_var(&o->est, un, o->seed, &df2);
-    if (v > 0) {
-        for (size_t u = 0; u < k; u++)
-            s->var[u] = v / (double)s->n[u];
-        s->has_tau = il_heterogeneity(s->y, s->var, k, df2, &s->het) == 0;
+    modified_z(s->y, k, s->z);
+    if (o->est.kind == IL_EST_MIN)
+        s->why = "the minimum has no test";
+    else if (nkeep < 2)
+        s->why = "fewer than 2 setups have 2 runs";
+    if (ntau < 2 && o->est.kind != IL_EST_MIN)
+        s->tau_why = o->est.kind == IL_EST_MEAN ? "fewer than 2 setups have 2 runs"
+                                                : "fewer than 2 setups have 10 runs";
+    int same = ntau == nkeep; /* tau over the setups of the test */
+    struct il_units sub = {0}, st = {0};
+    double *qp = NULL, *qt = NULL;
+    size_t nq = 0, nqt = 0;
+    /* 999 permutations, fewer for large data, but not below 99. */
+    size_t P = N * 999 <= 4000000 ? 999 : (size_t)fmax(99, 4e6 / (double)N);
+    if (!s->why) {
+        subset(&o->est, un, keep, un->x, &sub);
+        qp = ntau >= 2 && same ? il_xcalloc(P, sizeof *qp) : NULL;
+        test_units(r, &sub, s, qp, &nq, P);
+    }
+    /* tau: over the setups with the runs for it, the test's when they are
+     * the same; else a test of their own for the shuffles' Q */
+    const struct il_units *tu = &st;
+    if (!s->tau_why && !s->why && same) {
+        tu = &sub;
+        qt = qp;
+        nqt = nq;
+        qp = NULL;
+    } else if (!s->tau_why && o->est.kind != IL_EST_MIN) {
+        struct il_gsetups tmp = {0};
+        subset(&o->est, un, keep_tau, un->x, &st);
+        qt = il_xcalloc(P, sizeof *qt);
+        test_units(r, &st, &tmp, qt, &nqt, P);
+    }
+    if (tu->k >= 2) {
+        double df2 = NAN, v = pooled_var(&o->est, tu, o->seed, &df2);
+        s->tk = tu->k;
+        s->ty = il_xcalloc(tu->k, sizeof *s->ty);
+        s->tvar = il_xcalloc(tu->k, sizeof *s->tvar);
+        for (size_t u = 0; u < tu->k; u++) {
+            s->ty[u] = tu->est[u] > 0 ? log(tu->est[u]) : NAN;
+            s->tvar[u] = v / (double)tu->n[u];
+        }
+        if (v > 0)
+            s->has_tau = il_heterogeneity(s->ty, s->tvar, tu->k, df2, &s->het) == 0;
+        else if (v == 0)
+            s->tau_why = s->blocked ? "the runs do not vary within setups once each is divided "
+                                      "by its pass's level"
+                                    : "the runs do not vary within setups";
         /* The Q-profile at the shuffles' quantiles of Q instead of the
          * chi-squared's, which assume normal errors of known variance:
          * bursty noise fattens Q's tails (the interval excluded 0 in 15%
@@ -355,32 +518,45 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
          * dominates the noise both tend to chi-squared.  In between, the
          * coverage is measured (interloper-report(1), Coverage of setup
          * effects), not proven.  The estimate stays inside. */
-        if (s->has_tau && nq >= 99) {
-            qsort(qp, nq, sizeof *qp, il_dcmp);
-            double qhi = il_quantile_sorted(qp, nq, 1 - (1 - IL_CONF) / 2);
-            double qlo = il_quantile_sorted(qp, nq, (1 - IL_CONF) / 2);
-            s->het.tau2_lo = fmin(il_q_solve(s->y, s->var, k, qhi), s->het.tau2);
-            s->het.tau2_hi = fmax(il_q_solve(s->y, s->var, k, qlo), s->het.tau2);
+        if (s->has_tau && nqt >= 99) {
+            qsort(qt, nqt, sizeof *qt, il_dcmp);
+            double qhi = il_quantile_sorted(qt, nqt, 1 - (1 - IL_CONF) / 2);
+            double qlo = il_quantile_sorted(qt, nqt, (1 - IL_CONF) / 2);
+            s->het.tau2_lo = fmin(il_q_solve(s->ty, s->tvar, tu->k, qhi), s->het.tau2);
+            s->het.tau2_hi = fmax(il_q_solve(s->ty, s->tvar, tu->k, qlo), s->het.tau2);
             s->calibrated = 1;
         }
         /* The units of crossed labels share their labels' effects: the
          * Q-profile interval assumes independent setups. */
-        if (o->design == IL_D_CROSSED)
+        if (o->design == IL_D_CROSSED && s->has_tau) {
             s->het.has_tau_ci = 0;
+            s->tau_ci_why = "crossed labels: the setups share their labels' effects";
+        }
     }
     free(qp);
+    free(qt);
     /* The setups that stand out: their deviation from the median setup
-     * passes what the shuffled runs give the largest of all (perm_p). */
-    double *ys = il_xcalloc(k, sizeof *ys);
-    memcpy(ys, s->y, k * sizeof *ys);
-    qsort(ys, k, sizeof *ys, il_dcmp);
-    double med = il_quantile_sorted(ys, k, 0.5); /* as max_dev takes it */
-    free(ys);
-    s->out = il_xcalloc(k, 1);
-    for (size_t u = 0; u < k && s->has_test; u++) {
-        s->out[u] = sqrt((double)s->n[u]) * fabs(s->y[u] - med) > s->crit;
-        s->nout += s->out[u];
+     * passes what the shuffled runs give the largest of all (perm_p),
+     * from the test's runs (divided by their block's level). */
+    if (s->has_test) {
+        double *y = il_xcalloc(sub.k, sizeof *y), *ys = il_xcalloc(sub.k, sizeof *ys);
+        for (size_t u = 0; u < sub.k; u++)
+            ys[u] = y[u] = log(sub.est[u]);
+        qsort(ys, sub.k, sizeof *ys, il_dcmp);
+        double med = il_quantile_sorted(ys, sub.k, 0.5); /* as max_dev takes it */
+        for (size_t u = 0, j = 0; u < k; u++) {
+            if (!keep[u])
+                continue;
+            s->out[u] = sqrt((double)s->n[u]) * fabs(y[j++] - med) > s->crit;
+            s->nout += s->out[u];
+        }
+        free(y);
+        free(ys);
     }
+    il_units_free(&sub);
+    il_units_free(&st);
+    free(keep);
+    free(keep_tau);
 }
 
 void
@@ -406,8 +582,8 @@ il_setup_var_ratio(const struct il_report *r, struct il_cmp *c)
     if (!a->has_tau || !b->has_tau || !a->het.has_tau_ci || !b->het.has_tau_ci)
         return;
     double conf = 1 - (1 - IL_CONF) / 2, alo, ahi, blo, bhi;
-    if (il_tau2_ci(a->y, a->var, a->k, conf, &alo, &ahi) ||
-        il_tau2_ci(b->y, b->var, b->k, conf, &blo, &bhi) || !(bhi > 0))
+    if (il_tau2_ci(a->ty, a->tvar, a->tk, conf, &alo, &ahi) ||
+        il_tau2_ci(b->ty, b->tvar, b->tk, conf, &blo, &bhi) || !(bhi > 0))
         return; /* no setup variance in the baseline to compare with */
     c->has_svr = 1;
     c->svr = b->het.tau2 > 0 ? a->het.tau2 / b->het.tau2 : NAN;
@@ -423,7 +599,8 @@ il_gsetups_free(struct il_gsetups *s)
     free(s->n);
     free(s->z);
     free(s->y);
-    free(s->var);
+    free(s->ty);
+    free(s->tvar);
     free(s->out);
     memset(s, 0, sizeof *s);
 }

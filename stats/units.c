@@ -2,6 +2,11 @@
  * units.c: a group's runs split into the units of the design: the values
  * of one label (setups), or the cells of two crossed labels.  Units come
  * in natural order of their label values, their runs in input order.
+ * Each run keeps its record, its pass (the label --passes names, rep by
+ * default: interloper sweep runs every setup once per pass) and its cell:
+ * the values of the sweep's factors that vary within a unit (env_add when
+ * the units are layouts), so that the permutation tests exchange only
+ * what the sweep's randomization exchanged (perm.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +37,7 @@ cmp_ur(const void *pa, const void *pb)
 
 void
 il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, const size_t *slot,
-               const struct il_estimator *e, struct il_units *u)
+               size_t pass_slot, const struct il_estimator *e, struct il_units *u)
 {
     memset(u, 0, sizeof *u);
     size_t n = g->n;
@@ -56,10 +61,10 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
     u->x = il_xcalloc(n, sizeof *u->x);
     u->mean = il_xcalloc(k, sizeof *u->mean);
     u->est = il_xcalloc(k, sizeof *u->est);
+    u->rec = il_xcalloc(n, sizeof *u->rec);
     double *scratch = il_xcalloc(n, sizeof *scratch);
-    size_t rs = il_data_slot(d, IL_L_REP);
-    if (rs != SIZE_MAX && d->present[rs])
-        u->blk = il_xcalloc(n, sizeof *u->blk);
+    if (pass_slot != SIZE_MAX && d->present[pass_slot])
+        u->pass = il_xcalloc(n, sizeof *u->pass);
     size_t j = 0;
     for (size_t i = 0; i < n; i++) {
         if (i && t[i].a == t[i - 1].a && t[i].b == t[i - 1].b) {
@@ -71,8 +76,9 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
             u->n[j++] = 1;
         }
         u->x[i] = g->x[t[i].i];
-        if (u->blk)
-            u->blk[i] = d->lab[g->rec[t[i].i] * d->nslots + rs];
+        u->rec[i] = g->rec[t[i].i];
+        if (u->pass)
+            u->pass[i] = d->lab[u->rec[i] * d->nslots + pass_slot];
     }
     for (j = 0; j < k; j++) {
         const double *x = u->x + u->off[j];
@@ -102,11 +108,86 @@ il_units_free(struct il_units *u)
     free(u->id);
     free(u->fa);
     free(u->fb);
-    free(u->blk);
+    free(u->pass);
+    free(u->cell);
+    free(u->rec);
     free(u->off);
     free(u->n);
     free(u->x);
     free(u->mean);
     free(u->est);
     memset(u, 0, sizeof *u);
+}
+
+/* The factors of interloper sweep's setups, as labels. */
+static const char *const factor_labels[] = {IL_L_ENV_ADD, IL_L_LAYOUT, IL_L_STACK_OFFSET,
+                                            IL_L_HEAP_OFFSET};
+#define IL_NFACTORS (sizeof factor_labels / sizeof factor_labels[0])
+
+struct cellkey {
+    uint32_t v[IL_NFACTORS];
+    size_t g, run; /* the group and the run's position in its units */
+};
+
+static int
+cmp_cell(const void *pa, const void *pb)
+{
+    const struct cellkey *a = pa, *b = pb;
+    int c = memcmp(a->v, b->v, sizeof a->v);
+    if (c)
+        return c;
+    return a->g != b->g ? (a->g > b->g) - (a->g < b->g) : (a->run > b->run) - (a->run < b->run);
+}
+
+void
+il_units_cells(const struct il_data *d, struct il_units *units, size_t ng)
+{
+    size_t slot[IL_NFACTORS], nf = 0, total = 0;
+    for (size_t f = 0; f < IL_NFACTORS; f++) {
+        size_t s = il_data_slot(d, factor_labels[f]);
+        if (s == SIZE_MAX || !d->present[s])
+            continue;
+        /* a factor constant within every unit names the unit (or is
+         * one value throughout): it makes no cell */
+        int varies = 0;
+        for (size_t g = 0; g < ng && !varies; g++) {
+            const struct il_units *u = &units[g];
+            for (size_t j = 0; j < u->k && !varies; j++) {
+                uint32_t first = d->lab[u->rec[u->off[j]] * d->nslots + s];
+                for (size_t i = 1; i < u->n[j] && !varies; i++)
+                    varies = d->lab[u->rec[u->off[j] + i] * d->nslots + s] != first;
+            }
+        }
+        if (varies)
+            slot[nf++] = s;
+    }
+    for (size_t g = 0; g < ng; g++) {
+        size_t n = 0;
+        for (size_t j = 0; j < units[g].k; j++)
+            n += units[g].n[j];
+        units[g].cell = il_xcalloc(n ? n : 1, sizeof *units[g].cell);
+        total += n;
+    }
+    if (!nf)
+        return; /* one cell */
+    struct cellkey *t = il_xcalloc(total, sizeof *t);
+    size_t m = 0;
+    for (size_t g = 0; g < ng; g++) {
+        const struct il_units *u = &units[g];
+        size_t n = u->k ? u->off[u->k - 1] + u->n[u->k - 1] : 0;
+        for (size_t i = 0; i < n; i++, m++) {
+            for (size_t f = 0; f < nf; f++)
+                t[m].v[f] = d->lab[u->rec[i] * d->nslots + slot[f]];
+            t[m].g = g;
+            t[m].run = i;
+        }
+    }
+    qsort(t, total, sizeof *t, cmp_cell);
+    uint32_t id = 0;
+    for (size_t i = 0; i < total; i++) {
+        if (i && memcmp(t[i].v, t[i - 1].v, sizeof t[i].v))
+            id++;
+        units[t[i].g].cell[t[i].run] = id;
+    }
+    free(t);
 }

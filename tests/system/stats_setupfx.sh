@@ -35,9 +35,11 @@ oracle() {
 	done
 } >"$T/fx.jsonl"
 
+# The oracle's formulas take the runs as they are: --passes none (the
+# records' rep would divide each run by its pass's level first).
 try "a group's setup effect: tau as base R computes it, inside its interval"
 if built; then
-	sh "$IL" report --by pin --setup setup --json "$T/fx.jsonl" >"$T/fx.json" 2>"$T/err"
+	sh "$IL" report --by pin --setup setup --passes none --json "$T/fx.jsonl" >"$T/fx.json" 2>"$T/err"
 	assert_eq "$?" 0 "exit status ($(cat "$T/err"))"
 	v=$(python3 - "$T/fx.json" "$(oracle gsu_off_tau2)" <<'EOF'
 import json, sys
@@ -57,7 +59,7 @@ g = {x["labels"]["pin"]: x["setup_effect"] for x in json.load(open(sys.argv[1]))
 print(g["off"]["stand_out"], g["on"]["stand_out"], g["off"]["p"] <= 0.01, g["on"]["tau2"],
       g["off"]["setups"], abs(g["off"]["tau"] ** 2 - g["off"]["tau2"]) < 1e-15)' "$T/fx.json")
 	assert_eq "$v" "['s4'] [] True 0.0 6 True" "s4 stands out, only with pin=off; the test rejects"
-	out=$(sh "$IL" report --by pin --setup setup "$T/fx.jsonl" 2>/dev/null)
+	out=$(sh "$IL" report --by pin --setup setup --passes none "$T/fx.jsonl" 2>/dev/null)
 	assert_match "$out" 'setup effects: how much each group' "the text table"
 	assert_match "$out" '  off +6 +[0-9.]+% +\[[0-9.]+%, [0-9.]+%\] +yes \(p 0\.00[0-9]*\) +s4 \+1[12]\.[0-9]%' \
 		"the pin=off row names s4 and its difference"
@@ -67,7 +69,7 @@ fi
 
 try "the ratio of two groups' setup variances, with Bonferroni'd Q-profile ends"
 if built; then
-	sh "$IL" report --compare pin=off --setup setup --json "$T/fx.jsonl" >"$T/cmp.json" 2>/dev/null
+	sh "$IL" report --compare pin=off --setup setup --passes none --json "$T/fx.jsonl" >"$T/cmp.json" 2>/dev/null
 	v=$(python3 - "$T/cmp.json" "$(oracle gsu_ratio_lo)" "$(oracle gsu_ratio_hi)" <<'EOF'
 import json, sys
 sv = json.load(open(sys.argv[1]))["comparisons"][0]["setup_variance"]
@@ -77,13 +79,13 @@ print("same" if ok else "got %r want %r" % (sv, [lo, hi]))
 EOF
 )
 	assert_eq "$v" same "ratio on/off and its interval"
-	out=$(sh "$IL" report --compare pin=off --setup setup "$T/fx.jsonl" 2>/dev/null)
+	out=$(sh "$IL" report --compare pin=off --setup setup --passes none "$T/fx.jsonl" 2>/dev/null)
 	# pin=on's tau^2 is 0 only because Paule-Mandel is cut off at 0: the
 	# fall is said from the interval's bound (review R4, finding 9).
 	assert_match "$out" 'on vs off: setup variance \(tau\^2\) value/baseline 0, 95% CI \[0, 0\.0015[0-9]*\]: it fell by at least 99\.8% \(the value.s tau\^2 of 0 is the estimate cut off at 0, not a fall of 100%\)' \
 		"said in words, from the interval's bound"
 	assert_eq "$(printf '%s\n' "$out" | grep -c 'by 100%')" 0 "no fall of 100% claimed from an estimate of 0"
-	csv=$(sh "$IL" report --compare pin=off --setup setup --csv "$T/fx.jsonl" 2>/dev/null)
+	csv=$(sh "$IL" report --compare pin=off --setup setup --passes none --csv "$T/fx.jsonl" 2>/dev/null)
 	assert_eq "$(printf '%s\n' "$csv" | head -n 1 | tr ',' '\n' | tail -n 1)" z "the CSV's last column"
 	assert_eq "$(printf '%s\n' "$csv" | grep -c '^group_setup,')" 12 "a group_setup row per setup and group"
 	assert_eq "$(printf '%s\n' "$csv" | grep '^group_setup,pin=off;setup=s4,' | cut -d, -f26)" "stands out" \
@@ -179,9 +181,19 @@ import json, sys
 print(json.load(sys.stdin)["groups"][0]["setup_effect"]["shuffle"])')
 	assert_eq "$v" "free" "no rep label: runs shuffled freely, and said so"
 	csv=$(sh "$IL" report --setup env_add --csv "$T/drift.jsonl" 2>/dev/null)
-	assert_match "$csv" 'p: runs permuted across setups within each rep' "the CSV says how"
+	assert_match "$csv" 'p: runs exchanged across setups only within each pass [(]label rep, 4 passes[)]' "the CSV says how"
 	out=$(sh "$IL" report --setup env_add "$T/drift.jsonl" 2>/dev/null)
-	assert_match "$out" 'shuffled across setups within each rep' "the text says how"
+	assert_match "$out" 'exchanged across setups only within each pass [(]label rep, 4 passes[)]' "the text says how"
+	v=$(sh "$IL" report --setup env_add --json "$T/drift.jsonl" 2>/dev/null | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["groups"][0]["setup_effect"]
+print(e["exchange"], e["passes"])')
+	assert_eq "$v" "within pass 4" "the JSON names the exchange and the passes"
+	v=$(sh "$IL" report --setup env_add --passes none --json "$T/drift.jsonl" 2>/dev/null | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["groups"][0]["setup_effect"]
+print(e["exchange"], e["p"] > 0.5)')
+	assert_eq "$v" "free True" "--passes none: shuffled freely, and drift hides the spike"
 	# A/A with drift: 200 groups of 8 setups x 6 passes; a valid test
 	# rejects about 10 of 200 (more than 22: p < 0.001).
 	awk 'BEGIN {

@@ -1,0 +1,443 @@
+/*
+ * perm.c: permutation tests that exchange only what the sweep's
+ * randomization exchanged (interloper-report(1), "What each test
+ * assumes").
+ *
+ * interloper sweep runs, in each pass (label rep), every setup once, the
+ * setups in a random order, and inside a setup's block every system once,
+ * in a random order (Mytkowicz et al., ASPLOS'09, section 7.1.2: setup
+ * randomization).  Runs of one pass share whatever the machine drifted to
+ * during that pass, and neighbouring runs share more.  So, under "no
+ * difference", what could have been exchanged is:
+ *   - the systems within one (setup, pass) block: the comparison's test of
+ *     equal per-setup ratios (here);
+ *   - the setups within one pass: a group's test of no setup effect
+ *     (setupfx.c, which takes the blocks from il_pass_blocks).
+ * A permutation test that shuffles further mixes drift into its reference
+ * distribution: a free shuffle of one setup's runs over all its passes
+ * turned drift into noise, and rejected none of 200 drifting A/A data sets
+ * (issue 13).  Restricted permutations within blocks are the randomization
+ * test of a randomized block design (Good, "Permutation Tests", 2nd ed.,
+ * 2000, section 3.5; Edgington & Onghena, "Randomization Tests", 4th ed.,
+ * 2007, chapter 6).
+ *
+ * The statistics are built from within-block contrasts, so that drift
+ * between passes cancels: in each block with runs of both systems, the
+ * log ratio of the value's runs to the baseline's (their mean, or their
+ * median for a quantile estimator); each setup's location of its
+ * contrasts (their mean, or median); and the spread of those locations
+ * around the common one: for the mean, Cochran's Q against the pooled
+ * within-setup variance of the contrasts, the one-way analysis of
+ * variance of the contrasts (studentized: the noise's tails enter the
+ * reference distribution as they are); for a quantile, the spread of the
+ * medians, weighted by their blocks.  Exchanging the two systems of a block
+ * of one run each negates its contrast: a sign-flip test.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_prng.h"
+#include "il_stats.h"
+
+/* Streams of --seed (robust.c uses 101 to 103, setupfx.c 104 to 106). */
+enum { IL_STREAM_BLOCK = 107 };
+
+/* A run of one side of a unit, by its block key. */
+struct bkey {
+    uint32_t pass, cell;
+    size_t i; /* position in the units' x */
+};
+
+static int
+cmp_bkey(const void *pa, const void *pb)
+{
+    const struct bkey *a = pa, *b = pb;
+    if (a->pass != b->pass)
+        return a->pass < b->pass ? -1 : 1;
+    if (a->cell != b->cell)
+        return a->cell < b->cell ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+static int
+u32cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static struct bkey *
+keys(const struct il_units *u, size_t j, int *missing)
+{
+    size_t n = u->n[j], off = u->off[j];
+    struct bkey *k = il_xcalloc(n ? n : 1, sizeof *k);
+    for (size_t i = 0; i < n; i++) {
+        k[i].pass = u->pass ? u->pass[off + i] : IL_MISSING_ID;
+        k[i].cell = u->cell ? u->cell[off + i] : 0;
+        k[i].i = off + i;
+        *missing |= k[i].pass == IL_MISSING_ID;
+    }
+    qsort(k, n, sizeof *k, cmp_bkey);
+    return k;
+}
+
+/* The contrast of a block: log est(a) - log est(b), a already divided by
+ * the common ratio; NAN when an estimate is not positive. */
+static double
+contrast(int median, const double *v, size_t na, size_t nb, double *scratch)
+{
+    struct il_estimator e = {median ? IL_EST_MEDIAN : IL_EST_MEAN, 0.5, NULL};
+    double a = il_estimate(&e, v, na, scratch), b = il_estimate(&e, v + na, nb, scratch);
+    return a > 0 && b > 0 ? log(a / b) : NAN;
+}
+
+/* The location of x[0..n): mean or median; scratch holds n. */
+static double
+location(int median, const double *x, size_t n, double *scratch)
+{
+    if (!median)
+        return il_mean(x, n);
+    memcpy(scratch, x, n * sizeof *scratch);
+    qsort(scratch, n, sizeof *scratch, il_dcmp);
+    return il_quantile_sorted(scratch, n, 0.5);
+}
+
+/* The statistic over the units' contrasts c (block j of unit bu[j]);
+ * loc receives each unit's location.  NAN when it cannot be had. */
+static double
+statistic(const struct il_contrast *ct, const double *c, double *loc, double *scratch)
+{
+    size_t k = ct->k;
+    double sw = 0, swl = 0, t = 0, w = 0;
+    for (size_t u = 0; u < k; u++) {
+        size_t m = ct->m[u];
+        if (!m) {
+            loc[u] = NAN;
+            continue;
+        }
+        loc[u] = location(ct->median, c + ct->first[u], m, scratch);
+        sw += (double)m;
+        swl += (double)m * loc[u];
+        if (!ct->median)
+            for (size_t j = 0; j < m; j++)
+                w += (c[ct->first[u] + j] - loc[u]) * (c[ct->first[u] + j] - loc[u]);
+    }
+    double mean = swl / sw;
+    for (size_t u = 0; u < k; u++)
+        if (ct->m[u])
+            t += (double)ct->m[u] * (loc[u] - mean) * (loc[u] - mean);
+    if (ct->median)
+        return t;
+    return w > 0 && ct->df > 0 ? t / (w / ct->df) : NAN;
+}
+
+/*
+ * The error of a setup's log ratio of means from its blocks, for its
+ * interval: the ratio of the sums of the value's and the baseline's runs
+ * over the unit's blocks weighs each block by its level (a slow pass, a
+ * burst weigh more), which the contrasts' mean does not; its jackknife
+ * over blocks (Efron & Tibshirani 1993, chapter 11) does.  Each unit's
+ * log ratio over its blocks, lr, and the pseudo-values m lr - (m - 1)
+ * lr(-j) of leaving block j out; their deviations from their unit's mean,
+ * scaled by sqrt(m / (m - 1)), pooled over the units, are the error
+ * distribution of one block (ct->jres), and their pooled variance is
+ * ct->s2j with ct->df degrees of freedom.
+ */
+static void
+jackknife(struct il_contrast *ct, const double *v)
+{
+    size_t nb = ct->blocks;
+    double *sa = il_xcalloc(nb ? nb : 1, sizeof *sa), *sb = il_xcalloc(nb ? nb : 1, sizeof *sb);
+    double *ps = il_xcalloc(nb ? nb : 1, sizeof *ps), w = 0;
+    ct->jres = il_xcalloc(nb ? nb : 1, sizeof *ct->jres);
+    ct->lr = il_xcalloc(ct->k ? ct->k : 1, sizeof *ct->lr);
+    for (size_t j = 0; j < nb; j++) {
+        for (size_t i = 0; i < ct->bna[j]; i++)
+            sa[j] += v[ct->bo[j] + i];
+        for (size_t i = 0; i < ct->bnb[j]; i++)
+            sb[j] += v[ct->bo[j] + ct->bna[j] + i];
+    }
+    for (size_t u = 0; u < ct->k; u++) {
+        size_t m = ct->m[u], f = ct->first[u];
+        double SA = 0, SB = 0, mp = 0;
+        size_t NA = 0, NB = 0;
+        for (size_t j = f; j < f + m; j++) {
+            SA += sa[j];
+            SB += sb[j];
+            NA += ct->bna[j];
+            NB += ct->bnb[j];
+        }
+        ct->lr[u] = m ? log(SA / (double)NA) - log(SB / (double)NB) + ct->center : NAN;
+        if (m < 2)
+            continue;
+        for (size_t j = f; j < f + m; j++) {
+            double l = log((SA - sa[j]) / (double)(NA - ct->bna[j])) -
+                       log((SB - sb[j]) / (double)(NB - ct->bnb[j])) + ct->center;
+            ps[j] = (double)m * ct->lr[u] - (double)(m - 1) * l;
+            mp += ps[j] / (double)m;
+        }
+        double fct = sqrt((double)m / (double)(m - 1));
+        for (size_t j = f; j < f + m; j++) {
+            w += (ps[j] - mp) * (ps[j] - mp);
+            ct->jres[ct->njres++] = (ps[j] - mp) * fct;
+        }
+    }
+    ct->s2j = ct->df > 0 ? w / ct->df : NAN;
+    free(sa);
+    free(sb);
+    free(ps);
+}
+
+int
+il_contrasts(const struct il_estimator *e, const struct il_units *a, const struct il_units *b,
+             const size_t *ua, const size_t *ub, size_t k, struct il_contrast *ct)
+{
+    memset(ct, 0, sizeof *ct);
+    ct->k = k;
+    ct->median = e->kind != IL_EST_MEAN;
+    ct->m = il_xcalloc(k ? k : 1, sizeof *ct->m);
+    ct->first = il_xcalloc(k ? k : 1, sizeof *ct->first);
+    ct->loc = il_xcalloc(k ? k : 1, sizeof *ct->loc);
+    ct->p = NAN;
+    if (!a->pass || !b->pass) {
+        ct->why = "no record has the pass label";
+        return -1;
+    }
+    /* The blocks: runs of both sides with one (pass, cell) in a unit. */
+    size_t cap = 16, nb = 0, nv = 0, vcap = 64, maxn = 1;
+    size_t *bo = il_xcalloc(cap, sizeof *bo), *bna = il_xcalloc(cap, sizeof *bna);
+    size_t *bnb = il_xcalloc(cap, sizeof *bnb);
+    double *v = il_xcalloc(vcap, sizeof *v);
+    uint32_t *bpass = il_xcalloc(cap, sizeof *bpass);
+    int missing = 0;
+    for (size_t u = 0; u < k; u++) {
+        struct bkey *ka = keys(a, ua[u], &missing), *kb = keys(b, ub[u], &missing);
+        size_t na = a->n[ua[u]], nbb = b->n[ub[u]], i = 0, j = 0;
+        ct->first[u] = nb;
+        while (i < na && j < nbb) {
+            int c = cmp_bkey(&(struct bkey){ka[i].pass, ka[i].cell, 0},
+                             &(struct bkey){kb[j].pass, kb[j].cell, 0});
+            if (c) {
+                /* a run whose block has no run of the other side */
+                ct->left_out++;
+                c < 0 ? i++ : j++;
+                continue;
+            }
+            size_t i2 = i, j2 = j;
+            while (i2 < na && ka[i2].pass == ka[i].pass && ka[i2].cell == ka[i].cell)
+                i2++;
+            while (j2 < nbb && kb[j2].pass == kb[j].pass && kb[j2].cell == kb[j].cell)
+                j2++;
+            if (nb == cap) {
+                cap *= 2;
+                bo = il_xrealloc(bo, cap * sizeof *bo);
+                bna = il_xrealloc(bna, cap * sizeof *bna);
+                bnb = il_xrealloc(bnb, cap * sizeof *bnb);
+                bpass = il_xrealloc(bpass, cap * sizeof *bpass);
+            }
+            while (nv + (i2 - i) + (j2 - j) > vcap) {
+                vcap *= 2;
+                v = il_xrealloc(v, vcap * sizeof *v);
+            }
+            bo[nb] = nv;
+            bna[nb] = i2 - i;
+            bnb[nb] = j2 - j;
+            bpass[nb] = ka[i].pass;
+            for (; i < i2; i++)
+                v[nv++] = a->x[ka[i].i];
+            for (; j < j2; j++)
+                v[nv++] = b->x[kb[j].i];
+            maxn = bna[nb] + bnb[nb] > maxn ? bna[nb] + bnb[nb] : maxn;
+            nb++;
+            ct->m[u]++;
+        }
+        ct->left_out += (na - i) + (nbb - j);
+        free(ka);
+        free(kb);
+    }
+    ct->blocks = nb;
+    ct->bo = bo;
+    ct->bna = bna;
+    ct->bnb = bnb;
+    ct->v = v;
+    ct->maxn = maxn;
+    if (missing) {
+        free(bpass);
+        ct->why = "some runs have no pass label";
+        return -1;
+    }
+    /* passes among the blocks */
+    qsort(bpass, nb, sizeof *bpass, u32cmp);
+    for (size_t j = 0; j < nb; j++)
+        ct->passes += j == 0 || bpass[j] != bpass[j - 1];
+    free(bpass);
+    for (size_t u = 0; u < k; u++) {
+        ct->units += ct->m[u] > 0;
+        ct->df += ct->m[u] ? (double)(ct->m[u] - 1) : 0;
+    }
+    if (ct->units < 2) {
+        ct->why = "fewer than 2 setups have a pass with runs of both sides";
+        return -1;
+    }
+    if (!ct->median && !(ct->df > 0)) {
+        ct->why = "no setup has two passes with runs of both sides";
+        return -1;
+    }
+    /* the raw contrasts, their common location, and the value side's runs
+     * divided by it, so that exchanging runs of a block keeps the null */
+    double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *scratch = il_xcalloc(maxn + nb, sizeof *c);
+    for (size_t j = 0; j < nb; j++) {
+        c[j] = contrast(ct->median, v + bo[j], bna[j], bnb[j], scratch);
+        if (!isfinite(c[j])) {
+            free(c);
+            free(scratch);
+            ct->why = "an estimate is not positive";
+            return -1;
+        }
+    }
+    ct->center = location(ct->median, c, nb, scratch);
+    double theta = exp(ct->center);
+    for (size_t j = 0; j < nb; j++) {
+        for (size_t i = 0; i < bna[j]; i++)
+            v[bo[j] + i] /= theta;
+        c[j] = bna[j] == 1 && bnb[j] == 1 ? c[j] - ct->center
+                                          : contrast(ct->median, v + bo[j], bna[j], bnb[j], scratch);
+    }
+    ct->c = c;
+    ct->stat = statistic(ct, c, ct->loc, scratch);
+    free(scratch);
+    if (!isfinite(ct->stat)) {
+        ct->why = "the contrasts within every setup are equal";
+        return -1;
+    }
+    /* the pooled within-setup variance and the residuals (the mean) */
+    double w = 0;
+    ct->resid = il_xcalloc(nb ? nb : 1, sizeof *ct->resid);
+    for (size_t u = 0; u < k; u++) {
+        size_t m = ct->m[u];
+        double f = m > 1 ? sqrt((double)m / (double)(m - 1)) : 0;
+        for (size_t j = 0; j < m && m > 1; j++) {
+            double d = c[ct->first[u] + j] - ct->loc[u];
+            w += d * d;
+            ct->resid[ct->nresid++] = d * f;
+        }
+    }
+    ct->s2 = ct->df > 0 ? w / ct->df : NAN;
+    if (!ct->median)
+        jackknife(ct, v);
+    ct->ok = 1;
+    return 0;
+}
+
+double
+il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *qp, size_t *nq)
+{
+    if (nq)
+        *nq = 0;
+    if (!ct->ok)
+        return NAN;
+    size_t nb = ct->blocks;
+    double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *loc = il_xcalloc(ct->k, sizeof *loc);
+    double *scratch = il_xcalloc(ct->maxn + nb, sizeof *scratch);
+    double *pool = il_xcalloc(ct->maxn, sizeof *pool);
+    struct il_rng g;
+    il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
+    size_t ge = 0, done = 0;
+    for (size_t it = 0; it < P; it++) {
+        for (size_t j = 0; j < nb; j++) {
+            size_t na = ct->bna[j], n = na + ct->bnb[j];
+            if (n == 2) {
+                c[j] = il_rng_below(&g, 2) ? -ct->c[j] : ct->c[j];
+                continue;
+            }
+            memcpy(pool, ct->v + ct->bo[j], n * sizeof *pool);
+            for (size_t i = 0; i < na; i++) {
+                size_t r = i + il_rng_below(&g, n - i);
+                double t = pool[i];
+                pool[i] = pool[r];
+                pool[r] = t;
+            }
+            c[j] = contrast(ct->median, pool, na, n - na, scratch);
+        }
+        double t = statistic(ct, c, loc, scratch);
+        if (isnan(t))
+            continue;
+        done++;
+        ge += t >= ct->stat * (1 - 1e-12);
+        if (qp)
+            qp[(*nq)++] = t;
+    }
+    free(c);
+    free(loc);
+    free(scratch);
+    free(pool);
+    ct->p = done ? (double)(ge + 1) / (double)(done + 1) : NAN;
+    return ct->p;
+}
+
+void
+il_contrast_free(struct il_contrast *ct)
+{
+    free(ct->m);
+    free(ct->first);
+    free(ct->loc);
+    free(ct->bo);
+    free(ct->bna);
+    free(ct->bnb);
+    free(ct->v);
+    free(ct->c);
+    free(ct->resid);
+    free(ct->jres);
+    free(ct->lr);
+    memset(ct, 0, sizeof *ct);
+}
+
+const char *
+il_exch_cmp(const struct il_setups *s)
+{
+    return s->exch_blocks ? "within (setup, pass)" : "within setup";
+}
+
+const char *
+il_exch_group(const struct il_gsetups *s)
+{
+    return s->blocked ? "within pass" : "free";
+}
+
+void
+il_exch_cmp_text(const struct il_opts *o, const struct il_setups *s, char *buf, size_t n)
+{
+    if (s->exch_blocks)
+        snprintf(buf, n,
+                 "the two sides exchanged only within each (%s, pass) block, as the sweep's "
+                 "randomization could have exchanged them (%zu passes, label %s): drift between "
+                 "passes cancels in the blocks' contrasts",
+                 o->d_label[0], s->passes, o->passes);
+    else
+        snprintf(buf, n,
+                 "the runs of the two sides exchanged freely within each %s, which assumes that "
+                 "a setup's runs are exchangeable: no drift between them (%s)",
+                 o->d_label[0],
+                 !o->passes ? "--passes none"
+                 : s->exch_why ? s->exch_why
+                               : "the records carry no passes");
+}
+
+void
+il_exch_group_text(const struct il_opts *o, const struct il_gsetups *s, char *buf, size_t n)
+{
+    if (s->blocked)
+        snprintf(buf, n,
+                 "runs exchanged across setups only within each pass (label %s, %zu passes%s), "
+                 "each divided by its block's level, so that drift between passes cancels",
+                 o->passes, s->passes,
+                 s->nblocks > s->passes ? "; and within one value of the sweep's other factors"
+                                        : "");
+    else
+        snprintf(buf, n,
+                 "runs exchanged freely across setups, which assumes that runs are exchangeable: "
+                 "no drift between them (%s)",
+                 !o->passes ? "--passes none" : "the records carry no passes");
+}

@@ -36,7 +36,7 @@ pval(char *buf, size_t n, double p)
  * (1), the named facts that overlap it and explain less (2) or as much (3),
  * after a heading; nothing when there are none. */
 static void
-related(FILE *fp, const struct il_attr *A, size_t i, int refine, const char *in, const char *head)
+related(FILE *fp, const struct il_attr *A, size_t i, int refine, const char *sub, const char *head)
 {
     size_t n = 0;
     for (size_t j = 0; j < A->nfact; j++) {
@@ -47,7 +47,7 @@ related(FILE *fp, const struct il_attr *A, size_t i, int refine, const char *in,
         if (!is)
             continue;
         if (!n++)
-            fprintf(fp, "%s  %s: %s", in, head, g->name);
+            fprintf(fp, "%s%s: %s", sub, head, g->name);
         else
             fprintf(fp, ", %s", g->name);
     }
@@ -58,7 +58,7 @@ related(FILE *fp, const struct il_attr *A, size_t i, int refine, const char *in,
 static void
 attr_text(FILE *fp, const struct il_report *r, const struct il_attr *A, int md)
 {
-    const char *in = md ? "  - " : "    ";
+    const char *in = md ? "  - " : "    ", *sub = md ? "    - " : "      ";
     fprintf(fp, "%s%s: %zu setups, %zu %s (%zu blocks", md ? "- " : "  ", A->name, A->setups,
             A->passes, A->blocked ? (A->passes == 1 ? "pass" : "passes") : "(no passes)",
             A->blocks);
@@ -91,17 +91,17 @@ attr_text(FILE *fp, const struct il_report *r, const struct il_attr *A, int md)
                 "%sexplained by %s: p %s (beyond noise %s, beyond the setups' own differences "
                 "%s), %.0f%% of the setups' variance between its %zu classes\n",
                 in, f->name, p, pn, ps, 100 * f->r2, f->nclass);
-        fprintf(fp, "%s  %s:", in, A->cmp ? "ratio by class" : "relative level by class");
+        fprintf(fp, "%s%s:", sub, A->cmp ? "ratio by class" : "relative level by class");
         for (size_t q = 0; q < f->nclass && q < 16; q++)
             fprintf(fp, " %s %.4g (%zu)%s", f->cname[q], f->cratio[q], f->csetups[q],
                     q + 1 < f->nclass && q < 15 ? "," : "");
         fprintf(fp, "%s\n", f->nclass > 16 ? " ..." : "");
-        related(fp, A, i, 0, in, "the same classes (the records cannot tell them apart)");
-        related(fp, A, i, 1, in, "finer, named too (they refine it)");
-        related(fp, A, i, 3, in,
+        related(fp, A, i, 0, sub, "the same classes (the records cannot tell them apart)");
+        related(fp, A, i, 1, sub, "finer, named too (they refine it)");
+        related(fp, A, i, 3, sub,
                 "or, as well (the records cannot tell them apart: more layouts or setups "
                 "would)");
-        related(fp, A, i, 2, in, "associated too, but explaining less and nothing beyond it");
+        related(fp, A, i, 2, sub, "associated too, but explaining less and nothing beyond it");
     }
     /* the facts not tested, by reason */
     for (int st = IL_FACT_MISSING; st <= IL_FACT_EVERY; st++) {
@@ -130,7 +130,7 @@ il_attr_text(FILE *fp, const struct il_report *r, int md)
         attr_text(fp, r, &r->attr[u], md);
     fprintf(fp,
             "%sp: adjusted over all the facts tested (%d exchanges); an association, to be "
-            "confirmed by intervening (sweep --pin for the stack)\n",
+            "confirmed by intervening (for the stack: interloper sweep --stack-pin both)\n",
             md ? "\n" : "  ", IL_ATTR_P);
 }
 

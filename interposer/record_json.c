@@ -44,15 +44,8 @@ put_n(struct out *o, const char *s, size_t n)
 {
     if (n > (size_t)(o->end - o->p))
         n = o->p < o->end ? (size_t)(o->end - o->p) : 0;
-    char *p = o->p; /* short pieces: eight bytes at a time beat a call */
-    for (; n >= 8; n -= 8, p += 8, s += 8) {
-        uint64_t w;
-        __builtin_memcpy(&w, s, 8);
-        __builtin_memcpy(p, &w, 8);
-    }
-    while (n--)
-        *p++ = *s++;
-    o->p = p;
+    il_copy_short(o->p, s, n); /* short pieces: word moves beat a call */
+    o->p += n;
 }
 
 static void

@@ -2,8 +2,9 @@
 # bench/plan-assurance.sh: does interloper plan reach its target half-width
 # as often as it says?  Simulated pilots and real experiments from a known
 # truth (bench/plan-assurance.c says how), planned with the functions that
-# interloper plan uses.  Not part of pass/fail: the default 2,000
-# simulated experiments of each of 9 scenarios take about a minute.
+# interloper plan uses.  Not part of pass/fail: 1,000 simulated
+# experiments of each of 9 scenarios take about 15 minutes on a loaded
+# 2-core VM (the default is 2,000).
 #
 #   sh bench/plan-assurance.sh [-n SIMS] [-s SCENARIO] [-S SEED] [-v]
 #

@@ -38,11 +38,12 @@
 #include "il.h"
 
 /* What is found: the first two after this library (RTLD_NEXT: it defines
- * them), the rest wherever first defined but here. */
+ * them), the rest wherever first defined but here; dlsym, last, only when
+ * asked for (a name the tables cannot resolve, libpfm4 or PAPI, all
+ * before main). */
 #define IL_BOUND(X)                                                                                \
     X(B_EXIT, "exit")                                                                              \
     X(B_START_MAIN, "__libc_start_main")                                                           \
-    X(B_DLSYM, "dlsym")                                                                            \
     X(B_ON_EXIT, "on_exit")                                                                        \
     X(B_QUICK_EXIT, "__cxa_at_quick_exit")                                                         \
     X(B_IO_LIST_LOCK, "_IO_list_lock")                                                             \
@@ -54,8 +55,10 @@
     X(B_CLOCK_GETTIME, "clock_gettime")                                                            \
     X(B_SIGACTION, "__sigaction")                                                                  \
     X(B_FORK, "__fork")                                                                            \
-    X(B_ENVIRON, "__environ")
-#define B_NEXT B_DLSYM
+    X(B_LIBC_VERSION, "gnu_get_libc_version")                                                      \
+    X(B_ENVIRON, "__environ")                                                                      \
+    X(B_DLSYM, "dlsym")
+#define B_NEXT B_ON_EXIT
 
 /* The GNU hash of a name (the loader's dl_new_hash), of a string literal
  * of at most 24 characters, as a constant expression the compiler folds:
@@ -135,6 +138,7 @@ dyn_ptr(uintptr_t base, ElfW(Addr) v)
 
 struct search {
     int past_self; /* the objects after ours are being searched */
+    int lo, hi;    /* the names looked up: names[lo..hi-1] */
 };
 
 /* This library's ELF header, where it is loaded (the linker's symbol):
@@ -155,22 +159,32 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
      * returns errors its own way): glibc names it by its soname,
      * linux-vdso.so.1 (linux-gate.so.1, linux-vdso64.so.1); every other
      * object has a path, or no name (the program). */
-    if (info->dlpi_name && !strncmp(info->dlpi_name, "linux-", 6))
+    if (info->dlpi_name && il_same_bytes(info->dlpi_name, "linux-", 6))
         return 0;
     const ElfW(Dyn) *dyn = NULL;
-    for (int i = 0; i < info->dlpi_phnum; i++)
+    for (int i = 0; i < info->dlpi_phnum && !dyn; i++)
         if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
             dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
     struct dso d = {.base = info->dlpi_addr};
+    /* Most entries are none of the four: DT_STRTAB and DT_SYMTAB (5, 6)
+     * are told apart from the rest by one comparison, DT_GNU_HASH and
+     * DT_VERSYM (OS-specific tags, above DT_LOOS) by one more. */
+    _Static_assert(DT_SYMTAB == DT_STRTAB + 1 && DT_VERSYM > DT_GNU_HASH, "ELF tags");
     for (int seen = 0; dyn && dyn->d_tag != DT_NULL && seen < 4; dyn++) {
-        if (dyn->d_tag == DT_SYMTAB)
-            d.sym = (const ElfW(Sym) *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
-        else if (dyn->d_tag == DT_STRTAB)
-            d.str = (const char *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
-        else if (dyn->d_tag == DT_GNU_HASH)
-            d.gnu = (const uint32_t *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
-        else if (dyn->d_tag == DT_VERSYM)
-            d.versym = (const uint16_t *)dyn_ptr(d.base, dyn->d_un.d_ptr), seen++;
+        ElfW(Sxword) t = dyn->d_tag;
+        if ((ElfW(Xword))(t - DT_STRTAB) <= 1) {
+            if (t == DT_SYMTAB)
+                d.sym = (const ElfW(Sym) *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            else
+                d.str = (const char *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            seen++;
+        } else if (t >= DT_GNU_HASH && (t == DT_GNU_HASH || t == DT_VERSYM)) {
+            if (t == DT_GNU_HASH)
+                d.gnu = (const uint32_t *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            else
+                d.versym = (const uint16_t *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            seen++;
+        }
     }
     if (!d.sym || !d.str || !d.gnu || !d.gnu[0])
         return 0; /* what this object defines is left to dlsym */
@@ -182,13 +196,24 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
     d.buckets = (const uint32_t *)(d.bloom + d.gnu[2]);
     d.chain = d.buckets + d.nbuckets;
     int left = 0;
-    for (int k = 0; k < B_N; k++) {
+    for (int k = s->lo; k < s->hi; k++) {
         if (found[k] || (k < B_NEXT && !s->past_self))
             continue;
         found[k] = (void *)dso_lookup(&d, names[k].name, names[k].len, names[k].hash);
         left += !found[k];
     }
     return !left; /* all found: stop */
+}
+
+/* dlsym itself, found the same way, when first needed */
+static void *
+find_dlsym(void)
+{
+    if (!found[B_DLSYM]) {
+        struct search s = {0, B_DLSYM, B_N};
+        dl_iterate_phdr(visit, &s);
+    }
+    return found[B_DLSYM];
 }
 
 /* Bind what the table names.  Idempotent; called first by whichever of
@@ -199,11 +224,11 @@ il_bind(void)
 {
     if (__atomic_load_n(&bound, __ATOMIC_ACQUIRE))
         return;
-    struct search s = {0};
+    struct search s = {0, 0, B_DLSYM};
     dl_iterate_phdr(visit, &s);
-    void *(*dl)(void *, const char *) = (void *(*)(void *, const char *))found[B_DLSYM];
-    for (int k = 0; k < B_N && dl; k++)
-        if (!found[k])
+    void *(*dl)(void *, const char *) = NULL;
+    for (int k = 0; k < B_DLSYM; k++)
+        if (!found[k] && (dl || (dl = (void *(*)(void *, const char *))find_dlsym())))
             found[k] = dl(k < B_NEXT ? RTLD_NEXT : RTLD_DEFAULT, names[k].name);
     il.real_exit = (void (*)(int))found[B_EXIT];
     __atomic_store_n(&il.real_start_main, found[B_START_MAIN], __ATOMIC_RELEASE);
@@ -231,7 +256,7 @@ il_io_list_all(void)
 IL_HIDDEN void *
 dlsym(void *handle, const char *name)
 {
-    return ((void *(*)(void *, const char *))BOUND(B_DLSYM))(handle, name);
+    return ((void *(*)(void *, const char *))find_dlsym())(handle, name);
 }
 
 IL_HIDDEN int
@@ -301,4 +326,13 @@ pid_t
 __fork(void)
 {
     return ((pid_t(*)(void))BOUND(B_FORK))();
+}
+
+IL_HIDDEN const char *gnu_get_libc_version(void);
+
+const char *
+gnu_get_libc_version(void)
+{
+    const char *(*f)(void) = (const char *(*)(void))BOUND(B_LIBC_VERSION);
+    return f ? f() : NULL;
 }

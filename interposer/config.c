@@ -90,6 +90,10 @@ il_parse_size(const char *s, unsigned long long max, unsigned long long *out)
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         base = 16;
         s += 2;
+    } else {
+        /* the driver's constant-width zeros, skipped at a compare each */
+        while (s[0] == '0' && s[1] == '0')
+            s++;
     }
     for (; *s; s++) {
         int d;
@@ -421,6 +425,8 @@ parse_debug(struct il_config *cfg, const char *var, const char *v)
     cfg->debug = parse_bool(cfg, var, v);
 }
 
+#define VAR_KEY(n, c) ((unsigned)(n) << 8 | (unsigned char)(c))
+
 /*
  * Every variable, in the order their problems are reported.  A variable
  * with no parser is one the interloper command or its tools set for
@@ -429,12 +435,12 @@ parse_debug(struct il_config *cfg, const char *var, const char *v)
  */
 static const struct il_var {
     char name[24];
-    unsigned len;
+    unsigned key; /* VAR_KEY: the name's length and its first byte after the prefix */
     void (*parse)(struct il_config *cfg, const char *var, const char *value);
 } il_vars[] = {
 #define VAR(name, parse)                                                                           \
     {                                                                                              \
-        name, sizeof name - 1, parse                                                               \
+        name, VAR_KEY(sizeof name - 1, name[sizeof IL_V_PREFIX - 1]), parse                        \
     }
     VAR(IL_V_EVENTS, parse_events),
     VAR(IL_V_BACKEND, parse_backend),
@@ -458,12 +464,14 @@ static const struct il_var {
 #define IL_NVARS (sizeof il_vars / sizeof il_vars[0])
 
 /* The table's entry for the name of s, n bytes long (up to its '='), or
- * NULL.  Only what follows the common prefix is compared. */
+ * NULL.  One compare per entry (length and first byte after the common
+ * prefix), then only what follows the prefix. */
 static const struct il_var *
 find_var(const char *s, size_t n)
 {
+    unsigned key = VAR_KEY(n, s[sizeof IL_V_PREFIX - 1]);
     for (size_t i = 0; i < IL_NVARS; i++)
-        if (il_vars[i].len == n &&
+        if (il_vars[i].key == key &&
             il_same_bytes(s + sizeof IL_V_PREFIX - 1, il_vars[i].name + sizeof IL_V_PREFIX - 1,
                           n - (sizeof IL_V_PREFIX - 1)))
             return &il_vars[i];

@@ -36,7 +36,9 @@
 #include "il_summary.h"
 #include "sys.h"
 
-static char spec[16384];
+/* eight bytes of slack: a key is compared a word at a time */
+#define SPEC_MAX 16384
+static char spec[SPEC_MAX + 8];
 
 static void
 refuse(const char *why)
@@ -72,18 +74,18 @@ il_run_load(void)
     }
     /* as many bytes as it holds (one read, unless the file grows) */
     long n = 0, r;
-    while ((size_t)n < sizeof spec - 1 && (n < st.st_size || !st.st_size) &&
-           (r = il_sys_read((int)fd, spec + n, sizeof spec - 1 - (size_t)n)) > 0)
+    while ((size_t)n < SPEC_MAX - 1 && (n < st.st_size || !st.st_size) &&
+           (r = il_sys_read((int)fd, spec + n, SPEC_MAX - 1 - (size_t)n)) > 0)
         n += r;
     il_sys_close((int)fd);
-    if (n <= 0 || strncmp(spec, IL_RUN_SCHEMA "\n", sizeof IL_RUN_SCHEMA)) {
+    if (n <= 0 || !il_same_bytes(spec, IL_RUN_SCHEMA "\n", sizeof IL_RUN_SCHEMA)) {
         refuse("cannot read it as a spec of " IL_RUN_SCHEMA);
         return;
     }
     spec[n] = 0;
     /* one value per line: each line made a string as it is found */
     const char *out = NULL, *pid = NULL, *sum = NULL, *lab = NULL, *mach = NULL;
-#define IS(key) (!strncmp(line, key " ", sizeof key) ? line + sizeof key : NULL)
+#define IS(key) (il_same_bytes(line, key " ", sizeof key) ? line + sizeof key : NULL)
     for (char *line = spec, *nl; line < spec + n; line = nl + 1) {
         const char *v;
         nl = strchr(line, '\n');

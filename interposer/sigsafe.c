@@ -59,9 +59,14 @@ il_fmt_u64(char *p, uint64_t v)
         1000000000000000000ULL,
         10000000000000000000ULL,
     };
+    if (v < 10) { /* most of a record's numbers: statuses, offsets, counts of rare events */
+        p[0] = (char)('0' + v);
+        p[1] = 0;
+        return p + 1;
+    }
     /* digits from the bit length: log10(2) ~ 1233 / 4096 */
-    int t = v ? (64 - __builtin_clzll(v)) * 1233 >> 12 : 0;
-    int n = v ? t + 1 - (v < pow10[t]) : 1;
+    int t = (64 - __builtin_clzll(v)) * 1233 >> 12;
+    int n = t + 1 - (v < pow10[t]);
     char *q = p + n;
     *q = 0;
     while (v >= 100) {

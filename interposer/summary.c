@@ -10,21 +10,21 @@
 #include "il_summary.h"
 #include "sys.h"
 
+/* The text so far: p the next byte, end the last byte that may hold text
+ * (one is kept for the NUL). */
 struct line {
-    char *b;
-    size_t n, cap;
+    char *p, *end;
 };
 
-/* n bytes of s, as many as fit (one copy, not a byte at a time: the
- * library formats a summary at the end of every interloper run) */
+/* n bytes of s, as many as fit (short pieces: word moves, not a call to
+ * memcpy or the compiler's rep movsb) */
 static void
 add_n(struct line *l, const char *s, size_t n)
 {
-    if (n > l->cap - 1 - l->n)
-        n = l->cap - 1 - l->n;
-    memcpy(l->b + l->n, s, n);
-    l->n += n;
-    l->b[l->n] = 0;
+    if (n > (size_t)(l->end - l->p))
+        n = (size_t)(l->end - l->p);
+    il_copy_short(l->p, s, n);
+    l->p += n;
 }
 
 static void
@@ -33,67 +33,95 @@ add(struct line *l, const char *s)
     add_n(l, s, strlen(s));
 }
 
-/* a string literal, its length known at compile time */
-#define ADD(l, lit) add_n((l), "" lit, sizeof(lit) - 1)
+/* a string literal, its length known at compile time: copied whole as
+ * fixed moves where it fits */
+#define ADD(l, lit)                                                                                \
+    do {                                                                                           \
+        if (sizeof(lit) - 1 <= (size_t)((l)->end - (l)->p)) {                                      \
+            __builtin_memcpy((l)->p, "" lit, sizeof(lit) - 1);                                     \
+            (l)->p += sizeof(lit) - 1;                                                             \
+        } else {                                                                                   \
+            add_n((l), "" lit, sizeof(lit) - 1);                                                   \
+        }                                                                                          \
+    } while (0)
+
+/* n spaces, as many as fit */
+static void
+add_spaces(struct line *l, size_t n)
+{
+    static const char spaces[] = "                                ";
+    while (n) {
+        size_t m = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        add_n(l, spaces, m);
+        n -= m;
+    }
+}
+
+/* k bytes of s, right-aligned (left: left-aligned) in width columns */
+static void
+add_pad_n(struct line *l, const char *s, size_t k, size_t width, int left)
+{
+    size_t pad = k < width ? width - k : 0;
+    if (left)
+        add_n(l, s, k);
+    add_spaces(l, pad);
+    if (!left)
+        add_n(l, s, k);
+}
 
 static void
 add_pad(struct line *l, const char *s, size_t width, int left)
 {
-    static const char spaces[] = "                                ";
-    size_t k = strlen(s), pad = k < width ? width - k : 0;
-    if (left)
-        add_n(l, s, k);
-    while (pad) {
-        size_t m = pad < sizeof spaces - 1 ? pad : sizeof spaces - 1;
-        add_n(l, spaces, m);
-        pad -= m;
-    }
-    if (!left)
-        add_n(l, s, k);
+    add_pad_n(l, s, strlen(s), width, left);
 }
 
 static void
 add_num(struct line *l, uint64_t v)
 {
     char b[24];
-    il_fmt_u64(b, v);
-    add(l, b);
+    add_n(l, b, (size_t)(il_fmt_u64(b, v) - b));
 }
 
-/* 1234567 -> "1,234,567" */
-static void
+/* 1234567 -> "1,234,567"; returns the end */
+static char *
 grouped(uint64_t v, char out[32])
 {
     char d[24];
-    il_fmt_u64(d, v);
-    size_t n = strlen(d), o = 0;
+    size_t n = (size_t)(il_fmt_u64(d, v) - d), o = 0, next = n % 3 ? n % 3 : 3;
     for (size_t i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0)
+        if (i == next) {
             out[o++] = ',';
+            next += 3;
+        }
         out[o++] = d[i];
     }
     out[o] = 0;
+    return out + o;
 }
 
-/* v / div with `places` decimals, rounded down: "0.001234567" */
-static void
-fixed(uint64_t v, uint64_t div, int places, char out[40])
+/* v / 10^places with `places` decimals, rounded down: "0.001234567";
+ * returns the end */
+static char *
+fixed(uint64_t v, int places, char out[40])
 {
+    uint64_t div = 1;
+    for (int i = 0; i < places; i++)
+        div *= 10;
     char *p = il_fmt_u64(out, v / div);
     *p++ = '.';
-    uint64_t frac = v % div, unit = div;
-    for (int i = 0; i < places; i++) {
-        unit /= 10;
-        p[i] = (char)('0' + (unit ? frac / unit : 0));
-        if (unit)
-            frac %= unit;
-    }
-    p[places] = 0;
+    char f[24];
+    int k = (int)(il_fmt_u64(f, v % div) - f); /* at most places digits */
+    for (int i = k; i < places; i++)
+        *p++ = '0';
+    il_copy_short(p, f, (size_t)k);
+    p += k;
+    *p = 0;
+    return p;
 }
 
 /* v / div rounded to `places` decimals, by long division (no 128-bit
- * arithmetic, which would call libgcc): "949.08" */
-static void
+ * arithmetic, which would call libgcc): "949.08"; returns the end */
+static char *
 rounded(uint64_t v, uint64_t div, int places, char out[40])
 {
     uint64_t q = v / div, rem = v % div, digits = 0, scale = 1;
@@ -109,14 +137,14 @@ rounded(uint64_t v, uint64_t div, int places, char out[40])
             q++;
         }
     }
-    fixed(q * scale + digits, scale, places, out);
+    return fixed(q * scale + digits, places, out);
 }
 
 /* perf's clock events count nanoseconds; perf stat prints them in msec */
 static int
 is_ns_event(const char *name)
 {
-    static const char *const ns[] = {"task-clock", "cpu-clock"};
+    static const char ns[][12] = {"task-clock", "cpu-clock"};
     for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
         const char *a = name, *b = ns[k];
         while (*a && *a == *b)
@@ -128,43 +156,41 @@ is_ns_event(const char *name)
 }
 
 static void
-add_seconds(struct line *l, uint64_t ns, const char *what)
+add_seconds(struct line *l, uint64_t ns, const char *what, size_t n)
 {
     char b[40];
-    fixed(ns, 1000000000u, 9, b);
+    size_t k = (size_t)(fixed(ns, 9, b) - b);
     ADD(l, "  ");
-    add_pad(l, b, 18, 0);
-    add(l, what);
+    add_pad_n(l, b, k, 18, 0);
+    add_n(l, what, n);
 }
+#define ADD_SECONDS(l, ns, lit) add_seconds((l), (ns), "" lit, sizeof(lit) - 1)
 
 size_t
 il_summary_format(const struct il_summary *s, char *buf, size_t cap)
 {
-    struct line l = {buf, 0, cap};
-    char a[40], b[40];
     if (!cap)
         return 0;
-    buf[0] = 0;
+    struct line l = {buf, buf + cap - 1};
+    char a[40], b[40];
     ADD(&l, "\n Performance counter stats for '");
-    size_t start = l.n;
+    char *start = l.p;
     for (int i = 0; i < s->argc && s->argv && s->argv[i]; i++) {
         if (i)
             ADD(&l, " ");
         add(&l, s->argv[i]);
-        if (l.n - start > 120) {
+        if (l.p - start > 120) {
             ADD(&l, " ...");
             break;
         }
     }
     ADD(&l, "' (pid ");
-    il_fmt_i64(a, s->pid);
-    add(&l, a);
+    add_n(&l, a, (size_t)(il_fmt_i64(a, s->pid) - a));
     ADD(&l, ", ");
     add(&l, s->how ? s->how : "?");
     if (s->has_status || s->signal) {
-        il_fmt_i64(a, s->has_status ? s->status : s->signal);
         ADD(&l, " ");
-        add(&l, a);
+        add_n(&l, a, (size_t)(il_fmt_i64(a, s->has_status ? s->status : s->signal) - a));
     }
     ADD(&l, ", backend ");
     add(&l, s->backend ? s->backend : "?");
@@ -174,22 +200,22 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
         int ns = is_ns_event(e->name);
         ADD(&l, "  ");
         if (e->counted && ns) {
-            rounded(e->value, 1000000u, 2, a);
-            add_pad(&l, a, 18, 0);
+            add_pad_n(&l, a, (size_t)(rounded(e->value, 1000000u, 2, a) - a), 18, 0);
+            ADD(&l, " msec ");
         } else if (e->counted) {
-            grouped(e->value, a);
-            add_pad(&l, a, 18, 0);
+            add_pad_n(&l, a, (size_t)(grouped(e->value, a) - a), 18, 0);
+            ADD(&l, "      ");
         } else {
             add_pad(&l, "<not counted>", 18, 0);
+            ADD(&l, "      ");
         }
-        add(&l, ns && e->counted ? " msec " : "      ");
         add_pad(&l, e->name, 24, 1);
         const char *sep = " # ";
         if (e->counted && ns && s->has_times && s->wall_ns) {
             /* perf stat's "CPUs utilized": the event's time over the wall's */
-            rounded(e->value, s->wall_ns, 3, a);
+            size_t k = (size_t)(rounded(e->value, s->wall_ns, 3, a) - a);
             add(&l, sep);
-            add(&l, a);
+            add_n(&l, a, k);
             ADD(&l, " CPUs utilized");
             sep = ", ";
         }
@@ -197,18 +223,16 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
             add(&l, sep);
             ADD(&l, "floor ");
             if (ns) {
-                rounded(e->floor, 1000u, 2, b);
-                add(&l, b);
+                add_n(&l, b, (size_t)(rounded(e->floor, 1000u, 2, b) - b));
                 ADD(&l, " usec");
             } else {
-                grouped(e->floor, b);
-                add(&l, b);
+                add_n(&l, b, (size_t)(grouped(e->floor, b) - b));
             }
         }
         if (e->counted && e->has_times && e->enabled && e->running < e->enabled) {
-            fixed(e->running * 10000 / e->enabled, 100, 2, a);
+            size_t k = (size_t)(fixed(e->running * 10000 / e->enabled, 2, a) - a);
             ADD(&l, "  (");
-            add(&l, a);
+            add_n(&l, a, k);
             ADD(&l, "% running, multiplexed)");
         }
         if (!e->counted) {
@@ -219,20 +243,20 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
     }
     if (s->has_times) {
         ADD(&l, "\n");
-        add_seconds(&l, s->wall_ns, " seconds time elapsed\n");
-        add_seconds(&l, s->user_ns, " seconds user\n");
-        add_seconds(&l, s->sys_ns, " seconds sys\n");
+        ADD_SECONDS(&l, s->wall_ns, " seconds time elapsed\n");
+        ADD_SECONDS(&l, s->user_ns, " seconds user\n");
+        ADD_SECONDS(&l, s->sys_ns, " seconds sys\n");
     }
     if (s->maxrss_kib >= 0) {
-        il_fmt_i64(a, s->maxrss_kib);
+        size_t k = (size_t)(il_fmt_i64(a, s->maxrss_kib) - a);
         ADD(&l, "  ");
-        add_pad(&l, a, 18, 0);
+        add_pad_n(&l, a, k, 18, 0);
         ADD(&l, " KiB maximum resident set\n");
     }
     if (s->has_ctx) {
-        il_fmt_u64(a, s->ctx_voluntary);
+        size_t k = (size_t)(il_fmt_u64(a, s->ctx_voluntary) - a);
         ADD(&l, "  ");
-        add_pad(&l, a, 18, 0);
+        add_pad_n(&l, a, k, 18, 0);
         ADD(&l, " voluntary and ");
         add_num(&l, s->ctx_involuntary);
         ADD(&l, " involuntary context switches\n");
@@ -244,7 +268,10 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
         add_num(&l, s->env_vars);
         ADD(&l, " variables, argv ");
         add_num(&l, s->argv_bytes);
-        add(&l, s->aslr ? " bytes, ASLR on" : " bytes, ASLR off");
+        if (s->aslr)
+            ADD(&l, " bytes, ASLR on");
+        else
+            ADD(&l, " bytes, ASLR off");
         if (s->cpus) {
             ADD(&l, ", CPUs ");
             add(&l, s->cpus);
@@ -253,7 +280,8 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
         add(&l, s->main_sp ? s->main_sp : "?");
         ADD(&l, " (offset ");
         add_num(&l, s->stack_offset);
-        add(&l, s->stack_pinned ? ", pinned" : "");
+        if (s->stack_pinned)
+            ADD(&l, ", pinned");
         if (s->main_entry) {
             ADD(&l, ", entry ");
             add(&l, s->main_entry);
@@ -269,5 +297,6 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
         add(&l, s->errors[i]);
         ADD(&l, "\n");
     }
-    return l.n;
+    *l.p = 0;
+    return (size_t)(l.p - buf);
 }

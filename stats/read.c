@@ -269,6 +269,7 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
     d->val = append_col(d->val, n0, cap, (void **)&d2->val, d2->n, sizeof *d->val);
     d->den = append_col(d->den, n0, cap, (void **)&d2->den, d2->n, sizeof *d->den);
     d->ival = append_col(d->ival, n0, cap, (void **)&d2->ival, d2->n, sizeof *d->ival);
+    d->addr = append_col(d->addr, n0, cap, (void **)&d2->addr, d2->n, 2 * sizeof *d->addr);
     d->flag = append_col(d->flag, n0, cap, (void **)&d2->flag, d2->n, sizeof *d->flag);
     d->env = append_col(d->env, n0, cap, (void **)&d2->env, d2->n, sizeof *d->env);
     d->wall = append_col(d->wall, n0, cap, (void **)&d2->wall, d2->n, sizeof *d->wall);
@@ -407,6 +408,7 @@ il_data_free(struct il_data *d)
         free(d->keys[i]);
     free(d->keys);
     free(d->den);
+    free(d->addr);
     free(d->ival);
     free(d->flag);
     free(d->val);
@@ -415,6 +417,7 @@ il_data_free(struct il_data *d)
     free(d->lab);
     free(d->first_schema_other);
     il_disturb_free(d);
+    il_orders_free(d);
     il_machines_free(&d->mach);
     for (size_t i = 0; i < d->nrec_host; i++)
         free(d->rec_host[i]);

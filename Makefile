@@ -46,8 +46,10 @@ DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmoc
 	python3 gzip binutils lld util-linux zlib1g-dev libzstd-dev zstd clang clang-format
 # Only for tests, which skip without them: a real Slurm and GNU parallel for
 # interloper sweep's scale-out (installed with no daemon started), and
-# what builds and checks the Debian package (tests/system/debian.sh).
-DEB_TEST_PACKAGES = slurm-wlm munge parallel debhelper dpkg-dev fakeroot lintian
+# what builds and checks the Debian package (tests/system/debian.sh), and
+# the harnesses interloper run wraps (tests/system/harness.sh: lit, CTest).
+DEB_TEST_PACKAGES = slurm-wlm munge parallel debhelper dpkg-dev fakeroot lintian \
+	llvm-14-tools cmake
 
 # ---------------------------------------------------------------- parts with their own fragments
 # Each part's build lives beside its sources.  LIB is the library, TOOLS

@@ -843,6 +843,30 @@ int il_contrasts(const struct il_estimator *e, const struct il_units *a, const s
 double il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *qp,
                          size_t *nq);
 void il_contrast_free(struct il_contrast *ct);
+/* The blocks of a restricted permutation of a group's runs: a group's
+ * test of no setup effect exchanges runs across its units (setups) only
+ * within a block, the runs of one pass and one cell (units.c): what the
+ * sweep's randomization could have exchanged.  Returns the runs'
+ * positions in un->x ordered by block, the nb blocks starting at
+ * (*bs)[b] ((*bs)[nb] = the runs); NULL when a run has no pass (then
+ * exchange freely: il_block_shuffle with pos NULL) or, with *none set,
+ * when no block holds runs of two units (nothing can be exchanged).  Free
+ * the positions and *bs.  Reusable for any test whose null hypothesis
+ * says the units do not matter (attribution, say). */
+size_t *il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none);
+/* Each run x[pos[..]] divided by its block's level (the mean of the
+ * block's runs, or their median for any other estimator), so that drift
+ * between passes cancels in a statistic of the units; a shuffle within
+ * blocks leaves the levels as they are.  0, or -1 when a level is not
+ * positive (x is then partly divided: work on a copy). */
+int il_block_normalize(const struct il_estimator *e, double *x, const size_t *pos, const size_t *bs,
+                       size_t nb);
+struct il_rng;
+/* One exchange: x[pos[bs[b] ..< bs[b + 1]]] shuffled in place within each
+ * block (Fisher-Yates, drawing from g), or all of x[0 ..< N] when pos is
+ * NULL. */
+void il_block_shuffle(double *x, size_t N, const size_t *pos, const size_t *bs, size_t nb,
+                      struct il_rng *g);
 struct il_setups;
 struct il_gsetups;
 /* The exchange a comparison's test of equal per-setup ratios assumed

@@ -12,7 +12,7 @@
  *   - the systems within one (setup, pass) block: the comparison's test of
  *     equal per-setup ratios (here);
  *   - the setups within one pass: a group's test of no setup effect
- *     (setupfx.c, which takes the blocks from il_pass_blocks).
+ *     (setupfx.c, with the blocks of il_pass_blocks below).
  * A permutation test that shuffles further mixes drift into its reference
  * distribution: a free shuffle of one setup's runs over all its passes
  * turned drift into noise, and rejected none of 200 drifting A/A data sets
@@ -302,8 +302,9 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     for (size_t j = 0; j < nb; j++) {
         for (size_t i = 0; i < bna[j]; i++)
             v[bo[j] + i] /= theta;
-        c[j] = bna[j] == 1 && bnb[j] == 1 ? c[j] - ct->center
-                                          : contrast(ct->median, v + bo[j], bna[j], bnb[j], scratch);
+        c[j] = bna[j] == 1 && bnb[j] == 1
+                   ? c[j] - ct->center
+                   : contrast(ct->median, v + bo[j], bna[j], bnb[j], scratch);
     }
     ct->c = c;
     ct->stat = statistic(ct, c, ct->loc, scratch);
@@ -394,6 +395,113 @@ il_contrast_free(struct il_contrast *ct)
     memset(ct, 0, sizeof *ct);
 }
 
+/*
+ * The runs of a group's units as blocks of a restricted permutation
+ * (il_pass_blocks, il_block_shuffle): interloper sweep runs every setup
+ * once per pass (label rep, or --passes), in a random order, and passes
+ * drift, so runs are exchangeable across setups only within a pass; and,
+ * when the units are one factor of the sweep's setups (layouts over
+ * environment sizes), only within one value of the others (the run's
+ * cell, units.c).
+ */
+static int
+pass_cell_cmp(const void *a, const void *b, void *arg)
+{
+    const struct il_units *un = arg;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    uint32_t x = un->pass[i], y = un->pass[j];
+    if (x != y)
+        return (x > y) - (x < y);
+    x = un->cell[i];
+    y = un->cell[j];
+    return x != y ? (x > y) - (x < y) : (i > j) - (i < j);
+}
+
+size_t *
+il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
+{
+    *none = 0;
+    *bs = NULL;
+    *nb = 0;
+    if (!un->pass || !un->cell)
+        return NULL;
+    size_t N = 0;
+    for (size_t u = 0; u < un->k; u++)
+        N += un->n[u];
+    size_t *unit = il_xcalloc(N ? N : 1, sizeof *unit), *pos = il_xcalloc(N ? N : 1, sizeof *pos);
+    for (size_t u = 0; u < un->k; u++)
+        for (size_t i = 0; i < un->n[u]; i++)
+            unit[un->off[u] + i] = u;
+    int ok = 1, mixed_any = 0;
+    for (size_t i = 0; i < N; i++) {
+        pos[i] = i;
+        ok &= un->pass[i] != IL_MISSING_ID;
+    }
+    qsort_r(pos, N, sizeof *pos, pass_cell_cmp, (void *)un);
+    *bs = il_xcalloc(N + 1, sizeof **bs);
+    for (size_t i = 0; i < N && ok; i++) {
+        if (i == 0 || un->pass[pos[i]] != un->pass[pos[i - 1]] ||
+            un->cell[pos[i]] != un->cell[pos[i - 1]])
+            (*bs)[(*nb)++] = i;
+        else
+            mixed_any |= unit[pos[i]] != unit[pos[(*bs)[*nb - 1]]];
+    }
+    (*bs)[*nb] = N;
+    free(unit);
+    if (!ok || *nb < 1 || !mixed_any) {
+        *none = ok && *nb >= 1;
+        free(pos);
+        free(*bs);
+        *bs = NULL;
+        *nb = 0;
+        return NULL;
+    }
+    return pos;
+}
+
+int
+il_block_normalize(const struct il_estimator *e, double *x, const size_t *pos, const size_t *bs,
+                   size_t nb)
+{
+    size_t maxb = 1;
+    for (size_t b = 0; b < nb; b++)
+        maxb = bs[b + 1] - bs[b] > maxb ? bs[b + 1] - bs[b] : maxb;
+    struct il_estimator lv = {e->kind == IL_EST_MEAN ? IL_EST_MEAN : IL_EST_MEDIAN, 0.5, NULL};
+    double *v = il_xcalloc(maxb, sizeof *v), *scratch = il_xcalloc(maxb, sizeof *scratch);
+    int ok = 0;
+    for (size_t b = 0; b < nb && ok == 0; b++) {
+        size_t n = bs[b + 1] - bs[b];
+        for (size_t i = 0; i < n; i++)
+            v[i] = x[pos[bs[b] + i]];
+        double l = il_estimate(&lv, v, n, scratch);
+        if (!(l > 0)) {
+            ok = -1;
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            x[pos[bs[b] + i]] /= l;
+    }
+    free(v);
+    free(scratch);
+    return ok;
+}
+
+void
+il_block_shuffle(double *x, size_t N, const size_t *pos, const size_t *bs, size_t nb,
+                 struct il_rng *g)
+{
+    for (size_t b = 0; b < (pos ? nb : 1); b++) {
+        size_t lo = pos ? bs[b] : 0, hi = pos ? bs[b + 1] : N;
+        for (size_t i = hi - 1; i > lo; i--) {
+            size_t j = lo + il_rng_below(g, i - lo + 1);
+            size_t pi = pos ? pos[i] : i, pj = pos ? pos[j] : j;
+            double t = x[pi];
+            x[pi] = x[pj];
+            x[pj] = t;
+        }
+    }
+}
+
 const char *
 il_exch_cmp(const struct il_setups *s)
 {
@@ -420,7 +528,7 @@ il_exch_cmp_text(const struct il_opts *o, const struct il_setups *s, char *buf, 
                  "the runs of the two sides exchanged freely within each %s, which assumes that "
                  "a setup's runs are exchangeable: no drift between them (%s)",
                  o->d_label[0],
-                 !o->passes ? "--passes none"
+                 !o->passes    ? "--passes none"
                  : s->exch_why ? s->exch_why
                                : "the records carry no passes");
 }

@@ -108,97 +108,8 @@ boot_var(const struct il_estimator *e, const double *x, const size_t *n, size_t 
     return k > 0 && isfinite(s) ? s / (double)k : NAN;
 }
 
-/* The sweep's passes as blocks of a restricted permutation: interloper
- * sweep runs every setup once per pass (label rep, or --passes), in a
- * random order, and passes drift, so runs are exchangeable across setups
- * only within a pass (perm.c); and, when the units are one factor of the
- * sweep's setups (layouts over environment sizes), only within one value
- * of the others (the run's cell, units.c).  Returns the runs' positions
- * ordered by block, with *nb blocks starting at bs[b] (bs[nb] = N), or
- * NULL when a run has no pass (then runs are shuffled freely) or no
- * block holds runs of two setups (*none set: nothing can be exchanged). */
-static const struct il_units *blk_un;
-static int
-blk_cmp(const void *a, const void *b)
-{
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    uint32_t x = blk_un->pass[i], y = blk_un->pass[j];
-    if (x != y)
-        return (x > y) - (x < y);
-    x = blk_un->cell[i];
-    y = blk_un->cell[j];
-    return x != y ? (x > y) - (x < y) : (i > j) - (i < j);
-}
-
-static size_t *
-blocks(const struct il_units *un, size_t N, size_t **bs, size_t *nb, int *none)
-{
-    *none = 0;
-    if (!un->pass || !un->cell)
-        return NULL;
-    size_t *unit = il_xcalloc(N ? N : 1, sizeof *unit), *pos = il_xcalloc(N ? N : 1, sizeof *pos);
-    for (size_t u = 0; u < un->k; u++)
-        for (size_t i = 0; i < un->n[u]; i++)
-            unit[un->off[u] + i] = u;
-    int ok = 1, mixed_any = 0;
-    for (size_t i = 0; i < N; i++) {
-        pos[i] = i;
-        ok &= un->pass[i] != IL_MISSING_ID;
-    }
-    blk_un = un;
-    qsort(pos, N, sizeof *pos, blk_cmp);
-    *bs = il_xcalloc(N + 1, sizeof **bs);
-    *nb = 0;
-    for (size_t i = 0; i < N && ok; i++) {
-        if (i == 0 || un->pass[pos[i]] != un->pass[pos[i - 1]] ||
-            un->cell[pos[i]] != un->cell[pos[i - 1]])
-            (*bs)[(*nb)++] = i;
-        else
-            mixed_any |= unit[pos[i]] != unit[pos[(*bs)[*nb - 1]]];
-    }
-    (*bs)[*nb] = N;
-    free(unit);
-    if (!ok || *nb < 1 || !mixed_any) {
-        *none = ok && *nb >= 1;
-        free(pos);
-        free(*bs);
-        *bs = NULL;
-        return NULL;
-    }
-    return pos;
-}
-
-/* Each run divided by its block's level (the mean of the block's runs, or
- * their median for a quantile), so that drift between passes cancels in
- * the statistic; a permutation within blocks leaves the levels as they
- * are.  0, or -1 when a level is not positive. */
-static int
-normalize(const struct il_estimator *e, double *x, const size_t *pos, const size_t *bs, size_t nb,
-          size_t maxb)
-{
-    struct il_estimator lv = {e->kind == IL_EST_MEAN ? IL_EST_MEAN : IL_EST_MEDIAN, 0.5, NULL};
-    double *v = il_xcalloc(maxb ? maxb : 1, sizeof *v), *scratch = il_xcalloc(maxb ? maxb : 1,
-                                                                            sizeof *scratch);
-    int ok = 0;
-    for (size_t b = 0; b < nb && ok == 0; b++) {
-        size_t n = bs[b + 1] - bs[b];
-        for (size_t i = 0; i < n; i++)
-            v[i] = x[pos[bs[b] + i]];
-        double l = il_estimate(&lv, v, n, scratch);
-        if (!(l > 0)) {
-            ok = -1;
-            break;
-        }
-        for (size_t i = 0; i < n; i++)
-            x[pos[bs[b] + i]] /= l;
-    }
-    free(v);
-    free(scratch);
-    return ok;
-}
-
 /* Runs shuffled across the setups, P times (within each pass when the
- * runs say their pass, blocks(); *blocked says so): the p-value of no
+ * runs say their pass, il_pass_blocks(); *blocked says so): the p-value of no
  * setup effect (the spread statistic), and the 95% point of the largest
  * deviation (max_dev) that no setup effect gives, in *crit: a setup whose
  * own deviation passes it stands out with a family-wise error of 5% over
@@ -207,9 +118,8 @@ normalize(const struct il_estimator *e, double *x, const size_t *pos, const size
  * A restricted permutation keeps both valid under drift between passes
  * (Good, Permutation Tests, 2nd ed., 2000, section 3.5 on blocks). */
 static double
-perm_p(const struct il_estimator *e, const struct il_units *un, const size_t *pos,
-       const size_t *bs, size_t nb, size_t P, unsigned long seed, double *crit, double *qp,
-       size_t *nq)
+perm_p(const struct il_estimator *e, const struct il_units *un, const size_t *pos, const size_t *bs,
+       size_t nb, size_t P, unsigned long seed, double *crit, double *qp, size_t *nq)
 {
     size_t N = 0, maxn = 1, k = un->k;
     for (size_t u = 0; u < k; u++) {
@@ -237,16 +147,7 @@ perm_p(const struct il_estimator *e, const struct il_units *un, const size_t *po
      * resampled runs, but 199 shuffles at least. */
     size_t qmax = (size_t)fmax(199, 4e7 / ((double)N * IL_GBOOT));
     for (size_t it = 0; it < P && isfinite(t0); it++) {
-        for (size_t b = 0; b < (pos ? nb : 1); b++) {
-            size_t lo = pos ? bs[b] : 0, hi = pos ? bs[b + 1] : N;
-            for (size_t i = hi - 1; i > lo; i--) {
-                size_t j = lo + il_rng_below(&g, i - lo + 1);
-                size_t pi = pos ? pos[i] : i, pj = pos ? pos[j] : j;
-                double t = x[pi];
-                x[pi] = x[pj];
-                x[pj] = t;
-            }
-        }
+        il_block_shuffle(x, N, pos, bs, nb, &g);
         double t = stat(e, x, un->n, k, y, scratch);
         if (isnan(t))
             continue;
@@ -384,16 +285,13 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
     int none;
     for (size_t u = 0; u < sub->k; u++)
         N += sub->n[u];
-    size_t *pos = blocks(sub, N, &bs, &nb, &none);
+    size_t *pos = il_pass_blocks(sub, &bs, &nb, &none);
     if (none) {
         s->why = "no pass holds runs of two setups, so nothing can be exchanged";
         return;
     }
     if (pos) {
-        size_t maxb = 1;
-        for (size_t b = 0; b < nb; b++)
-            maxb = bs[b + 1] - bs[b] > maxb ? bs[b + 1] - bs[b] : maxb;
-        if (normalize(&o->est, sub->x, pos, bs, nb, maxb) == 0) {
+        if (il_block_normalize(&o->est, sub->x, pos, bs, nb) == 0) {
             double *scratch = il_xcalloc(N ? N : 1, sizeof *scratch);
             for (size_t u = 0; u < sub->k; u++) {
                 sub->mean[u] = il_mean(sub->x + sub->off[u], sub->n[u]);

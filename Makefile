@@ -40,7 +40,7 @@ ifneq ($(shell cat $(VERSION_H) 2>/dev/null),$(VERSION_LINE))
 $(shell mkdir -p $(B)/include && printf '%s\n' '$(VERSION_LINE)' >$(VERSION_H))
 endif
 
-# Debian packages the build and the tests need (the README says why).
+# Debian packages the build and the tests need (doc/install.md says why).
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
 	libgsl-dev gnuplot-nox mandoc shellcheck valgrind strace linux-perf \
 	python3 gzip binutils lld util-linux zlib1g-dev libzstd-dev zstd clang clang-format
@@ -121,7 +121,7 @@ smoke: tests-build
 	@sh tests/run $(SMOKE)
 
 # The seed paper's experiments on this machine, with a summary and figures
-# in $(DEMO_OUT) (demo/demo.sh; about 5 minutes, QUICK=1 about one).
+# in $(DEMO_OUT) (demo/demo.sh; how long: README.md, "Reproduce the paper").
 DEMO_OUT ?= demo/out
 demo: all
 	@sh demo/demo.sh $(if $(filter 1,$(QUICK)),--quick) --out '$(DEMO_OUT)'

@@ -540,10 +540,53 @@ int il_levels_compute(const double *y, const size_t *r, size_t n, struct il_leve
  * count, 1 when T_i^2 <= 0, or 0 when every level above shows no variance
  * (no finite optimum). */
 void il_levels_reps(const struct il_levels *lv, const double *cost, long *reps);
-/* Top-level count for a half-width of rel (0.01 = 1%) of the mean, with
- * lower counts reps; IL_SE_NOTFOUND beyond limit. */
-int il_levels_target(const struct il_levels *lv, const long *reps, double rel, long limit,
-                     long *top);
+/* The smallest top count whose predicted half-width, from the variance s2
+ * of a top-level mean, is at most goal; IL_SE_NOTFOUND beyond limit. */
+int il_levels_expected(double s2, double goal, long limit, long *top);
+/* The expected variance of one top-level mean of the real design with
+ * lower counts reps[0..n-2] (all >= 1), negative T^2 taken as 0. */
+double il_levels_predict(const struct il_levels *lv, const long *reps);
+/* M draws of that variance from what the initial experiment says of it
+ * (fixed seed IL_ASSURE_SEED). */
+int il_levels_draws(const struct il_levels *lv, const long *reps, size_t M, double *out);
+#define IL_ASSURE_DRAWS 4000
+#define IL_ASSURE_SEED 20130616UL
+/* Assurance: the probability that top repetitions of the top level give a
+ * 95% half-width within goal (absolute), over the M draws. */
+double il_levels_assurance(const double *draws, size_t M, long top, double goal);
+/* The smallest top count with an assurance of at least want (0 < want <
+ * 1), searched from start, and that assurance; IL_SE_NOTFOUND beyond
+ * limit. */
+int il_levels_assured(const double *draws, size_t M, double goal, double want, long start,
+                      long limit, long *top, double *p);
+/* The number of top-level units an initial experiment needs to estimate
+ * T_n^2 > 0 with probability conf when the top level's sd is sd, at this
+ * experiment's lower counts; 0 beyond limit. */
+long il_levels_pilot_top(const struct il_levels *lv, double sd, double conf, long limit);
+#define IL_PILOT_CONF 0.9 /* ... with this probability */
+/* The design that plan's --target refers to and its assurance. */
+struct il_assure {
+    int initial;                /* the lower counts are the initial experiment's */
+    int no_estimate;            /* the top level's T^2 <= 0 left no optimal lower count */
+    long design[IL_MAX_LEVELS]; /* lowest first; design[n-1] the top count */
+    long expected;              /* top count whose predicted half-width meets the target */
+    double p_expected;          /* the probability that that count meets it */
+    double p;                   /* the probability that design meets it */
+    double s2;                  /* expected variance of a top-level mean */
+    long pilot_need;            /* top units an initial experiment needs (0: over the limit) */
+    double pilot_sd;            /* ... to show a top-level sd this large */
+};
+
+/* That design for a half-width of rel (0.01 = 1%) of the mean: the lower
+ * counts reps[0..n-2] (NULL, or a 0 among them: the initial counts), the
+ * top count that meets it in the expected case, and with want > 0 the
+ * smallest that meets it with probability want.  IL_SE_RANGE for a zero
+ * mean, IL_SE_NONPOS when the top level's T^2 <= 0 left a lower count
+ * unknown (a 0 in reps), IL_SE_ZEROVAR when the prediction is 0,
+ * IL_SE_NOTFOUND beyond limit (a->expected 0: even in the expected case). */
+int il_levels_design(const struct il_levels *lv, const long *reps, double rel, double want,
+                     long limit, struct il_assure *a);
+
 /* Hierarchical bootstrap: B replicate means into out, resampling every
  * level with replacement, nested (Kalibera & Jones, section 9.3). */
 int il_boot_hier(const double *y, const size_t *r, size_t n, size_t B, unsigned long seed,
@@ -576,6 +619,7 @@ struct il_opts {
     double costs[IL_MAX_LEVELS]; /* as given: highest first */
     size_t ncosts;
     double target; /* relative half-width, 0.01 for 1%; 0 for none */
+    double assurance; /* asked probability of reaching the target; 0 for none */
     size_t boot;
     unsigned long seed;
     struct il_estimator est;
@@ -747,6 +791,7 @@ struct il_report {
     long reps[IL_MAX_LEVELS];   /* lowest first; reps[n-1] = top for --target */
     int has_boot;
     double bmean, bsd, blo, bhi;
+    struct il_assure as; /* with --target */
 };
 
 void il_analyze(const struct il_opts *o, struct il_report *r);

@@ -451,6 +451,7 @@ il_analyze(const struct il_opts *o, struct il_report *r)
         il_group_setups(r);
     if (o->cmp_label)
         il_compare(r);
+    il_attribute(r);
     if (o->tool == IL_TOOL_PLAN)
         plan(r);
     warn_groups(r);

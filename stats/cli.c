@@ -45,6 +45,7 @@ enum {
     O_SIZE,
     O_SUBTRACT,
     O_PASSES,
+    O_ATTRIBUTE,
 };
 
 /* The three commands' bits: which takes an option. */
@@ -120,6 +121,12 @@ static const struct il_opt opts[] = {
      "Kalibera & Jones levels, highest first; the last\n"
      "numbers the repetitions inside its parent",
      O_LEVELS, REPORT},
+    {"attribute", 0, IL_OPT_FLAG, NULL,
+     "which recorded fact explains the setups' differences:\n"
+     "main_sp, heap_start, env_bytes modulo 64 to 4096, each\n"
+     "object's link position; permutation p-values adjusted\n"
+     "over all facts (needs --setup)",
+     O_ATTRIBUTE, REPORT},
     {"estimator", 0, IL_OPT_VALUE, "E", "mean (default), median, pNN (a quantile, e.g. p10) or min",
      O_ESTIMATOR, REPORT | PLOT},
     {"bootstrap", 0, IL_OPT_VALUE, "B", "replicates of the bootstraps of quantile ratios (2000)",
@@ -156,7 +163,7 @@ static const struct il_cmd cmds[] = {
                         "[--subtract-floor] [--subtract LABEL=VALUE] [--scale]\n"
                         "[--per LABEL] [--by LABEL,...]\n"
                         "[--compare LABEL=BASELINE [--pooled] [--speedup]]\n"
-                        "[--setup LABEL[,LABEL]] [--passes LABEL|none]\n"
+                        "[--setup LABEL[,LABEL] [--attribute]] [--passes LABEL|none]\n"
                         "[--levels L_n,...,L_1]\n"
                         "[--estimator mean|median|pNN|min] [--bootstrap B] [--seed S]\n"
                         "[--include-failed] [--include-warmup] [--quiet-warning NAME]\n"
@@ -491,6 +498,10 @@ one(int id, char *v, struct il_opts *o, struct later *l)
     case O_SPEEDUP:
         o->speedup = 1;
         break;
+    case O_ATTRIBUTE:
+        o->attribute = 1;
+        o->sel.want_addr = 1;
+        break;
     case O_ESTIMATOR:
         if (il_estimator_parse(v, &o->est) < 0)
             bad("--estimator %s: expected mean, median, min, or pNN for a quantile "
@@ -629,6 +640,8 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
     }
     if (o->speedup && !o->cmp_label)
         bad("--speedup needs --compare LABEL=BASELINE: it turns the ratio around");
+    if (o->attribute && !o->nsetup)
+        bad("--attribute needs --setup LABEL: the setups whose differences it explains");
     if (o->pooled && !o->cmp_label)
         bad("--pooled needs --compare LABEL=BASELINE");
     if (tool == IL_TOOL_PLAN && o->nlevels == 0)

@@ -227,6 +227,16 @@ const char *il_str(const struct il_strtab *t, uint32_t id);
 /* Natural order: numbers by value, the rest by bytes. */
 int il_natcmp(const char *a, const char *b);
 
+/* ------------------------------------------------------------ disturb.c (orders) */
+/* A layout's link order, from a sweep's plan line (its first system). */
+struct il_order {
+    char *layout;
+    char **obj;
+    size_t nobj;
+};
+struct il_data;
+void il_orders_free(struct il_data *d);
+
 /* ------------------------------------------------------------ input.c */
 enum il_metric_kind { IL_M_EVENT, IL_M_WALL, IL_M_USER, IL_M_SYS, IL_M_MAXRSS };
 
@@ -248,6 +258,7 @@ struct il_sel {
     int derived; /* NUM/DEN: a ratio of two metrics of the same run */
     int subtract_floor, strict, want_env, want_wall, scale, include_warmup;
     int want_labels; /* note every label of the kept records (struct il_labvals) */
+    int want_addr;   /* read setup.main_sp, setup.heap_start and env_bytes (--attribute) */
     const char *slot_name[IL_MAX_SLOTS]; /* label names kept per record */
     size_t nslots;
     struct il_where *where; /* same slot: any value and none of the !=
@@ -283,6 +294,9 @@ struct il_data {
     double *val;                         /* the metric (the numerator of a derived one) */
     double *den;                         /* the denominator of a derived metric, else NULL */
     int64_t *ival;                       /* the value as an integer, with IL_R_INT */
+    uint64_t *addr; /* with want_addr: setup.main_sp, setup.heap_start of each (0: none) */
+    struct il_order *orders; /* the layouts' link orders, from sweeps' plan lines */
+    size_t norders;
     uint8_t *flag;                       /* IL_R_* */
     double *env;                         /* setup.env_bytes when want_env */
     double *wall;                        /* times.wall_ns when want_wall (NAN if absent) */
@@ -609,6 +623,7 @@ struct il_opts {
     size_t nby;
     const char *cmp_label, *cmp_base;
     int pooled, speedup, include_failed;
+    int attribute; /* --attribute (attrib.c) */
     const char *setup[2]; /* --setup A or A,B (crossed) */
     size_t nsetup;
     const char *per;                   /* --per KEY */
@@ -792,6 +807,8 @@ struct il_report {
     int has_boot;
     double bmean, bsd, blo, bhi;
     struct il_assure as; /* with --target */
+    struct il_attr *attr; /* --attribute: per comparison, or per group without */
+    size_t nattr;
 };
 
 void il_analyze(const struct il_opts *o, struct il_report *r);
@@ -921,6 +938,53 @@ const char *il_exch_cmp(const struct il_setups *s);
 const char *il_exch_group(const struct il_gsetups *s);
 void il_exch_cmp_text(const struct il_opts *o, const struct il_setups *s, char *buf, size_t n);
 void il_exch_group_text(const struct il_opts *o, const struct il_gsetups *s, char *buf, size_t n);
+
+/* ------------------------------------------------------------ attrib.c */
+/* Which recorded fact explains the differences between setups
+ * (--attribute; interloper-report(1), "Attribution"). */
+#define IL_ATTR_P 1999 /* exchanges of each of the two tests */
+enum il_fact_state {
+    IL_FACT_TESTED,
+    IL_FACT_MISSING, /* not in every record */
+    IL_FACT_VARIES,  /* varies within a setup (main_sp with ASLR on) */
+    IL_FACT_SAME,    /* the same in every setup */
+    IL_FACT_EVERY,   /* a class of its own for every setup */
+    IL_FACT_EQUIV    /* the same classes as an earlier fact (equiv) */
+};
+struct il_fact {
+    char *name;   /* "main_sp mod 64", "position of b.o" */
+    int state;    /* enum il_fact_state */
+    size_t equiv; /* IL_FACT_EQUIV: the fact tested for it */
+    size_t nclass;
+    double f_noise, f_setups; /* the F statistics */
+    double p_noise, p_setups; /* each adjusted over all facts (max-T) */
+    double p;                 /* the larger: the fact's p-value */
+    double r2;                /* share of the setups' variance between its classes */
+    int named;                /* p <= 0.05 */
+    long refines;             /* named, and a refinement of named fact i; -1 */
+    long overlaps;            /* named, but explains nothing beyond fact i, the
+                               * strongest: their classes overlap; -1 */
+    double p_beyond;          /* ... the partial F's p-value given fact i */
+    int alternative;          /* overlaps, and fact i explains nothing beyond it
+                               * either: the records cannot tell them apart */
+    char **cname;             /* each class: its value ("0x30", "3") */
+    double *cratio;           /* ... its ratio (or estimate over the mean) */
+    size_t *csetups;          /* ... its setups */
+};
+struct il_attr {
+    char *name;      /* the comparison's or group's name */
+    int cmp;         /* a comparison: per-setup log ratios; else log estimates */
+    const char *why; /* no test: why (NULL: tested) */
+    size_t setups, passes, blocks, left_out;
+    int blocked; /* the records carry passes (label rep) */
+    size_t nfact, tested, named;
+    struct il_fact *f;
+    size_t P;
+};
+void il_attribute(struct il_report *r);
+/* out_attrib.c: the text section and the JSON's attribution[] */
+void il_attr_text(FILE *fp, const struct il_report *r, int md);
+json_t *il_attr_json(const struct il_report *r);
 
 /* ------------------------------------------------------------ out_*.c */
 void il_fmt_num(char *buf, size_t n, double x);

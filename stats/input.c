@@ -195,6 +195,8 @@ setup_paths(struct rd *rd)
     il_path_set(&p[P_STATUS], IL_F_EXIT, IL_F_STATUS, NULL);
     il_path_set(&p[P_HOST], IL_F_HOST, NULL, NULL);
     il_path_set(&p[P_COUNTED_IN], IL_F_COUNTED_IN, NULL, NULL);
+    il_path_set(&p[P_MAIN_SP], IL_F_SETUP, IL_F_MAIN_SP, NULL);
+    il_path_set(&p[P_HEAP_START], IL_F_SETUP, IL_F_HEAP_START, NULL);
     rd->host_slot = rd->warm_slot = SIZE_MAX;
     for (size_t i = 0; i < sel->nslots; i++) {
         il_path_set(&p[P_LABEL0 + i], IL_F_LABELS, sel->slot_name[i], NULL);
@@ -369,9 +371,31 @@ bad_line(struct rd *rd, const char *file, size_t line, const char *what, const c
         il_warn(IL_W_LINE, file, line, b.msg);
 }
 
+/* An address the library writes as a string, "0x7fffffffe030"; 0 when
+ * absent or not one. */
+static uint64_t
+span_addr(struct il_span sp)
+{
+    if (!sp.p || sp.n < 4 || sp.p[0] != '"' || sp.p[1] != '0' || (sp.p[2] != 'x' && sp.p[2] != 'X'))
+        return 0;
+    uint64_t v = 0;
+    for (size_t i = 3; i + 1 < sp.n; i++) {
+        char c = sp.p[i];
+        int h = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (h < 0 || v >> 60)
+            return 0;
+        v = v << 4 | (uint64_t)h;
+    }
+    return v;
+}
+
 struct rec {
     double v, den, env, wall;
     int64_t iv;
+    uint64_t addr[2]; /* setup.main_sp, setup.heap_start (--attribute); 0: none */
     uint8_t flag;
 };
 
@@ -384,6 +408,8 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         if (d->den)
             d->den = il_xrealloc(d->den, d->cap * sizeof *d->den);
         d->ival = il_xrealloc(d->ival, d->cap * sizeof *d->ival);
+        if (d->addr)
+            d->addr = il_xrealloc(d->addr, 2 * d->cap * sizeof *d->addr);
         d->flag = il_xrealloc(d->flag, d->cap * sizeof *d->flag);
         d->env = il_xrealloc(d->env, d->cap * sizeof *d->env);
         d->wall = il_xrealloc(d->wall, d->cap * sizeof *d->wall);
@@ -393,6 +419,8 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
     if (d->den)
         d->den[d->n] = r->den;
     d->ival[d->n] = r->iv;
+    if (d->addr)
+        memcpy(d->addr + 2 * d->n, r->addr, sizeof r->addr);
     d->flag[d->n] = r->flag;
     d->env[d->n] = r->env;
     d->wall[d->n] = r->wall;
@@ -411,6 +439,8 @@ il_data_keep(struct il_data *d, const uint8_t *keep)
         if (d->den)
             d->den[m] = d->den[i];
         d->ival[m] = d->ival[i];
+        if (d->addr)
+            memcpy(d->addr + 2 * m, d->addr + 2 * i, 2 * sizeof *d->addr);
         d->flag[m] = d->flag[i];
         d->env[m] = d->env[i];
         d->wall[m] = d->wall[i];
@@ -700,7 +730,9 @@ il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         d->sweep_lines++; /* the sweep's own metadata: not a record */
         if (!rd->defer)
             il_disturb_line(d, s, n);
-        else if (memmem(s, n, IL_M_KIND_MACHINE, strlen(IL_M_KIND_MACHINE)))
+        else if (memmem(s, n, IL_M_KIND_MACHINE, strlen(IL_M_KIND_MACHINE)) ||
+                 memmem(s, n, "\"" IL_M_KIND "\":\"" IL_M_KIND_PLAN "\"",
+                        strlen("\"" IL_M_KIND "\":\"" IL_M_KIND_PLAN "\"")))
             il_keep_line(&rd->machine, s, n); /* for the join, in order */
         return;
     }
@@ -772,6 +804,13 @@ il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     }
     if (sel->want_wall && il_span_number(f[P_WALL], &r.wall) < 0)
         r.wall = NAN;
+    if (sel->want_addr) {
+        for (int k = 0; k < 2; k++)
+            r.addr[k] = span_addr(f[k ? P_HEAP_START : P_MAIN_SP]);
+        /* env_bytes too, without leaving out records that lack it */
+        if (!sel->want_env && il_span_number(f[P_ENV], &r.env) < 0)
+            r.env = NAN;
+    }
     int64_t st;
     if (isint)
         r.flag |= IL_R_INT;
@@ -798,6 +837,8 @@ il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d)
     memcpy(d->slot_name, sel->slot_name, sizeof d->slot_name);
     if (sel->derived)
         d->den = il_xcalloc(1, sizeof *d->den);
+    if (sel->want_addr)
+        d->addr = il_xcalloc(2, sizeof *d->addr);
     il_strtab_init(&d->st);
     il_strtab_init(&rd->events);
     setup_paths(rd);

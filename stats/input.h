@@ -30,6 +30,8 @@ enum {
     P_STATUS,
     P_HOST,
     P_COUNTED_IN,
+    P_MAIN_SP,
+    P_HEAP_START,
     P_LABEL0
 };
 

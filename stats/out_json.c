@@ -22,6 +22,7 @@
  *       probability,asked,expected_reps,expected_probability,s2} or null;
  *       pilot_needed.{reps,sd,probability} when estimable is false
  *   bootstrap.{replicates,seed,mean,sd,ci}
+ *   attribution[] with --attribute (out_attrib.c)
  *   warnings[]
  */
 #include <err.h>
@@ -523,6 +524,8 @@ il_out_json(FILE *fp, const struct il_report *r)
         set(root, IL_R_LEVELS, levels(r, &r->lv));
     if (o->tool == IL_TOOL_PLAN)
         set(root, IL_R_PLAN, plan(r));
+    if (o->attribute)
+        set(root, IL_R_ATTRIBUTION, il_attr_json(r));
     if (r->has_boot)
         set(root, IL_R_BOOTSTRAP,
             json_pack("{s:I,s:I,s:o,s:o,s:o}", "replicates", (json_int_t)o->boot, "seed",

@@ -843,6 +843,7 @@ il_out_text(FILE *fp, const struct il_report *r, int md)
                 levels_table(fp, r, md, &r->glv[g], r->gname[g]);
     }
     diag_table(fp, r, md);
+    il_attr_text(fp, r, md);
     if (r->ncmp) {
         fprintf(fp, md ? "\n**verdicts**\n\n" : "\nverdicts\n");
         for (size_t i = 0; i < r->ncmp; i++)

@@ -256,6 +256,8 @@ join_records(struct il_data *d, const struct il_data *d2, const uint32_t *map)
         if (d->den)
             d->den = il_xrealloc(d->den, n * sizeof *d->den);
         d->ival = il_xrealloc(d->ival, n * sizeof *d->ival);
+        if (d->addr)
+            d->addr = il_xrealloc(d->addr, 2 * n * sizeof *d->addr);
         d->flag = il_xrealloc(d->flag, n * sizeof *d->flag);
         d->env = il_xrealloc(d->env, n * sizeof *d->env);
         d->wall = il_xrealloc(d->wall, n * sizeof *d->wall);
@@ -265,6 +267,8 @@ join_records(struct il_data *d, const struct il_data *d2, const uint32_t *map)
     if (d->den)
         memcpy(d->den + d->n, d2->den, d2->n * sizeof *d->den);
     memcpy(d->ival + d->n, d2->ival, d2->n * sizeof *d->ival);
+    if (d->addr)
+        memcpy(d->addr + 2 * d->n, d2->addr, 2 * d2->n * sizeof *d->addr);
     memcpy(d->flag + d->n, d2->flag, d2->n * sizeof *d->flag);
     memcpy(d->env + d->n, d2->env, d2->n * sizeof *d->env);
     memcpy(d->wall + d->n, d2->wall, d2->n * sizeof *d->wall);
@@ -397,6 +401,7 @@ il_data_free(struct il_data *d)
         free(d->keys[i]);
     free(d->keys);
     free(d->den);
+    free(d->addr);
     free(d->ival);
     free(d->flag);
     free(d->val);
@@ -405,6 +410,7 @@ il_data_free(struct il_data *d)
     free(d->lab);
     free(d->first_schema_other);
     il_disturb_free(d);
+    il_orders_free(d);
     il_machines_free(&d->mach);
     for (size_t i = 0; i < d->nrec_host; i++)
         free(d->rec_host[i]);

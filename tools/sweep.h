@@ -36,6 +36,7 @@ struct il_system {
     char **path;       /* the program of each layout (one without layouts) */
     char **sha256;     /* its SHA-256, hex */
     const char **kind; /* each layout's kind from the manifest, or NULL */
+    json_t **order;    /* each layout's object order from the manifest, or NULL */
     json_t *link;      /* the manifest's command and cwd, or NULL */
     char **args;       /* its own arguments (a shell's -c COMMAND), or NULL: ARGS */
     size_t nargs;

@@ -196,6 +196,7 @@ programs(struct il_sweep *s, struct il_system *y)
     y->path = il_xcalloc(n, sizeof *y->path);
     y->sha256 = il_xcalloc(n, sizeof *y->sha256);
     y->kind = il_xcalloc(n, sizeof *y->kind);
+    y->order = il_xcalloc(n, sizeof *y->order);
     int has = strstr(y->tmpl, "{layout}") != NULL;
     if (has && !s->d.nlay)
         errx(1,
@@ -246,6 +247,10 @@ programs(struct il_sweep *s, struct il_system *y)
                  "not the manifest's); relink, or give the manifest that goes with it",
                  y->name, y->tmpl, p);
         y->kind[i] = json_string_value(json_object_get(b, "kind"));
+        /* the link order, for report's --attribute (the objects' positions) */
+        y->order[i] = json_object_get(b, IL_M_ORDER);
+        if (y->order[i])
+            json_incref(y->order[i]);
         if (y == &s->sys[0])
             s->d.kind[i] = y->kind[i];
     }

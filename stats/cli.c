@@ -501,7 +501,6 @@ one(int id, char *v, struct il_opts *o, struct later *l)
     case O_ATTRIBUTE:
         o->attribute = 1;
         o->sel.want_addr = 1;
-        o->sel.want_env = 1; /* env_bytes is one of the facts tried */
         break;
     case O_ESTIMATOR:
         if (il_estimator_parse(v, &o->est) < 0)

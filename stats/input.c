@@ -860,7 +860,7 @@ il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d)
     /* the optional columns: allocated (and grown) only when needed */
     if (sel->derived)
         d->den = il_xcalloc(1, sizeof *d->den);
-    if (sel->want_env)
+    if (sel->want_env || sel->want_addr) /* attribution tries env_bytes too */
         d->env = il_xcalloc(1, sizeof *d->env);
     if (sel->want_wall)
         d->wall = il_xcalloc(1, sizeof *d->wall);

@@ -205,13 +205,7 @@ results(const struct il_common *c)
         abs_out = il_xasprintf("%s/%s", cwd, !strncmp(output, "./", 2) ? output + 2 : output);
     }
     if (strcmp(abs_out, "-")) {
-        char *dir = il_xstrdup(abs_out);
-        *strrchr(dir, '/') = 0;
-        if (access(*dir ? dir : "/", W_OK) < 0)
-            errx(1, "--output %s: the directory %s is missing or not writable", abs_out,
-                 *dir ? dir : "/");
-        if (access(abs_out, F_OK) == 0 && access(abs_out, W_OK) < 0)
-            errx(1, "--output %s: not writable", abs_out);
+        il_check_writable("--output", abs_out);
         if (strlen(abs_out) >= IL_PATH_MAX - 32)
             errx(1, "--output %s: too long a path", abs_out);
     }

@@ -80,7 +80,7 @@ il_group_intervals(struct il_report *r)
             size_t miss = 0;
             for (size_t i = 0; i < gr->n; i++)
                 for (size_t j = 0; j < (o->design == IL_D_CROSSED ? 2u : 1u); j++)
-                    miss += r->d.lab[gr->rec[i] * r->d.nslots + o->design_slot[j]] == IL_MISSING_ID;
+                    miss += il_lab(&r->d, gr->rec[i], o->design_slot[j]) == IL_MISSING_ID;
             if (miss)
                 errx(1,
                      "%s: %zu records lack a label of the setups ('%s'); every record "
@@ -230,7 +230,7 @@ level_path(const struct il_report *r, size_t rec, size_t depth, char *buf, size_
     buf[0] = '\0';
     for (size_t i = 0; i < depth && o < n; i++)
         o += (size_t)snprintf(buf + o, n - o, "%s%s=%s", i ? " " : "", r->o->levels[i],
-                              il_str(&r->d.st, r->d.lab[rec * r->d.nslots + r->o->level_slot[i]]));
+                              il_str(&r->d.st, il_lab(&r->d, rec, r->o->level_slot[i])));
 }
 
 /* Kalibera & Jones levels of one group into lv (and its balanced values). */
@@ -245,7 +245,7 @@ level_group(struct il_report *r, size_t gi, struct il_levels *lv, double **ly)
     const uint32_t **lab = il_xcalloc(g->n, sizeof *lab);
     for (size_t k = 0; k < g->n; k++) {
         for (size_t i = 0; i < n; i++) {
-            ids[k * n + i] = d->lab[g->rec[k] * d->nslots + o->level_slot[i]];
+            ids[k * n + i] = il_lab(d, g->rec[k], o->level_slot[i]);
             if (ids[k * n + i] == IL_MISSING_ID)
                 errx(1,
                      "--levels: a selected record lacks the label '%s'; every record needs "

@@ -218,7 +218,7 @@ run_key(const struct work *w, const struct cand *c, size_t rec, uint64_t *key)
     case K_POS: {
         if (w->layslot == SIZE_MAX)
             return 0;
-        uint32_t id = d->lab[rec * d->nslots + w->layslot];
+        uint32_t id = il_lab(d, rec, w->layslot);
         size_t o = w->layord[id];
         if (!o)
             return 0;
@@ -778,13 +778,12 @@ add_runs(const struct il_report *r, size_t g, int side, struct run *run, size_t 
     size_t ps = pass_slot(r);
     for (size_t i = 0; i < gr->n; i++) {
         size_t rec = gr->rec[i];
-        const uint32_t *lab = d->lab + rec * d->nslots;
         run[n++] = (struct run){rec,
                                 gr->x[i],
                                 side,
-                                lab[o->design_slot[0]],
-                                o->design == IL_D_CROSSED ? lab[o->design_slot[1]] : 0,
-                                ps == SIZE_MAX ? IL_MISSING_ID : lab[ps]};
+                                il_lab(d, rec, o->design_slot[0]),
+                                o->design == IL_D_CROSSED ? il_lab(d, rec, o->design_slot[1]) : 0,
+                                ps == SIZE_MAX ? IL_MISSING_ID : il_lab(d, rec, ps)};
     }
     return n;
 }

@@ -648,7 +648,7 @@ check_hosts(const struct il_report *r, const struct il_cmp *c, const char *name)
     size_t cnt[8][2] = {{0}}, nh = 0;
     for (int s = 0; s < 2; s++)
         for (size_t i = 0; i < g[s]->n; i++) {
-            uint32_t id = d->lab[g[s]->rec[i] * d->nslots + hs];
+            uint32_t id = il_lab(d, g[s]->rec[i], hs);
             size_t j = 0;
             while (j < nh && ids[j] != id)
                 j++;

@@ -47,7 +47,7 @@ il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il
     size_t nrecent = 0;
     for (size_t r = 0; r < d->n; r++) {
         for (size_t i = 0; i < nkey; i++)
-            k[i] = d->lab[r * d->nslots + slots[i]];
+            k[i] = il_lab(d, r, slots[i]);
         uint32_t g = IL_HSET_NONE;
         size_t j = 0;
         while (j < nrecent && memcmp(set.key[recent[j]], k, ksz) != 0)

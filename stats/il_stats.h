@@ -301,7 +301,12 @@ struct il_data {
     uint8_t *flag;                       /* IL_R_* */
     double *env;                         /* setup.env_bytes when want_env */
     double *wall;                        /* times.wall_ns when want_wall (NAN if absent) */
-    uint32_t *lab;                       /* n * nslots string ids */
+    /* The label values, column by column (il_lab): slot s's string ids of
+     * the n records in labc[s], or labc[s] NULL when every record has
+     * labk[s] (a label no record has, or one value for all): the design
+     * labels a report looks at on its own are often absent. */
+    uint32_t *labc[IL_MAX_SLOTS];
+    uint32_t labk[IL_MAX_SLOTS];
     struct il_strtab st;
     /* What was read and why lines were left out. */
     size_t files, lines, records, selected, malformed, notrecord, unsupported, missing, nofloor,
@@ -350,6 +355,15 @@ size_t il_sel_slot(struct il_sel *sel, const char *name); /* add or find */
 size_t il_data_slot(const struct il_data *d, const char *name);
 /* Keep the records whose keep[i] is set, in order. */
 void il_data_keep(struct il_data *d, const uint8_t *keep);
+/* The string id of label slot s of record rec. */
+static inline uint32_t
+il_lab(const struct il_data *d, size_t rec, size_t s)
+{
+    return d->labc[s] ? d->labc[s][rec] : d->labk[s];
+}
+/* Slot s of records 0..n-1 as a column (room for cap), filled with
+ * labk[s] when it was none. */
+uint32_t *il_lab_column(struct il_data *d, size_t s, size_t cap);
 /* "bench, rep, setup, system" (at most 24 named). */
 void il_data_keys(const struct il_data *d, char *buf, size_t n);
 
@@ -358,7 +372,7 @@ struct il_group {
     uint32_t *key; /* nkey string ids */
     size_t n;
     double *x;   /* values in input order */
-    size_t *rec; /* record indices in input order */
+    uint32_t *rec; /* record indices in input order */
 };
 
 struct il_groups {
@@ -673,7 +687,7 @@ struct il_units {
     size_t *off, *n;   /* its runs are x[off[u] .. off[u] + n[u]) */
     double *x;         /* the values, unit by unit */
     double *mean, *est;
-    size_t *rec;    /* each run's record */
+    uint32_t *rec;  /* each run's record */
     uint32_t *pass; /* each run's pass (--passes, rep by default), or
                      * IL_MISSING_ID; NULL when no record has one */
     uint32_t *cell; /* each run's values of the sweep's factors that vary

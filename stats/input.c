@@ -428,7 +428,9 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
             d->env = il_xrealloc(d->env, d->cap * sizeof *d->env);
         if (d->wall)
             d->wall = il_xrealloc(d->wall, d->cap * sizeof *d->wall);
-        d->lab = il_xrealloc(d->lab, d->cap * (d->nslots ? d->nslots : 1) * sizeof *d->lab);
+        for (size_t s = 0; s < d->nslots; s++)
+            if (d->labc[s])
+                d->labc[s] = il_xrealloc(d->labc[s], d->cap * sizeof *d->labc[s]);
     }
     d->val[d->n] = r->v;
     if (d->den)
@@ -441,8 +443,26 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         d->env[d->n] = r->env;
     if (d->wall)
         d->wall[d->n] = r->wall;
-    memcpy(d->lab + d->n * d->nslots, ids, d->nslots * sizeof *ids);
+    for (size_t s = 0; s < d->nslots; s++) {
+        if (d->labc[s])
+            d->labc[s][d->n] = ids[s];
+        else if (d->n == 0)
+            d->labk[s] = ids[s];
+        else if (ids[s] != d->labk[s])
+            il_lab_column(d, s, d->cap)[d->n] = ids[s];
+    }
     d->n++;
+}
+
+uint32_t *
+il_lab_column(struct il_data *d, size_t s, size_t cap)
+{
+    if (!d->labc[s]) {
+        d->labc[s] = il_xcalloc(cap ? cap : 1, sizeof *d->labc[s]);
+        for (size_t i = 0; i < d->n; i++)
+            d->labc[s][i] = d->labk[s];
+    }
+    return d->labc[s];
 }
 
 void
@@ -463,7 +483,9 @@ il_data_keep(struct il_data *d, const uint8_t *keep)
             d->env[m] = d->env[i];
         if (d->wall)
             d->wall[m] = d->wall[i];
-        memmove(d->lab + m * d->nslots, d->lab + i * d->nslots, d->nslots * sizeof *d->lab);
+        for (size_t s = 0; s < d->nslots; s++)
+            if (d->labc[s])
+                d->labc[s][m] = d->labc[s][i];
         m++;
     }
     d->n = m;

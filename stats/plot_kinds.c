@@ -30,12 +30,12 @@ unit_of(const struct il_report *r, size_t rec)
 {
     const struct il_opts *o = r->o;
     const struct il_data *d = &r->d;
-    uint32_t a = d->lab[rec * d->nslots + o->design_slot[0]];
+    uint32_t a = il_lab(d, rec, o->design_slot[0]);
     if (o->design != IL_D_CROSSED)
         return a;
     char buf[1024];
     snprintf(buf, sizeof buf, "%s/%s", il_str(&d->st, a),
-             il_str(&d->st, d->lab[rec * d->nslots + o->design_slot[1]]));
+             il_str(&d->st, il_lab(d, rec, o->design_slot[1])));
     uint32_t id = il_strtab_find(&d->st, buf);
     return id == UINT32_MAX ? IL_MISSING_ID : id;
 }
@@ -51,7 +51,7 @@ unit_kind(const struct il_report *r, size_t g, uint32_t u, size_t kslot, const c
         size_t rec = gr->rec[i];
         if (unit_of(r, rec) != u)
             continue;
-        if (strcmp(il_str(&d->st, d->lab[rec * d->nslots + kslot]), k) != 0)
+        if (strcmp(il_str(&d->st, il_lab(d, rec, kslot)), k) != 0)
             return 0;
         seen = 1;
     }

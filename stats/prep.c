@@ -103,7 +103,7 @@ combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
     for (size_t i = 0; i < n; i++) {
         if (drop[i])
             continue;
-        t[m].id = d->lab[i * d->nslots + o->per_slot];
+        t[m].id = il_lab(d, i, o->per_slot);
         t[m++].i = i;
     }
     qsort(t, m, sizeof *t, cmp_pr);
@@ -121,13 +121,13 @@ combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
         for (size_t j = a + 1; j < b; j++) {
             size_t r = t[j].i;
             for (size_t s = 0; s < nk; s++)
-                if (d->lab[r * d->nslots + slots[s]] != d->lab[f * d->nslots + slots[s]])
+                if (il_lab(d, r, slots[s]) != il_lab(d, f, slots[s]))
                     errx(1,
                          "--per %s: the records of run '%s' differ in the label '%s' (%s and "
                          "%s); the records of one run must belong to one group",
                          o->per, il_str(&d->st, t[a].id), d->slot_name[slots[s]],
-                         il_str(&d->st, d->lab[f * d->nslots + slots[s]]),
-                         il_str(&d->st, d->lab[r * d->nslots + slots[s]]));
+                         il_str(&d->st, il_lab(d, f, slots[s])),
+                         il_str(&d->st, il_lab(d, r, slots[s])));
             d->val[f] += d->val[r];
             if (d->den)
                 d->den[f] += d->den[r];
@@ -155,8 +155,8 @@ unit_of(const struct il_opts *o, const struct il_data *d, size_t i)
 {
     if (o->design == IL_D_FLAT)
         return 0;
-    uint64_t a = d->lab[i * d->nslots + o->design_slot[0]];
-    uint64_t b = o->design == IL_D_CROSSED ? d->lab[i * d->nslots + o->design_slot[1]] : 0;
+    uint64_t a = il_lab(d, i, o->design_slot[0]);
+    uint64_t b = o->design == IL_D_CROSSED ? il_lab(d, i, o->design_slot[1]) : 0;
     return a << 32 | b;
 }
 
@@ -181,7 +181,7 @@ subtract(const struct il_opts *o, struct il_data *d)
         size_t n;
     } *u = il_xcalloc(n + 1, sizeof *u);
     for (size_t i = 0; i < n; i++) {
-        if (d->lab[i * d->nslots + o->sub_slot] != want || want == IL_MISSING_ID)
+        if (il_lab(d, i, o->sub_slot) != want || want == IL_MISSING_ID)
             continue;
         uint64_t id = unit_of(o, d, i);
         size_t j = 0;
@@ -203,7 +203,7 @@ subtract(const struct il_opts *o, struct il_data *d)
     for (size_t j = 0; j < k; j++)
         total += u[j].sum;
     for (size_t i = 0; i < n; i++) {
-        if (d->lab[i * d->nslots + o->sub_slot] == want)
+        if (il_lab(d, i, o->sub_slot) == want)
             continue;
         uint64_t id = unit_of(o, d, i);
         size_t j = 0;
@@ -238,7 +238,7 @@ il_prepare(const struct il_opts *o, struct il_data *d)
         /* A run with a failed record failed as a whole. */
         struct pr *t = il_xcalloc(d->n, sizeof *t);
         for (size_t i = 0; i < d->n; i++) {
-            t[i].id = d->lab[i * d->nslots + o->per_slot];
+            t[i].id = il_lab(d, i, o->per_slot);
             t[i].i = i;
         }
         qsort(t, d->n, sizeof *t, cmp_pr);
@@ -304,7 +304,7 @@ distinct(const struct il_data *d, size_t slot)
     uint8_t *seen = il_xcalloc(d->st.n + 1, 1);
     size_t k = 0;
     for (size_t i = 0; i < d->n; i++) {
-        uint32_t id = d->lab[i * d->nslots + slot];
+        uint32_t id = il_lab(d, i, slot);
         if (id != IL_MISSING_ID && !seen[id]) {
             seen[id] = 1;
             k++;

@@ -265,7 +265,7 @@ append_col(void *a, size_t n0, size_t cap, void **b, size_t n2, size_t size)
 static void
 join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
 {
-    size_t n = d->n + d2->n, ns = d->nslots ? d->nslots : 1, n0 = d->n, cap = d->cap;
+    size_t n = d->n + d2->n, n0 = d->n, cap = d->cap;
     d->val = append_col(d->val, n0, cap, (void **)&d2->val, d2->n, sizeof *d->val);
     d->den = append_col(d->den, n0, cap, (void **)&d2->den, d2->n, sizeof *d->den);
     d->ival = append_col(d->ival, n0, cap, (void **)&d2->ival, d2->n, sizeof *d->ival);
@@ -273,12 +273,23 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
     d->flag = append_col(d->flag, n0, cap, (void **)&d2->flag, d2->n, sizeof *d->flag);
     d->env = append_col(d->env, n0, cap, (void **)&d2->env, d2->n, sizeof *d->env);
     d->wall = append_col(d->wall, n0, cap, (void **)&d2->wall, d2->n, sizeof *d->wall);
-    if (n > cap)
-        d->lab = il_xrealloc(d->lab, n * ns * sizeof *d->lab);
-    for (size_t i = 0; i < d2->n * d->nslots; i++)
-        d->lab[n0 * d->nslots + i] = map[d2->lab[i]];
-    free(d2->lab);
-    d2->lab = NULL;
+    for (size_t s = 0; s < d->nslots; s++) {
+        /* one value in both halves: still no column (ids are the first
+         * half's, map the second's) */
+        if (!d2->n)
+            break;
+        if (!d->labc[s] && !d2->labc[s] && (n0 == 0 || map[d2->labk[s]] == d->labk[s])) {
+            d->labk[s] = map[d2->labk[s]];
+            continue;
+        }
+        uint32_t *c = il_lab_column(d, s, cap);
+        if (n > cap)
+            c = d->labc[s] = il_xrealloc(c, n * sizeof *c);
+        for (size_t i = 0; i < d2->n; i++)
+            c[n0 + i] = map[il_lab(d2, i, s)];
+        free(d2->labc[s]);
+        d2->labc[s] = NULL;
+    }
     if (n > cap)
         d->cap = n;
     d->n = n;
@@ -414,7 +425,8 @@ il_data_free(struct il_data *d)
     free(d->val);
     free(d->env);
     free(d->wall);
-    free(d->lab);
+    for (size_t s = 0; s < IL_MAX_SLOTS; s++)
+        free(d->labc[s]);
     free(d->first_schema_other);
     il_disturb_free(d);
     il_orders_free(d);

@@ -43,8 +43,8 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
     size_t n = g->n;
     struct ur *t = il_xcalloc(n, sizeof *t);
     for (size_t i = 0; i < n; i++) {
-        t[i].a = d->lab[g->rec[i] * d->nslots + slot[0]];
-        t[i].b = kind == IL_D_CROSSED ? d->lab[g->rec[i] * d->nslots + slot[1]] : 0;
+        t[i].a = il_lab(d, g->rec[i], slot[0]);
+        t[i].b = kind == IL_D_CROSSED ? il_lab(d, g->rec[i], slot[1]) : 0;
         t[i].i = i;
     }
     sort_d = d;
@@ -78,7 +78,7 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
         u->x[i] = g->x[t[i].i];
         u->rec[i] = g->rec[t[i].i];
         if (u->pass)
-            u->pass[i] = d->lab[u->rec[i] * d->nslots + pass_slot];
+            u->pass[i] = il_lab(d, u->rec[i], pass_slot);
     }
     for (j = 0; j < k; j++) {
         const double *x = u->x + u->off[j];
@@ -153,9 +153,9 @@ il_units_cells(const struct il_data *d, struct il_units *units, size_t ng)
         for (size_t g = 0; g < ng && !varies; g++) {
             const struct il_units *u = &units[g];
             for (size_t j = 0; j < u->k && !varies; j++) {
-                uint32_t first = d->lab[u->rec[u->off[j]] * d->nslots + s];
+                uint32_t first = il_lab(d, u->rec[u->off[j]], s);
                 for (size_t i = 1; i < u->n[j] && !varies; i++)
-                    varies = d->lab[u->rec[u->off[j] + i] * d->nslots + s] != first;
+                    varies = il_lab(d, u->rec[u->off[j] + i], s) != first;
             }
         }
         if (varies)
@@ -177,7 +177,7 @@ il_units_cells(const struct il_data *d, struct il_units *units, size_t ng)
         size_t n = u->k ? u->off[u->k - 1] + u->n[u->k - 1] : 0;
         for (size_t i = 0; i < n; i++, m++) {
             for (size_t f = 0; f < nf; f++)
-                t[m].v[f] = d->lab[u->rec[i] * d->nslots + slot[f]];
+                t[m].v[f] = il_lab(d, u->rec[i], slot[f]);
             t[m].g = g;
             t[m].run = i;
         }

@@ -90,6 +90,55 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+# phases N: N records; the label phase is one in the first half, then two
+# and three in turn; the label late only on the last fifth, one value.
+phases() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		p=one
+		[ "$i" -lt $(($1 / 2)) ] || p=$([ $((i % 2)) -eq 0 ] && echo two || echo three)
+		l=
+		[ "$i" -lt $(($1 * 4 / 5)) ] || l=',"late":"yes"'
+		rec "$i" A $((1000 + i % 13)) | sed "s/\"labels\":{/\"labels\":{\"phase\":\"$p\"$l,/"
+		i=$((i + 1))
+	done
+}
+
+# halves N: 2N records of one length, so that the cut falls after record
+# N + 1: the label half is a up to there and b after it.
+halves() {
+	i=0
+	while [ "$i" -lt $((2 * $1)) ]; do
+		h=a
+		[ "$i" -le "$1" ] || h=b
+		printf '{"schema":"interloper/1","version":"0.2.0","labels":{"bench":"tr","system":"A","setup":"e%d","rep":"%04d","half":"%s"},' \
+			$((i % 5)) $((i / 5)) "$h"
+		printf '"pid":%d,"host":"vm","exit":{"how":"return","status":0,"signal":0},' $((10000 + i))
+		printf '"events":{"task-clock":{"value":%d}},"times":{"wall_ns":%d}}\n' $((10000 + i % 13)) $((20000 + i % 7))
+		i=$((i + 1))
+	done
+}
+
+try "a label of one value in a half, or only in the second half: joined as one reading"
+if built; then
+	halves 500 >"$T/hv.jsonl"
+	assert_eq "$(awk '{ print length($0) }' "$T/hv.jsonl" | sort -u | wc -l)" 1 "the records are of one length"
+	same "one value in each half" "$T/hv.jsonl" --by half
+	assert_match "$(cat "$T/a.out")" "a +501 " "the first half's value"
+	assert_match "$(cat "$T/a.out")" "b +499 " "the second half's value"
+	phases 2000 >"$T/ph.jsonl"
+	same "one value in the first half, two in the second" "$T/ph.jsonl" --by phase
+	assert_match "$(cat "$T/a.out")" "one +1000 " "the first half's value"
+	assert_match "$(cat "$T/a.out")" "two +500 " "the second half's values"
+	same "a label only the second half has" "$T/ph.jsonl" --by late --where late=yes
+	assert_match "$(cat "$T/a.out")" "yes +400 " "its records"
+	same "both" "$T/ph.jsonl" --by phase,late --where late=yes
+	same "the first half's value only" "$T/ph.jsonl" --by system --where phase=one
+	assert_match "$(head -1 "$T/a.out")" " 1000 records " "its records are there"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 try "--strict stops at the first bad line of the second half, as one reading does"
 if built; then
 	{

@@ -124,7 +124,11 @@ label() {
 
 # pv P: a p-value with two significant digits.
 pv() {
-	awk -v x="$1" 'BEGIN { printf "%.2g", x }'
+	if [ -z "$1" ]; then
+		printf -
+	else
+		awk -v x="$1" 'BEGIN { printf "%.2g", x }'
+	fi
 }
 
 # pct X [DIGITS]: 100 X with DIGITS decimals (1).
@@ -430,7 +434,7 @@ EOF
 		o0=$(csv "$W/bz-layout.csv" setup labels,estimate | awk -F'\t' -v b="bench=$b;system=O3;setup=00" '$1 == b { printf "%.4f", $2 }')
 		o1=$(csv "$W/bz-layout.csv" setup labels,estimate | awk -F'\t' -v b="bench=$b;system=O3;setup=01" '$1 == b { printf "%.4f", $2 }')
 		awk -v b="$b" -v n="$n" -v mn="$mn" -v md="$md" -v mx="$mx" -v p="$p" -v o0="$o0" -v o1="$o1" 'BEGIN {
-			printf "| %s | %d | %.4f | %.4f | %.4f | %s (p = %s) | %s | %s |\n", b, n, mn, md, mx, p < 0.05 ? "yes" : "no", p, o0, o1 }'
+			printf "| %s | %d | %.4f | %.4f | %.4f | %s (p = %s) | %s | %s |\n", b, n, mn, md, mx, p == "-" ? "untested" : p < 0.05 ? "yes" : "no", p, o0, o1 }'
 	done
 	echo
 	echo "Do single setups straddle 1 (the paper's claim that one setup alone could show O3 faster or"
@@ -443,6 +447,8 @@ EOF
 		v=$(csv "$W/bz.csv" comparison labels,verdict | awk -F'\t' -v l="bench=$b;system=O3" '$1 == l { print $2 }')
 		raw=$(awk -v a="$mn" -v b="$mx" 'BEGIN { print (a < 1 && b > 1) ? "yes" : "no" }')
 		case $v in
+		*"could have shown either conclusion could not be tested"* | *"beyond run-to-run noise could not be tested"*)
+			claim="**could not be tested** here: $(printf '%s' "$v" | sed 's/.*could not be tested: //; s/; adjusted for the benchmarks compared.*//')" ;;
 		*"either conclusion"*) claim="**yes**: one setup alone could have shown either conclusion" ;;
 		*) claim="**no**: the tested claim does not hold here" ;;
 		esac

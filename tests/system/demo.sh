@@ -94,7 +94,9 @@ for c in json.load(open(t + "/bz.json"))["comparisons"]:
     want("- **%s**: speedup %.4f (95%% CI %.4f to %.4f)" % (b, c["ratio"], c["ci"][0], c["ci"][1]))
     s = c["setups"]
     want("- %s: single cells ranged from %.4f to %.4f" % (b, s["min"], s["max"]))
-    want("p = %.2g); %s" % (s["heterogeneity"]["p"], "**yes**" if s["straddles_one"] else "**no**"))
+    p = s["heterogeneity"]["p"]
+    want("p = %s); %s" % ("%.2g" % p if p is not None else "-", "**yes**" if s["straddles_one"]
+         else "**no**" if s["straddles_one_tested"] else "**could not be tested** here: "))
 print("ok" if not missing and metric in ("task-clock", "cycles") else missing)
 EOF
 )

@@ -40,14 +40,16 @@ ifneq ($(shell cat $(VERSION_H) 2>/dev/null),$(VERSION_LINE))
 $(shell mkdir -p $(B)/include && printf '%s\n' '$(VERSION_LINE)' >$(VERSION_H))
 endif
 
-# Debian packages the build and the tests need (the README says why).
+# Debian packages the build and the tests need (doc/install.md says why).
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
 	libgsl-dev gnuplot-nox mandoc shellcheck valgrind strace linux-perf \
 	python3 gzip binutils lld util-linux zlib1g-dev libzstd-dev zstd clang clang-format
 # Only for tests, which skip without them: a real Slurm and GNU parallel for
 # interloper sweep's scale-out (installed with no daemon started), and
-# what builds and checks the Debian package (tests/system/debian.sh).
-DEB_TEST_PACKAGES = slurm-wlm munge parallel debhelper dpkg-dev fakeroot lintian
+# what builds and checks the Debian package (tests/system/debian.sh), and
+# the harnesses interloper run wraps (tests/system/harness.sh: lit, CTest).
+DEB_TEST_PACKAGES = slurm-wlm munge parallel debhelper dpkg-dev fakeroot lintian \
+	llvm-14-tools cmake
 
 # ---------------------------------------------------------------- parts with their own fragments
 # Each part's build lives beside its sources.  LIB is the library, TOOLS
@@ -119,7 +121,7 @@ smoke: tests-build
 	@sh tests/run $(SMOKE)
 
 # The seed paper's experiments on this machine, with a summary and figures
-# in $(DEMO_OUT) (demo/demo.sh; about 5 minutes, QUICK=1 about one).
+# in $(DEMO_OUT) (demo/demo.sh; how long: README.md, "Reproduce the paper").
 DEMO_OUT ?= demo/out
 demo: all
 	@sh demo/demo.sh $(if $(filter 1,$(QUICK)),--quick) --out '$(DEMO_OUT)'

@@ -45,7 +45,8 @@
 #define IL_F_STATUS "status"
 #define IL_F_SIGNAL "signal"
 #define IL_F_EXEC "exec"
-#define IL_F_CERTAIN "certain" /* false: the record could not know the ending (libinterloper(7)) */
+#define IL_F_CERTAIN "certain" /* false: the record could not know the ending (libinterloper(7))   \
+                                */
 #define IL_HOW_NAME_RETURN "return"
 #define IL_HOW_NAME_EXIT "exit"
 #define IL_HOW_NAME__EXIT "_exit"
@@ -106,6 +107,7 @@
 #define IL_L_RUN "run"                 /* the run's id in the plan */
 #define IL_L_PLAN "plan"               /* a short identity of the plan */
 #define IL_L_SEED "seed"               /* the plan's seed */
+#define IL_L_PASS "pass"               /* run --randomize: the invocation's pass, 0, 1, ... */
 /* a warm-up run: kept in the results, left out by the report by default */
 #define IL_L_WARMUP "warmup"
 /* further factors of a setup, and how the run was made (interloper-sweep(1)) */

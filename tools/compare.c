@@ -118,14 +118,10 @@ parse(struct il_sweep *s, struct opts *o, int argc, char **argv)
     s->max_time = 600;
     s->d.warmup = 1;
     s->d.setups = 8;
-    /* environment pads of 0 to 4080 bytes in 16-byte steps: main's stack
-     * at each of its 16-byte aligned places in a page (Mytkowicz et al.,
-     * section 4.1); --env-add replaces them */
-    static unsigned long long env[256];
-    for (size_t i = 0; i < 256; i++)
-        env[i] = 16 * i;
-    s->d.env = env;
-    s->d.nenv = 256;
+    /* main's stack at each of its aligned places in a page (Mytkowicz et
+     * al., section 4.2); --env-add replaces them */
+    s->d.env = il_env_pads();
+    s->d.nenv = IL_ENV_PADS;
     s->compare = 1;
     il_opt_init(&p, &cmd, argc, argv);
     while (il_opt_next(&p)) {
@@ -282,12 +278,21 @@ commands(const struct il_sweep *s, const struct opts *o)
     return v;
 }
 
+static struct opts o;
+
+/* the links go however compare ends: done, refused, interrupted */
+static void
+links_remove(void)
+{
+    il_compare_links_remove(&o.c);
+}
+
 int
 main(int argc, char **argv)
 {
     static struct il_sweep s;
-    static struct opts o;
     parse(&s, &o, argc, argv);
+    atexit(links_remove);
     systems(&s, &o);
     s.output = s.c.output;
     il_sweep_check(&s);
@@ -309,7 +314,6 @@ main(int argc, char **argv)
             il_compare_export(&o.x, &s, rep, &e);
         json_decref(rep);
     }
-    il_compare_links_remove(&o.c);
     json_decref(e.machine);
     return rc;
 }

@@ -79,16 +79,45 @@ unsigned long long il_arg_stack_offset(const struct il_optp *p, const char *v);
 unsigned long long il_arg_heap_offset(const struct il_optp *p, const char *v);
 /* --env-size, --env-add: a byte count up to IL_ENV_MAX. */
 unsigned long long il_arg_env_bytes(const struct il_optp *p, const char *v);
+/* A whole number from lo to hi, decimal; else "OPT V: expected ...". */
+unsigned long long il_arg_count(const struct il_optp *p, const char *v, unsigned long long lo,
+                                unsigned long long hi);
 /* A time: seconds, or with an s, m or h suffix (90, 90s, 1.5m, 2h); above
  * 0 (or 0 too), at most max seconds; else "OPT V: expected". */
 double il_arg_seconds(const struct il_optp *p, const char *v, int zero_ok, double max,
                       const char *expected);
+/* The environment pads that put main's stack at each of its 256 16-byte
+ * aligned places in a page, 0 to 4080 bytes (Mytkowicz et al., section
+ * 4.2): interloper compare's setups and run --randomize's draws. */
+#define IL_ENV_PADS 256
+unsigned long long *il_env_pads(void);
 /* --stack-pin's value: auto or an address. */
 int il_is_pin_word(const char *v);
 enum il_pinmode il_arg_pin(const struct il_optp *p, const char *v, uintptr_t *addr);
 /* 1 if k is a valid label key (letters, digits, '_', '-', '.'). */
 int il_label_key_ok(const char *k);
 const char *il_label_get(const struct il_common *c, const char *key);
+
+/* ------------------------------------------------------------ run_draw.c */
+/* interloper run --randomize: setups drawn per invocation, for harnesses
+ * that run each benchmark themselves.  The generator's words are part of
+ * every such plan's id: never edited. */
+#define IL_DRAW_GENERATOR                                                                          \
+    "run --randomize 1: xoshiro128** seeded through fmix32, stream fnv1a(bench)"
+struct il_draw {
+    uint32_t seed;
+    unsigned reps; /* passes in a row that share a setup */
+    const unsigned long long *env;
+    size_t nenv;
+};
+/* The plan's id: the same for every invocation of one seed, reps and list. */
+void il_draw_plan_id(const struct il_draw *d, char id[16]);
+/* Pass (0, 1, ...) of bench: its environment pad and repetition (1...). */
+void il_draw_setup(const struct il_draw *d, const char *bench, unsigned long pass,
+                   unsigned long long *env, unsigned *rep);
+/* The next pass of the command key, counted in OUTPUT.passes under a lock
+ * (dry: read, not counted). */
+unsigned long il_draw_next_pass(const char *output, const char *key, int dry);
 
 /* ------------------------------------------------------------ setupid.c */
 /* The factor values of one setup, and its id (setupid.c says how the id

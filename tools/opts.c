@@ -216,6 +216,26 @@ il_arg_seconds(const struct il_optp *p, const char *v, int zero_ok, double max,
     return x * unit;
 }
 
+unsigned long long *
+il_env_pads(void)
+{
+    static unsigned long long pads[IL_ENV_PADS];
+    for (size_t i = 0; i < IL_ENV_PADS; i++)
+        pads[i] = 16 * i;
+    return pads;
+}
+
+unsigned long long
+il_arg_count(const struct il_optp *p, const char *v, unsigned long long lo, unsigned long long hi)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (!*v || *end || errno || v[0] == '-' || v[0] == '+' || n < lo || n > hi)
+        il_opt_bad(p, v, "expected a whole number from %llu to %llu", lo, hi);
+    return n;
+}
+
 /* ------------------------------------------------------------ the shared options */
 
 const struct il_opt il_setup_opts[] = {

@@ -29,7 +29,16 @@
 
 #define ME "interloper run"
 
-enum { O_ENV_SIZE = 1, O_ENV_ADD, O_STACK_OFFSET, O_STACK_PIN, O_HEAP_OFFSET };
+enum {
+    O_ENV_SIZE = 1,
+    O_ENV_ADD,
+    O_STACK_OFFSET,
+    O_STACK_PIN,
+    O_HEAP_OFFSET,
+    O_RANDOMIZE,
+    O_PASS,
+    O_REPS
+};
 
 static const struct il_opt opts[] = {
     {.head = "environment"},
@@ -45,6 +54,18 @@ static const struct il_opt opts[] = {
      O_STACK_PIN, 0, il_is_pin_word},
     {"heap-offset", 0, IL_OPT_VALUE, "N", "the heap starts N bytes later", O_HEAP_OFFSET},
     {"aslr", 0, IL_OPT_VALUE, "off|on", "address-space randomisation (default: off)", IL_O_ASLR},
+    {.head = "setups drawn per invocation (a harness's iterations)"},
+    {"randomize", 0, IL_OPT_VALUE, "SEED",
+     "draw the environment pad from SEED, the bench label and\n"
+     "the pass (0 to 4080 bytes in 16-byte steps), and label\n"
+     "the records pass, rep, plan and seed",
+     O_RANDOMIZE},
+    {"pass", 0, IL_OPT_VALUE, "N",
+     "this invocation's pass, 0, 1, ... (default: counted per\n"
+     "command in FILE.passes beside the results file)",
+     O_PASS},
+    {"reps", 'r', IL_OPT_VALUE, "R",
+     "with --randomize, R passes in a row share a setup (default 1)", O_REPS},
     {.head = "measurement"},
     {.incl = il_setup_opts},
     {"output", 'o', IL_OPT_VALUE, "FILE", "results file, appended to (default ./interloper.jsonl)",
@@ -76,6 +97,11 @@ static const struct il_cmd cmd = {
 /* What the options say: the setup and how to run. */
 struct run {
     struct il_common c;
+    const char *v_seed, *v_pass; /* --randomize, --pass as given */
+    struct il_draw draw;
+    unsigned long pass;
+    unsigned rep;
+    char plan[16];
     const char *v_size, *v_add, *v_stack, *v_heap; /* as given, NULL when not */
     unsigned long long env_size, env_add, stack_offset, heap_offset;
     enum il_pinmode pin;
@@ -110,6 +136,15 @@ parse(struct run *r, int argc, char **argv)
             /* the address is optional: taken only when it looks like one */
             r->pin = il_arg_pin(&p, p.val, &r->pin_addr);
             break;
+        case O_RANDOMIZE:
+            r->draw.seed = (uint32_t)il_arg_count(&p, r->v_seed = p.val, 0, 4294967295ULL);
+            break;
+        case O_PASS:
+            r->pass = (unsigned long)il_arg_count(&p, r->v_pass = p.val, 0, 1ULL << 40);
+            break;
+        case O_REPS:
+            r->draw.reps = (unsigned)il_arg_count(&p, p.val, 1, 65535);
+            break;
         }
     }
     if (p.i >= argc)
@@ -118,6 +153,15 @@ parse(struct run *r, int argc, char **argv)
         errx(1, "--env-size and --env-add do not go together; choose one");
     if (r->c.nkeep && !r->c.env_clean)
         errx(1, "--keep only matters with --env-clean; add --env-clean or drop --keep");
+    if (r->v_seed && (r->v_size || r->v_add))
+        errx(1, "--randomize draws the environment pad, so it does not go with %s",
+             r->v_size ? "--env-size" : "--env-add");
+    if (!r->v_seed && (r->v_pass || r->draw.reps))
+        errx(1, "%s numbers the passes of --randomize; add --randomize SEED",
+             r->v_pass ? "--pass" : "--reps");
+    if (r->v_seed && r->c.aslr)
+        errx(1, "--randomize draws setups, which --aslr on would make differ in every run; "
+                "choose one");
     return p.i;
 }
 
@@ -231,8 +275,53 @@ labels(const struct run *r, const char *prog)
         add_label(&lab, c, IL_L_PIN, "on", 1);
     if (c->have_cpus)
         add_label(&lab, c, IL_L_CPUS, c->cpus_text, 1);
+    if (r->v_seed) {
+        snprintf(num, sizeof num, "%lu", r->pass);
+        add_label(&lab, c, IL_L_PASS, num, 1);
+        snprintf(num, sizeof num, "%u", r->rep);
+        add_label(&lab, c, IL_L_REP, num, 1);
+        add_label(&lab, c, IL_L_PLAN, r->plan, 1);
+        snprintf(num, sizeof num, "%u", r->draw.seed);
+        add_label(&lab, c, IL_L_SEED, num, 1);
+    }
     il_buf_str(&lab, "}");
     return lab.p;
+}
+
+/* --randomize: this invocation's pass (--pass, or counted beside the
+ * results file per command: its labels, directory and argument vector),
+ * and the setup drawn for it. */
+static void
+draw(struct run *r, const char *abs_out, char **pargv)
+{
+    struct il_common *c = &r->c;
+    const char *prog = pargv[0], *bench = il_label_get(c, IL_L_BENCH);
+    if (!bench)
+        bench = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+    r->draw.reps = r->draw.reps ? r->draw.reps : 1;
+    r->draw.env = il_env_pads();
+    r->draw.nenv = IL_ENV_PADS;
+    il_draw_plan_id(&r->draw, r->plan);
+    if (!r->v_pass) {
+        if (!strcmp(abs_out, "-"))
+            errx(1, "--randomize with --output -: the passes are counted beside the results "
+                    "file; give the pass with --pass N");
+        struct il_buf key = {0};
+        char cwd[IL_PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd))
+            err(1, "cannot tell the current directory");
+        il_buf_printf(&key, "%s", cwd);
+        for (size_t k = 0; k < c->nlabels; k++)
+            il_buf_printf(&key, "\x1f%s=%s", c->labels[k].key, c->labels[k].value);
+        for (char **w = pargv; *w; w++)
+            il_buf_printf(&key, "\x1f%s", *w);
+        char hex[65];
+        il_sha256_hex(key.p, key.n, hex);
+        r->pass = il_draw_next_pass(abs_out, hex, c->dry);
+        il_buf_free(&key);
+    }
+    il_draw_setup(&r->draw, bench, r->pass, &r->env_add, &r->rep);
+    r->v_add = "drawn";
 }
 
 /* The environment, the pad last: exactly --env-size bytes, or --env-add
@@ -306,6 +395,8 @@ main(int argc, char **argv)
     if (!lib)
         errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");
     char *abs_out = results(c);
+    if (r.v_seed)
+        draw(&r, abs_out, &argv[i]);
     char *lab = labels(&r, argv[i]);
     struct il_spec spec;
     struct il_env env;

@@ -368,8 +368,13 @@ interrupted(struct state *st)
     progress(st, 1);
     end_line(st, why);
     finish(st);
-    fprintf(stderr, "%s: interrupted after %zu of %zu runs; rerun the same command to resume\n",
-            st->s->me, st->skipped + st->ran, st->planned);
+    if (st->s->compare && !st->s->c.output)
+        fprintf(stderr,
+                "%s: interrupted after %zu of %zu runs; rerun it with --seed %u to resume\n",
+                st->s->me, st->skipped + st->ran, st->planned, st->s->d.seed);
+    else
+        fprintf(stderr, "%s: interrupted after %zu of %zu runs; rerun the same command to resume\n",
+                st->s->me, st->skipped + st->ran, st->planned);
     exit(128 + sig);
 }
 

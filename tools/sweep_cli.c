@@ -17,17 +17,6 @@
 
 /* ------------------------------------------------------------ lists */
 
-static unsigned long long
-count(const struct il_optp *p, const char *v, unsigned long long lo, unsigned long long hi)
-{
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    if (!*v || *end || errno || v[0] == '-' || v[0] == '+' || n < lo || n > hi)
-        il_opt_bad(p, v, "expected a whole number from %llu to %llu", lo, hi);
-    return n;
-}
-
 /* A:B:STEP or a comma list, each value read by elem(); no value twice. */
 static unsigned long long *
 list(const struct il_optp *p, const char *v, size_t *n,
@@ -512,14 +501,14 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
     case O_LAYOUTS:
         s->layouts = v;
         if (strcmp(v, "all") && !strchr(v, ',') && v[0] != '0')
-            count(p, v, 1, 1000000);
+            il_arg_count(p, v, 1, 1000000);
         break;
     case O_ENV_BASE:
         s->env_base = il_arg_env_bytes(p, v);
         s->env_base_given = 1;
         break;
     case O_ENV_VARS:
-        s->env_vars = count(p, v, 1, 1000000);
+        s->env_vars = il_arg_count(p, v, 1, 1000000);
         s->env_vars_given = 1;
         break;
     case O_ENV_ADD:
@@ -536,16 +525,16 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
         s->pin = il_arg_pin(p, s->d.pin_factor ? NULL : v, &s->pin_addr);
         break;
     case O_SETUPS:
-        s->d.setups = (size_t)count(p, v, 1, 1ULL << 30);
+        s->d.setups = (size_t)il_arg_count(p, v, 1, 1ULL << 30);
         break;
     case O_REPS:
-        s->d.reps = (unsigned)count(p, v, 1, 65535);
+        s->d.reps = (unsigned)il_arg_count(p, v, 1, 65535);
         break;
     case O_WARMUP:
-        s->d.warmup = (unsigned)count(p, v, 0, 65535);
+        s->d.warmup = (unsigned)il_arg_count(p, v, 0, 65535);
         break;
     case O_SEED:
-        s->d.seed = (uint32_t)count(p, v, 0, 4294967295ULL);
+        s->d.seed = (uint32_t)il_arg_count(p, v, 0, 4294967295ULL);
         s->seed_given = 1;
         break;
     case O_BENCH:
@@ -582,7 +571,7 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
         s->metric = v;
         break;
     case O_MAX_RUNS:
-        s->max_runs = count(p, v, 1, ~0ULL);
+        s->max_runs = il_arg_count(p, v, 1, ~0ULL);
         break;
     case O_SHARD: {
         unsigned i, n;
@@ -605,7 +594,7 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
                            "snapshot while the sweep runs)");
         break;
     case O_SLURM:
-        s->slurm = (unsigned)count(p, v, 1, 1000000);
+        s->slurm = (unsigned)il_arg_count(p, v, 1, 1000000);
         return 0;
     case O_SUBMIT:
         s->submit = 1;

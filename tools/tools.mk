@@ -25,7 +25,8 @@ $(B)/libexec/interloper-events: $(B)/tools/events.o $(IL_CORE_OBJ) $(IL_OPT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson -lpfm -ldl
 
-$(B)/libexec/interloper-run: $(B)/tools/run.o $(IL_TOOL_COMMON_OBJ)
+$(B)/libexec/interloper-run: $(B)/tools/run.o $(B)/tools/run_draw.o $(IL_TOOL_COMMON_OBJ) \
+		$(IL_PRNG_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 

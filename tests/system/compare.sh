@@ -56,6 +56,16 @@ try "commands whose outputs differ are refused, in one line"
 il compare -q --seed 3 --setups 1 -r 1 -w 0 --max-runs 4 -o d.jsonl 'echo a' 'echo b' >out 2>err
 assert_eq "$?" 1 "status"
 assert_match "$(cat err)" "^interloper compare: run .* wrote other output than run .*--no-check-output" "the message"
+il compare -q --seed 3 --setups 1 -r 1 -w 0 --max-runs 4 -o d2.jsonl bin/A/probe bin/BB/probe -- busy 1 >out 2>err
+assert_eq "$?:$(find . -name 'interloper-compare.*' | wc -l)" "1:0" "programs refused so: their links are removed too"
+
+try "--prepare runs before each run, unmeasured; one that fails stops it in one line"
+il compare -q --seed 4 --setups 1 -r 1 -w 0 --max-runs 2 -o p.jsonl --prepare "echo x >>$T/prep.log" \
+	bin/A/probe bin/BB/probe -- hello >out 2>err
+assert_eq "$?:$(wc -l <prep.log):$(rj p.jsonl 'len(r)')" "0:2:2" "status, one --prepare for each of the 2 runs"
+il compare -q --seed 4 --setups 1 -r 1 -w 0 --max-runs 2 -o q.jsonl --prepare false \
+	bin/A/probe bin/BB/probe -- hello >out 2>err
+assert_match "$?:$(cat err)" "^1:interloper compare: --prepare 'false' before run .* ended with status 1" "a failing --prepare"
 
 try "--max-time ends it at a block's start, and the summary says so"
 il compare -q --seed 5 --no-check-output --setups 16 -r 2 -w 0 --max-time 1 -o t.jsonl bin/A/probe bin/BB/probe -- busy 20 >out 2>err
@@ -74,6 +84,6 @@ il compare --slurm 2 bin/A/probe bin/BB/probe >out 2>err
 assert_match "$?:$(cat err)" "^1:interloper compare: --slurm is not an option of interloper compare" "a sweep's option of the scale-out is not compare's"
 il compare 'echo a' 'echo a' -- x >out 2>err
 assert_match "$?:$(cat err)" "^1:.*ARGS after -- go to programs" "ARGS with shell commands"
-assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 4 "no results file left by a refused comparison"
+assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 7 "no results file left by a refused comparison"
 
 done_testing

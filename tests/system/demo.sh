@@ -25,7 +25,7 @@ fi
 make -s -C "$TOP" demo QUICK=1 DEMO_OUT="$O" >"$T/out.txt" 2>"$T/err.txt"
 assert_eq "$?" 0 "exit status ($(tail -n 3 "$T/err.txt"))"
 assert_match "$(tail -n 1 "$T/err.txt")" "^demo: done in [0-9]+ s: $O/README.md\$" "its last line"
-for f in README.md demo.log env-coarse.jsonl env-focus.jsonl bzip2-compress.jsonl \
+for f in README.md demo.log demo.facts paper-table.md env-coarse.jsonl env-focus.jsonl bzip2-compress.jsonl \
 	bzip2-decompress.jsonl report-env-coarse.txt report-env-levels.txt report-causal.txt \
 	report-bzip2.txt; do
 	assert_true "$f" test -s "$O/$f"
@@ -94,19 +94,31 @@ for c in json.load(open(t + "/bz.json"))["comparisons"]:
     want("- **%s**: speedup %.4f (95%% CI %.4f to %.4f)" % (b, c["ratio"], c["ci"][0], c["ci"][1]))
     s = c["setups"]
     want("- %s: single cells ranged from %.4f to %.4f" % (b, s["min"], s["max"]))
-    p = s["heterogeneity"]["p"]
-    want("p = %s); %s" % ("%.2g" % p if p is not None else "-", "**yes**" if s["straddles_one"]
-         else "**no**" if s["straddles_one_tested"] else "**could not be tested** here: "))
+    claim = "p = %.2g); **Claim 4, one setup alone could mislead: " % s["heterogeneity"]["p"]
+    want(claim + ("appeared here**" if s["straddles_one"] else ""))
+    if not s["straddles_one"] and claim + "appeared here**" in text:
+        missing.append("claim 4 appeared for " + b)
 print("ok" if not missing and metric in ("task-clock", "cycles") else missing)
 EOF
 )
 assert_eq "$v" ok "numbers found in README.md"
 assert_match "$(cat "$O/README.md")" "Mode: \\*\\*quick\\*\\*" "says it is the quick mode"
 assert_match "$(cat "$O/README.md")" "Took [0-9]+ s in all" "says how long it took"
+for c in 1 2 4; do
+	assert_match "$(cat "$O/README.md")" "\\*\\*Claim $c, [^*]*: (appeared here|did not appear here|could not be tested here)\\*\\*" "claim $c ends with its verdict"
+done
+assert_match "$(cat "$O/README.md")" "\\*\\*Claim 3, the link order changes the time \\(compress\\): (appeared here|did not appear here|could not be tested here)\\*\\*" "claim 3 ends with its verdict"
+
+try "demo.sh --from analyses the kept run again: the same summary, reports and table"
+sh "$TOP/demo/demo.sh" --from "$O" --out "$T/again" >/dev/null 2>"$T/err2.txt"
+assert_eq "$?" 0 "exit status ($(tail -n 2 "$T/err2.txt"))"
+for f in README.md paper-table.md report-env-coarse.txt report-env-levels.txt report-causal.txt report-bzip2.txt; do
+	assert_true "$f is the same" cmp -s "$O/$f" "$T/again/$f"
+done
 
 try "the demo's options: a bad one is one line"
 err=$(sh "$TOP/demo/demo.sh" --bogus 2>&1 >/dev/null)
 assert_eq "$?" 1 "exit status"
-assert_eq "$err" "demo: unknown argument --bogus; expected --quick or --out DIR (see --help)" "one line"
+assert_eq "$err" "demo: unknown argument --bogus; expected --quick, --out DIR or --from DIR (see --help)" "one line"
 
 done_testing

@@ -1,0 +1,116 @@
+#!/bin/sh
+# Wrapping other harnesses (README, "Wrapping other harnesses"), each
+# recipe run for real: lit as the LLVM test-suite runs it (a run-under
+# wrapper), a SPEC CPU-style submit (iterations, concurrent copies,
+# redirected output, absolute paths), CTest (CMAKE_CROSSCOMPILING_EMULATOR);
+# interloper run --randomize makes the harness's passes setups that
+# interloper report can use.
+# timeout: 600
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+cd "$T" || exit 1
+LIT=/usr/lib/llvm-14/build/utils/lit/lit.py
+
+try "lit runs a suite with interloper run as its run-under wrapper; passes are setups paired across systems"
+if [ ! -f "$LIT" ] || ! command -v python3 >/dev/null; then
+	skip "Debian's lit is missing ($LIT, package llvm-14-tools; make test-deps installs it)"
+else
+	cp -R "$TOP/tests/lit" suite
+	ok=1
+	for _ in 1 2 3; do
+		for sys in O2 O3; do
+			python3 "$LIT" -q -j1 --param run_under="sh $IL run -q --randomize 7 --events task-clock --output $T/lit.jsonl --label system=$sys --" suite >lit.out 2>&1 || ok=0
+		done
+	done
+	assert_eq "$ok:$(cat lit.out)" "1:" "every lit run passed its checks"
+	out=$(python3 - <<'PY'
+import json, collections
+r = [json.loads(l) for l in open("lit.jsonl")]
+lab = [x["labels"] for x in r]
+print(len(r), sorted({l["bench"] for l in lab}), sorted({l["pass"] for l in lab}),
+      len({l["plan"] for l in lab}))
+# the passes of one bench: one setup per pass, the same for both systems
+s = collections.defaultdict(set)
+for l in lab:
+    s[(l["bench"], l["pass"])].add((l["setup"], l["env_add"]))
+print(all(len(v) == 1 for v in s.values()), len({v.pop() for v in s.values()}) > 1)
+PY
+	)
+	assert_eq "$(printf '%s\n' "$out" | head -1)" "18 ['gzip', 'md5sum', 'sort'] ['0', '1', '2'] 1" \
+		"3 programs x 2 systems x 3 passes, labelled by bench and pass, one plan"
+	assert_eq "$(printf '%s\n' "$out" | tail -1)" "True True" \
+		"a pass's setup is the same for both systems, and the passes' setups differ"
+	sh "$IL" report --json --metric task-clock --by bench --compare system=O2 --setup setup lit.jsonl >rep.json 2>rep.err
+	assert_eq "$?" 0 "report --by bench"
+	assert_eq "$(python3 -c 'import json; j = json.load(open("rep.json")); print(sorted(c["labels"]["bench"] for c in j["comparisons"]), {c["setups_paired"] for c in j["comparisons"]})')" \
+		"['gzip', 'md5sum', 'sort'] {3}" "one comparison a program, over its 3 paired setups"
+fi
+
+try "a SPEC CPU-style submit: iterations, two copies at once, output redirected, absolute paths"
+# runcpu puts the config's variables ($command, with command_add_redirect
+# its redirections too; $benchmark, $label) into the submit line as text,
+# and runs the line with /bin/sh in each copy's run directory, with
+# SPECCOPYNUM set and a PATH of its own: hence absolute paths.
+mkdir -p exe run.0 run.1
+cp "$PROGS/probe" exe/probe_base
+for _ in 1 2; do
+	for copy in 0 1; do
+		(
+			cd "run.$copy" || exit 1
+			benchmark=999.probe label=base
+			command="../exe/probe_base hello > probe.out 2>> probe.err"
+			line="/bin/sh $IL run -q --randomize 3 --output $T/spec.jsonl --label bench=$benchmark --label system=$label --label copy=\$SPECCOPYNUM -- $command"
+			SPECCOPYNUM=$copy PATH=/nonexistent exec /bin/sh -c "$line"
+		) &
+	done
+	wait
+done
+assert_eq "$(cat run.0/probe.out)" "$(cat run.1/probe.out)" "each copy's output in its own directory"
+assert_match "$(cat run.0/probe.out)" "hello" "the program's own output"
+out=$(python3 - <<'PY'
+import json
+r = [json.loads(l)["labels"] for l in open("spec.jsonl")]
+print(len(r), sorted({(l["copy"], l["pass"]) for l in r}), {l["bench"] for l in r}, len({l["plan"] for l in r}))
+PY
+)
+assert_eq "$out" "4 [('0', '0'), ('0', '1'), ('1', '0'), ('1', '1')] {'999.probe'} 1" \
+	"2 copies x 2 iterations: each copy counts its own passes"
+
+try "CTest runs each test under interloper run as its CMAKE_CROSSCOMPILING_EMULATOR"
+if ! command -v cmake >/dev/null || ! command -v ctest >/dev/null || ! command -v cc >/dev/null; then
+	skip "cmake and a C compiler are needed (make test-deps installs cmake)"
+else
+	mkdir -p ct
+	cat >ct/CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.13)
+project(ct C)
+enable_testing()
+add_executable(hello hello.c)
+add_test(NAME hello COMMAND hello world)
+EOF
+	printf '#include <stdio.h>\nint main(int c, char **v) { printf("hi %%s\\n", v[1]); return 0; }\n' >ct/hello.c
+	cmake -S ct -B ctb -DCMAKE_CROSSCOMPILING_EMULATOR="sh;$IL;run;-q;--randomize;5;--output;$T/ct.jsonl;--label;system=A;--" >cm.log 2>&1
+	cmake --build ctb >>cm.log 2>&1
+	(cd ctb && ctest --repeat until-fail:3 >../ctest.log 2>&1)
+	assert_eq "$?" 0 "ctest passed ($(tail -3 ctest.log | tr '\n' ' '))"
+	assert_eq "$(python3 -c 'import json; r = [json.loads(l)["labels"] for l in open("ct.jsonl")]; print(len(r), {l["bench"] for l in r}, sorted(l["pass"] for l in r))')" \
+		"3 {'hello'} ['0', '1', '2']" "the test's three runs, labelled, each a pass"
+fi
+
+try "run --randomize: the passes counted per command, -n counts nothing, bad usage in one line"
+il() { sh "$IL" "$@"; }
+il run -q --randomize 9 -o p.jsonl -- /bin/true
+il run -n --randomize 9 -o p.jsonl -- /bin/true >dry.out
+il run -q --randomize 9 -o p.jsonl -- /bin/true
+il run -q --randomize 9 -r 2 --pass 5 -o p.jsonl -- /bin/true
+assert_match "$(grep '^labels' dry.out)" '"pass":"1"' "-n shows the next pass"
+assert_eq "$(python3 -c 'import json; print([(x["labels"]["pass"], x["labels"]["rep"]) for x in map(json.loads, open("p.jsonl"))])')" \
+	"[('0', '1'), ('1', '1'), ('5', '2')]" "passes 0 and 1 counted, not the dry run's; --pass 5 with -r 2 is rep 2"
+il run --randomize 9 --env-add 16 -- /bin/true >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper run: --randomize draws the environment pad, so it does not go with --env-add" "--env-add"
+il run --pass 1 -- /bin/true >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper run: --pass numbers the passes of --randomize; add --randomize SEED" "--pass alone"
+il run --randomize 9 -o - -- /bin/true >out 2>err
+assert_match "$?:$(cat err)" "^1:interloper run: --randomize with --output -: .*--pass N" "stdout records need --pass"
+
+done_testing

@@ -130,9 +130,11 @@ demo: all
 stress: tests-build
 	@sh bench/stress.sh
 
-# The hardware-counter paths, for a machine with a PMU; skipped (visibly)
-# where there is none (bench/check-pmu.sh).
-check-pmu: tests-build
+# The hardware-counter paths, for a machine with a PMU, in one command
+# (packages, build, checks); skipped, saying SKIPPED and what it would have
+# checked, where there is none (bench/check-pmu.sh).
+check-pmu: deps
+	@$(MAKE) --no-print-directory tests-build
 	@sh bench/check-pmu.sh || [ $$? -eq 77 ]
 
 SCRIPTS = $(wildcard scripts/interloper-*)

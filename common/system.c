@@ -2,6 +2,7 @@
  * system.c: what the commands ask of the system: a program as exec would
  * find it on PATH, whole reads and writes, clocks (il_util.h).
  */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -121,4 +122,19 @@ il_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void
+il_check_writable(const char *opt, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+    struct stat st;
+    if (!dir)
+        err(1, "out of memory");
+    if (access(*dir ? dir : "/", W_OK) < 0)
+        errx(1, "%s %s: the directory %s is missing or not writable", opt, path, *dir ? dir : "/");
+    free(dir);
+    if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) || access(path, W_OK) < 0))
+        errx(1, "%s %s: %s", opt, path, S_ISDIR(st.st_mode) ? "a directory" : "not writable");
 }

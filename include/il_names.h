@@ -31,6 +31,7 @@
 /* an exec'd child under INHERIT=all: the pid of the record whose counters
  * count it; it opens none of its own (events null, with the reason) */
 #define IL_F_COUNTED_IN "counted_in"
+#define IL_F_OTHERS "others_measured" /* another measured program ran meanwhile (others.c) */
 #define IL_F_SETUP "setup"
 #define IL_F_EXIT "exit"
 #define IL_F_EVENTS "events"
@@ -209,9 +210,12 @@
  * report, il_machine.h): IL_F_CPU, IL_F_KERNEL, governor, boost, SMT,
  * memory and IL_F_VERSION */
 #define IL_M_STATUS "status"
-/* kind "failed": the launch of a run whose records precede it (in the same
- * write) failed, and why; a rerun retries the run */
+/* kind "failed": the launch of a run whose records (if any: "records" says
+ * how many) precede it in the same write failed, why, and its "status" or
+ * "signal"; a rerun retries the run */
 #define IL_M_KIND_FAILED "failed"
+#define IL_M_SIGNAL "signal"
+#define IL_M_RECORDS "records"
 /* the plan line: the environment's size, in bytes, of the setup with
  * env_add 0; every setup's is this plus its env_add (--env-base) */
 #define IL_M_ENV_BASE "env_base"

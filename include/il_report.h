@@ -31,6 +31,15 @@
 #define IL_R_PLAN "plan"
 #define IL_R_BOOTSTRAP "bootstrap"
 #define IL_R_WARNINGS "warnings" /* [] of strings */
+#define IL_R_ATTRIBUTION "attribution" /* [], with --attribute */
+
+/* attribution[]: one per comparison (or group without --compare) */
+#define IL_R_NAME "name"
+#define IL_R_EXPLAINED_BY "explained_by" /* [] of fact names; empty: nothing recorded */
+#define IL_R_FACTS "facts"               /* [] of every candidate fact */
+#define IL_R_FACT "fact"                 /* "main_sp mod 64", "link position of a.o" */
+#define IL_R_STATE "state"               /* "tested", "same", "every", "varies", ... */
+#define IL_R_NAMED "named"               /* p <= 0.05: it explains the differences */
 
 /* groups[] and comparisons[] */
 #define IL_R_LABELS "labels" /* {label: value or null} */

@@ -66,5 +66,10 @@ char *il_slurp(const char *path, size_t *len);
 void il_utc_now(char out[32]);
 /* A monotonic clock in seconds. */
 double il_now(void);
+/* Exit with one line unless the file at path (absolute, or relative to
+ * the current directory) can be written later: its directory exists and is
+ * writable, and the file, if it exists, is writable and not a directory.
+ * opt names the option in the message ("--output"). */
+void il_check_writable(const char *opt, const char *path);
 
 #endif

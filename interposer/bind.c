@@ -55,6 +55,7 @@
     X(B_CLOCK_GETTIME, "clock_gettime")                                                            \
     X(B_SIGACTION, "__sigaction")                                                                  \
     X(B_FORK, "__fork")                                                                            \
+    X(B_LIBC_VERSION, "gnu_get_libc_version")                                                      \
     X(B_ENVIRON, "__environ")                                                                      \
     X(B_DLSYM, "dlsym")
 #define B_NEXT B_ON_EXIT
@@ -325,4 +326,13 @@ pid_t
 __fork(void)
 {
     return ((pid_t(*)(void))BOUND(B_FORK))();
+}
+
+IL_HIDDEN const char *gnu_get_libc_version(void);
+
+const char *
+gnu_get_libc_version(void)
+{
+    const char *(*f)(void) = (const char *(*)(void))BOUND(B_LIBC_VERSION);
+    return f ? f() : NULL;
 }

@@ -202,6 +202,9 @@ exit_entry(int status)
     }
 }
 
+/* The two on_exit entries themselves (registered by start.c's
+ * constructor, il_exit_record first): the same work, twice, for the
+ * reason above exit_entry. */
 void
 il_exit_lock(int status, void *arg)
 {
@@ -218,7 +221,10 @@ il_exit_record(int status, void *arg)
 
 /* at_quick_exit entry (registered with __cxa_at_quick_exit, which glibc
  * calls with the status): quick_exit runs no on_exit entries.  The writer
- * ends the process itself, with the status recorded. */
+ * ends the process itself, with the status recorded; handlers the program
+ * registered before our constructor are skipped (documented), and it must
+ * never return into quick_exit once the record is written, or another
+ * handler could still change the ending. */
 void
 il_quick_record(void *arg, int status)
 {
@@ -232,6 +238,14 @@ il_quick_record(void *arg, int status)
     il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/*
+ * _exit(2) and _Exit(3).  Why hooked: a process that ends this way runs no
+ * handler of ours otherwise, and its record would be lost.  They may be
+ * called anywhere, a signal handler or a vfork child included: they must
+ * stay async-signal-safe, write nothing in a vfork child (il_measured),
+ * and never return, whatever happens to the record.  The status is the
+ * one given, and signals stay blocked from the claim to the end.
+ */
 IL_EXPORT void
 _exit(int status)
 {
@@ -244,8 +258,9 @@ _Exit(int status)
     finish_and_end(IL_HOW__EXIT, status);
 }
 
-/* main returned into il_main_return (trampoline.S): what glibc would do,
- * noting that this thread's main returned. */
+/* main returned into il_main_return (trampoline.S): what glibc would do
+ * (exit with main's value), noting that this thread's main returned, so
+ * that the record says "return". */
 IL_HIDDEN void il_main_returned(int ret) __attribute__((noreturn));
 
 void
@@ -257,6 +272,17 @@ il_main_returned(int ret)
     __builtin_unreachable();
 }
 
+/*
+ * exit(3).  Why hooked: to note that this thread did not return from
+ * main ("exit", not "return"), to write a record for an exit before our
+ * constructor ran (another library's constructor calling it: no entries
+ * of ours are registered yet), and to admit at most two threads into
+ * glibc's exit at once (exit_admit).  Everything else happens in glibc's
+ * exit and our on_exit entries.  It must never run the program's
+ * handlers itself or change their order, and must hand glibc's exit the
+ * status given; glibc's own internal calls to exit (error(3)) do not come
+ * here, and need not.
+ */
 IL_EXPORT void
 exit(int status)
 {

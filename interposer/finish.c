@@ -118,6 +118,7 @@ il_write_record(void)
         il_sys_getrusage(RUSAGE_SELF, &il.ru1);
         il_sys_getrusage(RUSAGE_CHILDREN, &il.ru1c);
         il.be->floor();
+        il_others_leave();
         line = il.buf;
         n = il_record_finish();
     } else {
@@ -218,6 +219,7 @@ il_resume_after_exec(int err)
         return;
     il.exec_failed_errno = err ? err : -1;
     if (il.buf) {
+        il_others_enter();
         il.be->restart();
         __atomic_store_n(&il.phase, IL_PHASE_RUNNING, __ATOMIC_SEQ_CST);
     } else {

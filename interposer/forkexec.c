@@ -138,6 +138,16 @@ running_here(void)
     return il_measured() && il.phase == IL_PHASE_RUNNING;
 }
 
+/*
+ * fork(2) through glibc's fork.  Why hooked: under INTERLOPER_INHERIT
+ * threads or none a forked child is a process of its own and must start
+ * counters and a record of its own at once (il_child_restart), before it
+ * runs any of the program; under all it must write nothing (il.pid stays
+ * the parent's, so every hook in the child stands aside).  It must never
+ * change what fork does or returns, nor run anything in the parent but
+ * glibc's fork (its atfork handlers included), nor let a child whose
+ * backend cannot follow a fork (papi) touch the parent's counters.
+ */
 IL_EXPORT pid_t
 fork(void)
 {
@@ -162,7 +172,9 @@ fail(long rc)
  * here with our fork() and _exit(): the parent ends with its record, and
  * the child, which carries on with the program's work, is measured from
  * the fork on, whatever INTERLOPER_INHERIT says (under "all" the parent's
- * counters would die with the parent).
+ * counters would die with the parent).  It must do exactly what glibc's
+ * does, in the same order, with the same errors: setsid, chdir("/")
+ * unless nochdir, /dev/null on 0-2 unless noclose.
  */
 IL_EXPORT int daemon(int nochdir, int noclose);
 
@@ -260,14 +272,6 @@ exec_begin(const char *shown)
     return il_finish(IL_HOW_EXEC, 0, 0, shown);
 }
 
-static void
-exec_end(int wrote, int err)
-{
-    if (wrote)
-        il_resume_after_exec(err);
-    errno = err;
-}
-
 static int
 fd_runnable(int fd)
 {
@@ -275,24 +279,73 @@ fd_runnable(int fd)
     return il_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
 }
 
-/* The marker for a counted child (counted.c) goes if the exec fails. */
-static void
-exec_failed(int marker)
+/* One exec, as a hook received it. */
+struct exec_call {
+    int dir;            /* execveat's directory; AT_FDCWD for the others */
+    const char *path;   /* the file; for execvp and execvpe, to search PATH for */
+    int flags;          /* execveat's; AT_EMPTY_PATH: exec the descriptor dir */
+    int search;         /* search PATH as glibc's execvp does */
+    int at;             /* by the execveat system call, not execve */
+    const char *fdname; /* what the record names for an exec of a descriptor */
+};
+
+/*
+ * The sequence every exec hook follows: find what would run (searching
+ * PATH for execvp and execvpe); if the exec can succeed, write the exec
+ * record (exec_begin); hand a child that its parent's counters count the
+ * marker (counted.c); exec; and if the exec failed after all, close the
+ * marker and let the measurement go on (il_resume_after_exec), with errno
+ * as the exec left it.
+ */
+static int
+exec_hooked(const struct exec_call *c, char *const argv[], char *const envp[])
 {
+    char buf[IL_PATH_MAX];
+    int byfd = !c->search && c->path && !*c->path && (c->flags & AT_EMPTY_PATH);
+    const char *runs; /* what the record names; NULL: the exec cannot succeed */
+    if (c->search)
+        runs = search_path(c->path, buf, sizeof buf);
+    else if (byfd)
+        runs = fd_runnable(c->dir) ? c->fdname : NULL;
+    else
+        runs = runnable_at(c->dir, c->path, c->flags & AT_SYMLINK_NOFOLLOW) ? c->path : NULL;
+    int wrote = exec_begin(runs);
+    IL_TEST_DELAY("exec");
+    int marker = byfd        ? il_counted_give(AT_FDCWD, NULL, c->dir, envp)
+                 : c->search ? (runs ? il_counted_give(AT_FDCWD, runs, -1, envp) : -1)
+                             : il_counted_give(c->dir, c->path, -1, envp);
+    if (c->search)
+        exec_search(c->path, argv, envp);
+    else if (c->at)
+        sys_execveat(c->dir, c->path, argv, envp, c->flags);
+    else
+        sys_execve(c->path, argv, envp);
+    int err = errno;
     if (marker >= 0)
         il_sys_close(marker);
+    if (wrote)
+        il_resume_after_exec(err);
+    errno = err;
+    return -1;
 }
 
+/*
+ * The exec family.  Why hooked: an exec ends this process image, so it
+ * ends its measurement; the hook writes the image's record just before
+ * the real exec (the new image, which inherits LD_PRELOAD, writes its
+ * own).  They must never change what the exec does or what it returns:
+ * the same system call with the same arguments, PATH searched exactly as
+ * glibc searches it, errno as the exec left it.  They must never write a
+ * record for an exec that cannot succeed, nor let an exec overtake
+ * another thread that is ending the process (exec_begin).  They run in a
+ * vfork child too, where they may write no memory but their own stack:
+ * there il_measured() is false and nothing is written.
+ */
 IL_EXPORT int
 execve(const char *path, char *const argv[], char *const envp[])
 {
-    int w = exec_begin(runnable_at(AT_FDCWD, path, 0) ? path : NULL);
-    int mk = il_counted_give(AT_FDCWD, path, -1, envp);
-    int rc = sys_execve(path, argv, envp);
-    int err = errno;
-    exec_failed(mk);
-    exec_end(w, err);
-    return rc;
+    const struct exec_call c = {AT_FDCWD, path, 0, 0, 0, NULL};
+    return exec_hooked(&c, argv, envp);
 }
 
 IL_EXPORT int
@@ -304,59 +357,34 @@ execv(const char *path, char *const argv[])
 IL_EXPORT int
 execvpe(const char *file, char *const argv[], char *const envp[])
 {
-    char buf[IL_PATH_MAX];
-    const char *found = search_path(file, buf, sizeof buf);
-    int w = exec_begin(found);
-    int mk = found ? il_counted_give(AT_FDCWD, found, -1, envp) : -1;
-    int rc = exec_search(file, argv, envp);
-    int err = errno;
-    exec_failed(mk);
-    exec_end(w, err);
-    return rc;
+    const struct exec_call c = {AT_FDCWD, file, 0, 1, 0, NULL};
+    return exec_hooked(&c, argv, envp);
 }
 
 IL_EXPORT int
 execvp(const char *file, char *const argv[])
 {
-    char buf[IL_PATH_MAX];
-    const char *found = search_path(file, buf, sizeof buf);
-    int w = exec_begin(found);
-    int mk = found ? il_counted_give(AT_FDCWD, found, -1, il_environ()) : -1;
-    int rc = exec_search(file, argv, il_environ());
-    int err = errno;
-    exec_failed(mk);
-    exec_end(w, err);
-    return rc;
+    return execvpe(file, argv, il_environ());
 }
 
+/* glibc's fexecve refuses a negative descriptor with EINVAL, without a
+ * system call; so does this one. */
 IL_EXPORT int
 fexecve(int fd, char *const argv[], char *const envp[])
 {
-    int w = exec_begin(fd_runnable(fd) ? "(fexecve)" : NULL);
-    int mk = il_counted_give(AT_FDCWD, NULL, fd, envp);
-    int rc = fd < 0 ? (errno = EINVAL, -1) : sys_execveat(fd, "", argv, envp, AT_EMPTY_PATH);
-    int err = errno;
-    exec_failed(mk);
-    exec_end(w, err);
-    return rc;
+    if (fd < 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    const struct exec_call c = {fd, "", AT_EMPTY_PATH, 0, 1, "(fexecve)"};
+    return exec_hooked(&c, argv, envp);
 }
 
 IL_EXPORT int
 execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
 {
-    int ok;
-    if (!*path && (flags & AT_EMPTY_PATH))
-        ok = fd_runnable(dirfd);
-    else
-        ok = runnable_at(dirfd, path, flags & AT_SYMLINK_NOFOLLOW);
-    int w = exec_begin(ok ? (*path ? path : "(execveat)") : NULL);
-    int mk = !*path && (flags & AT_EMPTY_PATH) ? il_counted_give(AT_FDCWD, NULL, dirfd, envp)
-                                               : il_counted_give(dirfd, path, -1, envp);
-    int rc = sys_execveat(dirfd, path, argv, envp, flags);
-    int err = errno;
-    exec_failed(mk);
-    exec_end(w, err);
-    return rc;
+    const struct exec_call c = {dirfd, path, flags, 0, 1, "(execveat)"};
+    return exec_hooked(&c, argv, envp);
 }
 
 /* The variadic forms collect their arguments on the stack and go through

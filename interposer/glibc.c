@@ -6,13 +6,50 @@
  * or _exit; safe.allow names each function the set calls here, and why.
  *
  * It leans on glibc's internals (the list _IO_list_all, the FILE's write
- * pointers, the start of the wide-character buffer): libinterloper(7)
- * says which glibc versions the library supports.
+ * pointers, the start of the wide-character buffer, the order and the
+ * locking of exit()'s handlers and _IO_cleanup: exit.c), read in glibc
+ * 2.34 to 2.42.  On any other the library stands aside (il_glibc_check).
  */
+#include <gnu/libc-version.h>
 #include <stdio.h>
 #include <wchar.h>
 
 #include "il.h"
+
+/* The glibc versions whose internals the library was checked against:
+ * 2.34 (dlsym in libc) to 2.42.  A new release is added here once its
+ * libio/genops.c, stdlib/exit.c and cxa_atexit.c are read again. */
+#define IL_GLIBC_MIN 34
+#define IL_GLIBC_MAX 42
+
+/*
+ * In the constructor: is this a glibc the library supports?  1 if so;
+ * otherwise 0, after one line on stderr, and the library stands aside
+ * (no hook does anything, no record is written) rather than misbehave.
+ */
+int
+il_glibc_check(void)
+{
+    const char *v = gnu_get_libc_version(); /* bound by bind.c */
+#ifdef IL_TEST_DELAYS
+    /* the tests' variant: IL_TEST_GLIBC=2.99 stands for a glibc */
+    if (il_getenv(il_environ(), "IL_TEST_GLIBC"))
+        v = il_getenv(il_environ(), "IL_TEST_GLIBC");
+#endif
+    int major = 0, minor = 0;
+    const char *p = v ? v : "";
+    for (; *p >= '0' && *p <= '9'; p++)
+        major = 10 * major + (*p - '0');
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            minor = 10 * minor + (*p - '0');
+    if (major == 2 && minor >= IL_GLIBC_MIN && minor <= IL_GLIBC_MAX)
+        return 1;
+    il_msg("glibc ", v ? v : "(unknown)",
+           " is not one the library supports (2.34 to 2.42: it leans on their exit and stdio "
+           "internals); it stands aside: nothing is measured, no record is written");
+    return 0;
+}
 
 /*
  * glibc's exit and __libc_start_main are the next definitions after ours,

@@ -114,7 +114,7 @@ struct il_state {
     struct il_main_args main_args; /* first: trampoline.S reads it at il+0 */
     void (*real_exit)(int);
     void *real_start_main;
-    int secure; /* AT_SECURE: the library stands aside */
+    int secure; /* AT_SECURE, or an unsupported glibc: the library stands aside */
     volatile int phase;
 
     /* the end of the process (finish.c) */
@@ -136,6 +136,9 @@ struct il_state {
     pid_t main_tid;      /* the thread that entered main */
     pid_t counted_in;    /* counted by the counters of this pid's record (counted.c) */
     int counts_children; /* our counters count what our children exec */
+    int others_sem;      /* the machine's note of measured images (others.c) */
+    int others_state;    /* 0 unknown, 1 measured alone so far, 2 not alone */
+    unsigned short others_starts;
 
     const struct il_backend *be;
     enum il_inherit inherit; /* as applied */
@@ -286,6 +289,7 @@ IL_HIDDEN void il_exit_record(int status, void *arg);
 IL_HIDDEN void il_quick_record(void *arg, int status);
 
 /* glibc.c: what the exit path needs of glibc beyond system calls */
+IL_HIDDEN int il_glibc_check(void);
 IL_HIDDEN void il_resolve_reals(void);
 IL_HIDDEN void il_exit_flush(void);
 IL_HIDDEN int il_exit_unflushed(void);
@@ -293,6 +297,10 @@ IL_HIDDEN int il_exit_unflushed(void);
 /* counted.c */
 IL_HIDDEN int il_counted_give(int dir, const char *path, int fd, char *const envp[]);
 IL_HIDDEN void il_counted_take(void);
+
+/* others.c: another measured program at the same time */
+IL_HIDDEN void il_others_enter(void);
+IL_HIDDEN void il_others_leave(void);
 
 /* signals.c */
 IL_HIDDEN void il_signals_install(void);

@@ -8,9 +8,9 @@
 #   nothing outside themselves but the allowlist in interposer/safe.allow.
 IL_CORE = config sigsafe names backends backend_perf backend_papi backend_none pfm record_json \
 	summary output setup run_spec
-IL_HOOKS = start exit finish signals forkexec counted libc glibc bind
+IL_HOOKS = start exit finish signals forkexec counted libc glibc bind others
 IL_SAFE = libc sigsafe names config record_json summary output exit finish signals backend_perf \
-	backend_none run_spec stack
+	backend_none run_spec stack others
 IL_CORE_OBJ = $(IL_CORE:%=$(B)/interposer/%.o)
 IL_HOOK_OBJ = $(IL_HOOKS:%=$(B)/interposer/%.o) $(B)/interposer/trampoline.o \
 	$(B)/interposer/stack.o
@@ -40,9 +40,10 @@ $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
 	@printf '%s\n' $(IL_SAFE:%=$(B)/interposer/%.o) >$(B)/interposer/safe.list
 
 # The tests' variant of the library, with delays injected into race windows
-# (interposer/testdelay.c): the objects that hold a delay point are
-# compiled again with IL_TEST_DELAYS; the library itself has none.
-IL_DELAYED = exit forkexec
+# (interposer/testdelay.c) and a glibc version to stand for (glibc.c): the
+# objects that hold a test point are compiled again with IL_TEST_DELAYS;
+# the library itself has none.
+IL_DELAYED = exit forkexec glibc
 IL_DELAY_OBJ = $(IL_DELAYED:%=$(B)/tests/delay/%.o) $(B)/tests/delay/testdelay.o
 LIB_DELAY = $(B)/tests/libinterloper-delay.so
 

@@ -338,8 +338,14 @@ cpu_model(char *out, size_t n)
     const char *best = NULL;
     size_t best_len = 0, rank = sizeof keys / sizeof keys[0];
     out[0] = 0;
-    if (il_read_small("/proc/cpuinfo", b, sizeof b) < 0)
+    /* Unreadable (every descriptor in use, a limit as low as 3): unknown,
+     * never another name for the same machine (the architecture), which
+     * would split it in two in a grouping by CPU (issue 17).  Such a record
+     * cannot reach a file either, and goes to stderr. */
+    if (il_read_small("/proc/cpuinfo", b, sizeof b) < 0) {
+        il_strlcpy(out, "unknown", n);
         return;
+    }
     for (char *line = b; *line && rank > 0;) {
         char *nl = strchr(line, '\n');
         for (size_t k = 0; k < rank; k++) {
@@ -561,6 +567,10 @@ il_record_finish(void)
     if (il.counted_in) {
         PUT(&o, ",\"" IL_F_COUNTED_IN "\":");
         put_i64(&o, il.counted_in);
+    }
+    if (il.others_state) {
+        PUT(&o, ",\"" IL_F_OTHERS "\":");
+        put_bool(&o, il.others_state == 2);
     }
     put_setup(&o);
     put_exit(&o);

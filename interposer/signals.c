@@ -15,7 +15,7 @@
  *   - anything else is re-raised to this thread and unblocked.
  * Signals the program inherited as ignored (nohup, background jobs) are
  * left alone.  As pid 1 (a container's init) SIG_DFL means "ignore" for
- * signals from outside, so only the synchronous ones are il.sig_installed there.
+ * signals from outside, so only the synchronous ones are installed there.
  *
  * The program must not notice: our sigaction(), signal(), bsd_signal() and
  * sysv_signal() keep the program's view.  Asking for the disposition
@@ -24,7 +24,7 @@
  * real, and our handler is back when the program returns to SIG_DFL.  The
  * pattern is libmonitor's signal.c.  Because glibc's sigset(), ssignal()
  * and sigignore() change dispositions past any hook, every call checks
- * what is really il.sig_installed before trusting its own notes.  A one-shot
+ * what is really installed before trusting its own notes.  A one-shot
  * handler (SA_RESETHAND, as sysv_signal sets) is run through il_oneshot,
  * so that the "reset to SIG_DFL" lands on our handler, not on a bare
  * SIG_DFL that would lose the record; afterwards the program sees
@@ -281,6 +281,16 @@ il_signals_install(void)
     il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/*
+ * sigaction(2).  Why hooked: for a signal our handler holds, the program
+ * must see and set its own view (SIG_DFL at first), and SIG_DFL set by
+ * the program must keep our handler, so that the signal still writes the
+ * record.  It must never change what the kernel does for a disposition
+ * the program set (a handler or SIG_IGN is installed for real, with the
+ * program's flags and mask), never report our handler, and never let a
+ * one-shot handler's reset land on a bare SIG_DFL (il_oneshot).  Signals
+ * we do not hold go straight to glibc.
+ */
 IL_EXPORT int
 sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
@@ -289,7 +299,7 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 
     il_sigset all = IL_SIGALL, old;
     il_sys_sigprocmask(SIG_BLOCK, &all, &old);
-    /* what is really il.sig_installed, whatever our notes say */
+    /* what is really installed, whatever our notes say */
     struct sigaction cur, before;
     int rc = __sigaction(sig, NULL, &cur);
     int was = rc == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == il_on_signal;
@@ -358,7 +368,13 @@ set_handler(int sig, sighandler_t h, int flags)
 IL_EXPORT sighandler_t bsd_signal(int sig, sighandler_t h);
 IL_EXPORT sighandler_t sysv_signal(int sig, sighandler_t h);
 
-/* glibc's signal() has BSD semantics: handlers stay, calls restart. */
+/*
+ * signal(), bsd_signal(), sysv_signal().  Why hooked: glibc's own go to
+ * the kernel past our sigaction, and would replace our handler behind
+ * the program's back.  Each must set exactly the flags glibc's sets and
+ * return the previous handler as the program knows it.  glibc's signal()
+ * has BSD semantics: handlers stay, calls restart.
+ */
 IL_EXPORT sighandler_t
 signal(int sig, sighandler_t h)
 {

@@ -69,6 +69,8 @@ il_ctor_body(int argc, char **argv, char **envp)
     for (const unsigned long *a = il.auxv; a && a[0] != AT_NULL; a += 2)
         if (a[0] == AT_SECURE && a[1])
             il.secure = 1; /* setuid and the like: the variables are not ours to trust */
+    if (!il.secure && !il_glibc_check())
+        il.secure = 1; /* internals we have not read: stand aside, as under AT_SECURE */
     if (il.secure)
         return;
     il.pid = (pid_t)il_sys_getpid();
@@ -94,6 +96,7 @@ il_ctor(int argc, char **argv, char **envp)
 static void
 counters_start(void)
 {
+    il_others_enter(); /* three system calls, before the window */
     clock_gettime(CLOCK_REALTIME, &il.start_real);
     il_sys_getrusage(RUSAGE_SELF, &il.ru0);
     il_sys_getrusage(RUSAGE_CHILDREN, &il.ru0c);
@@ -272,6 +275,7 @@ il_child_restart(void)
     il.main_tid = il_gettid();
     il_end_reset();
     il.exit_runners = 0; /* the child's one thread */
+    il.others_state = 0;
     il.nlate = 0;
     il.exec_failed_errno = 0;
     if (!(il.be->caps & IL_CAP_FORK)) {

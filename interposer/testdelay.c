@@ -13,6 +13,9 @@
  *                glibc's exit() has just handed one of our entries, as if
  *                preempted there
  *   exec         between the exec record and the exec itself (forkexec.c)
+ *
+ * The same variant takes IL_TEST_GLIBC=VERSION as the C library's version
+ * (glibc.c), to test the library standing aside on one it does not know.
  */
 #include <string.h>
 #include <time.h>

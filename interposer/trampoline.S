@@ -2,11 +2,16 @@
  * trampoline.S: the code that must control the stack pointer exactly.
  *
  * x86-64:
- *   __libc_start_main   the hook _start calls.  A tail jump into glibc's,
- *                       with main replaced by il_main_entry: the stack is
- *                       left exactly as _start made it (its seventh
- *                       argument, stack_end, is on it), so glibc's frames
- *                       and main's sit where they would without us.
+ *   __libc_start_main   the hook _start calls: why hooked, to get in
+ *                       front of main (seeds 000, section 3.2).  A tail
+ *                       jump into glibc's, with main replaced by
+ *                       il_main_entry: the stack is left exactly as
+ *                       _start made it (its seventh argument, stack_end,
+ *                       is on it), so glibc's frames and main's sit where
+ *                       they would without us.  It must never leave a
+ *                       frame of its own, change an argument but main, or
+ *                       call anything that allocates (il_start_hook only
+ *                       resolves glibc's functions).
  *   il_main_entry       what glibc calls as main.  Saves the registers
  *                       glibc may expect preserved, calls
  *                       il_main_prepare(argc, argv, envp, entry_sp), puts

@@ -39,11 +39,11 @@ describe_groups(struct il_report *r)
             il_summarize_int(iv, gr->n, s);
         s->skew = NAN;
         if (gr->n >= 10) {
+            /* three order statistics: selection, not a sort */
             memcpy(scratch, gr->x, gr->n * sizeof *scratch);
-            qsort(scratch, gr->n, sizeof *scratch, il_dcmp);
-            double q1 = il_quantile_sorted(scratch, gr->n, 0.1),
-                   q5 = il_quantile_sorted(scratch, gr->n, 0.5),
-                   q9 = il_quantile_sorted(scratch, gr->n, 0.9);
+            double q5 = il_quantile_select(scratch, gr->n, 0.5),
+                   q1 = il_quantile_select(scratch, gr->n, 0.1),
+                   q9 = il_quantile_select(scratch, gr->n, 0.9);
             if (q9 > q1)
                 s->skew = (q9 + q1 - 2 * q5) / (q9 - q1);
         }
@@ -314,6 +314,43 @@ levels(struct il_report *r)
     r->has_levels = 1;
 }
 
+/* --target: the design, its top count and the probability that a real
+ * experiment so designed meets the target (levels.c). */
+static void
+assure(struct il_report *r)
+{
+    const struct il_opts *o = r->o;
+    size_t n = o->nlevels;
+    const long limit = 10000000;
+    struct il_assure *a = &r->as;
+    int e =
+        il_levels_design(&r->lv, r->has_plan ? r->reps : NULL, o->target, o->assurance, limit, a);
+    if (e == IL_SE_NONPOS)
+        return; /* no count: out_text.c says what initial experiment would */
+    if (e == IL_SE_NOMEM)
+        errx(1, "--target: out of memory");
+    if (e == IL_SE_RANGE)
+        errx(1, "--target %g%%: the mean is 0, so a half-width relative to it means nothing",
+             o->target * 100);
+    if (e == IL_SE_ZEROVAR)
+        errx(1,
+             "--target: the initial experiment shows no variance at all, so it predicts no "
+             "interval; measure more repetitions of '%s'",
+             o->levels[0]);
+    if (e && !a->expected)
+        errx(1,
+             "--target %g%%: more than %ld repetitions of '%s' would be needed; aim for a "
+             "wider interval",
+             o->target * 100, limit, o->levels[0]);
+    if (e)
+        errx(1,
+             "--assurance %g%%: more than %ld repetitions of '%s' would be needed; ask for "
+             "a lower probability or a wider interval",
+             o->assurance * 100, limit, o->levels[0]);
+    r->reps[n - 1] = a->design[n - 1];
+    r->has_top = 1;
+}
+
 static void
 plan(struct il_report *r)
 {
@@ -355,16 +392,19 @@ plan(struct il_report *r)
                 il_warn(IL_W_NOOPT, o->levels[n - 1 - i]);
         }
     }
-    if (o->target > 0) {
-        long top;
-        int e = il_levels_target(&r->lv, r->reps, o->target, 10000000, &top);
-        if (e)
-            errx(1,
-                 "--target %g%%: more than 10000000 repetitions of '%s' would be needed; "
-                 "aim for a wider interval",
-                 o->target * 100, o->levels[0]);
-        r->reps[n - 1] = top;
-        r->has_top = 1;
+    if (o->target > 0)
+        assure(r);
+    for (size_t i = 0; r->has_plan && i + 1 < n; i++)
+        if (r->reps[i] == 0)
+            r->as.no_estimate = 1;
+    if (r->as.no_estimate) {
+        /* what initial experiment would estimate the top level: one that
+         * shows a top-level sd as large as the target half-width, or
+         * without a target as the sd of a top-level unit's mean here */
+        size_t c = n - 2;
+        r->as.pilot_sd =
+            o->target > 0 ? o->target * fabs(r->lv.mean) : sqrt(r->lv.S2[c] / (double)r->lv.r[c]);
+        r->as.pilot_need = il_levels_pilot_top(&r->lv, r->as.pilot_sd, IL_PILOT_CONF, 1000000);
     }
     if (o->boot) {
         double *rep = il_xcalloc(o->boot, sizeof *rep);
@@ -411,6 +451,7 @@ il_analyze(const struct il_opts *o, struct il_report *r)
         il_group_setups(r);
     if (o->cmp_label)
         il_compare(r);
+    il_attribute(r);
     if (o->tool == IL_TOOL_PLAN)
         plan(r);
     warn_groups(r);

@@ -25,6 +25,7 @@ enum {
     O_LEVELS,
     O_COSTS,
     O_TARGET,
+    O_ASSURANCE,
     O_BOOT,
     O_SEED,
     O_JSON,
@@ -44,6 +45,7 @@ enum {
     O_SIZE,
     O_SUBTRACT,
     O_PASSES,
+    O_ATTRIBUTE,
 };
 
 /* The three commands' bits: which takes an option. */
@@ -60,8 +62,15 @@ static const struct il_opt opts[] = {
      "levels, highest first; give one value fewer to measure the\n"
      "lowest level's cost as the mean wall time of the records",
      O_COSTS, PLAN},
-    {"target", 0, IL_OPT_VALUE, "X%", "relative half-width of the 95% interval to reach", O_TARGET,
-     PLAN},
+    {"target", 0, IL_OPT_VALUE, "X%",
+     "relative half-width of the 95% interval to reach; the\n"
+     "output says with what probability the design reaches it",
+     O_TARGET, PLAN},
+    {"assurance", 0, IL_OPT_VALUE, "P%",
+     "enough top-level repetitions to reach the --target with\n"
+     "probability P% (e.g. 80% or 90%), not only in the\n"
+     "expected case",
+     O_ASSURANCE, PLAN},
     {"bootstrap", 0, IL_OPT_VALUE, "B", "B hierarchical bootstrap replicates", O_BOOT, PLAN},
     {"seed", 0, IL_OPT_VALUE, "S", "random seed of the bootstrap (default 1)", O_SEED, PLAN},
     {"metric", 'm', IL_OPT_VALUE, "NAME",
@@ -112,6 +121,12 @@ static const struct il_opt opts[] = {
      "Kalibera & Jones levels, highest first; the last\n"
      "numbers the repetitions inside its parent",
      O_LEVELS, REPORT},
+    {"attribute", 0, IL_OPT_FLAG, NULL,
+     "which recorded fact explains the setups' differences:\n"
+     "main_sp, heap_start, env_bytes modulo 64 to 4096, each\n"
+     "object's link position; permutation p-values adjusted\n"
+     "over all facts (needs --setup)",
+     O_ATTRIBUTE, REPORT},
     {"estimator", 0, IL_OPT_VALUE, "E", "mean (default), median, pNN (a quantile, e.g. p10) or min",
      O_ESTIMATOR, REPORT | PLOT},
     {"bootstrap", 0, IL_OPT_VALUE, "B", "replicates of the bootstraps of quantile ratios (2000)",
@@ -148,7 +163,7 @@ static const struct il_cmd cmds[] = {
                         "[--subtract-floor] [--subtract LABEL=VALUE] [--scale]\n"
                         "[--per LABEL] [--by LABEL,...]\n"
                         "[--compare LABEL=BASELINE [--pooled] [--speedup]]\n"
-                        "[--setup LABEL[,LABEL]] [--passes LABEL|none]\n"
+                        "[--setup LABEL[,LABEL] [--attribute]] [--passes LABEL|none]\n"
                         "[--levels L_n,...,L_1]\n"
                         "[--estimator mean|median|pNN|min] [--bootstrap B] [--seed S]\n"
                         "[--include-failed] [--include-warmup] [--quiet-warning NAME]\n"
@@ -169,7 +184,8 @@ static const struct il_cmd cmds[] = {
     [IL_TOOL_PLAN] =
         {
             .name = "interloper plan",
-            .synopsis = "--levels L_n,...,L_1 [--costs C_n,...,C_1] [--target X%]\n"
+            .synopsis = "--levels L_n,...,L_1 [--costs C_n,...,C_1]\n"
+                        "[--target X% [--assurance P%]]\n"
                         "[--bootstrap B [--seed S]] [--metric NAME]\n"
                         "[--where LABEL[!]=VALUE]... [--subtract-floor] [--scale]\n"
                         "[--per LABEL] [--include-failed] [--include-warmup]\n"
@@ -177,7 +193,8 @@ static const struct il_cmd cmds[] = {
             .about =
                 "Dimension an experiment after Kalibera & Jones: the variance each level adds\n"
                 "(S_i^2, T_i^2), the optimal repetition counts of the lower levels from their\n"
-                "costs, the top-level count for a target interval half-width, and a seeded\n"
+                "costs, the top-level count for a target interval half-width with the\n"
+                "probability that the real experiment reaches it (assurance), and a seeded\n"
                 "hierarchical bootstrap of the mean.",
             .more = "FILE... are records, one a line: plain, gzip or zstd; - is stdin.",
             .man = "interloper-plan(1)",
@@ -393,17 +410,19 @@ compare(struct il_opts *o, char *v)
     o->cmp_base = eq + 1;
 }
 
-static void
-target(struct il_opts *o, char *v)
+/* --target X%, --assurance P%: a percentage above 0 and below 100. */
+static double
+percent(char *v, const char *opt, const char *eg)
 {
     char *pct = strchr(v, '%');
     if (pct && pct[1])
-        bad("--target %s: expected a percentage such as 1%%", v);
+        bad("%s %s: expected a percentage such as %s", opt, v, eg);
     if (pct)
         *pct = '\0';
-    o->target = number(v, "--target") / 100;
-    if (!(o->target > 0 && o->target < 1))
-        bad("--target: expected a percentage above 0 and below 100, such as 1%%");
+    double x = number(v, opt) / 100;
+    if (!(x > 0 && x < 1))
+        bad("%s: expected a percentage above 0 and below 100, such as %s", opt, eg);
+    return x;
 }
 
 static void
@@ -479,6 +498,10 @@ one(int id, char *v, struct il_opts *o, struct later *l)
     case O_SPEEDUP:
         o->speedup = 1;
         break;
+    case O_ATTRIBUTE:
+        o->attribute = 1;
+        o->sel.want_addr = 1;
+        break;
     case O_ESTIMATOR:
         if (il_estimator_parse(v, &o->est) < 0)
             bad("--estimator %s: expected mean, median, min, or pNN for a quantile "
@@ -497,7 +520,10 @@ one(int id, char *v, struct il_opts *o, struct later *l)
         l->costs = v;
         break;
     case O_TARGET:
-        target(o, v);
+        o->target = percent(v, "--target", "1%");
+        break;
+    case O_ASSURANCE:
+        o->assurance = percent(v, "--assurance", "90%");
         break;
     case O_BOOT:
         x = number(v, "--bootstrap");
@@ -614,11 +640,15 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
     }
     if (o->speedup && !o->cmp_label)
         bad("--speedup needs --compare LABEL=BASELINE: it turns the ratio around");
+    if (o->attribute && !o->nsetup)
+        bad("--attribute needs --setup LABEL: the setups whose differences it explains");
     if (o->pooled && !o->cmp_label)
         bad("--pooled needs --compare LABEL=BASELINE");
     if (tool == IL_TOOL_PLAN && o->nlevels == 0)
         bad("--levels is required: name the levels, highest first, e.g. "
             "--levels layout,exec,iter");
+    if (o->assurance > 0 && !(o->target > 0))
+        bad("--assurance needs --target X%%: the probability is of reaching that half-width");
     if (l.costs)
         costs(o, l.costs);
     if (tool == IL_TOOL_PLAN && o->ncosts + 1 == o->nlevels)

@@ -91,9 +91,8 @@ select_k(double *a, size_t n, size_t k)
     return a[kk];
 }
 
-/* Type 7 quantile of an unsorted array, reordering it. */
-static double
-quantile_select(double *a, size_t n, double p)
+double
+il_quantile_select(double *a, size_t n, double p)
 {
     double h = (double)(n - 1) * p;
     size_t i = (size_t)floor(h);
@@ -129,7 +128,7 @@ il_summarize(const double *x, size_t n, double *scratch, struct il_summary *s)
             s->max = x[i];
     }
     memcpy(scratch, x, n * sizeof *x);
-    s->median = quantile_select(scratch, n, 0.5);
+    s->median = il_quantile_select(scratch, n, 0.5);
     if (n >= 2) {
         s->sd = sqrt(il_var(x, n, s->mean));
         s->cv = s->mean != 0 ? s->sd / fabs(s->mean) : NAN;
@@ -144,10 +143,10 @@ double
 il_median_mad(const double *x, size_t n, double *scratch, double *mad)
 {
     memcpy(scratch, x, n * sizeof *x);
-    double med = quantile_select(scratch, n, 0.5);
+    double med = il_quantile_select(scratch, n, 0.5);
     for (size_t i = 0; i < n; i++)
         scratch[i] = fabs(x[i] - med);
-    *mad = quantile_select(scratch, n, 0.5);
+    *mad = il_quantile_select(scratch, n, 0.5);
     return med;
 }
 
@@ -300,7 +299,7 @@ il_estimate(const struct il_estimator *e, const double *x, size_t n, double *scr
         return m;
     }
     memcpy(scratch, x, n * sizeof *x);
-    return quantile_select(scratch, n, e->p);
+    return il_quantile_select(scratch, n, e->p);
 }
 
 /*

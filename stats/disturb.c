@@ -9,7 +9,8 @@
  * taken from the measured programs').  interloper check says the same of
  * a machine before measuring.
  *
- * The lines are few (two a sweep), so each is read with jansson.
+ * The lines are few (two a sweep), so each is read with jansson.  The
+ * plan line's link orders are noted here too, for report --attribute.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -60,11 +61,58 @@ count_cpus(const char *list)
     return n;
 }
 
+/* ------------------------------------------------------------ link orders */
+/* The plan line's layouts' link orders (its first system's), for
+ * report --attribute (attrib.c): read here with the sweep's other lines. */
+static void
+orders_line(struct il_data *d, json_t *plan)
+{
+    json_t *sys = json_array_get(json_object_get(plan, IL_M_SYSTEMS), 0);
+    json_t *bins = json_object_get(sys, "binaries");
+    for (size_t i = 0; i < json_array_size(bins); i++) {
+        json_t *b = json_array_get(bins, i);
+        const char *lay = json_string_value(json_object_get(b, IL_L_LAYOUT));
+        json_t *order = json_object_get(b, IL_M_ORDER);
+        if (!lay || !json_is_array(order) || !json_array_size(order))
+            continue;
+        size_t k = 0;
+        while (k < d->norders && strcmp(d->orders[k].layout, lay))
+            k++;
+        if (k < d->norders)
+            continue; /* the first plan line that names it */
+        d->orders = il_xrealloc(d->orders, (d->norders + 1) * sizeof *d->orders);
+        struct il_order *o = &d->orders[d->norders++];
+        o->layout = il_xstrdup(lay);
+        o->nobj = json_array_size(order);
+        o->obj = il_xcalloc(o->nobj, sizeof *o->obj);
+        for (size_t j = 0; j < o->nobj; j++) {
+            const char *name = json_string_value(json_array_get(order, j));
+            o->obj[j] = il_xstrdup(name ? name : "?");
+        }
+    }
+}
+
+void
+il_orders_free(struct il_data *d)
+{
+    for (size_t k = 0; k < d->norders; k++) {
+        for (size_t j = 0; j < d->orders[k].nobj; j++)
+            free(d->orders[k].obj[j]);
+        free(d->orders[k].obj);
+        free(d->orders[k].layout);
+    }
+    free(d->orders);
+    d->orders = NULL;
+    d->norders = 0;
+}
+
 void
 il_disturb_line(struct il_data *d, const char *s, size_t n)
 {
     json_t *j = json_loadb(s, n, 0, NULL);
     const char *kind = json_string_value(json_object_get(j, IL_M_KIND));
+    if (kind && !strcmp(kind, IL_M_KIND_PLAN))
+        orders_line(d, j); /* the layouts' link orders (below) */
     if (!kind || strcmp(kind, IL_M_KIND_MACHINE)) {
         json_decref(j);
         return;

@@ -40,15 +40,26 @@ il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il
     uint32_t *gidx = il_xcalloc(d->n, sizeof *gidx);
     uint32_t k[IL_MAX_SLOTS];
     size_t ksz = nkey * sizeof *k;
+    /* The groups of the last records, most recent first: consecutive
+     * records usually share a group, or take turns among a few (a sweep
+     * runs every system of a setup in turn). */
+    uint32_t recent[4];
+    size_t nrecent = 0;
     for (size_t r = 0; r < d->n; r++) {
         for (size_t i = 0; i < nkey; i++)
             k[i] = d->lab[r * d->nslots + slots[i]];
-        /* Consecutive records usually share a group. */
-        uint32_t g;
-        if (r > 0 && nkey && memcmp(set.key[gidx[r - 1]], k, ksz) == 0)
-            g = gidx[r - 1];
-        else
+        uint32_t g = IL_HSET_NONE;
+        size_t j = 0;
+        while (j < nrecent && memcmp(set.key[recent[j]], k, ksz) != 0)
+            j++;
+        if (j < nrecent) {
+            g = recent[j];
+        } else {
             g = il_hset_add(&set, k, ksz, NULL);
+            j = nrecent < 4 ? nrecent++ : 3;
+        }
+        memmove(recent + 1, recent, j * sizeof *recent);
+        recent[0] = g;
         if (g == cap) {
             cap *= 2;
             count = il_xrealloc(count, cap * sizeof *count);

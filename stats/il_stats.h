@@ -227,6 +227,16 @@ const char *il_str(const struct il_strtab *t, uint32_t id);
 /* Natural order: numbers by value, the rest by bytes. */
 int il_natcmp(const char *a, const char *b);
 
+/* ------------------------------------------------------------ disturb.c (orders) */
+/* A layout's link order, from a sweep's plan line (its first system). */
+struct il_order {
+    char *layout;
+    char **obj;
+    size_t nobj;
+};
+struct il_data;
+void il_orders_free(struct il_data *d);
+
 /* ------------------------------------------------------------ input.c */
 enum il_metric_kind { IL_M_EVENT, IL_M_WALL, IL_M_USER, IL_M_SYS, IL_M_MAXRSS };
 
@@ -248,6 +258,7 @@ struct il_sel {
     int derived; /* NUM/DEN: a ratio of two metrics of the same run */
     int subtract_floor, strict, want_env, want_wall, scale, include_warmup;
     int want_labels; /* note every label of the kept records (struct il_labvals) */
+    int want_addr;   /* read setup.main_sp, setup.heap_start and env_bytes (--attribute) */
     const char *slot_name[IL_MAX_SLOTS]; /* label names kept per record */
     size_t nslots;
     struct il_where *where; /* same slot: any value and none of the !=
@@ -263,8 +274,9 @@ struct il_labvals {
     size_t nval;    /* distinct values among them */
     uint8_t *seen;  /* by string id of struct il_data's st */
     size_t seencap;
-    char last[32]; /* the last value's JSON text (nlast bytes; 0: none) */
-    uint8_t nlast;
+    char last[2][32]; /* the last two values' JSON text, the most recent
+                       * first (nlast bytes; 0: none) */
+    uint8_t nlast[2];
     int runs; /* it numbers or places runs (il_numbers_runs): no values kept */
 };
 /* Labels that number or place the runs of one series (rep, run, setup,
@@ -283,6 +295,9 @@ struct il_data {
     double *val;                         /* the metric (the numerator of a derived one) */
     double *den;                         /* the denominator of a derived metric, else NULL */
     int64_t *ival;                       /* the value as an integer, with IL_R_INT */
+    uint64_t *addr; /* with want_addr: setup.main_sp, setup.heap_start of each (0: none) */
+    struct il_order *orders; /* the layouts' link orders, from sweeps' plan lines */
+    size_t norders;
     uint8_t *flag;                       /* IL_R_* */
     double *env;                         /* setup.env_bytes when want_env */
     double *wall;                        /* times.wall_ns when want_wall (NAN if absent) */
@@ -407,6 +422,9 @@ double il_var(const double *x, size_t n, double mean); /* n - 1 divisor */
  * of such values stay finite.  Larger ones are bad values (input.c). */
 #define IL_VALUE_MAX 1e100
 double il_quantile_sorted(const double *s, size_t n, double p);
+/* The same quantile of an unsorted array (n > 0), found by selection,
+ * which reorders it. */
+double il_quantile_select(double *a, size_t n, double p);
 double il_tq(double df);             /* t quantile at (1 + IL_CONF) / 2 */
 double il_tq_p(double df, double p); /* t quantile at p */
 double il_t_sf(double t, double df); /* P(T > t) */
@@ -552,10 +570,53 @@ int il_levels_compute(const double *y, const size_t *r, size_t n, struct il_leve
  * count, 1 when T_i^2 <= 0, or 0 when every level above shows no variance
  * (no finite optimum). */
 void il_levels_reps(const struct il_levels *lv, const double *cost, long *reps);
-/* Top-level count for a half-width of rel (0.01 = 1%) of the mean, with
- * lower counts reps; IL_SE_NOTFOUND beyond limit. */
-int il_levels_target(const struct il_levels *lv, const long *reps, double rel, long limit,
-                     long *top);
+/* The smallest top count whose predicted half-width, from the variance s2
+ * of a top-level mean, is at most goal; IL_SE_NOTFOUND beyond limit. */
+int il_levels_expected(double s2, double goal, long limit, long *top);
+/* The expected variance of one top-level mean of the real design with
+ * lower counts reps[0..n-2] (all >= 1), negative T^2 taken as 0. */
+double il_levels_predict(const struct il_levels *lv, const long *reps);
+/* M draws of that variance from what the initial experiment says of it
+ * (fixed seed IL_ASSURE_SEED). */
+int il_levels_draws(const struct il_levels *lv, const long *reps, size_t M, double *out);
+#define IL_ASSURE_DRAWS 4000
+#define IL_ASSURE_SEED 20130616UL
+/* Assurance: the probability that top repetitions of the top level give a
+ * 95% half-width within goal (absolute), over the M draws. */
+double il_levels_assurance(const double *draws, size_t M, long top, double goal);
+/* The smallest top count with an assurance of at least want (0 < want <
+ * 1), searched from start, and that assurance; IL_SE_NOTFOUND beyond
+ * limit. */
+int il_levels_assured(const double *draws, size_t M, double goal, double want, long start,
+                      long limit, long *top, double *p);
+/* The number of top-level units an initial experiment needs to estimate
+ * T_n^2 > 0 with probability conf when the top level's sd is sd, at this
+ * experiment's lower counts; 0 beyond limit. */
+long il_levels_pilot_top(const struct il_levels *lv, double sd, double conf, long limit);
+#define IL_PILOT_CONF 0.9 /* ... with this probability */
+/* The design that plan's --target refers to and its assurance. */
+struct il_assure {
+    int initial;                /* the lower counts are the initial experiment's */
+    int no_estimate;            /* the top level's T^2 <= 0 left no optimal lower count */
+    long design[IL_MAX_LEVELS]; /* lowest first; design[n-1] the top count */
+    long expected;              /* top count whose predicted half-width meets the target */
+    double p_expected;          /* the probability that that count meets it */
+    double p;                   /* the probability that design meets it */
+    double s2;                  /* expected variance of a top-level mean */
+    long pilot_need;            /* top units an initial experiment needs (0: over the limit) */
+    double pilot_sd;            /* ... to show a top-level sd this large */
+};
+
+/* That design for a half-width of rel (0.01 = 1%) of the mean: the lower
+ * counts reps[0..n-2] (NULL, or a 0 among them: the initial counts), the
+ * top count that meets it in the expected case, and with want > 0 the
+ * smallest that meets it with probability want.  IL_SE_RANGE for a zero
+ * mean, IL_SE_NONPOS when the top level's T^2 <= 0 left a lower count
+ * unknown (a 0 in reps), IL_SE_ZEROVAR when the prediction is 0,
+ * IL_SE_NOTFOUND beyond limit (a->expected 0: even in the expected case). */
+int il_levels_design(const struct il_levels *lv, const long *reps, double rel, double want,
+                     long limit, struct il_assure *a);
+
 /* Hierarchical bootstrap: B replicate means into out, resampling every
  * level with replacement, nested (Kalibera & Jones, section 9.3). */
 int il_boot_hier(const double *y, const size_t *r, size_t n, size_t B, unsigned long seed,
@@ -578,6 +639,7 @@ struct il_opts {
     size_t nby;
     const char *cmp_label, *cmp_base;
     int pooled, speedup, include_failed;
+    int attribute; /* --attribute (attrib.c) */
     const char *setup[2]; /* --setup A or A,B (crossed) */
     size_t nsetup;
     const char *per;                   /* --per KEY */
@@ -588,6 +650,7 @@ struct il_opts {
     double costs[IL_MAX_LEVELS]; /* as given: highest first */
     size_t ncosts;
     double target; /* relative half-width, 0.01 for 1%; 0 for none */
+    double assurance; /* asked probability of reaching the target; 0 for none */
     size_t boot;
     unsigned long seed;
     struct il_estimator est;
@@ -767,6 +830,9 @@ struct il_report {
     long reps[IL_MAX_LEVELS];   /* lowest first; reps[n-1] = top for --target */
     int has_boot;
     double bmean, bsd, blo, bhi;
+    struct il_assure as; /* with --target */
+    struct il_attr *attr; /* --attribute: per comparison, or per group without */
+    size_t nattr;
 };
 
 void il_analyze(const struct il_opts *o, struct il_report *r);
@@ -897,6 +963,53 @@ const char *il_exch_cmp(const struct il_setups *s);
 const char *il_exch_group(const struct il_gsetups *s);
 void il_exch_cmp_text(const struct il_opts *o, const struct il_setups *s, char *buf, size_t n);
 void il_exch_group_text(const struct il_opts *o, const struct il_gsetups *s, char *buf, size_t n);
+
+/* ------------------------------------------------------------ attrib.c */
+/* Which recorded fact explains the differences between setups
+ * (--attribute; interloper-report(1), "Attribution"). */
+#define IL_ATTR_P 1999 /* exchanges of each of the two tests */
+enum il_fact_state {
+    IL_FACT_TESTED,
+    IL_FACT_MISSING, /* not in every record */
+    IL_FACT_VARIES,  /* varies within a setup (main_sp with ASLR on) */
+    IL_FACT_SAME,    /* the same in every setup */
+    IL_FACT_EVERY,   /* a class of its own for every setup */
+    IL_FACT_EQUIV    /* the same classes as an earlier fact (equiv) */
+};
+struct il_fact {
+    char *name;   /* "main_sp mod 64", "position of b.o" */
+    int state;    /* enum il_fact_state */
+    size_t equiv; /* IL_FACT_EQUIV: the fact tested for it */
+    size_t nclass;
+    double f_noise, f_setups; /* the F statistics */
+    double p_noise, p_setups; /* each adjusted over all facts (max-T) */
+    double p;                 /* the larger: the fact's p-value */
+    double r2;                /* share of the setups' variance between its classes */
+    int named;                /* p <= 0.05 */
+    long refines;             /* named, and a refinement of named fact i; -1 */
+    long overlaps;            /* named, but explains nothing beyond fact i, the
+                               * strongest: their classes overlap; -1 */
+    double p_beyond;          /* ... the partial F's p-value given fact i */
+    int alternative;          /* overlaps, and fact i explains nothing beyond it
+                               * either: the records cannot tell them apart */
+    char **cname;             /* each class: its value ("0x30", "3") */
+    double *cratio;           /* ... its ratio (or estimate over the mean) */
+    size_t *csetups;          /* ... its setups */
+};
+struct il_attr {
+    char *name;      /* the comparison's or group's name */
+    int cmp;         /* a comparison: per-setup log ratios; else log estimates */
+    const char *why; /* no test: why (NULL: tested) */
+    size_t setups, passes, blocks, left_out;
+    int blocked; /* the records carry passes (label rep) */
+    size_t nfact, tested, named;
+    struct il_fact *f;
+    size_t P;
+};
+void il_attribute(struct il_report *r);
+/* out_attrib.c: the text section and the JSON's attribution[] */
+void il_attr_text(FILE *fp, const struct il_report *r, int md);
+json_t *il_attr_json(const struct il_report *r);
 
 /* ------------------------------------------------------------ out_*.c */
 void il_fmt_num(char *buf, size_t n, double x);

@@ -195,6 +195,8 @@ setup_paths(struct rd *rd)
     il_path_set(&p[P_STATUS], IL_F_EXIT, IL_F_STATUS, NULL);
     il_path_set(&p[P_HOST], IL_F_HOST, NULL, NULL);
     il_path_set(&p[P_COUNTED_IN], IL_F_COUNTED_IN, NULL, NULL);
+    il_path_set(&p[P_MAIN_SP], IL_F_SETUP, IL_F_MAIN_SP, NULL);
+    il_path_set(&p[P_HEAP_START], IL_F_SETUP, IL_F_HEAP_START, NULL);
     rd->host_slot = rd->warm_slot = SIZE_MAX;
     for (size_t i = 0; i < sel->nslots; i++) {
         il_path_set(&p[P_LABEL0 + i], IL_F_LABELS, sel->slot_name[i], NULL);
@@ -234,20 +236,33 @@ label_id(struct rd *rd, struct il_span sp)
     return il_strtab_intern(&rd->d->st, s, n);
 }
 
-/* The id of a label value: the last one of cache entry k again when its
- * text is. */
+/* Cache entry k: the value sp (id) the most recent, the last one next. */
+static void
+remember(struct rd *rd, size_t k, struct il_span sp, uint32_t id)
+{
+    memcpy(rd->last[k][1], rd->last[k][0], rd->nlast[k][0]);
+    rd->nlast[k][1] = rd->nlast[k][0];
+    rd->last_id[k][1] = rd->last_id[k][0];
+    memcpy(rd->last[k][0], sp.p, sp.n);
+    rd->nlast[k][0] = (uint8_t)sp.n;
+    rd->last_id[k][0] = id;
+}
+
+/* The id of a label value: one of the last two of cache entry k again
+ * when its text is (a sweep's systems take turns). */
 static uint32_t
 last_id(struct rd *rd, size_t k, struct il_span sp)
 {
-    if (sp.p && sp.n <= sizeof rd->last[k] && sp.n == rd->nlast[k] &&
-        memcmp(sp.p, rd->last[k], sp.n) == 0)
-        return rd->last_id[k];
-    uint32_t id = label_id(rd, sp);
-    if (sp.p && sp.n <= sizeof rd->last[k]) {
-        memcpy(rd->last[k], sp.p, sp.n);
-        rd->nlast[k] = (uint8_t)sp.n;
-        rd->last_id[k] = id;
-    }
+    if (!sp.p || sp.n > sizeof rd->last[k][0])
+        return label_id(rd, sp);
+    if (sp.n == rd->nlast[k][0] && memcmp(sp.p, rd->last[k][0], sp.n) == 0)
+        return rd->last_id[k][0];
+    uint32_t id;
+    if (sp.n == rd->nlast[k][1] && memcmp(sp.p, rd->last[k][1], sp.n) == 0)
+        id = rd->last_id[k][1];
+    else
+        id = label_id(rd, sp);
+    remember(rd, k, sp, id);
     return id;
 }
 
@@ -369,9 +384,31 @@ bad_line(struct rd *rd, const char *file, size_t line, const char *what, const c
         il_warn(IL_W_LINE, file, line, b.msg);
 }
 
+/* An address the library writes as a string, "0x7fffffffe030"; 0 when
+ * absent or not one. */
+static uint64_t
+span_addr(struct il_span sp)
+{
+    if (!sp.p || sp.n < 4 || sp.p[0] != '"' || sp.p[1] != '0' || (sp.p[2] != 'x' && sp.p[2] != 'X'))
+        return 0;
+    uint64_t v = 0;
+    for (size_t i = 3; i + 1 < sp.n; i++) {
+        char c = sp.p[i];
+        int h = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (h < 0 || v >> 60)
+            return 0;
+        v = v << 4 | (uint64_t)h;
+    }
+    return v;
+}
+
 struct rec {
     double v, den, env, wall;
     int64_t iv;
+    uint64_t addr[2]; /* setup.main_sp, setup.heap_start (--attribute); 0: none */
     uint8_t flag;
 };
 
@@ -384,18 +421,26 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         if (d->den)
             d->den = il_xrealloc(d->den, d->cap * sizeof *d->den);
         d->ival = il_xrealloc(d->ival, d->cap * sizeof *d->ival);
+        if (d->addr)
+            d->addr = il_xrealloc(d->addr, 2 * d->cap * sizeof *d->addr);
         d->flag = il_xrealloc(d->flag, d->cap * sizeof *d->flag);
-        d->env = il_xrealloc(d->env, d->cap * sizeof *d->env);
-        d->wall = il_xrealloc(d->wall, d->cap * sizeof *d->wall);
+        if (d->env)
+            d->env = il_xrealloc(d->env, d->cap * sizeof *d->env);
+        if (d->wall)
+            d->wall = il_xrealloc(d->wall, d->cap * sizeof *d->wall);
         d->lab = il_xrealloc(d->lab, d->cap * (d->nslots ? d->nslots : 1) * sizeof *d->lab);
     }
     d->val[d->n] = r->v;
     if (d->den)
         d->den[d->n] = r->den;
     d->ival[d->n] = r->iv;
+    if (d->addr)
+        memcpy(d->addr + 2 * d->n, r->addr, sizeof r->addr);
     d->flag[d->n] = r->flag;
-    d->env[d->n] = r->env;
-    d->wall[d->n] = r->wall;
+    if (d->env)
+        d->env[d->n] = r->env;
+    if (d->wall)
+        d->wall[d->n] = r->wall;
     memcpy(d->lab + d->n * d->nslots, ids, d->nslots * sizeof *ids);
     d->n++;
 }
@@ -411,9 +456,13 @@ il_data_keep(struct il_data *d, const uint8_t *keep)
         if (d->den)
             d->den[m] = d->den[i];
         d->ival[m] = d->ival[i];
+        if (d->addr)
+            memcpy(d->addr + 2 * m, d->addr + 2 * i, 2 * sizeof *d->addr);
         d->flag[m] = d->flag[i];
-        d->env[m] = d->env[i];
-        d->wall[m] = d->wall[i];
+        if (d->env)
+            d->env[m] = d->env[i];
+        if (d->wall)
+            d->wall[m] = d->wall[i];
         memmove(d->lab + m * d->nslots, d->lab + i * d->nslots, d->nslots * sizeof *d->lab);
         m++;
     }
@@ -549,22 +598,25 @@ note_label(struct rd *rd, size_t i, const char *k, size_t kn, int esc, struct il
         rd->lvhint[i] = (size_t)(l - d->lv);
     if (l->runs)
         return; /* one_series() passes over it: its values are not needed */
-    /* the value of the last record again: nothing new but its presence */
-    if (l->nlast && v.n == l->nlast && memcmp(v.p, l->last, v.n) == 0) {
-        l->present++;
-        return;
+    /* the value of one of the last two records again (a sweep's systems
+     * take turns): nothing new but its presence */
+    int c = 0;
+    while (c < 2 && !(l->nlast[c] && v.n == l->nlast[c] && memcmp(v.p, l->last[c], v.n) == 0))
+        c++;
+    if (c == 2) {
+        uint32_t id = label_id(rd, v);
+        if (id == IL_MISSING_ID)
+            return;
+        l->nval += (size_t)il_seen_set(&l->seen, &l->seencap, id);
     }
-    uint32_t id = label_id(rd, v);
-    if (v.n <= sizeof l->last) {
-        memcpy(l->last, v.p, v.n);
-        l->nlast = id == IL_MISSING_ID ? 0 : (uint8_t)v.n;
-    } else {
-        l->nlast = 0;
-    }
-    if (id == IL_MISSING_ID)
-        return;
     l->present++;
-    l->nval += (size_t)il_seen_set(&l->seen, &l->seencap, id);
+    if (c > 0 && v.n <= sizeof l->last[0]) {
+        /* the most recent first */
+        memcpy(l->last[1], l->last[0], l->nlast[0]);
+        l->nlast[1] = l->nlast[0];
+        memcpy(l->last[0], v.p, v.n);
+        l->nlast[0] = (uint8_t)v.n;
+    }
 }
 
 /* Every label of a kept record, for want_labels. */
@@ -700,7 +752,9 @@ il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         d->sweep_lines++; /* the sweep's own metadata: not a record */
         if (!rd->defer)
             il_disturb_line(d, s, n);
-        else if (memmem(s, n, IL_M_KIND_MACHINE, strlen(IL_M_KIND_MACHINE)))
+        else if (memmem(s, n, IL_M_KIND_MACHINE, strlen(IL_M_KIND_MACHINE)) ||
+                 memmem(s, n, "\"" IL_M_KIND "\":\"" IL_M_KIND_PLAN "\"",
+                        strlen("\"" IL_M_KIND "\":\"" IL_M_KIND_PLAN "\"")))
             il_keep_line(&rd->machine, s, n); /* for the join, in order */
         return;
     }
@@ -720,13 +774,13 @@ il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         return;
     }
     if (!d->first_schema_other && !span_is(f[P_SCHEMA], "\"" IL_SCHEMA "\"")) {
-        d->first_schema_other = il_xmalloc(f[P_SCHEMA].n + 64);
-        if (rd->defer) /* the join puts file:line before it */
-            snprintf(d->first_schema_other, f[P_SCHEMA].n + 64, "%.*s", (int)f[P_SCHEMA].n,
-                     f[P_SCHEMA].p);
+        /* the join puts file:line before it; the file's name is as long
+         * as it is (a fixed room cut long paths short) */
+        if (rd->defer)
+            d->first_schema_other = il_xasprintf("%.*s", (int)f[P_SCHEMA].n, f[P_SCHEMA].p);
         else
-            snprintf(d->first_schema_other, f[P_SCHEMA].n + 64, "%s:%zu: schema %.*s", file, line,
-                     (int)f[P_SCHEMA].n, f[P_SCHEMA].p);
+            d->first_schema_other =
+                il_xasprintf("%s:%zu: schema %.*s", file, line, (int)f[P_SCHEMA].n, f[P_SCHEMA].p);
         rd->schema_line = line;
     }
     for (size_t k = 0; k < sel->nslots; k++) {
@@ -772,6 +826,13 @@ il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     }
     if (sel->want_wall && il_span_number(f[P_WALL], &r.wall) < 0)
         r.wall = NAN;
+    if (sel->want_addr) {
+        for (int k = 0; k < 2; k++)
+            r.addr[k] = span_addr(f[k ? P_HEAP_START : P_MAIN_SP]);
+        /* env_bytes too, without leaving out records that lack it */
+        if (!sel->want_env && il_span_number(f[P_ENV], &r.env) < 0)
+            r.env = NAN;
+    }
     int64_t st;
     if (isint)
         r.flag |= IL_R_INT;
@@ -796,8 +857,15 @@ il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d)
     rd->d = d;
     d->nslots = sel->nslots;
     memcpy(d->slot_name, sel->slot_name, sizeof d->slot_name);
+    /* the optional columns: allocated (and grown) only when needed */
     if (sel->derived)
         d->den = il_xcalloc(1, sizeof *d->den);
+    if (sel->want_env || sel->want_addr) /* attribution tries env_bytes too */
+        d->env = il_xcalloc(1, sizeof *d->env);
+    if (sel->want_wall)
+        d->wall = il_xcalloc(1, sizeof *d->wall);
+    if (sel->want_addr)
+        d->addr = il_xcalloc(2, sizeof *d->addr);
     il_strtab_init(&d->st);
     il_strtab_init(&rd->events);
     setup_paths(rd);

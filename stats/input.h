@@ -30,6 +30,8 @@ enum {
     P_STATUS,
     P_HOST,
     P_COUNTED_IN,
+    P_MAIN_SP,
+    P_HEAP_START,
     P_LABEL0
 };
 
@@ -69,11 +71,11 @@ struct rd {
     struct il_badline first;   /* the first bad line (file NULL: none) */
     size_t host_slot;          /* the slot named "host", or SIZE_MAX */
     size_t warm_slot;          /* the slot named "warmup", or SIZE_MAX */
-    /* Per slot, and the host field last: the last label value read (its
-     * JSON text) and its id. */
-    char last[IL_MAX_SLOTS + 1][40];
-    uint8_t nlast[IL_MAX_SLOTS + 1];
-    uint32_t last_id[IL_MAX_SLOTS + 1];
+    /* Per slot, and the host field last: the last two label values read
+     * (their JSON text), the most recent first, and their ids. */
+    char last[IL_MAX_SLOTS + 1][2][40];
+    uint8_t nlast[IL_MAX_SLOTS + 1][2];
+    uint32_t last_id[IL_MAX_SLOTS + 1][2];
     /* Per template and slot: the id of its label value (when its number
      * is the template's: tmpl.c, same). */
     uint64_t tgen[IL_TMPL_N][IL_MAX_SLOTS + 1];

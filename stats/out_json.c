@@ -16,9 +16,13 @@
  *       ci_kind "none" when there is no interval at all
  *   suite.{value,baseline,n,geomean,ci,ci_benchmarks,verdict}, suites[]
  *   levels.{names,reps,S2,T2,share,mean,ci}, highest level first
- *   plan.{levels,costs,cost_measured,reps,target}; reps follows levels and
- *       its top entry is the count for --target, or null without one
+ *   plan.{levels,costs,cost_measured,reps,target,assurance,estimable,
+ *         pilot_needed}; reps follows levels and its top entry is the count
+ *       for --target, or null without one; assurance.{design,lower_counts,
+ *       probability,asked,expected_reps,expected_probability,s2} or null;
+ *       pilot_needed.{reps,sd,probability} when estimable is false
  *   bootstrap.{replicates,seed,mean,sd,ci}
+ *   attribution[] with --attribute (out_attrib.c)
  *   warnings[]
  */
 #include <err.h>
@@ -371,6 +375,28 @@ levels(const struct il_report *r, const struct il_levels *lv)
     return o;
 }
 
+/* plan.assurance: the design --target refers to, highest first, and the
+ * probability that it reaches the target; null without --target. */
+static json_t *
+assurance(const struct il_report *r)
+{
+    const struct il_assure *a = &r->as;
+    size_t n = r->lv.n;
+    if (!r->has_top)
+        return json_null();
+    json_t *o = json_object(), *d = json_array();
+    for (size_t j = 0; j < n; j++)
+        json_array_append_new(d, json_integer(a->design[n - 1 - j]));
+    set(o, "design", d);
+    set(o, "lower_counts", json_string(a->initial ? "initial" : "optimal"));
+    set(o, "probability", jnum(a->p));
+    set(o, "asked", r->o->assurance > 0 ? jnum(r->o->assurance) : json_null());
+    set(o, "expected_reps", json_integer(a->expected));
+    set(o, "expected_probability", jnum(a->p_expected));
+    set(o, "s2", jnum(a->s2));
+    return o;
+}
+
 static json_t *
 plan(const struct il_report *r)
 {
@@ -391,6 +417,16 @@ plan(const struct il_report *r)
     set(o, "cost_measured", json_boolean(r->c1_measured));
     set(o, "reps", reps);
     set(o, "target", r->o->target > 0 ? jnum(r->o->target) : json_null());
+    set(o, "assurance", assurance(r));
+    set(o, "estimable", json_boolean(!r->as.no_estimate));
+    json_t *need = json_null();
+    if (r->as.no_estimate) {
+        need = json_object();
+        set(need, "reps", r->as.pilot_need ? json_integer(r->as.pilot_need) : json_null());
+        set(need, "sd", jnum(r->as.pilot_sd));
+        set(need, "probability", jnum(IL_PILOT_CONF));
+    }
+    set(o, "pilot_needed", need);
     return o;
 }
 
@@ -502,6 +538,8 @@ il_out_json(FILE *fp, const struct il_report *r)
         set(root, IL_R_LEVELS, levels(r, &r->lv));
     if (o->tool == IL_TOOL_PLAN)
         set(root, IL_R_PLAN, plan(r));
+    if (o->attribute)
+        set(root, IL_R_ATTRIBUTION, il_attr_json(r));
     if (r->has_boot)
         set(root, IL_R_BOOTSTRAP,
             json_pack("{s:I,s:I,s:o,s:o,s:o}", "replicates", (json_int_t)o->boot, "seed",

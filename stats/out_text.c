@@ -676,6 +676,67 @@ suite_table(FILE *fp, const struct il_report *r, int md)
                 : "");
 }
 
+/* The top level's T^2 <= 0 left no lower count optimal: say so and what
+ * initial experiment would estimate it. */
+static void
+no_estimate(FILE *fp, const struct il_report *r, const char *lead)
+{
+    const struct il_opts *o = r->o;
+    size_t n = o->nlevels;
+    char a[64], b[64];
+    fprintf(fp,
+            "%sthe initial experiment cannot estimate the variance that '%s' adds (T^2 = %s "
+            "<= 0), so no count of '%s' is optimal;\n",
+            lead, o->levels[0], num(a, r->lv.T2[n - 1]), o->levels[1]);
+    const char *what = o->target > 0 ? "the target half-width" : "the sd of one's mean here";
+    if (r->as.pilot_need)
+        fprintf(fp,
+                "%s  one with %ld repetitions of '%s' (of %zu '%s' each) would show a '%s' sd "
+                "of %s (%s) with probability %g%%%s\n",
+                lead, r->as.pilot_need, o->levels[0], r->lv.r[n - 2], o->levels[1], o->levels[0],
+                num(b, r->as.pilot_sd), what, IL_PILOT_CONF * 100,
+                o->target > 0 ? "; until then --target has no count" : "");
+    else
+        fprintf(fp,
+                "%s  not even 1000000 repetitions of '%s' (of %zu '%s' each) would show a '%s' "
+                "sd of %s (%s): repeat '%s' more%s\n",
+                lead, o->levels[0], r->lv.r[n - 2], o->levels[1], o->levels[0],
+                num(b, r->as.pilot_sd), what, o->levels[1],
+                o->target > 0 ? "; until then --target has no count" : "");
+}
+
+/* The top count for --target and the probability that it reaches it. */
+static void
+assurance(FILE *fp, const struct il_report *r, const char *lead)
+{
+    const struct il_opts *o = r->o;
+    const struct il_assure *a = &r->as;
+    size_t n = o->nlevels;
+    char lower[256] = "";
+    if (a->initial && n > 1) {
+        size_t k = (size_t)snprintf(lower, sizeof lower, "with ");
+        for (size_t j = 1; j < n && k < sizeof lower; j++)
+            k += (size_t)snprintf(lower + k, sizeof lower - k, "%s%ld '%s' per '%s'",
+                                  j > 1 ? ", " : "", a->design[n - 1 - j], o->levels[j],
+                                  o->levels[j - 1]);
+        if (k < sizeof lower)
+            snprintf(lower + k, sizeof lower - k, " as in the initial experiment, ");
+    }
+    if (o->assurance > 0)
+        fprintf(fp,
+                "%s%s%ld repetitions of '%s' reach a 95%% half-width of %g%% of the mean with "
+                "probability %.0f%% (asked: %g%%);\n"
+                "%s  %ld reach it in the expected case, with probability %.0f%%\n",
+                lead, lower, a->design[n - 1], o->levels[0], o->target * 100, 100 * a->p,
+                o->assurance * 100, lead, a->expected, 100 * a->p_expected);
+    else
+        fprintf(fp,
+                "%s%s%ld repetitions of '%s' reach a 95%% half-width of %g%% of the mean in the "
+                "expected case;\n"
+                "%s  the probability that they do is %.0f%% (--assurance P%% asks for more)\n",
+                lead, lower, a->design[n - 1], o->levels[0], o->target * 100, lead, 100 * a->p);
+}
+
 static void
 levels_table(FILE *fp, const struct il_report *r, int md, const struct il_levels *lv,
              const char *gname)
@@ -716,9 +777,10 @@ levels_table(FILE *fp, const struct il_report *r, int md, const struct il_levels
     if (o->tool == IL_TOOL_PLAN && !r->has_plan && n > 1)
         fprintf(fp, "%sgive --costs to optimise the repetitions of the lower levels\n",
                 md ? "\n" : "  ");
+    if (r->as.no_estimate)
+        no_estimate(fp, r, md ? "\n" : "  ");
     if (r->has_top)
-        fprintf(fp, "%s%ld repetitions of '%s' reach a 95%% half-width of %g%% of the mean\n",
-                md ? "\n" : "  ", r->reps[n - 1], o->levels[0], o->target * 100);
+        assurance(fp, r, md ? "\n" : "  ");
     if (r->has_boot)
         fprintf(fp,
                 "%shierarchical bootstrap (%zu replicates, seed %lu): mean %s, sd %s, 95%% "
@@ -790,6 +852,7 @@ il_out_text(FILE *fp, const struct il_report *r, int md)
                 levels_table(fp, r, md, &r->glv[g], r->gname[g]);
     }
     diag_table(fp, r, md);
+    il_attr_text(fp, r, md);
     if (r->ncmp) {
         fprintf(fp, md ? "\n**verdicts**\n\n" : "\nverdicts\n");
         for (size_t i = 0; i < r->ncmp; i++)

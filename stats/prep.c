@@ -131,7 +131,8 @@ combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
             d->val[f] += d->val[r];
             if (d->den)
                 d->den[f] += d->den[r];
-            d->wall[f] += d->wall[r];
+            if (d->wall)
+                d->wall[f] += d->wall[r];
             allint = allint && (d->flag[r] & IL_R_INT) &&
                      !__builtin_add_overflow(d->ival[f], d->ival[r], &d->ival[f]);
             d->flag[f] |= d->flag[r] & (IL_R_SIGNAL | IL_R_NONZERO);

@@ -246,30 +246,41 @@ join_labvals(struct il_data *d, const struct il_data *d2, const uint32_t *map)
     }
 }
 
-static void
-join_records(struct il_data *d, const struct il_data *d2, const uint32_t *map)
+/* Column a (n0 values of size bytes, room for cap) with the n2 values of
+ * *b after them; *b is freed at once, so that the join holds at most one
+ * column of the second half beside the whole. */
+static void *
+append_col(void *a, size_t n0, size_t cap, void **b, size_t n2, size_t size)
 {
-    size_t n = d->n + d2->n, ns = d->nslots ? d->nslots : 1;
-    if (n > d->cap) {
-        d->cap = n;
-        d->val = il_xrealloc(d->val, n * sizeof *d->val);
-        if (d->den)
-            d->den = il_xrealloc(d->den, n * sizeof *d->den);
-        d->ival = il_xrealloc(d->ival, n * sizeof *d->ival);
-        d->flag = il_xrealloc(d->flag, n * sizeof *d->flag);
-        d->env = il_xrealloc(d->env, n * sizeof *d->env);
-        d->wall = il_xrealloc(d->wall, n * sizeof *d->wall);
+    if (!*b)
+        return a; /* an optional column neither half has, or no records */
+    if (n0 + n2 > cap)
+        a = il_xrealloc(a, (n0 + n2) * size);
+    memcpy((char *)a + n0 * size, *b, n2 * size);
+    free(*b);
+    *b = NULL;
+    return a;
+}
+
+static void
+join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
+{
+    size_t n = d->n + d2->n, ns = d->nslots ? d->nslots : 1, n0 = d->n, cap = d->cap;
+    d->val = append_col(d->val, n0, cap, (void **)&d2->val, d2->n, sizeof *d->val);
+    d->den = append_col(d->den, n0, cap, (void **)&d2->den, d2->n, sizeof *d->den);
+    d->ival = append_col(d->ival, n0, cap, (void **)&d2->ival, d2->n, sizeof *d->ival);
+    d->addr = append_col(d->addr, n0, cap, (void **)&d2->addr, d2->n, 2 * sizeof *d->addr);
+    d->flag = append_col(d->flag, n0, cap, (void **)&d2->flag, d2->n, sizeof *d->flag);
+    d->env = append_col(d->env, n0, cap, (void **)&d2->env, d2->n, sizeof *d->env);
+    d->wall = append_col(d->wall, n0, cap, (void **)&d2->wall, d2->n, sizeof *d->wall);
+    if (n > cap)
         d->lab = il_xrealloc(d->lab, n * ns * sizeof *d->lab);
-    }
-    memcpy(d->val + d->n, d2->val, d2->n * sizeof *d->val);
-    if (d->den)
-        memcpy(d->den + d->n, d2->den, d2->n * sizeof *d->den);
-    memcpy(d->ival + d->n, d2->ival, d2->n * sizeof *d->ival);
-    memcpy(d->flag + d->n, d2->flag, d2->n * sizeof *d->flag);
-    memcpy(d->env + d->n, d2->env, d2->n * sizeof *d->env);
-    memcpy(d->wall + d->n, d2->wall, d2->n * sizeof *d->wall);
     for (size_t i = 0; i < d2->n * d->nslots; i++)
-        d->lab[d->n * d->nslots + i] = map[d2->lab[i]];
+        d->lab[n0 * d->nslots + i] = map[d2->lab[i]];
+    free(d2->lab);
+    d2->lab = NULL;
+    if (n > cap)
+        d->cap = n;
     d->n = n;
 }
 
@@ -397,6 +408,7 @@ il_data_free(struct il_data *d)
         free(d->keys[i]);
     free(d->keys);
     free(d->den);
+    free(d->addr);
     free(d->ival);
     free(d->flag);
     free(d->val);
@@ -405,6 +417,7 @@ il_data_free(struct il_data *d)
     free(d->lab);
     free(d->first_schema_other);
     il_disturb_free(d);
+    il_orders_free(d);
     il_machines_free(&d->mach);
     for (size_t i = 0; i < d->nrec_host; i++)
         free(d->rec_host[i]);

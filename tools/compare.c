@@ -162,6 +162,12 @@ parse(struct il_sweep *s, struct opts *o, int argc, char **argv)
                 il_sweep_option(s, &p);
         }
     }
+    /* the exports can be written: said now, not after the runs */
+    const char *ex[] = {o->x.json, o->x.markdown, o->x.csv};
+    const char *exo[] = {"--export-json", "--export-markdown", "--export-csv"};
+    for (int k = 0; k < 3; k++)
+        if (ex[k])
+            il_check_writable(exo[k], ex[k]);
     /* the commands, then ARGS after -- */
     int i = p.i, dd = argc;
     for (int k = i; k < argc; k++)

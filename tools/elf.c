@@ -5,6 +5,14 @@
  * run without privilege (no setuid or setgid bit); a script is what its
  * interpreter is.  The library measures from __libc_start_main, so a
  * program that does not import it is preloaded but not measured: a warning.
+ *
+ * Some runtimes must come first in the initial library list: the shared
+ * AddressSanitizer runtime (GCC's libasan.so.N; clang's
+ * libclang_rt.asan-ARCH.so with -shared-libsan, and hwasan's) checks that
+ * it does from the program's preinit and ends it with status 1 otherwise,
+ * before any constructor of ours could say why.  A program that needs one
+ * gets it named, so that the drivers put it before the library in
+ * LD_PRELOAD.  ThreadSanitizer, UBSan, LSan and MSan do not insist.
  */
 #include <elf.h>
 #include <errno.h>
@@ -92,9 +100,77 @@ imports_lsm(const struct elf *e)
     return -1;
 }
 
+int
+il_first_runtime(const char *name)
+{
+    const char *b = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    return !strncmp(b, "libasan.so", 10) || !strncmp(b, "libclang_rt.asan", 16) ||
+           !strncmp(b, "libclang_rt.hwasan", 18) || !strncmp(b, "libhwasan.so", 12);
+}
+
+/* The first DT_NEEDED library that must come first (il_first_runtime), into
+ * out; out is left empty when there is none or it cannot be told. */
+static void
+needed_first(const struct elf *e, char *out, size_t outsz)
+{
+    uint64_t shoff, shnum, shentsize;
+    if (e->is64) {
+        const Elf64_Ehdr *h = (const void *)e->p;
+        shoff = h->e_shoff, shnum = h->e_shnum, shentsize = h->e_shentsize;
+    } else {
+        const Elf32_Ehdr *h = (const void *)e->p;
+        shoff = h->e_shoff, shnum = h->e_shnum, shentsize = h->e_shentsize;
+    }
+    if (!shoff || shentsize != (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) ||
+        !in(e, shoff, shnum * shentsize))
+        return;
+    for (uint64_t i = 0; i < shnum; i++) {
+        uint64_t type, off, size, link, stroff, strsize;
+        if (e->is64) {
+            const Elf64_Shdr *d = (const void *)(e->p + shoff + i * shentsize);
+            type = d->sh_type, off = d->sh_offset, size = d->sh_size, link = d->sh_link;
+        } else {
+            const Elf32_Shdr *d = (const void *)(e->p + shoff + i * shentsize);
+            type = d->sh_type, off = d->sh_offset, size = d->sh_size, link = d->sh_link;
+        }
+        if (type != SHT_DYNAMIC || link >= shnum || !in(e, off, size))
+            continue;
+        if (e->is64) {
+            const Elf64_Shdr *t = (const void *)(e->p + shoff + link * shentsize);
+            stroff = t->sh_offset, strsize = t->sh_size;
+        } else {
+            const Elf32_Shdr *t = (const void *)(e->p + shoff + link * shentsize);
+            stroff = t->sh_offset, strsize = t->sh_size;
+        }
+        if (!in(e, stroff, strsize))
+            return;
+        size_t entsize = e->is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
+        for (uint64_t k = 0; k + entsize <= size; k += entsize) {
+            uint64_t tag, val;
+            if (e->is64) {
+                const Elf64_Dyn *y = (const void *)(e->p + off + k);
+                tag = (uint64_t)y->d_tag, val = y->d_un.d_val;
+            } else {
+                const Elf32_Dyn *y = (const void *)(e->p + off + k);
+                tag = (uint64_t)y->d_tag, val = y->d_un.d_val;
+            }
+            if (tag == DT_NULL)
+                break;
+            if (tag != DT_NEEDED || val >= strsize)
+                continue;
+            const char *name = (const char *)e->p + stroff + val;
+            if (memchr(name, 0, strsize - val) && il_first_runtime(name)) {
+                snprintf(out, outsz, "%s", name);
+                return;
+            }
+        }
+        return;
+    }
+}
+
 /* "static" when there is no PT_INTERP; NULL when there is. */
 static const char *
-check_elf(const struct elf *e, int *warn)
+check_elf(const struct elf *e, int *warn, char *first, size_t firstsz)
 {
     uint64_t phoff, phnum, phentsize;
     if (e->is64) {
@@ -122,11 +198,12 @@ check_elf(const struct elf *e, int *warn)
         return "static";
     if (imports_lsm(e) == 0)
         *warn = 1;
+    needed_first(e, first, firstsz);
     return NULL;
 }
 
 static const char *
-preloadable(const char *path, int *warn, int depth)
+preloadable(const char *path, int *warn, char *first, size_t firstsz, int depth)
 {
     struct stat st;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -168,7 +245,7 @@ preloadable(const char *path, int *warn, int depth)
                 snprintf(sentence, sizeof sentence, "its interpreter %s is not found", arg);
                 why = sentence;
             } else {
-                why = preloadable(found ? found : interp, warn, depth + 1);
+                why = preloadable(found ? found : interp, warn, first, firstsz, depth + 1);
             }
             free(found);
         }
@@ -178,15 +255,16 @@ preloadable(const char *path, int *warn, int depth)
             p[EI_DATA] == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB);
         size_t hsz = e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
         if (native && (p[EI_CLASS] == ELFCLASS64 || p[EI_CLASS] == ELFCLASS32) && n >= hsz)
-            why = check_elf(&e, warn);
+            why = check_elf(&e, warn, first, firstsz);
     }
     munmap(m, n);
     return why;
 }
 
 const char *
-il_preloadable(const char *path, int *warn)
+il_preloadable(const char *path, int *warn, char *first, size_t firstsz)
 {
     *warn = 0;
-    return preloadable(path, warn, 0);
+    first[0] = 0;
+    return preloadable(path, warn, first, firstsz, 0);
 }

@@ -191,8 +191,12 @@ void il_plan_setup_label(const struct il_plan *p, const struct il_run *r, char *
 /* ------------------------------------------------------------ elf.c */
 /* Can LD_PRELOAD apply to the program at path?  Returns NULL, or why not:
  * "static", "setuid", or a sentence.  *warn is set when it can, but the
- * program does not start through __libc_start_main. */
-const char *il_preloadable(const char *path, int *warn);
+ * program does not start through __libc_start_main.  first receives the
+ * name of a library the program needs that must come before any preloaded
+ * one (the shared AddressSanitizer runtime), or "". */
+const char *il_preloadable(const char *path, int *warn, char *first, size_t firstsz);
+/* Is this library (a name or a path) one that must come first? */
+int il_first_runtime(const char *name);
 
 /* ------------------------------------------------------------ launch.c */
 /* The environment a measured program receives, built once. */
@@ -214,11 +218,12 @@ struct il_slots {
 const char *il_find_library(void);
 const char *il_libexec_dir(void);
 /* The environment of a run: the caller's (or --env-clean's), the
- * library's variables, the slots, fillers empty INTERLOPER_PAD= strings
- * (so that every run of a plan has one number of variables: each is a
- * pointer more before main's stack), and the pad. */
+ * library's variables (first: a runtime the programs need before any
+ * preloaded library, il_preloadable, or NULL), the slots, fillers empty
+ * INTERLOPER_PAD= strings (so that every run of a plan has one number of
+ * variables: each is a pointer more before main's stack), and the pad. */
 void il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, const char *lib,
-                  const char *spec, size_t padmax, size_t fillers);
+                  const char *first, const char *spec, size_t padmax, size_t fillers);
 void il_env_setup(struct il_slots *s, unsigned long long stack_offset,
                   unsigned long long heap_offset, enum il_pinmode pin, uintptr_t pin_addr,
                   size_t pad);

@@ -126,9 +126,36 @@ il_env_bytes(const struct il_env *e)
     return t;
 }
 
+/*
+ * LD_PRELOAD with the library in it: after the runtimes that must come
+ * first (those already at the head of the user's LD_PRELOAD, or else the
+ * one the programs need, by name, which the loader finds as it finds
+ * their libraries), before the rest of the user's.
+ */
+static char *
+preload_with(const char *lib, const char *first, const char *old)
+{
+    const char *rest = old ? old : "";
+    while (*rest) { /* the user's leading runtimes stay first */
+        size_t l = strcspn(rest, ": ");
+        char entry[IL_PATH_MAX];
+        snprintf(entry, sizeof entry, "%.*s", (int)l, rest);
+        if (!l || !il_first_runtime(entry))
+            break;
+        rest += l + (rest[l] != 0);
+    }
+    size_t head = (size_t)(rest - (old ? old : ""));
+    while (head && (old[head - 1] == ':' || old[head - 1] == ' '))
+        head--;
+    if (head)
+        return il_xasprintf("LD_PRELOAD=%.*s:%s%s%s", (int)head, old, lib, *rest ? ":" : "", rest);
+    return il_xasprintf("LD_PRELOAD=%s%s%s%s%s", first && *first ? first : "",
+                        first && *first ? ":" : "", lib, *rest ? ":" : "", rest);
+}
+
 void
 il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, const char *lib,
-             const char *spec, size_t padmax, size_t fillers)
+             const char *first, const char *spec, size_t padmax, size_t fillers)
 {
     memset(e, 0, sizeof *e);
     memset(s, 0, sizeof *s);
@@ -148,9 +175,7 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
         }
         env_put(e, *v);
     }
-    const char *old = env_get(e, "LD_PRELOAD");
-    env_put(e, old && *old ? il_xasprintf("LD_PRELOAD=%s:%s", lib, old)
-                           : il_xasprintf("LD_PRELOAD=%s", lib));
+    env_put(e, preload_with(lib, first, env_get(e, "LD_PRELOAD")));
     if (c->events)
         env_put(e, il_xasprintf(IL_V_EVENTS "=%s", c->events));
     if (c->backend)

@@ -191,6 +191,8 @@ il_meta_plan_line(const struct il_sweep *s, json_t *identity, const char *id,
             json_object_set_new(b, K_SHA256, json_string(s->sys[i].sha256[j]));
             if (s->sys[i].kind[j])
                 json_object_set_new(b, IL_L_LAYOUT_KIND, str(s->sys[i].kind[j]));
+            if (s->sys[i].order && s->sys[i].order[j])
+                json_object_set(b, IL_M_ORDER, s->sys[i].order[j]);
             json_array_append_new(bins, b);
         }
         json_object_set_new(y, "binaries", bins);

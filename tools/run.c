@@ -106,6 +106,7 @@ struct run {
     unsigned long long env_size, env_add, stack_offset, heap_offset;
     enum il_pinmode pin;
     uintptr_t pin_addr;
+    char first[256]; /* the AddressSanitizer runtime, if the program needs it first */
 };
 
 /* The options into R; the index of the program's word. */
@@ -168,7 +169,7 @@ parse(struct run *r, int argc, char **argv)
 /* PROG as exec will run it, checked: a path, or the first executable file
  * of that name in PATH (not a shell builtin: `true` is /usr/bin/true). */
 static char *
-program(const char *prog)
+program(const char *prog, char *first, size_t firstsz)
 {
     char *path = il_find_program(prog);
     struct stat st;
@@ -179,7 +180,7 @@ program(const char *prog)
     if (access(path, X_OK) < 0)
         errx(1, "%s: not executable", prog);
     int warn;
-    const char *why = il_preloadable(path, &warn);
+    const char *why = il_preloadable(path, &warn, first, firstsz);
     if (why) {
         fprintf(stderr, "interloper: LD_PRELOAD cannot apply to %s (%s)\n", prog, why);
         exit(1);
@@ -204,13 +205,7 @@ results(const struct il_common *c)
         abs_out = il_xasprintf("%s/%s", cwd, !strncmp(output, "./", 2) ? output + 2 : output);
     }
     if (strcmp(abs_out, "-")) {
-        char *dir = il_xstrdup(abs_out);
-        *strrchr(dir, '/') = 0;
-        if (access(*dir ? dir : "/", W_OK) < 0)
-            errx(1, "--output %s: the directory %s is missing or not writable", abs_out,
-                 *dir ? dir : "/");
-        if (access(abs_out, F_OK) == 0 && access(abs_out, W_OK) < 0)
-            errx(1, "--output %s: not writable", abs_out);
+        il_check_writable("--output", abs_out);
         if (strlen(abs_out) >= IL_PATH_MAX - 32)
             errx(1, "--output %s: too long a path", abs_out);
     }
@@ -334,7 +329,7 @@ environment(const struct run *r, const char *lib, struct il_spec *spec, struct i
     if (!c->dry)
         il_spec_clean_stale();
     il_spec_dir(spec, ME, c->dry);
-    il_env_build(env, &slots, c, lib, spec->path, IL_PAD_MAX, 0);
+    il_env_build(env, &slots, c, lib, r->first, spec->path, IL_PAD_MAX, 0);
     il_env_setup(&slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, 0);
     size_t base = il_env_bytes(env), pad = (size_t)r->env_add;
     if (r->v_size) {
@@ -390,7 +385,7 @@ main(int argc, char **argv)
     struct run r = {0};
     int i = parse(&r, argc, argv);
     const struct il_common *c = &r.c;
-    char *path = program(argv[i]);
+    char *path = program(argv[i], r.first, sizeof r.first);
     const char *lib = il_find_library();
     if (!lib)
         errx(1, "libinterloper.so not found; build it with make, or set INTERLOPER_LIBRARY");

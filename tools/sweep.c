@@ -338,6 +338,16 @@ copy_through(int from, int to)
     }
 }
 
+/* How many whole lines (records) n bytes of b hold. */
+static size_t
+count_lines(const char *b, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += b[i] == '\n';
+    return k;
+}
+
 /* The last lines of a failed run's stderr, to say why it failed. */
 static void
 stderr_tail(struct state *st)
@@ -489,8 +499,12 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
                        "or give --no-strict)"
                      : "");
     else if (!ok)
-        snprintf(what, sizeof what, "was killed by signal %d (%s)", WTERMSIG(status),
-                 strsignal(WTERMSIG(status)));
+        snprintf(what, sizeof what, "was killed by SIG%s (signal %d, %s)%s",
+                 sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?",
+                 WTERMSIG(status), strsignal(WTERMSIG(status)),
+                 n ? ""
+                   : " and left no record: a signal no handler can see (SIGKILL, a fault in a "
+                     "thread that blocks or ignores it) or one that came before main");
     else if (!n || st->buf[n - 1] != '\n')
         snprintf(what, sizeof what, "wrote %s", n ? "a partial record" : "no record");
 
@@ -524,12 +538,17 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             exit(1);
         }
     }
-    if (n && what[0]) {
-        /* marked failed in the same write as its records: a rerun retries it */
+    if (what[0]) {
+        /* marked failed in the same write as its records, if it left any: a
+         * rerun retries it; one that left none is never silently missing */
         json_t *l = il_meta_line(IL_M_KIND_FAILED, st->id);
         json_object_set_new(l, IL_M_RUN, json_string(runid));
         json_object_set_new(l, IL_M_LAUNCH, json_string(st->launch));
         json_object_set_new(l, IL_M_WHY, json_string(what));
+        json_object_set_new(l, WIFSIGNALED(status) ? IL_M_SIGNAL : IL_M_STATUS,
+                            json_integer(WIFSIGNALED(status) ? WTERMSIG(status)
+                                                             : WEXITSTATUS(status)));
+        json_object_set_new(l, IL_M_RECORDS, json_integer((json_int_t)count_lines(st->buf, n)));
         char *text = json_dumps(l, JSON_COMPACT | JSON_PRESERVE_ORDER);
         json_decref(l);
         if (!text)
@@ -779,7 +798,7 @@ env_base(struct state *st, const char *lib, size_t padmax)
     int shard_warn = s->shard_n && !st->have_file_base && !s->env_base_given && !s->c.dry;
     if (st->have_file_base)
         il_meta_env_fixed(s, s->output, st->file_base, st->file_vars);
-    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, 0, 0);
+    il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, 0, 0);
     /* the number of variables, each a pointer before main's stack: the
      * same in every run too (--env-vars, the results file's, else this
      * environment's; a file of an older interloper has none: not fixed) */
@@ -797,7 +816,7 @@ env_base(struct state *st, const char *lib, size_t padmax)
         fillers = (size_t)(s->env_vars - vars);
         free(st->env.v);
         free(st->slots.pad);
-        il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, 0, fillers);
+        il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, 0, fillers);
     }
     size_t here = il_env_bytes(&st->env);
     if (s->env_base_given)
@@ -828,7 +847,8 @@ env_base(struct state *st, const char *lib, size_t padmax)
              s->env_base, st->extra, here, padmax, (size_t)IL_PAD_MAX);
     free(st->env.v);
     free(st->slots.pad);
-    il_env_build(&st->env, &st->slots, &s->c, lib, st->spec.path, st->extra + padmax, fillers);
+    il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, st->extra + padmax,
+                 fillers);
 }
 
 /* One sweep writes a results file at a time: two would run the same runs
@@ -1104,7 +1124,8 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
         const char *lib = il_find_library();
         struct il_spec spec;
         il_spec_dir(&spec, s->me, 1);
-        il_env_build(&st.env, &st.slots, &s->c, lib ? lib : "libinterloper.so", spec.path, 0, 0);
+        il_env_build(&st.env, &st.slots, &s->c, lib ? lib : "libinterloper.so", s->first,
+                     spec.path, 0, 0);
         return il_slurm(s, st.id, &st.plan, runs, nruns, il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM,
                         st.env.n + IL_SLURM_VARS_ROOM);
     }

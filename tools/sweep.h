@@ -36,6 +36,7 @@ struct il_system {
     char **path;       /* the program of each layout (one without layouts) */
     char **sha256;     /* its SHA-256, hex */
     const char **kind; /* each layout's kind from the manifest, or NULL */
+    json_t **order;    /* each layout's object order from the manifest, or NULL */
     json_t *link;      /* the manifest's command and cwd, or NULL */
     char **args;       /* its own arguments (a shell's -c COMMAND), or NULL: ARGS */
     size_t nargs;
@@ -90,6 +91,10 @@ struct il_sweep {
      * labels of its records, read from its own environment */
     struct il_label sched[5];
     size_t nsched;
+    /* a runtime every program needs before any preloaded library (the
+     * shared AddressSanitizer runtime), or "": LD_PRELOAD puts it first */
+    char first[256];
+    const char *first_of; /* the program that named it */
 };
 
 void il_sweep_parse(struct il_sweep *s, int argc, char **argv);

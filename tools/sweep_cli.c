@@ -196,6 +196,7 @@ programs(struct il_sweep *s, struct il_system *y)
     y->path = il_xcalloc(n, sizeof *y->path);
     y->sha256 = il_xcalloc(n, sizeof *y->sha256);
     y->kind = il_xcalloc(n, sizeof *y->kind);
+    y->order = il_xcalloc(n, sizeof *y->order);
     int has = strstr(y->tmpl, "{layout}") != NULL;
     if (has && !s->d.nlay)
         errx(1,
@@ -214,9 +215,22 @@ programs(struct il_sweep *s, struct il_system *y)
             errx(1, "--system %s=%s: %s is not an executable file", y->name, y->tmpl,
                  p ? p : y->tmpl);
         int warn;
-        const char *why = il_preloadable(p, &warn);
+        char first[sizeof s->first];
+        const char *why = il_preloadable(p, &warn, first, sizeof first);
         if (why)
             errx(1, "--system %s=%s: LD_PRELOAD cannot apply to %s (%s)", y->name, y->tmpl, p, why);
+        if (!s->first_of) {
+            snprintf(s->first, sizeof s->first, "%s", first);
+            s->first_of = p;
+        } else if (strcmp(first, s->first)) {
+            /* every run has one LD_PRELOAD: the environment's size is a factor */
+            errx(1,
+                 "--system %s=%s: %s needs %s first in LD_PRELOAD and %s needs %s; every run of "
+                 "a sweep has the same: compare sanitizer builds with sanitizer builds of the "
+                 "same runtime",
+                 y->name, y->tmpl, p, *first ? first : "nothing", s->first_of,
+                 *s->first ? s->first : "nothing");
+        }
         if (warn)
             errx(1,
                  "--system %s=%s: %s does not start through __libc_start_main, so nothing "
@@ -246,6 +260,10 @@ programs(struct il_sweep *s, struct il_system *y)
                  "not the manifest's); relink, or give the manifest that goes with it",
                  y->name, y->tmpl, p);
         y->kind[i] = json_string_value(json_object_get(b, "kind"));
+        /* the link order, for report's --attribute (the objects' positions) */
+        y->order[i] = json_object_get(b, IL_M_ORDER);
+        if (y->order[i])
+            json_incref(y->order[i]);
         if (y == &s->sys[0])
             s->d.kind[i] = y->kind[i];
     }

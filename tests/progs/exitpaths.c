@@ -6,8 +6,11 @@
  *   exitpaths exec PATH ARGS... | execvp FILE ARGS... | execl PATH
  *   exitpaths execfail | execnoexec FILE
  *   exitpaths raise SIG | segv | abort | sigpipe | killthread SIG
+ *   exitpaths segv-blocked | segv-ignored   a fault no handler can see: in a
+ *             thread with every signal blocked (a thread pool's usual
+ *             mask), or with SIGSEGV ignored; the kernel kills at once
  *   exitpaths threads-exit N | pthread-exit
- *   exitpaths fork-noexec | fork-exec PATH ARGS... | vfork-exec PATH
+ *   exitpaths fork-noexec | fork-exec PATH ARGS... | vfork-exec PATH | vfork-spin
  *   exitpaths sigview SIG | sigreset SIG
  *   exitpaths atexit-work MIB | threads-busy N
  *   exitpaths altstack SIG | sigset SIG | resethand SIG | vfork-sig SIG
@@ -35,6 +38,15 @@
 #include <unistd.h>
 
 extern char **environ;
+
+static void *
+fault(void *arg)
+{
+    (void)arg;
+    volatile int *p = NULL;
+    *p = 1;
+    return NULL;
+}
 
 static void
 spin_cpu_ms(long ms)
@@ -263,6 +275,23 @@ main(int argc, char **argv)
         *p = 1;
         return 99;
     }
+    if (!strcmp(m, "segv-ignored")) {
+        fflush(stdout);
+        signal(SIGSEGV, SIG_IGN);
+        volatile int *p = NULL;
+        *p = 1;
+        return 99;
+    }
+    if (!strcmp(m, "segv-blocked")) {
+        fflush(stdout);
+        sigset_t all;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, NULL); /* inherited by the thread */
+        pthread_t t;
+        pthread_create(&t, NULL, fault, NULL);
+        pthread_join(t, NULL);
+        return 99;
+    }
     if (!strcmp(m, "abort")) {
         fflush(stdout);
         abort();
@@ -312,6 +341,18 @@ main(int argc, char **argv)
             spin_cpu_ms(30);
             printf("child done\n");
             exit(0);
+        }
+        waitpid(p, &st, 0);
+        printf("child status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st));
+        return 0;
+    }
+    if (!strcmp(m, "vfork-spin")) {
+        /* a vfork child that works 30 ms of CPU, then _exit(5) */
+        int st;
+        pid_t p = vfork();
+        if (p == 0) {
+            spin_cpu_ms(30);
+            _exit(5);
         }
         waitpid(p, &st, 0);
         printf("child status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st));

@@ -5,6 +5,8 @@
  *   probe layout       main's local address, sbrk(0), the first malloc, the
  *                      first descriptor open() returns, personality ASLR bit
  *   probe busy MS      spin for MS milliseconds of CPU time; print it (ns)
+ *   probe loop N       N iterations of a fixed loop: the same instructions
+ *                      every run, whatever the time (bench/check-pmu.sh)
  *   probe touch MIB    write one byte per page of MIB fresh MiB
  *   probe env          print the environment, one variable per line
  *   probe hello        print a fixed line and the arguments
@@ -52,6 +54,13 @@ main(int argc, char **argv)
                 x += (unsigned long)i;
         (void)x;
         printf("%lld\n", cpu_ns() - start);
+        return 0;
+    }
+    if (!strcmp(argv[1], "loop") && argc > 2) {
+        unsigned long x = 0;
+        for (long long i = atoll(argv[2]); i > 0; i--)
+            __asm__ volatile("" : "+r"(x) : "r"(i)); /* kept: one add and a branch */
+        printf("%lu\n", x);
         return 0;
     }
     if (!strcmp(argv[1], "touch") && argc > 2) {

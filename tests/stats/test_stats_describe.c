@@ -179,12 +179,15 @@ target_search(void **state)
     struct il_levels lv;
     long reps[2] = {19, 0}, top;
     assert_int_equal(il_levels_compute(y, r, 2, &lv), 0);
-    assert_int_equal(il_levels_target(&lv, reps, 0.10, 1000000, &top), 0);
-    /* The smallest count whose predicted half-width is within 10%. */
+    double p2 = il_levels_predict(&lv, reps);
+    /* The predicted variance of an exec's mean with 19 iterations. */
     double s2 = lv.T2[1] + lv.T2[0] / 19;
+    near(p2, s2, 1e-12);
+    assert_int_equal(il_levels_expected(p2, 0.65, 1000000, &top), 0);
+    /* The smallest count whose predicted half-width is within 10%. */
     assert_true(il_tq((double)(top - 1)) * sqrt(s2 / (double)top) <= 0.65);
     assert_true(il_tq((double)(top - 2)) * sqrt(s2 / (double)(top - 1)) > 0.65);
-    assert_int_equal(il_levels_target(&lv, reps, 1e-9, 1000, &top), IL_SE_NOTFOUND);
+    assert_int_equal(il_levels_expected(p2, 6.5e-9, 1000, &top), IL_SE_NOTFOUND);
 }
 
 int

@@ -84,6 +84,11 @@ il compare --slurm 2 bin/A/probe bin/BB/probe >out 2>err
 assert_match "$?:$(cat err)" "^1:interloper compare: --slurm is not an option of interloper compare" "a sweep's option of the scale-out is not compare's"
 il compare 'echo a' 'echo a' -- x >out 2>err
 assert_match "$?:$(cat err)" "^1:.*ARGS after -- go to programs" "ARGS with shell commands"
+il compare --export-json nodir/x.json bin/A/probe bin/BB/probe >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper compare: --export-json nodir/x.json: the directory nodir is missing or not writable" "an export that could not be written is refused before any run"
+mkdir adir
+il compare --export-csv adir bin/A/probe bin/BB/probe >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper compare: --export-csv adir: a directory" "an export path that is a directory"
 assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 7 "no results file left by a refused comparison"
 
 done_testing

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Many processes appending to one file never interleave.
+# Many processes appending to one file never interleave; measured programs
+# that run at the same time are told so (others_measured).
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 cd "$T" || exit 1
@@ -8,7 +9,7 @@ try "50 concurrent processes append 50 valid lines to one file"
 big=$(printf '%05000d' 0) # records of more than 4 KiB, beyond PIPE_BUF
 i=0
 while [ $i -lt 50 ]; do
-	INTERLOPER_OUTPUT="$T/all.jsonl" LD_PRELOAD=$LIB "$PROGS/probe" busy 5 "$big" >/dev/null &
+	INTERLOPER_OUTPUT="$T/all.jsonl" LD_PRELOAD=$LIB "$PROGS/probe" busy 5 "$big" >/dev/null 2>>all.err &
 	i=$((i + 1))
 done
 wait
@@ -16,11 +17,13 @@ assert_eq "$(nrec all.jsonl)" 50 "lines"
 assert_true "every line is a valid record" valid all.jsonl
 assert_eq "$(jget all.jsonl 'len(set(x["pid"] for x in r))')" 50 "distinct processes"
 assert_eq "$(jget all.jsonl 'min(len(x["argv"][3]) for x in r)')" 5000 "no record was cut"
+assert_eq "$(grep -vc '^interloper: another program measured by interloper ran' all.err)" 0 \
+	"stderr: at most the warning that they ran at the same time"
 
 try "%p in INTERLOPER_OUTPUT gives each process its own file"
 i=0
 while [ $i -lt 5 ]; do
-	INTERLOPER_OUTPUT="$T/per.%p.jsonl" LD_PRELOAD=$LIB /bin/true &
+	INTERLOPER_OUTPUT="$T/per.%p.jsonl" LD_PRELOAD=$LIB /bin/true 2>/dev/null &
 	i=$((i + 1))
 done
 wait
@@ -31,5 +34,38 @@ for f in per.*.jsonl; do
 	pid=${pid%.jsonl}
 	assert_eq "$(jget "$f" 'r[0]["pid"]')" "$pid" "$f holds its own process"
 done
+
+try "measured programs that overlap are told so, in the record and on stderr; one alone is not"
+# Issue 14: lit -j2 ran two measured programs at once on two CPUs, and
+# nothing said so.  In an IPC namespace of the test's own (the machine's
+# note is a System V semaphore set, per namespace): A runs until told to
+# stop; B starts and ends while A runs (it sees A); A ends after B ended
+# (it sees that B started); C runs alone.  A's children (sleep) are
+# counted in A's record, not other measurements.
+if ! unshare --ipc true 2>/dev/null; then
+	skip "needs unshare(1) --ipc (root) for a semaphore set of the test's own"
+else
+	unshare --ipc sh -s "$T" "$LIB" <<'SH' >ov.out 2>&1
+T=$1 LIB=$2
+cd "$T" || exit 1
+INTERLOPER_OUTPUT=a.jsonl LD_PRELOAD=$LIB sh -c ': >started; i=0
+	while [ ! -e go ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done' 2>a.err &
+i=0
+while [ ! -e started ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
+INTERLOPER_OUTPUT=b.jsonl LD_PRELOAD=$LIB /bin/true 2>b.err
+: >go
+wait
+INTERLOPER_OUTPUT=c.jsonl LD_PRELOAD=$LIB /bin/true 2>c.err
+SH
+	assert_eq "$(jget a.jsonl '[x.get("others_measured") for x in r if x["argv"][0] == "sh"]')" "[true]" "A: B ran meanwhile"
+	assert_eq "$(jget a.jsonl '[x.get("others_measured") for x in r if x["argv"][0] != "sh"]')" \
+		"$(jget a.jsonl '[None for x in r if x["argv"][0] != "sh"]')" "A's counted children: part of A, no field"
+	assert_eq "$(jget b.jsonl 'r[0]["others_measured"]')" true "B: A was running"
+	assert_eq "$(jget c.jsonl 'r[0]["others_measured"]')" false "C: alone"
+	assert_match "$(cat b.err)" "^interloper: another program measured by interloper ran on this machine during this measurement" "B's stderr"
+	assert_eq "$(grep -c . a.err)" 1 "A's stderr: the one line"
+	assert_eq "$(wc -c <c.err | tr -d ' ')" 0 "C's stderr: nothing"
+	assert_eq "$(wc -c <ov.out | tr -d ' ')" 0 "nothing else said"
+fi
 
 done_testing

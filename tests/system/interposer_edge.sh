@@ -34,6 +34,16 @@ for mode in oneshot-view sysv-view; do
 	assert_match "$(cat "$T/out0")" "after: handler default" "the plain run's view"
 done
 
+try "a fault no handler can see (signal blocked in the thread, or ignored): the same death, no record"
+# libinterloper(7), "no record is written": the kernel kills at once;
+# interloper sweep says so in a failed line (sweep_review.sh)
+for how in segv-blocked segv-ignored; do
+	rm -f r.jsonl
+	same_as_without r.jsonl "$E" "$how"
+	assert_eq "$rc" 139 "$how: killed by SIGSEGV"
+	assert_eq "$(nrec r.jsonl)" 0 "$how: no record"
+done
+
 try "a vfork child that dies of a signal leaves the parent's view alone"
 rm -f r.jsonl
 same_as_without r.jsonl "$E" vfork-sig 15

@@ -55,4 +55,21 @@ assert_true "valid record" valid low.jsonl
 assert_match "$(jget low.jsonl '" | ".join(r[0]["errors"])')" "descriptor" "the record says why"
 assert_eq "$(jget low.jsonl 'all(v["value"] is None for v in r[0]["events"].values())')" true "no event counted"
 
+try "the cpu field never depends on the descriptor limit: the model, or unknown"
+# Issue 17: under a limit that leaves no descriptor at the end, the cpu
+# field read "x86_64" instead of the model name, splitting one machine in
+# two in a grouping by CPU.  (Limit 4: the loader needs one descriptor,
+# the library's copy of stderr, the record's destination here, takes it.)
+rm -f free.jsonl
+INTERLOPER_BACKEND=none INTERLOPER_OUTPUT="$T/free.jsonl" LD_PRELOAD="$LIB" /bin/true
+(
+	# shellcheck disable=SC3045
+	ulimit -n 4
+	exec env INTERLOPER_BACKEND=none INTERLOPER_OUTPUT=- LD_PRELOAD="$LIB" /bin/true
+) 2>low4.err
+sed -n 's/^\({"schema".*\)$/\1/p' low4.err >low4.jsonl
+assert_eq "$(nrec low4.jsonl)" 1 "the record, on stderr"
+model=$(jget free.jsonl 'r[0]["cpu"]')
+assert_match "$(jget low4.jsonl 'r[0]["cpu"]')" "^($model|unknown)\$" "cpu (with descriptors: $model)"
+
 done_testing

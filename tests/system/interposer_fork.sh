@@ -79,6 +79,26 @@ same_as_without r.jsonl "$E" vfork-exec /bin/true
 assert_eq "$(nrec r.jsonl)" 2 "records"
 assert_eq "$(jget r.jsonl '[x["exit"]["how"] for x in r]')" '["return", "return"]' "both end normally"
 
+try "a vfork child that _exits: no record of its own; its work in the parent's under all only"
+# libinterloper(7): a vfork child shares the parent's memory, so it never
+# measures itself; until its exec or _exit the kernel counts it into the
+# parent's counters under INHERIT=all, and nobody's under threads or none.
+for mode in all threads none; do
+	rm -f r.jsonl
+	INTERLOPER_INHERIT=$mode
+	export INTERLOPER_INHERIT
+	same_as_without r.jsonl "$E" vfork-spin
+	assert_match "$(cat "$T/out")" "^child status 5$" "$mode: the child's status"
+	assert_eq "$(nrec r.jsonl)" 1 "$mode: records (the parent's)"
+	tc=$(jget r.jsonl 'r[0]["events"]["task-clock"]["value"]')
+	if [ "$mode" = all ]; then
+		assert_true "all: the parent's task-clock ($tc ns) holds the child's 30 ms" [ "$tc" -gt 25000000 ]
+	else
+		assert_true "$mode: the parent's task-clock ($tc ns) does not" [ "$tc" -lt 25000000 ]
+	fi
+done
+unset INTERLOPER_INHERIT
+
 try "threads inherit the counters"
 rm -f r.jsonl
 same_as_without r.jsonl "$E" threads-busy 2

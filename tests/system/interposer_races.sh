@@ -40,7 +40,8 @@ race "main exits, 8 threads exit, one execs" "$N" exit exec 8
 # one of the library's two exit entries for 200 ms, as if preempted there:
 # without the admission of exit.c a third thread found the handlers done
 # and ended the process past the record in every run (issue 17, "the third
-# thread": 1 in 15,000-20,000 runs of eight threads otherwise).
+# thread": 1 in 15,000-20,000 runs of eight threads otherwise).  exec
+# holds a thread that execs between its exec record and the exec itself.
 held() { # held WHAT DELAYS RUNS ARGS...
 	_w=$1 _d=$2 _n=$3
 	shift 3
@@ -55,6 +56,10 @@ held "the third thread: main returns, 2 threads exit" exit_entry:200 5 return ex
 held "main exits, 8 threads exit" exit_entry:200 5 exit exit 8
 held "main returns, 8 threads exit" exit_entry:200 5 return exit 8
 held "main exits, 8 threads exit, one execs" exit_entry:200 5 exit exec 8
+# exec holds the thread that execs between its exec record and the exec:
+# no other thread may end the process meanwhile (the record says exec)
+held "main exits, 8 threads exit, one execs" exec:200 5 exit exec 8
+held "main returns, 8 threads exit, one execs" exec:200,exit_entry:100 5 return exec 8
 
 try "the join pattern ends with the worker's status, as without the library"
 "$RC" -n 5 -t 10 -o "$T" -- "$RACER" join exit >"$T/plain" 2>&1

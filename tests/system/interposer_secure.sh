@@ -5,6 +5,8 @@
 # program only from a system directory and only if it is set-user-ID, as
 # /etc/ld.so.preload would; in a private mount namespace, a set-user-ID
 # copy of the library is bind-mounted over a rarely used system library.
+# On a glibc whose internals it has not been checked against, it stands
+# aside the same way, and says so.
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 
@@ -95,5 +97,18 @@ END
 	assert_eq "$(tail -n 1 "$T/cap.out")" "status 0" "the program ran ($(head -n 2 "$T/cap.err"))"
 	assert_eq "$(grep -c interloper "$T/cap.out")" 0 "descriptors of the library in it"
 fi
+
+try "a glibc the library does not support: one line, then it stands aside; the program is unharmed"
+# the tests' variant of the library takes IL_TEST_GLIBC as the C library's
+# version (interposer/testdelay.c); this glibc is a supported one
+rm -f "$T/g.jsonl" "$T/g0.jsonl"
+IL_TEST_GLIBC=2.99 INTERLOPER_OUTPUT="$T/g.jsonl" LD_PRELOAD="$B/tests/libinterloper-delay.so" \
+	sh -c 'echo out; exit 3' >"$T/g.out" 2>"$T/g.err"
+assert_eq "$?" 3 "the program's status"
+assert_eq "$(cat "$T/g.out")" out "its output"
+assert_eq "$(cat "$T/g.err")" "interloper: glibc 2.99 is not one the library supports (2.34 to 2.42: it leans on their exit and stdio internals); it stands aside: nothing is measured, no record is written" "the one line"
+assert_true "no record" [ ! -e "$T/g.jsonl" ]
+INTERLOPER_OUTPUT="$T/g0.jsonl" LD_PRELOAD="$B/tests/libinterloper-delay.so" /bin/true 2>"$T/g0.err"
+assert_eq "$(nrec "$T/g0.jsonl"):$(wc -c <"$T/g0.err" | tr -d ' ')" "1:0" "this glibc ($(ldd --version | head -n 1 | sed 's/.* //')): a record, nothing said"
 
 done_testing

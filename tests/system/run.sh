@@ -157,6 +157,26 @@ done
 run -- /nonexistent/prog >out 2>err
 assert_match "$(cat err)" "^interloper run: /nonexistent/prog: not a program file" "missing program"
 
+try "an AddressSanitizer program: its runtime first in LD_PRELOAD, then the library (issue 17)"
+# The shared ASan runtime ends the program with status 1 before main when
+# another library comes first in LD_PRELOAD; run always put the library
+# first, so that even LD_PRELOAD=libasan.so.8 interloper run failed.
+printf '#include <stdio.h>\n#include <stdlib.h>\nint main(void) { char *p = malloc(8); p[0] = 42; printf("asan %%d\\n", p[0]); free(p); return 0; }\n' >asan.c
+if ! cc -fsanitize=address -o asanprog asan.c 2>/dev/null || ! ./asanprog >/dev/null 2>&1; then
+	skip "cc -fsanitize=address does not build a program that runs here"
+else
+	rm -f asan.jsonl
+	sh "$IL" run -q --output "$T/asan.jsonl" -- ./asanprog >out 2>err
+	assert_eq "$?" 0 "status"
+	assert_eq "$(cat out)" "asan 42" "output"
+	assert_eq "$(jget asan.jsonl '[x["exit"]["how"] for x in r]')" '["return"]' "the record"
+	rt=$(sh "$IL" run -n -- ./asanprog | tr ' ' '\n' | sed -n 's/^LD_PRELOAD=//p')
+	assert_match "$rt" "^libasan[.]so[.0-9]*:.*libinterloper[.]so\$" "LD_PRELOAD: the runtime, then the library"
+	LD_PRELOAD=$(echo "$rt" | cut -d: -f1) sh "$IL" run -q --output "$T/asan.jsonl" -- ./asanprog >out 2>err
+	assert_eq "$?" 0 "with the runtime in the user's LD_PRELOAD already: status"
+	assert_eq "$(nrec asan.jsonl)" 2 "records"
+fi
+
 try "8 loops of 100 runs in parallel, sharing TMPDIR: every run succeeds and is labelled"
 i=1
 while [ $i -le 8 ]; do
@@ -171,7 +191,12 @@ while [ $i -le 8 ]; do
 	i=$((i + 1))
 done
 wait
-assert_eq "$(cat "$T/par.fail" "$T/par.err" 2>/dev/null)" "" "no run failed, nothing said"
+# (but the warning that other measured programs ran meanwhile, which is
+# true here)
+assert_eq "$(cat "$T/par.fail" "$T/par.err" 2>/dev/null | grep -v '^interloper: another program measured by interloper ran')" \
+	"" "no run failed, nothing said"
+assert_true "the records say that others ran at the same time" \
+	[ "$(jget par.jsonl 'sum(1 for x in r if x["others_measured"])')" -gt 0 ]
 assert_eq "$(jget par.jsonl 'len(r)')" 800 "records"
 assert_eq "$(jget par.jsonl 'len(set((x["labels"]["loop"], x["labels"]["k"]) for x in r))')" 800 "each labelled, each once"
 

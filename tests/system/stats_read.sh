@@ -81,6 +81,11 @@ if built; then
 	assert_match "$(cat "$T/a.err")" "schema \"interloper/9\"" "the other schema"
 	assert_match "$(cat "$T/a.err")" " [0-9]+ more" "bad lines beyond the ten named"
 	same "empty selection" "$T/r.jsonl" --by system --where system=B --where bench=tr --metric task-clock --subtract-floor --where rep=40
+	# records selected in one half only: the other half adds none
+	same "a selection in the second half only" "$T/r.jsonl" --by system --where rep=250
+	assert_match "$(head -1 "$T/a.out")" " 10 records " "its records are there"
+	same "a selection in the first half only" "$T/r.jsonl" --compare system=A --setup setup --where rep=20
+	assert_match "$(head -1 "$T/a.out")" " 10 records " "its records are there"
 else
 	skip "the statistics programs are not built; run make"
 fi

@@ -148,6 +148,8 @@ else
 	assert_eq "$?" 0 "status"
 	assert_eq "$(rj res3.jsonl 'sorted((x["labels"]["layout"], x["labels"]["layout_kind"], x["argv"][0], x["labels"]["setup"]) for x in r)')" \
 		'[["00", "original", "lay/p.00", "e0-l00"], ["02", "random", "lay/p.02", "e0-l02"], ["03", "random", "lay/p.03", "e0-l03"]]' "one record per layout"
+	assert_eq "$(rj res3.jsonl 'sorted(b["order"] == {x["id"]: x["order"] for x in json.load(open("lay/manifest.json"))["binaries"]}[b["layout"]] for b in m[0]["systems"][0]["binaries"])')" \
+		'[true, true, true]' "the plan line carries each layout's link order, as the manifest has it (report --attribute)"
 	assert_eq "$(il sweep -n --seed 1 --reps 1 --layouts 2 --system 'X=lay/p.{layout}' | cut -f5 | tr '\n' ' ')" \
 		"layout 00 layout 01 " "--layouts 2: the manifest's first two"
 	assert_eq "$(il sweep -n --seed 1 --reps 1 --layouts all --system 'X=lay/p.{layout}' | wc -l | tr -d ' ')" 4 "all"

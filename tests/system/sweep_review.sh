@@ -109,6 +109,42 @@ il sweep --seed 3 --reps 2 --env-add 0,64 --system A=bin/S1/sh --system B=bin/S2
 	--output f.jsonl -- -c "$fail" >/dev/null 2>err
 assert_match "$(cat err)" "8 of 8 runs are there already" "a third run: nothing to do"
 
+try "a run that dies where the library cannot see it: a failed line names the signal (issue 17)"
+# A fault in a thread that blocks every signal (a thread pool's mask), and
+# a signal before main: no handler runs, no record is written, and the
+# results file must not just lack the run.
+mkdir -p bin/K bin/T
+cp "$PROGS/exitpaths" bin/K/prog
+cp "$PROGS/ctorkill" bin/T/prog
+il sweep -q --keep-going --seed 5 --reps 1 --system K=bin/K/prog --output k.jsonl -- segv-blocked >/dev/null 2>err
+assert_eq "$?" 1 "a fault no handler sees: the sweep's status"
+assert_eq "$(recs k.jsonl)" 0 "its records"
+assert_eq "$(rj k.jsonl '[(x["signal"], x["records"]) for x in m if x.get("kind") == "failed"]')" \
+	"[[11, 0]]" "the failed line: the signal, no record"
+assert_match "$(rj k.jsonl '[x["why"] for x in m if x.get("kind") == "failed"][0]')" \
+	"^was killed by SIGSEGV \(signal 11, Segmentation fault\) and left no record" "why"
+assert_match "$(cat err)" "run K/[^ ]* was killed by SIGSEGV" "said on stderr"
+il sweep -q --keep-going --seed 5 --reps 1 --system T=bin/T/prog --output t.jsonl >/dev/null 2>err
+assert_eq "$?" 1 "a signal before main: the sweep's status"
+assert_eq "$(rj t.jsonl '[(x["signal"], x["records"]) for x in m if x.get("kind") == "failed"]')" \
+	"[[15, 0]]" "the failed line: SIGTERM, no record"
+
+try "AddressSanitizer builds: the runtime first in every run's LD_PRELOAD; a mixed sweep refused (issue 17)"
+printf '#include <stdio.h>\nint main(void) { puts("same"); return 0; }\n' >asan.c
+mkdir -p bin/Z1 bin/Z2
+if ! cc -fsanitize=address -o bin/Z1/prog asan.c 2>/dev/null || ! bin/Z1/prog >/dev/null 2>&1; then
+	skip "cc -fsanitize=address does not build a program that runs here"
+else
+	cp bin/Z1/prog bin/Z2/prog
+	il sweep -q --seed 5 --reps 1 --system A=bin/Z1/prog --system B=bin/Z2/prog --output z.jsonl >/dev/null 2>err
+	assert_eq "$?" 0 "two ASan builds: status ($(tail -n 2 err))"
+	assert_eq "$(recs z.jsonl)" 2 "their records"
+	il sweep -q --seed 5 --reps 1 --system A=bin/Z1/prog --system B=bin/A/prog --output zm.jsonl >/dev/null 2>err
+	assert_eq "$?" 1 "an ASan build against a plain one: refused"
+	assert_match "$(cat err)" "needs (nothing|libasan[^ ]*) first in LD_PRELOAD and .* needs (nothing|libasan[^ ]*); every run of a sweep has the same" "the line"
+	assert_true "nothing written" [ ! -s zm.jsonl ]
+fi
+
 try "a setup has one environment size on resume, in every shard, or the sweep refuses (R3 finding 1)"
 fail="case \$0 in *S2*) test ! -e $T/flag1 ;; esac"
 touch flag1

@@ -33,7 +33,7 @@ describe_groups(struct il_report *r)
         int allint = 1;
         for (size_t i = 0; i < gr->n && allint; i++) {
             allint = (r->d.flag[gr->rec[i]] & IL_R_INT) != 0;
-            iv[i] = r->d.ival[gr->rec[i]];
+            iv[i] = allint ? il_ival(&r->d, gr->rec[i]) : 0;
         }
         if (allint)
             il_summarize_int(iv, gr->n, s);

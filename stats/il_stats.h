@@ -284,7 +284,7 @@ struct il_labvals {
 int il_numbers_runs(const char *name);
 
 /* Per-record flags. */
-#define IL_R_INT 1     /* ival holds the value exactly */
+#define IL_R_INT 1     /* il_ival gives the value exactly */
 #define IL_R_SIGNAL 2  /* exit.how is "signal" */
 #define IL_R_NONZERO 4 /* exit.status is not 0 */
 #define IL_R_STATUS 8  /* the record has an exit status */
@@ -294,7 +294,10 @@ struct il_data {
     const char *slot_name[IL_MAX_SLOTS]; /* as in struct il_sel */
     double *val;                         /* the metric (the numerator of a derived one) */
     double *den;                         /* the denominator of a derived metric, else NULL */
-    int64_t *ival;                       /* the value as an integer, with IL_R_INT */
+    /* The value as an integer (IL_R_INT; il_ival): NULL while every such
+     * value is val's exactly (within 2^53, and no floor or --per sum that
+     * the double rounded), which costs nothing; else a column. */
+    int64_t *ivcol;
     uint64_t *addr; /* with want_addr: setup.main_sp, setup.heap_start of each (0: none) */
     struct il_order *orders; /* the layouts' link orders, from sweeps' plan lines */
     size_t norders;
@@ -355,6 +358,16 @@ size_t il_sel_slot(struct il_sel *sel, const char *name); /* add or find */
 size_t il_data_slot(const struct il_data *d, const char *name);
 /* Keep the records whose keep[i] is set, in order. */
 void il_data_keep(struct il_data *d, const uint8_t *keep);
+/* The exact integer value of record rec (IL_R_INT). */
+static inline int64_t
+il_ival(const struct il_data *d, size_t rec)
+{
+    return d->ivcol ? d->ivcol[rec] : (int64_t)d->val[rec];
+}
+/* Set it (after val[rec]), making the column when val cannot say it. */
+void il_ival_set(struct il_data *d, size_t rec, int64_t iv);
+/* The column of the n records' integers (room for cap), made if none. */
+int64_t *il_ival_column(struct il_data *d, size_t cap);
 /* The string id of label slot s of record rec. */
 static inline uint32_t
 il_lab(const struct il_data *d, size_t rec, size_t s)

@@ -420,7 +420,8 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         d->val = il_xrealloc(d->val, d->cap * sizeof *d->val);
         if (d->den)
             d->den = il_xrealloc(d->den, d->cap * sizeof *d->den);
-        d->ival = il_xrealloc(d->ival, d->cap * sizeof *d->ival);
+        if (d->ivcol)
+            d->ivcol = il_xrealloc(d->ivcol, d->cap * sizeof *d->ivcol);
         if (d->addr)
             d->addr = il_xrealloc(d->addr, 2 * d->cap * sizeof *d->addr);
         d->flag = il_xrealloc(d->flag, d->cap * sizeof *d->flag);
@@ -435,7 +436,10 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
     d->val[d->n] = r->v;
     if (d->den)
         d->den[d->n] = r->den;
-    d->ival[d->n] = r->iv;
+    if (r->flag & IL_R_INT)
+        il_ival_set(d, d->n, r->iv);
+    else if (d->ivcol)
+        d->ivcol[d->n] = 0;
     if (d->addr)
         memcpy(d->addr + 2 * d->n, r->addr, sizeof r->addr);
     d->flag[d->n] = r->flag;
@@ -452,6 +456,30 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
             il_lab_column(d, s, d->cap)[d->n] = ids[s];
     }
     d->n++;
+}
+
+/* 2^53: every integer below it in magnitude is a double exactly */
+#define IL_EXACT_INT 9007199254740992.0
+
+int64_t *
+il_ival_column(struct il_data *d, size_t cap)
+{
+    if (!d->ivcol) {
+        /* what val said of the records so far: exactly their integers */
+        d->ivcol = il_xcalloc(cap > d->n ? cap : d->n + 1, sizeof *d->ivcol);
+        for (size_t i = 0; i < d->n; i++)
+            if (d->flag[i] & IL_R_INT)
+                d->ivcol[i] = (int64_t)d->val[i];
+    }
+    return d->ivcol;
+}
+
+void
+il_ival_set(struct il_data *d, size_t rec, int64_t iv)
+{
+    if (!d->ivcol && d->val[rec] == (double)iv && fabs(d->val[rec]) < IL_EXACT_INT)
+        return;
+    il_ival_column(d, d->cap)[rec] = iv;
 }
 
 uint32_t *
@@ -475,7 +503,8 @@ il_data_keep(struct il_data *d, const uint8_t *keep)
         d->val[m] = d->val[i];
         if (d->den)
             d->den[m] = d->den[i];
-        d->ival[m] = d->ival[i];
+        if (d->ivcol)
+            d->ivcol[m] = d->ivcol[i];
         if (d->addr)
             memcpy(d->addr + 2 * m, d->addr + 2 * i, 2 * sizeof *d->addr);
         d->flag[m] = d->flag[i];

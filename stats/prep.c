@@ -118,6 +118,7 @@ combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
         size_t f = t[a].i;
         keep[f] = 1;
         int allint = (d->flag[f] & IL_R_INT) != 0;
+        int64_t isum = allint ? il_ival(d, f) : 0;
         for (size_t j = a + 1; j < b; j++) {
             size_t r = t[j].i;
             for (size_t s = 0; s < nk; s++)
@@ -134,11 +135,13 @@ combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
             if (d->wall)
                 d->wall[f] += d->wall[r];
             allint = allint && (d->flag[r] & IL_R_INT) &&
-                     !__builtin_add_overflow(d->ival[f], d->ival[r], &d->ival[f]);
+                     !__builtin_add_overflow(isum, il_ival(d, r), &isum);
             d->flag[f] |= d->flag[r] & (IL_R_SIGNAL | IL_R_NONZERO);
         }
         if (!allint)
             d->flag[f] &= (uint8_t)~IL_R_INT;
+        else if (b > a + 1)
+            il_ival_set(d, f, isum);
         a = b;
     }
     if (lone)

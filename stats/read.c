@@ -268,7 +268,21 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
     size_t n = d->n + d2->n, n0 = d->n, cap = d->cap;
     d->val = append_col(d->val, n0, cap, (void **)&d2->val, d2->n, sizeof *d->val);
     d->den = append_col(d->den, n0, cap, (void **)&d2->den, d2->n, sizeof *d->den);
-    d->ival = append_col(d->ival, n0, cap, (void **)&d2->ival, d2->n, sizeof *d->ival);
+    if (d2->ivcol) {
+        /* the second half needs the integer column: the first then too */
+        int64_t *c = il_ival_column(d, cap);
+        if (n > cap)
+            c = d->ivcol = il_xrealloc(c, n * sizeof *c);
+        for (size_t i = 0; i < d2->n; i++)
+            c[n0 + i] = d2->flag[i] & IL_R_INT ? d2->ivcol[i] : 0;
+        free(d2->ivcol);
+        d2->ivcol = NULL;
+    } else if (d->ivcol) {
+        if (n > cap)
+            d->ivcol = il_xrealloc(d->ivcol, n * sizeof *d->ivcol);
+        for (size_t i = 0; i < d2->n; i++)
+            d->ivcol[n0 + i] = d2->flag[i] & IL_R_INT ? (int64_t)d->val[n0 + i] : 0;
+    }
     d->addr = append_col(d->addr, n0, cap, (void **)&d2->addr, d2->n, 2 * sizeof *d->addr);
     d->flag = append_col(d->flag, n0, cap, (void **)&d2->flag, d2->n, sizeof *d->flag);
     d->env = append_col(d->env, n0, cap, (void **)&d2->env, d2->n, sizeof *d->env);
@@ -420,7 +434,7 @@ il_data_free(struct il_data *d)
     free(d->keys);
     free(d->den);
     free(d->addr);
-    free(d->ival);
+    free(d->ivcol);
     free(d->flag);
     free(d->val);
     free(d->env);

@@ -139,6 +139,18 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+try "an integer beyond 2^53 in one half only: exact after the join"
+if built; then
+	big=1152921504606846977 # 2^60 + 1, not a double
+	for at in 6 2990; do
+		records 3000 | awk -v at="$at" -v big="$big" 'NR == at { sub(/"value":[0-9]+/, "\"value\":" big) } { print }' >"$T/big$at.jsonl"
+		same "big at line $at" "$T/big$at.jsonl" --json --by system --metric task-clock
+		assert_match "$(cat "$T/a.out")" "\"max\": $big," "exact at line $at"
+	done
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 try "--strict stops at the first bad line of the second half, as one reading does"
 if built; then
 	{

@@ -395,23 +395,35 @@ perf_stop_read(void)
 
 /*
  * The floor: the count of an empty window, enable immediately followed by
- * disable, the minimum over IL_FLOOR_WINDOWS tries.  This is the fixed
- * cost of reading the counters that every measurement carries (Changkun
- * Ou, "Eliminating A Source of Measurement Errors in Benchmarks", seeds
- * 001: calibrate the empty window and subtract it).  Runs after the final
- * reading, so the program's values are untouched; each window's reading
- * is where the next one starts.
+ * disable.  This is the fixed cost of reading the counters that every
+ * measurement carries (Changkun Ou, "Eliminating A Source of Measurement
+ * Errors in Benchmarks", seeds 001: calibrate the empty window and
+ * subtract it).  Runs after the final reading, so the program's values
+ * are untouched; each window's reading is where the next one starts.
+ *
+ * One window, where it was quiet: the software events counted where they
+ * happen (page-faults, context-switches, cpu-migrations...) read 0 in it.
+ * A window one of them counted in was disturbed (the task was switched
+ * out, a page faulted in), and so may the clocks' be: then another, up to
+ * IL_FLOOR_WINDOWS, and the minimum of each event over them.  Hardware
+ * events vary from window to window whatever happens: with one, always
+ * IL_FLOOR_WINDOWS.  Each window costs three system calls, and most
+ * processes now pay one.
  */
 static void
 perf_floor(void)
 {
     struct il_reading now[IL_MAX_EVENTS];
-    for (int i = 0; i < il.nev; i++)
+    int hw = 0;
+    for (int i = 0; i < il.nev; i++) {
         il.ev[i].floor_ok = 0;
+        hw |= il.ev[i].ok && is_hw(&il.ev[i].attr);
+    }
     for (int w = 0; w < IL_FLOOR_WINDOWS; w++) {
         ioctl_all(PERF_EVENT_IOC_ENABLE);
         ioctl_all(PERF_EVENT_IOC_DISABLE);
         read_all(now);
+        int quiet = !hw;
         for (int i = 0; i < il.nev; i++) {
             struct il_event *e = &il.ev[i];
             if (!e->ok)
@@ -421,7 +433,11 @@ perf_floor(void)
                 e->floor = d;
             e->floor_ok = 1;
             last[i] = now[i];
+            if (d && groups(e))
+                quiet = 0;
         }
+        if (quiet)
+            break;
     }
 }
 

@@ -33,6 +33,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -55,10 +56,10 @@ il_keep_stderr(void)
     struct stat st;
     if (il.err_fd >= 0 || il_sys_fstat(2, &st) < 0)
         return;
-    long fd = il_sys_fcntl(2, F_DUPFD_CLOEXEC, 3);
+    int fd = il_fd_keep_dup(2);
     if (fd < 0)
         return;
-    il.err_fd = il_fd_keep((int)fd);
+    il.err_fd = fd;
     il.err_dev = st.st_dev;
     il.err_ino = st.st_ino;
 }
@@ -292,9 +293,43 @@ may_signal(void)
     looked = 1;
 }
 
+/*
+ * The record file is opened at the lowest free descriptor.  A program
+ * that closed its stdout, with another thread still writing to fd 1,
+ * would put that thread's bytes in the record file while it is open
+ * there.  So the thread that writes the record first takes a descriptor
+ * table of its own (unshare(CLONE_FILES)): what it opens is in no other
+ * thread's table, by construction, and another thread's write to a closed
+ * descriptor fails as it would without us.  The kernel copies the table
+ * only when another thread shares it: in a single-threaded process this
+ * is one system call that changes nothing.  The writer is ending the
+ * process (exit, _exit, quick_exit): its private table ends with it.  Not
+ * before an exec, which may fail and leave the thread running, nor for a
+ * fatal signal, which may not end the process (pid 1 of a namespace):
+ * there, and where unshare is refused (a seccomp filter), the descriptor
+ * is moved up to ours at once, which leaves only the moment in between.
+ * Returns 1 when the table is our own now.
+ */
+static int
+own_table(void)
+{
+    if (il.end_how == IL_HOW_EXEC || il.end_how == IL_HOW_SIGNAL)
+        return 0;
+    return il_sc6(SYS_unshare, CLONE_FILES, 0, 0, 0, 0, 0) == 0;
+}
+
+static long
+open_record(const char *path, int flags, int own)
+{
+    long fd = il_sys_open(path, flags, 0666);
+    IL_TEST_DELAY("record_open"); /* as if preempted right after the open */
+    return fd < 0 || own ? fd : il_fd_keep((int)fd);
+}
+
 static int
 write_file(const char *path, const char *line, size_t n, char *why, size_t whysz)
 {
+    int own = own_table();
     int flags = O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
     /* A regular file (or none yet) read-write, to look at its last byte,
      * without following a final link first: a link is followed only when
@@ -303,14 +338,14 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
      * again write-only: opened read-write, a FIFO would have a reader in
      * us.  The common case, a file, costs one open and no look before. */
     int nofollow = O_NOFOLLOW;
-    long fd = il_sys_open(path, flags | O_RDWR | nofollow, 0666);
+    long fd = open_record(path, flags | O_RDWR | nofollow, own);
     if (fd == -ELOOP && !in_sticky_dir(path)) {
         nofollow = 0;
-        fd = il_sys_open(path, flags | O_RDWR, 0666);
+        fd = open_record(path, flags | O_RDWR, own);
     }
     flags |= nofollow;
     if (fd == -EACCES)
-        fd = il_sys_open(path, flags | O_WRONLY, 0666);
+        fd = open_record(path, flags | O_WRONLY, own);
     if (fd < 0) {
         reason(why, whysz, path, (int)-fd, 0, n, 0);
         return -1;
@@ -323,7 +358,7 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
         st.st_mode = 0;
     if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
         il_sys_close((int)fd);
-        fd = il_sys_open(path, flags | O_WRONLY, 0666);
+        fd = open_record(path, flags | O_WRONLY, own);
         if (fd < 0) {
             reason(why, whysz, path, (int)-fd, 0, n, 0);
             return -1;

@@ -59,7 +59,7 @@ il_ctor_body(int argc, char **argv, char **envp)
     (void)argc;
     (void)argv;
     if (il.phase == IL_PHASE_LOADED) {
-        il_populate(&il, il.cfg.output + 256); /* the state every process uses */
+        il_populate(&il, IL_POPULATED); /* the state every process uses */
         il_counted_take();                     /* first: the program must never see it */
     }
     il_resolve_reals();

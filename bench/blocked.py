@@ -13,9 +13,8 @@ all blocks, ties sharing their mean rank, with d's sign); the statistic is
 the between-setup sum of squares of the signed ranks over their pooled
 within-setup mean square (k - 1 times the one-way F); an exchange within a
 block of one run a side flips its contrast's sign (larger blocks: the value's
-runs, divided by the common ratio, and the baseline's are shuffled), the
-median is taken again, and p = (1 + exchanges at or above the observed) /
-(1 + exchanges).  With --statistic q, the statistic is the setups' spread of
+runs, divided by the common ratio, and the baseline's are shuffled), and p =
+(1 + exchanges at or above the observed) / (1 + exchanges).  With --statistic q, the statistic is the setups' spread of
 mean contrasts against their pooled within-setup variance (the test before
 the signed ranks) instead.
 
@@ -69,9 +68,8 @@ def blocks_of(path, compare, base, setup, passes):
 
 
 def stat_ranks(c, unit, m):
-    """Rows of c: contrasts (already exchanged); the signed-rank statistic."""
-    d = c - np.median(c, axis=1, keepdims=True)
-    s = np.sign(d) * rankdata(np.abs(d), axis=1)
+    """Rows of c: contrasts less the common ratio, exchanged; the signed-rank statistic."""
+    s = np.sign(c) * rankdata(np.abs(c), axis=1)
     return between_within(s, unit, m)
 
 

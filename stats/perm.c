@@ -173,47 +173,41 @@ signed_ranks(const double *c, size_t n, double *s, struct absc *tmp)
 }
 
 /*
- * The mean's test statistic from the blocks' contrasts c: each contrast
- * less their median (the common ratio, which bursts do not move; taken
- * again in every exchange, so that its estimation is in the reference
- * too), its signed rank, and the spread of the units' mean ranks, sum_u m_u
- * (mean_u - mean)^2, over the ranks' mean square (about chi-squared with k
- * - 1 df under no difference).  A burst of slow runs moves a block's
- * contrast by tens of percent where the quiet blocks' contrasts differ by
- * a fraction of one: in the mean it swamps a setup's effect, in a rank it
- * counts as one block.  Kalibera & Jones (ISMM'13) section 4, "Normality":
- * the central limit theorem does not make such noise normal at these
- * sizes.  The null is the same as the mean's (the sides exchangeable within
- * each block once the value's runs are divided by one common ratio); only
- * the statistic is robust.  s and tmp hold ct->blocks, scratch as many.
+ * The mean's test statistic from the blocks' signed ranks s (signed_ranks
+ * of the contrasts less their median, the common ratio): the one-way
+ * analysis of variance of the ranks between the units, their between-unit
+ * sum of squares over their pooled within-unit mean square.  A burst of
+ * slow runs moves a block's contrast by tens of percent where quiet blocks'
+ * contrasts differ by a fraction of one: in the mean it swamps a setup's
+ * effect, in a rank it counts as one block.  Kalibera & Jones (ISMM'13)
+ * section 4, "Normality": the central limit theorem does not make such
+ * noise normal at these sizes.  The null is the mean's (the sides
+ * exchangeable within each block once the value's runs are divided by the
+ * common ratio); only the statistic is robust.  +inf when the ranks differ
+ * between units and not within them.
  */
 static double
-rank_spread(const struct il_contrast *ct, const double *c, double *s, struct absc *tmp,
-            double *scratch)
+rank_spread(const struct il_contrast *ct, const double *s)
 {
-    size_t nb = ct->blocks;
-    double md = location(1, c, nb, scratch), tot = 0, ss = 0, t = 0, n = (double)nb;
-    for (size_t j = 0; j < nb; j++)
-        scratch[j] = c[j] - md;
-    signed_ranks(scratch, nb, s, tmp);
-    for (size_t j = 0; j < nb; j++) {
+    double tot = 0, t = 0, w = 0;
+    for (size_t j = 0; j < ct->blocks; j++)
         tot += s[j];
-        ss += s[j] * s[j];
-    }
-    double g = tot / n, w = 0;
+    double g = tot / (double)ct->blocks;
     for (size_t u = 0; u < ct->k; u++) {
-        size_t m = ct->m[u];
+        size_t m = ct->m[u], f = ct->first[u];
         if (!m)
             continue;
         double su = 0;
-        for (size_t j = ct->first[u]; j < ct->first[u] + m; j++)
+        for (size_t j = f; j < f + m; j++)
             su += s[j];
-        t += (su - (double)m * g) * (su - (double)m * g) / (double)m;
-        for (size_t j = ct->first[u]; j < ct->first[u] + m; j++)
-            w += (s[j] - su / (double)m) * (s[j] - su / (double)m);
+        double mu = su / (double)m;
+        t += (double)m * (mu - g) * (mu - g);
+        for (size_t j = f; j < f + m; j++)
+            w += (s[j] - mu) * (s[j] - mu);
     }
-    (void)ss;
-    return w > 0 && ct->df > 0 ? t / (w / ct->df) : NAN;
+    if (!(ct->df > 0))
+        return NAN;
+    return w > 0 ? t / (w / ct->df) : t > 0 ? INFINITY : NAN;
 }
 
 /*
@@ -400,13 +394,13 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     }
     ct->stat = ct->q;
     if (!ct->median) {
-        double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr), *sc = il_xcalloc(nb ? nb : 1, sizeof *sc);
+        double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
         struct absc *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
-        ct->stat = rank_spread(ct, c, sr, tmp, sc);
+        signed_ranks(c, nb, sr, tmp);
+        ct->stat = rank_spread(ct, sr);
         free(sr);
-        free(sc);
         free(tmp);
-        if (!isfinite(ct->stat)) {
+        if (isnan(ct->stat)) {
             ct->why = "every contrast is the common one";
             return -1;
         }
@@ -441,8 +435,16 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *loc = il_xcalloc(ct->k, sizeof *loc);
     double *scratch = il_xcalloc(ct->maxn + nb, sizeof *scratch);
     double *pool = il_xcalloc(ct->maxn, sizeof *pool);
-    double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
+    double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr), *sr0 = il_xcalloc(nb ? nb : 1, sizeof *sr0);
     struct absc *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
+    /* A block of one run a side flips its contrast's sign, and keeps its
+     * rank: with only such blocks the ranks are taken once, and an exchange
+     * costs what Q's does. */
+    int flips = 1;
+    for (size_t j = 0; j < nb; j++)
+        flips &= ct->bna[j] + ct->bnb[j] == 2;
+    if (!ct->median)
+        signed_ranks(ct->c, nb, sr0, tmp);
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
     size_t ge = 0, done = 0;
@@ -450,7 +452,9 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
         for (size_t j = 0; j < nb; j++) {
             size_t na = ct->bna[j], n = na + ct->bnb[j];
             if (n == 2) {
-                c[j] = il_rng_below(&g, 2) ? -ct->c[j] : ct->c[j];
+                int f = (int)il_rng_below(&g, 2);
+                c[j] = f ? -ct->c[j] : ct->c[j];
+                sr[j] = f ? -sr0[j] : sr0[j];
                 continue;
             }
             memcpy(pool, ct->v + ct->bo[j], n * sizeof *pool);
@@ -462,8 +466,12 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
             }
             c[j] = contrast(ct->median, pool, na, n - na, scratch);
         }
-        double q = spread(ct, c, loc, scratch);
-        double t = ct->median ? q : rank_spread(ct, c, sr, tmp, scratch);
+        double q = spread(ct, c, loc, scratch), t = q;
+        if (!ct->median) {
+            if (!flips)
+                signed_ranks(c, nb, sr, tmp);
+            t = rank_spread(ct, sr);
+        }
         if (isnan(t))
             continue;
         done++;
@@ -476,6 +484,7 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     free(scratch);
     free(pool);
     free(sr);
+    free(sr0);
     free(tmp);
     ct->p = done ? (double)(ge + 1) / (double)(done + 1) : NAN;
     return ct->p;

@@ -232,10 +232,13 @@ il report $R --by system --setup env_add --estimator $EST --csv "$OUT/env-coarse
 il report $R --by system --levels env_add,rep --csv "$OUT/env-coarse.jsonl" >"$W/levels.csv"
 # shellcheck disable=SC2086
 il report $R --by system --levels env_add,rep "$OUT/env-coarse.jsonl" >"$OUT/report-env-levels.txt"
-# shellcheck disable=SC2086
-il plot env $R --by system --estimator $EST --title '' -o "$OUT/fig1-env-coarse.png" "$OUT/env-coarse.jsonl" >/dev/null
-# shellcheck disable=SC2086
-il plot env $R --by system --estimator $EST --title '' -o "$OUT/fig1-env-coarse.pdf" "$OUT/env-coarse.jsonl" >/dev/null
+# Fig. 1b across both columns: each system's noise band (the report's
+# stand-out threshold around its median size) and the sizes that stand out.
+for f in png pdf; do
+	# shellcheck disable=SC2086
+	il plot env $R --by system --setup env_add --estimator $EST --size 7,2.6 --title '' \
+		-o "$OUT/fig1-env-coarse.$f" "$OUT/env-coarse.jsonl" >/dev/null
+done
 
 # The sizes that stood out, found by the report (setups that stand out),
 # the strongest first; when none did, the one furthest from its system's
@@ -286,7 +289,7 @@ il report $R --by system --compare pin=off --setup env_add --estimator $EST --cs
 for o in O0 O2 O3; do
 	for f in png pdf; do
 		# shellcheck disable=SC2086
-		il plot env $R --where system=$o --by pin --estimator $EST --title '' \
+		il plot env $R --where system=$o --by pin --setup env_add --estimator $EST \
 			-o "$OUT/fig1-pin-$o.$f" "$OUT/env-focus.jsonl" >/dev/null
 	done
 done
@@ -378,8 +381,10 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 	echo "  Obviously Wrong!\", ASPLOS 2009. Each of its four claims tested here ends with one of:"
 	echo "  appeared here, did not appear here, or could not be tested here (and what it would need)."
 	echo "- Every interval covers the run-to-run variation of this machine only: another machine may"
-	echo "  differ (this demo gave compress speedups of 0.948 [0.940, 0.956] on an AMD EPYC VM and"
-	echo "  0.902 [0.899, 0.904] on an Intel Xeon VM: disjoint intervals, the paper's point about hardware)."
+	echo "  differ: this demo gave compress speedups of 0.948 [0.940, 0.956] on an AMD EPYC VM (the full run"
+	echo "  of 2026-11-23 once committed here) and 0.902 [0.899, 0.904] on an Intel Xeon VM (reported in the"
+	echo "  project's issue 13), disjoint intervals, the paper's point about hardware. These two are quoted,"
+	echo "  not taken from this run's records."
 	echo
 	echo "## 1. Environment size (the paper's Fig. 1)"
 	echo
@@ -393,6 +398,11 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 	echo "of the minimal environment, its strings with their terminating NULs)."
 	echo
 	echo "![the metric against the environment size](fig1-env-coarse.png)"
+	echo
+	echo "Each system's shaded band is its noise: at each size, how far from the median size its $EST may lie"
+	echo "before it stands out (the furthest of the 257 sizes in 95% of the report's exchanges of runs,"
+	echo "report-env-coarse.txt), moved by the drift of the passes its runs came from. A point outside its"
+	echo "band is a size the report says stands out; those are ringed and named."
 	echo
 	echo "Between-setup against within-setup variance (Kalibera & Jones levels \`env_add,rep\`, the share of"
 	echo "each level's corrected T^2; report-env-levels.txt):"
@@ -457,6 +467,9 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 	*) echo "$C1: could not be tested here**: the report gave no test of the sizes (it needs two runs or more of each system in each size)." ;;
 	esac
 	echo
+	echo "The focused sizes of each system, not pinned and stack pinned: each size's $EST with its 95%"
+	echo "interval, and each line's noise band as above."
+	echo
 	for o in O0 O2 O3; do echo "![$o pinned and unpinned](fig1-pin-$o.png)"; done
 	echo
 	echo "## 2. Causal analysis (the paper's section 7.2)"
@@ -514,6 +527,9 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 	echo "Speedup of O3 = time of O2 / time of O3 (above 1: O3 faster), as in the paper."
 	echo
 	echo "![speedup per link order](fig2-violin-layout.png)"
+	echo
+	echo "In each violin (n: its link orders), each dot is one link order's speedup over all sizes, with"
+	echo "its 95% interval where the runs give one, the lowest left; the bar is the middle half of them."
 	echo
 	echo "The verdict, with the interval over the setups paired by setup, environment size and layout as"
 	echo "crossed random factors (report-bzip2.txt):"

@@ -770,6 +770,11 @@ struct il_gsetups {
     double center;      /* the median of the setup estimates */
     unsigned char *out; /* stands out: its deviation passes crit (setupfx.c) */
     size_t nout;
+    /* each setup's estimate as the test judged it (its runs divided by
+     * their block's level when blocked; NAN when left out), and the
+     * median those deviate from: setup u stands out when
+     * sqrt(n[u]) |log(test_est[u] / test_center)| > crit */
+    double *test_est, test_center;
     int has_test;   /* p: no setup effect, by permuting runs across setups */
     int blocked;    /* ... within each block (pass and cell), not freely */
     size_t passes, nblocks; /* blocked: the passes and blocks */

@@ -327,6 +327,10 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
     s->z = il_xcalloc(k, sizeof *s->z);
     s->y = il_xcalloc(k, sizeof *s->y);
     s->out = il_xcalloc(k ? k : 1, 1);
+    s->test_est = il_xcalloc(k ? k : 1, sizeof *s->test_est);
+    for (size_t u = 0; u < k; u++)
+        s->test_est[u] = NAN;
+    s->test_center = NAN;
     unsigned char *keep = il_xcalloc(k ? k : 1, 1), *keep_tau = il_xcalloc(k ? k : 1, 1);
     /* A quantile's variance from a bootstrap of few runs is no estimate. */
     size_t need_tau = o->est.kind == IL_EST_MEAN ? 2 : IL_GQ_MIN_N;
@@ -442,9 +446,11 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
             ys[u] = y[u] = log(sub.est[u]);
         qsort(ys, sub.k, sizeof *ys, il_dcmp);
         double med = il_quantile_sorted(ys, sub.k, 0.5); /* as max_dev takes it */
+        s->test_center = exp(med);
         for (size_t u = 0, j = 0; u < k; u++) {
             if (!keep[u])
                 continue;
+            s->test_est[u] = sub.est[j];
             s->out[u] = sqrt((double)s->n[u]) * fabs(y[j++] - med) > s->crit;
             s->nout += s->out[u];
         }
@@ -500,5 +506,6 @@ il_gsetups_free(struct il_gsetups *s)
     free(s->ty);
     free(s->tvar);
     free(s->out);
+    free(s->test_est);
     memset(s, 0, sizeof *s);
 }

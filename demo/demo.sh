@@ -112,6 +112,9 @@ say() {
 
 now() { date +%s; }
 
+# load1: the 1-minute load average now (recorded between the steps)
+load1() { cut -d' ' -f1 /proc/loadavg; }
+
 # csv FILE KIND COLUMNS: the rows of kind KIND of an interloper report
 # --csv, their COLUMNS (names, comma-separated) separated by tabs.
 csv() {
@@ -222,6 +225,7 @@ say "1. coarse pass: env 0-4096 in 16-byte steps, $COARSE_REPS runs each, interl
 il sweep -q --seed "$SEED" --reps "$COARSE_REPS" --env-clean --env-add 0:4096:16 \
 	--events "$METRIC" --bench kernel $K --output "$OUT/env-coarse.jsonl"
 T_COARSE=$(($(now) - t))
+LOAD_COARSE=$(load1)
 }
 R="--metric $METRIC --quiet-warning all"
 # shellcheck disable=SC2086
@@ -279,6 +283,7 @@ say "1+2. focused pass: those sizes, $FOCUS_REPS runs each, pinned and unpinned 
 il sweep -q --seed "$SEED" --reps "$FOCUS_REPS" --env-clean --env-add "$SIZES" --stack-pin both \
 	--events "$METRIC" --bench kernel $K --output "$OUT/env-focus.jsonl"
 T_FOCUS=$(($(now) - t))
+LOAD_FOCUS=$(load1)
 }
 # shellcheck disable=SC2086
 il report $R --by system --compare pin=off --setup env_add --estimator $EST "$OUT/env-focus.jsonl" \
@@ -303,6 +308,7 @@ FLAGS="-Wall -Winline -g -D_FILE_OFFSET_BITS=64"
 il build -q -k "$LAYOUTS" -s "$SEED" --program bzip2 -d "$W/bz" \
 	--system "O2=CFLAGS=$FLAGS -O2" --system "O3=CFLAGS=$FLAGS -O3" "$BZ" bzip2 >"$W/bz.list"
 T_BUILD=$(($(now) - t))
+LOAD_BUILD=$(load1)
 NOBJ=$(sed -n 's/^  "objects": \[\(.*\)\],$/\1/p' "$W/bz/O2/link/manifest.json" | tr ',' '\n' | grep -c .)
 set --
 for f in $BZ_INPUT; do set -- "$@" "$BZ/$f"; done
@@ -316,6 +322,7 @@ say "3. sweep: $LAYOUTS layouts x env $BZ_ENV, $BZ_REPS runs each, compressing a
 il sweep -q --seed "$SEED" --reps "$BZ_REPS" --env-clean --layouts "$LAYOUTS" --env-add "$BZ_ENV" \
 	--events "$METRIC" --bench compress $BZSYS --input "$W/input" \
 	--output "$OUT/bzip2-compress.jsonl" -- -9 -c
+LOAD_COMPRESS=$(load1)
 # shellcheck disable=SC2086
 il sweep -q --seed "$SEED" --reps "$BZ_REPS" --env-clean --layouts "$LAYOUTS" --env-add "$BZ_ENV" \
 	--events "$METRIC" --bench decompress $BZSYS --input "$W/input.bz2" \
@@ -346,7 +353,8 @@ if [ -z "$FROM" ]; then
 	T_ALL=$(($(now) - T0))
 	LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 fi
-facts MODE QUICK SEED METRIC WHY DATE HOST KERNEL CPU NCPU LOAD0 LOAD1 T_ALL T_COARSE T_FOCUS \
+facts MODE QUICK SEED METRIC WHY DATE HOST KERNEL CPU NCPU LOAD0 LOAD_COARSE LOAD_FOCUS LOAD_BUILD \
+	LOAD_COMPRESS LOAD1 T_ALL T_COARSE T_FOCUS \
 	T_BUILD T_BZ COARSE_REPS WINDOW FOCUS_REPS CENTRES SIZES LAYOUTS NOBJ BZ_ENV BZ_REPS \
 	BZ_INPUT INPUT_BYTES >"$OUT/demo.facts"
 say "writing the summary"
@@ -365,9 +373,15 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 	echo "Written by \`make demo\`$([ "$QUICK" = 1 ] && echo " QUICK=1") (demo/demo.sh) from its own results, on"
 	echo "$DATE: host $HOST, kernel $KERNEL,"
 	echo "$CPU, $NCPU CPUs."
-	echo "Load average $LOAD0 at the start and $LOAD1 at the end (1, 5, 15 minutes):"
-	if [ "${LOAD0%%.*}" -ge 1 ]; then
-		echo "the machine was busy with other work, whose bursts the repetitions and the $EST estimator are meant to absorb."
+	echo "Load average $LOAD0 at the start and $LOAD1 at the end (1, 5, 15 minutes); in between, over 1 minute,"
+	echo "$LOAD_COARSE after the coarse pass, $LOAD_FOCUS after the focused pass, $LOAD_BUILD after the bzip2 build and"
+	echo "$LOAD_COMPRESS after the compress sweep:"
+	# busy: a 1-minute load of 1 or more at any of these moments
+	if awk -v l="${LOAD0%% *} $LOAD_COARSE $LOAD_FOCUS $LOAD_BUILD $LOAD_COMPRESS ${LOAD1%% *}" \
+		'BEGIN { n = split(l, a, " "); for (i = 1; i <= n; i++) if (a[i] >= 1) exit 0; exit 1 }'; then
+		echo "the machine was busy with other work (a 1-minute load of up to $(echo "${LOAD0%% *} $LOAD_COARSE $LOAD_FOCUS $LOAD_BUILD $LOAD_COMPRESS ${LOAD1%% *}" | tr ' ' '\n' | sort -g | tail -n 1) on its $NCPU CPUs),"
+		echo "whose bursts the repetitions, the $EST estimator and the tests' blocks (each pass's runs judged"
+		echo "against one another) are meant to absorb."
 	else
 		echo "a quiet machine."
 	fi

@@ -149,6 +149,15 @@ static const struct scen scen[] = {
      55, 1, 1e6, 0, 0, NORMAL, 0.05, 0.05, 0, 0, 0, 0, 0.1, 0, 0},
     {"suite", "8 benchmarks, ratios spread 2% around 0.97, 10 runs each, noise 2%", "--by bench",
      0, 0, 0, 10, 10, 0.97, 1e6, 0, 0, NORMAL, 0.02, 0.02, 0, 0, 8, 0.02, 0, 0, 0},
+    /* The group's tau interval (issue 13, section 2): the median under
+     * bursts, and many setups of two runs. */
+    {"aa-bursty-median", "A/A, bursty noise, 24 setups x 10 runs, --estimator median",
+     "--setup setup --estimator median", 24, 0, 0, 10, 10, 1, 1e6, 0, 0, BURSTY, 0, 0, 0, 0, 0, 0,
+     0.5, 0, 0},
+    {"many-setups", "200 setups x 2 runs, shared setup effect sd 2%, noise 1%", "--setup setup",
+     200, 0, 0, 2, 2, 0.97, 1e6, 0.02, 0, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0},
+    {"many-setups-none", "200 setups x 2 runs, no setup effect, noise 1%", "--setup setup", 200, 0,
+     0, 2, 2, 0.97, 1e6, 0, 0, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0},
     /* Drift (issue 13): calibration of the tests under no difference,
      * then their power against a setup effect on the ratio. */
     {"drift-aa", "A/A in the sweep's order with drift, 24 setups x 8 passes", "--setup setup", 24,

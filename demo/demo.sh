@@ -597,6 +597,9 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 		need=$(sed -n "s/^ *bench=$b system=O3: \([0-9]*\) of \1 setups have no adjusted interval (\(.*\)); they count.*/\2/p" "$OUT/report-bzip2.txt")
 		C4="**Claim 4, one setup alone could mislead"
 		case $v in
+		*"could not be tested: "*)
+			# the report's own reason (issue 13, section 2): what it would need
+			claim="$C4: could not be tested here**: $(printf '%s' "$v" | sed 's/.*could not be tested: //; s/; adjusted for the benchmarks compared.*//')" ;;
 		*"either conclusion"*) claim="$C4: appeared here**: one setup alone could have shown either conclusion" ;;
 		*) if [ -n "$need" ]; then
 			claim="$C4: could not be tested here**: no setup has an interval adjusted for their number ($need)"

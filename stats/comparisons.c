@@ -180,10 +180,28 @@ verdict_cmp(const struct il_report *r, const struct il_cmp *c)
                                       "wholly above 1 and others wholly below, so one setup "
                                       "alone could have shown either conclusion",
                                       s->n);
+            else if (!s->straddle_tested)
+                t += (size_t)snprintf(tail + t, sizeof tail - t,
+                                      "; whether one setup alone could have shown either "
+                                      "conclusion could not be tested: %s",
+                                      s->straddle_why);
+            else
+                t += (size_t)snprintf(
+                    tail + t, sizeof tail - t, ", but with intervals adjusted for %zu setups %s%s%s%s",
+                    s->n,
+                    s->above   ? "some lie wholly above 1 and none wholly below"
+                    : s->below ? "some lie wholly below 1 and none wholly above"
+                               : "none lies wholly above or below 1",
+                    *s->straddle_why ? " (" : "", s->straddle_why, *s->straddle_why ? ")" : "");
         } else if (s->has_het) {
             t += (size_t)snprintf(tail + t, sizeof tail - t,
                                   ", a spread consistent with run-to-run noise (p = %.2g)",
                                   s->het.p);
+        } else if (s->n >= 2) {
+            t += (size_t)snprintf(tail + t, sizeof tail - t,
+                                  "; whether they differ beyond run-to-run noise could not be "
+                                  "tested: %s",
+                                  s->het_why ? s->het_why : "no test");
         }
     }
     if (c->holm)
@@ -404,17 +422,15 @@ contrast_setups(const struct il_report *r, struct il_setups *s, struct il_contra
         for (size_t u = 0; u < k; u++)
             few += ct->m[u] && ct->m[u] < 3;
         if (s->het.has_tau_ci && nq >= 99 && 2 * few < kk) {
-            qsort(qp, nq, sizeof *qp, il_dcmp);
-            double qhi = il_quantile_sorted(qp, nq, 1 - (1 - IL_CONF) / 2);
-            double qlo = il_quantile_sorted(qp, nq, (1 - IL_CONF) / 2);
-            s->het.tau2_lo = fmin(il_q_solve(y, var, kk, qhi), s->het.tau2);
-            s->het.tau2_hi = fmax(il_q_solve(y, var, kk, qlo), s->het.tau2);
+            il_tau2_profile(y, var, kk, qp, nq, s->het.tau2, &s->het.tau2_lo, &s->het.tau2_hi);
             s->tau_calibrated = 1;
         }
         free(qp);
     }
-    if (o->design == IL_D_CROSSED)
+    if (o->design == IL_D_CROSSED && s->has_het) {
         s->het.has_tau_ci = 0;
+        s->tau_ci_why = "crossed labels: the setups share their labels' effects";
+    }
     free(y);
     free(var);
     if (ct->njres < 2 || !(ct->s2j > 0))
@@ -453,6 +469,59 @@ contrast_setups(const struct il_report *r, struct il_setups *s, struct il_contra
             s->alo[v] = s->ratio[v] * exp(-fmax(q[3], t2));
             s->ahi[v] = s->ratio[v] * exp(-fmin(q[2], -t2));
         }
+    }
+}
+
+/*
+ * Whether "one setup alone could have shown either conclusion" was tested
+ * (Mytkowicz et al., section 4: a violin that straddles 1): it needs the
+ * test of equal per-setup ratios and adjusted intervals on both sides of
+ * 1.  A claim whose test could not run is "could not be tested", with what
+ * it would need, never "no" (issue 13, section 2).
+ */
+static void
+straddle_test(const struct il_opts *o, struct il_setups *s)
+{
+    size_t with = 0, minn = SIZE_MAX;
+    for (size_t u = 0; u < s->n; u++) {
+        with += isfinite(s->alo[u]);
+        minn = s->na[u] < minn ? s->na[u] : minn;
+        minn = s->nb[u] < minn ? s->nb[u] : minn;
+    }
+    s->adj_setups = with;
+    s->straddle_tested = 0;
+    char need[256] = "";
+    if (o->est.kind == IL_EST_MEDIAN || o->est.kind == IL_EST_Q) {
+        size_t n = il_boot_min_n(&o->est, s->adj);
+        if (n == SIZE_MAX)
+            snprintf(need, sizeof need, "no number of runs gives %s an adjusted interval",
+                     o->est.name);
+        else
+            snprintf(need, sizeof need, "%zu runs of each side in a setup, %zu here", n, minn);
+    } else {
+        snprintf(need, sizeof need, "two runs of each side in a setup");
+    }
+    if (s->n < 2) {
+        snprintf(s->straddle_why, sizeof s->straddle_why, "one setup (it needs two at least)");
+    } else if (o->est.kind == IL_EST_MIN) {
+        snprintf(s->straddle_why, sizeof s->straddle_why,
+                 "the minimum has no interval (use the mean or a quantile)");
+    } else if (!s->has_het) {
+        snprintf(s->straddle_why, sizeof s->straddle_why,
+                 "whether the setups differ could not be tested (%s)", s->het_why);
+    } else if (s->het.p >= 0.05 || s->straddles) {
+        s->straddle_tested = 1; /* decided: the setups do not differ, or yes */
+    } else if (with < 2) {
+        snprintf(s->straddle_why, sizeof s->straddle_why,
+                 "%s of %zu setups %s an interval adjusted for their number (it needs %s)",
+                 with ? "1" : "none", s->n, with == 1 ? "has" : "have", need);
+    } else {
+        s->straddle_tested = 1;
+        if (with < s->n)
+            snprintf(s->straddle_why, sizeof s->straddle_why,
+                     "tested on the %zu of %zu setups with an adjusted interval (the others need "
+                     "%s)",
+                     with, s->n, need);
     }
 }
 
@@ -568,11 +637,22 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
             /* Crossed setups share their labels' effects: the Q-profile
              * interval of tau^2 assumes independent setups (the test of no
              * effect at all does not: without effects they are). */
-            if (o->design == IL_D_CROSSED)
+            if (o->design == IL_D_CROSSED && s->has_het) {
                 s->het.has_tau_ci = 0;
+                s->tau_ci_why = "crossed labels: the setups share their labels' effects";
+            }
             if (s->has_het) {
-                s->het.p = il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, P, o->seed);
+                /* Q's reference from the shuffles, as with blocks */
+                double *qp = il_xcalloc(P, sizeof *qp);
+                size_t nq = 0;
+                s->het.p = il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, P, o->seed, qp, &nq);
                 s->het_perm = 1;
+                if (s->het.has_tau_ci && nq >= 99) {
+                    il_tau2_profile(y, var, k, qp, nq, s->het.tau2, &s->het.tau2_lo,
+                                    &s->het.tau2_hi);
+                    s->tau_calibrated = 1;
+                }
+                free(qp);
             }
             free(y);
             free(var);
@@ -597,9 +677,12 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
             s->het_perm = s->has_het = 1;
             s->het.df1 = (double)(k - 1);
             s->het.p = blk ? il_perm_contrasts(&ct, IL_PERM, o->seed, NULL, NULL)
-                           : il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, IL_PERM, o->seed);
+                           : il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, IL_PERM, o->seed,
+                                         NULL, NULL);
             s->het.q = s->het.tau2 = s->het.tau2_lo = s->het.tau2_hi = s->het.i2 = NAN;
             s->het.has_tau_ci = 0;
+            s->tau_ci_why = "a quantile's setup sd is not estimated (the test is of the spread "
+                            "of the setups' ratios)";
             s->het.df2 = NAN;
         }
     }
@@ -620,9 +703,21 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
         /* the mean's test pools each side's runs over setups; the
          * quantiles' permutes runs within a setup */
         int runs = o->est.kind == IL_EST_MEAN ? two_a && two_b : both;
+        size_t two_blocks = 0;
+        for (size_t u = 0; blk && u < k; u++)
+            two_blocks += ct.m[u] >= 2;
+        s->het_why = blk && !two_blocks
+                         ? "no setup has two (setup, pass) blocks with runs of both sides (it "
+                           "needs two passes at least)"
+                     : runs ? "the runs within every setup are equal"
+                            : "no setup has two runs of each side (it needs two runs of each side "
+                              "in a setup)";
         il_warn(IL_W_NOREPS, name,
                 runs ? "the runs within every setup are equal" : "no setup has two runs of each side");
+    } else if (!s->has_het && k >= 2) {
+        s->het_why = "the minimum has no test";
     }
+    straddle_test(o, s);
     il_contrast_free(&ct);
     free(fa);
     free(fb);

@@ -538,6 +538,18 @@ struct il_het {
 int il_heterogeneity(const double *y, const double *var, size_t k, double df2, struct il_het *h);
 /* The tau^2 >= 0 where the generalised Q equals want (0 when Q(0) <= want). */
 double il_q_solve(const double *y, const double *var, size_t k, double want);
+/* tau^2's 95% interval takes its tails unequally: its lower end is
+ * where Q(tau^2) meets Q's 96% point, its upper end the 1% point.  At tau
+ * = 0, the boundary, an interval truncated at 0 covers 1 minus the lower
+ * end's tail, 97.5% with equal tails; this way 96%, and 95% inside. */
+#define IL_TAU_TAIL_LO 0.04
+#define IL_TAU_TAIL_HI 0.01
+/* The Q-profile interval of tau^2 ([*lo, *hi], holding tau2), its
+ * reference moving from the quantiles of qs (Q at tau^2 = 0 over a test's
+ * exchanges, nq of them, sorted here; NULL or fewer than 99: none) to
+ * chi-squared's as tau^2 outgrows the units' error variances. */
+void il_tau2_profile(const double *y, const double *var, size_t k, double *qs, size_t nq,
+                     double tau2, double *lo, double *hi);
 /* The Q-profile interval of tau^2 alone, at level conf. */
 int il_tau2_ci(const double *y, const double *var, size_t k, double conf, double *lo, double *hi);
 
@@ -719,6 +731,14 @@ struct il_setups {
     int exch_blocks, tau_calibrated;
     size_t passes, blocks, block_left_out;
     const char *exch_why;
+    const char *het_why;    /* why the test could not run (NULL: it ran) */
+    const char *tau_ci_why; /* why het has no tau interval, when it has none */
+    /* "one setup alone could have shown either conclusion": decided by
+     * tests (straddles says how), or not, and why: what it would need;
+     * with some setups lacking an adjusted interval, which were tested */
+    int straddle_tested;
+    size_t adj_setups; /* setups with an adjusted interval */
+    char straddle_why[320];
     struct il_het het;
     size_t above, below; /* adjusted intervals wholly above / below 1 */
     int straddles;       /* het rejects and above and below are both > 0 */
@@ -864,10 +884,11 @@ int il_boot_ratio(const struct il_estimator *e, const double *y, size_t ny, cons
                   double *vlog, double *p);
 /* Permutation test of equal per-unit log ratios: within each unit, the
  * value and baseline runs (value scaled by 1/theta) are shuffled; for the
- * mean the statistic is Cochran's Q against pooled variances. */
+ * mean the statistic is Cochran's Q against pooled variances, and with qp
+ * (P doubles) the shuffles' Q, *nq of them. */
 double il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct il_units *b,
                    const size_t *ua, const size_t *ub, size_t k, double theta, size_t P,
-                   unsigned long seed);
+                   unsigned long seed, double *qp, size_t *nq);
 
 /* ------------------------------------------------------------ perm.c */
 /* The within-block contrasts of a comparison over k paired units (value

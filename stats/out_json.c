@@ -179,9 +179,17 @@ groups(const struct il_report *r)
 static json_t *
 het(const struct il_opts *op, const struct il_setups *s)
 {
-    if (!s->has_het)
-        return json_null();
     json_t *o = json_object();
+    if (!s->has_het) {
+        /* the test could not run: why, and what it would need */
+        if (!s->het_why) {
+            json_decref(o);
+            return json_null();
+        }
+        set(o, IL_R_P, json_null());
+        set(o, IL_R_WHY, json_string(s->het_why));
+        return o;
+    }
     char ex[512];
     il_exch_cmp_text(op, s, ex, sizeof ex);
     set(o, "test",
@@ -200,10 +208,13 @@ het(const struct il_opts *op, const struct il_setups *s)
     set(o, "q", jnum(s->het.q));
     set(o, "df1", jnum(s->het.df1));
     set(o, "df2", jnum(s->het.df2));
-    set(o, "p", jnum(s->het.p));
+    set(o, IL_R_P, jnum(s->het.p));
+    set(o, IL_R_WHY, json_null());
     set(o, "i2", jnum(s->het.i2));
     set(o, "tau", !s->het.has_tau_ci ? json_null() : jnum(sqrt(s->het.tau2)));
     set(o, "tau_ci", jpair(sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), s->het.has_tau_ci));
+    set(o, "why_no_tau_ci",
+        !s->het.has_tau_ci && s->tau_ci_why ? json_string(s->tau_ci_why) : json_null());
     return o;
 }
 
@@ -240,7 +251,10 @@ setups(const struct il_report *r, const struct il_setups *s)
     set(j, "min", jnum(s->min));
     set(j, "median", jnum(s->median));
     set(j, "max", jnum(s->max));
-    set(j, "straddles_one", json_boolean(s->straddles));
+    set(j, IL_R_STRADDLES_ONE, json_boolean(s->straddles));
+    set(j, "straddles_one_tested", json_boolean(s->straddle_tested));
+    set(j, "straddles_one_why", *s->straddle_why ? json_string(s->straddle_why) : json_null());
+    set(j, "adjusted_setups", json_integer((json_int_t)s->adj_setups));
     set(j, "raw_straddles_one", json_boolean(s->raw_straddles));
     set(j, "above_one", json_integer((json_int_t)s->above));
     set(j, "below_one", json_integer((json_int_t)s->below));

@@ -389,8 +389,8 @@ setups_table(FILE *fp, const struct il_report *r, int md)
         if (s->has_het)
             tab_add(&t, "%s (p %.2g)", s->het.p < 0.05 ? "yes" : "no", s->het.p);
         else
-            tab_add(&t, "-");
-        tab_add(&t, "%s", s->straddles ? "yes" : "no");
+            tab_add(&t, "%s", s->het_why ? "untested" : "-");
+        tab_add(&t, "%s", s->straddles ? "yes" : s->straddle_tested ? "no" : "untested");
         tab_add(&t, "%s", num(a, s->gm));
         tab_add(&t, "%s",
                 s->has_gm_ci ? (il_fmt_interval(c, sizeof c, s->gm_lo, s->gm, s->gm_hi), c)
@@ -438,6 +438,9 @@ setups_table(FILE *fp, const struct il_report *r, int md)
             il_exch_cmp_text(o, s, e2, sizeof e2);
             fprintf(fp, "%s%s: beyond noise with %s\n", pre, r->gname[r->cmp[i].g], e2);
         }
+        if (!s->has_het && s->het_why)
+            fprintf(fp, "%s%s: beyond noise could not be tested: %s\n", pre,
+                    r->gname[r->cmp[i].g], s->het_why);
         if (s->has_het && s->exch_blocks && s->block_left_out)
             fprintf(fp,
                     "%s%s: %zu runs had no run of the other side in their (setup, pass) block: "
@@ -448,6 +451,9 @@ setups_table(FILE *fp, const struct il_report *r, int md)
                     "%s%s: setup standard deviation of the log ratio %.3g, 95%% CI [%.3g, %.3g]\n",
                     pre, r->gname[r->cmp[i].g], sqrt(s->het.tau2), sqrt(s->het.tau2_lo),
                     sqrt(s->het.tau2_hi));
+        else if (s->has_het && s->het.p < 0.05 && s->tau_ci_why)
+            fprintf(fp, "%s%s: no interval of the setup standard deviation: %s\n", pre,
+                    r->gname[r->cmp[i].g], s->tau_ci_why);
         if (s->has_shares)
             fprintf(fp,
                     "%s%s: variance of the per-setup log ratio: %s %.0f%%, %s %.0f%%, residual "
@@ -478,6 +484,9 @@ setups_table(FILE *fp, const struct il_report *r, int md)
             fprintf(fp, "%s%s: setups with adjusted intervals %s\n", pre, r->gname[r->cmp[i].g],
                     buf);
         }
+        if (*s->straddle_why)
+            fprintf(fp, "%s%s: either way %s%s\n", pre, r->gname[r->cmp[i].g],
+                    s->straddle_tested ? "was " : "could not be tested: ", s->straddle_why);
         size_t none = 0;
         for (size_t u = 0; u < s->n; u++)
             none += !isfinite(s->alo[u]);

@@ -222,7 +222,7 @@ het_stat(const struct il_estimator *e, double *const *pool, const size_t *na, co
  */
 static double
 perm_q_fast(double *const *pool, const size_t *na, const size_t *nb, size_t k, double t0, size_t P,
-            unsigned long seed, double *y)
+            unsigned long seed, double *y, double *qp, size_t *nq)
 {
     double *tot = il_xcalloc(2 * k, sizeof *tot), *tot2 = tot + k;
     for (size_t u = 0; u < k; u++) {
@@ -260,6 +260,8 @@ perm_q_fast(double *const *pool, const size_t *na, const size_t *nb, size_t k, d
         }
         double q = cochran_q(y, na, nb, k, fa > 0 ? ra / fa : 0, fb > 0 ? rb / fb : 0);
         ge += q >= t0 * (1 - 1e-9);
+        if (qp && isfinite(q))
+            qp[(*nq)++] = q;
     }
     free(tot);
     return (double)(ge + 1) / (double)(P + 1);
@@ -279,8 +281,10 @@ perm_q_fast(double *const *pool, const size_t *na, const size_t *nb, size_t k, d
 double
 il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct il_units *b,
             const size_t *ua, const size_t *ub, size_t k, double theta, size_t P,
-            unsigned long seed)
+            unsigned long seed, double *qp, size_t *nq)
 {
+    if (nq)
+        *nq = 0;
     size_t maxn = 0;
     double **pool = il_xcalloc(k, sizeof *pool);
     size_t *na = il_xcalloc(k, sizeof *na), *nb = il_xcalloc(k, sizeof *nb);
@@ -298,7 +302,7 @@ il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct
     double *scratch = il_xcalloc(2 * k + maxn, sizeof *scratch), *y = il_xcalloc(k, sizeof *y);
     double t0 = het_stat(e, pool, na, nb, k, studentize, y, scratch), p;
     if (studentize) {
-        p = perm_q_fast(pool, na, nb, k, t0, P, seed, y);
+        p = perm_q_fast(pool, na, nb, k, t0, P, seed, y, qp, nq);
     } else {
         struct il_rng g;
         il_rng_init(&g, (uint32_t)seed, IL_STREAM_PERM);

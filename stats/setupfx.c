@@ -421,11 +421,8 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
          * coverage is measured (interloper-report(1), Coverage of setup
          * effects), not proven.  The estimate stays inside. */
         if (s->has_tau && nqt >= 99) {
-            qsort(qt, nqt, sizeof *qt, il_dcmp);
-            double qhi = il_quantile_sorted(qt, nqt, 1 - (1 - IL_CONF) / 2);
-            double qlo = il_quantile_sorted(qt, nqt, (1 - IL_CONF) / 2);
-            s->het.tau2_lo = fmin(il_q_solve(s->ty, s->tvar, tu->k, qhi), s->het.tau2);
-            s->het.tau2_hi = fmax(il_q_solve(s->ty, s->tvar, tu->k, qlo), s->het.tau2);
+            il_tau2_profile(s->ty, s->tvar, tu->k, qt, nqt, s->het.tau2, &s->het.tau2_lo,
+                            &s->het.tau2_hi);
             s->calibrated = 1;
         }
         /* The units of crossed labels share their labels' effects: the

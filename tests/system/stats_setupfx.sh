@@ -227,28 +227,37 @@ bursty() {
 	}'
 }
 
-try "no setup effect, bursty noise: the tau interval excludes 0 in about 2.5% of groups, not 7% or 35%"
+try "no setup effect, bursty noise: the tau interval excludes 0 in about 4% of groups (Q's 96% point), as the test rejects at 4%"
 if built; then
 	# With chi-squared quantiles the
 	# Q-profile excluded 0 in 7% of such groups (the mean) and, for a p10
 	# whose variance is a bootstrap of 10 runs, said [0, 0] in 35% (review
-	# R4, finding 1).  300 groups of 20 setups x 5 runs (mean) and 60
-	# groups of 10 x 10 (p10); a valid interval misses 0 in 2.5%: 7.5 of
-	# 300 (more than 17: p < 0.001), 1.5 of 60 (more than 6: p < 0.002).
+	# R4, finding 1).  The interval's lower end is where Q(tau^2) meets Q's
+	# 96% point (the shuffles' at tau^2 = 0), its upper end its 1% point
+	# (IL_TAU_TAIL_LO, IL_TAU_TAIL_HI), so under no setup effect it
+	# excludes 0 in 4% of groups, just when the permutation test rejects at
+	# 4%, and is [0, 0] in 1%.  300 groups of 20 setups x 5 runs (mean) and
+	# 60 groups of 10 x 10 (p10).  Bounds from the binomial, each exceeded
+	# with probability below 0.001 by a valid interval: at 4%, 12 of 300
+	# expected, more than 24: p = 0.0005; 2.4 of 60, more than 8: p =
+	# 0.0006; at 1%, 0.6 of 60, more than 4: p = 0.0003.  The interval and
+	# the test disagree only where p is within a shuffle's granularity of
+	# 0.04 (the p-value counts shuffles at or above Q, the end interpolates
+	# their quantile): 1 of 300 seen, at most 3 allowed.
 	bursty 17 300 20 5 >"$T/aab.jsonl"
 	n=$(sh "$IL" report --by g --setup setup --json "$T/aab.jsonl" 2>/dev/null | python3 -c '
 import json, sys
 g = [x["setup_effect"] for x in json.load(sys.stdin)["groups"]]
-print(sum(x["tau2_ci"][0] > 0 for x in g), sum((x["tau2_ci"][0] > 0) != (x["p"] < 0.025) for x in g))')
-	assert_true "mean: the interval excludes 0 in ${n% *} of 300" test "${n% *}" -le 17
-	assert_true "mean: it excludes 0 when the test rejects at 2.5%, but in ${n#* } of 300" test "${n#* }" -le 3
+print(sum(x["tau2_ci"][0] > 0 for x in g), sum((x["tau2_ci"][0] > 0) != (x["p"] < 0.04) for x in g))')
+	assert_true "mean: the interval excludes 0 in ${n% *} of 300" test "${n% *}" -le 24
+	assert_true "mean: it excludes 0 when the test rejects at 4%, but in ${n#* } of 300" test "${n#* }" -le 3
 	bursty 19 60 10 10 >"$T/aap.jsonl"
 	n=$(sh "$IL" report --by g --setup setup --estimator p10 --json "$T/aap.jsonl" 2>/dev/null | python3 -c '
 import json, sys
 g = [x["setup_effect"] for x in json.load(sys.stdin)["groups"]]
 print(sum(x["tau2_ci"][0] > 0 for x in g), sum(x["tau2_ci"][1] == 0 for x in g))')
-	assert_true "p10: the interval excludes 0 in ${n% *} of 60" test "${n% *}" -le 6
-	assert_true "p10: the interval is [0, 0] in ${n#* } of 60" test "${n#* }" -le 6
+	assert_true "p10: the interval excludes 0 in ${n% *} of 60" test "${n% *}" -le 8
+	assert_true "p10: the interval is [0, 0] in ${n#* } of 60" test "${n#* }" -le 4
 else
 	skip "the statistics programs are not built; run make"
 fi

@@ -63,8 +63,13 @@ out("het_i2", max(0, (Q - (kk - 1)) / Q))
 solve_t2 <- function(target) if (Qf(0) <= target) 0 else
   uniroot(function(t) Qf(t) - target, c(0, 10), tol = 1e-14)$root
 out("het_tau2", solve_t2(kk - 1))
-out("het_tau2_lo", solve_t2(qchisq(0.975, kk - 1)))
-out("het_tau2_hi", solve_t2(qchisq(0.025, kk - 1)))
+# The report's interval has unequal tails (IL_TAU_TAIL_LO 4%, IL_TAU_TAIL_HI
+# 1%, stats/il_stats.h): the lower end where Q(tau^2) meets Q's 96% point,
+# the upper end where it meets its 1% point (96% coverage at tau^2 = 0, where
+# the lower end is 0 whenever Q is below its 96% point).  Without shuffles
+# (il_heterogeneity) the points are chi-squared's of k - 1 df.
+out("het_tau2_lo", solve_t2(qchisq(0.96, kk - 1)))
+out("het_tau2_hi", solve_t2(qchisq(0.01, kk - 1)))
 
 # Order-statistic interval of a quantile: [x_(l), x_(u)] with
 # l = qbinom(0.025, n, p), u = qbinom(0.975, n, p) + 1; when l is 0 the

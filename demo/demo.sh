@@ -23,18 +23,20 @@ set -eu
 
 usage() {
 	cat <<EOF
-usage: sh demo/demo.sh [--quick] [--out DIR] [--from DIR]
+usage: sh demo/demo.sh [--quick] [--out DIR] [--from DIR] [--no-figures]
 
 Reproduce the seed paper's experiments on this machine and write the
 results, reports, figures and a summary (DIR/README.md) to DIR (default
 demo/out).  --quick: fewer sizes, repetitions and layouts, whose numbers
 are indicative only (for CI).  How long: on a shared 2-CPU VM the quick
 demo took 117 s at load 14 and 260 s at load 12 to 25; the full one 390 s
-on the same VM quiet (load 0.6), and at load 25 to 30 its parts ran 10 to
-20 times slower (well over an hour).
+on the same VM quiet (load 0.6), 2831 s at load 4 to 13, and at load 25 to
+30 its parts ran 10 to 20 times slower (well over an hour).
 --from DIR: measure nothing; analyse the records and demo.facts of an
 earlier run in DIR (plain or .zst, as demo/results/ keeps them) again and
 write the reports, figures and summary to the output directory.
+--no-figures: draw no figure (the summary and reports are the same); for
+tests that check the numbers alone.
 EOF
 }
 
@@ -47,9 +49,11 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$TOP/demo/out
 QUICK=0
 FROM=""
+FORMATS="png pdf" # the figures' formats; none with --no-figures
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=1 ;;
+	--no-figures) FORMATS="" ;;
 	--out)
 		[ $# -gt 1 ] || die "--out needs a directory"
 		OUT=$2
@@ -66,7 +70,7 @@ while [ $# -gt 0 ]; do
 		exit 0
 		;;
 	*)
-		die "unknown argument $1; expected --quick, --out DIR or --from DIR (see --help)"
+		die "unknown argument $1; expected --quick, --out DIR, --from DIR or --no-figures (see --help)"
 		;;
 	esac
 	shift
@@ -111,9 +115,6 @@ say() {
 }
 
 now() { date +%s; }
-
-# load1: the 1-minute load average now (recorded between the steps)
-load1() { cut -d' ' -f1 /proc/loadavg; }
 
 # csv FILE KIND COLUMNS: the rows of kind KIND of an interloper report
 # --csv, their COLUMNS (names, comma-separated) separated by tabs.
@@ -184,6 +185,15 @@ if [ -n "$FROM" ]; then
 else
 	T0=$(now)
 	LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+	# the 1-minute load average every 30 s while the demo runs (its
+	# minimum, median and maximum go to demo.facts): what the machine
+	# was doing besides, not only at the start and the end
+	(while :; do
+		cut -d' ' -f1 /proc/loadavg
+		sleep 30
+	done) >"$W/load" 2>/dev/null &
+	SAMPLER=$!
+	trap 'kill "$SAMPLER" 2>/dev/null' EXIT
 	DATE="$(date -u +%Y-%m-%d) at $(date -u +%H:%M) UTC"
 	HOST=$(uname -n) KERNEL=$(uname -r) NCPU=$(nproc)
 	CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -225,7 +235,6 @@ say "1. coarse pass: env 0-4096 in 16-byte steps, $COARSE_REPS runs each, interl
 il sweep -q --seed "$SEED" --reps "$COARSE_REPS" --env-clean --env-add 0:4096:16 \
 	--events "$METRIC" --bench kernel $K --output "$OUT/env-coarse.jsonl"
 T_COARSE=$(($(now) - t))
-LOAD_COARSE=$(load1)
 }
 R="--metric $METRIC --quiet-warning all"
 # shellcheck disable=SC2086
@@ -238,7 +247,7 @@ il report $R --by system --levels env_add,rep --csv "$OUT/env-coarse.jsonl" >"$W
 il report $R --by system --levels env_add,rep "$OUT/env-coarse.jsonl" >"$OUT/report-env-levels.txt"
 # Fig. 1b across both columns: each system's noise band (the report's
 # stand-out threshold around its median size) and the sizes that stand out.
-for f in png pdf; do
+for f in $FORMATS; do
 	# shellcheck disable=SC2086
 	il plot env $R --by system --setup env_add --estimator $EST --size 7,2.6 --title '' \
 		-o "$OUT/fig1-env-coarse.$f" "$OUT/env-coarse.jsonl" >/dev/null
@@ -283,7 +292,6 @@ say "1+2. focused pass: those sizes, $FOCUS_REPS runs each, pinned and unpinned 
 il sweep -q --seed "$SEED" --reps "$FOCUS_REPS" --env-clean --env-add "$SIZES" --stack-pin both \
 	--events "$METRIC" --bench kernel $K --output "$OUT/env-focus.jsonl"
 T_FOCUS=$(($(now) - t))
-LOAD_FOCUS=$(load1)
 }
 # shellcheck disable=SC2086
 il report $R --by system --compare pin=off --setup env_add --estimator $EST "$OUT/env-focus.jsonl" \
@@ -292,7 +300,7 @@ il report $R --by system --compare pin=off --setup env_add --estimator $EST "$OU
 il report $R --by system --compare pin=off --setup env_add --estimator $EST --csv "$OUT/env-focus.jsonl" \
 	>"$W/focus.csv"
 for o in O0 O2 O3; do
-	for f in png pdf; do
+	for f in $FORMATS; do
 		# shellcheck disable=SC2086
 		il plot env $R --where system=$o --by pin --setup env_add --estimator $EST \
 			-o "$OUT/fig1-pin-$o.$f" "$OUT/env-focus.jsonl" >/dev/null
@@ -308,7 +316,6 @@ FLAGS="-Wall -Winline -g -D_FILE_OFFSET_BITS=64"
 il build -q -k "$LAYOUTS" -s "$SEED" --program bzip2 -d "$W/bz" \
 	--system "O2=CFLAGS=$FLAGS -O2" --system "O3=CFLAGS=$FLAGS -O3" "$BZ" bzip2 >"$W/bz.list"
 T_BUILD=$(($(now) - t))
-LOAD_BUILD=$(load1)
 NOBJ=$(sed -n 's/^  "objects": \[\(.*\)\],$/\1/p' "$W/bz/O2/link/manifest.json" | tr ',' '\n' | grep -c .)
 set --
 for f in $BZ_INPUT; do set -- "$@" "$BZ/$f"; done
@@ -322,7 +329,6 @@ say "3. sweep: $LAYOUTS layouts x env $BZ_ENV, $BZ_REPS runs each, compressing a
 il sweep -q --seed "$SEED" --reps "$BZ_REPS" --env-clean --layouts "$LAYOUTS" --env-add "$BZ_ENV" \
 	--events "$METRIC" --bench compress $BZSYS --input "$W/input" \
 	--output "$OUT/bzip2-compress.jsonl" -- -9 -c
-LOAD_COMPRESS=$(load1)
 # shellcheck disable=SC2086
 il sweep -q --seed "$SEED" --reps "$BZ_REPS" --env-clean --layouts "$LAYOUTS" --env-add "$BZ_ENV" \
 	--events "$METRIC" --bench decompress $BZSYS --input "$W/input.bz2" \
@@ -337,13 +343,14 @@ il report $R $C --setup env_add,layout $BZF >"$OUT/report-bzip2.txt"
 il report $R $C --setup env_add,layout --csv $BZF >"$W/bz.csv"
 # shellcheck disable=SC2086
 il report $R $C --setup layout --csv $BZF >"$W/bz-layout.csv"
-for f in png pdf; do
-	# Fig. 2b: one value per link order (over all sizes); Fig. 3b: per size;
+for f in $FORMATS; do
+	# Fig. 2b: one value per link order (over all sizes); Fig. 3b: per size
+	# (taller: the axis says which way the speedup goes, and the key is long);
 	# Fig. 6: the suite's (both runs') geometric mean per setup.
 	# shellcheck disable=SC2086
-	il plot violin $R $C --setup layout --title '' -o "$OUT/fig2-violin-layout.$f" $BZF >/dev/null
+	il plot violin $R $C --setup layout --size 3.4,3 --title '' -o "$OUT/fig2-violin-layout.$f" $BZF >/dev/null
 	# shellcheck disable=SC2086
-	il plot violin $R $C --setup env_add --title '' -o "$OUT/fig3-violin-env.$f" $BZF >/dev/null
+	il plot violin $R $C --setup env_add --size 3.4,3 --title '' -o "$OUT/fig3-violin-env.$f" $BZF >/dev/null
 	# shellcheck disable=SC2086
 	il plot hist $R --compare system=O2 --speedup --estimator $EST --by bench --setup env_add,layout \
 		--title '' -o "$OUT/fig6-hist.$f" $BZF >/dev/null
@@ -352,9 +359,13 @@ done
 if [ -z "$FROM" ]; then
 	T_ALL=$(($(now) - T0))
 	LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
+	kill "$SAMPLER" 2>/dev/null || :
+	LOAD_DURING=$(sort -g "$W/load" | awk '{ a[NR] = $1 } END {
+		if (NR) printf "%s, %s and %s (minimum, median and maximum of %d samples 30 s apart)", a[1], a[int((NR + 1) / 2)], a[NR], NR }')
 fi
-facts MODE QUICK SEED METRIC WHY DATE HOST KERNEL CPU NCPU LOAD0 LOAD_COARSE LOAD_FOCUS LOAD_BUILD \
-	LOAD_COMPRESS LOAD1 T_ALL T_COARSE T_FOCUS \
+# facts of runs before LOAD_DURING was kept
+LOAD_DURING=${LOAD_DURING:-}
+facts MODE QUICK SEED METRIC WHY DATE HOST KERNEL CPU NCPU LOAD0 LOAD1 LOAD_DURING T_ALL T_COARSE T_FOCUS \
 	T_BUILD T_BZ COARSE_REPS WINDOW FOCUS_REPS CENTRES SIZES LAYOUTS NOBJ BZ_ENV BZ_REPS \
 	BZ_INPUT INPUT_BYTES >"$OUT/demo.facts"
 say "writing the summary"
@@ -373,13 +384,12 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 	echo "Written by \`make demo\`$([ "$QUICK" = 1 ] && echo " QUICK=1") (demo/demo.sh) from its own results, on"
 	echo "$DATE: host $HOST, kernel $KERNEL,"
 	echo "$CPU, $NCPU CPUs."
-	echo "Load average $LOAD0 at the start and $LOAD1 at the end (1, 5, 15 minutes); in between, over 1 minute,"
-	echo "$LOAD_COARSE after the coarse pass, $LOAD_FOCUS after the focused pass, $LOAD_BUILD after the bzip2 build and"
-	echo "$LOAD_COMPRESS after the compress sweep:"
-	# busy: a 1-minute load of 1 or more at any of these moments
-	if awk -v l="${LOAD0%% *} $LOAD_COARSE $LOAD_FOCUS $LOAD_BUILD $LOAD_COMPRESS ${LOAD1%% *}" \
-		'BEGIN { n = split(l, a, " "); for (i = 1; i <= n; i++) if (a[i] >= 1) exit 0; exit 1 }'; then
-		echo "the machine was busy with other work (a 1-minute load of up to $(echo "${LOAD0%% *} $LOAD_COARSE $LOAD_FOCUS $LOAD_BUILD $LOAD_COMPRESS ${LOAD1%% *}" | tr ' ' '\n' | sort -g | tail -n 1) on its $NCPU CPUs),"
+	echo "Load average $LOAD0 at the start and $LOAD1 at the end (1, 5, 15 minutes)$([ -n "$LOAD_DURING" ] && echo ";")"
+	[ -z "$LOAD_DURING" ] || echo "over 1 minute while it ran, $LOAD_DURING;"
+	# busy: a 1-minute load of 1 or more at the start, the end or at most
+	LMAX=$(printf '%s\n' "${LOAD0%% *}" "${LOAD1%% *}" "$(printf '%s' "$LOAD_DURING" | sed -n 's/^[^,]*, [^ ]* and \([^ ]*\) .*/\1/p')" | sort -g | tail -n 1)
+	if awk -v l="$LMAX" 'BEGIN { exit !(l >= 1) }'; then
+		echo "the machine was busy with other work (a 1-minute load of up to $LMAX on its $NCPU CPUs),"
 		echo "whose bursts the repetitions, the $EST estimator and the tests' blocks (each pass's runs judged"
 		echo "against one another) are meant to absorb."
 	else

@@ -193,7 +193,9 @@ else
 		sleep 30
 	done) >"$W/load" 2>/dev/null &
 	SAMPLER=$!
-	trap 'kill "$SAMPLER" 2>/dev/null' EXIT
+	# (|| :, or the script's status would be the failed kill's: the sampler is
+	# killed already when the run ends well)
+	trap 'kill "$SAMPLER" 2>/dev/null || :' EXIT
 	DATE="$(date -u +%Y-%m-%d) at $(date -u +%H:%M) UTC"
 	HOST=$(uname -n) KERNEL=$(uname -r) NCPU=$(nproc)
 	CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)

@@ -203,6 +203,37 @@ is_task_clock(const struct il_event *e)
 }
 
 /*
+ * The counters were opened where the kernel put them, the lowest free
+ * descriptors (a member's group_fd is its leader's there): each is copied
+ * up to ours (il_fd_keep_high), and the low ones are closed together, in
+ * one close_range where they are contiguous (they are, unless the program
+ * left a hole among its own, which the range must not close).
+ */
+static void
+place_high(void)
+{
+    int low[IL_MAX_EVENTS], n = 0, min = 0, max = 0;
+    for (int i = 0; i < il.nev; i++) {
+        struct il_event *e = &il.ev[i];
+        if (!e->ok || e->derived || e->fd < 0)
+            continue;
+        int h = il_fd_keep_high(e->fd);
+        if (h < 0)
+            continue; /* none free up there: it stays where it is */
+        if (!n || e->fd < min)
+            min = e->fd;
+        if (!n || e->fd > max)
+            max = e->fd;
+        low[n++] = e->fd;
+        e->fd = h;
+    }
+    if (n > 1 && max - min == n - 1 && il_sc6(SYS_close_range, min, max, 0, 0, 0, 0) == 0)
+        return;
+    for (int k = 0; k < n; k++)
+        il_sys_close(low[k]);
+}
+
+/*
  * Open a counter for every event il_perf_encode() could encode (backends.c
  * calls it first: it is not async-signal-safe, and this file is), or for
  * those of them that counted before (a forked child's own).  Software
@@ -232,13 +263,14 @@ open_all(const int *only)
                 nok++;
                 continue;
             }
-            if (open_one(e, il.inherit, -1, g && il.group >= 0 ? il.ev[il.group].fd : -1, g) < 0)
+            if (open_one(e, il.inherit, 0, g && il.group >= 0 ? il.ev[il.group].fd : -1, g) < 0)
                 continue;
             nok++;
             if (g && il.group < 0)
                 il.group = i;
         }
     }
+    place_high();
     /* every descriptor of ours is the same anonymous inode: one look for all */
     struct stat st;
     int looked = 0;
@@ -395,23 +427,35 @@ perf_stop_read(void)
 
 /*
  * The floor: the count of an empty window, enable immediately followed by
- * disable, the minimum over IL_FLOOR_WINDOWS tries.  This is the fixed
- * cost of reading the counters that every measurement carries (Changkun
- * Ou, "Eliminating A Source of Measurement Errors in Benchmarks", seeds
- * 001: calibrate the empty window and subtract it).  Runs after the final
- * reading, so the program's values are untouched; each window's reading
- * is where the next one starts.
+ * disable.  This is the fixed cost of reading the counters that every
+ * measurement carries (Changkun Ou, "Eliminating A Source of Measurement
+ * Errors in Benchmarks", seeds 001: calibrate the empty window and
+ * subtract it).  Runs after the final reading, so the program's values
+ * are untouched; each window's reading is where the next one starts.
+ *
+ * One window, where it was quiet: the software events counted where they
+ * happen (page-faults, context-switches, cpu-migrations...) read 0 in it.
+ * A window one of them counted in was disturbed (the task was switched
+ * out, a page faulted in), and so may the clocks' be: then another, up to
+ * IL_FLOOR_WINDOWS, and the minimum of each event over them.  Hardware
+ * events vary from window to window whatever happens: with one, always
+ * IL_FLOOR_WINDOWS.  Each window costs three system calls, and most
+ * processes now pay one.
  */
 static void
 perf_floor(void)
 {
     struct il_reading now[IL_MAX_EVENTS];
-    for (int i = 0; i < il.nev; i++)
+    int hw = 0;
+    for (int i = 0; i < il.nev; i++) {
         il.ev[i].floor_ok = 0;
+        hw |= il.ev[i].ok && is_hw(&il.ev[i].attr);
+    }
     for (int w = 0; w < IL_FLOOR_WINDOWS; w++) {
         ioctl_all(PERF_EVENT_IOC_ENABLE);
         ioctl_all(PERF_EVENT_IOC_DISABLE);
         read_all(now);
+        int quiet = !hw;
         for (int i = 0; i < il.nev; i++) {
             struct il_event *e = &il.ev[i];
             if (!e->ok)
@@ -421,7 +465,11 @@ perf_floor(void)
                 e->floor = d;
             e->floor_ok = 1;
             last[i] = now[i];
+            if (d && groups(e))
+                quiet = 0;
         }
+        if (quiet)
+            break;
     }
 }
 

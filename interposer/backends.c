@@ -42,7 +42,8 @@ static void
 set_names(const char *const *names, int n)
 {
     il.nev = n;
-    il_populate(&il.ev[0], &il.ev[n]); /* no page fault of ours to count */
+    if ((const char *)&il.ev[n] > (const char *)IL_POPULATED) /* no page fault of ours to count */
+        il_populate(IL_POPULATED, &il.ev[n]);
     for (int i = 0; i < n; i++) {
         struct il_event *e = &il.ev[i];
         /* all but the name and error buffers, which are written before

@@ -58,9 +58,11 @@ enum il_end_kind {
     IL_END_EXEC,     /* an exec in progress; released if it fails */
 };
 
-/* calibration windows: the minimum of three is within a few percent of
- * that of five (task-clock on /bin/true, 300 runs each: median 2,455 ns
- * against 2,304), and each window costs every process system calls */
+/* calibration windows, at most: the minimum of three is within a few
+ * percent of that of five (task-clock on /bin/true, 300 runs each: median
+ * 2,455 ns against 2,304), and each window costs every process three
+ * system calls.  The perf backend stops after the first window that no
+ * fault or switch disturbed (backend_perf.c's perf_floor). */
 #define IL_FLOOR_WINDOWS 3
 #define IL_LATE_MAX 8
 
@@ -138,7 +140,6 @@ struct il_state {
     int counts_children; /* our counters count what our children exec */
     int others_sem;      /* the machine's note of measured images (others.c) */
     int others_state;    /* 0 unknown, 1 measured alone so far, 2 not alone */
-    unsigned short others_starts;
 
     const struct il_backend *be;
     enum il_inherit inherit; /* as applied */
@@ -168,7 +169,8 @@ struct il_state {
 
     /* output: cfg.output, made absolute before main */
     int out_ready;
-    int out_warned; /* the output was said unwritable before main */
+    int out_warned;   /* the output was said unwritable before main */
+    int out_not_file; /* before main it was there, and not a regular file */
     int err_fd;     /* our copy of stderr, when records or the summary go there */
     dev_t err_dev;
     ino_t err_ino;
@@ -198,6 +200,15 @@ struct il_state {
     /* problems found after the configuration, for the record's "errors" */
     char late_errors[IL_LATE_MAX][IL_ERROR_MAX];
 };
+/* What the constructor prefaults, in one madvise: the state above, the
+ * configuration's head (to its output path) and the default events'
+ * slots.  Prefaulting the configuration's error buffers in between too
+ * (two pages no process writes) saves the second madvise. */
+#define IL_DEFAULT_EVENTS 3
+#define IL_POPULATED                                                                           \
+    ((const char *)&il.ev[IL_DEFAULT_EVENTS] > il.cfg.output + 256                             \
+         ? (const void *)&il.ev[IL_DEFAULT_EVENTS]                                             \
+         : (const void *)(il.cfg.output + 256))
 
 extern struct il_state il IL_HIDDEN;
 
@@ -225,6 +236,8 @@ il_self(void)
 IL_HIDDEN int il_fd_top(void);
 IL_HIDDEN int il_fd_place(int fd, int top);
 IL_HIDDEN int il_fd_keep(int fd);
+IL_HIDDEN int il_fd_keep_dup(int src);
+IL_HIDDEN int il_fd_keep_high(int src);
 IL_HIDDEN char *il_iso8601(const struct timespec *ts, char out[32]);
 IL_HIDDEN uint64_t il_ts_ns(const struct timespec *a, const struct timespec *b);
 IL_HIDDEN uint64_t il_tv_ns(const struct timeval *tv);

@@ -43,7 +43,7 @@ $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
 # (interposer/testdelay.c) and a glibc version to stand for (glibc.c): the
 # objects that hold a test point are compiled again with IL_TEST_DELAYS;
 # the library itself has none.
-IL_DELAYED = exit forkexec glibc
+IL_DELAYED = exit forkexec glibc output
 IL_DELAY_OBJ = $(IL_DELAYED:%=$(B)/tests/delay/%.o) $(B)/tests/delay/testdelay.o
 LIB_DELAY = $(B)/tests/libinterloper-delay.so
 
@@ -51,6 +51,6 @@ $(B)/tests/delay/%.o: interposer/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DIL_TEST_DELAYS $(ALL_CFLAGS) $(IL_PIC) -Iinterposer -c $< -o $@
 
-$(LIB_DELAY): $(IL_CORE_OBJ) $(filter-out $(IL_DELAYED:%=$(B)/interposer/%.o),$(IL_HOOK_OBJ)) \
+$(LIB_DELAY): $(filter-out $(IL_DELAYED:%=$(B)/interposer/%.o),$(IL_CORE_OBJ) $(IL_HOOK_OBJ)) \
 		$(IL_DELAY_OBJ) interposer/exports.map
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(IL_SOFLAGS)

@@ -33,6 +33,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -55,10 +56,10 @@ il_keep_stderr(void)
     struct stat st;
     if (il.err_fd >= 0 || il_sys_fstat(2, &st) < 0)
         return;
-    long fd = il_sys_fcntl(2, F_DUPFD_CLOEXEC, 3);
+    int fd = il_fd_keep_dup(2);
     if (fd < 0)
         return;
-    il.err_fd = il_fd_keep((int)fd);
+    il.err_fd = fd;
     il.err_dev = st.st_dev;
     il.err_ino = st.st_ino;
 }
@@ -130,6 +131,7 @@ il_output_check(void)
     struct stat st;
     long rc;
     if (il_sys_stat(path, &st, 0) == 0) {
+        il.out_not_file = !S_ISREG(st.st_mode);
         rc = S_ISDIR(st.st_mode)
                  ? -EISDIR
                  : il_sc6(SYS_faccessat2, AT_FDCWD, (long)path, W_OK, AT_EACCESS, 0, 0);
@@ -262,14 +264,29 @@ lock_file(int fd, int *budget_ms)
     }
 }
 
-/* Under the lock: does the file end in a line left unfinished? */
+/* Under the lock: does the file, of st (taken under the lock, or NULL:
+ * taken now), end in a line left unfinished? */
 static int
-ends_unfinished(int fd)
+ends_unfinished(int fd, const struct stat *locked)
 {
     struct stat st;
     char last = '\n';
-    return il_sys_fstat(fd, &st) == 0 && st.st_size > 0 &&
-           il_sys_pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n';
+    if (!locked && il_sys_fstat(fd, &st) < 0)
+        return 0;
+    if (!locked)
+        locked = &st;
+    return locked->st_size > 0 && il_sys_pread(fd, &last, 1, locked->st_size - 1) == 1 &&
+           last != '\n';
+}
+
+static int
+held_too_long(int fd, const char *path, char *why)
+{
+    il_sys_close(fd);
+    char *p = il_cat(why, "cannot write the record to ");
+    p = il_catn(p, path, 200);
+    il_cat(p, ": another writer held it locked for 2 s; the record goes to stderr");
+    return -1;
 }
 
 /*
@@ -292,9 +309,54 @@ may_signal(void)
     looked = 1;
 }
 
+/*
+ * The record file is opened at the lowest free descriptor.  A program
+ * that closed its stdout, with another thread still writing to fd 1,
+ * would put that thread's bytes in the record file while it is open
+ * there.  So the thread that writes the record first takes a descriptor
+ * table of its own (unshare(CLONE_FILES)): what it opens is in no other
+ * thread's table, by construction, and another thread's write to a closed
+ * descriptor fails as it would without us.  The kernel copies the table
+ * only when another thread shares it: in a single-threaded process this
+ * is one system call that changes nothing.  The writer is ending the
+ * process (exit, _exit, quick_exit): its private table ends with it.  Not
+ * before an exec, which may fail and leave the thread running, nor for a
+ * fatal signal, which may not end the process (pid 1 of a namespace):
+ * there, and where unshare is refused (a seccomp filter), the descriptor
+ * is moved up to ours at once, which leaves only the moment in between.
+ * Returns 1 when the table is our own now.
+ */
+static int
+own_table(void)
+{
+    if (il.end_how == IL_HOW_EXEC || il.end_how == IL_HOW_SIGNAL)
+        return 0;
+    return il_sc6(SYS_unshare, CLONE_FILES, 0, 0, 0, 0, 0) == 0;
+}
+
+static long
+open_record(const char *path, int flags, int own)
+{
+    long fd = il_sys_open(path, flags, 0666);
+    IL_TEST_DELAY("record_open"); /* as if preempted right after the open */
+    return fd < 0 || own ? fd : il_fd_keep((int)fd);
+}
+
+/* Is the output something else than a regular file, as far as is known
+ * without a system call: what the look before main saw, or where it was
+ * skipped (a driver's output), a device's name. */
+static int
+not_file(const char *path)
+{
+    if (il.out_not_file)
+        return 1;
+    return !strncmp(path, "/dev/", 5) && strncmp(path + 5, "shm/", 4);
+}
+
 static int
 write_file(const char *path, const char *line, size_t n, char *why, size_t whysz)
 {
+    int own = own_table();
     int flags = O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
     /* A regular file (or none yet) read-write, to look at its last byte,
      * without following a final link first: a link is followed only when
@@ -303,14 +365,14 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
      * again write-only: opened read-write, a FIFO would have a reader in
      * us.  The common case, a file, costs one open and no look before. */
     int nofollow = O_NOFOLLOW;
-    long fd = il_sys_open(path, flags | O_RDWR | nofollow, 0666);
+    long fd = open_record(path, flags | O_RDWR | nofollow, own);
     if (fd == -ELOOP && !in_sticky_dir(path)) {
         nofollow = 0;
-        fd = il_sys_open(path, flags | O_RDWR, 0666);
+        fd = open_record(path, flags | O_RDWR, own);
     }
     flags |= nofollow;
     if (fd == -EACCES)
-        fd = il_sys_open(path, flags | O_WRONLY, 0666);
+        fd = open_record(path, flags | O_WRONLY, own);
     if (fd < 0) {
         reason(why, whysz, path, (int)-fd, 0, n, 0);
         return -1;
@@ -319,11 +381,20 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
     struct rlimit rl;
     int err = 0, ended = 0;
     size_t done = 0;
+    int budget = IL_WRITE_WAIT_MS;
+    /* A file, unless the look before main saw something else (/dev/null,
+     * a FIFO): locked first, so that one fstat, under the lock, tells
+     * both what it is and where it ends.  Anything else found there
+     * after all is closed (the lock with it) and opened again below. */
+    int lk = 2; /* not tried */
+    if (!not_file(path) && (lk = lock_file((int)fd, &budget)) < 0)
+        return held_too_long((int)fd, path, why);
     if (il_sys_fstat((int)fd, &st) < 0)
         st.st_mode = 0;
-    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+    if (!S_ISREG(st.st_mode) && (!S_ISCHR(st.st_mode) || lk != 2)) {
+        lk = 2;
         il_sys_close((int)fd);
-        fd = il_sys_open(path, flags | O_WRONLY, 0666);
+        fd = open_record(path, flags | O_WRONLY, own);
         if (fd < 0) {
             reason(why, whysz, path, (int)-fd, 0, n, 0);
             return -1;
@@ -346,17 +417,11 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
             return -1;
         }
     }
-    int budget = IL_WRITE_WAIT_MS;
     if (S_ISREG(st.st_mode)) {
-        int lk = lock_file((int)fd, &budget);
-        if (lk < 0) {
-            il_sys_close((int)fd);
-            char *p = il_cat(why, "cannot write the record to ");
-            p = il_catn(p, path, 200);
-            il_cat(p, ": another writer held it locked for 2 s; the record goes to stderr");
-            return -1;
-        }
-        if (lk == 0 && ends_unfinished((int)fd))
+        int before = lk != 2; /* st was taken under the lock */
+        if (!before && (lk = lock_file((int)fd, &budget)) < 0)
+            return held_too_long((int)fd, path, why);
+        if (lk == 0 && ends_unfinished((int)fd, before ? &st : NULL))
             il_write_all((int)fd, "\n", 1); /* ends the line someone left cut */
     }
     if (S_ISFIFO(st.st_mode))

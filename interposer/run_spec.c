@@ -164,7 +164,7 @@ il_summary_print(int fd)
     il_fmt_hex(heap, il.heap_start);
     s.argv = (const char *const *)il.argv;
     s.argc = il.argc;
-    s.pid = il_sys_getpid();
+    s.pid = il.pid; /* il_run_end's caller is this process's writer */
     s.how = how[il.end_how];
     s.has_status = il.end_how != IL_HOW_SIGNAL && il.end_how != IL_HOW_EXEC;
     s.status = il.end_status;
@@ -209,7 +209,9 @@ il_summary_print(int fd)
 void
 il_run_end(int measured)
 {
-    if (!il.run_loaded || !il.run_pid || (pid_t)il_sys_getpid() != il.run_pid)
+    /* called by the writer of the record, whose caller made sure that
+     * il.pid is this process (il_measured): no getpid */
+    if (!il.run_loaded || !il.run_pid || il.pid != il.run_pid)
         return;
     if (il.run_summary && measured)
         il_summary_print(il_stderr_fd());

@@ -262,19 +262,18 @@ il_fd_top(void)
 }
 
 /*
- * Move one of our descriptors to the highest free number at or below
- * top, close-on-exec, so that the program's own descriptors keep the
- * numbers they would have without us.  Returns the new descriptor, or
- * fd itself if none is free up there.
+ * A copy of src at the highest free number at or below top (and above
+ * low), close-on-exec, so that the program's own descriptors keep the
+ * numbers they would have without us; -1 if none is free up there.
  */
-int
-il_fd_place(int fd, int top)
+static int
+dup_high(int src, int top, int low)
 {
-    for (int want = top; want > fd && want > top - 64; want--) {
+    for (int want = top; want > low && want > top - 64; want--) {
         /* the lowest free descriptor at or above want: want itself when
          * it is free (one system call, the common case), else one past
          * top, given back, and the next lower tried */
-        long nfd = il_sys_fcntl(fd, F_DUPFD_CLOEXEC, want);
+        long nfd = il_sys_fcntl(src, F_DUPFD_CLOEXEC, want);
         if (nfd == -EINVAL && want == top && il_fd_top() < top) {
             /* the limit was lowered since top was taken */
             top = il_fd_top();
@@ -282,14 +281,39 @@ il_fd_place(int fd, int top)
             continue;
         }
         if (nfd < 0)
-            return fd;
-        if (nfd <= top) {
-            il_sys_close(fd);
+            return -1;
+        if (nfd <= top)
             return (int)nfd;
-        }
         il_sys_close((int)nfd);
     }
-    return fd;
+    return -1;
+}
+
+/* Move one of our descriptors up there (dup_high); returns the new
+ * descriptor, or fd itself if none is free up there. */
+int
+il_fd_place(int fd, int top)
+{
+    int nfd = dup_high(fd, top, fd);
+    if (nfd < 0)
+        return fd;
+    il_sys_close(fd);
+    return nfd;
+}
+
+static int
+keep_top(void)
+{
+    if (!il.fd_top)
+        il.fd_top = il_fd_top();
+    return il.fd_next > 0 ? il.fd_next : il.fd_top;
+}
+
+static void
+kept(int fd)
+{
+    if (fd > 0)
+        il.fd_next = fd - 1;
 }
 
 /* One more descriptor of ours, placed below the ones placed before (a
@@ -297,13 +321,33 @@ il_fd_place(int fd, int top)
 int
 il_fd_keep(int fd)
 {
-    if (!il.fd_top)
-        il.fd_top = il_fd_top();
-    int top = il.fd_next > 0 ? il.fd_next : il.fd_top;
-    int placed = il_fd_place(fd, top);
-    if (placed != fd && placed > 0)
-        il.fd_next = placed - 1;
+    int placed = il_fd_place(fd, keep_top());
+    if (placed != fd)
+        kept(placed);
     return placed;
+}
+
+/* A copy of src kept up there like il_fd_keep's, src left open: one
+ * system call where the first try is free; -1 when none is free. */
+int
+il_fd_keep_high(int src)
+{
+    int fd = dup_high(src, keep_top(), src > 2 ? src : 2);
+    if (fd >= 0)
+        kept(fd);
+    return fd;
+}
+
+/* The same, or failing that a copy anywhere above stderr; -1 when none
+ * can be taken. */
+int
+il_fd_keep_dup(int src)
+{
+    int fd = il_fd_keep_high(src);
+    if (fd >= 0)
+        return fd;
+    long low = il_sys_fcntl(src, F_DUPFD_CLOEXEC, 3);
+    return low < 0 ? -1 : (int)low;
 }
 
 /* UTC "YYYY-MM-DDTHH:MM:SSZ" without gmtime_r, which may read the time

@@ -13,6 +13,8 @@
  *                glibc's exit() has just handed one of our entries, as if
  *                preempted there
  *   exec         between the exec record and the exec itself (forkexec.c)
+ *   record_open  right after the record file is opened (output.c), while
+ *                its descriptor is the lowest that was free
  *
  * The same variant takes IL_TEST_GLIBC=VERSION as the C library's version
  * (glibc.c), to test the library standing aside on one it does not know.

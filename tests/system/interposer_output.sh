@@ -225,4 +225,22 @@ else
 	assert_match "$(cat err)" "INTERLOPER_RUN=$T/spec: not a regular file of yours" "the line"
 fi
 
+# The record file is opened at the end at the lowest free descriptor: in a
+# program that closed its stdout while another thread goes on writing to
+# fd 1, that thread's bytes must never land in the record file.  The test
+# variant of the library holds the writer 300 ms right after the open
+# (IL_TEST_DELAY=record_open), where the other thread writes thousands of
+# times: the writer's descriptor table is its own (unshare), so every one
+# of those writes fails as without the library.
+for how in return exit _exit; do
+	try "stdout closed, another thread writing to fd 1 as main ${how}s: nothing of it in the record file"
+	rm -f stray.jsonl
+	IL_TEST_DELAY=record_open:300 INTERLOPER_OUTPUT="$T/stray.jsonl" \
+		LD_PRELOAD="$B/tests/libinterloper-delay.so" "$PROGS/strayout" "$how" 2>err
+	assert_eq "$?" 0 "status"
+	assert_eq "$(grep -c "^stray" stray.jsonl)" 0 "the thread's bytes in the record file"
+	assert_eq "$(nrec stray.jsonl)" 1 "one record"
+	assert_true "the record file is valid" valid stray.jsonl
+done
+
 done_testing

@@ -203,6 +203,37 @@ is_task_clock(const struct il_event *e)
 }
 
 /*
+ * The counters were opened where the kernel put them, the lowest free
+ * descriptors (a member's group_fd is its leader's there): each is copied
+ * up to ours (il_fd_keep_high), and the low ones are closed together, in
+ * one close_range where they are contiguous (they are, unless the program
+ * left a hole among its own, which the range must not close).
+ */
+static void
+place_high(void)
+{
+    int low[IL_MAX_EVENTS], n = 0, min = 0, max = 0;
+    for (int i = 0; i < il.nev; i++) {
+        struct il_event *e = &il.ev[i];
+        if (!e->ok || e->derived || e->fd < 0)
+            continue;
+        int h = il_fd_keep_high(e->fd);
+        if (h < 0)
+            continue; /* none free up there: it stays where it is */
+        if (!n || e->fd < min)
+            min = e->fd;
+        if (!n || e->fd > max)
+            max = e->fd;
+        low[n++] = e->fd;
+        e->fd = h;
+    }
+    if (n > 1 && max - min == n - 1 && il_sc6(SYS_close_range, min, max, 0, 0, 0, 0) == 0)
+        return;
+    for (int k = 0; k < n; k++)
+        il_sys_close(low[k]);
+}
+
+/*
  * Open a counter for every event il_perf_encode() could encode (backends.c
  * calls it first: it is not async-signal-safe, and this file is), or for
  * those of them that counted before (a forked child's own).  Software
@@ -232,13 +263,14 @@ open_all(const int *only)
                 nok++;
                 continue;
             }
-            if (open_one(e, il.inherit, -1, g && il.group >= 0 ? il.ev[il.group].fd : -1, g) < 0)
+            if (open_one(e, il.inherit, 0, g && il.group >= 0 ? il.ev[il.group].fd : -1, g) < 0)
                 continue;
             nok++;
             if (g && il.group < 0)
                 il.group = i;
         }
     }
+    place_high();
     /* every descriptor of ours is the same anonymous inode: one look for all */
     struct stat st;
     int looked = 0;

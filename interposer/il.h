@@ -140,7 +140,6 @@ struct il_state {
     int counts_children; /* our counters count what our children exec */
     int others_sem;      /* the machine's note of measured images (others.c) */
     int others_state;    /* 0 unknown, 1 measured alone so far, 2 not alone */
-    unsigned short others_starts;
 
     const struct il_backend *be;
     enum il_inherit inherit; /* as applied */
@@ -170,7 +169,8 @@ struct il_state {
 
     /* output: cfg.output, made absolute before main */
     int out_ready;
-    int out_warned; /* the output was said unwritable before main */
+    int out_warned;   /* the output was said unwritable before main */
+    int out_not_file; /* before main it was there, and not a regular file */
     int err_fd;     /* our copy of stderr, when records or the summary go there */
     dev_t err_dev;
     ino_t err_ino;
@@ -237,6 +237,7 @@ IL_HIDDEN int il_fd_top(void);
 IL_HIDDEN int il_fd_place(int fd, int top);
 IL_HIDDEN int il_fd_keep(int fd);
 IL_HIDDEN int il_fd_keep_dup(int src);
+IL_HIDDEN int il_fd_keep_high(int src);
 IL_HIDDEN char *il_iso8601(const struct timespec *ts, char out[32]);
 IL_HIDDEN uint64_t il_ts_ns(const struct timespec *a, const struct timespec *b);
 IL_HIDDEN uint64_t il_tv_ns(const struct timeval *tv);

@@ -11,12 +11,17 @@
  *           with SEM_UNDO, so that the kernel takes it back however the
  *           image ends (SIGKILL included), and takes it back itself at
  *           the end or the exec;
- *   STARTS  how many have started (modulo its limit): a measurement that
- *           began and ended inside this one's window shows here.
- * Another one ran during this window if ACTIVE counted another at the
- * start or at the end, or STARTS moved in between.  Three system calls
- * before main (the set's id, the count, a read), two at the end, after
- * the counters stopped: none inside the measured window.
+ *   STARTS  how many have started (modulo its limit), which earlier
+ *           versions of the library compare; still counted, in the same
+ *           system call, so that they see this one.
+ * An image starts with one semop that adds itself only if ACTIVE is 0
+ * (alone), else adds itself and knows it is not alone.  The kernel keeps,
+ * per semaphore, the pid of the last process that operated on it
+ * (semctl GETPID): at the end, if that is still this image, nobody started
+ * or ended since it started, and nobody was running then; anyone who did
+ * left its own pid there.  Two system calls before main (the set's id, the
+ * count), two at the end, after the counters stopped: none inside the
+ * measured window.
  *
  * Images counted by an ancestor's counters (counted_in) are part of that
  * measurement, not another one: they neither count nor look.  The set
@@ -35,19 +40,10 @@
 
 #define IL_SEM_KEY 0x494c4d31 /* "ILM1" */
 enum { ACTIVE, STARTS, NSEMS };
-#define STARTS_WRAP 16384 /* SEMVMX is 32767: STARTS goes back to 0 here */
 
 union il_semun {
     int val;
-    unsigned short *array;
 };
-
-static long
-sem_read(unsigned short v[NSEMS])
-{
-    union il_semun u = {.array = v};
-    return il_sc6(SYS_semctl, il.others_sem, 0, GETALL, (long)u.array, 0, 0);
-}
 
 static long
 sem_add(int active, int starts)
@@ -61,13 +57,26 @@ sem_add(int active, int starts)
     return il_sc6(SYS_semop, il.others_sem, (long)op, n, 0, 0, 0);
 }
 
+/* Count this image in only if nobody else is: ACTIVE waited for 0, then
+ * added to, in one atomic semop (the operations apply in order, all or
+ * none).  0 when alone; -EAGAIN when another measured image runs. */
+static long
+sem_enter_alone(void)
+{
+    struct sembuf op[3] = {
+        {ACTIVE, 0, IPC_NOWAIT},
+        {ACTIVE, 1, SEM_UNDO | IPC_NOWAIT},
+        {STARTS, 1, IPC_NOWAIT},
+    };
+    return il_sc6(SYS_semop, il.others_sem, (long)op, 3, 0, 0, 0);
+}
+
 /* Before main (or at a fork that measures itself, or after a failed exec):
- * count this image in, and note what the set said.  Another measurement
- * seen before a failed exec stays seen. */
+ * count this image in, and note whether another was running.  Another
+ * measurement seen before a failed exec stays seen. */
 void
 il_others_enter(void)
 {
-    unsigned short v[NSEMS];
     int seen = il.others_state == 2;
     il.others_state = 0;
     if (il.counted_in)
@@ -76,20 +85,21 @@ il_others_enter(void)
     if (id < 0)
         return;
     il.others_sem = (int)id;
-    long rc = sem_add(1, 1);
-    if (rc == -ERANGE) { /* STARTS at its limit: back to 0 (anyone watching sees a move) */
-        union il_semun u = {.val = 0};
-        il_sc6(SYS_semctl, il.others_sem, STARTS, SETVAL, u.val, 0, 0);
-        rc = sem_add(1, 1);
-    }
-    if (rc < 0 || sem_read(v) < 0)
+    for (int tries = 0; tries < 2; tries++) {
+        long rc = sem_enter_alone();
+        if (rc == -EAGAIN) {
+            seen = 1;
+            rc = sem_add(1, 1);
+        }
+        if (rc == -ERANGE) { /* STARTS at its limit: back to 0 (older watchers see a move) */
+            union il_semun u = {.val = 0};
+            il_sc6(SYS_semctl, il.others_sem, STARTS, SETVAL, u.val, 0, 0);
+            continue;
+        }
+        if (rc < 0)
+            return;
+        il.others_state = seen ? 2 : 1; /* 1: counted in, nobody else yet */
         return;
-    il.others_starts = v[STARTS];
-    il.others_state = v[ACTIVE] > 1 || seen ? 2 : 1; /* 1: counted in, nobody else yet */
-    if (v[STARTS] >= STARTS_WRAP) {
-        union il_semun u = {.val = 0};
-        il_sc6(SYS_semctl, il.others_sem, STARTS, SETVAL, u.val, 0, 0);
-        il.others_starts = 0;
     }
 }
 
@@ -100,12 +110,12 @@ il_others_enter(void)
 void
 il_others_leave(void)
 {
-    unsigned short v[NSEMS];
     if (!il.others_state)
         return;
-    if (sem_read(v) < 0)
+    long last = il_sc6(SYS_semctl, il.others_sem, ACTIVE, GETPID, 0, 0, 0);
+    if (last < 0)
         il.others_state = 0;
-    else if (v[ACTIVE] > 1 || v[STARTS] != il.others_starts)
+    else if (last != il.pid)
         il.others_state = 2;
     sem_add(-1, 0);
     if (il.others_state == 2)

@@ -131,6 +131,7 @@ il_output_check(void)
     struct stat st;
     long rc;
     if (il_sys_stat(path, &st, 0) == 0) {
+        il.out_not_file = !S_ISREG(st.st_mode);
         rc = S_ISDIR(st.st_mode)
                  ? -EISDIR
                  : il_sc6(SYS_faccessat2, AT_FDCWD, (long)path, W_OK, AT_EACCESS, 0, 0);
@@ -263,14 +264,29 @@ lock_file(int fd, int *budget_ms)
     }
 }
 
-/* Under the lock: does the file end in a line left unfinished? */
+/* Under the lock: does the file, of st (taken under the lock, or NULL:
+ * taken now), end in a line left unfinished? */
 static int
-ends_unfinished(int fd)
+ends_unfinished(int fd, const struct stat *locked)
 {
     struct stat st;
     char last = '\n';
-    return il_sys_fstat(fd, &st) == 0 && st.st_size > 0 &&
-           il_sys_pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n';
+    if (!locked && il_sys_fstat(fd, &st) < 0)
+        return 0;
+    if (!locked)
+        locked = &st;
+    return locked->st_size > 0 && il_sys_pread(fd, &last, 1, locked->st_size - 1) == 1 &&
+           last != '\n';
+}
+
+static int
+held_too_long(int fd, const char *path, char *why)
+{
+    il_sys_close(fd);
+    char *p = il_cat(why, "cannot write the record to ");
+    p = il_catn(p, path, 200);
+    il_cat(p, ": another writer held it locked for 2 s; the record goes to stderr");
+    return -1;
 }
 
 /*
@@ -326,6 +342,17 @@ open_record(const char *path, int flags, int own)
     return fd < 0 || own ? fd : il_fd_keep((int)fd);
 }
 
+/* Is the output something else than a regular file, as far as is known
+ * without a system call: what the look before main saw, or where it was
+ * skipped (a driver's output), a device's name. */
+static int
+not_file(const char *path)
+{
+    if (il.out_not_file)
+        return 1;
+    return !strncmp(path, "/dev/", 5) && strncmp(path + 5, "shm/", 4);
+}
+
 static int
 write_file(const char *path, const char *line, size_t n, char *why, size_t whysz)
 {
@@ -354,9 +381,18 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
     struct rlimit rl;
     int err = 0, ended = 0;
     size_t done = 0;
+    int budget = IL_WRITE_WAIT_MS;
+    /* A file, unless the look before main saw something else (/dev/null,
+     * a FIFO): locked first, so that one fstat, under the lock, tells
+     * both what it is and where it ends.  Anything else found there
+     * after all is closed (the lock with it) and opened again below. */
+    int lk = 2; /* not tried */
+    if (!not_file(path) && (lk = lock_file((int)fd, &budget)) < 0)
+        return held_too_long((int)fd, path, why);
     if (il_sys_fstat((int)fd, &st) < 0)
         st.st_mode = 0;
-    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+    if (!S_ISREG(st.st_mode) && (!S_ISCHR(st.st_mode) || lk != 2)) {
+        lk = 2;
         il_sys_close((int)fd);
         fd = open_record(path, flags | O_WRONLY, own);
         if (fd < 0) {
@@ -381,17 +417,11 @@ write_file(const char *path, const char *line, size_t n, char *why, size_t whysz
             return -1;
         }
     }
-    int budget = IL_WRITE_WAIT_MS;
     if (S_ISREG(st.st_mode)) {
-        int lk = lock_file((int)fd, &budget);
-        if (lk < 0) {
-            il_sys_close((int)fd);
-            char *p = il_cat(why, "cannot write the record to ");
-            p = il_catn(p, path, 200);
-            il_cat(p, ": another writer held it locked for 2 s; the record goes to stderr");
-            return -1;
-        }
-        if (lk == 0 && ends_unfinished((int)fd))
+        int before = lk != 2; /* st was taken under the lock */
+        if (!before && (lk = lock_file((int)fd, &budget)) < 0)
+            return held_too_long((int)fd, path, why);
+        if (lk == 0 && ends_unfinished((int)fd, before ? &st : NULL))
             il_write_all((int)fd, "\n", 1); /* ends the line someone left cut */
     }
     if (S_ISFIFO(st.st_mode))

@@ -327,16 +327,25 @@ il_fd_keep(int fd)
     return placed;
 }
 
-/* A copy of src kept like il_fd_keep's, taken in one system call where
- * the first try is free; -1 when none can be taken. */
+/* A copy of src kept up there like il_fd_keep's, src left open: one
+ * system call where the first try is free; -1 when none is free. */
+int
+il_fd_keep_high(int src)
+{
+    int fd = dup_high(src, keep_top(), src > 2 ? src : 2);
+    if (fd >= 0)
+        kept(fd);
+    return fd;
+}
+
+/* The same, or failing that a copy anywhere above stderr; -1 when none
+ * can be taken. */
 int
 il_fd_keep_dup(int src)
 {
-    int fd = dup_high(src, keep_top(), 2);
-    if (fd >= 0) {
-        kept(fd);
+    int fd = il_fd_keep_high(src);
+    if (fd >= 0)
         return fd;
-    }
     long low = il_sys_fcntl(src, F_DUPFD_CLOEXEC, 3);
     return low < 0 ? -1 : (int)low;
 }

@@ -197,8 +197,10 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     il_setup_facts(argc, argv, envp);
     il_run_load();
     il_output_prepare();
-    /* the sweep's own file (a spec with pid 0) is the sweep's to check */
-    if (!il.run_loaded || il.run_pid)
+    /* a driver's output is the driver's to check: the sweep's own file (a
+     * spec with pid 0), and interloper run's, which it checked just
+     * before it exec'd this program (common/system.c, il_check_writable) */
+    if (!il.run_loaded)
         il_output_check();
     if (il_run_wants_summary())
         il_keep_stderr();

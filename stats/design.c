@@ -421,22 +421,52 @@ q_solve_ref(const double *y, const double *var, size_t k, double q0, double chi)
     return (lo + hi) / 2;
 }
 
+/* The interval between the two crossings, the estimate kept inside when
+ * the references disagree with it. */
+static void
+profile_at(const double *y, const double *var, size_t k, double q_hi, double q_lo, double tau2,
+           double *lo, double *hi)
+{
+    double df = (double)(k - 1);
+    *lo = fmin(q_solve_ref(y, var, k, q_hi, gsl_cdf_chisq_Qinv(IL_TAU_TAIL_LO, df)), tau2);
+    *hi = fmax(q_solve_ref(y, var, k, q_lo, gsl_cdf_chisq_Pinv(IL_TAU_TAIL_HI, df)), tau2);
+}
+
 void
 il_tau2_profile(const double *y, const double *var, size_t k, double *qs, size_t nq, double tau2,
                 double *lo, double *hi)
 {
     double df = (double)(k - 1);
-    double chi_hi = gsl_cdf_chisq_Qinv(IL_TAU_TAIL_LO, df);
-    double chi_lo = gsl_cdf_chisq_Pinv(IL_TAU_TAIL_HI, df);
-    double q_hi = chi_hi, q_lo = chi_lo;
+    double q_hi = gsl_cdf_chisq_Qinv(IL_TAU_TAIL_LO, df);
+    double q_lo = gsl_cdf_chisq_Pinv(IL_TAU_TAIL_HI, df);
     if (qs && nq >= 99) {
         qsort(qs, nq, sizeof *qs, il_dcmp);
         q_hi = il_quantile_sorted(qs, nq, 1 - IL_TAU_TAIL_LO);
         q_lo = il_quantile_sorted(qs, nq, IL_TAU_TAIL_HI);
     }
-    /* the estimate stays inside when the two disagree */
-    *lo = fmin(q_solve_ref(y, var, k, q_hi, chi_hi), tau2);
-    *hi = fmax(q_solve_ref(y, var, k, q_lo, chi_lo), tau2);
+    profile_at(y, var, k, q_hi, q_lo, tau2, lo, hi);
+}
+
+/*
+ * The same with F's quantiles for the noise's share of Q: where the
+ * setups' variances share one pooled estimate of df2 degrees of freedom
+ * (the blocks' contrasts), Q(0) / (k - 1) is F(k - 1, df2) exactly under
+ * normal noise and no setup effect, unbalanced or not, since Q(0) is a
+ * chi-squared over the same estimate's scaled chi-squared: the reference
+ * of the one-way random-effects analysis of variance whose variance
+ * estimators Kalibera & Jones take (section 9.2, from Searle, Casella &
+ * McCulloch, Variance Components, 1992, section 3.5).  Where tau^2 dominates, the error of the
+ * estimate matters less and Q(tau^2) tends to chi-squared; q_ref moves
+ * between the two as with the shuffles' quantiles.  For sign flips of two
+ * blocks a setup, whose exchanges take the setups' effects for noise.
+ */
+void
+il_tau2_profile_f(const double *y, const double *var, size_t k, double df2, double tau2,
+                  double *lo, double *hi)
+{
+    double df = (double)(k - 1);
+    profile_at(y, var, k, df * gsl_cdf_fdist_Qinv(IL_TAU_TAIL_LO, df, df2),
+               df * gsl_cdf_fdist_Pinv(IL_TAU_TAIL_HI, df, df2), tau2, lo, hi);
 }
 
 /* The Q-profile interval of tau^2 at level conf (il_heterogeneity's is at

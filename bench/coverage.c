@@ -5,7 +5,7 @@
  * the report binary on them (--json), and counts how often each reported
  * interval holds the value it estimates.  See bench/coverage.sh.
  *
- *   coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED]
+ *   coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED] [-K DIR]
  *
  * The noise model.  A run of system S (A = baseline, B = value) in setup s:
  *     x = mu_S * exp(u_s + v_{S,s}) * spike_{S,s} * e
@@ -202,6 +202,9 @@ static const struct scen scen[] = {
      8, 16, 8, 8, 1, 1e6, 0.01, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0.1, 8, 0.02},
     {"drift-power-3-p10", "the same, 3% slower", "--setup layout --estimator p10", 128, 8, 16, 8,
      8, 1, 1e6, 0.01, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0.1, 8, 0.03},
+    /* Last, so that the scenarios above keep their seeds (seed + index). */
+    {"drift-power-0.25", "B 0.25% slower in half of 16 layouts, 8 env sizes x 8 passes, drift",
+     "--setup layout", 128, 8, 16, 8, 8, 1, 1e6, 0.01, 0, NORMAL, 0, 0, 0, 0, 0, 0, 0, 8, 0.0025},
 };
 #define NSCEN (sizeof scen / sizeof scen[0])
 
@@ -579,12 +582,19 @@ tally_p(struct tally *t, int w, double p)
     t->dec[w][d < 0 ? 0 : d > 9 ? 9 : d]++;
 }
 
+/* -K DIR: write the data sets there, as SCENARIO-rN.jsonl, and run no
+ * report (for an independent test of the same data, bench/blocked.py) */
+static const char *keep;
+
 static void
 replicate(const char *report, const struct scen *c, long rep, uint64_t seed0, const char *dir,
           const double *center, struct tally *t)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/r%ld.jsonl", dir, rep);
+    if (keep)
+        snprintf(path, sizeof path, "%s/%s-r%ld.jsonl", keep, c->name, rep);
+    else
+        snprintf(path, sizeof path, "%s/r%ld.jsonl", dir, rep);
     FILE *f = fopen(path, "w");
     if (!f) {
         perror(path);
@@ -595,6 +605,10 @@ replicate(const char *report, const struct scen *c, long rep, uint64_t seed0, co
     tr.setup = setup;
     generate(c, seed0 ^ (0x51ed270b27ULL * (uint64_t)(rep + 1)), f, &tr, center);
     fclose(f);
+    if (keep) {
+        t->reps++;
+        return;
+    }
     json_t *j = run_report(report, c, path, "");
     json_t *old = c->passes ? run_report(report, c, path, " --passes none") : NULL;
     unlink(path);
@@ -808,8 +822,11 @@ main(int argc, char **argv)
     const char *only = NULL;
     uint64_t seed = 20261122;
     int opt;
-    while ((opt = getopt(argc, argv, "n:j:s:S:")) != -1) {
+    while ((opt = getopt(argc, argv, "n:j:s:S:K:")) != -1) {
         switch (opt) {
+        case 'K':
+            keep = optarg;
+            break;
         case 'n':
             reps = atol(optarg);
             break;
@@ -823,12 +840,14 @@ main(int argc, char **argv)
             seed = strtoull(optarg, NULL, 10);
             break;
         default:
-            fprintf(stderr, "usage: coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED]\n");
+            fprintf(stderr,
+                    "usage: coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED] [-K DIR]\n");
             return 1;
         }
     }
     if (optind + 1 != argc || reps < 1 || jobs < 1 || jobs > 64) {
-        fprintf(stderr, "usage: coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED]\n");
+        fprintf(stderr,
+                "usage: coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED] [-K DIR]\n");
         return 1;
     }
     const char *report = argv[optind];
@@ -849,7 +868,11 @@ main(int argc, char **argv)
             continue;
         struct tally t;
         run_scenario(report, &scen[i], reps, jobs, seed + i, d, &t);
-        print(&scen[i], &t);
+        if (keep)
+            printf("%s: %ld data sets in %s, report %s%s\n", scen[i].name, t.reps, keep,
+                   "--compare system=A ", scen[i].args);
+        else
+            print(&scen[i], &t);
     }
     rmdir(d);
     return 0;

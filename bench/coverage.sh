@@ -4,16 +4,20 @@
 # made and what each interval is checked against).  Not part of pass/fail:
 # 10,000 replications of 26 scenarios take about an hour on 2 cores.
 #
-#   sh bench/coverage.sh [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED]
+#   sh bench/coverage.sh [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED] [-K DIR]
+#
+# -K DIR writes the data sets into DIR (SCENARIO-rN.jsonl) and runs no
+# report: bench/blocked.py tests them independently.
 #
 # Defaults: 10000 replications, one job per processor, every scenario.
 set -eu
 
 usage() {
 	cat <<EOF2
-usage: sh bench/coverage.sh [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED]
+usage: sh bench/coverage.sh [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED] [-K DIR]
 Simulate data with a known truth, run interloper report on each data set and
-print how often each reported 95% interval covers the truth.
+print how often each reported 95% interval covers the truth; with -K, write
+the data sets into DIR instead.
 EOF2
 }
 

@@ -408,8 +408,8 @@ contrast_setups(const struct il_report *r, struct il_setups *s, struct il_contra
     }
     s->has_het = ct->s2 > 0 && il_heterogeneity(y, var, kk, ct->df, &s->het) == 0;
     if (s->has_het) {
-        /* Q here is the test's statistic: the exchanges give its
-         * distribution under no setup effect, whose quantiles the
+        /* The test's exchanges (its statistic is of signed ranks, perm.c)
+         * give Q's distribution under no setup effect, whose quantiles the
          * Q-profile interval of tau^2 takes instead of chi-squared's (as
          * setupfx.c does for a group: bursts fatten Q's tails) */
         double *qp = il_xcalloc(P, sizeof *qp);

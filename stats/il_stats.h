@@ -919,7 +919,11 @@ struct il_contrast {
      * share of it (perm.c, jackknife) */
     double *lr, *jres, s2j;
     size_t njres;
-    double stat, p;   /* the observed statistic; the permutation p-value */
+    double q;         /* the spread of the units' locations: Cochran's Q
+                       * (the mean), the blocks-weighted spread of medians */
+    double stat, p;   /* the observed statistic (the mean: the spread of
+                       * the units' mean signed ranks; a quantile: q); the
+                       * permutation p-value */
     /* the blocks: runs v[bo[j] ..) of the value (bna) then the baseline
      * (bnb), the value's divided by theta; c[j] the contrast */
     size_t *bo, *bna, *bnb, maxn;
@@ -931,8 +935,8 @@ int il_contrasts(const struct il_estimator *e, const struct il_units *a, const s
                  const size_t *ua, const size_t *ub, size_t k, struct il_contrast *ct);
 /* The p-value of equal per-unit ratios by P exchanges of the runs of the
  * two sides within each block (a sign flip for one run a side); with qp
- * (P doubles), the statistics of the exchanges, *nq of them (for the mean,
- * Cochran's Q of the units' mean contrasts against s2 / m). */
+ * (P doubles), the exchanges' q (for the mean, Cochran's Q of the units'
+ * mean contrasts against s2 / m), *nq of them. */
 double il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *qp,
                          size_t *nq);
 void il_contrast_free(struct il_contrast *ct);

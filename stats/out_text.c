@@ -422,8 +422,8 @@ setups_table(FILE *fp, const struct il_report *r, int md)
             "above 1 and others wholly below\n",
             pre,
             nblk && o->est.kind == IL_EST_MEAN
-                ? "Cochran's Q of the setups' mean within-block contrasts (log ratios of the two "
-                  "sides' runs in one block) against their pooled within-setup variance"
+                ? "the analysis of variance of the setups' signed ranks of their within-block "
+                  "contrasts (log ratios of the two sides' runs in one block, less their median)"
             : nblk ? "the spread of the setups' median within-block contrasts (log ratios of the "
                      "two sides' runs in one block)"
             : o->est.kind == IL_EST_MEAN ? "Cochran's Q against pooled within-setup variances"

@@ -24,14 +24,15 @@
  * The statistics are built from within-block contrasts, so that drift
  * between passes cancels: in each block with runs of both systems, the
  * log ratio of the value's runs to the baseline's (their mean, or their
- * median for a quantile estimator); each setup's location of its
- * contrasts (their mean, or median); and the spread of those locations
- * around the common one: for the mean, Cochran's Q against the pooled
- * within-setup variance of the contrasts, the one-way analysis of
- * variance of the contrasts (studentized: the noise's tails enter the
- * reference distribution as they are); for a quantile, the spread of the
- * medians, weighted by their blocks.  Exchanging the two systems of a block
- * of one run each negates its contrast: a sign-flip test.
+ * median for a quantile estimator), less the contrasts' median (the
+ * common ratio).  For the mean, the test's statistic is the spread of the
+ * setups' mean signed ranks of the contrasts (rank_spread: bursts count as
+ * one block each); Cochran's Q of the setups' mean contrasts against their
+ * pooled within-setup variance is computed in the same exchanges, for the
+ * interval of the setup sd (design.c, il_tau2_profile).  For a quantile,
+ * the spread of the setups' median contrasts, weighted by their blocks.
+ * Exchanging the two systems of a block of one run each negates its
+ * contrast: a sign-flip test.
  */
 #include <math.h>
 #include <stdint.h>
@@ -104,10 +105,12 @@ location(int median, const double *x, size_t n, double *scratch)
     return il_quantile_sorted(scratch, n, 0.5);
 }
 
-/* The statistic over the units' contrasts c (block j of unit bu[j]);
- * loc receives each unit's location.  NAN when it cannot be had. */
+/* Cochran's Q of the units' locations of their contrasts c against the
+ * pooled within-unit variance (the mean), or the spread of their medians
+ * weighted by their blocks (a quantile); loc receives each unit's
+ * location.  NAN when it cannot be had. */
 static double
-statistic(const struct il_contrast *ct, const double *c, double *loc, double *scratch)
+spread(const struct il_contrast *ct, const double *c, double *loc, double *scratch)
 {
     size_t k = ct->k;
     double sw = 0, swl = 0, t = 0, w = 0;
@@ -131,6 +134,80 @@ statistic(const struct il_contrast *ct, const double *c, double *loc, double *sc
     if (ct->median)
         return t;
     return w > 0 && ct->df > 0 ? t / (w / ct->df) : NAN;
+}
+
+/* |c_j| with its block, to rank */
+struct absc {
+    double a;
+    size_t j;
+};
+
+static int
+cmp_absc(const void *pa, const void *pb)
+{
+    const struct absc *a = pa, *b = pb;
+    return (a->a > b->a) - (a->a < b->a);
+}
+
+/* The signed ranks of the n contrasts c: s_j = sign(c_j) times the rank of
+ * |c_j| among all (ties share their mean rank; a zero scores 0). */
+static void
+signed_ranks(const double *c, size_t n, double *s, struct absc *tmp)
+{
+    for (size_t j = 0; j < n; j++) {
+        tmp[j].a = fabs(c[j]);
+        tmp[j].j = j;
+    }
+    qsort(tmp, n, sizeof *tmp, cmp_absc);
+    for (size_t i = 0; i < n;) {
+        size_t e = i + 1;
+        while (e < n && tmp[e].a == tmp[i].a)
+            e++;
+        double r = (double)(i + 1 + e) / 2; /* ranks i + 1 .. e */
+        for (size_t t = i; t < e; t++) {
+            double x = c[tmp[t].j];
+            s[tmp[t].j] = x > 0 ? r : x < 0 ? -r : 0;
+        }
+        i = e;
+    }
+}
+
+/*
+ * The mean's test statistic from the blocks' signed ranks s (signed_ranks
+ * of the contrasts less their median, the common ratio): the one-way
+ * analysis of variance of the ranks between the units, their between-unit
+ * sum of squares over their pooled within-unit mean square.  A burst of
+ * slow runs moves a block's contrast by tens of percent where quiet blocks'
+ * contrasts differ by a fraction of one: in the mean it swamps a setup's
+ * effect, in a rank it counts as one block.  Kalibera & Jones (ISMM'13)
+ * section 4, "Normality": the central limit theorem does not make such
+ * noise normal at these sizes.  The null is the mean's (the sides
+ * exchangeable within each block once the value's runs are divided by the
+ * common ratio); only the statistic is robust.  +inf when the ranks differ
+ * between units and not within them.
+ */
+static double
+rank_spread(const struct il_contrast *ct, const double *s)
+{
+    double tot = 0, t = 0, w = 0;
+    for (size_t j = 0; j < ct->blocks; j++)
+        tot += s[j];
+    double g = tot / (double)ct->blocks;
+    for (size_t u = 0; u < ct->k; u++) {
+        size_t m = ct->m[u], f = ct->first[u];
+        if (!m)
+            continue;
+        double su = 0;
+        for (size_t j = f; j < f + m; j++)
+            su += s[j];
+        double mu = su / (double)m;
+        t += (double)m * (mu - g) * (mu - g);
+        for (size_t j = f; j < f + m; j++)
+            w += (s[j] - mu) * (s[j] - mu);
+    }
+    if (!(ct->df > 0))
+        return NAN;
+    return w > 0 ? t / (w / ct->df) : t > 0 ? INFINITY : NAN;
 }
 
 /*
@@ -297,7 +374,9 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
             return -1;
         }
     }
-    ct->center = location(ct->median, c, nb, scratch);
+    /* the median, which bursts do not move (for the mean too: the
+     * exchanges' null is one common ratio, wherever it is estimated) */
+    ct->center = location(1, c, nb, scratch);
     double theta = exp(ct->center);
     for (size_t j = 0; j < nb; j++) {
         for (size_t i = 0; i < bna[j]; i++)
@@ -307,11 +386,24 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
                    : contrast(ct->median, v + bo[j], bna[j], bnb[j], scratch);
     }
     ct->c = c;
-    ct->stat = statistic(ct, c, ct->loc, scratch);
+    ct->q = spread(ct, c, ct->loc, scratch);
     free(scratch);
-    if (!isfinite(ct->stat)) {
+    if (!isfinite(ct->q)) {
         ct->why = "the contrasts within every setup are equal";
         return -1;
+    }
+    ct->stat = ct->q;
+    if (!ct->median) {
+        double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
+        struct absc *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
+        signed_ranks(c, nb, sr, tmp);
+        ct->stat = rank_spread(ct, sr);
+        free(sr);
+        free(tmp);
+        if (isnan(ct->stat)) {
+            ct->why = "every contrast is the common one";
+            return -1;
+        }
     }
     /* the pooled within-setup variance and the residuals (the mean) */
     double w = 0;
@@ -343,6 +435,16 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *loc = il_xcalloc(ct->k, sizeof *loc);
     double *scratch = il_xcalloc(ct->maxn + nb, sizeof *scratch);
     double *pool = il_xcalloc(ct->maxn, sizeof *pool);
+    double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr), *sr0 = il_xcalloc(nb ? nb : 1, sizeof *sr0);
+    struct absc *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
+    /* A block of one run a side flips its contrast's sign, and keeps its
+     * rank: with only such blocks the ranks are taken once, and an exchange
+     * costs what Q's does. */
+    int flips = 1;
+    for (size_t j = 0; j < nb; j++)
+        flips &= ct->bna[j] + ct->bnb[j] == 2;
+    if (!ct->median)
+        signed_ranks(ct->c, nb, sr0, tmp);
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
     size_t ge = 0, done = 0;
@@ -350,7 +452,9 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
         for (size_t j = 0; j < nb; j++) {
             size_t na = ct->bna[j], n = na + ct->bnb[j];
             if (n == 2) {
-                c[j] = il_rng_below(&g, 2) ? -ct->c[j] : ct->c[j];
+                int f = (int)il_rng_below(&g, 2);
+                c[j] = f ? -ct->c[j] : ct->c[j];
+                sr[j] = f ? -sr0[j] : sr0[j];
                 continue;
             }
             memcpy(pool, ct->v + ct->bo[j], n * sizeof *pool);
@@ -362,18 +466,26 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
             }
             c[j] = contrast(ct->median, pool, na, n - na, scratch);
         }
-        double t = statistic(ct, c, loc, scratch);
+        double q = spread(ct, c, loc, scratch), t = q;
+        if (!ct->median) {
+            if (!flips)
+                signed_ranks(c, nb, sr, tmp);
+            t = rank_spread(ct, sr);
+        }
         if (isnan(t))
             continue;
         done++;
         ge += t >= ct->stat * (1 - 1e-12);
-        if (qp)
-            qp[(*nq)++] = t;
+        if (qp && !isnan(q))
+            qp[(*nq)++] = q;
     }
     free(c);
     free(loc);
     free(scratch);
     free(pool);
+    free(sr);
+    free(sr0);
+    free(tmp);
     ct->p = done ? (double)(ge + 1) / (double)(done + 1) : NAN;
     return ct->p;
 }

@@ -16,12 +16,6 @@ fmix32(uint32_t h)
     return h;
 }
 
-static uint32_t
-rotl(uint32_t x, int k)
-{
-    return (x << k) | (x >> (32 - k));
-}
-
 void
 il_rng_init(struct il_rng *g, uint32_t seed, uint32_t stream)
 {
@@ -41,46 +35,22 @@ il_rng_set_state(struct il_rng *g, const uint32_t s[4])
         g->s[i] = s[i];
 }
 
-uint32_t
-il_rng_next(struct il_rng *g)
-{
-    uint32_t *s = g->s;
-    uint32_t r = rotl(s[1] * 5, 7) * 9;
-    uint32_t t = s[1] << 9;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 11);
-    return r;
-}
-
-uint32_t
-il_rng_below(struct il_rng *g, uint64_t n)
-{
-    if (n == 0 || n > (1ull << 32))
-        n = 1ull << 32;
-    uint64_t lim = (1ull << 32) - (1ull << 32) % n;
-    for (;;) {
-        uint64_t r = il_rng_next(g);
-        if (r < lim)
-            return (uint32_t)(r % n);
-    }
-}
-
 /* Fisher-Yates over elements of size bytes (at most 8); the callers pass
  * a constant size, so that each gets a copy specialised to its type. */
 static inline void
 shuffle(struct il_rng *g, void *a, size_t n, size_t size)
 {
     unsigned char *p = a, t[8];
+    /* the state in a local: a[] might alias *g, and then every draw
+     * would store it and load it again */
+    struct il_rng l = *g;
     for (size_t i = n; i > 1; i--) {
-        size_t j = il_rng_below(g, i);
+        size_t j = il_rng_below(&l, i);
         memcpy(t, p + (i - 1) * size, size);
         memcpy(p + (i - 1) * size, p + j * size, size);
         memcpy(p + j * size, t, size);
     }
+    *g = l;
 }
 
 void

@@ -24,9 +24,44 @@ struct il_rng {
  * function orders of binary K; the sweep's streams are named in sweep.c. */
 void il_rng_init(struct il_rng *g, uint32_t seed, uint32_t stream);
 void il_rng_set_state(struct il_rng *g, const uint32_t s[4]);
-uint32_t il_rng_next(struct il_rng *g);
-/* Uniform in [0, n), 1 <= n <= 2^32 (n = 0 means 2^32). */
-uint32_t il_rng_below(struct il_rng *g, uint64_t n);
+
+/* The next 32 bits: xoshiro128**'s step.  Inline, as il_rng_below, since
+ * the permutation tests draw once a run a shuffle and a call cost more
+ * than the draw. */
+static inline uint32_t
+il_rng_next(struct il_rng *g)
+{
+    uint32_t *s = g->s;
+    uint32_t r = s[1] * 5;
+    r = ((r << 7) | (r >> 25)) * 9;
+    uint32_t t = s[1] << 9;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 11) | (s[3] >> 21);
+    return r;
+}
+
+/* Uniform in [0, n), 1 <= n <= 2^32 (n = 0 means 2^32): a draw r is kept
+ * when below lim, the largest multiple of n up to 2^32 (lim = 2^32 - 2^32
+ * mod n), and gives r mod n.  lim is above 2^32 - n, so every r below
+ * 2^32 - n is kept without the division that lim costs.  In 32 bits
+ * 2^32 - n is -n, and 2^32 mod n is (2^32 - n) mod n. */
+static inline uint32_t
+il_rng_below(struct il_rng *g, uint64_t n)
+{
+    if (n == 0 || n >= (1ull << 32))
+        return il_rng_next(g); /* 2^32 values: every draw is one */
+    uint32_t m = (uint32_t)n, far = 0u - m;
+    for (;;) {
+        uint32_t r = il_rng_next(g);
+        if (r < far || (uint64_t)r < (1ull << 32) - far % m)
+            return r % m;
+    }
+}
+
 /* Shuffle a[0..n-1] in place: for i = n-1 down to 1, swap a[i] with
  * a[below(i+1)]. */
 void il_rng_shuffle(struct il_rng *g, uint32_t *a, size_t n);

@@ -78,6 +78,81 @@ below_is_uniform_and_bounded(void **state)
     assert_int_equal(il_rng_below(&g, 1), 0);
 }
 
+/* il_rng_below as first written: keep r when below lim = 2^32 - 2^32 mod
+ * n, then r mod n.  The inline form skips the division for r < 2^32 - n;
+ * its draws must be these, for any n (the sweep's plans and every
+ * permutation test's p-value depend on them). */
+static uint32_t
+below_by_lim(struct il_rng *g, uint64_t n)
+{
+    if (n == 0 || n > (1ull << 32))
+        n = 1ull << 32;
+    uint64_t lim = (1ull << 32) - (1ull << 32) % n;
+    for (;;) {
+        uint64_t r = il_rng_next(g);
+        if (r < lim)
+            return (uint32_t)(r % n);
+    }
+}
+
+static void
+below_draws_as_first_written(void **state)
+{
+    (void)state;
+    struct il_rng a, b, s;
+    il_rng_init(&a, 7, 3);
+    b = a;
+    il_rng_init(&s, 9, 1);
+    /* n near 2^32 reject often: the second test of the fast path */
+    static const uint64_t edge[] = {0,           1,           2,           3,
+                                    1ull << 31,  (1ull << 31) + 1,       3000000000u,
+                                    4294967291u, 4294967295u, 1ull << 32, (1ull << 32) + 5};
+    for (int k = 0; k < 2000; k++)
+        for (size_t e = 0; e < sizeof edge / sizeof edge[0]; e++)
+            assert_int_equal(il_rng_below(&a, edge[e]), below_by_lim(&b, edge[e]));
+    for (int k = 0; k < 200000; k++) {
+        uint32_t w = il_rng_next(&s);
+        uint64_t n = k % 2 ? (uint64_t)k + 1 : (uint64_t)(w >> (w & 31)) + 1;
+        assert_int_equal(il_rng_below(&a, n), below_by_lim(&b, n));
+    }
+    assert_memory_equal(a.s, b.s, sizeof a.s);
+}
+
+/* A state whose next draw is r: r = rotl(5 s[1], 7) * 9 inverted (9 and 5
+ * are odd, so invertible modulo 2^32); the other words are arbitrary. */
+static void
+state_drawing(struct il_rng *g, uint32_t r)
+{
+    uint32_t v = r * 0x38e38e39u; /* the inverse of 9 */
+    v = (v >> 7) | (v << 25);
+    uint32_t s[4] = {0x12345678u, v * 0xcccccccdu, 0x9abcdef0u, 0x0f1e2d3cu};
+    il_rng_set_state(g, s);
+}
+
+/* Draws at the edges of the fast path (r = 2^32 - n) and of lim, which
+ * random draws almost never hit. */
+static void
+below_at_the_edges(void **state)
+{
+    (void)state;
+    static const uint64_t ns[] = {2, 3, 7, 1000, 5000, 1ull << 31, (1ull << 31) + 1, 3000000000u,
+                                  4294967291u, 4294967295u};
+    for (size_t e = 0; e < sizeof ns / sizeof ns[0]; e++) {
+        uint64_t n = ns[e], lim = (1ull << 32) - (1ull << 32) % n;
+        uint64_t rs[] = {0, n - 1, (1ull << 32) - n - 1, (1ull << 32) - n, (1ull << 32) - n + 1,
+                         lim - 1, lim, (1ull << 32) - 1};
+        for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++) {
+            struct il_rng a, b;
+            state_drawing(&a, (uint32_t)rs[i]);
+            b = a;
+            struct il_rng c = a;
+            assert_int_equal(il_rng_next(&c), (uint32_t)rs[i]);
+            assert_int_equal(il_rng_below(&a, n), below_by_lim(&b, n));
+            assert_memory_equal(a.s, b.s, sizeof a.s);
+        }
+    }
+}
+
 int
 main(void)
 {
@@ -86,6 +161,8 @@ main(void)
         cmocka_unit_test(seeded_streams),
         cmocka_unit_test(link_orders),
         cmocka_unit_test(below_is_uniform_and_bounded),
+        cmocka_unit_test(below_draws_as_first_written),
+        cmocka_unit_test(below_at_the_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

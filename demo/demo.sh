@@ -454,7 +454,10 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 		awk -F'\t' '$3 != "" { a = 1 } $2 != "" { t = 1 } END { print a ? "appeared" : t ? "not" : "untested" }') in
 	appeared) echo "$C1: appeared here**: single environment sizes slow the kernel down beyond run-to-run noise (above)." ;;
 	not) echo "$C1: did not appear here**: no environment size stood out beyond run-to-run noise in the focused pass." ;;
-	*) echo "$C1: could not be tested here**: the report gave no test of the sizes (it needs two runs or more of each system in each size)." ;;
+	*)
+		# the report's own reason, with what it would need (issue 13, section 2)
+		why=$(csv "$W/focus.csv" setup_effect labels,ci_method | grep 'pin=off' | sed -n 's/.*p: could not be tested: //p' | head -n 1)
+		echo "$C1: could not be tested here**: ${why:-the report gave no test of the sizes}." ;;
 	esac
 	echo
 	for o in O0 O2 O3; do echo "![$o pinned and unpinned](fig1-pin-$o.png)"; done
@@ -540,11 +543,16 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 			printf "%s: %.4f to %.4f over %d orders (differ beyond noise: %s, p = %s)", b, mn, mx, n, p < 0.05 ? "yes" : "no", p }')"
 	done
 	echo
-	csv "$W/bz-layout.csv" setups labels,p | while IFS="$(printf '\t')" read -r lab p; do
+	# (empty fields as "-": read would merge two tabs)
+	csv "$W/bz-layout.csv" setups labels,p,verdict | awk -F'\t' -v OFS='\t' '{ for (i = 1; i <= NF; i++) if ($i == "") $i = "-" } 1' |
+	while IFS="$(printf '\t')" read -r lab p why; do
 		b=$(label "$lab" bench)
 		C3="**Claim 3, the link order changes the time ($b)"
-		if [ -z "$p" ]; then
-			echo "- $C3: could not be tested here**: the report gave no test of the link orders (it needs two runs or more of each system in each order)."
+		if [ "$p" = - ]; then
+			# the report's own reason, with what it would need
+			why=${why#could not be tested: }
+			[ "$why" != - ] || why="the report gave no test of the link orders"
+			echo "- $C3: could not be tested here**: $why."
 		elif awk -v p="$p" 'BEGIN { exit !(p < 0.05) }'; then
 			echo "- $C3: appeared here**: the link orders differ beyond run-to-run noise (p = $(pv "$p"))."
 		else
@@ -561,21 +569,14 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 		p=$(pv "$p")
 		v=$(csv "$W/bz.csv" comparison labels,verdict | awk -F'\t' -v l="bench=$b;system=O3" '$1 == l { print $2 }')
 		raw=$(awk -v a="$mn" -v b="$mx" 'BEGIN { print (a < 1 && b > 1) ? "yes" : "no" }')
-		# setups without an adjusted interval count neither above nor below 1:
-		# when none has one, the claim could not be tested (report-bzip2.txt
-		# says what they would need)
-		need=$(sed -n "s/^ *bench=$b system=O3: \([0-9]*\) of \1 setups have no adjusted interval (\(.*\)); they count.*/\2/p" "$OUT/report-bzip2.txt")
 		C4="**Claim 4, one setup alone could mislead"
 		case $v in
 		*"could not be tested: "*)
-			# the report's own reason (issue 13, section 2): what it would need
+			# the report's own reason (issue 13, section 2): what it would
+			# need; also when no two setups have an adjusted interval
 			claim="$C4: could not be tested here**: $(printf '%s' "$v" | sed 's/.*could not be tested: //; s/; adjusted for the benchmarks compared.*//')" ;;
 		*"either conclusion"*) claim="$C4: appeared here**: one setup alone could have shown either conclusion" ;;
-		*) if [ -n "$need" ]; then
-			claim="$C4: could not be tested here**: no setup has an interval adjusted for their number ($need)"
-		else
-			claim="$C4: did not appear here**: with intervals adjusted for the number of setups, none lies wholly on the other side of 1 from the rest, or the setups differ no more than noise"
-		fi ;;
+		*) claim="$C4: did not appear here**: with intervals adjusted for the number of setups, none lies wholly on the other side of 1 from the rest, or the setups differ no more than noise" ;;
 		esac
 		echo "- $b: single cells ranged from $(awk -v x="$mn" 'BEGIN { printf "%.4f", x }') to $(awk -v x="$mx" 'BEGIN { printf "%.4f", x }') (on both sides of 1: $raw; cells differ beyond noise: p = $p); $claim."
 		tab mislead "$b: **${claim#"$C4: "}; cells from $(awk -v a="$mn" -v b="$mx" 'BEGIN { printf "%.4f to %.4f", a, b }')"

@@ -738,6 +738,7 @@ struct il_setups {
     size_t passes, blocks, block_left_out;
     const char *exch_why;
     const char *het_why;    /* why the test could not run (NULL: it ran) */
+    char het_why_buf[320];  /* het_why, when it is made for the design */
     const char *tau_ci_why; /* why het has no tau interval, when it has none */
     /* "one setup alone could have shown either conclusion": decided by
      * tests (straddles says how), or not, and why: what it would need;
@@ -808,6 +809,7 @@ struct il_gsetups {
     size_t left_out;   /* setups with one run, out of the test */
     size_t tau_left_out; /* setups without the runs for tau */
     const char *why, *tau_why, *tau_ci_why; /* why there is no test, tau, interval */
+    char why_buf[320]; /* why, when it is made for the design */
     size_t tk;         /* tau's setups: their log estimates and error variances */
     double *ty, *tvar;
 };
@@ -940,6 +942,21 @@ int il_contrasts(const struct il_estimator *e, const struct il_units *a, const s
 double il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *qp,
                          size_t *nq);
 void il_contrast_free(struct il_contrast *ct);
+/* The smallest p-value a permutation test can give, counted from the
+ * design (minp.c), and what would bring it to IL_PERM_ALPHA: passes of
+ * the same kind, or setups (0: not known). */
+#define IL_PERM_ALPHA 0.05
+struct il_minp {
+    double minp;
+    size_t passes, setups;
+};
+double il_minp_contrast(const struct il_contrast *ct, struct il_minp *mp);
+/* A group's setup test: no pass holds runs of two setups (setupfx.c). */
+extern const char il_why_confounded[];
+double il_minp_pairs(const size_t *na, const size_t *nb, size_t k, struct il_minp *mp);
+double il_minp_group(const struct il_units *un, int blocked, struct il_minp *mp);
+/* "with 2 setups in 2 passes the exchanges cannot give p below 0.12, ..." */
+void il_minp_why(const struct il_minp *mp, size_t setups, size_t passes, char *buf, size_t n);
 /* The blocks of a restricted permutation of a group's runs: a group's
  * test of no setup effect exchanges runs across its units (setups) only
  * within a block, the runs of one pass and one cell (units.c): what the

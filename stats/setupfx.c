@@ -272,6 +272,33 @@ subset(const struct il_estimator *e, const struct il_units *un, const unsigned c
     free(scratch);
 }
 
+/* Why a group's test could not run (the text and JSON say it, with what
+ * it would need; issue 13, section 2). */
+const char il_why_confounded[] =
+    "no pass holds runs of two setups, so nothing can be exchanged (it needs passes that "
+    "each hold runs of two setups or more, or --passes none if the runs do not drift)";
+
+/* A test that ran but could never have said yes (minp.c), or that could
+ * not run because the runs do not vary within setups, is untested. */
+static void
+untestable(const struct il_opts *o, const struct il_units *sub, struct il_gsetups *s, int blocked)
+{
+    struct il_minp mp;
+    if (s->has_test && il_minp_group(sub, blocked, &mp) > IL_PERM_ALPHA) {
+        s->has_test = 0;
+        il_minp_why(&mp, sub->k, blocked ? s->passes : 0, s->why_buf, sizeof s->why_buf);
+        s->why = s->why_buf;
+    } else if (!s->has_test && o->est.kind == IL_EST_MEAN) {
+        /* Q's pooled variance is 0 while the setups differ: no noise to
+         * weigh them against (perm_p's statistic is infinite) */
+        s->why = blocked ? "the runs within every setup are equal once each is divided by its "
+                           "pass's level: no run-to-run noise to weigh the setups' differences "
+                           "against"
+                         : "the runs within every setup are equal: no run-to-run noise to weigh "
+                           "the setups' differences against";
+    }
+}
+
 /* The test of no setup effect over the units of sub, with passes: the
  * runs divided by their block's level (normalize) and exchanged within
  * blocks; without: shuffled freely.  Sets the test's fields of s; qp and
@@ -287,7 +314,7 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
         N += sub->n[u];
     size_t *pos = il_pass_blocks(sub, &bs, &nb, &none);
     if (none) {
-        s->why = "no pass holds runs of two setups, so nothing can be exchanged";
+        s->why = il_why_confounded;
         return;
     }
     if (pos) {
@@ -311,6 +338,7 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
     }
     s->p = perm_p(&o->est, sub, pos, bs, pos ? nb : 0, P, o->seed, &s->crit, qp, nq);
     s->has_test = isfinite(s->p);
+    untestable(o, sub, s, pos != NULL);
     free(pos);
     free(bs);
 }
@@ -420,6 +448,13 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
             il_tau2_profile(s->ty, s->tvar, tu->k, qt, nqt, s->het.tau2, &s->het.tau2_lo,
                             &s->het.tau2_hi);
             s->calibrated = 1;
+        }
+        /* With every setup in passes of its own, drift between passes
+         * is in the setups' differences: the interval would take it for
+         * a setup effect (chi-squared's Q-profile over free runs). */
+        if (s->why == il_why_confounded && s->has_tau) {
+            s->het.has_tau_ci = 0;
+            s->tau_ci_why = il_why_confounded;
         }
         /* The units of crossed labels share their labels' effects: the
          * Q-profile interval assumes independent setups. */

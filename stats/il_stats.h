@@ -550,6 +550,10 @@ double il_q_solve(const double *y, const double *var, size_t k, double want);
  * chi-squared's as tau^2 outgrows the units' error variances. */
 void il_tau2_profile(const double *y, const double *var, size_t k, double *qs, size_t nq,
                      double tau2, double *lo, double *hi);
+/* The same with F(k - 1, df2)'s quantiles, times k - 1, in place of qs':
+ * variances from one pooled estimate of df2 degrees of freedom. */
+void il_tau2_profile_f(const double *y, const double *var, size_t k, double df2, double tau2,
+                       double *lo, double *hi);
 /* The Q-profile interval of tau^2 alone, at level conf. */
 int il_tau2_ci(const double *y, const double *var, size_t k, double conf, double *lo, double *hi);
 
@@ -727,8 +731,10 @@ struct il_setups {
     /* The test's exchange: within (setup, pass) blocks (perm.c), with the
      * passes and blocks that had runs of both sides and the runs left out
      * (no run of the other side in their block); or, without, the runs of
-     * a setup freely, and why (exch_why). */
-    int exch_blocks, tau_calibrated;
+     * a setup freely, and why (exch_why).  tau's interval: at the
+     * exchanges' quantiles of Q (tau_calibrated), at F's (tau_f), else
+     * at chi-squared's. */
+    int exch_blocks, tau_calibrated, tau_f;
     size_t passes, blocks, block_left_out;
     const char *exch_why;
     const char *het_why;    /* why the test could not run (NULL: it ran) */

@@ -226,6 +226,11 @@ het(const struct il_opts *op, const struct il_setups *s)
     set(o, "i2", jnum(s->het.i2));
     set(o, "tau", !s->het.has_tau_ci ? json_null() : jnum(sqrt(s->het.tau2)));
     set(o, "tau_ci", jpair(sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), s->het.has_tau_ci));
+    set(o, "tau_ci_method",
+        !s->het.has_tau_ci      ? json_null()
+        : s->tau_calibrated ? json_string("Q-profile at the shuffles' quantiles of Q")
+        : s->tau_f          ? json_string("Q-profile at F quantiles (the pooled variance's df2)")
+                            : json_string("Q-profile at chi-squared quantiles"));
     set(o, "why_no_tau_ci",
         !s->het.has_tau_ci && s->tau_ci_why ? json_string(s->tau_ci_why) : json_null());
     return o;

@@ -65,6 +65,8 @@
 #define IL_R_P "p"
 #define IL_R_WHY "why"
 #define IL_R_STRADDLES_ONE "straddles_one"
+#define IL_R_STRADDLES_ONE_TESTED "straddles_one_tested" /* false: could not be tested */
+#define IL_R_STRADDLES_ONE_WHY "straddles_one_why"       /* why, and what it would need */
 /* ci_kind's values: ci holds the interval only when it is bounded */
 #define IL_R_BOUNDED "bounded"
 #define IL_R_EXCLUSIVE "exclusive"

@@ -447,7 +447,8 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     if (o->nlevels)
         levels(r);
     il_group_intervals(r);
-    if (o->tool == IL_TOOL_REPORT)
+    /* plot env --setup: the noise band and the sizes that stand out */
+    if (o->tool == IL_TOOL_REPORT || (o->tool == IL_TOOL_PLOT && !strcmp(o->plot_kind, "env")))
         il_group_setups(r);
     if (o->cmp_label)
         il_compare(r);

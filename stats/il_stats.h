@@ -577,6 +577,10 @@ double il_q_solve(const double *y, const double *var, size_t k, double want);
  * chi-squared's as tau^2 outgrows the units' error variances. */
 void il_tau2_profile(const double *y, const double *var, size_t k, double *qs, size_t nq,
                      double tau2, double *lo, double *hi);
+/* The same with F(k - 1, df2)'s quantiles, times k - 1, in place of qs':
+ * variances from one pooled estimate of df2 degrees of freedom. */
+void il_tau2_profile_f(const double *y, const double *var, size_t k, double df2, double tau2,
+                       double *lo, double *hi);
 /* The Q-profile interval of tau^2 alone, at level conf. */
 int il_tau2_ci(const double *y, const double *var, size_t k, double conf, double *lo, double *hi);
 
@@ -754,11 +758,14 @@ struct il_setups {
     /* The test's exchange: within (setup, pass) blocks (perm.c), with the
      * passes and blocks that had runs of both sides and the runs left out
      * (no run of the other side in their block); or, without, the runs of
-     * a setup freely, and why (exch_why). */
-    int exch_blocks, tau_calibrated;
+     * a setup freely, and why (exch_why).  tau's interval: at the
+     * exchanges' quantiles of Q (tau_calibrated), at F's (tau_f), else
+     * at chi-squared's. */
+    int exch_blocks, tau_calibrated, tau_f;
     size_t passes, blocks, block_left_out;
     const char *exch_why;
     const char *het_why;    /* why the test could not run (NULL: it ran) */
+    char het_why_buf[320];  /* het_why, when it is made for the design */
     const char *tau_ci_why; /* why het has no tau interval, when it has none */
     /* "one setup alone could have shown either conclusion": decided by
      * tests (straddles says how), or not, and why: what it would need;
@@ -817,6 +824,11 @@ struct il_gsetups {
     double center;      /* the median of the setup estimates */
     unsigned char *out; /* stands out: its deviation passes crit (setupfx.c) */
     size_t nout;
+    /* each setup's estimate as the test judged it (its runs divided by
+     * their block's level when blocked; NAN when left out), and the
+     * median those deviate from: setup u stands out when
+     * sqrt(n[u]) |log(test_est[u] / test_center)| > crit */
+    double *test_est, test_center;
     int has_test;   /* p: no setup effect, by permuting runs across setups */
     int blocked;    /* ... within each block (pass and cell), not freely */
     size_t passes, nblocks; /* blocked: the passes and blocks */
@@ -829,6 +841,7 @@ struct il_gsetups {
     size_t left_out;   /* setups with one run, out of the test */
     size_t tau_left_out; /* setups without the runs for tau */
     const char *why, *tau_why, *tau_ci_why; /* why there is no test, tau, interval */
+    char why_buf[320]; /* why, when it is made for the design */
     size_t tk;         /* tau's setups: their log estimates and error variances */
     double *ty, *tvar;
 };
@@ -961,6 +974,21 @@ int il_contrasts(const struct il_estimator *e, const struct il_units *a, const s
 double il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *qp,
                          size_t *nq);
 void il_contrast_free(struct il_contrast *ct);
+/* The smallest p-value a permutation test can give, counted from the
+ * design (minp.c), and what would bring it to IL_PERM_ALPHA: passes of
+ * the same kind, or setups (0: not known). */
+#define IL_PERM_ALPHA 0.05
+struct il_minp {
+    double minp;
+    size_t passes, setups;
+};
+double il_minp_contrast(const struct il_contrast *ct, struct il_minp *mp);
+/* A group's setup test: no pass holds runs of two setups (setupfx.c). */
+extern const char il_why_confounded[];
+double il_minp_pairs(const size_t *na, const size_t *nb, size_t k, struct il_minp *mp);
+double il_minp_group(const struct il_units *un, int blocked, struct il_minp *mp);
+/* "with 2 setups in 2 passes the exchanges cannot give p below 0.12, ..." */
+void il_minp_why(const struct il_minp *mp, size_t setups, size_t passes, char *buf, size_t n);
 /* The blocks of a restricted permutation of a group's runs: a group's
  * test of no setup effect exchanges runs across its units (setups) only
  * within a block, the runs of one pass and one cell (units.c): what the

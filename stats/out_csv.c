@@ -142,12 +142,14 @@ group_setup_rows(FILE *fp, const struct il_report *r, size_t g)
     const struct il_gsetups *s = &r->gsu[g];
     char *name = il_labels_text(r, r->gs.g[g].key, ";", SIZE_MAX);
     int tau = s->has_tau && s->het.has_tau_ci;
-    char method[768], ex[512];
+    char method[1024], ex[512];
     il_exch_group_text(o, s, ex, sizeof ex);
     snprintf(method, sizeof method,
-             "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile%s); p: %s",
+             "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile%s); p: "
+             "%s%s",
              s->calibrated ? " at the shuffles' quantiles of Q" : "",
-             s->has_test ? ex : "no test");
+             s->has_test ? "" : s->why ? "could not be tested: " : "no test",
+             s->has_test ? ex : s->why ? s->why : "");
     head(fp, r, "setup_effect", name, "", s->k, 0, 0);
     interval(fp, s->has_tau ? sqrt(s->het.tau2) : NAN, tau ? "bounded" : "none",
              sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), tau, NAN, method, s->has_test ? s->p : NAN,
@@ -230,7 +232,13 @@ il_out_csv(FILE *fp, const struct il_report *r)
             csv_num(fp, s->median, 1);
             csv_num(fp, s->min, 1);
             csv_num(fp, s->max, 1);
-            fputs(",,,,,,\n", fp);
+            /* the verdict column: why the test of equal ratios could not run */
+            char why[400] = "";
+            if (!s->has_het && s->het_why)
+                snprintf(why, sizeof why, "could not be tested: %s", s->het_why);
+            fputs(",,,,", fp);
+            csv_str(fp, why);
+            fputs(",\n", fp);
             for (size_t u = 0; u < s->n; u++) {
                 char *lab = with_label(a, "setup", il_str(&r->d.st, s->setup[u]));
                 head(fp, r, "setup", lab, b, s->na[u], s->nb[u], 1);

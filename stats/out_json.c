@@ -134,12 +134,25 @@ setup_effect(const struct il_report *r, const struct il_gsetups *s)
         set(e, "n", json_integer((json_int_t)s->n[u]));
         set(e, "estimate", jnum(s->est[u]));
         set(e, "z", jnum(s->z[u]));
-        set(e, "stands_out", json_boolean(s->out && s->out[u]));
+        /* null where the stand-outs were not tested: the group's test
+         * did not run, or left this setup of one run out */
+        int tested = s->has_test && s->n[u] >= 2;
+        set(e, "stands_out", tested ? json_boolean(s->out && s->out[u]) : json_null());
+        if (!tested) /* only beside a null, as it says why */
+            set(e, "why_no_stand_out",
+                s->has_test ? json_string("one run: the group's test left it out")
+                : s->why    ? json_string(s->why)
+                            : json_string("no test"));
         if (s->out && s->out[u])
             json_array_append_new(out, json_string(il_str(&r->d.st, s->setup[u])));
         json_array_append_new(a, e);
     }
-    set(j, "stand_out", out);
+    if (s->has_test) {
+        set(j, "stand_out", out);
+    } else {
+        json_decref(out);
+        set(j, "stand_out", json_null());
+    }
     set(j, "per_setup", a);
     return j;
 }
@@ -213,6 +226,11 @@ het(const struct il_opts *op, const struct il_setups *s)
     set(o, "i2", jnum(s->het.i2));
     set(o, "tau", !s->het.has_tau_ci ? json_null() : jnum(sqrt(s->het.tau2)));
     set(o, "tau_ci", jpair(sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), s->het.has_tau_ci));
+    set(o, "tau_ci_method",
+        !s->het.has_tau_ci      ? json_null()
+        : s->tau_calibrated ? json_string("Q-profile at the shuffles' quantiles of Q")
+        : s->tau_f          ? json_string("Q-profile at F quantiles (the pooled variance's df2)")
+                            : json_string("Q-profile at chi-squared quantiles"));
     set(o, "why_no_tau_ci",
         !s->het.has_tau_ci && s->tau_ci_why ? json_string(s->tau_ci_why) : json_null());
     return o;
@@ -252,8 +270,8 @@ setups(const struct il_report *r, const struct il_setups *s)
     set(j, "median", jnum(s->median));
     set(j, "max", jnum(s->max));
     set(j, IL_R_STRADDLES_ONE, json_boolean(s->straddles));
-    set(j, "straddles_one_tested", json_boolean(s->straddle_tested));
-    set(j, "straddles_one_why", *s->straddle_why ? json_string(s->straddle_why) : json_null());
+    set(j, IL_R_STRADDLES_ONE_TESTED, json_boolean(s->straddle_tested));
+    set(j, IL_R_STRADDLES_ONE_WHY, *s->straddle_why ? json_string(s->straddle_why) : json_null());
     set(j, "adjusted_setups", json_integer((json_int_t)s->adj_setups));
     set(j, "raw_straddles_one", json_boolean(s->raw_straddles));
     set(j, "above_one", json_integer((json_int_t)s->above));

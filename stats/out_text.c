@@ -545,7 +545,7 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
         if (s->has_test)
             tab_add(&t, "%s (p %.2g)", s->p < 0.05 ? "yes" : "no", s->p);
         else
-            tab_add(&t, "-");
+            tab_add(&t, "%s", s->why && s->k >= 2 ? "untested" : "-");
         char list[512];
         size_t m = 0, shown = 0;
         list[0] = '\0';
@@ -559,7 +559,7 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
             m += (size_t)snprintf(list + m, sizeof list - m, "%s%s %+.1f%%", shown > 1 ? ", " : "",
                                   il_str(&r->d.st, s->setup[u]), 100 * (s->est[u] / s->center - 1));
         }
-        tab_add(&t, "%s", shown ? list : "none");
+        tab_add(&t, "%s", shown ? list : !s->has_test ? (s->k >= 2 ? "untested" : "-") : "none");
     }
     snprintf(title, sizeof title,
              "setup effects: how much each group's %s differs between setups (%s%s%s)", o->est.name,
@@ -592,12 +592,28 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
             o->est.name);
     for (size_t g = 0; g < r->gs.ng; g++) {
         const struct il_gsetups *s = &r->gsu[g];
-        if (s->has_test && s->left_out)
-            fprintf(fp, "%s%s: %zu of %zu setups have one run: the test left them out\n", pre,
-                    r->gname[g], s->left_out, s->k);
-        else if (!s->has_test && s->why && s->k >= 2)
-            fprintf(fp, "%s%s: whether its setups differ could not be tested: %s\n", pre,
-                    r->gname[g], s->why);
+        if (s->has_test && s->left_out) {
+            char names[256];
+            size_t m = 0, shown = 0;
+            names[0] = '\0';
+            for (size_t u = 0; u < s->k && m < sizeof names; u++) {
+                if (s->n[u] >= 2)
+                    continue;
+                if (shown++ == 4) {
+                    m += (size_t)snprintf(names + m, sizeof names - m, ", ...");
+                    break;
+                }
+                m += (size_t)snprintf(names + m, sizeof names - m, "%s%s", shown > 1 ? ", " : "",
+                                      il_str(&r->d.st, s->setup[u]));
+            }
+            fprintf(fp,
+                    "%s%s: %zu of %zu setups have one run: the test and the stand-out list left "
+                    "them out (%s)\n",
+                    pre, r->gname[g], s->left_out, s->k, names);
+        } else if (!s->has_test && s->why && s->k >= 2)
+            fprintf(fp, "%s%s: whether its setups differ could not be tested%s: %s\n", pre,
+                    r->gname[g], s->tau_ci_why == s->why ? ", nor tau's interval given" : "",
+                    s->why);
         if (s->has_tau && s->tau_left_out && s->tau_left_out != s->left_out)
             fprintf(fp, "%s%s: tau from %zu of %zu setups (%s needs %s runs in a setup)\n", pre,
                     r->gname[g], s->k - s->tau_left_out, s->k, o->est.name,

@@ -1,7 +1,7 @@
 /*
  * plot.h: what interloper-plot's files share (plot.c: the command and
- * gnuplot's run; plot_draw.c: data files, the terminal, scales;
- * plot_kinds.c: the four figures).
+ * gnuplot's run; plot_draw.c: data files, the terminal, scales, ranges;
+ * plot_kinds.c: the violin, hist and seq figures; plot_env.c: env).
  */
 #ifndef IL_PLOT_H
 #define IL_PLOT_H
@@ -48,6 +48,17 @@ void il_plot_metric_label(const struct il_opts *o, const struct il_scale *sc, ch
 /* A tick step of 1, 2 or 5 times a power of ten giving at most about
  * want ticks over [lo, hi]. */
 double il_plot_step(double lo, double hi, int want);
+
+/* The unit (setup or cell) id of record rec, as units.c names it. */
+uint32_t il_plot_unit_of(const struct il_report *r, size_t rec);
+/* The top of a range [lo, hi] that leaves the fraction f of the height
+ * above hi free (for a key). */
+double il_plot_room_above(double lo, double hi, double f);
+/* The fraction of a plot of h inches that rows of a key take. */
+double il_plot_key_fraction(int rows, double h);
+/* "system=O2 bench=mcf": the --where labels that keep records, or the
+ * group's name. */
+void il_plot_selection(const struct il_report *r, char *buf, size_t n);
 
 void il_plot_violin(struct plot *p);
 void il_plot_env(struct plot *p);

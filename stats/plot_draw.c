@@ -137,3 +137,52 @@ il_plot_step(double lo, double hi, int want)
     double f = raw / m;
     return m * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10);
 }
+
+/* The unit (setup or cell) id of record rec, as units.c names it. */
+uint32_t
+il_plot_unit_of(const struct il_report *r, size_t rec)
+{
+    const struct il_opts *o = r->o;
+    const struct il_data *d = &r->d;
+    uint32_t a = il_lab(d, rec, o->design_slot[0]);
+    if (o->design != IL_D_CROSSED)
+        return a;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s/%s", il_str(&d->st, a),
+             il_str(&d->st, il_lab(d, rec, o->design_slot[1])));
+    uint32_t id = il_strtab_find(&d->st, buf);
+    return id == UINT32_MAX ? IL_MISSING_ID : id;
+}
+
+/* The top of a range [lo, hi] that leaves the fraction f of the height
+ * above hi free (for a key). */
+double
+il_plot_room_above(double lo, double hi, double f)
+{
+    return lo + (hi - lo) / (1 - f);
+}
+
+/* The fraction of the plot's height that rows of a key take: a row of
+ * 8-point text is about 11 points of a plot area of the figure's height
+ * less 40 points of margins. */
+double
+il_plot_key_fraction(int rows, double h)
+{
+    return fmin(0.6, rows * 11 / (h * 72 - 40));
+}
+
+/* "system=O2 bench=mcf": the --where labels that keep records, or the
+ * group's name. */
+void
+il_plot_selection(const struct il_report *r, char *buf, size_t n)
+{
+    const struct il_opts *o = r->o;
+    size_t m = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < o->sel.nwhere && m < n; i++)
+        if (!o->sel.where[i].neg)
+            m += (size_t)snprintf(buf + m, n - m, "%s%s=%s", m ? " " : "",
+                                  o->sel.slot_name[o->sel.where[i].slot], o->sel.where[i].value);
+    if (!m)
+        snprintf(buf, n, "%s", strcmp(r->gname[0], "all") ? r->gname[0] : "all records");
+}

@@ -1,12 +1,12 @@
 /*
- * plot_kinds.c: the four figures of interloper-plot, each written as data
- * files and a gnuplot script (plot.c renders them):
+ * plot_kinds.c: three figures of interloper-plot, each written as data
+ * files and a gnuplot script (plot.c renders them; env is plot_env.c):
  *   violin  per-setup ratios per benchmark (Mytkowicz et al., Fig. 2b/3b):
  *           a kernel density clipped to the data, the median (white dot)
- *           and the quartiles (bar), the original (+) and alphabetical (x)
- *           link orders marked, a dashed line at 1
- *   env     the metric against setup.env_bytes, the estimate and its 95%
- *           interval at each size, a line per group (Fig. 1b)
+ *           and the quartiles (bar), each setup's ratio with its 95%
+ *           interval (sorted across the violin's width), the original (+)
+ *           and alphabetical (x) link orders marked, n under each violin,
+ *           a dashed line at 1
  *   hist    the suite's geometric-mean ratio per setup (Fig. 6), with a rug
  *   seq     run sequence, lag-1 plot, ACF with +-1.96/sqrt(n), and the lag
  *           plot of the same data randomly reordered (Kalibera & Jones,
@@ -24,22 +24,6 @@
 
 #define IL_KDE_POINTS 200
 
-/* The unit (setup or cell) id of record rec, as units.c names it. */
-static uint32_t
-unit_of(const struct il_report *r, size_t rec)
-{
-    const struct il_opts *o = r->o;
-    const struct il_data *d = &r->d;
-    uint32_t a = il_lab(d, rec, o->design_slot[0]);
-    if (o->design != IL_D_CROSSED)
-        return a;
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s/%s", il_str(&d->st, a),
-             il_str(&d->st, il_lab(d, rec, o->design_slot[1])));
-    uint32_t id = il_strtab_find(&d->st, buf);
-    return id == UINT32_MAX ? IL_MISSING_ID : id;
-}
-
 /* 1 when every record of unit u in group g is of layout kind k. */
 static int
 unit_kind(const struct il_report *r, size_t g, uint32_t u, size_t kslot, const char *k)
@@ -49,7 +33,7 @@ unit_kind(const struct il_report *r, size_t g, uint32_t u, size_t kslot, const c
     int seen = 0;
     for (size_t i = 0; i < gr->n; i++) {
         size_t rec = gr->rec[i];
-        if (unit_of(r, rec) != u)
+        if (il_plot_unit_of(r, rec) != u)
             continue;
         if (strcmp(il_str(&d->st, il_lab(d, rec, kslot)), k) != 0)
             return 0;
@@ -87,21 +71,31 @@ unit_label(const struct il_report *r, const struct il_cmp *c, int several_values
         snprintf(buf + m, n - m, "%s%s", m ? " " : "", val);
 }
 
-/* The top of a range [lo, hi] that leaves the fraction f of the height
- * above hi free (for a key). */
-static double
-room_above(double lo, double hi, double f)
+/* A violin's tick label: unit_label and how many setups it holds. */
+static void
+tick_label(const struct il_report *r, const struct il_cmp *c, int several, char *buf, size_t n)
 {
-    return lo + (hi - lo) / (1 - f);
+    char lab[480];
+    unit_label(r, c, several, lab, sizeof lab);
+    snprintf(buf, n, "%s (n = %zu)", lab, c->su.n);
 }
 
-/* The fraction of the plot's height that rows of a key take: a row of
- * 8-point text is about 11 points of a plot area of the figure's height
- * less 40 points of margins. */
-static double
-key_fraction(int rows, double h)
+/* What a ratio's axis says: "speedup of O3 (O2 time / O3 time)" (--speedup),
+ * "ratio of O3 (O3 time / O2 time)"; with several compared values "each"
+ * stands for them.  "time" for a metric of time, else the metric's name. */
+static void
+ratio_label(const struct il_report *r, const struct il_cmp *c, int several, char *buf, size_t n)
 {
-    return fmin(0.6, rows * 11 / (h * 72 - 40));
+    const struct il_opts *o = r->o;
+    const char *val = several ? "each" : il_str(&r->d.st, r->gs.g[c->g].key[r->cmp_pos]);
+    const char *what = il_sel_is_time(&o->sel) ? "time" : o->sel.metric;
+    const char *num = o->speedup ? o->cmp_base : val, *den = o->speedup ? val : o->cmp_base;
+    if (several)
+        snprintf(buf, n, "%s (%s %s / %s %s)", o->speedup ? "speedup" : "ratio", num, what, den,
+                 what);
+    else
+        snprintf(buf, n, "%s of %s (%s %s / %s %s)", o->speedup ? "speedup" : "ratio", val, num,
+                 what, den, what);
 }
 
 /* y range with 1 inside and off the frame, and keyrows rows of a key
@@ -112,9 +106,9 @@ yrange_with_one(FILE *gp, double lo, double hi, int keyrows, double h)
     lo = fmin(lo, 1);
     hi = fmax(hi, 1);
     double span = hi - lo > 0 ? hi - lo : fabs(hi) * 0.02 + 1e-9, pad = 0.08 * span;
-    double f = key_fraction(keyrows, h);
+    double f = il_plot_key_fraction(keyrows, h);
     fprintf(gp, "set yrange [%.10g:%.10g]\nset ytics %.10g\n", lo - pad,
-            room_above(lo - pad, hi + pad, f), il_plot_step(lo - pad, hi + pad, 5));
+            il_plot_room_above(lo - pad, hi + pad, f), il_plot_step(lo - pad, hi + pad, 5));
 }
 
 void
@@ -122,12 +116,13 @@ il_plot_violin(struct plot *p)
 {
     struct il_report *r = p->r;
     const struct il_opts *o = r->o;
-    char vpath[4200], mpath[4200], kpath[4200], title[512], ylab[512], dir[256];
+    char vpath[4200], mpath[4200], kpath[4200], cpath[4200], title[512], ylab[512];
     FILE *v = il_plot_data(p, "violins.dat", vpath, sizeof vpath);
     FILE *m = il_plot_data(p, "medians.dat", mpath, sizeof mpath);
     FILE *k = il_plot_data(p, "marks.dat", kpath, sizeof kpath);
+    FILE *ci = il_plot_data(p, "intervals.dat", cpath, sizeof cpath);
     double dens[IL_KDE_POINTS], peak = 0, ylo = INFINITY, yhi = -INFINITY;
-    size_t nv = 0, kslot = il_data_slot(&r->d, IL_L_LAYOUT_KIND), nmark[2] = {0, 0};
+    size_t nv = 0, kslot = il_data_slot(&r->d, IL_L_LAYOUT_KIND), nmark[2] = {0, 0}, nci = 0;
     /* First pass: the densities' common scale, so that widths compare. */
     for (int pass = 0; pass < 2; pass++) {
         nv = 0;
@@ -145,8 +140,11 @@ il_plot_violin(struct plot *p)
                 il_kde(s->ratio, s->n, lo, hi, IL_KDE_POINTS, dens);
             for (size_t j = 0; j < IL_KDE_POINTS && !flat; j++)
                 peak = pass == 0 && dens[j] > peak ? dens[j] : peak;
-            ylo = fmin(ylo, lo);
-            yhi = fmax(yhi, hi);
+            /* the intervals are drawn too: the range holds them */
+            for (size_t u = 0; u < s->n; u++) {
+                ylo = fmin(ylo, isfinite(s->lo[u]) ? s->lo[u] : s->ratio[u]);
+                yhi = fmax(yhi, isfinite(s->hi[u]) ? s->hi[u] : s->ratio[u]);
+            }
             if (pass == 0)
                 continue;
             w = peak > 0 ? 0.42 / peak : 0;
@@ -169,18 +167,45 @@ il_plot_violin(struct plot *p)
             fprintf(m, "%zu %.10g %.10g %.10g\n", nv, s->median, il_quantile_sorted(t, s->n, 0.25),
                     il_quantile_sorted(t, s->n, 0.75));
             free(t);
+            /* Each setup's ratio and its interval, lowest ratio left,
+             * spread over the violin's width: how far apart the setups
+             * are against how sure each one is.  rank[u]: its place. */
+            size_t *ord = il_xcalloc(s->n, sizeof *ord), *rank = il_xcalloc(s->n, sizeof *rank);
+            for (size_t u = 0; u < s->n; u++)
+                ord[u] = u;
+            for (size_t a = 1; a < s->n; a++) /* insertion sort: stable, a few hundred */
+                for (size_t b = a; b > 0 && s->ratio[ord[b]] < s->ratio[ord[b - 1]]; b--) {
+                    size_t tmp = ord[b];
+                    ord[b] = ord[b - 1];
+                    ord[b - 1] = tmp;
+                }
+            for (size_t j = 0; j < s->n; j++)
+                rank[ord[j]] = j;
+#define IL_RANK_X(j) ((double)nv + (s->n > 1 ? 0.6 * (double)(j) / (double)(s->n - 1) - 0.3 : 0))
+            for (size_t j = 0; j < s->n; j++) {
+                size_t u = ord[j];
+                fprintf(ci, "%.10g %.10g %.10g %.10g\n", IL_RANK_X(j), s->ratio[u], s->lo[u],
+                        s->hi[u]);
+                nci += isfinite(s->lo[u]) && isfinite(s->hi[u]);
+            }
+            fputs("\n\n", ci);
             for (size_t u = 0; u < s->n && kslot != SIZE_MAX; u++)
                 for (int kind = 0; kind < 2; kind++)
                     if (unit_kind(r, c->g, s->setup[u], kslot,
                                   kind ? IL_KIND_ALPHABETICAL : IL_KIND_ORIGINAL)) {
-                        fprintf(k, "%zu %.10g %d\n", nv, s->ratio[u], kind);
+                        fprintf(k, "%zu %.10g %d %.10g\n", nv, s->ratio[u], kind,
+                                IL_RANK_X(rank[u]));
                         nmark[kind]++;
                     }
+#undef IL_RANK_X
+            free(ord);
+            free(rank);
         }
     }
     il_plot_close(v, vpath);
     il_plot_close(m, mpath);
     il_plot_close(k, kpath);
+    il_plot_close(ci, cpath);
     if (!nv)
         errx(1, "violin: no comparison has paired setups; check --compare and --setup");
     const struct il_cmp *c0 = NULL;
@@ -192,32 +217,26 @@ il_plot_violin(struct plot *p)
             several = 1;
         c0 = c0 ? c0 : &r->cmp[i];
     }
-    direction(r, c0, dir, sizeof dir);
     char setup[256];
     snprintf(setup, sizeof setup, "%s%s%s", o->setup[0], o->nsetup == 2 ? " x " : "",
              o->nsetup == 2 ? o->setup[1] : "");
+    const char *what = o->speedup ? "speedup" : "ratio";
     if (several)
         snprintf(title, sizeof title, "per-%s %s vs %s", setup, o->cmp_label, o->cmp_base);
     else
-        snprintf(title, sizeof title, "%s, one value per %s", o->speedup ? "speedup" : "ratio",
-                 setup);
-    snprintf(ylab, sizeof ylab, "%s of %s%s%s", o->speedup ? "speedup" : "ratio",
-             several ? o->speedup ? o->cmp_base : "value" : "", several ? "/" : "",
-             several ? o->speedup ? "value" : o->cmp_base : dir);
-    char metric[300];
-    snprintf(metric, sizeof metric, ", %s", o->sel.metric);
-    strncat(ylab, metric, sizeof ylab - strlen(ylab) - 1);
+        snprintf(title, sizeof title, "%s, one value per %s", what, setup);
+    ratio_label(r, c0, several, ylab, sizeof ylab);
     il_plot_header(p, "", ylab, title);
     FILE *gp = p->gp;
-    size_t nkey = 3 + (nmark[0] > 0) + (nmark[1] > 0);
+    size_t nkey = 4 + (nmark[0] > 0) + (nmark[1] > 0);
     yrange_with_one(gp, ylo, yhi, nv <= 2 ? (int)nkey : 0, p->h);
-    /* Tick labels: the values that tell the violins apart, turned only
-     * when they would not fit side by side. */
+    /* Tick labels: the values that tell the violins apart and n, turned
+     * only when they would not fit side by side. */
     size_t chars = 0;
     char lab[512];
     for (size_t i = 0; i < r->ncmp; i++)
         if (r->cmp[i].has_setups) {
-            unit_label(r, &r->cmp[i], several, lab, sizeof lab);
+            tick_label(r, &r->cmp[i], several, lab, sizeof lab);
             chars += strlen(lab) + 2;
         }
     fprintf(gp, "set xrange [0.4:%zu.6]\nunset grid\nset grid ytics lc rgb '#e4e4e4' lw 0.6\n", nv);
@@ -225,7 +244,7 @@ il_plot_violin(struct plot *p)
     for (size_t i = 0, n = 0; i < r->ncmp; i++) {
         if (!r->cmp[i].has_setups)
             continue;
-        unit_label(r, &r->cmp[i], several, lab, sizeof lab);
+        tick_label(r, &r->cmp[i], several, lab, sizeof lab);
         fputs(n ? ", " : "", gp);
         il_plot_quote(gp, lab);
         fprintf(gp, " %zu", ++n);
@@ -246,6 +265,19 @@ il_plot_violin(struct plot *p)
             " index i with filledcurves closed lc rgb '%s' title (i == 0 ? 'density, clipped "
             "to the data' : ''), \\\n  ",
             il_plot_colour[0]);
+    /* each setup: its interval (where it has one) and its ratio */
+    char each[512];
+    snprintf(each, sizeof each, "each %s's %s%s", setup, what, nci ? " and 95% CI" : "");
+    if (nci) {
+        il_plot_quote(gp, cpath);
+        fputs(" using 1:2:3:4 with yerrorbars pt 7 ps 0.01 lw 0.4 lc rgb '#666666' notitle, "
+              "\\\n  ",
+              gp);
+    }
+    il_plot_quote(gp, cpath);
+    fputs(" using 1:2 with points pt 7 ps 0.22 lc rgb '#333333' title ", gp);
+    il_plot_quote(gp, each);
+    fputs(", \\\n  ", gp);
     il_plot_quote(gp, mpath);
     fputs(" using 1:3:(0):($4-$3) with vectors nohead lw 2.5 lc rgb 'black' title 'quartiles', "
           "\\\n  ",
@@ -260,179 +292,10 @@ il_plot_violin(struct plot *p)
         fputs(", \\\n  ", gp);
         il_plot_quote(gp, kpath);
         fprintf(gp,
-                " using 1:($3 == %d ? $2 : NaN) with points pt %d ps 1.4 lw 1.6 lc rgb '%s' "
+                " using 4:($3 == %d ? $2 : NaN) with points pt %d ps 1.4 lw 1.6 lc rgb '%s' "
                 "title '%s link order'",
                 kind, kind ? 2 : 1, il_plot_colour[kind ? 5 : 1],
                 kind ? IL_KIND_ALPHABETICAL : IL_KIND_ORIGINAL);
-    }
-    fputc('\n', gp);
-}
-
-static int
-cmp_env(const void *a, const void *b)
-{
-    const double *x = a, *y = b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-/* The group's name for a key: its labels that differ between groups,
- * the values alone when one label does. */
-static void
-series_name(const struct il_report *r, size_t g, char *buf, size_t n)
-{
-    size_t m = 0, nvary = 0, vary[IL_MAX_SLOTS];
-    for (size_t i = 0; i < r->gs.nkey; i++) {
-        int differs = 0;
-        for (size_t h = 0; h < r->gs.ng && !differs; h++)
-            differs = r->gs.g[h].key[i] != r->gs.g[0].key[i];
-        if (differs)
-            vary[nvary++] = i;
-    }
-    buf[0] = '\0';
-    for (size_t j = 0; j < nvary && m < n; j++) {
-        size_t i = vary[j];
-        const char *v = il_str(&r->d.st, r->gs.g[g].key[i]);
-        if (nvary == 1)
-            m += (size_t)snprintf(buf + m, n - m, "%s", v);
-        else
-            m += (size_t)snprintf(buf + m, n - m, "%s%s=%s", m ? " " : "",
-                                  r->d.slot_name[r->gs.slot[i]], v);
-    }
-    if (!m)
-        snprintf(buf, n, "%s", r->gname[g]);
-}
-
-/* The estimate and its 95% interval of x[0..n) (sorted in place): the
- * report's own intervals, lo = hi = NAN without one. */
-static void
-estimate_ci(const struct il_estimator *e, double *x, size_t n, double *est, double *lo, double *hi)
-{
-    double m;
-    *lo = *hi = NAN;
-    qsort(x, n, sizeof *x, il_dcmp);
-    switch (e->kind) {
-    case IL_EST_MEAN:
-        if (il_tci(x, n, &m, lo, hi))
-            *lo = *hi = NAN;
-        *est = il_mean(x, n);
-        return;
-    case IL_EST_MIN:
-        *est = x[0];
-        return;
-    default:
-        *est = il_quantile_sorted(x, n, e->kind == IL_EST_MEDIAN ? 0.5 : e->p);
-        if (il_quantile_ci(x, n, e->kind == IL_EST_MEDIAN ? 0.5 : e->p, lo, hi, NULL))
-            *lo = *hi = NAN;
-    }
-}
-
-void
-il_plot_env(struct plot *p)
-{
-    struct il_report *r = p->r;
-    const struct il_opts *o = r->o;
-    char path[4200], ylab[512], title[512], metric[300], name[512];
-    FILE *f = il_plot_data(p, "env.dat", path, sizeof path);
-    double maxabs = 0, xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-    size_t maxn = 1, sizes = 0, withci = 0;
-    for (size_t g = 0; g < r->gs.ng; g++) {
-        maxn = r->gs.g[g].n > maxn ? r->gs.g[g].n : maxn;
-        for (size_t i = 0; i < r->gs.g[g].n; i++)
-            maxabs = fmax(maxabs, fabs(r->gs.g[g].x[i]));
-    }
-    struct il_scale sc;
-    il_plot_scale(o, maxabs, &sc);
-    double *ev = il_xcalloc(2 * maxn, sizeof *ev), *x = il_xcalloc(maxn, sizeof *x);
-    for (size_t g = 0; g < r->gs.ng; g++) {
-        const struct il_group *gr = &r->gs.g[g];
-        for (size_t i = 0; i < gr->n; i++) {
-            ev[2 * i] = r->d.env[gr->rec[i]];
-            ev[2 * i + 1] = gr->x[i] * sc.f;
-        }
-        qsort(ev, gr->n, 2 * sizeof *ev, cmp_env);
-        fprintf(f, "# %s\n", r->gname[g]);
-        for (size_t i = 0; i < gr->n;) {
-            size_t j = i, k = 0;
-            while (j < gr->n && ev[2 * j] == ev[2 * i])
-                x[k++] = ev[2 * j++ + 1];
-            double est, lo, hi;
-            estimate_ci(&o->est, x, k, &est, &lo, &hi);
-            /* The metric is never negative: a whisker below 0 says nothing. */
-            if (isfinite(lo) && lo < 0)
-                lo = 0;
-            /* Without an interval (too few runs for a quantile's, or the
-             * minimum) no whisker: NaN, which gnuplot leaves out of the
-             * error bars but not out of the line. */
-            fprintf(f, "%.10g %.10g %.10g %.10g %zu\n", ev[2 * i], est, isfinite(lo) ? lo : NAN,
-                    isfinite(hi) ? hi : NAN, k);
-            if (isfinite(lo) && isfinite(hi))
-                withci++;
-            xlo = fmin(xlo, ev[2 * i]);
-            xhi = fmax(xhi, ev[2 * i]);
-            ylo = fmin(ylo, isfinite(lo) ? lo : est);
-            yhi = fmax(yhi, isfinite(hi) ? hi : est);
-            sizes++;
-            i = j;
-        }
-        fputs("\n\n", f);
-    }
-    free(ev);
-    free(x);
-    il_plot_close(f, path);
-    il_plot_metric_label(o, &sc, metric, sizeof metric);
-    /* The label promises only the whiskers that are drawn. */
-    snprintf(ylab, sizeof ylab, "%s, %s%s", metric, o->est.name,
-             withci == 0       ? ""
-             : withci == sizes ? " and 95% CI"
-                               : " and 95% CI where the runs allow");
-    snprintf(title, sizeof title, "%s against environment size", o->sel.metric);
-    il_plot_header(p, "environment size (bytes)", ylab, title);
-    FILE *gp = p->gp;
-    double span = yhi - ylo > 0 ? yhi - ylo : fabs(yhi) * 0.02 + 1e-9;
-    double xspan = xhi - xlo > 0 ? xhi - xlo : 1;
-    fprintf(gp, "set xrange [%.10g:%.10g]\nset xtics %.10g\n", xlo - 0.02 * xspan,
-            xhi + 0.02 * xspan, il_plot_step(xlo, xhi, 5));
-    /* The key: one row when the names are short, else one name a row;
-     * room above the data for it. */
-    size_t chars = 0;
-    for (size_t g = 0; g < r->gs.ng; g++) {
-        series_name(r, g, name, sizeof name);
-        chars += strlen(name) + 6;
-    }
-    int rows = r->gs.ng < 2                 ? 0
-               : (double)chars <= p->w * 10 ? 1
-               : r->gs.ng > 3               ? (int)(r->gs.ng + 1) / 2
-                                            : (int)r->gs.ng;
-    double keyf = key_fraction(rows, p->h);
-    fprintf(gp, "set yrange [%.10g:%.10g]\nset ytics %.10g\n", ylo - 0.05 * span,
-            room_above(ylo - 0.05 * span, yhi + 0.05 * span, keyf), il_plot_step(ylo, yhi, 5));
-    if (rows > 1)
-        fprintf(gp,
-                "set key inside top right vertical maxrows %d Left reverse samplen 1.5 "
-                "spacing 0.85\n",
-                rows);
-    else
-        fputs("set key inside top right horizontal Left reverse samplen 1.5 spacing 0.85\n", gp);
-    /* Points with thin whiskers, and a line through the estimates. */
-    int small = sizes / (r->gs.ng ? r->gs.ng : 1) > 60;
-    fputs("plot ", gp);
-    for (size_t g = 0; g < r->gs.ng; g++) {
-        const char *col = il_plot_colour[g % 6];
-        series_name(r, g, name, sizeof name);
-        fputs(g ? ", \\\n  " : "", gp);
-        il_plot_quote(gp, path);
-        static const int pt[] = {7, 5, 9, 13, 11, 15};
-        if (withci) {
-            /* the whiskers first, alone: rows without an interval (NaN)
-             * drop out of them, not out of the line drawn over them */
-            fprintf(gp, " index %zu using 1:2:3:4 with yerrorbars pt 7 ps 0.01 lw 0.5 lc rgb '%s' "
-                        "notitle, \\\n  ",
-                    g, col);
-            il_plot_quote(gp, path);
-        }
-        fprintf(gp, " index %zu using 1:2 with linespoints pt %d ps %s lw 0.6 lc rgb '%s' title ",
-                g, pt[g % 6], small ? "0.25" : "0.5", col);
-        il_plot_quote(gp, name);
     }
     fputc('\n', gp);
 }
@@ -651,22 +514,6 @@ seq_decimated(FILE *f, const double *x, const double *sh, size_t n, double sf, d
     lag_decimated(f, sh, n, sf, lo, hi, cols, rows);
 }
 
-/* "system=O2 bench=mcf": the --where labels that keep records, or the
- * group's name. */
-static void
-selection_name(const struct il_report *r, char *buf, size_t n)
-{
-    const struct il_opts *o = r->o;
-    size_t m = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < o->sel.nwhere && m < n; i++)
-        if (!o->sel.where[i].neg)
-            m += (size_t)snprintf(buf + m, n - m, "%s%s=%s", m ? " " : "",
-                                  o->sel.slot_name[o->sel.where[i].slot], o->sel.where[i].value);
-    if (!m)
-        snprintf(buf, n, "%s", strcmp(r->gname[0], "all") ? r->gname[0] : "all records");
-}
-
 void
 il_plot_seq(struct plot *p)
 {
@@ -676,7 +523,7 @@ il_plot_seq(struct plot *p)
     if (g->n < 3)
         errx(1, "seq: %s has %zu values; run-sequence and lag plots need at least 3", r->gname[0],
              g->n);
-    char spath[4200], apath[4200], title[768], sel[512], metric[300];
+    char spath[4200], apath[4200], title[1024], sel[512], metric[300];
     double maxabs = 0, lo = INFINITY, hi = -INFINITY, acf[40];
     for (size_t i = 0; i < g->n; i++) {
         maxabs = fmax(maxabs, fabs(g->x[i]));
@@ -716,7 +563,7 @@ il_plot_seq(struct plot *p)
         fputs("1 0\n", a);
     il_plot_close(a, apath);
     double bound = 1.959963984540054 / sqrt((double)g->n);
-    selection_name(r, sel, sizeof sel);
+    il_plot_selection(r, sel, sizeof sel);
     il_plot_metric_label(o, &sc, metric, sizeof metric);
     snprintf(title, sizeof title, "%s: %s, %zu runs", sel, metric, g->n);
     il_plot_header(p, "", "", NULL);

@@ -272,6 +272,33 @@ subset(const struct il_estimator *e, const struct il_units *un, const unsigned c
     free(scratch);
 }
 
+/* Why a group's test could not run (the text and JSON say it, with what
+ * it would need; issue 13, section 2). */
+const char il_why_confounded[] =
+    "no pass holds runs of two setups, so nothing can be exchanged (it needs passes that "
+    "each hold runs of two setups or more, or --passes none if the runs do not drift)";
+
+/* A test that ran but could never have said yes (minp.c), or that could
+ * not run because the runs do not vary within setups, is untested. */
+static void
+untestable(const struct il_opts *o, const struct il_units *sub, struct il_gsetups *s, int blocked)
+{
+    struct il_minp mp;
+    if (s->has_test && il_minp_group(sub, blocked, &mp) > IL_PERM_ALPHA) {
+        s->has_test = 0;
+        il_minp_why(&mp, sub->k, blocked ? s->passes : 0, s->why_buf, sizeof s->why_buf);
+        s->why = s->why_buf;
+    } else if (!s->has_test && o->est.kind == IL_EST_MEAN) {
+        /* Q's pooled variance is 0 while the setups differ: no noise to
+         * weigh them against (perm_p's statistic is infinite) */
+        s->why = blocked ? "the runs within every setup are equal once each is divided by its "
+                           "pass's level: no run-to-run noise to weigh the setups' differences "
+                           "against"
+                         : "the runs within every setup are equal: no run-to-run noise to weigh "
+                           "the setups' differences against";
+    }
+}
+
 /* The test of no setup effect over the units of sub, with passes: the
  * runs divided by their block's level (normalize) and exchanged within
  * blocks; without: shuffled freely.  Sets the test's fields of s; qp and
@@ -287,7 +314,7 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
         N += sub->n[u];
     size_t *pos = il_pass_blocks(sub, &bs, &nb, &none);
     if (none) {
-        s->why = "no pass holds runs of two setups, so nothing can be exchanged";
+        s->why = il_why_confounded;
         return;
     }
     if (pos) {
@@ -311,6 +338,7 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
     }
     s->p = perm_p(&o->est, sub, pos, bs, pos ? nb : 0, P, o->seed, &s->crit, qp, nq);
     s->has_test = isfinite(s->p);
+    untestable(o, sub, s, pos != NULL);
     free(pos);
     free(bs);
 }
@@ -327,6 +355,10 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
     s->z = il_xcalloc(k, sizeof *s->z);
     s->y = il_xcalloc(k, sizeof *s->y);
     s->out = il_xcalloc(k ? k : 1, 1);
+    s->test_est = il_xcalloc(k ? k : 1, sizeof *s->test_est);
+    for (size_t u = 0; u < k; u++)
+        s->test_est[u] = NAN;
+    s->test_center = NAN;
     unsigned char *keep = il_xcalloc(k ? k : 1, 1), *keep_tau = il_xcalloc(k ? k : 1, 1);
     /* A quantile's variance from a bootstrap of few runs is no estimate. */
     size_t need_tau = o->est.kind == IL_EST_MEAN ? 2 : IL_GQ_MIN_N;
@@ -421,6 +453,13 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
                             &s->het.tau2_hi);
             s->calibrated = 1;
         }
+        /* With every setup in passes of its own, drift between passes
+         * is in the setups' differences: the interval would take it for
+         * a setup effect (chi-squared's Q-profile over free runs). */
+        if (s->why == il_why_confounded && s->has_tau) {
+            s->het.has_tau_ci = 0;
+            s->tau_ci_why = il_why_confounded;
+        }
         /* The units of crossed labels share their labels' effects: the
          * Q-profile interval assumes independent setups. */
         if (o->design == IL_D_CROSSED && s->has_tau) {
@@ -439,9 +478,11 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
             ys[u] = y[u] = log(sub.est[u]);
         qsort(ys, sub.k, sizeof *ys, il_dcmp);
         double med = il_quantile_sorted(ys, sub.k, 0.5); /* as max_dev takes it */
+        s->test_center = exp(med);
         for (size_t u = 0, j = 0; u < k; u++) {
             if (!keep[u])
                 continue;
+            s->test_est[u] = sub.est[j];
             s->out[u] = sqrt((double)s->n[u]) * fabs(y[j++] - med) > s->crit;
             s->nout += s->out[u];
         }
@@ -497,5 +538,6 @@ il_gsetups_free(struct il_gsetups *s)
     free(s->ty);
     free(s->tvar);
     free(s->out);
+    free(s->test_est);
     memset(s, 0, sizeof *s);
 }

@@ -233,6 +233,12 @@ beyond_noise(struct il_buf *b, json_t *rep, json_t *setups)
         il_buf_printf(b, "%s (p = %.2g)", p < 0.05 ? "yes" : "no", p);
         if (json_is_true(json_object_get(setups, IL_R_STRADDLES_ONE)))
             il_buf_str(b, "; one setup alone could have shown either conclusion");
+        else if (json_is_false(json_object_get(setups, IL_R_STRADDLES_ONE_TESTED)) &&
+                 il_json_str(setups, IL_R_STRADDLES_ONE_WHY))
+            il_buf_printf(b,
+                          "; whether one setup alone could have shown either conclusion could "
+                          "not be tested (%s)",
+                          il_json_str(setups, IL_R_STRADDLES_ONE_WHY));
         return;
     }
     char *why = no_reps_why(rep);

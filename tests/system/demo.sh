@@ -119,6 +119,6 @@ done
 try "the demo's options: a bad one is one line"
 err=$(sh "$TOP/demo/demo.sh" --bogus 2>&1 >/dev/null)
 assert_eq "$?" 1 "exit status"
-assert_eq "$err" "demo: unknown argument --bogus; expected --quick, --out DIR or --from DIR (see --help)" "one line"
+assert_eq "$err" "demo: unknown argument --bogus; expected --quick, --out DIR, --from DIR or --no-figures (see --help)" "one line"
 
 done_testing

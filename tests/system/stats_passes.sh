@@ -84,6 +84,47 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+try "two passes a setup: tau's interval takes F's reference, and excludes 0 in about 4% of A/A experiments"
+if built; then
+	# 200 A/A experiments of 24 setups x 2 passes (sweep -r 2), normal
+	# noise 1%, a level per pass and a setup effect both systems share.
+	# Two blocks a setup are too few to exchange, and the variance of a
+	# setup's contrasts has one degree of freedom, so Q / 23 is F(23, 24):
+	# chi-squared's interval excluded 0 in about 14% (24 of these 200).
+	awk 'function gauss() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand()) }
+	BEGIN {
+		srand(1)
+		for (g = 0; g < 200; g++) {
+			for (s = 0; s < 24; s++) u[s] = 0.03 * gauss()
+			for (p = 1; p <= 2; p++) {
+				lv = 0.03 * gauss()
+				for (s = 0; s < 24; s++) for (b = 0; b < 2; b++)
+					printf "{\"schema\":\"interloper/1\",\"labels\":{\"g\":\"%d\",\"system\":\"%s\",\"setup\":\"s%d\",\"rep\":\"%d\"},\"times\":{\"wall_ns\":%.1f,\"user_ns\":1,\"sys_ns\":0}}\n", g, b ? "B" : "A", s, p, 1e6 * exp(u[s] + lv) * (1 + 0.01 * gauss())
+			}
+		}
+	}' >"$T/aa2.jsonl"
+	v=$(sh "$IL" report --by g --compare system=A --setup setup --quiet-warning all --json "$T/aa2.jsonl" 2>/dev/null |
+		python3 -c '
+import json, sys
+n = x = 0
+m = set()
+for c in json.load(sys.stdin)["comparisons"]:
+    h = c["setups"]["heterogeneity"]
+    n += 1
+    x += h["tau_ci"][0] > 0
+    m.add(h["tau_ci_method"])
+print(n, x, *m)')
+	n=${v%% *} rest=${v#* }
+	x=${rest%% *}
+	assert_eq "$n" 200 "200 comparisons"
+	# about 8 of 200 (4%, the interval's lower tail); more than 16 has
+	# probability 0.004 (chi-squared's reference: 24 here)
+	assert_true "tau's interval excludes 0 in $x of 200 (expected about 8)" test "$x" -le 16
+	assert_eq "${rest#* }" "Q-profile at F quantiles (the pooled variance's df2)" "tau_ci_method"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 try "B 1% slower in half the setups, with bursts: the blocked test's signed ranks find it in most experiments"
 if built; then
 	# A burst moves a block's contrast by ~12% where quiet blocks differ by

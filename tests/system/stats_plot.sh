@@ -129,7 +129,7 @@ sys.exit(0 if ymin + 0.02 * span < 1 < ymax - 0.02 * span and ymin <= dmin and d
 		grep -q "title 'median'.*\|title 'quartiles'" "$T/kv/plot.gp"
 	assert_eq "$(grep -c "title 'original link order'\|title 'alphabetical link order'" "$T/kv/plot.gp")" 2 \
 		"both marks in the key"
-	assert_match "$(grep '^set xtics' "$T/kv/plot.gp")" "'b0' 1, 'b1' 2" "ticks name the benchmarks, not bench=b0"
+	assert_match "$(grep '^set xtics' "$T/kv/plot.gp")" "'b0 \\(n = 12\\)' 1, 'b1 \\(n = 12\\)' 2" "ticks name the benchmarks, not bench=b0, and n"
 else
 	skip "$why"
 fi
@@ -144,8 +144,8 @@ if ready; then
 import sys
 got = float(open(sys.argv[1]).read().split()[1])
 sys.exit(0 if abs(got - float(sys.argv[2])) < 1e-9 and got > 1 else 1)' "$T/ks/medians.dat" "$m"
-	assert_match "$(grep '^set ylabel' "$T/ks/plot.gp")" "speedup of O2/O3" "the y label says which way"
-	assert_match "$(grep '^set xtics' "$T/ks/plot.gp")" "^set xtics scale 0 \\('O3' 1\\)" "one violin, its tick not turned"
+	assert_match "$(grep '^set ylabel' "$T/ks/plot.gp")" "speedup of O3 \\(O2 time / O3 time\\)" "the y label says which way"
+	assert_match "$(grep '^set xtics' "$T/ks/plot.gp")" "^set xtics scale 0 \\('O3 \\(n = 12\\)' 1\\)" "one violin, its tick not turned"
 else
 	skip "$why"
 fi
@@ -167,7 +167,7 @@ for sysname, b in zip(["O2", "O3"], blocks):
     for l in b.split("\n"):
         if not l.strip() or l.startswith("#"):
             continue
-        x, est, lo, hi, n = l.split()
+        x, est, lo, hi, n = l.split()[:5]
         xs = m[(sysname, int(x))]
         ok &= abs(float(est) - sum(xs) / len(xs)) < 1e-6 and float(lo) >= 0 and int(n) == len(xs) == 12
 print(ok)
@@ -195,10 +195,10 @@ sys.exit(0 if ymin <= dmin and dmax < ymax and dmin >= 0 else 1)' "$g"
 		printf '{"schema":"interloper/1","labels":{"launch":"n-%s"},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0},"setup":{"env_bytes":50}}\n' "$v" "$v"
 	done >"$T/neg.jsonl"
 	sh "$IL" plot env --keep "$T/kn" --quiet-warning all -o "$T/n.png" "$T/neg.jsonl" >/dev/null 2>&1
-	assert_eq "$(awk 'NF == 5 { print $3 }' "$T/kn/env.dat")" 0 "the whisker stops at 0"
+	assert_eq "$(awk 'NF == 9 { print $3 }' "$T/kn/env.dat")" 0 "the whisker stops at 0"
 	# three runs give a p10 no interval: no whisker, and the label promises none
 	sh "$IL" plot env --estimator p10 --keep "$T/kq" --quiet-warning all -o "$T/q.png" "$T/neg.jsonl" >/dev/null 2>&1
-	assert_eq "$(awk 'NF == 5 { print $3, $4 }' "$T/kq/env.dat")" "nan nan" "no whisker without an interval"
+	assert_eq "$(awk 'NF == 9 { print $3, $4 }' "$T/kq/env.dat")" "nan nan" "no whisker without an interval"
 	assert_eq "$(grep -c yerrorbars "$T/kq/plot.gp")" 0 "no error bars drawn"
 	assert_match "$(grep '^set ylabel' "$T/kq/plot.gp")" ", p10' " "the label says p10 alone"
 else

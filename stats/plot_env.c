@@ -1,0 +1,300 @@
+/*
+ * plot_env.c: interloper plot env (plot.h), Mytkowicz et al.'s Fig. 1b:
+ * the metric against setup.env_bytes, the estimate and its 95% interval
+ * at each size, a line per group; with --setup, each group's noise band
+ * and the sizes that stand out, as interloper report's setup effects
+ * (setupfx.c) judge them.  The key names the stack pin's factor.
+ */
+#include <err.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "il_names.h"
+#include "plot.h"
+
+static int
+cmp_env(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* A label's value as a key says it: the stack pin's "on" and "off" name
+ * their factor ("stack pinned", "not pinned"); other values as they are. */
+static const char *
+key_value(const char *label, const char *v)
+{
+    if (!strcmp(label, IL_L_PIN))
+        return !strcmp(v, "on") ? "stack pinned" : !strcmp(v, "off") ? "not pinned" : v;
+    return v;
+}
+
+/* The group's name for a key: its labels that differ between groups,
+ * the values alone when one label does (key_value). */
+static void
+series_name(const struct il_report *r, size_t g, char *buf, size_t n)
+{
+    size_t m = 0, nvary = 0, vary[IL_MAX_SLOTS];
+    for (size_t i = 0; i < r->gs.nkey; i++) {
+        int differs = 0;
+        for (size_t h = 0; h < r->gs.ng && !differs; h++)
+            differs = r->gs.g[h].key[i] != r->gs.g[0].key[i];
+        if (differs)
+            vary[nvary++] = i;
+    }
+    buf[0] = '\0';
+    for (size_t j = 0; j < nvary && m < n; j++) {
+        size_t i = vary[j];
+        const char *l = r->d.slot_name[r->gs.slot[i]];
+        const char *v = il_str(&r->d.st, r->gs.g[g].key[i]), *kv = key_value(l, v);
+        if (nvary == 1 || kv != v)
+            m += (size_t)snprintf(buf + m, n - m, "%s%s", m ? " " : "", kv);
+        else
+            m += (size_t)snprintf(buf + m, n - m, "%s%s=%s", m ? " " : "", l, v);
+    }
+    if (!m)
+        snprintf(buf, n, "%s", r->gname[g]);
+}
+
+/* The estimate and its 95% interval of x[0..n) (sorted in place): the
+ * report's own intervals, lo = hi = NAN without one. */
+static void
+estimate_ci(const struct il_estimator *e, double *x, size_t n, double *est, double *lo, double *hi)
+{
+    double m;
+    *lo = *hi = NAN;
+    qsort(x, n, sizeof *x, il_dcmp);
+    switch (e->kind) {
+    case IL_EST_MEAN:
+        if (il_tci(x, n, &m, lo, hi))
+            *lo = *hi = NAN;
+        *est = il_mean(x, n);
+        return;
+    case IL_EST_MIN:
+        *est = x[0];
+        return;
+    default:
+        *est = il_quantile_sorted(x, n, e->kind == IL_EST_MEDIAN ? 0.5 : e->p);
+        if (il_quantile_ci(x, n, e->kind == IL_EST_MEDIAN ? 0.5 : e->p, lo, hi, NULL))
+            *lo = *hi = NAN;
+    }
+}
+
+/* The index in s of the setup of the runs ev[3 i + 2] for i in [a, b) (one
+ * environment size), SIZE_MAX when it has none; an error when they are in
+ * several setups (--setup names something else than the size). */
+static size_t
+size_setup(const struct il_report *r, const struct il_gsetups *s, const double *ev, size_t a,
+           size_t b)
+{
+    uint32_t u = il_plot_unit_of(r, (size_t)ev[3 * a + 2]);
+    for (size_t i = a + 1; i < b; i++)
+        if (il_plot_unit_of(r, (size_t)ev[3 * i + 2]) != u)
+            errx(1,
+                 "env: the runs of environment size %.0f are in several setups of --setup %s; "
+                 "expected the label of the size (env_add)",
+                 ev[3 * a], r->o->setup[0]);
+    for (size_t k = 0; k < s->k; k++)
+        if (s->setup[k] == u)
+            return k;
+    return SIZE_MAX;
+}
+
+void
+il_plot_env(struct plot *p)
+{
+    struct il_report *r = p->r;
+    const struct il_opts *o = r->o;
+    char path[4200], ylab[512], title[1024], metric[300], name[512], sel[512];
+    FILE *f = il_plot_data(p, "env.dat", path, sizeof path);
+    double maxabs = 0, xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    size_t maxn = 1, sizes = 0, withci = 0, nband = 0, nout = 0;
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        maxn = r->gs.g[g].n > maxn ? r->gs.g[g].n : maxn;
+        for (size_t i = 0; i < r->gs.g[g].n; i++)
+            maxabs = fmax(maxabs, fabs(r->gs.g[g].x[i]));
+    }
+    struct il_scale sc;
+    il_plot_scale(o, maxabs, &sc);
+    /* each run: its size, its value, its record */
+    double *ev = il_xcalloc(3 * maxn, sizeof *ev), *x = il_xcalloc(maxn, sizeof *x);
+    unsigned char *banded = il_xcalloc(r->gs.ng ? r->gs.ng : 1, 1);
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        const struct il_group *gr = &r->gs.g[g];
+        /* --setup: the report's setup effect of the group (setupfx.c) */
+        const struct il_gsetups *s = r->gsu ? &r->gsu[g] : NULL;
+        for (size_t i = 0; i < gr->n; i++) {
+            ev[3 * i] = r->d.env[gr->rec[i]];
+            ev[3 * i + 1] = gr->x[i] * sc.f;
+            ev[3 * i + 2] = (double)gr->rec[i];
+        }
+        qsort(ev, gr->n, 3 * sizeof *ev, cmp_env);
+        fprintf(f, "# %s\n", r->gname[g]);
+        for (size_t i = 0; i < gr->n;) {
+            size_t j = i, k = 0;
+            while (j < gr->n && ev[3 * j] == ev[3 * i])
+                x[k++] = ev[3 * j++ + 1];
+            double est, lo, hi, blo = NAN, bhi = NAN;
+            estimate_ci(&o->est, x, k, &est, &lo, &hi);
+            /* The metric is never negative: a whisker below 0 says nothing. */
+            if (isfinite(lo) && lo < 0)
+                lo = 0;
+            /* The noise band: where this size's estimate would stand out
+             * (setupfx.c): further from the median size than the furthest
+             * size lies in 95% of the test's exchanges of runs (crit, for
+             * this size's runs).  The test judges the runs divided by
+             * their pass's level: the band is moved by the level of the
+             * passes this size's runs came from (its estimate over the
+             * test's), so that a point is outside its band exactly when
+             * the report says it stands out. */
+            size_t u = s ? size_setup(r, s, ev, i, j) : SIZE_MAX;
+            int out = 0;
+            char unit[256] = "-";
+            if (u != SIZE_MAX) {
+                if (s->has_test && isfinite(s->crit) && s->test_est[u] > 0) {
+                    double d = s->crit / sqrt((double)s->n[u]);
+                    double mid = s->est[u] / s->test_est[u] * s->test_center * sc.f;
+                    blo = mid * exp(-d);
+                    bhi = mid * exp(d);
+                    banded[g] = 1;
+                    ylo = fmin(ylo, blo);
+                    yhi = fmax(yhi, bhi);
+                }
+                out = s->out[u];
+                nout += (size_t)out;
+                snprintf(unit, sizeof unit, "%s=%s", o->setup[0], il_str(&r->d.st, s->setup[u]));
+                for (char *c = unit; *c; c++)
+                    *c = *c == '"' || *c == ' ' ? '_' : *c;
+            }
+            /* Without an interval (too few runs for a quantile's, or the
+             * minimum) no whisker: NaN, which gnuplot leaves out of the
+             * error bars but not out of the line. */
+            fprintf(f, "%.10g %.10g %.10g %.10g %zu %.10g %.10g %d \"%s\"\n", ev[3 * i], est,
+                    isfinite(lo) ? lo : NAN, isfinite(hi) ? hi : NAN, k, blo, bhi, out, unit);
+            if (isfinite(lo) && isfinite(hi))
+                withci++;
+            xlo = fmin(xlo, ev[3 * i]);
+            xhi = fmax(xhi, ev[3 * i]);
+            ylo = fmin(ylo, isfinite(lo) ? lo : est);
+            yhi = fmax(yhi, isfinite(hi) ? hi : est);
+            sizes++;
+            i = j;
+        }
+        fputs("\n\n", f);
+        nband += banded[g];
+    }
+    free(ev);
+    free(x);
+    il_plot_close(f, path);
+    il_plot_metric_label(o, &sc, metric, sizeof metric);
+    /* The label promises only the whiskers that are drawn. */
+    snprintf(ylab, sizeof ylab, "%s, %s%s", metric, o->est.name,
+             withci == 0       ? ""
+             : withci == sizes ? " and 95% CI"
+                               : " and 95% CI where the runs allow");
+    /* The title names a selection (--where system=O0), so that figures of
+     * one file for several systems tell which they show. */
+    sel[0] = '\0';
+    if (o->sel.nwhere)
+        il_plot_selection(r, sel, sizeof sel);
+    snprintf(title, sizeof title, "%s%s%s against environment size", sel, *sel ? ": " : "",
+             o->sel.metric);
+    il_plot_header(p, "environment size (bytes)", ylab, title);
+    FILE *gp = p->gp;
+    double span = yhi - ylo > 0 ? yhi - ylo : fabs(yhi) * 0.02 + 1e-9;
+    double xspan = xhi - xlo > 0 ? xhi - xlo : 1;
+    fprintf(gp, "set xrange [%.10g:%.10g]\nset xtics %.10g\n", xlo - 0.02 * xspan,
+            xhi + 0.02 * xspan, il_plot_step(xlo, xhi, 5));
+    /* The key: as many columns as its widest entry allows across the
+     * plot (8-point text, about 4.6 points a character, and 6 more for the
+     * sample and the gap), as many rows as that needs; room above the data
+     * for them, and for a row of the names of the sizes that stand out. */
+    static const char band_key[] = "noise band (95%)", out_key[] = "stands out";
+    size_t nkey = r->gs.ng + (nband > 0) + (nout > 0), widest = 0;
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        series_name(r, g, name, sizeof name);
+        widest = strlen(name) > widest ? strlen(name) : widest;
+    }
+    widest = nband && sizeof band_key - 1 > widest ? sizeof band_key - 1 : widest;
+    widest = nout && sizeof out_key - 1 > widest ? sizeof out_key - 1 : widest;
+    size_t cols = (size_t)fmax(1, floor((p->w * 72 - 50) / (4.6 * (double)(widest + 6))));
+    int rows = nkey < 2 ? 0 : (int)((nkey + cols - 1) / cols);
+    double keyf = il_plot_key_fraction(rows + (nout > 0), p->h);
+    fprintf(gp, "set yrange [%.10g:%.10g]\nset ytics %.10g\n", ylo - 0.05 * span,
+            il_plot_room_above(ylo - 0.05 * span, yhi + 0.05 * span, keyf),
+            il_plot_step(ylo, yhi, 5));
+    if (rows > 1)
+        fprintf(gp,
+                "set key inside top right vertical maxrows %d Left reverse samplen 1.5 "
+                "spacing 0.85\n",
+                rows);
+    else
+        fputs("set key inside top right horizontal Left reverse samplen 1.5 spacing 0.85\n", gp);
+    /* The bands behind everything, then points with thin whiskers and a
+     * line through the estimates, then the sizes that stand out. */
+    int small = sizes / (r->gs.ng ? r->gs.ng : 1) > 60, first = 1;
+    fputs("plot ", gp);
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        if (!banded[g])
+            continue;
+        fputs(first ? "" : ", \\\n  ", gp);
+        il_plot_quote(gp, path);
+        fprintf(gp,
+                " index %zu using 1:6:7 with filledcurves fs transparent solid 0.18 noborder "
+                "lc rgb '%s' notitle",
+                g, il_plot_colour[g % 6]);
+        first = 0;
+    }
+    free(banded);
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        const char *col = il_plot_colour[g % 6];
+        series_name(r, g, name, sizeof name);
+        fputs(first ? "" : ", \\\n  ", gp);
+        first = 0;
+        il_plot_quote(gp, path);
+        static const int pt[] = {7, 5, 9, 13, 11, 15};
+        if (withci) {
+            /* the whiskers first, alone: rows without an interval (NaN)
+             * drop out of them, not out of the line drawn over them */
+            fprintf(gp,
+                    " index %zu using 1:2:3:4 with yerrorbars pt 7 ps 0.01 lw 0.5 lc rgb '%s' "
+                    "notitle, \\\n  ",
+                    g, col);
+            il_plot_quote(gp, path);
+        }
+        fprintf(gp, " index %zu using 1:2 with linespoints pt %d ps %s lw 0.6 lc rgb '%s' title ",
+                g, pt[g % 6], small ? "0.25" : "0.5", col);
+        il_plot_quote(gp, name);
+    }
+    if (nband) /* one key for the bands, grey as their overlap */
+        fprintf(gp,
+                ", \\\n  keyentry with filledcurves fs transparent solid 0.35 noborder lc rgb "
+                "'%s' title '%s'",
+                il_plot_colour[6], band_key);
+    if (nout) {
+        /* a ring on each, and its setup's name above it */
+        fputs(", \\\n  ", gp);
+        il_plot_quote(gp, path);
+        fprintf(gp,
+                " using 1:($8 == 1 ? $2 : NaN) with points pt 6 ps 1.3 lw 1.2 lc rgb 'black' "
+                "title '%s'",
+                out_key);
+        /* centred, but kept inside the frame near its ends */
+        double a = xlo + 0.15 * xspan, b = xhi - 0.15 * xspan;
+        static const char *const align[] = {"left offset -0.4,0.9", "center offset 0,0.9",
+                                            "right offset 0.4,0.9"};
+        for (int side = 0; side < 3; side++) {
+            fputs(", \\\n  ", gp);
+            il_plot_quote(gp, path);
+            if (side == 0)
+                fprintf(gp, " using 1:($8 == 1 && $1 < %.10g ? $2 : NaN)", a);
+            else if (side == 1)
+                fprintf(gp, " using 1:($8 == 1 && $1 >= %.10g && $1 <= %.10g ? $2 : NaN)", a, b);
+            else
+                fprintf(gp, " using 1:($8 == 1 && $1 > %.10g ? $2 : NaN)", b);
+            fprintf(gp, ":9 with labels %s font ',6' tc rgb 'black' notitle", align[side]);
+        }
+    }
+    fputc('\n', gp);
+}

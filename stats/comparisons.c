@@ -560,6 +560,19 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
     uint32_t *fa = il_xcalloc(k, sizeof *fa), *fb = il_xcalloc(k, sizeof *fb);
     for (size_t u = 0; u < k; u++) {
         double a = un->est[ia[u]], b = ud->est[ib[u]];
+        if ((!(a > 0) || !(b > 0)) && r->d.sub_runs)
+            /* The subtracted runs took as long as the measured ones in
+             * this setup.  Not left out: leaving out the setups whose
+             * difference came out lowest would choose setups by their
+             * result and bias the ratio (interloper-report(1), --subtract). */
+            errx(1,
+                 "%s, setup %s: an estimate is not positive (%g over %g) once the mean of "
+                 "the setup's runs of %s=%s is subtracted (%g over all setups): there they "
+                 "took as long as the measured runs (wall time on a busy machine?); measure "
+                 "commands that take far longer than them, a metric that does not count "
+                 "waiting (task-clock, recorded with -e task-clock), or leave out --subtract",
+                 name, il_str(&r->d.st, un->id[ia[u]]), a, b, o->sub_label, o->sub_value,
+                 r->d.sub_mean);
         if (!(a > 0) || !(b > 0))
             errx(1,
                  "%s, setup %s: an estimate is not positive (%g over %g); a ratio needs "
@@ -874,6 +887,13 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     c->value = il_estimate(&o->est, gn->x, gn->n, s);
     c->baseline = il_estimate(&o->est, gd->x, gd->n, s);
     free(s);
+    if ((!(c->value > 0) || !(c->baseline > 0)) && r->d.sub_runs)
+        errx(1,
+             "ratio %s: an estimate is not positive (%g over %g) once the runs of %s=%s are "
+             "subtracted (their mean %g): they took as long as the measured runs; measure "
+             "commands that take far longer than them, a metric that does not count waiting "
+             "(task-clock, recorded with -e task-clock), or leave out --subtract",
+             name, c->value, c->baseline, o->sub_label, o->sub_value, r->d.sub_mean);
     if (!(c->value > 0) || !(c->baseline > 0))
         errx(1,
              "ratio %s: an estimate is not positive (%g over %g); a ratio needs positive "
@@ -884,6 +904,8 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     flat_interval(r, gn, gd, c, &c->flat, &p, &vlog, &method);
     c->has_flat = !c->few;
     if (o->design == IL_D_FLAT) {
+        snprintf(c->setups_why, sizeof c->setups_why,
+                 "no --setup: the runs are not grouped into setups");
         c->f = c->flat;
         c->method = method;
         c->has_p = isfinite(p);
@@ -943,6 +965,16 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     if (k >= 1) {
         per_setup(r, c, un, ud, ia, ib, k, name);
         c->su.unpaired = unpaired;
+    } else {
+        char what[160];
+        if (o->design == IL_D_CROSSED)
+            snprintf(what, sizeof what, "cell of '%s' and '%s'", o->d_label[0], o->d_label[1]);
+        else
+            snprintf(what, sizeof what, "value of '%s'", o->d_label[0]);
+        snprintf(c->setups_why, sizeof c->setups_why,
+                 "no %s has runs of both sides (%zu on one side, %zu on the other, none "
+                 "shared); run both in the same setups",
+                 what, un->k, ud->k);
     }
     free(a);
     free(b);

@@ -799,6 +799,7 @@ struct il_cmp {
     double svr, svr_lo, svr_hi;
     int has_setups;
     struct il_setups su;
+    char setups_why[400]; /* why there is no per-setup view (has_setups 0) */
     char *verdict;
 };
 

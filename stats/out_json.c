@@ -336,7 +336,9 @@ comparisons(const struct il_report *r)
         set(o, "setups_unpaired",
             r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->unpaired) : json_null());
         set(o, "flat", flat(c));
-        set(o, "setups", c->has_setups ? setups(r, &c->su) : json_null());
+        set(o, IL_R_SETUPS, c->has_setups ? setups(r, &c->su) : json_null());
+        if (!c->has_setups)
+            set(o, IL_R_SETUPS_WHY, json_string(c->setups_why));
         set(o, "setup_variance",
             c->has_svr ? json_pack("{s:o,s:o}", "ratio", jnum(c->svr), "ci",
                                    json_pack("[oo]", jnum(c->svr_lo),

@@ -93,6 +93,9 @@ for c in json.load(open(t + "/bz.json"))["comparisons"]:
     b = c["labels"]["bench"]
     want("- **%s**: speedup %.4f (95%% CI %.4f to %.4f)" % (b, c["ratio"], c["ci"][0], c["ci"][1]))
     s = c["setups"]
+    if s is None:  # said, never a TypeError: the report gives why
+        missing.append("%s: no per-setup view: %s" % (b, c.get("setups_why")))
+        continue
     want("- %s: single cells ranged from %.4f to %.4f" % (b, s["min"], s["max"]))
     claim = "p = %.2g); **Claim 4, one setup alone could mislead: " % s["heterogeneity"]["p"]
     want(claim + ("appeared here**" if s["straddles_one"] else ""))

@@ -280,6 +280,11 @@ setups(const struct il_report *r, const struct il_setups *s)
     set(j, "geomean_ci", jpair(s->gm_lo, s->gm_hi, s->has_gm_ci));
     set(j, "mean", jnum(s->mean));
     set(j, "ci", jpair(s->lo_mean, s->hi_mean, s->has_ci));
+    if (!s->has_ci || !s->has_gm_ci) /* beside the nulls only */
+        set(j, "why_no_ci",
+            json_string(s->n < 2 ? "one setup: an interval over setups needs two at least"
+                                 : "the setups' ratios give no interval over setups (too few "
+                                   "crossed cells, or no spread)"));
     set(j, "heterogeneity", het(o, s));
     if (s->has_shares) {
         json_t *sh = json_object();
@@ -344,6 +349,8 @@ comparisons(const struct il_report *r)
                                    json_pack("[oo]", jnum(c->svr_lo),
                                              isfinite(c->svr_hi) ? jnum(c->svr_hi) : json_null()))
                        : json_null());
+        if (!c->has_svr && c->svr_why)
+            set(o, "why_no_setup_variance", json_string(c->svr_why));
         set(o, IL_R_VERDICT, json_string(c->verdict));
         json_array_append_new(a, o);
     }

@@ -586,19 +586,6 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
     uint32_t *fa = il_xcalloc(k, sizeof *fa), *fb = il_xcalloc(k, sizeof *fb);
     for (size_t u = 0; u < k; u++) {
         double a = un->est[ia[u]], b = ud->est[ib[u]];
-        if ((!(a > 0) || !(b > 0)) && r->d.sub_runs)
-            /* The subtracted runs took as long as the measured ones in
-             * this setup.  Not left out: leaving out the setups whose
-             * difference came out lowest would choose setups by their
-             * result and bias the ratio (interloper-report(1), --subtract). */
-            errx(1,
-                 "%s, setup %s: an estimate is not positive (%g over %g) once the mean of "
-                 "the setup's runs of %s=%s is subtracted (%g over all setups): there they "
-                 "took as long as the measured runs (wall time on a busy machine?); measure "
-                 "commands that take far longer than them, a metric that does not count "
-                 "waiting (task-clock, recorded with -e task-clock), or leave out --subtract",
-                 name, il_str(&r->d.st, un->id[ia[u]]), a, b, o->sub_label, o->sub_value,
-                 r->d.sub_mean);
         if (!(a > 0) || !(b > 0))
             errx(1,
                  "%s, setup %s: an estimate is not positive (%g over %g); a ratio needs "
@@ -988,7 +975,34 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     }
     if (o->est.kind == IL_EST_MIN)
         c->method = "the minimum has no honest interval";
-    if (k >= 1) {
+    size_t bad = 0, first = k;
+    for (size_t u = 0; u < k; u++)
+        if (!(a[u] > 0) || !(b[u] > 0)) {
+            first = bad++ ? first : u;
+        }
+    if (k >= 1 && bad) {
+        /* A setup whose estimate is not positive (the runs of --subtract
+         * took as long as the measured ones there) has no ratio, so there
+         * is no per-setup view; the headline, over the setups' means, is
+         * still whole.  The setup is not left out: the setups left out
+         * would be those whose difference came out lowest, chosen by their
+         * result, biasing the ratio (interloper-report(1), --subtract). */
+        const char *id = il_str(&r->d.st, un->id[ia[first]]);
+        if (r->d.sub_runs)
+            snprintf(c->setups_why, sizeof c->setups_why,
+                     "setup %s's estimate is not positive (%g over %g; %zu of %zu setups) once "
+                     "the mean of its runs of %s=%s is subtracted: there they took as long as "
+                     "the measured runs (wall time on a busy machine?), and a ratio needs "
+                     "positive values; measure commands that take far longer than them, a "
+                     "metric that does not count waiting (task-clock, recorded with -e "
+                     "task-clock), or leave out --subtract",
+                     id, a[first], b[first], bad, k, o->sub_label, o->sub_value);
+        else
+            snprintf(c->setups_why, sizeof c->setups_why,
+                     "setup %s's estimate is not positive (%g over %g; %zu of %zu setups), and "
+                     "a ratio needs positive values: check --subtract-floor or the metric",
+                     id, a[first], b[first], bad, k);
+    } else if (k >= 1) {
         per_setup(r, c, un, ud, ia, ib, k, name);
         c->su.unpaired = unpaired;
     } else {

@@ -800,7 +800,7 @@ struct il_cmp {
     const char *svr_why; /* with a design and no ratio: why */
     int has_setups;
     struct il_setups su;
-    char setups_why[400]; /* why there is no per-setup view (has_setups 0) */
+    char setups_why[800]; /* why there is no per-setup view (has_setups 0) */
     char *verdict;
 };
 

@@ -14,6 +14,12 @@
  *     summary 1
  *     labels {"bench":"bzip2","system":"O3"}
  *     machine "host":"vm","cpu":"AMD EPYC","kernel":"6.1.0"
+ *     set INTERLOPER_STRICT=1
+ *     set INTERLOPER_STACK_OFFSET=4096
+ *
+ * The "set" lines are the driver's settings for this run, as the variables
+ * would say them, read by config.c's table after the environment: they are
+ * not in the program's environment, which is the experiment's factor.
  *
  * The library reads it before main (il_run_load), writes the labels into
  * the record and the record into the results file, and when the image
@@ -92,7 +98,9 @@ il_run_load(void)
         if (!nl)
             nl = line + strlen(line);
         *nl = 0;
-        if ((v = IS(IL_RUN_OUTPUT)))
+        if ((v = IS(IL_RUN_SET)))
+            il_config_set(&il.cfg, v); /* config.c's table, over the environment */
+        else if ((v = IS(IL_RUN_OUTPUT)))
             out = v;
         else if ((v = IS(IL_RUN_PID)))
             pid = v;

@@ -34,6 +34,7 @@
  * FIFO, nor take its output and labels from someone else.  The
  * descriptor is closed before main.
  */
+#include <elf.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,8 +65,14 @@ il_run_load(void)
         return;
     long fd = il_sys_open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
     struct stat st;
+    /* the user: the real uid the kernel gave at exec (AT_UID), which
+     * nothing can have changed but a privileged constructor before ours;
+     * the system call only where the vector lacks it */
+    unsigned long uid = il_auxval(AT_UID, ~0UL);
+    if (uid == ~0UL)
+        uid = (unsigned long)il_sys_getuid();
     if (fd < 0 || il_sys_fstat((int)fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-        st.st_uid != (uid_t)il_sys_getuid()) {
+        st.st_uid != (uid_t)uid) {
         char e[64], why[IL_ERROR_MAX];
         char *p = il_cat(why, "not a regular file of yours");
         if (fd < 0) {

@@ -960,7 +960,8 @@ struct il_contrast {
                        * permutation p-value */
     /* the blocks: runs v[bo[j] ..) of the value (bna) then the baseline
      * (bnb), the value's divided by theta; c[j] the contrast */
-    size_t *bo, *bna, *bnb, maxn;
+    uint32_t *bo, *bna, *bnb;
+    size_t maxn;
     double *v, *c;
 };
 /* 0 when the records have blocks of both sides (ct->ok), else -1 with

@@ -136,37 +136,35 @@ spread(const struct il_contrast *ct, const double *c, double *loc, double *scrat
     return w > 0 && ct->df > 0 ? t / (w / ct->df) : NAN;
 }
 
-/* |c_j| with its block, to rank */
-struct absc {
-    double a;
-    size_t j;
-};
-
+/* Blocks in the order of |c_j| (qsort_r's argument is c) */
 static int
-cmp_absc(const void *pa, const void *pb)
+cmp_absc(const void *pa, const void *pb, void *arg)
 {
-    const struct absc *a = pa, *b = pb;
-    return (a->a > b->a) - (a->a < b->a);
+    const double *c = arg;
+    double a = fabs(c[*(const uint32_t *)pa]), b = fabs(c[*(const uint32_t *)pb]);
+    return (a > b) - (a < b);
 }
 
 /* The signed ranks of the n contrasts c: s_j = sign(c_j) times the rank of
- * |c_j| among all (ties share their mean rank; a zero scores 0). */
+ * |c_j| among all (ties share their mean rank; a zero scores 0).  The sort
+ * orders the blocks' 4-byte numbers, not (value, number) pairs: at a
+ * million records a pair and qsort's copy of it were the comparison's
+ * peak of memory; a tie's order does not matter (its ranks are averaged). */
 static void
-signed_ranks(const double *c, size_t n, double *s, struct absc *tmp)
+signed_ranks(const double *c, size_t n, double *s, uint32_t *tmp)
 {
-    for (size_t j = 0; j < n; j++) {
-        tmp[j].a = fabs(c[j]);
-        tmp[j].j = j;
-    }
-    qsort(tmp, n, sizeof *tmp, cmp_absc);
+    for (size_t j = 0; j < n; j++)
+        tmp[j] = (uint32_t)j;
+    qsort_r(tmp, n, sizeof *tmp, cmp_absc, (void *)c);
     for (size_t i = 0; i < n;) {
         size_t e = i + 1;
-        while (e < n && tmp[e].a == tmp[i].a)
+        double ai = fabs(c[tmp[i]]);
+        while (e < n && fabs(c[tmp[e]]) == ai)
             e++;
         double r = (double)(i + 1 + e) / 2; /* ranks i + 1 .. e */
         for (size_t t = i; t < e; t++) {
-            double x = c[tmp[t].j];
-            s[tmp[t].j] = x > 0 ? r : x < 0 ? -r : 0;
+            double x = c[tmp[t]];
+            s[tmp[t]] = x > 0 ? r : x < 0 ? -r : 0;
         }
         i = e;
     }
@@ -225,38 +223,41 @@ rank_spread(const struct il_contrast *ct, const double *s)
 static void
 jackknife(struct il_contrast *ct, const double *v)
 {
-    size_t nb = ct->blocks;
-    double *sa = il_xcalloc(nb ? nb : 1, sizeof *sa), *sb = il_xcalloc(nb ? nb : 1, sizeof *sb);
-    double *ps = il_xcalloc(nb ? nb : 1, sizeof *ps), w = 0;
+    size_t nb = ct->blocks, maxm = 1;
+    for (size_t u = 0; u < ct->k; u++)
+        maxm = ct->m[u] > maxm ? ct->m[u] : maxm;
+    /* a unit's blocks' sums and pseudo-values: one unit at a time */
+    double *sa = il_xcalloc(maxm, sizeof *sa), *sb = il_xcalloc(maxm, sizeof *sb);
+    double *ps = il_xcalloc(maxm, sizeof *ps), w = 0;
     ct->jres = il_xcalloc(nb ? nb : 1, sizeof *ct->jres);
     ct->lr = il_xcalloc(ct->k ? ct->k : 1, sizeof *ct->lr);
-    for (size_t j = 0; j < nb; j++) {
-        for (size_t i = 0; i < ct->bna[j]; i++)
-            sa[j] += v[ct->bo[j] + i];
-        for (size_t i = 0; i < ct->bnb[j]; i++)
-            sb[j] += v[ct->bo[j] + ct->bna[j] + i];
-    }
     for (size_t u = 0; u < ct->k; u++) {
         size_t m = ct->m[u], f = ct->first[u];
         double SA = 0, SB = 0, mp = 0;
         size_t NA = 0, NB = 0;
-        for (size_t j = f; j < f + m; j++) {
+        for (size_t j = 0; j < m; j++) {
+            const uint32_t b = (uint32_t)(f + j);
+            sa[j] = sb[j] = 0;
+            for (size_t i = 0; i < ct->bna[b]; i++)
+                sa[j] += v[ct->bo[b] + i];
+            for (size_t i = 0; i < ct->bnb[b]; i++)
+                sb[j] += v[ct->bo[b] + ct->bna[b] + i];
             SA += sa[j];
             SB += sb[j];
-            NA += ct->bna[j];
-            NB += ct->bnb[j];
+            NA += ct->bna[b];
+            NB += ct->bnb[b];
         }
         ct->lr[u] = m ? log(SA / (double)NA) - log(SB / (double)NB) + ct->center : NAN;
         if (m < 2)
             continue;
-        for (size_t j = f; j < f + m; j++) {
-            double l = log((SA - sa[j]) / (double)(NA - ct->bna[j])) -
-                       log((SB - sb[j]) / (double)(NB - ct->bnb[j])) + ct->center;
+        for (size_t j = 0; j < m; j++) {
+            double l = log((SA - sa[j]) / (double)(NA - ct->bna[f + j])) -
+                       log((SB - sb[j]) / (double)(NB - ct->bnb[f + j])) + ct->center;
             ps[j] = (double)m * ct->lr[u] - (double)(m - 1) * l;
             mp += ps[j] / (double)m;
         }
         double fct = sqrt((double)m / (double)(m - 1));
-        for (size_t j = f; j < f + m; j++) {
+        for (size_t j = 0; j < m; j++) {
             w += (ps[j] - mp) * (ps[j] - mp);
             ct->jres[ct->njres++] = (ps[j] - mp) * fct;
         }
@@ -282,10 +283,18 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
         ct->why = "no record has the pass label";
         return -1;
     }
-    /* The blocks: runs of both sides with one (pass, cell) in a unit. */
-    size_t cap = 16, nb = 0, nv = 0, vcap = 64, maxn = 1;
-    size_t *bo = il_xcalloc(cap, sizeof *bo), *bna = il_xcalloc(cap, sizeof *bna);
-    size_t *bnb = il_xcalloc(cap, sizeof *bnb);
+    /* The blocks: runs of both sides with one (pass, cell) in a unit.  At
+     * most min(na, nb) blocks and na + nb runs a unit: the arrays are
+     * allocated at those bounds once (no doubling's slack: at a million
+     * records they are the comparison's largest), and trimmed after. */
+    size_t cap = 1, nb = 0, nv = 0, vcap = 1, maxn = 1;
+    for (size_t u = 0; u < k; u++) {
+        size_t na = a->n[ua[u]], nbb = b->n[ub[u]];
+        cap += na < nbb ? na : nbb;
+        vcap += na + nbb;
+    }
+    uint32_t *bo = il_xcalloc(cap, sizeof *bo), *bna = il_xcalloc(cap, sizeof *bna);
+    uint32_t *bnb = il_xcalloc(cap, sizeof *bnb);
     double *v = il_xcalloc(vcap, sizeof *v);
     uint32_t *bpass = il_xcalloc(cap, sizeof *bpass);
     int missing = 0;
@@ -307,20 +316,9 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
                 i2++;
             while (j2 < nbb && kb[j2].pass == kb[j].pass && kb[j2].cell == kb[j].cell)
                 j2++;
-            if (nb == cap) {
-                cap *= 2;
-                bo = il_xrealloc(bo, cap * sizeof *bo);
-                bna = il_xrealloc(bna, cap * sizeof *bna);
-                bnb = il_xrealloc(bnb, cap * sizeof *bnb);
-                bpass = il_xrealloc(bpass, cap * sizeof *bpass);
-            }
-            while (nv + (i2 - i) + (j2 - j) > vcap) {
-                vcap *= 2;
-                v = il_xrealloc(v, vcap * sizeof *v);
-            }
-            bo[nb] = nv;
-            bna[nb] = i2 - i;
-            bnb[nb] = j2 - j;
+            bo[nb] = (uint32_t)nv;
+            bna[nb] = (uint32_t)(i2 - i);
+            bnb[nb] = (uint32_t)(j2 - j);
             bpass[nb] = ka[i].pass;
             for (; i < i2; i++)
                 v[nv++] = a->x[ka[i].i];
@@ -334,6 +332,13 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
         free(ka);
         free(kb);
     }
+    if (nb + 1 < cap) {
+        bo = il_xrealloc(bo, (nb + 1) * sizeof *bo);
+        bna = il_xrealloc(bna, (nb + 1) * sizeof *bna);
+        bnb = il_xrealloc(bnb, (nb + 1) * sizeof *bnb);
+    }
+    if (nv + 1 < vcap)
+        v = il_xrealloc(v, (nv + 1) * sizeof *v);
     ct->blocks = nb;
     ct->bo = bo;
     ct->bna = bna;
@@ -395,7 +400,7 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     ct->stat = ct->q;
     if (!ct->median) {
         double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
-        struct absc *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
+        uint32_t *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
         signed_ranks(c, nb, sr, tmp);
         ct->stat = rank_spread(ct, sr);
         free(sr);
@@ -420,6 +425,16 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     ct->s2 = ct->df > 0 ? w / ct->df : NAN;
     if (!ct->median)
         jackknife(ct, v);
+    /* The runs are needed again only to exchange those of a block with
+     * more than one run a side; a block of one a side flips its contrast's
+     * sign (il_perm_contrasts). */
+    int pairs = 1;
+    for (size_t j = 0; j < nb; j++)
+        pairs &= bna[j] + bnb[j] == 2;
+    if (pairs) {
+        free(ct->v);
+        ct->v = NULL;
+    }
     ct->ok = 1;
     return 0;
 }
@@ -432,19 +447,30 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     if (!ct->ok)
         return NAN;
     size_t nb = ct->blocks;
-    double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *loc = il_xcalloc(ct->k, sizeof *loc);
-    double *scratch = il_xcalloc(ct->maxn + nb, sizeof *scratch);
-    double *pool = il_xcalloc(ct->maxn, sizeof *pool);
-    double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr), *sr0 = il_xcalloc(nb ? nb : 1, sizeof *sr0);
-    struct absc *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
     /* A block of one run a side flips its contrast's sign, and keeps its
      * rank: with only such blocks the ranks are taken once, and an exchange
-     * costs what Q's does. */
+     * costs what Q's does.  They are taken first, and the sort's memory
+     * (its records and qsort's copy of them, 32 bytes a block) is freed
+     * before the exchanges' arrays are made. */
     int flips = 1;
     for (size_t j = 0; j < nb; j++)
         flips &= ct->bna[j] + ct->bnb[j] == 2;
+    double *sr0 = il_xcalloc(nb ? nb : 1, sizeof *sr0);
+    uint32_t *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
     if (!ct->median)
         signed_ranks(ct->c, nb, sr0, tmp);
+    if (flips || ct->median) {
+        free(tmp);
+        tmp = NULL;
+    }
+    double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *loc = il_xcalloc(ct->k, sizeof *loc);
+    /* a block's runs (contrast) or a unit's contrasts (spread's location) */
+    size_t maxm = 1;
+    for (size_t u = 0; u < ct->k; u++)
+        maxm = ct->m[u] > maxm ? ct->m[u] : maxm;
+    double *scratch = il_xcalloc(ct->maxn + maxm, sizeof *scratch);
+    double *pool = il_xcalloc(ct->maxn, sizeof *pool);
+    double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
     size_t ge = 0, done = 0;

@@ -35,6 +35,66 @@ cmp_ur(const void *pa, const void *pb)
     return (x->i > y->i) - (x->i < y->i);
 }
 
+/* Distinct ids of t's field a (b when second), ranked in cmp_ur's order:
+ * rank[id] for each, their count in *nd. */
+static uint32_t *
+rank_ids(const struct ur *t, size_t n, int second, size_t *nd)
+{
+    uint32_t max = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = second ? t[i].b : t[i].a;
+        max = v > max ? v : max;
+    }
+    uint32_t *rank = il_xcalloc((size_t)max + 1, sizeof *rank);
+    struct ur *ids = il_xcalloc(n < (size_t)max + 1 ? (n ? n : 1) : (size_t)max + 1, sizeof *ids);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = second ? t[i].b : t[i].a;
+        if (!rank[v]) {
+            rank[v] = 1;
+            ids[k].a = v;
+            ids[k].b = 0;
+            ids[k++].i = 0;
+        }
+    }
+    qsort(ids, k, sizeof *ids, cmp_ur);
+    for (size_t j = 0; j < k; j++)
+        rank[ids[j].a] = (uint32_t)j;
+    free(ids);
+    *nd = k;
+    return rank;
+}
+
+/* t sorted as qsort with cmp_ur sorts it (a total order), in linear time:
+ * the few distinct values ranked once, then the runs counted into place
+ * by (rank of a, rank of b), each key's runs in index order. */
+static void
+sort_ur(struct ur *t, size_t n)
+{
+    size_t na, nb;
+    uint32_t *ra = rank_ids(t, n, 0, &na), *rb = rank_ids(t, n, 1, &nb);
+    size_t nk = na * nb;
+    if ((nb && nk / nb != na) || nk > 2 * n + 1024) { /* crossed labels of many values */
+        free(ra);
+        free(rb);
+        qsort(t, n, sizeof *t, cmp_ur);
+        return;
+    }
+    size_t *at = il_xcalloc(nk + 1, sizeof *at);
+    for (size_t i = 0; i < n; i++)
+        at[(size_t)ra[t[i].a] * nb + rb[t[i].b] + 1]++;
+    for (size_t j = 0; j < nk; j++)
+        at[j + 1] += at[j];
+    struct ur *o = il_xcalloc(n ? n : 1, sizeof *o);
+    for (size_t i = 0; i < n; i++)
+        o[at[(size_t)ra[t[i].a] * nb + rb[t[i].b]]++] = t[i];
+    memcpy(t, o, n * sizeof *t);
+    free(o);
+    free(at);
+    free(ra);
+    free(rb);
+}
+
 void
 il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, const size_t *slot,
                size_t pass_slot, const struct il_estimator *e, struct il_units *u)
@@ -48,7 +108,7 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
         t[i].i = i;
     }
     sort_d = d;
-    qsort(t, n, sizeof *t, cmp_ur);
+    sort_ur(t, n);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         k += i == 0 || t[i].a != t[i - 1].a || t[i].b != t[i - 1].b;

@@ -162,6 +162,13 @@
  * the machine it runs the program on: the library then reads neither
  * uname nor /proc/cpuinfo in each measured process */
 #define IL_RUN_MACHINE "machine"
+/* one of the library's settings, "set INTERLOPER_X=value", as the variable
+ * would say it (libinterloper(7)): the drivers' per-run settings (strict,
+ * the stack and heap offsets, the pin, events, backend) travel here, not
+ * in the measured program's environment, which then holds only
+ * LD_PRELOAD, INTERLOPER_RUN and the pad; read by config.c's one table,
+ * after the environment (a setting here wins) */
+#define IL_RUN_SET "set"
 
 /* ------------------------------------------------------------ sweep lines */
 /* interloper sweep's own lines in a results file, beside the records:

@@ -59,7 +59,8 @@
 #define IL_R_CI_KIND "ci_kind"       /* one of the four below */
 #define IL_R_CI_OUTSIDE "ci_outside" /* [lo, hi] when exclusive: <= lo or >= hi */
 #define IL_R_VERDICT "verdict"
-#define IL_R_SETUPS "setups" /* the per-setup view, or null */
+#define IL_R_SETUPS "setups"         /* the per-setup view, or null */
+#define IL_R_SETUPS_WHY "setups_why" /* beside a null setups: why there is none */
 /* comparisons[].setups */
 #define IL_R_HETEROGENEITY "heterogeneity" /* {p, why, ...}: setups differ beyond noise? */
 #define IL_R_P "p"

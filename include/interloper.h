@@ -114,6 +114,7 @@ struct il_config {
     const char *events[IL_MAX_EVENTS]; /* names, pointing into events_buf */
     int nevents;
     int events_default; /* 1 when INTERLOPER_EVENTS was unset or empty */
+    const char *events_value; /* its value as given (environment or run spec), for messages */
 
     enum il_backend_kind backend;
     enum il_inherit inherit;
@@ -150,6 +151,10 @@ struct il_config {
  */
 int il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *),
                     char *const *env);
+
+/* One setting, "INTERLOPER_X=value", from a run spec's "set" line: the
+ * same table and parsers, applied over what the environment said. */
+void il_config_set(struct il_config *cfg, const char *kv);
 
 /* Append one message "VAR=value: what" to cfg->errors (bounded). */
 void il_config_error(struct il_config *cfg, const char *var, const char *val, const char *what);

@@ -253,6 +253,8 @@ parse_events(struct il_config *cfg, const char *var, const char *v)
         return;
     }
     strcpy(cfg->events_buf, v);
+    cfg->nevents = 0; /* a run spec's list replaces the environment's */
+    cfg->events_value = v;
     char *p = cfg->events_buf;
     while (*p) {
         char *name = p;
@@ -561,4 +563,25 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
         if (is_ours(*e) && !find_var(*e, name_len(*e)))
             unknown_var(cfg, *e, name_len(*e)), unknown--;
     return cfg->nerrors;
+}
+
+/*
+ * One setting from a run spec's "set" line (run_spec.c), "INTERLOPER_X=value"
+ * as the variable would say it, read by the same table and parsers as the
+ * environment, after it: a driver's per-run settings travel in the spec, so
+ * that the measured program's environment holds none of them (DESIGN.md,
+ * "Labels").  An unknown name, or one the spec cannot set (INTERLOPER_RUN
+ * itself), is one message, as an unknown variable is.
+ */
+void
+il_config_set(struct il_config *cfg, const char *kv)
+{
+    size_t n = name_len(kv);
+    const struct il_var *v = is_ours(kv) && n >= sizeof IL_V_PREFIX ? find_var(kv, n) : NULL;
+    if (!v || !v->parse || v->parse == parse_run) {
+        unknown_var(cfg, kv, n);
+        return;
+    }
+    if (kv[n] == '=' && kv[n + 1])
+        v->parse(cfg, v->name, kv + n + 1);
 }

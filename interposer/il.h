@@ -248,6 +248,7 @@ IL_HIDDEN void il_block_forever(void);
 IL_HIDDEN int il_read_small(const char *path, char *b, size_t n);
 IL_HIDDEN void il_populate(const void *from, const void *to);
 IL_HIDDEN const unsigned long *il_auxv(char **envp);
+IL_HIDDEN unsigned long il_auxval(unsigned long type, unsigned long dflt);
 
 /* backends.c: picks the backend and opens the events */
 IL_HIDDEN void il_events_setup(void);

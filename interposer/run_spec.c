@@ -14,6 +14,12 @@
  *     summary 1
  *     labels {"bench":"bzip2","system":"O3"}
  *     machine "host":"vm","cpu":"AMD EPYC","kernel":"6.1.0"
+ *     set INTERLOPER_STRICT=1
+ *     set INTERLOPER_STACK_OFFSET=4096
+ *
+ * The "set" lines are the driver's settings for this run, as the variables
+ * would say them, read by config.c's table after the environment: they are
+ * not in the program's environment, which is the experiment's factor.
  *
  * The library reads it before main (il_run_load), writes the labels into
  * the record and the record into the results file, and when the image
@@ -28,6 +34,7 @@
  * FIFO, nor take its output and labels from someone else.  The
  * descriptor is closed before main.
  */
+#include <elf.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,8 +65,14 @@ il_run_load(void)
         return;
     long fd = il_sys_open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
     struct stat st;
+    /* the user: the real uid the kernel gave at exec (AT_UID), which
+     * nothing can have changed but a privileged constructor before ours;
+     * the system call only where the vector lacks it */
+    unsigned long uid = il_auxval(AT_UID, ~0UL);
+    if (uid == ~0UL)
+        uid = (unsigned long)il_sys_getuid();
     if (fd < 0 || il_sys_fstat((int)fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-        st.st_uid != (uid_t)il_sys_getuid()) {
+        st.st_uid != (uid_t)uid) {
         char e[64], why[IL_ERROR_MAX];
         char *p = il_cat(why, "not a regular file of yours");
         if (fd < 0) {
@@ -92,7 +105,9 @@ il_run_load(void)
         if (!nl)
             nl = line + strlen(line);
         *nl = 0;
-        if ((v = IS(IL_RUN_OUTPUT)))
+        if ((v = IS(IL_RUN_SET)))
+            il_config_set(&il.cfg, v); /* config.c's table, over the environment */
+        else if ((v = IS(IL_RUN_OUTPUT)))
             out = v;
         else if ((v = IS(IL_RUN_PID)))
             pid = v;

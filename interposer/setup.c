@@ -40,22 +40,13 @@
 /* stack the program keeps below a pinned or offset main, at least */
 #define IL_STACK_ROOM (128UL << 10)
 
-static unsigned long
-auxval(unsigned long type)
-{
-    for (const unsigned long *a = il.auxv; a && a[0] != AT_NULL; a += 2)
-        if (a[0] == type)
-            return a[1];
-    return 0;
-}
-
 /* The top of the initial stack: the kernel copies the exec file name to
  * the very top, one pointer below the end of the mapping (fs/exec.c), and
  * AT_EXECFN points at it.  No /proc parsing needed. */
 static uintptr_t
 stack_top(void)
 {
-    const char *fn = (const char *)auxval(AT_EXECFN);
+    const char *fn = (const char *)il_auxval(AT_EXECFN, 0);
     if (!fn)
         return 0;
     return ((uintptr_t)fn + strlen(fn) + 1 + sizeof(void *) + 4095) & ~(uintptr_t)4095;

@@ -3,6 +3,7 @@
  * a lock or touches stdio, because the finish path may run in a signal
  * handler or inside _exit(); system calls are raw (sys.h).
  */
+#include <elf.h>
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
@@ -541,4 +542,14 @@ il_auxv(char **envp)
     while (!*e)
         e++;
     return (const unsigned long *)e;
+}
+
+/* The auxiliary vector's entry of this type (il.auxv), or dflt. */
+unsigned long
+il_auxval(unsigned long type, unsigned long dflt)
+{
+    for (const unsigned long *a = il.auxv; a && a[0] != AT_NULL; a += 2)
+        if (a[0] == type)
+            return a[1];
+    return dflt;
 }

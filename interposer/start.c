@@ -118,12 +118,10 @@ report_problems(void)
     for (int i = 0; i < il.nlate; i++, n++)
         if (strncmp(il.late_errors[i], "not counted: ", 13)) /* said already */
             il_msg(il.late_errors[i], NULL, NULL);
-    const char *v = NULL;
+    const char *v = il.cfg.events_value;
     for (int i = 0; i < il.nev; i++) {
         if (il.ev[i].ok || il.counted_in || !strncmp(il.ev[i].error, "not counted: ", 13))
             continue;
-        if (!v)
-            v = il_getenv(il.envp, IL_V_EVENTS);
         n++;
         char line[IL_ERROR_MAX];
         char *p = line;

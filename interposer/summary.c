@@ -104,17 +104,22 @@ grouped(uint64_t v, char out[32])
 static char *
 fixed(uint64_t v, int places, char out[40])
 {
-    uint64_t div = 1;
-    for (int i = 0; i < places; i++)
-        div *= 10;
-    char *p = il_fmt_u64(out, v / div);
-    *p++ = '.';
-    char f[24];
-    int k = (int)(il_fmt_u64(f, v % div) - f); /* at most places digits */
-    for (int i = k; i < places; i++)
+    /* v's digits once, the point put in: "0." and zeros before them when
+     * there are no more than places */
+    char d[24];
+    int n = (int)(il_fmt_u64(d, v) - d), k = n - places;
+    char *p = out;
+    if (k > 0) {
+        il_copy_short(p, d, (size_t)k);
+        p += k;
+    } else {
         *p++ = '0';
-    il_copy_short(p, f, (size_t)k);
-    p += k;
+    }
+    *p++ = '.';
+    for (; k < 0; k++)
+        *p++ = '0';
+    il_copy_short(p, d + (n - places > 0 ? n - places : 0), (size_t)(n < places ? n : places));
+    p += n < places ? n : places;
     *p = 0;
     return p;
 }

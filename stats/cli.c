@@ -90,7 +90,8 @@ static const struct il_opt opts[] = {
      "the runs labelled so are a cost inside every other run,\n"
      "measured apart (a shell alone): their mean in each setup\n"
      "is subtracted from the other runs of that setup, and they\n"
-     "are left out",
+     "are left out (a setup left not positive has no per-setup\n"
+     "ratios; the report says why)",
      O_SUBTRACT, REPORT},
     {"per", 0, IL_OPT_VALUE, "LABEL",
      "sum the metric over the records of one run (exec chains,\n"

@@ -162,15 +162,20 @@ verdict_cmp(const struct il_report *r, const struct il_cmp *c)
     if (c->has_setups) {
         const struct il_setups *s = &c->su;
         int dm = decimals(s->min, s->max); /* the two ends apart */
-        if (dm > 1) {
+        if (s->n == 1) {
+            /* one setup: no range, and no decimals to tell ends apart */
+            il_change(lo, sizeof lo, s->min, timey, sp);
+            t += (size_t)snprintf(tail + t, sizeof tail - t, "; its one setup: %s", lo);
+        } else if (dm > 1) {
             change_d(lo, sizeof lo, s->min, timey, sp, dm);
             change_d(hi, sizeof hi, s->max, timey, sp, dm);
         } else {
             il_change(lo, sizeof lo, s->min, timey, sp);
             il_change(hi, sizeof hi, s->max, timey, sp);
         }
-        t += (size_t)snprintf(tail + t, sizeof tail - t, "; single setups ranged from %s to %s", lo,
-                              hi);
+        if (s->n > 1)
+            t += (size_t)snprintf(tail + t, sizeof tail - t,
+                                  "; single setups ranged from %s to %s", lo, hi);
         if (s->has_het && s->het.p < 0.05) {
             t += (size_t)snprintf(tail + t, sizeof tail - t,
                                   ", more than run-to-run noise explains (p = %.2g)", s->het.p);
@@ -492,24 +497,38 @@ contrast_setups(const struct il_report *r, struct il_setups *s, struct il_contra
  * it would need, never "no" (issue 13, section 2).
  */
 static void
-straddle_test(const struct il_opts *o, struct il_setups *s)
+straddle_test(const struct il_opts *o, const struct il_strtab *st, struct il_setups *s)
 {
-    size_t with = 0, minn = SIZE_MAX;
+    /* the runs of the setups without an adjusted interval: "N here", or
+     * "N to M here, the fewest in setup S" when they differ */
+    size_t with = 0, minn = SIZE_MAX, maxn = 0, fewest = 0;
     for (size_t u = 0; u < s->n; u++) {
         with += isfinite(s->alo[u]);
-        minn = s->na[u] < minn ? s->na[u] : minn;
-        minn = s->nb[u] < minn ? s->nb[u] : minn;
+        size_t m = s->na[u] < s->nb[u] ? s->na[u] : s->nb[u];
+        if (isfinite(s->alo[u]))
+            continue;
+        if (m < minn) {
+            minn = m;
+            fewest = u;
+        }
+        maxn = m > maxn ? m : maxn;
     }
     s->adj_setups = with;
     s->straddle_tested = 0;
-    char need[256] = "";
-    if (o->est.kind == IL_EST_MEDIAN || o->est.kind == IL_EST_Q) {
+    char need[256] = "", here[160] = "";
+    if (minn == maxn)
+        snprintf(here, sizeof here, "%zu here", minn);
+    else if (minn != SIZE_MAX)
+        snprintf(here, sizeof here, "%zu to %zu here, the fewest in setup %s", minn, maxn,
+                 il_str(st, s->setup[fewest]));
+    int quantile = o->est.kind == IL_EST_MEDIAN || o->est.kind == IL_EST_Q;
+    if (quantile) {
         size_t n = il_boot_min_n(&o->est, s->adj);
         if (n == SIZE_MAX)
             snprintf(need, sizeof need, "no number of runs gives %s an adjusted interval",
                      o->est.name);
         else
-            snprintf(need, sizeof need, "%zu runs of each side in a setup, %zu here", n, minn);
+            snprintf(need, sizeof need, "%zu runs of each side in a setup, %s", n, here);
     } else {
         snprintf(need, sizeof need, "two runs of each side in a setup");
     }
@@ -518,6 +537,13 @@ straddle_test(const struct il_opts *o, struct il_setups *s)
     } else if (o->est.kind == IL_EST_MIN) {
         snprintf(s->straddle_why, sizeof s->straddle_why,
                  "the minimum has no interval (use the mean or a quantile)");
+    } else if (!s->has_het && with < 2 && quantile) {
+        /* every blocker at once, not one after the other (review of
+         * issue 13, F7): the test's, and the adjusted intervals' */
+        snprintf(s->straddle_why, sizeof s->straddle_why,
+                 "whether the setups differ could not be tested (%s), and %s of %zu setups %s "
+                 "an interval adjusted for their number (it needs %s)",
+                 s->het_why, with ? "1" : "none", s->n, with == 1 ? "has" : "have", need);
     } else if (!s->has_het) {
         snprintf(s->straddle_why, sizeof s->straddle_why,
                  "whether the setups differ could not be tested (%s)", s->het_why);
@@ -741,10 +767,10 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
                               "in a setup)";
         il_warn(IL_W_NOREPS, name,
                 runs ? "the runs within every setup are equal" : "no setup has two runs of each side");
-    } else if (!s->has_het && !s->het_why && k >= 2) {
-        s->het_why = "the minimum has no test";
+    } else if (!s->has_het && !s->het_why) {
+        s->het_why = k < 2 ? "one setup (it needs two at least)" : "the minimum has no test";
     }
-    straddle_test(o, s);
+    straddle_test(o, &r->d.st, s);
     il_contrast_free(&ct);
     free(fa);
     free(fb);
@@ -874,6 +900,13 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     c->value = il_estimate(&o->est, gn->x, gn->n, s);
     c->baseline = il_estimate(&o->est, gd->x, gd->n, s);
     free(s);
+    if ((!(c->value > 0) || !(c->baseline > 0)) && r->d.sub_runs)
+        errx(1,
+             "ratio %s: an estimate is not positive (%g over %g) once the runs of %s=%s are "
+             "subtracted (their mean %g): they took as long as the measured runs; measure "
+             "commands that take far longer than them, a metric that does not count waiting "
+             "(task-clock, recorded with -e task-clock), or leave out --subtract",
+             name, c->value, c->baseline, o->sub_label, o->sub_value, r->d.sub_mean);
     if (!(c->value > 0) || !(c->baseline > 0))
         errx(1,
              "ratio %s: an estimate is not positive (%g over %g); a ratio needs positive "
@@ -884,6 +917,8 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     flat_interval(r, gn, gd, c, &c->flat, &p, &vlog, &method);
     c->has_flat = !c->few;
     if (o->design == IL_D_FLAT) {
+        snprintf(c->setups_why, sizeof c->setups_why,
+                 "no --setup: the runs are not grouped into setups");
         c->f = c->flat;
         c->method = method;
         c->has_p = isfinite(p);
@@ -940,9 +975,46 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     }
     if (o->est.kind == IL_EST_MIN)
         c->method = "the minimum has no honest interval";
-    if (k >= 1) {
+    size_t bad = 0, first = k;
+    for (size_t u = 0; u < k; u++)
+        if (!(a[u] > 0) || !(b[u] > 0)) {
+            first = bad++ ? first : u;
+        }
+    if (k >= 1 && bad) {
+        /* A setup whose estimate is not positive (the runs of --subtract
+         * took as long as the measured ones there) has no ratio, so there
+         * is no per-setup view; the headline, over the setups' means, is
+         * still whole.  The setup is not left out: the setups left out
+         * would be those whose difference came out lowest, chosen by their
+         * result, biasing the ratio (interloper-report(1), --subtract). */
+        const char *id = il_str(&r->d.st, un->id[ia[first]]);
+        if (r->d.sub_runs)
+            snprintf(c->setups_why, sizeof c->setups_why,
+                     "setup %s's estimate is not positive (%g over %g; %zu of %zu setups) once "
+                     "the mean of its runs of %s=%s is subtracted: there they took as long as "
+                     "the measured runs (wall time on a busy machine?), and a ratio needs "
+                     "positive values; measure commands that take far longer than them, a "
+                     "metric that does not count waiting (task-clock, recorded with -e "
+                     "task-clock), or leave out --subtract",
+                     id, a[first], b[first], bad, k, o->sub_label, o->sub_value);
+        else
+            snprintf(c->setups_why, sizeof c->setups_why,
+                     "setup %s's estimate is not positive (%g over %g; %zu of %zu setups), and "
+                     "a ratio needs positive values: check --subtract-floor or the metric",
+                     id, a[first], b[first], bad, k);
+    } else if (k >= 1) {
         per_setup(r, c, un, ud, ia, ib, k, name);
         c->su.unpaired = unpaired;
+    } else {
+        char what[160];
+        if (o->design == IL_D_CROSSED)
+            snprintf(what, sizeof what, "cell of '%s' and '%s'", o->d_label[0], o->d_label[1]);
+        else
+            snprintf(what, sizeof what, "value of '%s'", o->d_label[0]);
+        snprintf(c->setups_why, sizeof c->setups_why,
+                 "no %s has runs of both sides (%zu on one side, %zu on the other, none "
+                 "shared); run both in the same setups",
+                 what, un->k, ud->k);
     }
     free(a);
     free(b);

@@ -772,7 +772,7 @@ struct il_setups {
      * with some setups lacking an adjusted interval, which were tested */
     int straddle_tested;
     size_t adj_setups; /* setups with an adjusted interval */
-    char straddle_why[320];
+    char straddle_why[800];
     struct il_het het;
     size_t above, below; /* adjusted intervals wholly above / below 1 */
     int straddles;       /* het rejects and above and below are both > 0 */
@@ -797,8 +797,10 @@ struct il_cmp {
     double vlog, vlog_df;   /* variance of log ratio and its df (suite) */
     int has_svr;            /* the ratio of the two groups' setup variances */
     double svr, svr_lo, svr_hi;
+    const char *svr_why; /* with a design and no ratio: why */
     int has_setups;
     struct il_setups su;
+    char setups_why[800]; /* why there is no per-setup view (has_setups 0) */
     char *verdict;
 };
 
@@ -831,6 +833,7 @@ struct il_gsetups {
     double *test_est, test_center;
     int has_test;   /* p: no setup effect, by permuting runs across setups */
     int blocked;    /* ... within each block (pass and cell), not freely */
+    const char *free_why;   /* not blocked: why (NULL: the records carry no passes) */
     size_t passes, nblocks; /* blocked: the passes and blocks */
     int calibrated; /* het's tau^2 interval from the shuffles' Q, not chi^2 */
     double p;

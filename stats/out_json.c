@@ -280,6 +280,11 @@ setups(const struct il_report *r, const struct il_setups *s)
     set(j, "geomean_ci", jpair(s->gm_lo, s->gm_hi, s->has_gm_ci));
     set(j, "mean", jnum(s->mean));
     set(j, "ci", jpair(s->lo_mean, s->hi_mean, s->has_ci));
+    if (!s->has_ci || !s->has_gm_ci) /* beside the nulls only */
+        set(j, "why_no_ci",
+            json_string(s->n < 2 ? "one setup: an interval over setups needs two at least"
+                                 : "the setups' ratios give no interval over setups (too few "
+                                   "crossed cells, or no spread)"));
     set(j, "heterogeneity", het(o, s));
     if (s->has_shares) {
         json_t *sh = json_object();
@@ -336,12 +341,16 @@ comparisons(const struct il_report *r)
         set(o, "setups_unpaired",
             r->o->design != IL_D_FLAT ? json_integer((json_int_t)c->unpaired) : json_null());
         set(o, "flat", flat(c));
-        set(o, "setups", c->has_setups ? setups(r, &c->su) : json_null());
+        set(o, IL_R_SETUPS, c->has_setups ? setups(r, &c->su) : json_null());
+        if (!c->has_setups)
+            set(o, IL_R_SETUPS_WHY, json_string(c->setups_why));
         set(o, "setup_variance",
             c->has_svr ? json_pack("{s:o,s:o}", "ratio", jnum(c->svr), "ci",
                                    json_pack("[oo]", jnum(c->svr_lo),
                                              isfinite(c->svr_hi) ? jnum(c->svr_hi) : json_null()))
                        : json_null());
+        if (!c->has_svr && c->svr_why)
+            set(o, "why_no_setup_variance", json_string(c->svr_why));
         set(o, IL_R_VERDICT, json_string(c->verdict));
         json_array_append_new(a, o);
     }

@@ -856,6 +856,10 @@ il_out_text(FILE *fp, const struct il_report *r, int md)
         any |= r->cmp[i].has_setups;
     if (any)
         setups_table(fp, r, md);
+    for (size_t i = 0; i < r->ncmp && r->o->design != IL_D_FLAT; i++)
+        if (!r->cmp[i].has_setups)
+            fprintf(fp, "%s: no per-setup ratios: %s\n", r->gname[r->cmp[i].g],
+                    r->cmp[i].setups_why);
     if (r->gsu)
         group_setups_table(fp, r, md);
     if (r->nsuite)

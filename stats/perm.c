@@ -698,5 +698,7 @@ il_exch_group_text(const struct il_opts *o, const struct il_gsetups *s, char *bu
         snprintf(buf, n,
                  "runs exchanged freely across setups, which assumes that runs are exchangeable: "
                  "no drift between them (%s)",
-                 !o->passes ? "--passes none" : "the records carry no passes");
+                 !o->passes    ? "--passes none"
+                 : s->free_why ? s->free_why
+                               : "the records carry no passes");
 }

@@ -336,6 +336,11 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
             pos = bs = NULL;
         }
     }
+    for (size_t i = 0; !pos && sub->pass && i < N; i++)
+        if (sub->pass[i] == IL_MISSING_ID) {
+            s->free_why = "some runs have no pass label";
+            break;
+        }
     s->p = perm_p(&o->est, sub, pos, bs, pos ? nb : 0, P, o->seed, &s->crit, qp, nq);
     s->has_test = isfinite(s->p);
     untestable(o, sub, s, pos != NULL);
@@ -515,12 +520,16 @@ il_setup_var_ratio(const struct il_report *r, struct il_cmp *c)
         return;
     const struct il_gsetups *a = &r->gsu[o->speedup ? c->base : c->g];
     const struct il_gsetups *b = &r->gsu[o->speedup ? c->g : c->base];
-    if (!a->has_tau || !b->has_tau || !a->het.has_tau_ci || !b->het.has_tau_ci)
+    if (!a->has_tau || !b->has_tau || !a->het.has_tau_ci || !b->het.has_tau_ci) {
+        c->svr_why = "a side has no tau or no interval of tau (its setup_effect says why)";
         return;
+    }
     double conf = 1 - (1 - IL_CONF) / 2, alo, ahi, blo, bhi;
     if (il_tau2_ci(a->ty, a->tvar, a->tk, conf, &alo, &ahi) ||
-        il_tau2_ci(b->ty, b->tvar, b->tk, conf, &blo, &bhi) || !(bhi > 0))
-        return; /* no setup variance in the baseline to compare with */
+        il_tau2_ci(b->ty, b->tvar, b->tk, conf, &blo, &bhi) || !(bhi > 0)) {
+        c->svr_why = "the baseline's setups show no setup variance to compare with";
+        return;
+    }
     c->has_svr = 1;
     c->svr = b->het.tau2 > 0 ? a->het.tau2 / b->het.tau2 : NAN;
     c->svr_lo = bhi > 0 ? alo / bhi : NAN;

@@ -204,10 +204,12 @@ struct il_env {
     char **v;
     size_t n, cap;
 };
-/* Slots for what varies between runs, at fixed places in the environment,
- * each of a constant width, and the pad, always last. */
+/* What varies between runs: the setup's settings, the run spec's "set"
+ * lines (il_env_setup), beside the run's fixed ones (il_env_build), and
+ * the pad, always last in the environment. */
 struct il_slots {
-    char stack[48], heap[48], pin[48];
+    char *fixed;     /* "set" lines of the events, backend and strictness */
+    char setup[192]; /* "set" lines of the offsets and the pin */
     char *pad; /* IL_V_PAD "=" then padmax bytes */
     size_t padmax, padlen;
 };
@@ -239,9 +241,10 @@ struct il_spec {
 /* A private directory $TMPDIR/interloper-run.XXXXXXXX (0700): the path
  * is of one length for every run.  With dry, only the name's shape. */
 void il_spec_dir(struct il_spec *s, const char *me, int dry);
-/* Write the spec atomically: 0, or -1 with errno. */
+/* Write the spec atomically, with the slots' "set" lines: 0, or -1 with
+ * errno. */
 int il_spec_write(struct il_spec *s, long pid, const char *output, int summary,
-                  const char *labels_json);
+                  const char *labels_json, const struct il_slots *slots);
 /* Remove the spec directory and what interloper put in it. */
 void il_spec_remove(struct il_spec *s);
 /* Remove the spec directories of runs and sweeps that have ended without

@@ -6,11 +6,14 @@
  *
  * The environment is the caller's (or with --env-clean only PATH, HOME and
  * the --keep names), without any INTERLOPER_ variable, then LD_PRELOAD with
- * the library in front, the variables of the setup (each of a constant
- * width), INTERLOPER_RUN (the spec's path, of a constant length) and the
- * pad INTERLOPER_PAD, always present and always last, so that two setups
- * differ in the environment only by the pad's length (Mytkowicz et al.,
- * ASPLOS'09, section 4.2: the environment's size moves the stack).
+ * the library in front, INTERLOPER_RUN (the spec's path, of a constant
+ * length) and the pad INTERLOPER_PAD, always present and always last, so
+ * that two setups differ in the environment only by the pad's length
+ * (Mytkowicz et al., ASPLOS'09, section 4.2: the environment's size moves
+ * the stack).  The setup's settings (strict, the offsets, the pin, events,
+ * backend) go in the run spec's "set" lines, not in the environment: the
+ * environment is the experiment's factor, and every variable there costs
+ * each measured process the loader's scan of it.
  */
 #include <dirent.h>
 #include <err.h>
@@ -176,17 +179,16 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
         env_put(e, *v);
     }
     env_put(e, preload_with(lib, first, env_get(e, "LD_PRELOAD")));
+    /* the run's fixed settings, for the spec (il_spec_write) */
+    struct il_buf f = {0};
+    il_buf_str(&f, "");
     if (c->events)
-        env_put(e, il_xasprintf(IL_V_EVENTS "=%s", c->events));
+        il_buf_printf(&f, IL_RUN_SET " " IL_V_EVENTS "=%s\n", c->events);
     if (c->backend)
-        env_put(e, il_xasprintf(IL_V_BACKEND "=%s", c->backend));
-    /* always there, of one width: run (lenient by default) and sweep
-     * (strict by default) give a setup the same environment size */
-    env_put(e, c->strict ? IL_V_STRICT "=1" : IL_V_STRICT "=0");
-    il_env_setup(s, 0, 0, IL_PINMODE_NONE, 0, 0);
-    env_put(e, s->stack);
-    env_put(e, s->heap);
-    env_put(e, s->pin);
+        il_buf_printf(&f, IL_RUN_SET " " IL_V_BACKEND "=%s\n", c->backend);
+    if (c->strict)
+        il_buf_str(&f, IL_RUN_SET " " IL_V_STRICT "=1\n");
+    s->fixed = f.p;
     env_put(e, il_xasprintf(IL_V_RUN "=%s", spec));
     for (size_t i = 0; i < fillers; i++) /* one name: the library knows it */
         env_append(e, IL_PAD_PREFIX);
@@ -200,20 +202,26 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
     il_env_setup(s, 0, 0, IL_PINMODE_NONE, 0, 0);
 }
 
-/* Constant widths: 8 and 10 digits for the offsets (their maxima are 64M
- * and 1G), and none, auto or an 18-character address for the pin. */
+/* The setup's "set" lines for the spec, only those that differ from the
+ * library's defaults (no offset, no pin): nothing for the library to
+ * parse in the common case. */
 void
 il_env_setup(struct il_slots *s, unsigned long long stack_offset, unsigned long long heap_offset,
              enum il_pinmode pin, uintptr_t pin_addr, size_t pad)
 {
-    snprintf(s->stack, sizeof s->stack, IL_V_STACK_OFFSET "=%08llu", stack_offset);
-    snprintf(s->heap, sizeof s->heap, IL_V_HEAP_OFFSET "=%010llu", heap_offset);
+    char *p = s->setup, *end = s->setup + sizeof s->setup;
+    p[0] = 0;
+    if (stack_offset)
+        p += snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_STACK_OFFSET "=%llu\n",
+                      stack_offset);
+    if (heap_offset)
+        p += snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_HEAP_OFFSET "=%llu\n",
+                      heap_offset);
     if (pin == IL_PINMODE_ADDR)
-        snprintf(s->pin, sizeof s->pin, IL_V_STACK_PIN "=0x%016llx",
+        snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_STACK_PIN "=0x%llx\n",
                  (unsigned long long)pin_addr);
-    else
-        snprintf(s->pin, sizeof s->pin, IL_V_STACK_PIN "=%s",
-                 pin == IL_PINMODE_AUTO ? "auto" : "none");
+    else if (pin == IL_PINMODE_AUTO)
+        snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_STACK_PIN "=auto\n");
     if (s->pad && pad <= s->padmax) {
         char *body = s->pad + sizeof IL_PAD_PREFIX - 1;
         body[s->padlen] = 'x';
@@ -266,7 +274,8 @@ il_spec_dir(struct il_spec *s, const char *me, int dry)
  * names, a plain rename.
  */
 int
-il_spec_write(struct il_spec *s, long pid, const char *output, int summary, const char *labels_json)
+il_spec_write(struct il_spec *s, long pid, const char *output, int summary, const char *labels_json,
+              const struct il_slots *slots)
 {
     /* the machine as the library writes it, read once per driver: then
      * no measured process reads uname and /proc/cpuinfo itself */
@@ -278,6 +287,7 @@ il_spec_write(struct il_spec *s, long pid, const char *output, int summary, cons
                   IL_RUN_SCHEMA "\n" IL_RUN_PID " %ld\n" IL_RUN_OUTPUT " %s\n" IL_RUN_SUMMARY
                                 " %d\n" IL_RUN_LABELS " %s\n" IL_RUN_MACHINE " %s\n",
                   pid, output, summary, labels_json, machine);
+    il_buf_printf(&b, "%s%s", slots->fixed ? slots->fixed : "", slots->setup);
     int fd = open(s->tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     int rc =
         fd < 0 || pwrite(fd, b.p, b.n, 0) != (ssize_t)b.n || ftruncate(fd, (off_t)b.n) < 0 ? -1 : 0;

@@ -322,15 +322,15 @@ draw(struct run *r, const char *abs_out, char **pargv)
 /* The environment, the pad last: exactly --env-size bytes, or --env-add
  * more than it would be. */
 static void
-environment(const struct run *r, const char *lib, struct il_spec *spec, struct il_env *env)
+environment(const struct run *r, const char *lib, struct il_spec *spec, struct il_env *env,
+            struct il_slots *slots)
 {
     const struct il_common *c = &r->c;
-    struct il_slots slots;
     if (!c->dry)
         il_spec_clean_stale();
     il_spec_dir(spec, ME, c->dry);
-    il_env_build(env, &slots, c, lib, r->first, spec->path, IL_PAD_MAX, 0);
-    il_env_setup(&slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, 0);
+    il_env_build(env, slots, c, lib, r->first, spec->path, IL_PAD_MAX, 0);
+    il_env_setup(slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, 0);
     size_t base = il_env_bytes(env), pad = (size_t)r->env_add;
     if (r->v_size) {
         if (r->env_size < base) {
@@ -354,17 +354,20 @@ environment(const struct run *r, const char *lib, struct il_spec *spec, struct i
         errx(1, "--env-add %llu: above the kernel's limit of %zu bytes for one variable",
              r->env_add, (size_t)IL_PAD_MAX);
     }
-    il_env_setup(&slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, pad);
+    il_env_setup(slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, pad);
 }
 
 /* -n: the environment, the argument vector as exec'd (what goes after --
  * to run it again), the file exec'd, the size and the labels. */
 static int
-print_dry(const struct il_env *env, char **pargv, const char *path, const char *lab)
+print_dry(const struct il_env *env, const struct il_slots *slots, char **pargv, const char *path,
+          const char *lab)
 {
     struct il_buf b = {0};
     for (size_t k = 0; k < env->n; k++)
         il_buf_printf(&b, "%s\n", env->v[k]);
+    /* the settings, which travel in the spec ("set INTERLOPER_X=value") */
+    il_buf_printf(&b, "%s%s", slots->fixed ? slots->fixed : "", slots->setup);
     /* the argument vector as exec'd (what goes after -- to run it
      * again), then the file exec'd */
     il_buf_str(&b, "--");
@@ -395,11 +398,12 @@ main(int argc, char **argv)
     char *lab = labels(&r, argv[i]);
     struct il_spec spec;
     struct il_env env;
-    environment(&r, lib, &spec, &env);
+    struct il_slots slots;
+    environment(&r, lib, &spec, &env, &slots);
     char **pargv = &argv[i];
     if (c->dry)
-        return print_dry(&env, pargv, path, lab);
-    if (il_spec_write(&spec, (long)getpid(), abs_out, !c->quiet, lab) < 0) {
+        return print_dry(&env, &slots, pargv, path, lab);
+    if (il_spec_write(&spec, (long)getpid(), abs_out, !c->quiet, lab, &slots) < 0) {
         int e = errno;
         il_spec_remove(&spec);
         errno = e;

@@ -446,9 +446,9 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     const char *path = program(st, r, &pin);
     snprintf(st->launch, sizeof st->launch, "%016llx-%llu", st->nonce, ++st->launches);
     labels(st, r, lab);
-    if (il_spec_write(&st->spec, 0, st->rec_path, 0, lab->p) < 0)
-        err(1, "cannot write the run spec %s", st->spec.path);
     il_env_setup(&st->slots, stack, heap, pin, s->pin_addr, (size_t)env + st->extra);
+    if (il_spec_write(&st->spec, 0, st->rec_path, 0, lab->p, &st->slots) < 0)
+        err(1, "cannot write the run spec %s", st->spec.path);
     if (lseek(st->in_fd, 0, SEEK_SET) < 0 && errno != ESPIPE)
         err(1, "--input: cannot rewind");
     reset(st->out_fd);

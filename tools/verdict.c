@@ -327,6 +327,8 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
                 setup_range(&b, verdict);
             beyond_noise(&b, rep, setups);
             il_buf_str(&b, "\n");
+        } else if (il_json_str(c, IL_R_SETUPS_WHY)) {
+            il_buf_printf(&b, "    no per-setup ratios: %s\n", il_json_str(c, IL_R_SETUPS_WHY));
         }
     }
     if (!json_array_size(cmps))

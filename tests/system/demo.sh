@@ -3,7 +3,9 @@
 # form, run as a user runs it; every file it promises is there and valid,
 # and the summary's numbers are the records' own: recomputed here with
 # interloper report --json from the results files it kept.
-# timeout: 900
+# timeout: 1200
+# (a hang guard, not a duration goal: about 5 minutes quiet, and 864 s was
+# seen at load 15 to 18 with 900 here)
 # isolate: net
 # shellcheck disable=SC1091 # sourced from the tree at run time
 # shellcheck source=tests/lib.sh
@@ -93,6 +95,9 @@ for c in json.load(open(t + "/bz.json"))["comparisons"]:
     b = c["labels"]["bench"]
     want("- **%s**: speedup %.4f (95%% CI %.4f to %.4f)" % (b, c["ratio"], c["ci"][0], c["ci"][1]))
     s = c["setups"]
+    if s is None:  # said, never a TypeError: the report gives why
+        missing.append("%s: no per-setup view: %s" % (b, c.get("setups_why")))
+        continue
     want("- %s: single cells ranged from %.4f to %.4f" % (b, s["min"], s["max"]))
     claim = "p = %.2g); **Claim 4, one setup alone could mislead: " % s["heterogeneity"]["p"]
     want(claim + ("appeared here**" if s["straddles_one"] else ""))
@@ -110,7 +115,9 @@ done
 assert_match "$(cat "$O/README.md")" "\\*\\*Claim 3, the link order changes the time \\(compress\\): (appeared here|did not appear here|could not be tested here)\\*\\*" "claim 3 ends with its verdict"
 
 try "demo.sh --from analyses the kept run again: the same summary, reports and table"
-sh "$TOP/demo/demo.sh" --from "$O" --out "$T/again" >/dev/null 2>"$T/err2.txt"
+# --no-figures: the figures were checked above, and drawing them again
+# took a quarter of the re-analysis (98 s against 71 s on demo/results/)
+sh "$TOP/demo/demo.sh" --from "$O" --out "$T/again" --no-figures >/dev/null 2>"$T/err2.txt"
 assert_eq "$?" 0 "exit status ($(tail -n 2 "$T/err2.txt"))"
 for f in README.md paper-table.md report-env-coarse.txt report-env-levels.txt report-causal.txt report-bzip2.txt; do
 	assert_true "$f is the same" cmp -s "$O/$f" "$T/again/$f"

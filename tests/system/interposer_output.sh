@@ -214,6 +214,27 @@ INTERLOPER_OUTPUT="$T/r.jsonl" INTERLOPER_RUN=spec LD_PRELOAD="$LIB" "$P" hello 
 assert_eq "$(wc -l <err | tr -d ' ')" 1 "one line"
 assert_match "$(cat err)" "^interloper: INTERLOPER_RUN=spec: not an absolute path.*; the record goes to INTERLOPER_OUTPUT, without labels$" "the line"
 
+try "a spec's set lines are the library's settings, read by its table, over the environment"
+printf 'interloper-run/1\npid 0\noutput %s/set.jsonl\nsummary 0\nlabels {"a":"b"}\nset INTERLOPER_STACK_OFFSET=4096\nset INTERLOPER_HEAP_OFFSET=2k\nset INTERLOPER_EVENTS=page-faults\n' "$T" >setspec
+INTERLOPER_STACK_OFFSET=32 INTERLOPER_EVENTS=task-clock INTERLOPER_RUN="$T/setspec" LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$?" 0 "status"
+assert_eq "$(cat err)" "" "nothing said"
+assert_eq "$(jget set.jsonl 'r[-1]["setup"]["stack_offset_requested"], r[-1]["setup"]["heap_offset_requested"], list(r[-1]["events"])')" \
+	"(4096, 2048, ['page-faults'])" "the spec's offsets and events, not the environment's"
+
+try "a bad value in a spec's set line: one line in the variable's words; strict stops before main"
+printf 'interloper-run/1\npid 0\noutput %s/bad.jsonl\nsummary 0\nlabels {}\nset INTERLOPER_STRICT=1\nset INTERLOPER_STACK_OFFSET=lots\n' "$T" >badspec
+INTERLOPER_RUN="$T/badspec" LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$?" 127 "status: strict, from the spec"
+assert_eq "$(cat out)" "" "main never ran"
+assert_eq "$(grep -c '^interloper: INTERLOPER_STACK_OFFSET=lots: not a byte count' err)" 1 "the line"
+assert_eq "$(wc -l <err | tr -d ' ')" 2 "and the stop, nothing else"
+printf 'interloper-run/1\npid 0\noutput %s/bad.jsonl\nsummary 0\nlabels {}\nset INTERLOPER_NOPE=1\nset INTERLOPER_RUN=/x\n' "$T" >badspec
+INTERLOPER_RUN="$T/badspec" LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$?" 0 "status: not strict"
+assert_eq "$(grep -c '^interloper: INTERLOPER_NOPE=1: unknown variable; expected one of INTERLOPER_EVENTS' err) $(grep -c '^interloper: INTERLOPER_RUN=/x: unknown variable' err)" "1 1" \
+	"an unknown name, and one a spec cannot set, are one line each"
+
 try "a spec file owned by someone else is refused"
 if [ "$(id -u)" -ne 0 ]; then
 	skip "needs root to give the spec file to another user"

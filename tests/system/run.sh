@@ -240,6 +240,15 @@ assert_match "$(grep '^labels ' out)" '"setup":"e8"' "the labels"
 run -n -- env x >out2
 assert_eq "$(sed -n 's/^-- //p' out2) | $(sed -n 's/^exec //p' out2)" "env x | $(which env)" "a program found on PATH: argv as given, then the file"
 
+try "the settings travel in the run spec: the program's environment has only RUN and the pad"
+run --stack-offset 64 --heap-offset 4096 --stack-pin --events page-faults --backend perf -- env >out 2>/dev/null
+assert_eq "$(grep '^INTERLOPER_' out | sed 's/=.*//' | tr '\n' ' ')" "INTERLOPER_RUN INTERLOPER_PAD " "INTERLOPER_ variables"
+assert_eq "$(last '["setup"]["stack_offset_requested"], r[-1]["setup"]["heap_offset"], r[-1]["setup"]["stack_pinned"], list(r[-1]["events"])')" \
+	"(64, 4096, True, ['page-faults'])" "the settings, applied"
+run -n --stack-offset 64 --stack-pin --events page-faults -- env >out
+assert_eq "$(grep '^set ' out | tr '\n' ' ')" "set INTERLOPER_EVENTS=page-faults set INTERLOPER_STACK_OFFSET=64 set INTERLOPER_STACK_PIN=auto " \
+	"-n prints the spec's set lines"
+
 try "the setup's id label comes from the factors; --label overrides it"
 run --env-add 64 --stack-offset 32 --heap-offset 4096 -- "$P" hello >/dev/null
 assert_eq "$(last '["labels"]')" '{"bench": "probe", "setup": "e64-s32-h4096", "env_add": "64", "stack_offset": "32", "heap_offset": "4096"}' "labels: bench is the program's file name"

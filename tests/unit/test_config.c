@@ -223,6 +223,39 @@ test_environment_scan(void **state)
     assert_non_null(strstr(cfg.errors[1], ", _DEBUG"));
 }
 
+/* A run spec's "set" line goes through the same table, over what the
+ * environment said: the spec's events list replaces the environment's, a
+ * bad value is one message in the variable's words, an unknown name or
+ * INTERLOPER_RUN (which a spec cannot set) is reported as unknown, an
+ * empty value is as good as unset. */
+static void
+test_spec_settings(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("INTERLOPER_EVENTS=task-clock,page-faults", "INTERLOPER_STACK_OFFSET=32",
+                           NULL),
+                     0);
+    il_config_set(&cfg, "INTERLOPER_EVENTS=context-switches");
+    il_config_set(&cfg, "INTERLOPER_STACK_OFFSET=4k");
+    il_config_set(&cfg, "INTERLOPER_STRICT=1");
+    il_config_set(&cfg, "INTERLOPER_HEAP_OFFSET=");
+    assert_int_equal(cfg.nerrors, 0);
+    assert_int_equal(cfg.nevents, 1);
+    assert_string_equal(cfg.events[0], "context-switches");
+    assert_string_equal(cfg.events_value, "context-switches");
+    assert_int_equal(cfg.stack_offset, 4096);
+    assert_true(cfg.strict);
+    assert_int_equal(cfg.heap_offset, 0);
+    il_config_set(&cfg, "INTERLOPER_STACK_PIN=nowhere");
+    il_config_set(&cfg, "INTERLOPER_NOPE=1");
+    il_config_set(&cfg, "INTERLOPER_RUN=/x");
+    assert_int_equal(cfg.nerrors, 3);
+    assert_non_null(strstr(cfg.errors[0], "INTERLOPER_STACK_PIN=nowhere: not an address"));
+    assert_non_null(strstr(cfg.errors[1], "INTERLOPER_NOPE=1: unknown variable; expected one of"));
+    assert_non_null(strstr(cfg.errors[2], "INTERLOPER_RUN=/x: unknown variable"));
+    assert_string_equal(cfg.run_spec, "");
+}
+
 static void
 test_strerror(void **state)
 {
@@ -248,6 +281,7 @@ main(void)
         cmocka_unit_test(test_output),
         cmocka_unit_test(test_unknown_variable),
         cmocka_unit_test(test_environment_scan),
+        cmocka_unit_test(test_spec_settings),
         cmocka_unit_test(test_strerror),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

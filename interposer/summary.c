@@ -118,8 +118,9 @@ fixed(uint64_t v, int places, char out[40])
     *p++ = '.';
     for (; k < 0; k++)
         *p++ = '0';
-    il_copy_short(p, d + (n - places > 0 ? n - places : 0), (size_t)(n < places ? n : places));
-    p += n < places ? n : places;
+    int frac = n < places ? n : places; /* the digits after the zeros */
+    il_copy_short(p, d + n - frac, (size_t)frac);
+    p += frac;
     *p = 0;
     return p;
 }

@@ -44,8 +44,14 @@
  * perm.c use 101 to 107). */
 enum { IL_STREAM_CONTRAST = 108 };
 
-#define IL_PERM 999
-#define IL_FEW_BLOCKS 5 /* a setup's blocks below which its intervals widen */ /* permutations of the per-setup test for quantiles */
+/* What to do when the runs of --subtract took as long as the measured
+ * ones (the refusal of a ratio, and a withheld per-setup view, say it). */
+#define SUBTRACT_FIX                                                                               \
+    "measure commands that take far longer than them, a metric that does not count waiting "       \
+    "(task-clock, recorded with -e task-clock), or leave out --subtract"
+
+#define IL_PERM 999     /* permutations of the per-setup test for quantiles */
+#define IL_FEW_BLOCKS 5 /* a setup's blocks below which its intervals widen */
 
 /* The most decimals a percentage gets: a double's 16 digits, less the two
  * before the point. */
@@ -174,8 +180,8 @@ verdict_cmp(const struct il_report *r, const struct il_cmp *c)
             il_change(hi, sizeof hi, s->max, timey, sp);
         }
         if (s->n > 1)
-            t += (size_t)snprintf(tail + t, sizeof tail - t,
-                                  "; single setups ranged from %s to %s", lo, hi);
+            t += (size_t)snprintf(tail + t, sizeof tail - t, "; single setups ranged from %s to %s",
+                                  lo, hi);
         if (s->has_het && s->het.p < 0.05) {
             t += (size_t)snprintf(tail + t, sizeof tail - t,
                                   ", more than run-to-run noise explains (p = %.2g)", s->het.p);
@@ -191,13 +197,13 @@ verdict_cmp(const struct il_report *r, const struct il_cmp *c)
                                       "conclusion could not be tested: %s",
                                       s->straddle_why);
             else
-                t += (size_t)snprintf(
-                    tail + t, sizeof tail - t, ", but with intervals adjusted for %zu setups %s%s%s%s",
-                    s->n,
-                    s->above   ? "some lie wholly above 1 and none wholly below"
-                    : s->below ? "some lie wholly below 1 and none wholly above"
-                               : "none lies wholly above or below 1",
-                    *s->straddle_why ? " (" : "", s->straddle_why, *s->straddle_why ? ")" : "");
+                t += (size_t)snprintf(tail + t, sizeof tail - t,
+                                      ", but with intervals adjusted for %zu setups %s%s%s%s", s->n,
+                                      s->above   ? "some lie wholly above 1 and none wholly below"
+                                      : s->below ? "some lie wholly below 1 and none wholly above"
+                                                 : "none lies wholly above or below 1",
+                                      *s->straddle_why ? " (" : "", s->straddle_why,
+                                      *s->straddle_why ? ")" : "");
         } else if (s->has_het) {
             t += (size_t)snprintf(tail + t, sizeof tail - t,
                                   ", a spread consistent with run-to-run noise (p = %.2g)",
@@ -766,7 +772,8 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
                             : "no setup has two runs of each side (it needs two runs of each side "
                               "in a setup)";
         il_warn(IL_W_NOREPS, name,
-                runs ? "the runs within every setup are equal" : "no setup has two runs of each side");
+                runs ? "the runs within every setup are equal"
+                     : "no setup has two runs of each side");
     } else if (!s->has_het && !s->het_why) {
         s->het_why = k < 2 ? "one setup (it needs two at least)" : "the minimum has no test";
     }
@@ -903,9 +910,7 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     if ((!(c->value > 0) || !(c->baseline > 0)) && r->d.sub_runs)
         errx(1,
              "ratio %s: an estimate is not positive (%g over %g) once the runs of %s=%s are "
-             "subtracted (their mean %g): they took as long as the measured runs; measure "
-             "commands that take far longer than them, a metric that does not count waiting "
-             "(task-clock, recorded with -e task-clock), or leave out --subtract",
+             "subtracted (their mean %g): they took as long as the measured runs; " SUBTRACT_FIX,
              name, c->value, c->baseline, o->sub_label, o->sub_value, r->d.sub_mean);
     if (!(c->value > 0) || !(c->baseline > 0))
         errx(1,
@@ -977,9 +982,8 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
         c->method = "the minimum has no honest interval";
     size_t bad = 0, first = k;
     for (size_t u = 0; u < k; u++)
-        if (!(a[u] > 0) || !(b[u] > 0)) {
-            first = bad++ ? first : u;
-        }
+        if ((!(a[u] > 0) || !(b[u] > 0)) && !bad++)
+            first = u;
     if (k >= 1 && bad) {
         /* A setup whose estimate is not positive (the runs of --subtract
          * took as long as the measured ones there) has no ratio, so there
@@ -993,9 +997,7 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
                      "setup %s's estimate is not positive (%g over %g; %zu of %zu setups) once "
                      "the mean of its runs of %s=%s is subtracted: there they took as long as "
                      "the measured runs (wall time on a busy machine?), and a ratio needs "
-                     "positive values; measure commands that take far longer than them, a "
-                     "metric that does not count waiting (task-clock, recorded with -e "
-                     "task-clock), or leave out --subtract",
+                     "positive values; " SUBTRACT_FIX,
                      id, a[first], b[first], bad, k, o->sub_label, o->sub_value);
         else
             snprintf(c->setups_why, sizeof c->setups_why,

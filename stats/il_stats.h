@@ -964,7 +964,8 @@ struct il_contrast {
     /* the blocks: runs v[bo[j] ..) of the value (bna) then the baseline
      * (bnb), the value's divided by theta; c[j] the contrast */
     uint32_t *bo, *bna, *bnb;
-    size_t maxn;
+    size_t maxn, maxm; /* the most runs in a block, blocks in a unit */
+    int pairs;         /* every block has one run a side (v is then freed) */
     double *v, *c;
 };
 /* 0 when the records have blocks of both sides (ct->ok), else -1 with

@@ -223,12 +223,10 @@ rank_spread(const struct il_contrast *ct, const double *s)
 static void
 jackknife(struct il_contrast *ct, const double *v)
 {
-    size_t nb = ct->blocks, maxm = 1;
-    for (size_t u = 0; u < ct->k; u++)
-        maxm = ct->m[u] > maxm ? ct->m[u] : maxm;
+    size_t nb = ct->blocks;
     /* a unit's blocks' sums and pseudo-values: one unit at a time */
-    double *sa = il_xcalloc(maxm, sizeof *sa), *sb = il_xcalloc(maxm, sizeof *sb);
-    double *ps = il_xcalloc(maxm, sizeof *ps), w = 0;
+    double *sa = il_xcalloc(ct->maxm, sizeof *sa), *sb = il_xcalloc(ct->maxm, sizeof *sb);
+    double *ps = il_xcalloc(ct->maxm, sizeof *ps), w = 0;
     ct->jres = il_xcalloc(nb ? nb : 1, sizeof *ct->jres);
     ct->lr = il_xcalloc(ct->k ? ct->k : 1, sizeof *ct->lr);
     for (size_t u = 0; u < ct->k; u++) {
@@ -355,10 +353,15 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     for (size_t j = 0; j < nb; j++)
         ct->passes += j == 0 || bpass[j] != bpass[j - 1];
     free(bpass);
+    ct->maxm = 1;
     for (size_t u = 0; u < k; u++) {
         ct->units += ct->m[u] > 0;
         ct->df += ct->m[u] ? (double)(ct->m[u] - 1) : 0;
+        ct->maxm = ct->m[u] > ct->maxm ? ct->m[u] : ct->maxm;
     }
+    ct->pairs = 1;
+    for (size_t j = 0; j < nb; j++)
+        ct->pairs &= bna[j] + bnb[j] == 2;
     if (ct->units < 2) {
         ct->why = "fewer than 2 setups have a pass with runs of both sides";
         return -1;
@@ -428,10 +431,7 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     /* The runs are needed again only to exchange those of a block with
      * more than one run a side; a block of one a side flips its contrast's
      * sign (il_perm_contrasts). */
-    int pairs = 1;
-    for (size_t j = 0; j < nb; j++)
-        pairs &= bna[j] + bnb[j] == 2;
-    if (pairs) {
+    if (ct->pairs) {
         free(ct->v);
         ct->v = NULL;
     }
@@ -452,23 +452,17 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
      * costs what Q's does.  They are taken first, and the sort's memory
      * (its records and qsort's copy of them, 32 bytes a block) is freed
      * before the exchanges' arrays are made. */
-    int flips = 1;
-    for (size_t j = 0; j < nb; j++)
-        flips &= ct->bna[j] + ct->bnb[j] == 2;
     double *sr0 = il_xcalloc(nb ? nb : 1, sizeof *sr0);
     uint32_t *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
     if (!ct->median)
         signed_ranks(ct->c, nb, sr0, tmp);
-    if (flips || ct->median) {
+    if (ct->pairs || ct->median) {
         free(tmp);
         tmp = NULL;
     }
     double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *loc = il_xcalloc(ct->k, sizeof *loc);
     /* a block's runs (contrast) or a unit's contrasts (spread's location) */
-    size_t maxm = 1;
-    for (size_t u = 0; u < ct->k; u++)
-        maxm = ct->m[u] > maxm ? ct->m[u] : maxm;
-    double *scratch = il_xcalloc(ct->maxn + maxm, sizeof *scratch);
+    double *scratch = il_xcalloc(ct->maxn + ct->maxm, sizeof *scratch);
     double *pool = il_xcalloc(ct->maxn, sizeof *pool);
     double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
     struct il_rng g;
@@ -494,7 +488,7 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
         }
         double q = spread(ct, c, loc, scratch), t = q;
         if (!ct->median) {
-            if (!flips)
+            if (!ct->pairs)
                 signed_ranks(c, nb, sr, tmp);
             t = rank_spread(ct, sr);
         }

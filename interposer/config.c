@@ -582,6 +582,9 @@ il_config_set(struct il_config *cfg, const char *kv)
         unknown_var(cfg, kv, n);
         return;
     }
-    if (kv[n] == '=' && kv[n + 1])
+    if (kv[n] != '=')
+        il_config_error(cfg, v->name, kv + n,
+                        "no = in the run spec's set line; expected NAME=value");
+    else if (kv[n + 1]) /* empty: unset, as an empty variable is */
         v->parse(cfg, v->name, kv + n + 1);
 }

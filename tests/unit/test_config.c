@@ -254,6 +254,9 @@ test_spec_settings(void **state)
     assert_non_null(strstr(cfg.errors[1], "INTERLOPER_NOPE=1: unknown variable; expected one of"));
     assert_non_null(strstr(cfg.errors[2], "INTERLOPER_RUN=/x: unknown variable"));
     assert_string_equal(cfg.run_spec, "");
+    il_config_set(&cfg, "INTERLOPER_STRICT");
+    assert_int_equal(cfg.nerrors, 4);
+    assert_non_null(strstr(cfg.errors[3], "INTERLOPER_STRICT=: no = in the run spec's set line"));
 }
 
 static void

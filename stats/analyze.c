@@ -147,6 +147,9 @@ warn_groups(const struct il_report *r)
         if (r->o->tool == IL_TOOL_REPORT && r->o->est.kind == IL_EST_MEAN && !r->o->nlevels &&
             r->sum[g].skew > 0.4)
             il_warn_item(IL_W_BURSTY, r->gname[g], r->sum[g].skew);
+        /* the design-following test dropped for a free shuffle (setupfx.c) */
+        if (r->gsu && r->gsu[g].has_test && !r->gsu[g].blocked && r->gsu[g].free_why)
+            il_warn_item(IL_W_FREE, r->gname[g], r->gsu[g].free_why);
     }
 }
 

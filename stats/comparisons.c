@@ -495,6 +495,31 @@ contrast_setups(const struct il_report *r, struct il_setups *s, struct il_contra
     }
 }
 
+void
+il_setup_ci_why(const struct il_opts *o, const struct il_setups *s, size_t u, int adjusted,
+                char *buf, size_t n)
+{
+    double level = adjusted ? s->adj : IL_CONF;
+    size_t na = s->na[u], nb = s->nb[u];
+    if (o->est.kind == IL_EST_MIN) {
+        snprintf(buf, n, "the minimum has no interval (use the mean or a quantile)");
+    } else if (o->est.kind == IL_EST_MEAN) {
+        /* from the noise of all setups (setup_intervals, contrast_setups) */
+        snprintf(buf, n, "no estimate of the run-to-run noise (it needs two runs of each side "
+                         "in a setup that differ)");
+    } else if (na < 2 || nb < 2 || na < il_boot_min_n(&o->est, level) ||
+               nb < il_boot_min_n(&o->est, level)) {
+        char why[160];
+        if (na < 2 || nb < 2)
+            snprintf(why, sizeof why, "fewer than 2 runs on a side");
+        else
+            il_boot_few_why(&o->est, level, why, sizeof why);
+        snprintf(buf, n, "%s; %zu and %zu here", why, na, nb);
+    } else {
+        snprintf(buf, n, "the bootstrap's ratios were not positive");
+    }
+}
+
 /*
  * Whether "one setup alone could have shown either conclusion" was tested
  * (Mytkowicz et al., section 4: a violin that straddles 1): it needs the

@@ -104,6 +104,7 @@ enum il_wkind {
     IL_W_MACHINE_CHANGED, /* the host, when, what */
     IL_W_DISTURBED,   /* item: what the sweep's machine lines say (disturb.c) */
     IL_W_SUBTRACT,    /* runs left out, label, value */
+    IL_W_FREE,        /* items: group, why its setup-effect test exchanged runs freely */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -901,6 +902,10 @@ void il_check_labels(const struct il_opts *o, const struct il_data *d);
 
 /* ------------------------------------------------------------ comparisons.c */
 void il_compare(struct il_report *r);
+/* Why setup u of s has no 95% interval (adjusted 0) or none adjusted for
+ * the number of setups (1), into buf: for a null beside it. */
+void il_setup_ci_why(const struct il_opts *o, const struct il_setups *s, size_t u, int adjusted,
+                     char *buf, size_t n);
 
 /* ------------------------------------------------------------ robust.c */
 /* Quantiles at alpha[l] / 2 and 1 - alpha[l] / 2 (l = 0, 1) of the log
@@ -1009,7 +1014,7 @@ size_t *il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *
  * block's runs, or their median for any other estimator), so that drift
  * between passes cancels in a statistic of the units; a shuffle within
  * blocks leaves the levels as they are.  0, or -1 when a level is not
- * positive (x is then partly divided: work on a copy). */
+ * positive (x is then left as it was). */
 int il_block_normalize(const struct il_estimator *e, double *x, const size_t *pos, const size_t *bs,
                        size_t nb);
 struct il_rng;

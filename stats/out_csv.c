@@ -242,8 +242,13 @@ il_out_csv(FILE *fp, const struct il_report *r)
             for (size_t u = 0; u < s->n; u++) {
                 char *lab = with_label(a, "setup", il_str(&r->d.st, s->setup[u]));
                 head(fp, r, "setup", lab, b, s->na[u], s->nb[u], 1);
+                char m[352] = "per setup";
+                if (!isfinite(s->lo[u])) { /* why not */
+                    snprintf(m, sizeof m, "per setup; no interval: ");
+                    il_setup_ci_why(o, s, u, 0, m + strlen(m), sizeof m - strlen(m));
+                }
                 interval(fp, s->ratio[u], isfinite(s->lo[u]) ? "bounded" : "none", s->lo[u],
-                         s->hi[u], isfinite(s->lo[u]), NAN, "per setup", NAN, NAN);
+                         s->hi[u], isfinite(s->lo[u]), NAN, m, NAN, NAN);
                 fputs(",,,,,,,,,,\n", fp);
                 free(lab);
             }

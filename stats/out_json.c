@@ -252,6 +252,15 @@ per_setup(const struct il_report *r, const struct il_setups *s)
         set(e, "ratio", jnum(s->ratio[u]));
         set(e, "ci", jpair(s->lo[u], s->hi[u], isfinite(s->lo[u])));
         set(e, "ci_adjusted", jpair(s->alo[u], s->ahi[u], isfinite(s->alo[u])));
+        char why[320];
+        if (!isfinite(s->lo[u])) { /* beside the nulls only */
+            il_setup_ci_why(o, s, u, 0, why, sizeof why);
+            set(e, "why_no_ci", json_string(why));
+        }
+        if (!isfinite(s->alo[u])) {
+            il_setup_ci_why(o, s, u, 1, why, sizeof why);
+            set(e, "why_no_ci_adjusted", json_string(why));
+        }
         set(e, "n", json_integer((json_int_t)s->na[u]));
         set(e, "n_baseline", json_integer((json_int_t)s->nb[u]));
         json_array_append_new(a, e);

@@ -600,19 +600,21 @@ il_block_normalize(const struct il_estimator *e, double *x, const size_t *pos, c
         maxb = bs[b + 1] - bs[b] > maxb ? bs[b + 1] - bs[b] : maxb;
     struct il_estimator lv = {e->kind == IL_EST_MEAN ? IL_EST_MEAN : IL_EST_MEDIAN, 0.5, NULL};
     double *v = il_xcalloc(maxb, sizeof *v), *scratch = il_xcalloc(maxb, sizeof *scratch);
+    double *lev = il_xcalloc(nb ? nb : 1, sizeof *lev);
     int ok = 0;
+    /* every level first: x is divided only when all are positive (the
+     * caller's free exchange then takes the runs as they were) */
     for (size_t b = 0; b < nb && ok == 0; b++) {
         size_t n = bs[b + 1] - bs[b];
         for (size_t i = 0; i < n; i++)
             v[i] = x[pos[bs[b] + i]];
-        double l = il_estimate(&lv, v, n, scratch);
-        if (!(l > 0)) {
-            ok = -1;
-            break;
-        }
-        for (size_t i = 0; i < n; i++)
-            x[pos[bs[b] + i]] /= l;
+        lev[b] = il_estimate(&lv, v, n, scratch);
+        ok = lev[b] > 0 ? 0 : -1;
     }
+    for (size_t b = 0; b < nb && ok == 0; b++)
+        for (size_t i = bs[b]; i < bs[b + 1]; i++)
+            x[pos[i]] /= lev[b];
+    free(lev);
     free(v);
     free(scratch);
     return ok;

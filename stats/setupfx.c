@@ -279,8 +279,20 @@ const char il_why_confounded[] =
     "no pass holds runs of two setups, so nothing can be exchanged (it needs passes that "
     "each hold runs of two setups or more, or --passes none if the runs do not drift)";
 
+/* Whether the runs within every unit of sub are equal. */
+static int
+equal_within(const struct il_units *sub)
+{
+    for (size_t u = 0; u < sub->k; u++)
+        for (size_t i = 1; i < sub->n[u]; i++)
+            if (sub->x[sub->off[u] + i] != sub->x[sub->off[u]])
+                return 0;
+    return 1;
+}
+
 /* A test that ran but could never have said yes (minp.c), or that could
- * not run because the runs do not vary within setups, is untested. */
+ * not run (the runs do not vary within setups; an estimate not positive),
+ * is untested, with why: every untested group says why. */
 static void
 untestable(const struct il_opts *o, const struct il_units *sub, struct il_gsetups *s, int blocked)
 {
@@ -289,7 +301,7 @@ untestable(const struct il_opts *o, const struct il_units *sub, struct il_gsetup
         s->has_test = 0;
         il_minp_why(&mp, sub->k, blocked ? s->passes : 0, s->why_buf, sizeof s->why_buf);
         s->why = s->why_buf;
-    } else if (!s->has_test && o->est.kind == IL_EST_MEAN) {
+    } else if (!s->has_test && o->est.kind == IL_EST_MEAN && equal_within(sub)) {
         /* Q's pooled variance is 0 while the setups differ: no noise to
          * weigh them against (perm_p's statistic is infinite) */
         s->why = blocked ? "the runs within every setup are equal once each is divided by its "
@@ -297,6 +309,12 @@ untestable(const struct il_opts *o, const struct il_units *sub, struct il_gsetup
                            "against"
                          : "the runs within every setup are equal: no run-to-run noise to weigh "
                            "the setups' differences against";
+    } else if (!s->has_test) {
+        /* perm_p's statistic is NAN: an estimate was not positive, in the
+         * runs as the test takes them or in every exchange of them */
+        s->why = "a setup's estimate was not positive in every exchange of the runs (runs at or "
+                 "below zero, as --subtract can leave): the spread of the setups' log estimates "
+                 "is not defined";
     }
 }
 
@@ -335,9 +353,11 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
             free(pos);
             free(bs);
             pos = bs = NULL;
+            s->free_why = "a block's level, the mean of its runs or their median for a "
+                          "quantile, is not positive: its runs could not be divided by it";
         }
     }
-    for (size_t i = 0; !pos && sub->pass && i < N; i++)
+    for (size_t i = 0; !pos && !s->free_why && sub->pass && i < N; i++)
         if (sub->pass[i] == IL_MISSING_ID) {
             s->free_why = "some runs have no pass label";
             break;

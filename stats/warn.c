@@ -137,6 +137,11 @@ static const struct wdef defs[IL_W_COUNT] = {
                         "the machine was disturbed while the records were measured",
                         "runs were slowed at random: measure again on a quiet machine "
                         "(interloper check says what else is wrong)"},
+    [IL_W_FREE] = {"free-exchange", "%s (%s)",
+                   "the test of a setup effect exchanged runs freely across setups, not within "
+                   "each pass as the records' passes ask",
+                   "drift between passes can pass for a setup effect there: label every run with "
+                   "its pass, or give --passes none if the runs do not drift"},
 };
 
 #define IL_W_SHOWN 6 /* items named in one aggregated line */

@@ -132,4 +132,72 @@ else
 	skip "interloper-report is not built"
 fi
 
+try "a setup without an interval says why: JSON why_no_ci / why_no_ci_adjusted beside the nulls, the CSV's setup row"
+if built; then
+	runs 1,2,7,40 >"$T/q.jsonl"
+	v=$(sh "$IL" report --compare system=A --setup setup --estimator median --quiet-warning all --json "$T/q.jsonl" | python3 -c '
+import json, sys
+for e in json.load(sys.stdin)["comparisons"][0]["setups"]["per_setup"]:
+    for k in ("ci", "ci_adjusted"):
+        # a why exactly beside each null
+        print(e["n"], k, e[k] is None, e.get("why_no_" + k))')
+	assert_eq "$v" "1 ci True fewer than 2 runs on a side; 1 and 1 here
+1 ci_adjusted True fewer than 2 runs on a side; 1 and 1 here
+2 ci True too few runs for an interval of the median: 6 a side needed; 2 and 2 here
+2 ci_adjusted True too few runs for a 98.75% interval of the median: 8 a side needed; 2 and 2 here
+7 ci False None
+7 ci_adjusted True too few runs for a 98.75% interval of the median: 8 a side needed; 7 and 7 here
+40 ci False None
+40 ci_adjusted False None" "per-setup intervals and their whys"
+	v=$(sh "$IL" report --compare system=A --setup setup --estimator median --quiet-warning all --csv "$T/q.jsonl" | grep -c '^setup,.*,none,,,,per setup; no interval: ')
+	assert_eq "$v" 2 "CSV: the two setups without an interval say why"
+else
+	skip "interloper-report is not built"
+fi
+
+try "a group's untested setup effect says why (runs at or below zero): not a bare 'no test'"
+if built; then
+	# 3 of every setup's 7 runs are 0: its median is positive, but a
+	# shuffle's hardly ever is in all 10 setups
+	for s in 0 1 2 3 4 5 6 7 8 9; do
+		for j in 1 2 3 4 5 6 7; do
+			v=$((1000000 + s * 1000 + j * 10))
+			[ "$j" -le 3 ] && v=0
+			rec A "s$s" "$v"
+		done
+	done >"$T/zero.jsonl"
+	v=$(sh "$IL" report --setup setup --estimator median --quiet-warning all --csv "$T/zero.jsonl" | grep '^setup_effect,')
+	assert_match "$v" "p: could not be tested: a setup's estimate was not positive in every exchange of the runs" "CSV"
+	assert_eq "$(printf '%s' "$v" | grep -c 'p: no test')" 0 "no bare 'no test'"
+	v=$(sh "$IL" report --setup setup --estimator median --quiet-warning all --json "$T/zero.jsonl" |
+		python3 -c 'import json, sys; g = json.load(sys.stdin)["groups"][0]["setup_effect"]; print(g["p"], g["why_no_test"] is not None)')
+	assert_eq "$v" "None True" "JSON why_no_test beside a null p"
+else
+	skip "interloper-report is not built"
+fi
+
+try "a setup-effect test dropped to a free shuffle warns (stderr and JSON): some runs without a pass label"
+if built; then
+	runs 4,4,4 partial >"$T/partial.jsonl"
+	sh "$IL" report --compare system=A --setup setup --json "$T/partial.jsonl" >"$T/p.json" 2>"$T/p.err"
+	assert_match "$(cat "$T/p.err")" "warning: the test of a setup effect exchanged runs freely across setups, not within each pass as the records' passes ask: system=A \\(some runs have no pass label\\); system=B \\(some runs have no pass label\\); .* \\[free-exchange\\]" "stderr"
+	v=$(python3 -c 'import json, sys; print(sum("[free-exchange]" in w for w in json.load(open(sys.argv[1]))["warnings"]))' "$T/p.json")
+	assert_eq "$v" 1 "JSON warnings"
+	runs 4,4,4 >"$T/all.jsonl"
+	sh "$IL" report --compare system=A --setup setup "$T/all.jsonl" >/dev/null 2>"$T/a.err"
+	assert_eq "$(grep -c free-exchange "$T/a.err")" 0 "every run with its pass: no warning"
+	# a pass whose runs are all 0: its level cannot divide them
+	for s in 0 1 2; do
+		for j in 1 2 3 4 5; do
+			v=$((1000000 + s * 1000 + j * 10))
+			[ "$j" = 1 ] && v=0
+			printf '{"schema":"interloper/1","labels":{"system":"A","setup":"s%s","rep":"%s"},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0}}\n' "$s" "$j" "$v"
+		done
+	done >"$T/level.jsonl"
+	sh "$IL" report --setup setup --estimator median "$T/level.jsonl" >/dev/null 2>"$T/l.err"
+	assert_match "$(cat "$T/l.err")" "all \\(a block's level, the mean of its runs or their median for a quantile, is not positive: its runs could not be divided by it\\)" "a pass's level not positive"
+else
+	skip "interloper-report is not built"
+fi
+
 done_testing

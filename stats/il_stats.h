@@ -445,6 +445,9 @@ struct il_diag {
 };
 
 double il_mean(const double *x, size_t n);
+/* m[u] = il_mean of k consecutive arrays of n[u] values each in x, the same
+ * bits, faster: four arrays of one length at a time. */
+void il_means(const double *x, const size_t *n, size_t k, double *m);
 double il_var(const double *x, size_t n, double mean); /* n - 1 divisor */
 /* The largest magnitude a value may have: sums of squares of any number
  * of such values stay finite.  Larger ones are bad values (input.c). */

@@ -52,8 +52,10 @@ stat(const struct il_estimator *e, const double *x, const size_t *n, size_t k, d
      double *scratch)
 {
     double ss = 0, f = 0, sw = 0, swy = 0;
+    if (e->kind == IL_EST_MEAN)
+        il_means(x, n, k, y); /* il_estimate's, all at once */
     for (size_t u = 0, off = 0; u < k; off += n[u++]) {
-        double est = il_estimate(e, x + off, n[u], scratch);
+        double est = e->kind == IL_EST_MEAN ? y[u] : il_estimate(e, x + off, n[u], scratch);
         if (!(est > 0))
             return NAN;
         y[u] = log(est);

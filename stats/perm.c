@@ -69,6 +69,30 @@ u32cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The distinct values among a[0 ..< n] (reordering a): marked in a table
+ * when they are dense enough, else counted after a sort. */
+static size_t
+distinct(uint32_t *a, size_t n)
+{
+    uint32_t max = 0;
+    size_t d = 0;
+    for (size_t j = 0; j < n; j++)
+        max = a[j] > max ? a[j] : max;
+    if (max < 2 * n + 1024) {
+        unsigned char *seen = il_xcalloc((size_t)max + 1, 1);
+        for (size_t j = 0; j < n; j++) {
+            d += !seen[a[j]];
+            seen[a[j]] = 1;
+        }
+        free(seen);
+        return d;
+    }
+    qsort(a, n, sizeof *a, u32cmp);
+    for (size_t j = 0; j < n; j++)
+        d += j == 0 || a[j] != a[j - 1];
+    return d;
+}
+
 static struct bkey *
 keys(const struct il_units *u, size_t j, int *missing)
 {
@@ -114,13 +138,17 @@ spread(const struct il_contrast *ct, const double *c, double *loc, double *scrat
 {
     size_t k = ct->k;
     double sw = 0, swl = 0, t = 0, w = 0;
+    /* the means all at once (the units' blocks are consecutive): location()'s */
+    if (!ct->median)
+        il_means(c, ct->m, k, loc);
     for (size_t u = 0; u < k; u++) {
         size_t m = ct->m[u];
         if (!m) {
             loc[u] = NAN;
             continue;
         }
-        loc[u] = location(ct->median, c + ct->first[u], m, scratch);
+        if (ct->median)
+            loc[u] = location(1, c + ct->first[u], m, scratch);
         sw += (double)m;
         swl += (double)m * loc[u];
         if (!ct->median)
@@ -185,24 +213,30 @@ signed_ranks(const double *c, size_t n, double *s, uint32_t *tmp)
  * between units and not within them.
  */
 static double
-rank_spread(const struct il_contrast *ct, const double *s)
+rank_spread(const struct il_contrast *ct, const double *s, double *mu)
 {
     double tot = 0, t = 0, w = 0;
-    for (size_t j = 0; j < ct->blocks; j++)
-        tot += s[j];
-    double g = tot / (double)ct->blocks;
+    /* One pass: the units' blocks are consecutive and in the units' order
+     * (first[u] counts the blocks before), so tot adds s[0 ..< blocks] in
+     * order, as a loop of its own would, while the units' sums run
+     * beside it.  mu holds the units' means (k values). */
     for (size_t u = 0; u < ct->k; u++) {
         size_t m = ct->m[u], f = ct->first[u];
         if (!m)
             continue;
         double su = 0;
-        for (size_t j = f; j < f + m; j++)
+        for (size_t j = f; j < f + m; j++) {
             su += s[j];
-        double mu = su / (double)m;
-        t += (double)m * (mu - g) * (mu - g);
+            tot += s[j];
+        }
+        mu[u] = su / (double)m;
         for (size_t j = f; j < f + m; j++)
-            w += (s[j] - mu) * (s[j] - mu);
+            w += (s[j] - mu[u]) * (s[j] - mu[u]);
     }
+    double g = tot / (double)ct->blocks;
+    for (size_t u = 0; u < ct->k; u++)
+        if (ct->m[u])
+            t += (double)ct->m[u] * (mu[u] - g) * (mu[u] - g);
     if (!(ct->df > 0))
         return NAN;
     return w > 0 ? t / (w / ct->df) : t > 0 ? INFINITY : NAN;
@@ -349,9 +383,7 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
         return -1;
     }
     /* passes among the blocks */
-    qsort(bpass, nb, sizeof *bpass, u32cmp);
-    for (size_t j = 0; j < nb; j++)
-        ct->passes += j == 0 || bpass[j] != bpass[j - 1];
+    ct->passes = distinct(bpass, nb);
     free(bpass);
     ct->maxm = 1;
     for (size_t u = 0; u < k; u++) {
@@ -384,7 +416,8 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     }
     /* the median, which bursts do not move (for the mean too: the
      * exchanges' null is one common ratio, wherever it is estimated) */
-    ct->center = location(1, c, nb, scratch);
+    memcpy(scratch, c, nb * sizeof *scratch);
+    ct->center = il_quantile_select(scratch, nb, 0.5); /* location()'s, by selection */
     double theta = exp(ct->center);
     for (size_t j = 0; j < nb; j++) {
         for (size_t i = 0; i < bna[j]; i++)
@@ -405,7 +438,9 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
         double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
         uint32_t *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
         signed_ranks(c, nb, sr, tmp);
-        ct->stat = rank_spread(ct, sr);
+        double *mu = il_xcalloc(k ? k : 1, sizeof *mu);
+        ct->stat = rank_spread(ct, sr, mu);
+        free(mu);
         free(sr);
         free(tmp);
         if (isnan(ct->stat)) {
@@ -522,7 +557,7 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
         if (!ct->median) {
             if (!ct->pairs)
                 signed_ranks(c, nb, sr, tmp);
-            t = rank_spread(ct, sr);
+            t = rank_spread(ct, sr, loc); /* spread is done with loc */
         }
         if (isnan(t))
             continue;

@@ -293,7 +293,8 @@ int il_numbers_runs(const char *name);
 struct il_data {
     size_t n, cap, nslots;
     const char *slot_name[IL_MAX_SLOTS]; /* as in struct il_sel */
-    double *val;                         /* the metric (the numerator of a derived one) */
+    double *val; /* the metric (the numerator of a derived one); NULL once
+                  * il_analyze has moved it into its groups */
     double *den;                         /* the denominator of a derived metric, else NULL */
     /* The value as an integer (IL_R_INT; il_ival): NULL while every such
      * value is val's exactly (within 2^53, and no floor or --per sum that
@@ -359,11 +360,17 @@ size_t il_sel_slot(struct il_sel *sel, const char *name); /* add or find */
 size_t il_data_slot(const struct il_data *d, const char *name);
 /* Keep the records whose keep[i] is set, in order. */
 void il_data_keep(struct il_data *d, const uint8_t *keep);
-/* The exact integer value of record rec (IL_R_INT). */
+/* The exact integer value of record rec (IL_R_INT) whose value is x. */
+static inline int64_t
+il_ival_of(const struct il_data *d, size_t rec, double x)
+{
+    return d->ivcol ? d->ivcol[rec] : (int64_t)x;
+}
+/* The same before il_analyze groups the values (d->val is then moved). */
 static inline int64_t
 il_ival(const struct il_data *d, size_t rec)
 {
-    return d->ivcol ? d->ivcol[rec] : (int64_t)d->val[rec];
+    return il_ival_of(d, rec, d->val[rec]);
 }
 /* Set it (after val[rec]), making the column when val cannot say it. */
 void il_ival_set(struct il_data *d, size_t rec, int64_t iv);
@@ -393,9 +400,15 @@ struct il_groups {
     size_t ng, nkey;
     size_t slot[IL_MAX_SLOTS]; /* data slots of the key, in --by order */
     struct il_group *g;        /* sorted naturally by key */
+    double *xs;                /* every group's x, group after group */
+    uint32_t *recs;            /* every group's rec, likewise */
 };
 
+/* The groups' records only (their x NULL). */
 int il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il_groups *gs);
+/* The groups with their values: d->val moved into them, not copied (d->val
+ * is NULL after, il_ival_of then), so that the values are held once. */
+void il_group_by_take(struct il_data *d, const size_t *slots, size_t nkey, struct il_groups *gs);
 void il_groups_free(struct il_groups *gs);
 /* "bench=bzip2 system=O3" (or "all" for an empty key), leaving out key
  * position skip (SIZE_MAX: none); caller frees. */
@@ -459,8 +472,10 @@ double il_t_sf(double t, double df); /* P(T > t) */
 int il_dcmp(const void *a, const void *b);
 /* scratch holds n doubles. */
 void il_summarize(const double *x, size_t n, double *scratch, struct il_summary *s);
-/* Exact min, max and mean of integer values into s (s->exact set). */
-void il_summarize_int(const int64_t *x, size_t n, struct il_summary *s);
+/* Exact min, max and mean of the integer values of records rec[0..n)
+ * (values x) into s (s->exact set). */
+void il_summarize_int(const struct il_data *d, const uint32_t *rec, const double *x, size_t n,
+                      struct il_summary *s);
 double il_median_mad(const double *x, size_t n, double *scratch, double *mad);
 /* The estimator of x (unsorted, n >= 1); scratch holds n doubles. */
 double il_estimate(const struct il_estimator *e, const double *x, size_t n, double *scratch);

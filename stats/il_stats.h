@@ -290,6 +290,15 @@ int il_numbers_runs(const char *name);
 #define IL_R_NONZERO 4 /* exit.status is not 0 */
 #define IL_R_STATUS 8  /* the record has an exit status */
 
+/* A label slot's values: v[i] the string id of index i, at[id] its index
+ * + 1 (0: none yet, or id >= nat). */
+#define IL_LAB_NARROW 65535
+struct il_labdict {
+    uint32_t *v;
+    uint16_t *at;
+    size_t n, cap, nat;
+};
+
 struct il_data {
     size_t n, cap, nslots;
     const char *slot_name[IL_MAX_SLOTS]; /* as in struct il_sel */
@@ -306,10 +315,14 @@ struct il_data {
     uint8_t *flag;                       /* IL_R_* */
     double *env;                         /* setup.env_bytes when want_env */
     double *wall;                        /* times.wall_ns when want_wall (NAN if absent) */
-    /* The label values, column by column (il_lab): slot s's string ids of
-     * the n records in labc[s], or labc[s] NULL when every record has
-     * labk[s] (a label no record has, or one value for all): the design
-     * labels a report looks at on its own are often absent. */
+    /* The label values, column by column (il_lab): every record has
+     * labk[s] (a label no record has, or one value for all: the design
+     * labels a report looks at on its own are often absent) while slot s
+     * has no column; else labn[s], 2 bytes a record, indexes the slot's
+     * own values labd[s] (at most IL_LAB_NARROW of them), or, for a slot
+     * of more values, labc[s] holds the string ids (il_lab_put). */
+    uint16_t *labn[IL_MAX_SLOTS];
+    struct il_labdict labd[IL_MAX_SLOTS];
     uint32_t *labc[IL_MAX_SLOTS];
     uint32_t labk[IL_MAX_SLOTS];
     struct il_strtab st;
@@ -380,11 +393,34 @@ int64_t *il_ival_column(struct il_data *d, size_t cap);
 static inline uint32_t
 il_lab(const struct il_data *d, size_t rec, size_t s)
 {
+    if (d->labn[s])
+        return d->labd[s].v[d->labn[s][rec]];
     return d->labc[s] ? d->labc[s][rec] : d->labk[s];
 }
-/* Slot s of records 0..n-1 as a column (room for cap), filled with
- * labk[s] when it was none. */
-uint32_t *il_lab_column(struct il_data *d, size_t s, size_t cap);
+/* Set slot s of record rec to string id, records 0..rec-1 being set: a
+ * column (room for cap records) is made at the slot's second value, and
+ * widened at its (IL_LAB_NARROW + 1)th.  il_lab_set is the usual case
+ * inline, il_lab_put the rest. */
+void il_lab_put(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap);
+static inline void
+il_lab_set(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap)
+{
+    if (d->labn[s]) {
+        const struct il_labdict *l = &d->labd[s];
+        if (id < l->nat && l->at[id]) {
+            d->labn[s][rec] = (uint16_t)(l->at[id] - 1);
+            return;
+        }
+    } else if (d->labc[s]) {
+        d->labc[s][rec] = id;
+        return;
+    } else if (rec && id == d->labk[s]) {
+        return;
+    }
+    il_lab_put(d, s, rec, id, cap);
+}
+/* Free slot s's column and values (labk[s] stays). */
+void il_lab_free(struct il_data *d, size_t s);
 /* "bench, rep, setup, system" (at most 24 named). */
 void il_data_keys(const struct il_data *d, char *buf, size_t n);
 

@@ -565,9 +565,18 @@ runs() { grep -c '"schema":"interloper/1"' "$@" | awk -F: '{ s += $NF } END { pr
 	echo "The verdict, with the interval over the setups paired by setup, environment size and layout as"
 	echo "crossed random factors (report-bzip2.txt):"
 	echo
-	csv "$W/bz.csv" comparison labels,estimate,ci_lo,ci_hi,verdict | while IFS="$(printf '\t')" read -r lab r lo hi v; do
+	# (empty fields as "-": read would merge two tabs.)  An interval only
+	# when bounded: with two environment sizes (--quick) the crossed
+	# design's interval has about 1 df when the sizes differ much, and
+	# its confidence set can be exclusive or unbounded; the ends of an
+	# exclusive set are no interval (the verdict says why).
+	csv "$W/bz.csv" comparison labels,estimate,ci_kind,ci_lo,ci_hi,verdict |
+	awk -F'\t' -v OFS='\t' '{ for (i = 1; i <= NF; i++) if ($i == "") $i = "-" } 1' |
+	while IFS="$(printf '\t')" read -r lab r kind lo hi v; do
 		b=$(label "$lab" bench)
-		sp=$(awk -v r="$r" -v lo="$lo" -v hi="$hi" 'BEGIN { printf "speedup %.4f (95%% CI %.4f to %.4f)", r, lo, hi }')
+		sp=$(awk -v r="$r" -v k="$kind" -v lo="$lo" -v hi="$hi" 'BEGIN {
+			if (k == "bounded") printf "speedup %.4f (95%% CI %.4f to %.4f)", r, lo, hi
+			else printf "speedup %.4f (no 95%% interval: the confidence set is %s)", r, k == "-" ? "none" : k }')
 		echo "- **$b**: $sp; the report's verdict: \"${v#*: }\""
 		tab verdict "$b: $sp"
 	done

@@ -50,4 +50,29 @@ assert_true "the README has the table" test -s "$T/table"
 diff "$D/paper-table.md" "$T/table" >"$T/diff" 2>&1
 assert_eq "$?" 0 "README.md's table against demo/results/paper-table.md ($(head -n 4 "$T/diff" | tr '\n' '|'))"
 
+try "a bzip2 comparison without a bounded interval: the summary says so, not the set's ends as an interval"
+# Two environment sizes (the quick demo's) whose O3 runs differ by 60% in
+# one: the crossed design's interval has 1 df and its 95% set is
+# exclusive (two half-lines), which the quick demo met under load.
+if ! ready; then
+	skip "needs the tools built (make) and zstd (make deps installs it)"
+else
+	mkdir "$T/q"
+	cp "$D/demo.facts" "$D/env-coarse.jsonl.zst" "$D/env-focus.jsonl.zst" "$T/q/"
+	for b in compress decompress; do
+		awk -v bench="$b" 'BEGIN {
+			srand(3)
+			for (e = 0; e < 2; e++) for (l = 0; l < 16; l++) for (r = 1; r <= 2; r++) for (s = 2; s <= 3; s++) {
+				v = 1e8 * (1 + 0.04 * (rand() - 0.5)) * (s == 3 ? 0.92 * (e ? 1.6 : 1) : 1)
+				printf "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"%s\",\"system\":\"O%d\",\"env_add\":\"%d\",\"layout\":\"%02d\",\"rep\":\"%d\"},\"events\":{\"task-clock\":{\"value\":%d,\"enabled_ns\":%d,\"running_ns\":%d}},\"times\":{\"wall_ns\":%d,\"user_ns\":1,\"sys_ns\":0}}\n", bench, s, e * 2047, l, r, v, v, v, v
+			}
+		}' >"$T/q/bzip2-$b.jsonl"
+	done
+	sh "$TOP/demo/demo.sh" --from "$T/q" --out "$T/qo" --no-figures >/dev/null 2>"$T/err"
+	assert_eq "$?" 0 "demo.sh --from ($(tail -n 2 "$T/err"))"
+	v=$(grep -c '^- \*\*[a-z]*compress\*\*: speedup [0-9.]* (no 95% interval: the confidence set is exclusive); the report' "$T/qo/README.md")
+	assert_eq "$v" 2 "both benchmarks say there is no interval ($(grep -m 2 'speedup [0-9.]* (' "$T/qo/README.md" | cut -c1-90 | tr '\n' '|'))"
+	assert_eq "$(grep -c '95% CI -' "$T/qo/README.md")" 0 "no negative end shown as an interval"
+fi
+
 done_testing

@@ -768,7 +768,7 @@ struct il_units {
     size_t *off, *n;   /* its runs are x[off[u] .. off[u] + n[u]) */
     double *x;         /* the values, unit by unit */
     double *mean, *est;
-    uint32_t *rec;  /* each run's record */
+    uint32_t *rec;  /* each run's record (NULL after il_units_cells) */
     uint32_t *pass; /* each run's pass (--passes, rep by default), or
                      * IL_MISSING_ID; NULL when no record has one */
     uint32_t *cell; /* each run's values of the sweep's factors that vary
@@ -783,7 +783,7 @@ void il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind k
                     struct il_units *u);
 /* The cells of every group's runs: the sweep's factors (env_add, layout,
  * stack_offset, heap_offset) that vary within some unit of some group,
- * the same numbering across the groups. */
+ * the same numbering across the groups.  Frees the runs' rec. */
 void il_units_cells(const struct il_data *d, struct il_units *units, size_t ng);
 void il_units_free(struct il_units *u);
 

@@ -56,6 +56,22 @@ else
 	assert_eq "$(readelf -dW "$LIB" | grep -c -e NEEDED -e VERNEED)" 0 "libraries and versions needed"
 fi
 
+# The library needs no libc of its own (its one import is weak): in a
+# program without libc it binds nothing and stays silent.
+try "a program without libc: its status, no output from the library"
+if ! command -v cc >/dev/null || [ "$(uname -m)" != x86_64 ]; then
+	skip "cc is missing or this is not x86_64 (the program is a system call in asm)"
+else
+	cat >"$T/nolibc.c" <<'EOF'
+void _start(void) { __asm__ volatile("mov $60, %eax\n\tmov $7, %edi\n\tsyscall"); }
+EOF
+	cc -nostdlib -fPIE -pie -o "$T/nolibc" "$T/nolibc.c"
+	st=0
+	(cd "$T" && LD_PRELOAD="$LIB" ./nolibc >"$T/nolibc.out" 2>"$T/nolibc.err") || st=$?
+	assert_eq "$st" 7 "exit status"
+	assert_eq "$(cat "$T/nolibc.out" "$T/nolibc.err")" "" "output"
+fi
+
 try "every allowlist entry says why"
 assert_eq "$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ALLOW" | awk 'NF < 3' | tr '\n' ' ')" "" \
 	"entries without a reason"

@@ -26,14 +26,17 @@ $(B)/interposer/%.o: interposer/%.S
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -fPIC -c $< -o $@
 
-# Nothing but libc, and of libc one import, dl_iterate_phdr: the library
+# One import, dl_iterate_phdr, found in the program's libc: the library
 # finds the rest itself before main (bind.c), since every import costs
-# each process a lookup at load.  No start files (crtbeginS.o's weak
+# each process a lookup at load.  Linked without libc (-nodefaultlibs: it
+# defines the few string functions it uses, libc.c), so that it has no
+# DT_NEEDED and no version requirement, which cost the loader a search of
+# the loaded objects by name and a version check in every process.  No start files (crtbeginS.o's weak
 # imports and __cxa_finalize call, for a library with no C++ and no
 # destructors), and calls between the library's own exported functions
 # bound at link time (-Bsymbolic-functions), not at load.  -z now: nothing
 # is resolved inside the measured window.
-IL_SOFLAGS = -shared -nostartfiles -Wl,--version-script=interposer/exports.map -Wl,-z,now \
+IL_SOFLAGS = -shared -nostartfiles -nodefaultlibs -Wl,--version-script=interposer/exports.map -Wl,-z,now \
 	-Wl,-z,relro -Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed -Wl,-Bsymbolic-functions
 $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) $(IL_SOFLAGS)

@@ -211,3 +211,20 @@ strstr(const char *h, const char *n)
     }
     return *n ? NULL : (char *)h;
 }
+
+/* clang's calls: memcmp(...) == 0 becomes bcmp, and a strcpy is kept as a
+ * call (the library links without libc, so these would be imports) */
+IL_LIBC int
+bcmp(const void *x, const void *y, size_t n)
+{
+    return memcmp(x, y, n);
+}
+
+IL_LIBC char *
+strcpy(char *restrict d, const char *restrict s)
+{
+    char *p = d;
+    while ((*p++ = *s++))
+        ;
+    return d;
+}

@@ -65,6 +65,8 @@ il_ctor_body(int argc, char **argv, char **envp)
     il_resolve_reals();
     if (il.phase != IL_PHASE_LOADED && il.pid == (pid_t)il_sys_getpid())
         return;
+    if (!il.real_exit)
+        return; /* no libc in the program (bind.c): nothing to hook, nothing to say */
     il.auxv = il_auxv(envp);
     for (const unsigned long *a = il.auxv; a && a[0] != AT_NULL; a += 2)
         if (a[0] == AT_SECURE && a[1])

@@ -23,7 +23,6 @@ describe_groups(struct il_report *r)
         if (r->gs.g[g].n > maxn)
             maxn = r->gs.g[g].n;
     double *scratch = il_xcalloc(maxn, sizeof *scratch);
-    int64_t *iv = il_xcalloc(maxn, sizeof *iv);
     for (size_t g = 0; g < ng; g++) {
         const struct il_group *gr = &r->gs.g[g];
         struct il_summary *s = &r->sum[g];
@@ -31,12 +30,10 @@ describe_groups(struct il_report *r)
         il_summarize(gr->x, gr->n, scratch, s);
         il_diagnose(gr->x, gr->n, scratch, &r->diag[g]);
         int allint = 1;
-        for (size_t i = 0; i < gr->n && allint; i++) {
+        for (size_t i = 0; i < gr->n && allint; i++)
             allint = (r->d.flag[gr->rec[i]] & IL_R_INT) != 0;
-            iv[i] = allint ? il_ival(&r->d, gr->rec[i]) : 0;
-        }
         if (allint)
-            il_summarize_int(iv, gr->n, s);
+            il_summarize_int(&r->d, gr->rec, gr->x, gr->n, s);
         s->skew = NAN;
         if (gr->n >= 10) {
             /* three order statistics: selection, not a sort */
@@ -48,7 +45,6 @@ describe_groups(struct il_report *r)
                 s->skew = (q9 + q1 - 2 * q5) / (q9 - q1);
         }
     }
-    free(iv);
     free(scratch);
 }
 
@@ -442,7 +438,7 @@ il_analyze(const struct il_opts *o, struct il_report *r)
         r->cmp_pos = nkey;
         key[nkey++] = o->cmp_slot;
     }
-    il_group_by(&r->d, key, nkey, &r->gs);
+    il_group_by_take(&r->d, key, nkey, &r->gs);
     describe_groups(r);
     if (o->tool == IL_TOOL_PLOT && strcmp(o->plot_kind, "violin") != 0 &&
         strcmp(o->plot_kind, "hist") != 0)

@@ -242,19 +242,21 @@ il_t_sf(double t, double df)
 }
 
 void
-il_summarize_int(const int64_t *x, size_t n, struct il_summary *s)
+il_summarize_int(const struct il_data *d, const uint32_t *rec, const double *x, size_t n,
+                 struct il_summary *s)
 {
     __int128 sum = 0;
     s->exact = n > 0;
     if (!n)
         return;
-    s->imin = s->imax = x[0];
+    s->imin = s->imax = il_ival_of(d, rec[0], x[0]);
     for (size_t i = 0; i < n; i++) {
-        sum += x[i];
-        if (x[i] < s->imin)
-            s->imin = x[i];
-        if (x[i] > s->imax)
-            s->imax = x[i];
+        int64_t v = il_ival_of(d, rec[i], x[i]);
+        sum += v;
+        if (v < s->imin)
+            s->imin = v;
+        if (v > s->imax)
+            s->imax = v;
     }
     s->mean_exact = sum % (__int128)n == 0;
     if (s->mean_exact)

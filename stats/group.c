@@ -11,24 +11,51 @@
 
 static const struct il_data *sort_d;
 static size_t sort_nkey;
+static const struct il_group *sort_g;
 
+/* Groups i and j (of sort_g) by key, naturally. */
 static int
 cmp_group(const void *pa, const void *pb)
 {
-    const struct il_group *a = pa, *b = pb;
+    const uint32_t *a = sort_g[*(const uint32_t *)pa].key, *b = sort_g[*(const uint32_t *)pb].key;
     for (size_t i = 0; i < sort_nkey; i++) {
-        if (a->key[i] == b->key[i])
+        if (a[i] == b[i])
             continue;
-        int c = il_natcmp(il_str(&sort_d->st, a->key[i]), il_str(&sort_d->st, b->key[i]));
+        int c = il_natcmp(il_str(&sort_d->st, a[i]), il_str(&sort_d->st, b[i]));
         if (c)
             return c;
-        return a->key[i] < b->key[i] ? -1 : 1;
+        return a[i] < b[i] ? -1 : 1;
     }
     return 0;
 }
 
-int
-il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il_groups *gs)
+/* v[dst[r]] = v[r] for every r, in place, following the permutation's
+ * cycles (dst is used up). */
+static void
+permute(double *v, uint32_t *dst, size_t n)
+{
+    for (size_t r = 0; r < n; r++) {
+        if (dst[r] == UINT32_MAX)
+            continue;
+        double carry = v[r];
+        size_t j = dst[r];
+        dst[r] = UINT32_MAX;
+        while (j != r) {
+            double t = v[j];
+            v[j] = carry;
+            carry = t;
+            size_t next = dst[j];
+            dst[j] = UINT32_MAX;
+            j = next;
+        }
+        v[r] = carry;
+    }
+}
+
+/* take: d->val, moved into gs (permuted in place); NULL: no values */
+static void
+group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take,
+         struct il_groups *gs)
 {
     memset(gs, 0, sizeof *gs);
     gs->nkey = nkey;
@@ -37,7 +64,7 @@ il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il
     struct il_hset set = {0};
     size_t cap = 16;
     size_t *count = il_xcalloc(cap, sizeof *count);
-    uint32_t *gidx = il_xcalloc(d->n, sizeof *gidx);
+    uint32_t *gidx = il_xcalloc(d->n ? d->n : 1, sizeof *gidx);
     uint32_t k[IL_MAX_SLOTS];
     size_t ksz = nkey * sizeof *k;
     /* The groups of the last records, most recent first: consecutive
@@ -70,36 +97,71 @@ il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il
     }
     size_t ng = set.n;
     gs->ng = ng;
-    gs->g = il_xcalloc(ng, sizeof *gs->g);
+    /* the groups in natural order of their keys, each one's runs at
+     * off[g] of the blocks xs and recs, in input order */
+    struct il_group *tmp = il_xcalloc(ng ? ng : 1, sizeof *tmp);
+    uint32_t *ord = il_xcalloc(ng ? ng : 1, sizeof *ord);
     for (size_t g = 0; g < ng; g++) {
-        gs->g[g].key = il_xcalloc(nkey ? nkey : 1, sizeof *gs->g[g].key);
-        memcpy(gs->g[g].key, set.key[g], ksz);
-        gs->g[g].x = il_xcalloc(count[g], sizeof *gs->g[g].x);
-        gs->g[g].rec = il_xcalloc(count[g], sizeof *gs->g[g].rec);
-    }
-    for (size_t r = 0; r < d->n; r++) {
-        struct il_group *g = &gs->g[gidx[r]];
-        g->x[g->n] = d->val[r];
-        g->rec[g->n++] = r;
+        tmp[g].key = il_xcalloc(nkey ? nkey : 1, sizeof *tmp[g].key);
+        memcpy(tmp[g].key, set.key[g], ksz);
+        tmp[g].n = count[g];
+        ord[g] = (uint32_t)g;
     }
     il_hset_free(&set);
-    free(count);
-    free(gidx);
     sort_d = d;
     sort_nkey = nkey;
-    qsort(gs->g, ng, sizeof *gs->g, cmp_group);
+    sort_g = tmp;
+    qsort(ord, ng, sizeof *ord, cmp_group);
+    gs->g = il_xcalloc(ng ? ng : 1, sizeof *gs->g);
+    size_t off = 0;
+    for (size_t i = 0; i < ng; i++) {
+        gs->g[i] = tmp[ord[i]];
+        count[ord[i]] = off; /* now where the group's runs start */
+        off += gs->g[i].n;
+    }
+    free(tmp);
+    free(ord);
+    gs->recs = il_xcalloc(d->n ? d->n : 1, sizeof *gs->recs);
+    for (size_t r = 0; r < d->n; r++) {
+        gidx[r] = (uint32_t)count[gidx[r]]++; /* the record's place */
+        gs->recs[gidx[r]] = (uint32_t)r;
+    }
+    if (take) {
+        permute(take, gidx, d->n);
+        gs->xs = take;
+    }
+    free(count);
+    free(gidx);
+    off = 0;
+    for (size_t i = 0; i < ng; i++) {
+        gs->g[i].x = gs->xs ? gs->xs + off : NULL;
+        gs->g[i].rec = gs->recs + off;
+        off += gs->g[i].n;
+    }
+}
+
+int
+il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il_groups *gs)
+{
+    group_by(d, slots, nkey, NULL, gs);
     return 0;
+}
+
+void
+il_group_by_take(struct il_data *d, const size_t *slots, size_t nkey, struct il_groups *gs)
+{
+    group_by(d, slots, nkey, d->val, gs);
+    d->val = NULL;
 }
 
 void
 il_groups_free(struct il_groups *gs)
 {
-    for (size_t g = 0; g < gs->ng; g++) {
+    for (size_t g = 0; g < gs->ng; g++)
         free(gs->g[g].key);
-        free(gs->g[g].x);
-        free(gs->g[g].rec);
-    }
     free(gs->g);
+    free(gs->xs);
+    free(gs->recs);
     memset(gs, 0, sizeof *gs);
 }
 

@@ -290,10 +290,20 @@ int il_numbers_runs(const char *name);
 #define IL_R_NONZERO 4 /* exit.status is not 0 */
 #define IL_R_STATUS 8  /* the record has an exit status */
 
+/* A label slot's values: v[i] the string id of index i, at[id] its index
+ * + 1 (0: none yet, or id >= nat). */
+#define IL_LAB_NARROW 65535
+struct il_labdict {
+    uint32_t *v;
+    uint16_t *at;
+    size_t n, cap, nat;
+};
+
 struct il_data {
     size_t n, cap, nslots;
     const char *slot_name[IL_MAX_SLOTS]; /* as in struct il_sel */
-    double *val;                         /* the metric (the numerator of a derived one) */
+    double *val; /* the metric (the numerator of a derived one); NULL once
+                  * il_analyze has moved it into its groups */
     double *den;                         /* the denominator of a derived metric, else NULL */
     /* The value as an integer (IL_R_INT; il_ival): NULL while every such
      * value is val's exactly (within 2^53, and no floor or --per sum that
@@ -305,10 +315,14 @@ struct il_data {
     uint8_t *flag;                       /* IL_R_* */
     double *env;                         /* setup.env_bytes when want_env */
     double *wall;                        /* times.wall_ns when want_wall (NAN if absent) */
-    /* The label values, column by column (il_lab): slot s's string ids of
-     * the n records in labc[s], or labc[s] NULL when every record has
-     * labk[s] (a label no record has, or one value for all): the design
-     * labels a report looks at on its own are often absent. */
+    /* The label values, column by column (il_lab): every record has
+     * labk[s] (a label no record has, or one value for all: the design
+     * labels a report looks at on its own are often absent) while slot s
+     * has no column; else labn[s], 2 bytes a record, indexes the slot's
+     * own values labd[s] (at most IL_LAB_NARROW of them), or, for a slot
+     * of more values, labc[s] holds the string ids (il_lab_put). */
+    uint16_t *labn[IL_MAX_SLOTS];
+    struct il_labdict labd[IL_MAX_SLOTS];
     uint32_t *labc[IL_MAX_SLOTS];
     uint32_t labk[IL_MAX_SLOTS];
     struct il_strtab st;
@@ -359,11 +373,17 @@ size_t il_sel_slot(struct il_sel *sel, const char *name); /* add or find */
 size_t il_data_slot(const struct il_data *d, const char *name);
 /* Keep the records whose keep[i] is set, in order. */
 void il_data_keep(struct il_data *d, const uint8_t *keep);
-/* The exact integer value of record rec (IL_R_INT). */
+/* The exact integer value of record rec (IL_R_INT) whose value is x. */
+static inline int64_t
+il_ival_of(const struct il_data *d, size_t rec, double x)
+{
+    return d->ivcol ? d->ivcol[rec] : (int64_t)x;
+}
+/* The same before il_analyze groups the values (d->val is then moved). */
 static inline int64_t
 il_ival(const struct il_data *d, size_t rec)
 {
-    return d->ivcol ? d->ivcol[rec] : (int64_t)d->val[rec];
+    return il_ival_of(d, rec, d->val[rec]);
 }
 /* Set it (after val[rec]), making the column when val cannot say it. */
 void il_ival_set(struct il_data *d, size_t rec, int64_t iv);
@@ -373,11 +393,34 @@ int64_t *il_ival_column(struct il_data *d, size_t cap);
 static inline uint32_t
 il_lab(const struct il_data *d, size_t rec, size_t s)
 {
+    if (d->labn[s])
+        return d->labd[s].v[d->labn[s][rec]];
     return d->labc[s] ? d->labc[s][rec] : d->labk[s];
 }
-/* Slot s of records 0..n-1 as a column (room for cap), filled with
- * labk[s] when it was none. */
-uint32_t *il_lab_column(struct il_data *d, size_t s, size_t cap);
+/* Set slot s of record rec to string id, records 0..rec-1 being set: a
+ * column (room for cap records) is made at the slot's second value, and
+ * widened at its (IL_LAB_NARROW + 1)th.  il_lab_set is the usual case
+ * inline, il_lab_put the rest. */
+void il_lab_put(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap);
+static inline void
+il_lab_set(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap)
+{
+    if (d->labn[s]) {
+        const struct il_labdict *l = &d->labd[s];
+        if (id < l->nat && l->at[id]) {
+            d->labn[s][rec] = (uint16_t)(l->at[id] - 1);
+            return;
+        }
+    } else if (d->labc[s]) {
+        d->labc[s][rec] = id;
+        return;
+    } else if (rec && id == d->labk[s]) {
+        return;
+    }
+    il_lab_put(d, s, rec, id, cap);
+}
+/* Free slot s's column and values (labk[s] stays). */
+void il_lab_free(struct il_data *d, size_t s);
 /* "bench, rep, setup, system" (at most 24 named). */
 void il_data_keys(const struct il_data *d, char *buf, size_t n);
 
@@ -393,9 +436,15 @@ struct il_groups {
     size_t ng, nkey;
     size_t slot[IL_MAX_SLOTS]; /* data slots of the key, in --by order */
     struct il_group *g;        /* sorted naturally by key */
+    double *xs;                /* every group's x, group after group */
+    uint32_t *recs;            /* every group's rec, likewise */
 };
 
+/* The groups' records only (their x NULL). */
 int il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il_groups *gs);
+/* The groups with their values: d->val moved into them, not copied (d->val
+ * is NULL after, il_ival_of then), so that the values are held once. */
+void il_group_by_take(struct il_data *d, const size_t *slots, size_t nkey, struct il_groups *gs);
 void il_groups_free(struct il_groups *gs);
 /* "bench=bzip2 system=O3" (or "all" for an empty key), leaving out key
  * position skip (SIZE_MAX: none); caller frees. */
@@ -459,8 +508,10 @@ double il_t_sf(double t, double df); /* P(T > t) */
 int il_dcmp(const void *a, const void *b);
 /* scratch holds n doubles. */
 void il_summarize(const double *x, size_t n, double *scratch, struct il_summary *s);
-/* Exact min, max and mean of integer values into s (s->exact set). */
-void il_summarize_int(const int64_t *x, size_t n, struct il_summary *s);
+/* Exact min, max and mean of the integer values of records rec[0..n)
+ * (values x) into s (s->exact set). */
+void il_summarize_int(const struct il_data *d, const uint32_t *rec, const double *x, size_t n,
+                      struct il_summary *s);
 double il_median_mad(const double *x, size_t n, double *scratch, double *mad);
 /* The estimator of x (unsorted, n >= 1); scratch holds n doubles. */
 double il_estimate(const struct il_estimator *e, const double *x, size_t n, double *scratch);
@@ -717,7 +768,7 @@ struct il_units {
     size_t *off, *n;   /* its runs are x[off[u] .. off[u] + n[u]) */
     double *x;         /* the values, unit by unit */
     double *mean, *est;
-    uint32_t *rec;  /* each run's record */
+    uint32_t *rec;  /* each run's record (NULL after il_units_cells) */
     uint32_t *pass; /* each run's pass (--passes, rep by default), or
                      * IL_MISSING_ID; NULL when no record has one */
     uint32_t *cell; /* each run's values of the sweep's factors that vary
@@ -732,7 +783,7 @@ void il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind k
                     struct il_units *u);
 /* The cells of every group's runs: the sweep's factors (env_add, layout,
  * stack_offset, heap_offset) that vary within some unit of some group,
- * the same numbering across the groups. */
+ * the same numbering across the groups.  Frees the runs' rec. */
 void il_units_cells(const struct il_data *d, struct il_units *units, size_t ng);
 void il_units_free(struct il_units *u);
 

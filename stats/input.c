@@ -429,9 +429,12 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
             d->env = il_xrealloc(d->env, d->cap * sizeof *d->env);
         if (d->wall)
             d->wall = il_xrealloc(d->wall, d->cap * sizeof *d->wall);
-        for (size_t s = 0; s < d->nslots; s++)
+        for (size_t s = 0; s < d->nslots; s++) {
+            if (d->labn[s])
+                d->labn[s] = il_xrealloc(d->labn[s], d->cap * sizeof *d->labn[s]);
             if (d->labc[s])
                 d->labc[s] = il_xrealloc(d->labc[s], d->cap * sizeof *d->labc[s]);
+        }
     }
     d->val[d->n] = r->v;
     if (d->den)
@@ -447,14 +450,8 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         d->env[d->n] = r->env;
     if (d->wall)
         d->wall[d->n] = r->wall;
-    for (size_t s = 0; s < d->nslots; s++) {
-        if (d->labc[s])
-            d->labc[s][d->n] = ids[s];
-        else if (d->n == 0)
-            d->labk[s] = ids[s];
-        else if (ids[s] != d->labk[s])
-            il_lab_column(d, s, d->cap)[d->n] = ids[s];
-    }
+    for (size_t s = 0; s < d->nslots; s++)
+        il_lab_set(d, s, d->n, ids[s], d->cap);
     d->n++;
 }
 
@@ -482,15 +479,71 @@ il_ival_set(struct il_data *d, size_t rec, int64_t iv)
     il_ival_column(d, d->cap)[rec] = iv;
 }
 
-uint32_t *
-il_lab_column(struct il_data *d, size_t s, size_t cap)
+/* id's index + 1 among l's values, added if new; 0 when l is full. */
+static uint16_t
+lab_index(struct il_labdict *l, uint32_t id)
 {
-    if (!d->labc[s]) {
-        d->labc[s] = il_xcalloc(cap ? cap : 1, sizeof *d->labc[s]);
-        for (size_t i = 0; i < d->n; i++)
-            d->labc[s][i] = d->labk[s];
+    if (id >= l->nat) {
+        size_t n = l->nat ? l->nat : 64;
+        while (n <= id)
+            n *= 2;
+        l->at = il_xrealloc(l->at, n * sizeof *l->at);
+        memset(l->at + l->nat, 0, (n - l->nat) * sizeof *l->at);
+        l->nat = n;
     }
-    return d->labc[s];
+    if (!l->at[id]) {
+        if (l->n == IL_LAB_NARROW)
+            return 0;
+        if (l->n == l->cap) {
+            l->cap = l->cap ? 2 * l->cap : 16;
+            l->v = il_xrealloc(l->v, l->cap * sizeof *l->v);
+        }
+        l->v[l->n++] = id;
+        l->at[id] = (uint16_t)l->n;
+    }
+    return l->at[id];
+}
+
+void
+il_lab_free(struct il_data *d, size_t s)
+{
+    free(d->labn[s]);
+    free(d->labc[s]);
+    free(d->labd[s].v);
+    free(d->labd[s].at);
+    d->labn[s] = NULL;
+    d->labc[s] = NULL;
+    memset(&d->labd[s], 0, sizeof d->labd[s]);
+}
+
+void
+il_lab_put(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap)
+{
+    if (d->labc[s]) {
+        d->labc[s][rec] = id;
+        return;
+    }
+    if (!d->labn[s]) {
+        if (rec == 0)
+            d->labk[s] = id;
+        if (rec == 0 || id == d->labk[s])
+            return;
+        /* the second value: records 0..rec-1 have labk, index 0 */
+        d->labn[s] = il_xcalloc(cap, sizeof *d->labn[s]);
+        lab_index(&d->labd[s], d->labk[s]);
+    }
+    uint16_t at = lab_index(&d->labd[s], id);
+    if (at) {
+        d->labn[s][rec] = (uint16_t)(at - 1);
+        return;
+    }
+    /* more values than 2 bytes can tell apart: the string ids */
+    uint32_t *c = il_xcalloc(cap, sizeof *c);
+    for (size_t i = 0; i < rec; i++)
+        c[i] = il_lab(d, i, s);
+    il_lab_free(d, s);
+    d->labc[s] = c;
+    c[rec] = id;
 }
 
 void
@@ -512,9 +565,12 @@ il_data_keep(struct il_data *d, const uint8_t *keep)
             d->env[m] = d->env[i];
         if (d->wall)
             d->wall[m] = d->wall[i];
-        for (size_t s = 0; s < d->nslots; s++)
+        for (size_t s = 0; s < d->nslots; s++) {
+            if (d->labn[s])
+                d->labn[s][m] = d->labn[s][i];
             if (d->labc[s])
                 d->labc[s][m] = d->labc[s][i];
+        }
         m++;
     }
     d->n = m;

@@ -386,7 +386,7 @@ il_out_gobench(FILE *fp, const struct il_report *r)
             char v[40];
             size_t rec = r->gs.g[g].rec[i];
             if (r->d.flag[rec] & IL_R_INT)
-                snprintf(v, sizeof v, "%lld", (long long)il_ival(&r->d, rec));
+                snprintf(v, sizeof v, "%lld", (long long)il_ival_of(&r->d, rec, r->gs.g[g].x[i]));
             else
                 il_fmt_exact(v, sizeof v, r->gs.g[g].x[i]);
             fprintf(fp, "BenchmarkInterloper%s 1 %s %s\n", name, v, unit);

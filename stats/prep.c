@@ -45,10 +45,15 @@ mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, s
             size_t *nstat, char *where, size_t wn)
 {
     size_t slots[IL_MAX_SLOTS], nk = key_slots(o, slots);
-    struct il_groups gs;
-    il_group_by(d, slots, nk, &gs);
     *nsig = *nstat = 0;
     where[0] = '\0';
+    size_t r = 0;
+    while (r < d->n && !(d->flag[r] & (IL_R_NONZERO | IL_R_SIGNAL)))
+        r++;
+    if (r == d->n)
+        return; /* no record failed */
+    struct il_groups gs;
+    il_group_by(d, slots, nk, &gs);
     for (size_t g = 0; g < gs.ng; g++) {
         const struct il_group *gr = &gs.g[g];
         int ok = 0;

@@ -288,22 +288,18 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
     d->flag = append_col(d->flag, n0, cap, (void **)&d2->flag, d2->n, sizeof *d->flag);
     d->env = append_col(d->env, n0, cap, (void **)&d2->env, d2->n, sizeof *d->env);
     d->wall = append_col(d->wall, n0, cap, (void **)&d2->wall, d2->n, sizeof *d->wall);
-    for (size_t s = 0; s < d->nslots; s++) {
-        /* one value in both halves: still no column (ids are the first
-         * half's, map the second's) */
-        if (!d2->n)
-            break;
-        if (!d->labc[s] && !d2->labc[s] && (n0 == 0 || map[d2->labk[s]] == d->labk[s])) {
-            d->labk[s] = map[d2->labk[s]];
-            continue;
-        }
-        uint32_t *c = il_lab_column(d, s, cap);
-        if (n > cap)
-            c = d->labc[s] = il_xrealloc(c, n * sizeof *c);
+    for (size_t s = 0; s < d->nslots && d2->n; s++) {
+        /* the second half's values as the first half's ids (map), added
+         * record by record as push adds them: one value in both halves is
+         * still no column */
+        size_t room = n > cap ? n : cap;
+        if (n > cap && d->labn[s])
+            d->labn[s] = il_xrealloc(d->labn[s], n * sizeof *d->labn[s]);
+        if (n > cap && d->labc[s])
+            d->labc[s] = il_xrealloc(d->labc[s], n * sizeof *d->labc[s]);
         for (size_t i = 0; i < d2->n; i++)
-            c[n0 + i] = map[il_lab(d2, i, s)];
-        free(d2->labc[s]);
-        d2->labc[s] = NULL;
+            il_lab_set(d, s, n0 + i, map[il_lab(d2, i, s)], room);
+        il_lab_free(d2, s);
     }
     if (n > cap)
         d->cap = n;
@@ -448,7 +444,7 @@ il_data_free(struct il_data *d)
     free(d->env);
     free(d->wall);
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
-        free(d->labc[s]);
+        il_lab_free(d, s);
     free(d->first_schema_other);
     il_disturb_free(d);
     il_orders_free(d);

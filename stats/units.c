@@ -199,8 +199,8 @@ cmp_cell(const void *pa, const void *pb)
     return a->g != b->g ? (a->g > b->g) - (a->g < b->g) : (a->run > b->run) - (a->run < b->run);
 }
 
-void
-il_units_cells(const struct il_data *d, struct il_units *units, size_t ng)
+static void
+make_cells(const struct il_data *d, struct il_units *units, size_t ng)
 {
     size_t slot[IL_NFACTORS], nf = 0, total = 0;
     for (size_t f = 0; f < IL_NFACTORS; f++) {
@@ -250,4 +250,15 @@ il_units_cells(const struct il_data *d, struct il_units *units, size_t ng)
         units[t[i].g].cell[t[i].run] = id;
     }
     free(t);
+}
+
+void
+il_units_cells(const struct il_data *d, struct il_units *units, size_t ng)
+{
+    make_cells(d, units, ng);
+    /* the runs' records gave their passes and cells: not needed after */
+    for (size_t g = 0; g < ng; g++) {
+        free(units[g].rec);
+        units[g].rec = NULL;
+    }
 }

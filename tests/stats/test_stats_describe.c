@@ -1,7 +1,8 @@
 /*
  * test_stats_describe.c: summaries, diagnostics, geometric means, verdict
- * words, level arrangement and the --target search, on values small
- * enough to check by hand (each expectation says how).
+ * words, level arrangement, the --target search and the grouping of
+ * records, on values small enough to check by hand (each expectation says
+ * how).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -190,6 +191,64 @@ target_search(void **state)
     assert_int_equal(il_levels_expected(p2, 6.5e-9, 1000, &top), IL_SE_NOTFOUND);
 }
 
+/* Records of groups "10", "2", "1" in a shuffled order: the groups come
+ * in natural order (1, 2, 10), each with its records and values in input
+ * order, whether the values are moved (il_group_by_take, an in-place
+ * permutation of several cycles) or left out (il_group_by). */
+static void
+group_records(void **state)
+{
+    static const char *const name[] = {"10", "2", "1"};
+    static const int of[] = {0, 1, 0, 2, 2, 1, 0, 2, 1, 1, 0};
+    enum { N = sizeof of / sizeof of[0] };
+    struct il_data d;
+    memset(&d, 0, sizeof d);
+    il_strtab_init(&d.st);
+    uint32_t id[3];
+    for (int i = 0; i < 3; i++)
+        id[i] = il_strtab_intern(&d.st, name[i], strlen(name[i]));
+    d.n = d.cap = N;
+    d.nslots = 1;
+    d.val = calloc(N, sizeof *d.val);
+    d.flag = calloc(N, 1);
+    d.labc[0] = calloc(N, sizeof *d.labc[0]);
+    for (int r = 0; r < N; r++) {
+        d.labc[0][r] = id[of[r]];
+        d.val[r] = 100 + r;
+    }
+    size_t slot = 0;
+    struct il_groups only, gs;
+    il_group_by(&d, &slot, 1, &only);
+    il_group_by_take(&d, &slot, 1, &gs);
+    assert_null(d.val);
+    assert_int_equal(gs.ng, 3);
+    assert_int_equal(only.ng, 3);
+    size_t seen = 0;
+    for (size_t g = 0; g < 3; g++) {
+        int want = 2 - (int)g; /* 1 (name[2]), 2, 10 */
+        assert_int_equal(gs.g[g].key[0], id[want]);
+        assert_int_equal(only.g[g].key[0], id[want]);
+        assert_null(only.g[g].x);
+        size_t i = 0;
+        for (int r = 0; r < N; r++) {
+            if (of[r] != want)
+                continue;
+            assert_true(i < gs.g[g].n);
+            assert_int_equal(gs.g[g].rec[i], r);
+            assert_int_equal(only.g[g].rec[i], r);
+            assert_true(gs.g[g].x[i] == 100 + r);
+            i++;
+        }
+        assert_int_equal(gs.g[g].n, i);
+        assert_int_equal(only.g[g].n, i);
+        seen += i;
+    }
+    assert_int_equal(seen, N);
+    il_groups_free(&only);
+    il_groups_free(&gs);
+    il_data_free(&d);
+}
+
 int
 main(void)
 {
@@ -198,6 +257,7 @@ main(void)
         cmocka_unit_test(acf_and_ljung_box),     cmocka_unit_test(geometric_mean),
         cmocka_unit_test(change_words),          cmocka_unit_test(arrange_levels),
         cmocka_unit_test(target_search),         cmocka_unit_test(median_matches_sort),
+        cmocka_unit_test(group_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
  * Then the reading of records (stats/input.c) as far as it walks the
  * scanner's spans: --where LABEL!=VALUE and every label of a record.
  */
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -387,6 +388,84 @@ collects_every_label(void **state)
     il_data_free(&d);
 }
 
+/* Label "u" of record i (of n) is "v" value(i); "k" is one value. */
+struct labcase {
+    size_t n, distinct; /* records; value i for i < distinct, else i % 7 */
+    size_t from;        /* ... and i % 7 below from */
+    int wide;           /* "u" is then 4-byte ids */
+};
+
+static size_t
+lab_value(const struct labcase *c, size_t i)
+{
+    return i < c->from || i >= c->distinct ? i % 7 : i;
+}
+
+static void
+lab_check(const struct labcase *c, const char *text, size_t u, size_t k, const struct il_sel *sel)
+{
+    struct il_data d;
+    read_text(text, sel, &d);
+    assert_int_equal(d.n, c->n);
+    if (c->wide)
+        assert_true(d.labc[u] && !d.labn[u]);
+    else
+        assert_true(d.labn[u] && !d.labc[u]);
+    assert_true(!d.labn[k] && !d.labc[k]);
+    char want[32];
+    for (size_t i = 0; i < c->n; i++) {
+        snprintf(want, sizeof want, "v%zu", lab_value(c, i));
+        if (strcmp(il_str(&d.st, il_lab(&d, i, u)), want) != 0)
+            fail_msg("record %zu: u=%s, expected %s", i, il_str(&d.st, il_lab(&d, i, u)), want);
+        assert_string_equal(il_str(&d.st, il_lab(&d, i, k)), "c");
+    }
+    il_data_free(&d);
+}
+
+/* Label columns of 2 bytes a record up to 65,535 values of a label and of
+ * string ids beyond, each half of the two-thread read widening on its own
+ * or at the join; the same values as the one-thread read. */
+static void
+label_columns(void **state)
+{
+    static const struct labcase cases[] = {
+        {66535, 65535, 0, 0},      /* exactly 65,535 values: narrow */
+        {66536, 65536, 0, 1},      /* one more: wide, at the join */
+        {140000, 100000, 0, 1},    /* the first half wide, the second narrow */
+        {140000, 140000, 40000, 1} /* the first narrow, the second wide */
+    };
+    struct il_sel sel;
+    memset(&sel, 0, sizeof sel);
+    sel.metric = "wall";
+    sel.kind = IL_M_WALL;
+    size_t u = il_sel_slot(&sel, "u"), k = il_sel_slot(&sel, "k");
+    cpu_set_t all;
+    assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const struct labcase *c = &cases[ci];
+        size_t cap = c->n * 96, o = 0;
+        char *text = malloc(cap);
+        assert_non_null(text);
+        for (size_t i = 0; i < c->n; i++)
+            o += (size_t)snprintf(text + o, cap - o,
+                                  "{\"schema\":\"interloper/1\",\"labels\":{\"u\":\"v%zu\","
+                                  "\"k\":\"c\"},\"times\":{\"wall_ns\":%zu}}\n",
+                                  lab_value(c, i), i + 1);
+        lab_check(c, text, u, k, &sel); /* two halves where there are two CPUs */
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+            if (CPU_ISSET(cpu, &all)) {
+                CPU_SET(cpu, &one);
+                break;
+            }
+        assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+        lab_check(c, text, u, k, &sel); /* one thread */
+        assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+        free(text);
+    }
+}
+
 int
 main(void)
 {
@@ -399,6 +478,7 @@ main(void)
         cmocka_unit_test(finds_paths_and_decodes),
         cmocka_unit_test(where_not_equal),
         cmocka_unit_test(collects_every_label),
+        cmocka_unit_test(label_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

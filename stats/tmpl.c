@@ -63,6 +63,20 @@ scalar(const char *p, const char *e)
     unsigned char c = (unsigned char)*p;
     if ((unsigned)(c - '1') < 9u) {
         const char *q = p + 1;
+#ifdef __SSE2__
+        /* the first non-digit of the next 16 bytes without a branch a
+         * digit: the loop's exit mispredicts at every length change */
+        if (e - q >= 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+            __m128i d = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+            unsigned m = (unsigned)_mm_movemask_epi8(d) ^ 0xFFFFu;
+            if (m)
+                q += __builtin_ctz(m);
+            else
+                q += 16;
+        }
+#endif
         while (q < e && (unsigned)((unsigned char)*q - '0') < 10u)
             q++;
         if (q == e || (*q != '.' && *q != 'e' && *q != 'E'))

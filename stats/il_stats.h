@@ -509,6 +509,14 @@ double il_tq(double df);             /* t quantile at (1 + IL_CONF) / 2 */
 double il_tq_p(double df, double p); /* t quantile at p */
 double il_t_sf(double t, double df); /* P(T > t) */
 int il_dcmp(const void *a, const void *b);
+/* Whether a counting table of range entries is worth it for n items (a
+ * counting sort or a seen-table instead of qsort): the ids' range within
+ * about twice their number.  perm.c and units.c use it alike. */
+static inline int
+il_dense(size_t range, size_t n)
+{
+    return range <= 2 * n + 1024;
+}
 /* scratch holds n doubles. */
 void il_summarize(const double *x, size_t n, double *scratch, struct il_summary *s);
 /* Exact min, max and mean of the integer values of records rec[0..n)

@@ -78,7 +78,7 @@ distinct(uint32_t *a, size_t n)
     size_t d = 0;
     for (size_t j = 0; j < n; j++)
         max = a[j] > max ? a[j] : max;
-    if (max < 2 * n + 1024) {
+    if (il_dense((size_t)max + 1, n)) {
         unsigned char *seen = il_xcalloc((size_t)max + 1, 1);
         for (size_t j = 0; j < n; j++) {
             d += !seen[a[j]];
@@ -657,7 +657,7 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
      * linear time: at a million records the sort was 6% of a comparison's
      * instructions.  qsort_r when the ids are too sparse for their counts;
      * none when a run has no pass (pos is not used then). */
-    if (ok && maxp < 2 * N + 1024 && maxc < 2 * N + 1024) {
+    if (ok && il_dense((size_t)maxp + 1, N) && il_dense((size_t)maxc + 1, N)) {
         size_t *tmp = il_xcalloc(N ? N : 1, sizeof *tmp);
         size_t *cnt = il_xcalloc((size_t)(maxp > maxc ? maxp : maxc) + 2, sizeof *cnt);
         count_sort(un->cell, maxc, pos, tmp, N, cnt);

@@ -74,7 +74,7 @@ sort_ur(struct ur *t, size_t n)
     size_t na, nb;
     uint32_t *ra = rank_ids(t, n, 0, &na), *rb = rank_ids(t, n, 1, &nb);
     size_t nk = na * nb;
-    if ((nb && nk / nb != na) || nk > 2 * n + 1024) { /* crossed labels of many values */
+    if ((nb && nk / nb != na) || !il_dense(nk, n)) { /* crossed labels of many values */
         free(ra);
         free(rb);
         qsort(t, n, sizeof *t, cmp_ur);

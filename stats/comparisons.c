@@ -635,6 +635,26 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
     setup_summaries(s, o->design, fa, fb);
     double adj = 1 - (1 - IL_CONF) / (double)k; /* Bonferroni */
     s->adj = adj;
+    /* The mean's intervals from the runs' residuals first: they need
+     * nothing of the blocks, whose arrays (perm.c) were alive beside
+     * their residuals at the comparison's peak of memory. */
+    double fA = 0, fB = 0, ra = 0, rb = 0, df2 = NAN;
+    int rel = 0;
+    if (o->est.kind == IL_EST_MEAN) {
+        ra = pooled_rel(un, ia, k, &fA);
+        rb = pooled_rel(ud, ib, k, &fB);
+        rel = fA > 0 && fB > 0 && ra + rb > 0;
+    }
+    if (rel) {
+        double ca = 0, cb = 0;
+        for (size_t u = 0; u < k; u++) {
+            ca += ra / (double)s->na[u] / (double)k;
+            cb += rb / (double)s->nb[u] / (double)k;
+        }
+        /* Satterthwaite's df of the pooled variance of a log ratio. */
+        df2 = (ca + cb) * (ca + cb) / (ca * ca / fA + cb * cb / fB);
+        setup_intervals(r, s, un, ud, ia, ib, k, adj, ra, rb, df2);
+    }
     /* The sweep's blocks: with them the test exchanges the two sides only
      * within a (setup, pass) block, and its statistic is built from the
      * blocks' contrasts, in which drift between passes cancels (perm.c). */
@@ -660,17 +680,7 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
          * the intervals from the runs' residuals, which hold drift and so
          * are wider, are kept when wider (bench/coverage.sh,
          * drift-specific-3). */
-        double fA, fB, ra = pooled_rel(un, ia, k, &fA), rb = pooled_rel(ud, ib, k, &fB);
         double *keep = il_xcalloc(4 * k, sizeof *keep);
-        if (fA > 0 && fB > 0 && ra + rb > 0) {
-            double ca = 0, cb = 0;
-            for (size_t u = 0; u < k; u++) {
-                ca += ra / (double)s->na[u] / (double)k;
-                cb += rb / (double)s->nb[u] / (double)k;
-            }
-            setup_intervals(r, s, un, ud, ia, ib, k, adj, ra, rb,
-                            (ca + cb) * (ca + cb) / (ca * ca / fA + cb * cb / fB));
-        }
         for (size_t u = 0; u < k; u++) {
             keep[4 * u] = s->lo[u];
             keep[4 * u + 1] = s->hi[u];
@@ -689,21 +699,12 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
         }
         free(keep);
     } else if (o->est.kind == IL_EST_MEAN) {
-        double fA, fB, ra = pooled_rel(un, ia, k, &fA), rb = pooled_rel(ud, ib, k, &fB);
-        if (fA > 0 && fB > 0 && ra + rb > 0) {
+        if (rel) {
             double *y = il_xcalloc(k, sizeof *y), *var = il_xcalloc(k, sizeof *var);
-            double ca = 0, cb = 0;
             for (size_t u = 0; u < k; u++) {
-                double a = un->est[ia[u]], b = ud->est[ib[u]];
-                s->ratio[u] = a / b;
                 y[u] = log(s->ratio[u]);
                 var[u] = ra / (double)s->na[u] + rb / (double)s->nb[u];
-                ca += ra / (double)s->na[u] / (double)k;
-                cb += rb / (double)s->nb[u] / (double)k;
             }
-            /* Satterthwaite's df of the pooled variance of a log ratio. */
-            double df2 = (ca + cb) * (ca + cb) / (ca * ca / fA + cb * cb / fB);
-            setup_intervals(r, s, un, ud, ia, ib, k, adj, ra, rb, df2);
             s->has_het = il_heterogeneity(y, var, k, df2, &s->het) == 0;
             /* Crossed setups share their labels' effects: the Q-profile
              * interval of tau^2 assumes independent setups (the test of no

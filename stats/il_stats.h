@@ -1015,9 +1015,6 @@ struct il_contrast {
     double *loc;      /* per unit: the location of its contrasts (NAN: none) */
     double center;    /* log theta */
     double df, s2;    /* the pooled within-unit variance of the contrasts */
-    double *resid;    /* contrasts less their unit's location, scaled by
-                       * sqrt(m / (m - 1)), for units with m >= 2 */
-    size_t nresid;
     /* the mean: each unit's log ratio of means over its blocks (NAN: no
      * block), and the jackknife's residuals and variance of one block's
      * share of it (perm.c, jackknife) */
@@ -1032,7 +1029,8 @@ struct il_contrast {
      * (bnb), the value's divided by theta; c[j] the contrast */
     uint32_t *bo, *bna, *bnb;
     size_t maxn, maxm; /* the most runs in a block, blocks in a unit */
-    int pairs;         /* every block has one run a side (v is then freed) */
+    int pairs;         /* every block has one run a side (v, bo, bna and bnb
+                        * are then freed: one run a side) */
     double *v, *c;
 };
 /* 0 when the records have blocks of both sides (ct->ok), else -1 with

@@ -57,8 +57,9 @@ il_minp_contrast(const struct il_contrast *ct, struct il_minp *mp)
     double logm = 0;
     int balanced = 1;
     for (size_t j = 0; j < ct->blocks; j++) {
-        logm += lchoose(ct->bna[j] + ct->bnb[j], ct->bna[j]);
-        balanced &= ct->bna[j] == ct->bnb[j];
+        size_t na = ct->pairs ? 1 : ct->bna[j], nb = ct->pairs ? 1 : ct->bnb[j];
+        logm += lchoose(na + nb, na);
+        balanced &= na == nb;
     }
     double logg = balanced ? log(2) : 0;
     mp->minp = exp(logg - logm);
@@ -104,10 +105,10 @@ il_minp_group(const struct il_units *un, int blocked, struct il_minp *mp)
         pos = il_pass_blocks(un, &bs, &nb, &none);
     if (!pos)
         nb = 1;
-    size_t *unit = il_xcalloc(N ? N : 1, sizeof *unit);
+    uint32_t *unit = il_xcalloc(N ? N : 1, sizeof *unit);
     for (size_t u = 0; u < k; u++)
         for (size_t i = 0; i < un->n[u]; i++)
-            unit[un->off[u] + i] = u;
+            unit[un->off[u] + i] = (uint32_t)u;
     /* cnt[u * nb + b]: runs of unit u in block b */
     size_t *cnt = il_xcalloc(k && nb ? k * nb : 1, sizeof *cnt);
     for (size_t b = 0; b < nb; b++) {

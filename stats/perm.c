@@ -418,6 +418,8 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
      * exchanges' null is one common ratio, wherever it is estimated) */
     memcpy(scratch, c, nb * sizeof *scratch);
     ct->center = il_quantile_select(scratch, nb, 0.5); /* location()'s, by selection */
+    free(scratch);
+    scratch = il_xcalloc(maxn + ct->maxm, sizeof *scratch); /* contrast's, spread's */
     double theta = exp(ct->center);
     for (size_t j = 0; j < nb; j++) {
         for (size_t i = 0; i < bna[j]; i++)
@@ -427,6 +429,22 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
                    : contrast(ct->median, v + bo[j], bna[j], bnb[j], scratch);
     }
     ct->c = c;
+    /* The runs are needed again only to exchange those of a block with
+     * more than one run a side; a block of one a side flips its contrast's
+     * sign (il_perm_contrasts), and its runs' places are known (bo[j] =
+     * 2j, one a side).  So with only such blocks the runs and the blocks'
+     * arrays are freed once the jackknife has read them, before the ranks'
+     * arrays are made (they were the comparison's peak of memory). */
+    if (!ct->median)
+        jackknife(ct, v);
+    if (ct->pairs) {
+        free(ct->v);
+        free(ct->bo);
+        free(ct->bna);
+        free(ct->bnb);
+        ct->v = NULL;
+        ct->bo = ct->bna = ct->bnb = NULL;
+    }
     ct->q = spread(ct, c, ct->loc, scratch);
     free(scratch);
     if (!isfinite(ct->q)) {
@@ -448,28 +466,16 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
             return -1;
         }
     }
-    /* the pooled within-setup variance and the residuals (the mean) */
+    /* the pooled within-setup variance */
     double w = 0;
-    ct->resid = il_xcalloc(nb ? nb : 1, sizeof *ct->resid);
     for (size_t u = 0; u < k; u++) {
         size_t m = ct->m[u];
-        double f = m > 1 ? sqrt((double)m / (double)(m - 1)) : 0;
         for (size_t j = 0; j < m && m > 1; j++) {
             double d = c[ct->first[u] + j] - ct->loc[u];
             w += d * d;
-            ct->resid[ct->nresid++] = d * f;
         }
     }
     ct->s2 = ct->df > 0 ? w / ct->df : NAN;
-    if (!ct->median)
-        jackknife(ct, v);
-    /* The runs are needed again only to exchange those of a block with
-     * more than one run a side; a block of one a side flips its contrast's
-     * sign (il_perm_contrasts). */
-    if (ct->pairs) {
-        free(ct->v);
-        ct->v = NULL;
-    }
     ct->ok = 1;
     return 0;
 }
@@ -588,7 +594,6 @@ il_contrast_free(struct il_contrast *ct)
     free(ct->bnb);
     free(ct->v);
     free(ct->c);
-    free(ct->resid);
     free(ct->jres);
     free(ct->lr);
     memset(ct, 0, sizeof *ct);
@@ -629,6 +634,21 @@ count_sort(const uint32_t *key, uint32_t max, const size_t *in, size_t *out, siz
         out[cnt[key[in[i]]]++] = in[i];
 }
 
+/* The end of the runs of the unit that holds run i: off[u] + n[u]. */
+static size_t
+unit_end(const struct il_units *un, size_t i)
+{
+    size_t lo = 0, hi = un->k; /* the first unit whose runs start past i */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (un->off[mid] <= i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return un->off[lo - 1] + un->n[lo - 1];
+}
+
 size_t *
 il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
 {
@@ -640,10 +660,7 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
     size_t N = 0;
     for (size_t u = 0; u < un->k; u++)
         N += un->n[u];
-    size_t *unit = il_xcalloc(N ? N : 1, sizeof *unit), *pos = il_xcalloc(N ? N : 1, sizeof *pos);
-    for (size_t u = 0; u < un->k; u++)
-        for (size_t i = 0; i < un->n[u]; i++)
-            unit[un->off[u] + i] = u;
+    size_t *pos = il_xcalloc(N ? N : 1, sizeof *pos);
     int ok = 1, mixed_any = 0;
     uint32_t maxp = 0, maxc = 0;
     for (size_t i = 0; i < N; i++) {
@@ -667,16 +684,25 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
     } else if (ok) {
         qsort_r(pos, N, sizeof *pos, pass_cell_cmp, (void *)un);
     }
-    *bs = il_xcalloc(N + 1, sizeof **bs);
-    for (size_t i = 0; i < N && ok; i++) {
+    /* The blocks, counted first so that bs holds only them (a group's
+     * positions are its largest array).  A block's positions ascend, and
+     * a unit's runs are consecutive: the block holds runs of two units
+     * when its last run is past the end of its first run's unit. */
+    for (size_t i = 0, f = 0; i <= N && ok; i++) {
+        if (i < N && i > 0 && un->pass[pos[i]] == un->pass[pos[i - 1]] &&
+            un->cell[pos[i]] == un->cell[pos[i - 1]])
+            continue;
+        if (i > 0)
+            mixed_any |= pos[i - 1] >= unit_end(un, pos[f]);
+        f = i;
+        *nb += i < N;
+    }
+    *bs = il_xcalloc(*nb + 1, sizeof **bs);
+    for (size_t i = 0, b = 0; i < N && ok; i++)
         if (i == 0 || un->pass[pos[i]] != un->pass[pos[i - 1]] ||
             un->cell[pos[i]] != un->cell[pos[i - 1]])
-            (*bs)[(*nb)++] = i;
-        else
-            mixed_any |= unit[pos[i]] != unit[pos[(*bs)[*nb - 1]]];
-    }
+            (*bs)[b++] = i;
     (*bs)[*nb] = N;
-    free(unit);
     if (!ok || *nb < 1 || !mixed_any) {
         *none = ok && *nb >= 1;
         free(pos);

@@ -232,7 +232,8 @@ modified_z(const double *y, size_t k, double *z)
 }
 
 /* The units of un whose keep[u] is set, with their runs (x replaced by
- * a copy), their means and estimates recomputed from x. */
+ * a copy), their means and estimates recomputed from x.  When every unit
+ * is kept, out's pass and cell are un's own (read only; subset_free). */
 static void
 subset(const struct il_estimator *e, const struct il_units *un, const unsigned char *keep,
        const double *x, struct il_units *out)
@@ -252,8 +253,9 @@ subset(const struct il_estimator *e, const struct il_units *un, const unsigned c
     out->mean = il_xcalloc(k ? k : 1, sizeof *out->mean);
     out->est = il_xcalloc(k ? k : 1, sizeof *out->est);
     out->x = il_xcalloc(N ? N : 1, sizeof *out->x);
-    out->pass = un->pass ? il_xcalloc(N ? N : 1, sizeof *out->pass) : NULL;
-    out->cell = un->cell ? il_xcalloc(N ? N : 1, sizeof *out->cell) : NULL;
+    int all = k == un->k;
+    out->pass = all ? un->pass : un->pass ? il_xcalloc(N ? N : 1, sizeof *out->pass) : NULL;
+    out->cell = all ? un->cell : un->cell ? il_xcalloc(N ? N : 1, sizeof *out->cell) : NULL;
     double *scratch = il_xcalloc(maxn, sizeof *scratch);
     size_t j = 0, o = 0;
     for (size_t u = 0; u < un->k; u++) {
@@ -263,9 +265,9 @@ subset(const struct il_estimator *e, const struct il_units *un, const unsigned c
         out->off[j] = o;
         out->n[j] = un->n[u];
         memcpy(out->x + o, x + un->off[u], un->n[u] * sizeof *out->x);
-        if (out->pass)
+        if (out->pass && !all)
             memcpy(out->pass + o, un->pass + un->off[u], un->n[u] * sizeof *out->pass);
-        if (out->cell)
+        if (out->cell && !all)
             memcpy(out->cell + o, un->cell + un->off[u], un->n[u] * sizeof *out->cell);
         out->mean[j] = il_mean(out->x + o, un->n[u]);
         out->est[j] = il_estimate(e, out->x + o, un->n[u], scratch);
@@ -273,6 +275,17 @@ subset(const struct il_estimator *e, const struct il_units *un, const unsigned c
         j++;
     }
     free(scratch);
+}
+
+/* Frees a subset of un. */
+static void
+subset_free(const struct il_units *un, struct il_units *sub)
+{
+    if (sub->pass == un->pass)
+        sub->pass = NULL;
+    if (sub->cell == un->cell)
+        sub->cell = NULL;
+    il_units_free(sub);
 }
 
 /* Why a group's test could not run (the text and JSON say it, with what
@@ -366,9 +379,12 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
         }
     s->p = perm_p(&o->est, sub, pos, bs, pos ? nb : 0, P, o->seed, &s->crit, qp, nq);
     s->has_test = isfinite(s->p);
-    untestable(o, sub, s, pos != NULL);
+    /* the blocks freed first: il_minp_group makes its own (two sets of
+     * a group's positions at once were the group phase's peak) */
+    int blocked = pos != NULL;
     free(pos);
     free(bs);
+    untestable(o, sub, s, blocked);
 }
 
 static void
@@ -517,8 +533,8 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
         free(y);
         free(ys);
     }
-    il_units_free(&sub);
-    il_units_free(&st);
+    subset_free(un, &sub);
+    subset_free(un, &st);
     free(keep);
     free(keep_tau);
 }

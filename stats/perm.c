@@ -242,6 +242,27 @@ rank_spread(const struct il_contrast *ct, const double *s, double *mu)
     return w > 0 ? t / (w / ct->df) : t > 0 ? INFINITY : NAN;
 }
 
+/* Block j's first run in v and its runs of the value and the baseline:
+ * with one run a side in every block (ct->pairs) the arrays are freed
+ * and the places known, 2j then 2j + 1. */
+static inline size_t
+blk_o(const struct il_contrast *ct, size_t j)
+{
+    return ct->bo ? ct->bo[j] : 2 * j;
+}
+
+static inline size_t
+blk_na(const struct il_contrast *ct, size_t j)
+{
+    return ct->bna ? ct->bna[j] : 1;
+}
+
+static inline size_t
+blk_nb(const struct il_contrast *ct, size_t j)
+{
+    return ct->bnb ? ct->bnb[j] : 1;
+}
+
 /*
  * The error of a setup's log ratio of means from its blocks, for its
  * interval: the ratio of the sums of the value's and the baseline's runs
@@ -270,21 +291,22 @@ jackknife(struct il_contrast *ct, const double *v)
         for (size_t j = 0; j < m; j++) {
             const uint32_t b = (uint32_t)(f + j);
             sa[j] = sb[j] = 0;
-            for (size_t i = 0; i < ct->bna[b]; i++)
-                sa[j] += v[ct->bo[b] + i];
-            for (size_t i = 0; i < ct->bnb[b]; i++)
-                sb[j] += v[ct->bo[b] + ct->bna[b] + i];
+            size_t o = blk_o(ct, b), na = blk_na(ct, b), nbb = blk_nb(ct, b);
+            for (size_t i = 0; i < na; i++)
+                sa[j] += v[o + i];
+            for (size_t i = 0; i < nbb; i++)
+                sb[j] += v[o + na + i];
             SA += sa[j];
             SB += sb[j];
-            NA += ct->bna[b];
-            NB += ct->bnb[b];
+            NA += na;
+            NB += nbb;
         }
         ct->lr[u] = m ? log(SA / (double)NA) - log(SB / (double)NB) + ct->center : NAN;
         if (m < 2)
             continue;
         for (size_t j = 0; j < m; j++) {
-            double l = log((SA - sa[j]) / (double)(NA - ct->bna[f + j])) -
-                       log((SB - sb[j]) / (double)(NB - ct->bnb[f + j])) + ct->center;
+            double l = log((SA - sa[j]) / (double)(NA - blk_na(ct, f + j))) -
+                       log((SB - sb[j]) / (double)(NB - blk_nb(ct, f + j))) + ct->center;
             ps[j] = (double)m * ct->lr[u] - (double)(m - 1) * l;
             mp += ps[j] / (double)m;
         }
@@ -394,6 +416,16 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     ct->pairs = 1;
     for (size_t j = 0; j < nb; j++)
         ct->pairs &= bna[j] + bnb[j] == 2;
+    /* With one run a side in every block the blocks' arrays say nothing
+     * (blk_o): they go before the contrasts' arrays are made (at a
+     * million records these were the comparison's peak of memory). */
+    if (ct->pairs) {
+        free(ct->bo);
+        free(ct->bna);
+        free(ct->bnb);
+        ct->bo = ct->bna = ct->bnb = NULL;
+    }
+    bo = bna = bnb = NULL; /* blk_o, blk_na, blk_nb from here */
     if (ct->units < 2) {
         ct->why = "fewer than 2 setups have a pass with runs of both sides";
         return -1;
@@ -406,7 +438,7 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
      * divided by it, so that exchanging runs of a block keeps the null */
     double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *scratch = il_xcalloc(maxn + nb, sizeof *c);
     for (size_t j = 0; j < nb; j++) {
-        c[j] = contrast(ct->median, v + bo[j], bna[j], bnb[j], scratch);
+        c[j] = contrast(ct->median, v + blk_o(ct, j), blk_na(ct, j), blk_nb(ct, j), scratch);
         if (!isfinite(c[j])) {
             free(c);
             free(scratch);
@@ -422,28 +454,22 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     scratch = il_xcalloc(maxn + ct->maxm, sizeof *scratch); /* contrast's, spread's */
     double theta = exp(ct->center);
     for (size_t j = 0; j < nb; j++) {
-        for (size_t i = 0; i < bna[j]; i++)
-            v[bo[j] + i] /= theta;
-        c[j] = bna[j] == 1 && bnb[j] == 1
-                   ? c[j] - ct->center
-                   : contrast(ct->median, v + bo[j], bna[j], bnb[j], scratch);
+        size_t o = blk_o(ct, j), na = blk_na(ct, j), nbb = blk_nb(ct, j);
+        for (size_t i = 0; i < na; i++)
+            v[o + i] /= theta;
+        c[j] = na == 1 && nbb == 1 ? c[j] - ct->center
+                                   : contrast(ct->median, v + o, na, nbb, scratch);
     }
     ct->c = c;
     /* The runs are needed again only to exchange those of a block with
      * more than one run a side; a block of one a side flips its contrast's
-     * sign (il_perm_contrasts), and its runs' places are known (bo[j] =
-     * 2j, one a side).  So with only such blocks the runs and the blocks'
-     * arrays are freed once the jackknife has read them, before the ranks'
-     * arrays are made (they were the comparison's peak of memory). */
+     * sign (il_perm_contrasts).  So with only such blocks they are freed
+     * once the jackknife has read them, before the ranks' arrays are made. */
     if (!ct->median)
         jackknife(ct, v);
     if (ct->pairs) {
         free(ct->v);
-        free(ct->bo);
-        free(ct->bna);
-        free(ct->bnb);
         ct->v = NULL;
-        ct->bo = ct->bna = ct->bnb = NULL;
     }
     ct->q = spread(ct, c, ct->loc, scratch);
     free(scratch);
@@ -499,13 +525,16 @@ flip(double x, uint64_t f)
  * The state in a local, which stays in registers (in the general loop
  * it went through memory on every draw). */
 static void
-flips(struct il_rng *g, const double *c0, const double *s0, double *c, double *s, size_t nb)
+flips(struct il_rng *g, double *c, double *s, uint64_t *at, size_t nb)
 {
     struct il_rng l = *g;
     for (size_t j = 0; j < nb; j++) {
-        uint64_t f = (uint64_t)il_rng_below(&l, 2) << 63;
-        c[j] = flip(c0[j], f);
-        s[j] = flip(s0[j], f);
+        /* in place: c[j] is the contrast flipped by the last coin (at's
+         * bit j), so it flips again when this coin differs */
+        uint64_t f = (uint64_t)il_rng_below(&l, 2), d = ((at[j >> 6] >> (j & 63)) ^ f) & 1;
+        at[j >> 6] ^= d << (j & 63);
+        c[j] = flip(c[j], d << 63);
+        s[j] = flip(s[j], d << 63);
     }
     *g = l;
 }
@@ -531,17 +560,23 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
         free(tmp);
         tmp = NULL;
     }
-    double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *loc = il_xcalloc(ct->k, sizeof *loc);
+    /* With only blocks of one run a side the exchanges flip the contrasts
+     * and their ranks in place (flips; the signs' state in at, one bit a
+     * block), and ct->c is put back after: two arrays of a block's
+     * doubles fewer at the comparison's peak of memory. */
+    uint64_t *at = ct->pairs ? il_xcalloc(nb / 64 + 1, sizeof *at) : NULL;
+    double *c = ct->pairs ? ct->c : il_xcalloc(nb ? nb : 1, sizeof *c);
+    double *sr = ct->pairs ? sr0 : il_xcalloc(nb ? nb : 1, sizeof *sr);
+    double *loc = il_xcalloc(ct->k, sizeof *loc);
     /* a block's runs (contrast) or a unit's contrasts (spread's location) */
     double *scratch = il_xcalloc(ct->maxn + ct->maxm, sizeof *scratch);
     double *pool = il_xcalloc(ct->maxn, sizeof *pool);
-    double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
     size_t ge = 0, done = 0;
     for (size_t it = 0; it < P; it++) {
         if (ct->pairs)
-            flips(&g, ct->c, sr0, c, sr, nb);
+            flips(&g, c, sr, at, nb);
         for (size_t j = 0; j < nb && !ct->pairs; j++) {
             size_t na = ct->bna[j], n = na + ct->bnb[j];
             if (n == 2) {
@@ -572,11 +607,17 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
         if (qp && !isnan(q))
             qp[(*nq)++] = q;
     }
-    free(c);
+    if (ct->pairs) {
+        for (size_t j = 0; j < nb; j++)
+            ct->c[j] = flip(ct->c[j], ((at[j >> 6] >> (j & 63)) & 1) << 63);
+        free(at);
+    } else {
+        free(c);
+        free(sr);
+    }
     free(loc);
     free(scratch);
     free(pool);
-    free(sr);
     free(sr0);
     free(tmp);
     ct->p = done ? (double)(ge + 1) / (double)(done + 1) : NAN;

@@ -164,26 +164,58 @@ spread(const struct il_contrast *ct, const double *c, double *loc, double *scrat
     return w > 0 && ct->df > 0 ? t / (w / ct->df) : NAN;
 }
 
-/* Blocks in the order of |c_j| (qsort_r's argument is c) */
-static int
-cmp_absc(const void *pa, const void *pb, void *arg)
+/* idx[0..n) in the order of |c[idx[i]]| (a tie's order does not
+ * matter: its ranks are averaged): a merge sort, inserting runs of
+ * ABS_RUN first, merging through aux (n values); no call a comparison,
+ * which in qsort_r was most of the sort's time, and no copy of its own. */
+enum { ABS_RUN = 16 };
+
+static void
+sort_abs(const double *c, uint32_t *idx, uint32_t *aux, size_t n)
 {
-    const double *c = arg;
-    double a = fabs(c[*(const uint32_t *)pa]), b = fabs(c[*(const uint32_t *)pb]);
-    return (a > b) - (a < b);
+    for (size_t s = 0; s < n; s += ABS_RUN) {
+        size_t e = s + ABS_RUN < n ? s + ABS_RUN : n;
+        for (size_t i = s + 1; i < e; i++) {
+            uint32_t v = idx[i];
+            double a = fabs(c[v]);
+            size_t j = i;
+            for (; j > s && fabs(c[idx[j - 1]]) > a; j--)
+                idx[j] = idx[j - 1];
+            idx[j] = v;
+        }
+    }
+    uint32_t *src = idx, *dst = aux;
+    for (size_t w = ABS_RUN; w < n; w *= 2) {
+        for (size_t s = 0; s < n; s += 2 * w) {
+            size_t m = s + w < n ? s + w : n, e = s + 2 * w < n ? s + 2 * w : n;
+            size_t i = s, j = m, o = s;
+            while (i < m && j < e)
+                dst[o++] = fabs(c[src[j]]) < fabs(c[src[i]]) ? src[j++] : src[i++];
+            while (i < m)
+                dst[o++] = src[i++];
+            while (j < e)
+                dst[o++] = src[j++];
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != idx)
+        memcpy(idx, src, n * sizeof *idx);
 }
 
 /* The signed ranks of the n contrasts c: s_j = sign(c_j) times the rank of
  * |c_j| among all (ties share their mean rank; a zero scores 0).  The sort
  * orders the blocks' 4-byte numbers, not (value, number) pairs: at a
  * million records a pair and qsort's copy of it were the comparison's
- * peak of memory; a tie's order does not matter (its ranks are averaged). */
+ * peak of memory.  tmp holds 2n: the order, and sort_abs' other half (what
+ * qsort_r allocated for itself). */
 static void
 signed_ranks(const double *c, size_t n, double *s, uint32_t *tmp)
 {
     for (size_t j = 0; j < n; j++)
         tmp[j] = (uint32_t)j;
-    qsort_r(tmp, n, sizeof *tmp, cmp_absc, (void *)c);
+    sort_abs(c, tmp, tmp + n, n);
     for (size_t i = 0; i < n;) {
         size_t e = i + 1;
         double ai = fabs(c[tmp[i]]);
@@ -436,7 +468,7 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     ct->stat = ct->q;
     if (!ct->median) {
         double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
-        uint32_t *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
+        uint32_t *tmp = il_xcalloc(2 * nb + 1, sizeof *tmp);
         signed_ranks(c, nb, sr, tmp);
         double *mu = il_xcalloc(k ? k : 1, sizeof *mu);
         ct->stat = rank_spread(ct, sr, mu);
@@ -504,6 +536,83 @@ flips(struct il_rng *g, const double *c0, const double *s0, double *c, double *s
     *g = l;
 }
 
+enum { FLIP_CHUNK = 512 }; /* blocks: two chunks' values in the first-level cache */
+
+/* One exchange when every block is of one run a side and the estimator
+ * is the mean (flips, then spread's Q in *q and rank_spread's statistic
+ * in *t), unit by unit: the same draws in the same order, every sum in
+ * the same order, so the same bits.  The three sums over all blocks
+ * (spread's w, rank_spread's total and w) are each one serial chain of
+ * additions, which was the exchange's bound: here they run side by side
+ * in one loop, over a chunk of units whose flipped values (cb, sb: at
+ * least FLIP_CHUNK and ct->maxm values) and locations are taken first,
+ * and the contrasts and ranks are not written out.  Needs the units'
+ * blocks consecutive and in order (flip_ok).  loc and mu hold k. */
+static void
+flip_spreads(const struct il_contrast *ct, struct il_rng *g, const double *sr0, double *cb,
+             double *sb, double *loc, double *mu, double *q, double *t)
+{
+    struct il_rng l = *g;
+    size_t k = ct->k, off = 0;
+    double sw = 0, swl = 0, w = 0, tot = 0, wr = 0;
+    for (size_t u0 = 0; u0 < k;) {
+        size_t u1 = u0, n = 0;
+        while (u1 < k && (u1 == u0 || n + ct->m[u1] <= FLIP_CHUNK))
+            n += ct->m[u1++];
+        /* the coins in the blocks' order; a unit's ranks' sum beside
+         * them (its chain of additions runs beside the generator's) */
+        for (size_t u = u0, j = 0; u < u1; u++) {
+            double su = 0;
+            for (size_t e = j + ct->m[u]; j < e; j++) {
+                uint64_t f = (uint64_t)il_rng_below(&l, 2) << 63;
+                cb[j] = flip(ct->c[off + j], f);
+                sb[j] = flip(sr0[off + j], f);
+                su += sb[j];
+            }
+            mu[u] = su;
+        }
+        il_means(cb, ct->m + u0, u1 - u0, loc + u0);
+        for (size_t u = u0, o = 0; u < u1; o += ct->m[u++]) {
+            size_t m = ct->m[u];
+            if (!m) {
+                loc[u] = NAN;
+                continue;
+            }
+            sw += (double)m;
+            swl += (double)m * loc[u];
+            mu[u] /= (double)m;
+            for (size_t j = o; j < o + m; j++) {
+                w += (cb[j] - loc[u]) * (cb[j] - loc[u]);
+                tot += sb[j];
+                wr += (sb[j] - mu[u]) * (sb[j] - mu[u]);
+            }
+        }
+        off += n;
+        u0 = u1;
+    }
+    *g = l;
+    double mean = swl / sw, gm = tot / (double)ct->blocks, tq = 0, tr = 0;
+    for (size_t u = 0; u < k; u++)
+        if (ct->m[u]) {
+            tq += (double)ct->m[u] * (loc[u] - mean) * (loc[u] - mean);
+            tr += (double)ct->m[u] * (mu[u] - gm) * (mu[u] - gm);
+        }
+    *q = w > 0 && ct->df > 0 ? tq / (w / ct->df) : NAN;
+    *t = !(ct->df > 0) ? NAN : wr > 0 ? tr / (wr / ct->df) : tr > 0 ? INFINITY : NAN;
+}
+
+/* flip_spreads' case: pairs, the mean, the units' blocks consecutive and
+ * in order (first[u] counts the blocks before u). */
+static int
+flip_ok(const struct il_contrast *ct)
+{
+    size_t f = 0;
+    for (size_t u = 0; u < ct->k; f += ct->m[u++])
+        if (ct->m[u] && ct->first[u] != f)
+            return 0;
+    return ct->pairs && !ct->median && f == ct->blocks;
+}
+
 double
 il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *qp, size_t *nq)
 {
@@ -515,26 +624,32 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     /* A block of one run a side flips its contrast's sign, and keeps its
      * rank: with only such blocks the ranks are taken once, and an exchange
      * costs what Q's does.  They are taken first, and the sort's memory
-     * (its records and qsort's copy of them, 32 bytes a block) is freed
-     * before the exchanges' arrays are made. */
+     * (8 bytes a block) is freed before the exchanges' arrays are made. */
     double *sr0 = il_xcalloc(nb ? nb : 1, sizeof *sr0);
-    uint32_t *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
+    uint32_t *tmp = il_xcalloc(2 * nb + 1, sizeof *tmp); /* signed_ranks' */
     if (!ct->median)
         signed_ranks(ct->c, nb, sr0, tmp);
     if (ct->pairs || ct->median) {
         free(tmp);
         tmp = NULL;
     }
-    double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *loc = il_xcalloc(ct->k, sizeof *loc);
+    /* flip_spreads needs a chunk's values, not all blocks' */
+    int fs = flip_ok(ct);
+    size_t nc = fs ? (ct->maxm > FLIP_CHUNK ? ct->maxm : FLIP_CHUNK) : nb ? nb : 1;
+    double *c = il_xcalloc(nc, sizeof *c), *loc = il_xcalloc(ct->k ? ct->k : 1, sizeof *loc);
+    double *mu = fs ? il_xcalloc(ct->k ? ct->k : 1, sizeof *mu) : NULL;
     /* a block's runs (contrast) or a unit's contrasts (spread's location) */
     double *scratch = il_xcalloc(ct->maxn + ct->maxm, sizeof *scratch);
     double *pool = il_xcalloc(ct->maxn, sizeof *pool);
-    double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
+    double *sr = il_xcalloc(nc, sizeof *sr);
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
     size_t ge = 0, done = 0;
     for (size_t it = 0; it < P; it++) {
-        if (ct->pairs)
+        double q, t;
+        if (fs)
+            flip_spreads(ct, &g, sr0, c, sr, loc, mu, &q, &t);
+        else if (ct->pairs)
             flips(&g, ct->c, sr0, c, sr, nb);
         for (size_t j = 0; j < nb && !ct->pairs; j++) {
             size_t na = ct->bna[j], n = na + ct->bnb[j];
@@ -547,14 +662,15 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
             memcpy(pool, ct->v + ct->bo[j], n * sizeof *pool);
             for (size_t i = 0; i < na; i++) {
                 size_t r = i + il_rng_below(&g, n - i);
-                double t = pool[i];
+                double y = pool[i];
                 pool[i] = pool[r];
-                pool[r] = t;
+                pool[r] = y;
             }
             c[j] = contrast(ct->median, pool, na, n - na, scratch);
         }
-        double q = spread(ct, c, loc, scratch), t = q;
-        if (!ct->median) {
+        if (!fs)
+            q = t = spread(ct, c, loc, scratch);
+        if (!fs && !ct->median) {
             if (!ct->pairs)
                 signed_ranks(c, nb, sr, tmp);
             t = rank_spread(ct, sr, loc); /* spread is done with loc */
@@ -568,6 +684,7 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     }
     free(c);
     free(loc);
+    free(mu);
     free(scratch);
     free(pool);
     free(sr);

@@ -164,58 +164,104 @@ spread(const struct il_contrast *ct, const double *c, double *loc, double *scrat
     return w > 0 && ct->df > 0 ? t / (w / ct->df) : NAN;
 }
 
-/* idx[0..n) in the order of |c[idx[i]]| (a tie's order does not
- * matter: its ranks are averaged): a merge sort, inserting runs of
- * ABS_RUN first, merging through aux (n values); no call a comparison,
- * which in qsort_r was most of the sort's time, and no copy of its own. */
-enum { ABS_RUN = 16 };
-
-static void
-sort_abs(const double *c, uint32_t *idx, uint32_t *aux, size_t n)
+/* The 8-byte values of a buffer of another type (memcpy: no aliasing). */
+static inline uint64_t
+get64(const void *p, size_t i)
 {
-    for (size_t s = 0; s < n; s += ABS_RUN) {
-        size_t e = s + ABS_RUN < n ? s + ABS_RUN : n;
-        for (size_t i = s + 1; i < e; i++) {
-            uint32_t v = idx[i];
-            double a = fabs(c[v]);
-            size_t j = i;
-            for (; j > s && fabs(c[idx[j - 1]]) > a; j--)
-                idx[j] = idx[j - 1];
-            idx[j] = v;
-        }
+    uint64_t v;
+    memcpy(&v, (const unsigned char *)p + 8 * i, sizeof v);
+    return v;
+}
+
+static inline void
+put64(void *p, size_t i, uint64_t v)
+{
+    memcpy((unsigned char *)p + 8 * i, &v, sizeof v);
+}
+
+/* (key, block) values in the order of |c[block]| (qsort_r's argument is c) */
+static int
+cmp_abs64(const void *pa, const void *pb, void *arg)
+{
+    const double *c = arg;
+    uint64_t x, y;
+    memcpy(&x, pa, sizeof x);
+    memcpy(&y, pb, sizeof y);
+    double a = fabs(c[(uint32_t)x]), b = fabs(c[(uint32_t)y]);
+    return (a > b) - (a < b);
+}
+
+/* idx[0..n) = the blocks 0..n-1 in the order of |c| (a tie's order does
+ * not matter: its ranks are averaged).  A radix sort, without a call a
+ * comparison (qsort_r's callback was most of the sort's time): each block
+ * as (the bits of |c| rounded to a float, the block), 8 bytes, sorted by
+ * the float's bits (their order is the floats' for values >= 0, and the
+ * rounding keeps order), byte by byte; then the blocks of one float by
+ * |c| itself.  a and b hold n 8-byte values each (any type: accessed by
+ * memcpy); idx may be a. */
+static void
+sort_abs(const double *c, size_t n, uint32_t *idx, void *a, void *b)
+{
+    if (!n)
+        return;
+    size_t cnt[4][256];
+    memset(cnt, 0, sizeof cnt);
+    for (size_t j = 0; j < n; j++) {
+        float f = (float)fabs(c[j]);
+        uint32_t k;
+        memcpy(&k, &f, sizeof k);
+        put64(a, j, (uint64_t)k << 32 | j);
+        for (int p = 0; p < 4; p++)
+            cnt[p][k >> 8 * p & 255]++;
     }
-    uint32_t *src = idx, *dst = aux;
-    for (size_t w = ABS_RUN; w < n; w *= 2) {
-        for (size_t s = 0; s < n; s += 2 * w) {
-            size_t m = s + w < n ? s + w : n, e = s + 2 * w < n ? s + 2 * w : n;
-            size_t i = s, j = m, o = s;
-            while (i < m && j < e)
-                dst[o++] = fabs(c[src[j]]) < fabs(c[src[i]]) ? src[j++] : src[i++];
-            while (i < m)
-                dst[o++] = src[i++];
-            while (j < e)
-                dst[o++] = src[j++];
+    for (int p = 0; p < 4; p++) {
+        int sh = 32 + 8 * p;
+        if (cnt[p][get64(a, 0) >> sh & 255] == n)
+            continue; /* one value of this byte: the order stays */
+        for (size_t v = 0, o = 0; v < 256; v++) {
+            size_t t = cnt[p][v];
+            cnt[p][v] = o;
+            o += t;
         }
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t v = get64(a, i);
+            put64(b, cnt[p][v >> sh & 255]++, v);
+        }
+        void *t = a;
+        a = b;
+        b = t;
     }
-    if (src != idx)
-        memcpy(idx, src, n * sizeof *idx);
+    for (size_t i = 0; i < n;) {
+        size_t e = i + 1;
+        while (e < n && get64(a, e) >> 32 == get64(a, i) >> 32)
+            e++;
+        if (e - i > 32) {
+            qsort_r((unsigned char *)a + 8 * i, e - i, 8, cmp_abs64, (void *)c);
+        } else {
+            for (size_t r = i + 1; r < e; r++) {
+                uint64_t v = get64(a, r);
+                double x = fabs(c[(uint32_t)v]);
+                size_t q = r;
+                for (; q > i && fabs(c[(uint32_t)get64(a, q - 1)]) > x; q--)
+                    put64(a, q, get64(a, q - 1));
+                put64(a, q, v);
+            }
+        }
+        i = e;
+    }
+    /* ascending: the 4 bytes written at 4i were read with value i / 2 */
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)get64(a, i);
 }
 
 /* The signed ranks of the n contrasts c: s_j = sign(c_j) times the rank of
  * |c_j| among all (ties share their mean rank; a zero scores 0).  The sort
- * orders the blocks' 4-byte numbers, not (value, number) pairs: at a
- * million records a pair and qsort's copy of it were the comparison's
- * peak of memory.  tmp holds 2n: the order, and sort_abs' other half (what
- * qsort_r allocated for itself). */
+ * orders the blocks' numbers in tmp, 2n values: its 8-byte values there
+ * and in s, which is written after. */
 static void
 signed_ranks(const double *c, size_t n, double *s, uint32_t *tmp)
 {
-    for (size_t j = 0; j < n; j++)
-        tmp[j] = (uint32_t)j;
-    sort_abs(c, tmp, tmp + n, n);
+    sort_abs(c, n, tmp, tmp, s);
     for (size_t i = 0; i < n;) {
         size_t e = i + 1;
         double ai = fabs(c[tmp[i]]);

@@ -180,7 +180,7 @@ int il_span_int(struct il_span sp, int64_t *v);
 struct il_tmpl {
     char *line;
     size_t n, ntok;
-    uint32_t *ts, *te; /* its scalars */
+    uint32_t *ts, *te; /* its scalars; ts[ntok] is n */
     uint16_t *at;      /* per byte (n + 1): 1 + the scalar k with ts <= byte <= te, or 0 */
     int npaths;
     uint32_t ps[IL_SCAN_MAXPATHS], pe[IL_SCAN_MAXPATHS]; /* the paths found; ps UINT32_MAX: absent */
@@ -189,6 +189,15 @@ struct il_tmpl {
      * path's start and end (pkb, pke) as an index b */
     uint32_t k[2 * IL_SCAN_MAXPATHS], pkb[IL_SCAN_MAXPATHS], pke[IL_SCAN_MAXPATHS];
     size_t nk;
+    /* the paths absent, those that are one scalar, those that are not */
+    uint8_t pabs[IL_SCAN_MAXPATHS], psc[IL_SCAN_MAXPATHS], pco[IL_SCAN_MAXPATHS];
+    int nabs, nsc, nco;
+    /* the scalars that have differed in a line matched (1 each), and the
+     * runs they end: rk[r] the hot scalar ending run r, ntok the last */
+    uint8_t *hot;
+    uint32_t *rk, hb[2 * IL_SCAN_MAXPATHS]; /* hb[b]: hot scalars before boundary b */
+    size_t nrun;
+    int dirty; /* hot changed since the runs were made */
 };
 
 struct il_tmpls {
@@ -196,7 +205,8 @@ struct il_tmpls {
     size_t order[IL_TMPL_N]; /* most recently matched first */
     size_t nt;
     struct il_toks toks;
-    /* scratch: the replaced scalars of a match and the shift after each */
+    /* scratch: the replaced scalars of a match and the shift after each
+     * (ds[d + 1] after replacement d, ds[0] 0) */
     uint32_t *dk;
     size_t *dns, *dne, dcap;
     long *ds;

@@ -34,6 +34,16 @@ $(B)/libexec/interloper-%: $(B)/stats/%.o $(STATS_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATS_LIB) $(STATS_LIBS)
 
+# The scanner's suite again with tmpl.c's portable path (IL_TMPL_PORTABLE:
+# no SSE2), so that the path other targets build is tested here too; its
+# tmpl.o comes before the library's, which is then not linked.
+STATS_PORTABLE = $(B)/tests/unit/test_stats_scan_portable
+UNIT_TESTS += $(STATS_PORTABLE)
+$(STATS_PORTABLE): tests/stats/test_stats_scan.c stats/tmpl.c stats/il_stats.h $(STATS_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -DIL_TMPL_PORTABLE -Istats $(LDFLAGS) -o $@ \
+		tests/stats/test_stats_scan.c stats/tmpl.c $(STATS_LIB) -lcmocka $(STATS_LIBS)
+
 $(STATS_UNIT): $(B)/tests/unit/test_stats_%: tests/stats/test_stats_%.c tests/stats/il_near.h $(STATS_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Istats $(LDFLAGS) -o $@ $< $(STATS_LIB) -lcmocka $(STATS_LIBS)

@@ -6,11 +6,17 @@
  * constant setup fields) are the same bytes, line after line.  A template
  * is a line that the validating scanner (scan.c) accepted, with the byte
  * offsets of its scalar values (strings, numbers, literals) and of the
- * paths it found.  A new line is compared with it byte for byte, 16 bytes
- * at a time; where they differ, the difference must lie in one of the
- * template's scalars (else the line is scanned in full), and the new line's
- * scalar there is validated as scan.c does (il_scan_scalar) and may have
- * any length; the comparison resumes after it.  A line that matches to its
+ * paths it found.  A new line is compared with it; where they differ, the
+ * difference must lie in one of the template's scalars (else the line is
+ * scanned in full), and the new line's scalar there is validated as scan.c
+ * does (il_scan_scalar) and may have any length; the comparison resumes
+ * after it.  The scalars that have differed once ("hot": the run number,
+ * the pid, the measured values) are not compared again: the bytes between
+ * them are, a run at a time with 64-byte masks (SSE2), and the line's
+ * scalar at a hot one is validated directly, so that the comparison has no
+ * branch whose outcome changes from line to line (a compare-until-
+ * different loop's exits were most of the reading's mispredicted
+ * branches).  A line that matches to its
  * end is valid JSON: its bytes outside the replaced scalars are the
  * template's, which parse the same around any scalar, and each replaced
  * scalar is valid.  Its paths lie where the template's do, moved by the
@@ -22,68 +28,80 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
+
+/* SSE2 is x86-64's baseline.  IL_TMPL_PORTABLE builds the portable path
+ * (byte loops and memcmp) on x86-64 too: a unit test suite is built so
+ * (test_stats_scan_portable), so that both paths are tested here. */
+#if defined(__SSE2__) && !defined(IL_TMPL_PORTABLE)
+#define IL_TMPL_SSE2 1
 #include <emmintrin.h>
 #endif
 
 #include "il_stats.h"
 
-/* The length of the common prefix of a and b (n bytes each). */
-static size_t
-common(const char *a, const char *b, size_t n)
+#define IL_TMPL_PAD 64 /* bytes readable after a template's line (eq) */
+
+#ifdef IL_TMPL_SSE2
+/* Bit i set when a[i] == b[i], for i below 32. */
+static inline uint32_t
+eq32(const char *a, const char *b)
 {
-    size_t i = 0;
-#ifdef __SSE2__
-    for (; i + 16 <= n; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
-        __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) ^ 0xFFFFu;
-        if (m)
-            return i + (size_t)__builtin_ctz(m);
-    }
-#else
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        if (x != y)
-            break;
+    __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)a);
+    __m128i y0 = _mm_loadu_si128((const __m128i *)(const void *)b);
+    __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(a + 16));
+    __m128i y1 = _mm_loadu_si128((const __m128i *)(const void *)(b + 16));
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x0, y0)) |
+           (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x1, y1)) << 16;
+}
+#endif
+
+/* Whether the n bytes at a (a template's line, IL_TMPL_PAD bytes readable
+ * past its end) equal the n bytes at b, of which avail are readable.  The
+ * common case (n <= 64 and 64 bytes readable at b) is four 16-byte
+ * compares and one mask test, without a loop. */
+static inline int
+eq(const char *a, const char *b, size_t n, size_t avail)
+{
+    if (n > avail)
+        return 0;
+#ifdef IL_TMPL_SSE2
+    for (; n > 64 && avail >= 96; n -= 32, avail -= 32, a += 32, b += 32)
+        if (eq32(a, b) != UINT32_MAX)
+            return 0;
+    if (n <= 64 && avail >= 64) {
+        uint64_t m = eq32(a, b) | (uint64_t)eq32(a + 32, b + 32) << 32;
+        /* the bits of the n bytes compared (n is 0 to 64) */
+        uint64_t want = n ? UINT64_MAX >> (64 - n) : 0;
+        return (m & want) == want;
     }
 #endif
-    while (i < n && a[i] == b[i])
-        i++;
-    return i;
+    return memcmp(a, b, n) == 0;
 }
+
+static const char *scalar_rest(const char *p, const char *e);
 
 /* il_scan_scalar, quicker for the common cases: an integer that does not
  * start with 0, a string of printable ASCII without escapes. */
-static const char *
+static inline __attribute__((always_inline)) const char *
 scalar(const char *p, const char *e)
 {
+#ifdef IL_TMPL_SSE2
     unsigned char c = (unsigned char)*p;
-    if ((unsigned)(c - '1') < 9u) {
-        const char *q = p + 1;
-#ifdef __SSE2__
-        /* the first non-digit of the next 16 bytes without a branch a
-         * digit: the loop's exit mispredicts at every length change */
-        if (e - q >= 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
-            __m128i d = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-                                      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
-            unsigned m = (unsigned)_mm_movemask_epi8(d) ^ 0xFFFFu;
-            if (m)
-                q += __builtin_ctz(m);
-            else
-                q += 16;
-        }
-#endif
-        while (q < e && (unsigned)((unsigned char)*q - '0') < 10u)
-            q++;
-        if (q == e || (*q != '.' && *q != 'e' && *q != 'E'))
-            return q;
-    }
-#ifdef __SSE2__
-    else if (c == '"') {
+    /* an integer of 1 to 16 digits: its end and whether a fraction or an
+     * exponent follows from the masks of 16 bytes, without a byte loop
+     * (whose exit mispredicts at every change of length) */
+    if ((unsigned)(c - '1') < 9u && e - p > 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+        __m128i d = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                  _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+        __m128i f = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('e')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('E'))));
+        unsigned m = (unsigned)_mm_movemask_epi8(d) ^ 0xFFFFu;
+        unsigned x = (unsigned)_mm_movemask_epi8(f);
+        if (m && !(x & (m & -m)))
+            return p + 1 + __builtin_ctz(m);
+    } else if (c == '"') {
         const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
                       sp = _mm_set1_epi8(0x20);
         for (const char *q = p + 1; e - q >= 16; q += 16) {
@@ -100,6 +118,21 @@ scalar(const char *p, const char *e)
         }
     }
 #endif
+    return scalar_rest(p, e);
+}
+
+/* scalar() where its masks do not decide: byte by byte. */
+static const char *
+scalar_rest(const char *p, const char *e)
+{
+    unsigned char c = (unsigned char)*p;
+    if ((unsigned)(c - '1') < 9u) {
+        const char *q = p + 1;
+        while (q < e && (unsigned)((unsigned char)*q - '0') < 10u)
+            q++;
+        if (q == e || (*q != '.' && *q != 'e' && *q != 'E'))
+            return q;
+    }
     return il_scan_scalar(p, e);
 }
 
@@ -141,13 +174,19 @@ static void
 tmpl_set(struct il_tmpl *t, const struct il_scan *sc, const struct il_toks *toks, const char *s,
          size_t n)
 {
-    t->line = il_xrealloc(t->line, n ? n : 1);
+    t->line = il_xrealloc(t->line, n + IL_TMPL_PAD);
     memcpy(t->line, s, n);
+    memset(t->line + n, 0, IL_TMPL_PAD);
     t->n = n;
     t->ntok = toks->n;
-    t->ts = il_xrealloc(t->ts, (toks->n ? toks->n : 1) * sizeof *t->ts);
+    t->ts = il_xrealloc(t->ts, (toks->n + 1) * sizeof *t->ts);
     t->te = il_xrealloc(t->te, (toks->n ? toks->n : 1) * sizeof *t->te);
     memcpy(t->ts, toks->s, toks->n * sizeof *t->ts);
+    t->ts[toks->n] = (uint32_t)n; /* the next scalar's start after the last */
+    t->hot = il_xrealloc(t->hot, toks->n ? toks->n : 1);
+    memset(t->hot, 0, toks->n);
+    t->rk = il_xrealloc(t->rk, (toks->n + 1) * sizeof *t->rk);
+    t->dirty = 1;
     memcpy(t->te, toks->e, toks->n * sizeof *t->te);
     t->at = il_xrealloc(t->at, (n + 1) * sizeof *t->at);
     memset(t->at, 0, (n + 1) * sizeof *t->at);
@@ -191,78 +230,159 @@ tmpl_set(struct il_tmpl *t, const struct il_scan *sc, const struct il_toks *toks
         if (t->ptok[i] < 0)
             t->pke[i] = boundary(t, t->pke[i]);
     }
+    /* the paths absent, those that are a scalar, those that are not */
+    t->nabs = t->nsc = t->nco = 0;
+    for (int i = 0; i < sc->npaths; i++) {
+        if (t->ps[i] == UINT32_MAX)
+            t->pabs[t->nabs++] = (uint8_t)i;
+        else if (t->ptok[i] >= 0)
+            t->psc[t->nsc++] = (uint8_t)i;
+        else
+            t->pco[t->nco++] = (uint8_t)i;
+    }
 }
 
-/* 1 with sc->found set when s has t's shape and is valid, else 0. */
-static int
-tmpl_match(struct il_tmpls *ts, const struct il_tmpl *t, struct il_scan *sc, const char *s,
-           size_t n)
+/* The replacements of a match (tmpl_match's locals: ts's arrays). */
+struct repl {
+    uint32_t *dk;
+    size_t *dns, *dne, nd;
+    long *ds, shift;
+};
+
+/* Scalar k (the template's ts[k] to te[k]) replaced by the line's j to ne. */
+static inline void
+replace(struct repl *d, const struct il_tmpl *t, size_t k, size_t j, size_t ne)
 {
-    size_t i = 0, j = 0, nd = 0, last = SIZE_MAX;
-    long shift = 0;
-    for (;;) {
-        size_t m = t->n - i < n - j ? t->n - i : n - j;
-        size_t c = common(t->line + i, s + j, m);
-        i += c;
-        j += c;
-        if (c == m && i == t->n && j == n)
+    d->shift += (long)(ne - j) - (long)(t->te[k] - t->ts[k]);
+    d->dk[d->nd] = (uint32_t)k;
+    d->dns[d->nd] = j;
+    d->dne[d->nd] = ne;
+    d->ds[++d->nd] = d->shift;
+}
+
+/* The runs: the scalars that differed from the template's in a line
+ * matched before ("hot", once and for good), each after the run of bytes
+ * from the previous one's end that no line has changed yet. */
+static void
+runs_set(struct il_tmpl *t)
+{
+    t->nrun = 0;
+    for (size_t k = 0; k < t->ntok; k++)
+        if (t->hot[k])
+            t->rk[t->nrun++] = (uint32_t)k;
+    t->rk[t->nrun++] = (uint32_t)t->ntok;
+    for (size_t b = 0, r = 0; b < t->nk; b++) {
+        while (t->rk[r] < t->k[b])
+            r++;
+        t->hb[b] = (uint32_t)r;
+    }
+    t->dirty = 0;
+}
+
+/* 1 with sc->found set when s has t's shape and is valid, else 0.
+ * Each run of the template's bytes up to a hot scalar is compared at once
+ * (eq); the line's scalar there is validated (scalar()) and taken whatever
+ * its length.  When a run differs, it is walked scalar by scalar: the
+ * template's scalar k with the bytes up to the next (ts[k] to ts[k + 1])
+ * are the line's, or the line's scalar there is a valid one of any length
+ * followed by the template's bytes up to the next scalar (and k is hot
+ * from then on).  This accepts what comparing the whole line until the
+ * first difference, then replacing the template's scalar holding it,
+ * accepts, with the same replacements, and a hot scalar's bytes the same
+ * as the template's in addition (zero shift, the same span). */
+static int
+tmpl_match(struct il_tmpls *ts, struct il_tmpl *t, struct il_scan *sc, const char *s, size_t n)
+{
+    size_t j = 0, ti = 0, k = 0;
+    int cold = 0; /* a scalar not hot was replaced */
+    if (t->dirty)
+        runs_set(t);
+    if (ts->dcap < t->ntok + 1) {
+        ts->dcap = t->ntok + 1;
+        ts->dk = il_xrealloc(ts->dk, ts->dcap * sizeof *ts->dk);
+        ts->dns = il_xrealloc(ts->dns, ts->dcap * sizeof *ts->dns);
+        ts->dne = il_xrealloc(ts->dne, ts->dcap * sizeof *ts->dne);
+        ts->ds = il_xrealloc(ts->ds, (ts->dcap + 1) * sizeof *ts->ds);
+    }
+    struct repl rp = {ts->dk, ts->dns, ts->dne, 0, ts->ds, 0};
+    rp.ds[0] = 0; /* ds[i + 1]: the shift after the replacement i */
+    for (size_t r = 0; r < t->nrun; r++) {
+        size_t kb = t->rk[r], len = t->ts[kb] - ti;
+        if (eq(t->line + ti, s + j, len, n - j)) {
+            j += len;
+        } else {
+            len = t->ts[k] - ti;
+            if (!eq(t->line + ti, s + j, len, n - j))
+                return 0;
+            for (j += len; k < kb; k++) {
+                len = t->ts[k + 1] - t->ts[k];
+                if (eq(t->line + t->ts[k], s + j, len, n - j)) {
+                    j += len;
+                    continue;
+                }
+                const char *q = scalar(s + j, s + n);
+                if (!q)
+                    return 0;
+                size_t ne = (size_t)(q - s), gap = t->ts[k + 1] - t->te[k];
+                if (!eq(t->line + t->te[k], q, gap, n - ne))
+                    return 0;
+                replace(&rp, t, k, j, ne);
+                t->hot[k] = 1;
+                t->dirty = cold = 1;
+                j = ne + gap;
+            }
+        }
+        if (kb == t->ntok)
             break;
-        size_t k1 = t->at[i];
-        if (!k1 || k1 - 1 == last)
-            return 0;
-        size_t k = k1 - 1, ns = j - (i - t->ts[k]);
-        const char *q = scalar(s + ns, s + n);
+        const char *q = scalar(s + j, s + n);
         if (!q)
             return 0;
-        size_t ne = (size_t)(q - s);
-        if (nd == ts->dcap) {
-            ts->dcap = ts->dcap ? 2 * ts->dcap : 64;
-            ts->dk = il_xrealloc(ts->dk, ts->dcap * sizeof *ts->dk);
-            ts->dns = il_xrealloc(ts->dns, ts->dcap * sizeof *ts->dns);
-            ts->dne = il_xrealloc(ts->dne, ts->dcap * sizeof *ts->dne);
-            ts->ds = il_xrealloc(ts->ds, ts->dcap * sizeof *ts->ds);
+        replace(&rp, t, kb, j, (size_t)(q - s));
+        j = (size_t)(q - s);
+        ti = t->te[kb];
+        k = kb + 1;
+    }
+    if (j != n)
+        return 0;
+    ts->dk[rp.nd] = UINT32_MAX; /* a sentinel for the merges below */
+    ts->dns[rp.nd] = ts->dne[rp.nd] = 0;
+    /* Each boundary's first replacement at or after it, kat[b]; it moved
+     * by the shift before that, ds[kat[b]].  When only the hot scalars
+     * were replaced, the template's hb; else the boundaries and the
+     * replacements (both in order) merged, one step advancing either list
+     * without a data-dependent branch. */
+    uint32_t katv[2 * IL_SCAN_MAXPATHS];
+    const uint32_t *kat = t->hb;
+    if (cold) {
+        for (size_t b = 0, di = 0; b < t->nk;) {
+            size_t adv = ts->dk[di] < t->k[b];
+            katv[b] = (uint32_t)di;
+            di += adv;
+            b += 1 - adv;
         }
-        shift += (long)(ne - ns) - (long)(t->te[k] - t->ts[k]);
-        ts->dk[nd] = (uint32_t)k;
-        ts->dns[nd] = ns;
-        ts->dne[nd] = ne;
-        ts->ds[nd++] = shift;
-        last = k;
-        i = t->te[k];
-        j = ne;
+        kat = katv;
     }
-    /* How far each boundary moved: the shift of the last replaced
-     * scalar before it (the boundaries and the replacements both in
-     * order), and the first replacement at or after it. */
-    long ksh[2 * IL_SCAN_MAXPATHS];
-    size_t kat[2 * IL_SCAN_MAXPATHS];
-    for (size_t b = 0, di = 0; b < t->nk; b++) {
-        while (di < nd && ts->dk[di] < t->k[b])
-            di++;
-        ksh[b] = di ? ts->ds[di - 1] : 0;
-        kat[b] = di;
-    }
+    for (int i = 0; i < t->nabs; i++)
+        sc->found[t->pabs[i]].p = NULL;
     uint64_t same = 0;
-    for (int p = 0; p < t->npaths; p++) {
+    for (int i = 0; i < t->nsc; i++) {
+        int p = t->psc[i];
         struct il_span *f = &sc->found[p];
-        if (t->ps[p] == UINT32_MAX) {
-            f->p = NULL;
-            continue;
-        }
-        long d = ksh[t->pkb[p]];
         size_t at = kat[t->pkb[p]];
-        if (t->ptok[p] >= 0) {
-            if (at < nd && ts->dk[at] == (uint32_t)t->ptok[p]) {
-                f->p = s + ts->dns[at];
-                f->n = ts->dne[at] - ts->dns[at];
-            } else {
-                f->p = s + (long)t->ps[p] + d;
-                f->n = t->pe[p] - t->ps[p];
-                same |= (uint64_t)1 << p;
-            }
-            continue;
-        }
-        long de = ksh[t->pke[p]];
+        /* replaced, or the template's bytes moved by the shift before */
+        size_t rep = ts->dk[at] == (uint32_t)t->ptok[p];
+        size_t rs = ts->dns[at], rn = ts->dne[at] - ts->dns[at];
+        size_t ks = (size_t)((long)t->ps[p] + ts->ds[at]), kn = t->pe[p] - t->ps[p];
+        f->p = s + (rep ? rs : ks);
+        f->n = rep ? rn : kn;
+        /* a hot scalar is replaced even when its bytes are the template's */
+        if (!rep || (rn == kn && eq(t->line + t->ps[p], s + rs, kn, n - rs)))
+            same |= (uint64_t)1 << p;
+    }
+    for (int i = 0; i < t->nco; i++) {
+        int p = t->pco[i];
+        struct il_span *f = &sc->found[p];
+        long d = ts->ds[kat[t->pkb[p]]], de = ts->ds[kat[t->pke[p]]];
         f->p = s + (long)t->ps[p] + d;
         f->n = (size_t)((long)t->pe[p] + de - ((long)t->ps[p] + d));
     }
@@ -316,6 +436,8 @@ il_tmpls_free(struct il_tmpls *ts)
         free(ts->t[i].ts);
         free(ts->t[i].te);
         free(ts->t[i].at);
+        free(ts->t[i].hot);
+        free(ts->t[i].rk);
     }
     free(ts->toks.s);
     free(ts->toks.e);

@@ -231,6 +231,40 @@ record_paths(struct il_path *p, int *np)
     *np = 11;
 }
 
+/* The line s read by the full scan (a) and through the templates (b):
+ * accepted or rejected alike, with the same reason, the same spans found;
+ * a path's "same" bit set exactly when it is a scalar whose bytes are the
+ * matched template's there.  1 when a template matched. */
+static int
+both_ways(struct il_tmpls *tm, struct il_scan *a, struct il_scan *b, const char *s, size_t n)
+{
+    size_t hits = tm->hits;
+    int ea = il_scan_line(a, s, n), eb = il_tmpls_scan(tm, b, s, n);
+    if (ea != eb)
+        fail_msg("full scan %d, templates %d: '%.*s'", ea, eb, (int)n, s);
+    if (ea != 0) {
+        if (strcmp(a->err, b->err) != 0 || a->errpos != b->errpos)
+            fail_msg("full scan: %s at %zu, templates: %s at %zu: '%.*s'", a->err, a->errpos,
+                     b->err, b->errpos, (int)n, s);
+        return 0;
+    }
+    int hit = tm->hits > hits;
+    const struct il_tmpl *t = hit ? &tm->t[tm->cur] : NULL;
+    for (int i = 0; i < a->npaths; i++) {
+        const struct il_span *fa = &a->found[i], *fb = &b->found[i];
+        if (fa->p != fb->p || (fa->p && fa->n != fb->n))
+            fail_msg("path %d: full scan '%.*s', templates '%.*s' in '%.*s'", i,
+                     fa->p ? (int)fa->n : 6, fa->p ? fa->p : "absent", fb->p ? (int)fb->n : 6,
+                     fb->p ? fb->p : "absent", (int)n, s);
+        int same = t && t->ps[i] != UINT32_MAX && t->ptok[i] >= 0 &&
+                   fa->n == t->pe[i] - t->ps[i] && memcmp(fa->p, t->line + t->ps[i], fa->n) == 0;
+        if ((int)(tm->same >> i & 1) != same)
+            fail_msg("path %d: same %d, expected %d in '%.*s'", i, (int)(tm->same >> i & 1), same,
+                     (int)n, s);
+    }
+    return hit;
+}
+
 /* A line through the templates (tmpl.c) reads as the full scan reads it:
  * accepted or rejected alike, the same spans found.  The templates are the
  * record and, as mutated lines become templates themselves, those. */
@@ -261,21 +295,86 @@ templates_agree(void **state)
                      (x >> 5) % 4 ? "0123456789.-eE\"ab\\"[(x >> 17) % 17]
                                   : alphabet[(x >> 17) % (sizeof alphabet - 1)]);
         }
-        size_t hits = tm.hits;
-        int ea = il_scan_line(&a, buf, n), eb = il_tmpls_scan(&tm, &b, buf, n);
-        matched += tm.hits > hits && edits;
-        if (ea != eb)
-            fail_msg("full scan %d, templates %d: '%.*s'", ea, eb, (int)n, buf);
-        for (int i = 0; i < np && ea == 0; i++) {
-            const struct il_span *fa = &a.found[i], *fb = &b.found[i];
-            if (fa->p != fb->p || (fa->p && fa->n != fb->n))
-                fail_msg("path %d: full scan '%.*s', templates '%.*s' in '%.*s'", i,
-                         fa->p ? (int)fa->n : 6, fa->p ? fa->p : "absent", fb->p ? (int)fb->n : 6,
-                         fb->p ? fb->p : "absent", (int)n, buf);
-        }
+        matched += both_ways(&tm, &a, &b, buf, n) && edits;
     }
     /* thousands of changed lines matched a template (4001 of 45,000) */
     assert_true(matched > 3000);
+    il_tmpls_free(&tm);
+}
+
+/* Lines against one template in the order that makes its scalars hot
+ * (tmpl.c: compared as runs up to the scalars that differed before): a hot
+ * scalar back to the template's bytes, a scalar not hot changing inside a
+ * run longer than 64 bytes, changes within the last 64 bytes of a line,
+ * and lines that are not the template's shape there. */
+static void
+hot_scalars(void **state)
+{
+    static const char *const lines[] = {
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\",\"rep\":2},\"pad\":"
+        "\"0123456789012345678901234567890123456789012345678901234567890123456789\","
+        "\"events\":{\"task-clock\":{\"value\":123456}},\"argv\":[\"a\"],\"f\":7}",
+        /* rep and value differ: hot from now on */
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\",\"rep\":31},\"pad\":"
+        "\"0123456789012345678901234567890123456789012345678901234567890123456789\","
+        "\"events\":{\"task-clock\":{\"value\":9}},\"argv\":[\"a\"],\"f\":7}",
+        /* rep back to the template's bytes; bench (not hot) longer */
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bzip2\",\"rep\":2},\"pad\":"
+        "\"0123456789012345678901234567890123456789012345678901234567890123456789\","
+        "\"events\":{\"task-clock\":{\"value\":123456}},\"argv\":[\"a\"],\"f\":7}",
+        /* a change at the end of the long run, and in the last scalar */
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\",\"rep\":4},\"pad\":"
+        "\"012345678901234567890123456789012345678901234567890123456789012345678\","
+        "\"events\":{\"task-clock\":{\"value\":5}},\"argv\":[\"a\"],\"f\":-7.5e1}",
+        /* a hot scalar that is not valid, one that is longer than 16 digits,
+         * a key changed near the end, a byte more or less at the end */
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\",\"rep\":01},\"pad\":"
+        "\"0123456789012345678901234567890123456789012345678901234567890123456789\","
+        "\"events\":{\"task-clock\":{\"value\":123456}},\"argv\":[\"a\"],\"f\":7}",
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\",\"rep\":2},\"pad\":"
+        "\"0123456789012345678901234567890123456789012345678901234567890123456789\","
+        "\"events\":{\"task-clock\":{\"value\":123456789012345678901}},\"argv\":[\"a\"],\"f\":7}",
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\",\"rep\":2},\"pad\":"
+        "\"0123456789012345678901234567890123456789012345678901234567890123456789\","
+        "\"events\":{\"task-clock\":{\"value\":123456}},\"argv\":[\"a\"],\"g\":7}",
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\",\"rep\":2},\"pad\":"
+        "\"0123456789012345678901234567890123456789012345678901234567890123456789\","
+        "\"events\":{\"task-clock\":{\"value\":123456}},\"argv\":[\"a\"],\"f\":7}}",
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\",\"rep\":2},\"pad\":"
+        "\"0123456789012345678901234567890123456789012345678901234567890123456789\","
+        "\"events\":{\"task-clock\":{\"value\":123456}},\"argv\":[\"a\"],\"f\":7",
+        /* the template's own bytes again, after all that */
+        "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bz\",\"rep\":2},\"pad\":"
+        "\"0123456789012345678901234567890123456789012345678901234567890123456789\","
+        "\"events\":{\"task-clock\":{\"value\":123456}},\"argv\":[\"a\"],\"f\":7}",
+    };
+    /* 1: a template matched; 0: scanned in full (rejected, or a new template) */
+    static const int hit[] = {0, 1, 1, 1, 0, 1, 0, 0, 0, 1};
+    struct il_path p[16];
+    struct il_scan a, b;
+    struct il_tmpls tm;
+    int np;
+    record_paths(p, &np);
+    il_path_set(&p[np++], "pad", NULL, NULL);
+    memset(&a, 0, sizeof a);
+    memset(&tm, 0, sizeof tm);
+    a.paths = p;
+    a.npaths = np;
+    b = a;
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        size_t n = strlen(lines[i]);
+        /* exactly n bytes, so that a read past the line's end is caught
+         * by valgrind or ASan */
+        char *buf = malloc(n);
+        assert_non_null(buf);
+        memcpy(buf, lines[i], n);
+        if (both_ways(&tm, &a, &b, buf, n) != hit[i])
+            fail_msg("line %zu: template matched %d, expected %d", i, !hit[i], hit[i]);
+        free(buf);
+    }
+    /* the line with the key "g" became the second template, the rejected
+     * ones none */
+    assert_int_equal(tm.nt, 2);
     il_tmpls_free(&tm);
 }
 
@@ -475,6 +574,7 @@ main(void)
         cmocka_unit_test(big_numbers_accepted),
         cmocka_unit_test(seeded_mutations),
         cmocka_unit_test(templates_agree),
+        cmocka_unit_test(hot_scalars),
         cmocka_unit_test(finds_paths_and_decodes),
         cmocka_unit_test(where_not_equal),
         cmocka_unit_test(collects_every_label),

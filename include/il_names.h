@@ -39,6 +39,12 @@
 #define IL_F_MAXRSS "maxrss_kib"
 #define IL_F_CTX "ctx_switches" /* context switches in the window */
 #define IL_F_FLOOR "floor"
+/* whose calibration the floor is: "process", the measured process's own
+ * at its end, or "driver", the one interloper run or sweep did once with
+ * the same events and backend and passed in the run spec (IL_RUN_FLOOR) */
+#define IL_F_FLOOR_SOURCE "floor_source"
+#define IL_FLOOR_SOURCE_PROCESS "process"
+#define IL_FLOOR_SOURCE_DRIVER "driver"
 #define IL_F_ERRORS "errors"
 
 /* exit: how the image ended, with what */
@@ -169,6 +175,20 @@
  * LD_PRELOAD, INTERLOPER_RUN and the pad; read by config.c's one table,
  * after the environment (a setting here wins) */
 #define IL_RUN_SET "set"
+/* the floor the driver calibrated once, with the library's own code and
+ * the children's settings (backends.c, il_floor_line):
+ *     floor perf default|spec N FLAGS VALUE ...
+ * for the default events or those of the spec's own events line, N of
+ * them in the library's order, each the settings its empty window
+ * depends on (one hex digit: exclude_kernel 1, exclude_user 2, inherit 4,
+ * inherit_thread 8) and its floor.  A child whose backend is that, whose events are that
+ * very list (the defaults, or this spec's events line: not its
+ * environment's), with those settings and all counting, records this
+ * floor ("floor_source":"driver") and skips its own calibration; any
+ * other calibrates itself (run_spec.c, il_run_floor) */
+#define IL_RUN_FLOOR "floor"
+#define IL_RUN_FLOOR_DEFAULT "default"
+#define IL_RUN_FLOOR_SPEC "spec"
 
 /* ------------------------------------------------------------ sweep lines */
 /* interloper sweep's own lines in a results file, beside the records:

@@ -53,6 +53,12 @@ IL_HIDDEN const char *il_perf_errno_text(int err, const struct perf_event_attr *
 IL_HIDDEN int il_perf_paranoid(void);
 IL_HIDDEN int il_perf_has_pmu(void);
 
+/* backends.c: the empty window calibrated once by a driver, with the
+ * library's own code and the children's settings (the spec's "set"
+ * lines in sets), as the run spec's floor line (il_names.h, IL_RUN_FLOOR);
+ * its length, 0 for none (then each child calibrates itself) */
+IL_HIDDEN size_t il_floor_line(const char *sets, char *out, size_t cap);
+
 /* pfm.c: libpfm4 names, resolved in a short-lived child so that libpfm's
  * allocations never touch the program's heap */
 struct il_pfm_result {

@@ -189,3 +189,103 @@ il_events_setup(void)
             il_strlcpy(il.ev[i].error, why, sizeof il.ev[i].error);
     }
 }
+
+/* no INTERLOPER_ variable: a driver's children see none in their
+ * environment (tools/launch.c), only the spec's set lines */
+static const char *
+no_env(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+/*
+ * The calibration a driver does once for its children (interloper run,
+ * sweep: tools/launch.c), so that they skip their own: the library's
+ * configuration from the spec's set lines (sets, "set INTERLOPER_X=v"
+ * lines), its events opened by its own code (il_events_setup) and the
+ * empty window calibrated by its own backend_perf.c, here in the driver;
+ * written as the spec's floor line (il_names.h, IL_RUN_FLOOR) into out.
+ * Returns the line's length, 0 for no line where the driver's floor
+ * could not stand for a child's: a backend other than perf, an event
+ * that does not count.  The child uses it only where
+ * its own events are the same (run_spec.c, il_run_floor).  Not called by
+ * the library.
+ */
+size_t
+il_floor_line(const char *sets, char *out, size_t cap)
+{
+    il_config_parse(&il.cfg, no_env, NULL);
+    for (const char *p = sets; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char kv[IL_EVENTS_MAX + 64];
+        if (n > sizeof IL_RUN_SET && n - sizeof IL_RUN_SET < sizeof kv &&
+            !strncmp(p, IL_RUN_SET " ", sizeof IL_RUN_SET)) {
+            memcpy(kv, p + sizeof IL_RUN_SET, n - sizeof IL_RUN_SET);
+            kv[n - sizeof IL_RUN_SET] = 0;
+            il_config_set(&il.cfg, kv);
+        }
+        p += n + (nl != NULL);
+    }
+    size_t len = 0;
+    il.err_fd = -1;
+    il.counted_in = 0;
+    il.fd_next = 0;
+    /* the children's descriptor limit is this one: too low, and they
+     * count nothing (and say so); then no line, and no word from here */
+    il.fd_top = il_fd_top();
+    if (il.cfg.nerrors || il.fd_top + 1 - 3 - IL_MAX_EVENTS < IL_FD_RESERVE ||
+        (il.cfg.backend != IL_BACKEND_AUTO && il.cfg.backend != IL_BACKEND_PERF))
+        return 0;
+    il_events_setup();
+    int all = il.be == &il_backend_perf && il.nev > 0;
+    for (int i = 0; all && i < il.nev; i++)
+        all = il.ev[i].ok;
+    if (all) {
+        /* as a child does: its window, stopped and read, then the floor;
+         * but IL_FLOOR_WINDOWS times, each event's minimum kept, since this
+         * one calibration stands for every child's: a disturbance the
+         * events do not show (an interrupt in a quiet window) must not
+         * move them all */
+        il.be->enable();
+        il.be->stop_read();
+        uint64_t min[IL_MAX_EVENTS];
+        for (int k = 0; k < IL_FLOOR_WINDOWS; k++) {
+            il.be->floor();
+            for (int i = 0; i < il.nev; i++)
+                if (il.ev[i].floor_ok && (!k || il.ev[i].floor < min[i]))
+                    min[i] = il.ev[i].floor;
+        }
+        for (int i = 0; i < il.nev; i++)
+            il.ev[i].floor = min[i];
+        /* the events named by where their list is, which the child checks:
+         * the defaults, or the spec's own events line */
+        char *p = out, *end = out + cap;
+        if (cap > 64) {
+            p = il_cat(p, IL_RUN_FLOOR " perf ");
+            p = il_cat(p, il.cfg.events_default ? IL_RUN_FLOOR_DEFAULT " " : IL_RUN_FLOOR_SPEC " ");
+            p = il_fmt_i64(p, il.nev);
+        }
+        for (int i = 0; all && i < il.nev; i++) {
+            struct il_event *e = &il.ev[i];
+            all = e->floor_ok && end - p > 48;
+            if (!all)
+                break;
+            *p++ = ' ';
+            *p++ = IL_HEX[il_floor_flags(&e->attr)];
+            *p++ = ' ';
+            p = il_fmt_u64(p, e->floor);
+        }
+        if (all && cap > 64 && end - p > 1) {
+            *p++ = '\n';
+            *p = 0;
+            len = (size_t)(p - out);
+        }
+    }
+    if (il.be)
+        il.be->close();
+    il.nev = 0;
+    il.fd_next = 0;
+    return len;
+}

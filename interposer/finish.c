@@ -117,7 +117,10 @@ il_write_record(void)
         clock_gettime(CLOCK_MONOTONIC, &il.t1);
         il_sys_getrusage(RUSAGE_SELF, &il.ru1);
         il_sys_getrusage(RUSAGE_CHILDREN, &il.ru1c);
-        il.be->floor();
+        /* the driver's calibration where it stands for ours, else our own */
+        il.floor_driver = il_run_floor();
+        if (!il.floor_driver)
+            il.be->floor();
         il_others_leave();
         line = il.buf;
         n = il_record_finish();

@@ -185,6 +185,8 @@ struct il_state {
     /* the spec from interloper run (run_spec.c) */
     int run_loaded, run_summary;
     pid_t run_pid;
+    const char *run_floor; /* the driver's floor line, after its key, or NULL */
+    int floor_driver;      /* the record's floor is the driver's (il_run_floor) */
 
     /* fatal signals held (signals.c) */
     int sig_installed;
@@ -323,6 +325,17 @@ IL_HIDDEN void il_signals_install(void);
 IL_HIDDEN void il_run_load(void);
 IL_HIDDEN int il_run_wants_summary(void);
 IL_HIDDEN void il_run_end(int measured);
+IL_HIDDEN int il_run_floor(void);
+/* the settings of an event that its empty window's count depends on, as
+ * the spec's floor line says them (il_names.h, IL_RUN_FLOOR): one digit
+ * of IL_HEX */
+#define IL_HEX "0123456789abcdef"
+static inline unsigned
+il_floor_flags(const struct perf_event_attr *a)
+{
+    return (unsigned)a->exclude_kernel | (unsigned)a->exclude_user << 1 |
+           (unsigned)a->inherit << 2 | (unsigned)a->inherit_thread << 3;
+}
 
 /* bind.c: what the library calls in libc, found before main without an
  * import each; the functions themselves are called by their own names */

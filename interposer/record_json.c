@@ -532,11 +532,13 @@ put_times(struct out *o)
     put_i64(o, u.maxrss);
 }
 
+/* the floor, and whose calibration it is where there is one */
 static void
 put_floor(struct out *o)
 {
     PUT(o, ",\"" IL_F_FLOOR "\":{");
-    for (int i = 0, n = 0; i < il.nev; i++) {
+    int n = 0;
+    for (int i = 0; i < il.nev; i++) {
         if (!il.ev[i].ok || !il.ev[i].floor_ok)
             continue;
         if (n++)
@@ -546,6 +548,12 @@ put_floor(struct out *o)
         put_u64(o, il.ev[i].floor);
     }
     PUT(o, "}");
+    if (!n)
+        return;
+    if (il.floor_driver)
+        PUT(o, ",\"" IL_F_FLOOR_SOURCE "\":\"" IL_FLOOR_SOURCE_DRIVER "\"");
+    else
+        PUT(o, ",\"" IL_F_FLOOR_SOURCE "\":\"" IL_FLOOR_SOURCE_PROCESS "\"");
 }
 
 /*

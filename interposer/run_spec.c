@@ -117,6 +117,8 @@ il_run_load(void)
             lab = v;
         else if ((v = IS(IL_RUN_MACHINE)))
             mach = v;
+        else if ((v = IS(IL_RUN_FLOOR)))
+            il.run_floor = v;
     }
 #undef IS
     if (out && (out[0] == '/' || !strcmp(out, "-")) && strlen(out) < sizeof il.cfg.output) {
@@ -136,6 +138,63 @@ il_run_load(void)
         il.run_pid = il.run_pid * 10 + (*p - '0');
     il.run_summary = sum && sum[0] == '1';
     il.run_loaded = 1;
+}
+
+/* The word s at p, then a blank: past them, or NULL.  (A mismatch ends
+ * the compare at the line's NUL at the latest: the spec's slack covers
+ * the word read past it.) */
+static const char *
+same_word(const char *p, const char *s, size_t n)
+{
+    return il_same_bytes(p, s, n) && p[n] == ' ' ? p + n + 1 : NULL;
+}
+
+/*
+ * The driver's floor (the spec's floor line, il_names.h IL_RUN_FLOOR), in
+ * place of this process's own calibration, only where the driver took it
+ * for exactly this process's counting: the same backend; the same events,
+ * which is to say the very list the driver calibrated, the defaults in
+ * both or this spec's own events line; each with the same settings, and
+ * every one counting here.  Returns 1 when the events' floors are now the
+ * driver's, 0 when this process must calibrate itself.  Async-signal-safe
+ * (the finish path).
+ */
+int
+il_run_floor(void)
+{
+    uint64_t got[IL_MAX_EVENTS];
+    const char *p = il.run_floor, *v = il.cfg.events_value;
+    int own = !il.cfg.events_default;
+    if (!p || !(p = same_word(p, il.be->name, strlen(il.be->name))) ||
+        !(p = own ? same_word(p, IL_RUN_FLOOR_SPEC, sizeof IL_RUN_FLOOR_SPEC - 1)
+                  : same_word(p, IL_RUN_FLOOR_DEFAULT, sizeof IL_RUN_FLOOR_DEFAULT - 1)) ||
+        (own && (!v || v < spec || v >= spec + sizeof spec)))
+        return 0;
+    /* the count, then each event's settings (one hex digit) and floor */
+    uint64_t n = 0;
+    while ((unsigned)(*p - '0') < 10)
+        n = n * 10 + (uint64_t)(*p++ - '0');
+    if (n != (uint64_t)il.nev || !n)
+        return 0;
+    for (int i = 0; i < il.nev; i++) {
+        if (p[0] != ' ' || !il.ev[i].ok || p[1] != IL_HEX[il_floor_flags(&il.ev[i].attr)] ||
+            p[2] != ' ')
+            return 0;
+        const char *s = p += 3;
+        uint64_t x = 0;
+        while ((unsigned)(*p - '0') < 10)
+            x = x * 10 + (uint64_t)(*p++ - '0');
+        if (p == s || p - s > 19)
+            return 0;
+        got[i] = x;
+    }
+    if (*p)
+        return 0;
+    for (int i = 0; i < il.nev; i++) {
+        il.ev[i].floor = got[i];
+        il.ev[i].floor_ok = 1;
+    }
+    return 1;
 }
 
 /* The summary goes to stderr: keep a copy of it, for programs that close

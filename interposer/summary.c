@@ -17,8 +17,9 @@ struct line {
 };
 
 /* n bytes of s, as many as fit (short pieces: word moves, not a call to
- * memcpy or the compiler's rep movsb) */
-static void
+ * memcpy or the compiler's rep movsb); inline: the summary is some forty
+ * of them, in every process interloper run starts */
+static inline __attribute__((always_inline)) void
 add_n(struct line *l, const char *s, size_t n)
 {
     if (n > (size_t)(l->end - l->p))
@@ -27,7 +28,7 @@ add_n(struct line *l, const char *s, size_t n)
     l->p += n;
 }
 
-static void
+static inline __attribute__((always_inline)) void
 add(struct line *l, const char *s)
 {
     add_n(l, s, strlen(s));
@@ -62,6 +63,23 @@ static void
 add_pad_n(struct line *l, const char *s, size_t k, size_t width, int left)
 {
     size_t pad = k < width ? width - k : 0;
+    if (width <= 32 && (size_t)(l->end - l->p) >= 32 + k) {
+        /* room for all: 32 spaces stored at once, then moved past */
+        static const char spaces[] = "                                ";
+        char *q = l->p;
+        if (left) {
+            il_copy_short(q, s, k);
+            q += k;
+        }
+        __builtin_memcpy(q, spaces, 32);
+        q += pad;
+        if (!left) {
+            il_copy_short(q, s, k);
+            q += k;
+        }
+        l->p = q;
+        return;
+    }
     if (left)
         add_n(l, s, k);
     add_spaces(l, pad);
@@ -75,11 +93,26 @@ add_pad(struct line *l, const char *s, size_t width, int left)
     add_pad_n(l, s, strlen(s), width, left);
 }
 
+/* a number, formatted in place where it fits (with the NUL the
+ * formatters write after it) */
 static void
 add_num(struct line *l, uint64_t v)
 {
     char b[24];
-    add_n(l, b, (size_t)(il_fmt_u64(b, v) - b));
+    if (l->end - l->p >= 24)
+        l->p = il_fmt_u64(l->p, v);
+    else
+        add_n(l, b, (size_t)(il_fmt_u64(b, v) - b));
+}
+
+static void
+add_i64(struct line *l, int64_t v)
+{
+    char b[24];
+    if (l->end - l->p >= 24)
+        l->p = il_fmt_i64(l->p, v);
+    else
+        add_n(l, b, (size_t)(il_fmt_i64(b, v) - b));
 }
 
 /* 1234567 -> "1,234,567"; returns the end */
@@ -116,8 +149,11 @@ fixed(uint64_t v, int places, char out[40])
         *p++ = '0';
     }
     *p++ = '.';
-    for (; k < 0; k++)
-        *p++ = '0';
+    if (k < 0) { /* at most places - 1 zeros, below 16: out has room for all */
+        __builtin_memcpy(p, "0000000000000000", 16);
+        p -= k;
+        k = 0;
+    }
     int frac = n < places ? n : places; /* the digits after the zeros */
     il_copy_short(p, d + n - frac, (size_t)frac);
     p += frac;
@@ -191,12 +227,12 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
         }
     }
     ADD(&l, "' (pid ");
-    add_n(&l, a, (size_t)(il_fmt_i64(a, s->pid) - a));
+    add_i64(&l, s->pid);
     ADD(&l, ", ");
     add(&l, s->how ? s->how : "?");
     if (s->has_status || s->signal) {
         ADD(&l, " ");
-        add_n(&l, a, (size_t)(il_fmt_i64(a, s->has_status ? s->status : s->signal) - a));
+        add_i64(&l, s->has_status ? s->status : s->signal);
     }
     ADD(&l, ", backend ");
     add(&l, s->backend ? s->backend : "?");

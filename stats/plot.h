@@ -60,6 +60,37 @@ double il_plot_key_fraction(int rows, double h);
  * group's name. */
 void il_plot_selection(const struct il_report *r, char *buf, size_t n);
 
+/*
+ * Decimation (issue 18): data of more points than a figure has pixels to
+ * show them is cut, before gnuplot, to what it can show at IL_PLOT_DPI,
+ * and the data file's comment says so.  The rule, one for every figure:
+ * past IL_PLOT_PER_COLUMN points to a pixel column, of the points in each
+ * column the first, the last, the lowest and the highest are kept (a line,
+ * an error bar or a rug tick through them draws the same), and a point
+ * drawn as a marker is kept when it is the first in its cell of 2 x 2
+ * pixels (less than half a marker).
+ */
+#define IL_PLOT_PER_COLUMN 4
+/* The pixel column (or row) of x on an axis [lo, hi] of n pixels. */
+size_t il_plot_pixel(double x, double lo, double hi, size_t n);
+/* Of the points [a, b) (a < b) of one pixel column, in order, with low
+ * ends lo[] and high ends hi[] (the same array for a point): their
+ * indices to keep, the first, the lowest, the highest and the last, each
+ * once and in order, in pick[]; how many. */
+size_t il_plot_column_picks(const double *lo, const double *hi, size_t a, size_t b, size_t pick[4]);
+/* The cells of 2 x 2 pixels of a panel of cols x rows pixels over
+ * [xlo, xhi] x [ylo, yhi]. */
+struct il_plot_cells {
+    size_t cols, rows;
+    double xlo, xhi, ylo, yhi;
+    uint8_t *seen;
+};
+void il_plot_cells_init(struct il_plot_cells *c, size_t cols, size_t rows, double xlo, double xhi,
+                        double ylo, double yhi);
+/* 1 the first time a point falls in its cell, else 0. */
+int il_plot_cell_new(struct il_plot_cells *c, double x, double y);
+void il_plot_cells_free(struct il_plot_cells *c);
+
 void il_plot_violin(struct plot *p);
 void il_plot_env(struct plot *p);
 void il_plot_hist(struct plot *p);

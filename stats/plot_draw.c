@@ -186,3 +186,56 @@ il_plot_selection(const struct il_report *r, char *buf, size_t n)
     if (!m)
         snprintf(buf, n, "%s", strcmp(r->gname[0], "all") ? r->gname[0] : "all records");
 }
+
+size_t
+il_plot_pixel(double x, double lo, double hi, size_t n)
+{
+    double span = hi > lo ? hi - lo : 1;
+    return (size_t)fmin((double)(n - 1), fmax(0, (x - lo) / span * (double)n));
+}
+
+size_t
+il_plot_column_picks(const double *lo, const double *hi, size_t a, size_t b, size_t pick[4])
+{
+    size_t lo_i = a, hi_i = a, n = 0;
+    for (size_t i = a; i < b; i++) {
+        lo_i = lo[i] < lo[lo_i] ? i : lo_i;
+        hi_i = hi[i] > hi[hi_i] ? i : hi_i;
+    }
+    size_t all[4] = {a, lo_i < hi_i ? lo_i : hi_i, lo_i < hi_i ? hi_i : lo_i, b - 1};
+    for (int k = 0; k < 4; k++)
+        if (k == 0 || all[k] != all[k - 1])
+            pick[n++] = all[k];
+    return n;
+}
+
+void
+il_plot_cells_init(struct il_plot_cells *c, size_t cols, size_t rows, double xlo, double xhi,
+                   double ylo, double yhi)
+{
+    c->cols = cols / 2 ? cols / 2 : 1;
+    c->rows = rows / 2 ? rows / 2 : 1;
+    c->xlo = xlo;
+    c->xhi = xhi;
+    c->ylo = ylo;
+    c->yhi = yhi;
+    c->seen = il_xcalloc((c->cols * c->rows + 7) / 8, 1);
+}
+
+int
+il_plot_cell_new(struct il_plot_cells *c, double x, double y)
+{
+    size_t bit = il_plot_pixel(y, c->ylo, c->yhi, c->rows) * c->cols +
+                 il_plot_pixel(x, c->xlo, c->xhi, c->cols);
+    if (c->seen[bit / 8] >> (bit % 8) & 1)
+        return 0;
+    c->seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
+    return 1;
+}
+
+void
+il_plot_cells_free(struct il_plot_cells *c)
+{
+    free(c->seen);
+    c->seen = NULL;
+}

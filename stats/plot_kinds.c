@@ -24,22 +24,41 @@
 
 #define IL_KDE_POINTS 200
 
-/* 1 when every record of unit u in group g is of layout kind k. */
-static int
-unit_kind(const struct il_report *r, size_t g, uint32_t u, size_t kslot, const char *k)
+/* The link-order kinds of setups s->setup[0..s->n) in group g, in one
+ * pass over the group's records: kind[u] bit k (0 original, 1
+ * alphabetical) set when every record of setup u is of that layout kind. */
+static unsigned char *
+unit_kinds(const struct il_report *r, size_t g, const struct il_setups *s, size_t kslot)
 {
     const struct il_data *d = &r->d;
     const struct il_group *gr = &r->gs.g[g];
-    int seen = 0;
-    for (size_t i = 0; i < gr->n; i++) {
-        size_t rec = gr->rec[i];
-        if (il_plot_unit_of(r, rec) != u)
-            continue;
-        if (strcmp(il_str(&d->st, il_lab(d, rec, kslot)), k) != 0)
-            return 0;
-        seen = 1;
+    unsigned char *kind = il_xcalloc(s->n ? s->n : 1, 1);
+    if (kslot == SIZE_MAX)
+        return kind;
+    uint32_t id[2] = {il_strtab_find(&d->st, IL_KIND_ORIGINAL),
+                      il_strtab_find(&d->st, IL_KIND_ALPHABETICAL)};
+    /* the place of each unit id in s->setup */
+    size_t *at = il_xcalloc((size_t)d->st.n + 1, sizeof *at);
+    for (size_t u = 0; u < (size_t)d->st.n + 1; u++)
+        at[u] = SIZE_MAX;
+    for (size_t u = 0; u < s->n; u++) {
+        if (s->setup[u] <= d->st.n)
+            at[s->setup[u]] = u;
+        kind[u] = 3;
     }
-    return seen;
+    for (size_t i = 0; i < gr->n; i++) {
+        uint32_t u = il_plot_unit_of(r, gr->rec[i]);
+        if (u > d->st.n || at[u] == SIZE_MAX)
+            continue;
+        uint32_t k = il_lab(d, gr->rec[i], kslot);
+        /* bit 2: a record of the setup was seen */
+        kind[at[u]] &= (unsigned char)((k == id[0]) | (k == id[1]) << 1 | 4);
+        kind[at[u]] |= 4;
+    }
+    for (size_t u = 0; u < s->n; u++)
+        kind[u] = kind[u] & 4 ? kind[u] & 3 : 0;
+    free(at);
+    return kind;
 }
 
 /* "O3 / O2" in the report's direction. */
@@ -111,6 +130,94 @@ yrange_with_one(FILE *gp, double lo, double hi, int keyrows, double h)
             il_plot_room_above(lo - pad, hi + pad, f), il_plot_step(lo - pad, hi + pad, 5));
 }
 
+/* The ratios' order for qsort: by ratio, equal ratios in setup order
+ * (stable: the order of an insertion sort, in n log n for thousands). */
+static const double *order_ratio;
+static int
+cmp_rank(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    double u = order_ratio[x], v = order_ratio[y];
+    return u < v ? -1 : u > v ? 1 : (x > y) - (x < y);
+}
+
+static void
+sort_by_ratio(size_t *ord, size_t n, const double *ratio)
+{
+    order_ratio = ratio;
+    qsort(ord, n, sizeof *ord, cmp_rank);
+    order_ratio = NULL;
+}
+
+/* The x of the setup of rank j (lowest ratio 0) of n in violin v: spread
+ * over the violin's width. */
+static double
+rank_x(size_t v, size_t j, size_t n)
+{
+    return (double)v + (n > 1 ? 0.6 * (double)j / (double)(n - 1) - 0.3 : 0);
+}
+
+/*
+ * Violin v's block of intervals.dat (of nvt violins, y over [ylo, yhi])
+ * when its n setups are more than the figure's pixel columns under it can
+ * show (plot.h's rule): of the setups in each pixel column, the first and
+ * the last (the lowest and highest ratio), those with the lowest interval
+ * end and the highest, and each setup whose ratio is the first in its
+ * cell of 2 x 2 pixels.  ord: the setups, lowest ratio first.  0 when n
+ * is too few to decimate (nothing written).
+ */
+static int
+intervals_decimated(FILE *ci, const struct plot *p, const struct il_setups *s, const size_t *ord,
+                    size_t v, size_t nvt, double ylo, double yhi, size_t *nci)
+{
+    size_t cols = (size_t)lround(p->w * IL_PLOT_DPI), rows = (size_t)lround(p->h * IL_PLOT_DPI);
+    double xlo = 0.4, xhi = (double)nvt + 0.6, n = (double)s->n;
+    if (n <= IL_PLOT_PER_COLUMN * 0.6 / (xhi - xlo) * (double)cols)
+        return 0;
+    double *lo = il_xcalloc(s->n, sizeof *lo), *hi = il_xcalloc(s->n, sizeof *hi);
+    unsigned char *keep = il_xcalloc(s->n, 1);
+    for (size_t j = 0; j < s->n; j++) {
+        size_t u = ord[j];
+        lo[j] = isfinite(s->lo[u]) ? s->lo[u] : s->ratio[u];
+        hi[j] = isfinite(s->hi[u]) ? s->hi[u] : s->ratio[u];
+    }
+    struct il_plot_cells cells;
+    il_plot_cells_init(&cells, cols, rows, xlo, xhi, ylo, yhi);
+    for (size_t a = 0, b; a < s->n; a = b) {
+        size_t c = il_plot_pixel(rank_x(v, a, s->n), xlo, xhi, cols), pick[4];
+        for (b = a + 1; b < s->n && il_plot_pixel(rank_x(v, b, s->n), xlo, xhi, cols) == c; b++)
+            ;
+        for (size_t k = 0, np = il_plot_column_picks(lo, hi, a, b, pick); k < np; k++)
+            keep[pick[k]] = 1;
+        for (size_t j = a; j < b; j++)
+            keep[j] |=
+                (unsigned char)il_plot_cell_new(&cells, rank_x(v, j, s->n), s->ratio[ord[j]]);
+    }
+    fprintf(ci,
+            "# decimated for a figure of %zu x %zu pixels (%d dots an inch): what cannot be "
+            "seen is left out\n"
+            "# of the setups in each pixel column, the first, the last, the lowest interval "
+            "and the highest; and each ratio first in its cell of 2 x 2 pixels\n"
+            "# x ratio lo hi\n",
+            cols, rows, IL_PLOT_DPI);
+    size_t kept = 0;
+    for (size_t j = 0; j < s->n; j++) {
+        size_t u = ord[j];
+        *nci += isfinite(s->lo[u]) && isfinite(s->hi[u]);
+        if (!keep[j])
+            continue;
+        fprintf(ci, "%.10g %.10g %.10g %.10g\n", rank_x(v, j, s->n), s->ratio[u], s->lo[u],
+                s->hi[u]);
+        kept++;
+    }
+    fprintf(ci, "# %zu of %zu setups\n\n\n", kept, s->n);
+    il_plot_cells_free(&cells);
+    free(lo);
+    free(hi);
+    free(keep);
+    return 1;
+}
+
 void
 il_plot_violin(struct plot *p)
 {
@@ -122,9 +229,11 @@ il_plot_violin(struct plot *p)
     FILE *k = il_plot_data(p, "marks.dat", kpath, sizeof kpath);
     FILE *ci = il_plot_data(p, "intervals.dat", cpath, sizeof cpath);
     double dens[IL_KDE_POINTS], peak = 0, ylo = INFINITY, yhi = -INFINITY;
-    size_t nv = 0, kslot = il_data_slot(&r->d, IL_L_LAYOUT_KIND), nmark[2] = {0, 0}, nci = 0;
+    size_t nv = 0, nvt = 0, kslot = il_data_slot(&r->d, IL_L_LAYOUT_KIND), nmark[2] = {0, 0},
+           nci = 0;
     /* First pass: the densities' common scale, so that widths compare. */
     for (int pass = 0; pass < 2; pass++) {
+        nvt = nv; /* the violins, known after the first pass */
         nv = 0;
         for (size_t i = 0; i < r->ncmp; i++) {
             const struct il_cmp *c = &r->cmp[i];
@@ -173,31 +282,27 @@ il_plot_violin(struct plot *p)
             size_t *ord = il_xcalloc(s->n, sizeof *ord), *rank = il_xcalloc(s->n, sizeof *rank);
             for (size_t u = 0; u < s->n; u++)
                 ord[u] = u;
-            for (size_t a = 1; a < s->n; a++) /* insertion sort: stable, a few hundred */
-                for (size_t b = a; b > 0 && s->ratio[ord[b]] < s->ratio[ord[b - 1]]; b--) {
-                    size_t tmp = ord[b];
-                    ord[b] = ord[b - 1];
-                    ord[b - 1] = tmp;
-                }
+            sort_by_ratio(ord, s->n, s->ratio);
             for (size_t j = 0; j < s->n; j++)
                 rank[ord[j]] = j;
-#define IL_RANK_X(j) ((double)nv + (s->n > 1 ? 0.6 * (double)(j) / (double)(s->n - 1) - 0.3 : 0))
-            for (size_t j = 0; j < s->n; j++) {
-                size_t u = ord[j];
-                fprintf(ci, "%.10g %.10g %.10g %.10g\n", IL_RANK_X(j), s->ratio[u], s->lo[u],
-                        s->hi[u]);
-                nci += isfinite(s->lo[u]) && isfinite(s->hi[u]);
+            if (!intervals_decimated(ci, p, s, ord, nv, nvt, ylo, yhi, &nci)) {
+                for (size_t j = 0; j < s->n; j++) {
+                    size_t u = ord[j];
+                    fprintf(ci, "%.10g %.10g %.10g %.10g\n", rank_x(nv, j, s->n), s->ratio[u],
+                            s->lo[u], s->hi[u]);
+                    nci += isfinite(s->lo[u]) && isfinite(s->hi[u]);
+                }
+                fputs("\n\n", ci);
             }
-            fputs("\n\n", ci);
-            for (size_t u = 0; u < s->n && kslot != SIZE_MAX; u++)
+            unsigned char *kinds = unit_kinds(r, c->g, s, kslot);
+            for (size_t u = 0; u < s->n; u++)
                 for (int kind = 0; kind < 2; kind++)
-                    if (unit_kind(r, c->g, s->setup[u], kslot,
-                                  kind ? IL_KIND_ALPHABETICAL : IL_KIND_ORIGINAL)) {
+                    if (kinds[u] >> kind & 1) {
                         fprintf(k, "%zu %.10g %d %.10g\n", nv, s->ratio[u], kind,
-                                IL_RANK_X(rank[u]));
+                                rank_x(nv, rank[u], s->n));
                         nmark[kind]++;
                     }
-#undef IL_RANK_X
+            free(kinds);
             free(ord);
             free(rank);
         }
@@ -300,6 +405,36 @@ il_plot_violin(struct plot *p)
     fputc('\n', gp);
 }
 
+/* A series' rug (its values gm[0..n), sorted) in rug.dat: every value, or
+ * past plot.h's IL_PLOT_PER_COLUMN to a pixel column of the figure (over
+ * the series' own range: finer than the axis's), the lowest and the
+ * highest in each column, between which the other ticks would be drawn. */
+static void
+rug_write(FILE *rug, const struct plot *p, const double *gm, size_t n)
+{
+    size_t cols = (size_t)lround(p->w * IL_PLOT_DPI), kept = 0;
+    if (n <= IL_PLOT_PER_COLUMN * cols) {
+        for (size_t i = 0; i < n; i++)
+            fprintf(rug, "%.10g\n", gm[i]);
+        fputs("\n\n", rug);
+        return;
+    }
+    fprintf(rug,
+            "# decimated for a figure %zu pixels wide (%d dots an inch): what cannot be seen "
+            "is left out\n# of the setups in each pixel column, the lowest and the highest\n",
+            cols, IL_PLOT_DPI);
+    for (size_t a = 0, b; a < n; a = b) {
+        size_t c = il_plot_pixel(gm[a], gm[0], gm[n - 1], cols), pick[4];
+        for (b = a + 1; b < n && il_plot_pixel(gm[b], gm[0], gm[n - 1], cols) == c; b++)
+            ;
+        size_t np = il_plot_column_picks(gm, gm, a, b, pick);
+        for (size_t k = 0; k < np; k++)
+            fprintf(rug, "%.10g\n", gm[pick[k]]);
+        kept += np;
+    }
+    fprintf(rug, "# %zu of %zu setups\n\n\n", kept, n);
+}
+
 void
 il_plot_hist(struct plot *p)
 {
@@ -376,9 +511,7 @@ il_plot_hist(struct plot *p)
             maxc = c > maxc ? c : maxc;
         }
         fprintf(f, "# %s\n\n\n", il_str(&r->d.st, v));
-        for (size_t i = 0; i < ng; i++)
-            fprintf(rug, "%.10g\n", gm[i]);
-        fputs("\n\n", rug);
+        rug_write(rug, p, gm, ng);
         xlo = fmin(xlo, gm[0] - bw / 2);
         xhi = fmax(xhi, gm[ng - 1] + bw / 2);
         if (nser < 64)
@@ -437,10 +570,6 @@ il_plot_hist(struct plot *p)
     fputc('\n', gp);
 }
 
-/* Runs a pixel column of the run sequence may hold before the figure's
- * data is decimated. */
-#define IL_SEQ_PER_COLUMN 4
-
 /* The points of a lag plot (x[i - 1], x[i]) in f, scaled by sf, that fall
  * in a cell no earlier point fell in: a grid of cols x rows over [lo, hi]
  * on both axes, cells of 2 x 2 pixels, less than half a point's width
@@ -449,24 +578,18 @@ static void
 lag_decimated(FILE *f, const double *x, size_t n, double sf, double lo, double hi, size_t cols,
               size_t rows)
 {
-    cols = cols / 2 ? cols / 2 : 1;
-    rows = rows / 2 ? rows / 2 : 1;
-    uint8_t *seen = il_xcalloc((cols * rows + 7) / 8, 1);
-    double span = hi > lo ? hi - lo : 1;
+    struct il_plot_cells cells;
+    il_plot_cells_init(&cells, cols, rows, lo, hi, lo, hi);
     size_t kept = 0;
     for (size_t i = 1; i < n; i++) {
         double a = x[i - 1] * sf, b = x[i] * sf;
-        size_t c = (size_t)fmin((double)(cols - 1), fmax(0, (a - lo) / span * (double)cols));
-        size_t r = (size_t)fmin((double)(rows - 1), fmax(0, (b - lo) / span * (double)rows));
-        size_t bit = r * cols + c;
-        if (seen[bit / 8] >> (bit % 8) & 1)
+        if (!il_plot_cell_new(&cells, a, b))
             continue;
-        seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
         fprintf(f, "%.10g %.10g\n", a, b);
         kept++;
     }
     fprintf(f, "# %zu of %zu points\n\n\n", kept, n - 1);
-    free(seen);
+    il_plot_cells_free(&cells);
 }
 
 /*
@@ -478,8 +601,8 @@ lag_decimated(FILE *f, const double *x, size_t n, double sf, double lo, double h
  * the title count every run.
  */
 static void
-seq_decimated(FILE *f, const double *x, const double *sh, size_t n, double sf, double lo,
-              double hi, size_t cols, size_t rows)
+seq_decimated(FILE *f, const double *x, const double *sh, size_t n, double sf, double lo, double hi,
+              size_t cols, size_t rows)
 {
     fprintf(f,
             "# decimated for a figure of %zu x %zu pixels a panel (%d dots an inch): what "
@@ -493,17 +616,10 @@ seq_decimated(FILE *f, const double *x, const double *sh, size_t n, double sf, d
         size_t a = c * n / cols, b = (c + 1) * n / cols;
         if (a >= b)
             continue;
-        size_t lo_i = a, hi_i = a;
-        for (size_t i = a; i < b; i++) {
-            lo_i = x[i] < x[lo_i] ? i : lo_i;
-            hi_i = x[i] > x[hi_i] ? i : hi_i;
-        }
-        size_t pick[4] = {a, lo_i < hi_i ? lo_i : hi_i, lo_i < hi_i ? hi_i : lo_i, b - 1};
-        for (int k = 0; k < 4; k++)
-            if (k == 0 || pick[k] != pick[k - 1]) {
-                fprintf(f, "%zu %.10g\n", pick[k] + 1, x[pick[k]] * sf);
-                kept++;
-            }
+        size_t pick[4], np = il_plot_column_picks(x, x, a, b, pick);
+        for (size_t k = 0; k < np; k++)
+            fprintf(f, "%zu %.10g\n", pick[k] + 1, x[pick[k]] * sf);
+        kept += np;
     }
     fprintf(f, "# %zu of %zu runs\n\n\n", kept, n);
     fputs("# lag 1: the first point in each cell of 2 x 2 pixels\n# previous value\n", f);
@@ -544,7 +660,7 @@ il_plot_seq(struct plot *p)
     il_rng_shuffle_double(&rng, sh, g->n);
     /* A panel of the 2 x 2 figure at print resolution. */
     size_t cols = (size_t)(p->w / 2 * IL_PLOT_DPI), rows = (size_t)(p->h / 2 * IL_PLOT_DPI);
-    int decimated = g->n > IL_SEQ_PER_COLUMN * cols;
+    int decimated = g->n > IL_PLOT_PER_COLUMN * cols;
     if (decimated) {
         seq_decimated(s, g->x, sh, g->n, sc.f, lo, hi, cols, rows);
     } else {

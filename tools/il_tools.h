@@ -212,6 +212,7 @@ struct il_slots {
     char setup[192]; /* "set" lines of the offsets and the pin */
     char *pad; /* IL_V_PAD "=" then padmax bytes */
     size_t padmax, padlen;
+    const cpu_set_t *cpus; /* --cpu: where the children run, or NULL */
 };
 #define IL_PAD_PREFIX IL_V_PAD "="
 /* the kernel takes no single string longer than MAX_ARG_STRLEN (32 pages) */

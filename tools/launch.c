@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "il_resolve.h"
 #include "il_tools.h"
 
 extern char **environ;
@@ -189,6 +190,7 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
     if (c->strict)
         il_buf_str(&f, IL_RUN_SET " " IL_V_STRICT "=1\n");
     s->fixed = f.p;
+    s->cpus = c->have_cpus ? &c->cpus : NULL;
     env_put(e, il_xasprintf(IL_V_RUN "=%s", spec));
     for (size_t i = 0; i < fillers; i++) /* one name: the library knows it */
         env_append(e, IL_PAD_PREFIX);
@@ -251,6 +253,26 @@ tmpdir(void)
 
 #define SPEC_PREFIX "interloper-run."
 
+/*
+ * The floor line (il_names.h, IL_RUN_FLOOR): the empty window calibrated
+ * once, here, by the library's own code with the children's settings
+ * (il_floor_line), on the CPUs they run on; each child whose counting is
+ * the same then records it and skips its own calibration, which costs
+ * every process its instructions and three system calls.  Empty where it
+ * could not be taken (then each child calibrates itself).
+ */
+static void
+driver_floor(const struct il_slots *slots, char *line, size_t cap)
+{
+    cpu_set_t was;
+    int moved = slots->cpus && sched_getaffinity(0, sizeof was, &was) == 0 &&
+                sched_setaffinity(0, sizeof *slots->cpus, slots->cpus) == 0;
+    if (!il_floor_line(slots->fixed, line, cap))
+        line[0] = 0;
+    if (moved)
+        sched_setaffinity(0, sizeof was, &was);
+}
+
 void
 il_spec_dir(struct il_spec *s, const char *me, int dry)
 {
@@ -279,15 +301,18 @@ il_spec_write(struct il_spec *s, long pid, const char *output, int summary, cons
 {
     /* the machine as the library writes it, read once per driver: then
      * no measured process reads uname and /proc/cpuinfo itself */
-    static char machine[8192];
+    static char machine[8192], floor[4096];
+    static int floored;
     if (!machine[0])
         il_machine_json(machine, sizeof machine);
+    if (!floored++) /* a driver's children share its settings */
+        driver_floor(slots, floor, sizeof floor);
     struct il_buf b = {0};
     il_buf_printf(&b,
                   IL_RUN_SCHEMA "\n" IL_RUN_PID " %ld\n" IL_RUN_OUTPUT " %s\n" IL_RUN_SUMMARY
                                 " %d\n" IL_RUN_LABELS " %s\n" IL_RUN_MACHINE " %s\n",
                   pid, output, summary, labels_json, machine);
-    il_buf_printf(&b, "%s%s", slots->fixed ? slots->fixed : "", slots->setup);
+    il_buf_printf(&b, "%s%s%s", slots->fixed ? slots->fixed : "", slots->setup, floor);
     int fd = open(s->tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     int rc =
         fd < 0 || pwrite(fd, b.p, b.n, 0) != (ssize_t)b.n || ftruncate(fd, (off_t)b.n) < 0 ? -1 : 0;

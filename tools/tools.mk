@@ -7,9 +7,9 @@ TOOLS = $(B)/libexec/interloper-events $(B)/libexec/interloper-record \
 
 # What interloper run, sweep and record merge share (tools/il_tools.h).
 IL_TOOL_COMMON = opts setupid elf launch
-# The library's own machine facts (record_json.o), which the spec hands it.
-IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(B)/interposer/config.o \
-	$(B)/interposer/record_json.o $(B)/interposer/sigsafe.o
+# The library's own machine facts (record_json.o) and its calibration of
+# the empty window (backends.o), which the spec hands it.
+IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(IL_CORE_OBJ)
 # The plan, results files and their lines: the sweep's, and merge's (which
 # reads gzip and zstd too: link IL_PLAN_LIBS).
 IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_MACHINE_OBJ) $(IL_PRNG_OBJ) $(IL_LINES_OBJ)
@@ -55,8 +55,7 @@ $(B)/libexec/interloper-hold: $(B)/tools/hold.o $(B)/tools/holdev.o $(IL_OPT_OBJ
 # identity half needs the sweep's options, which are linked for it.
 $(B)/libexec/interloper-record: $(B)/tools/record.o $(B)/tools/merge.o $(B)/tools/record_csv.o \
 		$(IL_CSV_OBJ) $(IL_PLAN_OBJ) \
-		$(B)/tools/sweep_cli.o $(B)/tools/machine.o $(IL_TOOL_COMMON_OBJ) \
-		$(B)/interposer/summary.o $(B)/interposer/sigsafe.o
+		$(B)/tools/sweep_cli.o $(B)/tools/machine.o $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson $(IL_PLAN_LIBS)
 

@@ -265,6 +265,78 @@ assert_eq "$(last '["labels"]["cpus"]')" "$cpu" "labelled"
 run --cpu 99999 -- "$P" hello 2>err
 assert_match "$(cat err)" "^interloper run: --cpu 99999: " "a CPU that is not there"
 
+try "the driver calibrates the floor once; a child whose counting is the same records it"
+rm -f res.jsonl
+# shellcheck disable=SC2016 # the child's variable
+run --events task-clock,page-faults -- sh -c 'cat "$INTERLOPER_RUN"' >spec.out
+fl=$(sed -n 's/^floor //p' spec.out)
+if [ "$(last '["backend"]')" != perf ]; then
+	assert_eq "$fl|$(last '.get("floor_source")')" "|null" "no perf events here: no floor line, no floor"
+	skip "perf events cannot be opened here ($(last '["events"]["task-clock"]["error"]'))"
+else
+	assert_match "$fl" '^perf spec 2 [0-9a-f] [0-9]+ [0-9a-f] [0-9]+$' "the spec's floor line: the spec's events"
+	assert_eq "$(last '["floor_source"]')" driver "the record says whose floor it is"
+	assert_eq "$(last '["floor"]["task-clock"], r[-1]["floor"]["page-faults"]')" \
+		"($(echo "$fl" | cut -d' ' -f5), $(echo "$fl" | cut -d' ' -f7))" "the driver's values"
+	# shellcheck disable=SC2016 # the child's variable
+	run -- sh -c 'cat "$INTERLOPER_RUN"' >spec.out
+	assert_match "$(sed -n 's/^floor //p' spec.out)" '^perf default [23]( [0-9a-f] [0-9]+)+$' "the default events"
+	assert_eq "$(last '["floor_source"]')" driver "and the child uses it"
+	# a spec by hand: the driver's line with values no calibration gives,
+	# then lines that do not stand for the child's counting
+	tf=$(echo "$fl" | cut -d' ' -f4) pf=$(echo "$fl" | cut -d' ' -f6)
+	spec() { # the floor line's words after "floor"
+		printf 'interloper-run/1\npid 0\noutput %s/hand.jsonl\nsummary 0\nlabels {}\nset INTERLOPER_EVENTS=task-clock,page-faults\nfloor %s\n' "$T" "$1" >"$T/hand.spec"
+		rm -f hand.jsonl
+		INTERLOPER_RUN="$T/hand.spec" LD_PRELOAD="$LIB" "$P" hello >/dev/null 2>err
+		jget hand.jsonl 'r[0].get("floor_source"), r[0]["floor"]["task-clock"], r[0]["floor"]["page-faults"]'
+	}
+	assert_eq "$(spec "perf spec 2 $tf 123456789 $pf 7")" "('driver', 123456789, 7)" \
+		"the same events, settings and backend: the driver's floor"
+	assert_eq "$(cat err)" "" "nothing said"
+	if command -v strace >/dev/null; then
+		ioctls() {
+			strace -f -e trace=ioctl -o trace.out -E INTERLOPER_RUN="$T/hand.spec" -E LD_PRELOAD="$LIB" \
+				"$P" hello >/dev/null 2>&1
+			grep -c 'PERF_EVENT_IOC_\(EN\|DIS\)ABLE' trace.out
+		}
+		assert_eq "$(ioctls)" 2 "and no calibration of its own: one enable, one disable"
+		spec "perf spec 1 $tf 123456789" >/dev/null
+		assert_true "its own calibration: more ($(ioctls))" [ "$(ioctls)" -gt 2 ]
+	else
+		skip "no strace here to count the child's ioctls"
+	fi
+	for bad in "perf spec 1 $tf 123456789" "perf default 2 $tf 123456789 $pf 7" \
+		"perf spec 2 $(printf %x $((0x$tf ^ 1))) 123456789 $pf 7" \
+		"papi spec 2 $tf 123456789 $pf 7" "perf spec 3 $tf 123456789 $pf 7 $pf 1" \
+		"perf spec 2 $tf 123456789 $pf 7 $pf" "perf spec 2 $tf 12345x789 $pf 7" "perf spec 2" \
+		"perf spec 2 $tf 99999999999999999999 $pf 7"; do
+		got=$(spec "$bad")
+		assert_match "$got" "^\('process', [0-9]+, 0\)$" "not the child's counting ($bad): it calibrates itself"
+		assert_eq "$(jget hand.jsonl 'r[0]["floor"]["task-clock"] != 123456789')" true "its own floor"
+	done
+	assert_true "valid records" valid hand.jsonl
+	sed 's/"floor_source":"process"/"floor_source":"parent"/' hand.jsonl >badsrc.jsonl
+	sh "$IL" record validate badsrc.jsonl 2>err
+	assert_eq "$?" 1 "validate: a floor_source of another value is refused"
+	assert_match "$(cat err)" "floor_source" "and named"
+	# a child whose events are not the very list the driver calibrated
+	# (its environment's, where the spec sets none) calibrates itself
+	printf 'interloper-run/1\npid 0\noutput %s/hand.jsonl\nsummary 0\nlabels {}\nfloor perf spec 2 %s 123456789 %s 7\n' "$T" "$tf" "$pf" >"$T/hand.spec"
+	rm -f hand.jsonl
+	INTERLOPER_EVENTS=task-clock,page-faults INTERLOPER_RUN="$T/hand.spec" LD_PRELOAD="$LIB" "$P" hello >/dev/null
+	assert_eq "$(jget hand.jsonl 'r[0]["floor_source"], r[0]["floor"]["task-clock"] != 123456789')" "('process', True)" \
+		"the environment's events: its own floor"
+	# bare LD_PRELOAD calibrates itself
+	rm -f bare.jsonl
+	INTERLOPER_OUTPUT=bare.jsonl LD_PRELOAD="$LIB" "$P" hello >/dev/null
+	assert_eq "$(jget bare.jsonl 'r[0]["floor_source"]')" process "bare LD_PRELOAD: the process's own"
+fi
+# shellcheck disable=SC2016 # the child's variable
+run --backend none -- sh -c 'cat "$INTERLOPER_RUN"' >spec.out
+assert_eq "$(grep -c '^floor ' spec.out)|$(last '.get("floor_source")')|$(last '["floor"]')" "0|null|{}" \
+	"backend none: no floor line, no floor, no source"
+
 try "no spec directory is left behind"
 set -- "$TMPDIR"/interloper-run.*
 [ -e "$1" ] && ls -d "$@" >&2

@@ -33,6 +33,10 @@ assert_eq "$(rj res.jsonl 'all(x["setup"]["env_bytes"] - r[0]["setup"]["env_byte
 assert_eq "$(rj res.jsonl 'all(x["argv"][1:] == ["hello"] for x in r)')" true "the program's arguments"
 grep '"schema":"interloper/1"' res.jsonl >records.jsonl
 assert_true "valid records" valid records.jsonl
+if [ "$(rj res.jsonl 'r[0]["backend"]')" = perf ]; then
+	assert_eq "$(rj res.jsonl 'sorted(set((x["floor_source"], json.dumps(x["floor"])) for x in r)) == [("driver", json.dumps(r[0]["floor"]))]')" \
+		true "every child records the floor the sweep calibrated once"
+fi
 
 try "the orders are those of the sh sweep it replaces, for the same seed"
 # tests/sweep/old-orders.txt: what scripts/interloper-sweep -n printed

@@ -334,7 +334,7 @@ cpu_model(char *out, size_t n)
         const char *key;
         size_t len;
     } keys[] = {{"model name", 10}, {"Hardware", 8}, {"cpu model", 9}, {"cpu", 3}};
-    char b[512];
+    char b[512 + 16]; /* 512 read, and slack for the word compares */
     const char *best = NULL;
     size_t best_len = 0, rank = sizeof keys / sizeof keys[0];
     out[0] = 0;
@@ -342,14 +342,16 @@ cpu_model(char *out, size_t n)
      * never another name for the same machine (the architecture), which
      * would split it in two in a grouping by CPU (issue 17).  Such a record
      * cannot reach a file either, and goes to stderr. */
-    if (il_read_small("/proc/cpuinfo", b, sizeof b) < 0) {
+    if (il_read_small("/proc/cpuinfo", b, 512) < 0) {
         il_strlcpy(out, "unknown", n);
         return;
     }
     for (char *line = b; *line && rank > 0;) {
         char *nl = strchr(line, '\n');
         for (size_t k = 0; k < rank; k++) {
-            if (line[0] != keys[k].key[0] || strncmp(line, keys[k].key, keys[k].len))
+            /* a word at a time: a key ends before the line's NUL, or
+             * differs from it there (the slack covers the word read past) */
+            if (line[0] != keys[k].key[0] || !il_same_bytes(line, keys[k].key, keys[k].len))
                 continue;
             char *colon = strchr(line, ':');
             if (!colon || (nl && colon > nl))

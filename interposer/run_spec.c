@@ -98,7 +98,9 @@ il_run_load(void)
     spec[n] = 0;
     /* one value per line: each line made a string as it is found */
     const char *out = NULL, *pid = NULL, *sum = NULL, *lab = NULL, *mach = NULL;
-#define IS(key) (il_same_bytes(line, key " ", sizeof key) ? line + sizeof key : NULL)
+    /* the first letter first: a line is compared with one key, or two */
+#define IS(key)                                                                                    \
+    (line[0] == (key)[0] && il_same_bytes(line, key " ", sizeof key) ? line + sizeof key : NULL)
     for (char *line = spec, *nl; line < spec + n; line = nl + 1) {
         const char *v;
         nl = strchr(line, '\n');
@@ -131,7 +133,7 @@ il_run_load(void)
             il.run_labels = lab;
     }
     /* members as il_machine_json writes them, the host first */
-    if (mach && !strncmp(mach, "\"" IL_F_HOST "\":\"", sizeof IL_F_HOST + 3))
+    if (mach && il_same_bytes(mach, "\"" IL_F_HOST "\":\"", sizeof IL_F_HOST + 3))
         il.run_machine = mach;
     il.run_pid = 0;
     for (const char *p = pid; p && *p >= '0' && *p <= '9'; p++)

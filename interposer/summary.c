@@ -93,26 +93,33 @@ add_pad(struct line *l, const char *s, size_t width, int left)
     add_pad_n(l, s, strlen(s), width, left);
 }
 
-/* a number, formatted in place where it fits (with the NUL the
- * formatters write after it) */
+/* a number (signed: negative as a minus and its magnitude), formatted
+ * in place where it fits (with the NUL the formatters write after it) */
+static void
+add_int(struct line *l, uint64_t v, int neg)
+{
+    char b[24];
+    char *p = l->end - l->p >= 24 ? l->p : b, *q = p;
+    if (neg) {
+        *q++ = '-';
+        v = (uint64_t)0 - v;
+    }
+    q = il_fmt_u64(q, v);
+    if (p == l->p)
+        l->p = q;
+    else
+        add_n(l, b, (size_t)(q - b));
+}
 static void
 add_num(struct line *l, uint64_t v)
 {
-    char b[24];
-    if (l->end - l->p >= 24)
-        l->p = il_fmt_u64(l->p, v);
-    else
-        add_n(l, b, (size_t)(il_fmt_u64(b, v) - b));
+    add_int(l, v, 0);
 }
 
 static void
 add_i64(struct line *l, int64_t v)
 {
-    char b[24];
-    if (l->end - l->p >= 24)
-        l->p = il_fmt_i64(l->p, v);
-    else
-        add_n(l, b, (size_t)(il_fmt_i64(b, v) - b));
+    add_int(l, (uint64_t)v, v < 0);
 }
 
 /* 1234567 -> "1,234,567"; returns the end */

@@ -164,26 +164,104 @@ spread(const struct il_contrast *ct, const double *c, double *loc, double *scrat
     return w > 0 && ct->df > 0 ? t / (w / ct->df) : NAN;
 }
 
-/* Blocks in the order of |c_j| (qsort_r's argument is c) */
+/* The 8-byte values of a buffer of another type (memcpy: no aliasing). */
+static inline uint64_t
+get64(const void *p, size_t i)
+{
+    uint64_t v;
+    memcpy(&v, (const unsigned char *)p + 8 * i, sizeof v);
+    return v;
+}
+
+static inline void
+put64(void *p, size_t i, uint64_t v)
+{
+    memcpy((unsigned char *)p + 8 * i, &v, sizeof v);
+}
+
+/* (key, block) values in the order of |c[block]| (qsort_r's argument is c) */
 static int
-cmp_absc(const void *pa, const void *pb, void *arg)
+cmp_abs64(const void *pa, const void *pb, void *arg)
 {
     const double *c = arg;
-    double a = fabs(c[*(const uint32_t *)pa]), b = fabs(c[*(const uint32_t *)pb]);
+    uint64_t x, y;
+    memcpy(&x, pa, sizeof x);
+    memcpy(&y, pb, sizeof y);
+    double a = fabs(c[(uint32_t)x]), b = fabs(c[(uint32_t)y]);
     return (a > b) - (a < b);
+}
+
+/* idx[0..n) = the blocks 0..n-1 in the order of |c| (a tie's order does
+ * not matter: its ranks are averaged).  A radix sort, without a call a
+ * comparison (qsort_r's callback was most of the sort's time): each block
+ * as (the bits of |c| rounded to a float, the block), 8 bytes, sorted by
+ * the float's bits (their order is the floats' for values >= 0, and the
+ * rounding keeps order), byte by byte; then the blocks of one float by
+ * |c| itself.  a and b hold n 8-byte values each (any type: accessed by
+ * memcpy); idx may be a. */
+static void
+sort_abs(const double *c, size_t n, uint32_t *idx, void *a, void *b)
+{
+    if (!n)
+        return;
+    size_t cnt[4][256];
+    memset(cnt, 0, sizeof cnt);
+    for (size_t j = 0; j < n; j++) {
+        float f = (float)fabs(c[j]);
+        uint32_t k;
+        memcpy(&k, &f, sizeof k);
+        put64(a, j, (uint64_t)k << 32 | j);
+        for (int p = 0; p < 4; p++)
+            cnt[p][k >> 8 * p & 255]++;
+    }
+    for (int p = 0; p < 4; p++) {
+        int sh = 32 + 8 * p;
+        if (cnt[p][get64(a, 0) >> sh & 255] == n)
+            continue; /* one value of this byte: the order stays */
+        for (size_t v = 0, o = 0; v < 256; v++) {
+            size_t t = cnt[p][v];
+            cnt[p][v] = o;
+            o += t;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint64_t v = get64(a, i);
+            put64(b, cnt[p][v >> sh & 255]++, v);
+        }
+        void *t = a;
+        a = b;
+        b = t;
+    }
+    for (size_t i = 0; i < n;) {
+        size_t e = i + 1;
+        while (e < n && get64(a, e) >> 32 == get64(a, i) >> 32)
+            e++;
+        if (e - i > 32) {
+            qsort_r((unsigned char *)a + 8 * i, e - i, 8, cmp_abs64, (void *)c);
+        } else {
+            for (size_t r = i + 1; r < e; r++) {
+                uint64_t v = get64(a, r);
+                double x = fabs(c[(uint32_t)v]);
+                size_t q = r;
+                for (; q > i && fabs(c[(uint32_t)get64(a, q - 1)]) > x; q--)
+                    put64(a, q, get64(a, q - 1));
+                put64(a, q, v);
+            }
+        }
+        i = e;
+    }
+    /* ascending: the 4 bytes written at 4i were read with value i / 2 */
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)get64(a, i);
 }
 
 /* The signed ranks of the n contrasts c: s_j = sign(c_j) times the rank of
  * |c_j| among all (ties share their mean rank; a zero scores 0).  The sort
- * orders the blocks' 4-byte numbers, not (value, number) pairs: at a
- * million records a pair and qsort's copy of it were the comparison's
- * peak of memory; a tie's order does not matter (its ranks are averaged). */
+ * orders the blocks' numbers in tmp, 2n values: its 8-byte values there
+ * and in s, which is written after. */
 static void
 signed_ranks(const double *c, size_t n, double *s, uint32_t *tmp)
 {
-    for (size_t j = 0; j < n; j++)
-        tmp[j] = (uint32_t)j;
-    qsort_r(tmp, n, sizeof *tmp, cmp_absc, (void *)c);
+    sort_abs(c, n, tmp, tmp, s);
     for (size_t i = 0; i < n;) {
         size_t e = i + 1;
         double ai = fabs(c[tmp[i]]);
@@ -480,7 +558,7 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     ct->stat = ct->q;
     if (!ct->median) {
         double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
-        uint32_t *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
+        uint32_t *tmp = il_xcalloc(2 * nb + 1, sizeof *tmp);
         signed_ranks(c, nb, sr, tmp);
         double *mu = il_xcalloc(k ? k : 1, sizeof *mu);
         ct->stat = rank_spread(ct, sr, mu);
@@ -525,18 +603,92 @@ flip(double x, uint64_t f)
  * The state in a local, which stays in registers (in the general loop
  * it went through memory on every draw). */
 static void
-flips(struct il_rng *g, double *c, double *s, uint64_t *at, size_t nb)
+flips(struct il_rng *g, const double *c0, const double *s0, double *c, double *s, size_t nb)
 {
     struct il_rng l = *g;
     for (size_t j = 0; j < nb; j++) {
-        /* in place: c[j] is the contrast flipped by the last coin (at's
-         * bit j), so it flips again when this coin differs */
-        uint64_t f = (uint64_t)il_rng_below(&l, 2), d = ((at[j >> 6] >> (j & 63)) ^ f) & 1;
-        at[j >> 6] ^= d << (j & 63);
-        c[j] = flip(c[j], d << 63);
-        s[j] = flip(s[j], d << 63);
+        uint64_t f = (uint64_t)il_rng_below(&l, 2) << 63;
+        c[j] = flip(c0[j], f);
+        s[j] = flip(s0[j], f);
     }
     *g = l;
+}
+
+enum { FLIP_CHUNK = 512 }; /* blocks: two chunks' values in the first-level cache */
+
+/* One exchange when every block is of one run a side and the estimator
+ * is the mean (flips, then spread's Q in *q and rank_spread's statistic
+ * in *t), unit by unit: the same draws in the same order, every sum in
+ * the same order, so the same bits.  The three sums over all blocks
+ * (spread's w, rank_spread's total and w) are each one serial chain of
+ * additions, which was the exchange's bound: here they run side by side
+ * in one loop, over a chunk of units whose flipped values (cb, sb: at
+ * least FLIP_CHUNK and ct->maxm values) and locations are taken first,
+ * and the contrasts and ranks are not written out.  Needs the units'
+ * blocks consecutive and in order (flip_ok).  loc and mu hold k. */
+static void
+flip_spreads(const struct il_contrast *ct, struct il_rng *g, const double *sr0, double *cb,
+             double *sb, double *loc, double *mu, double *q, double *t)
+{
+    struct il_rng l = *g;
+    size_t k = ct->k, off = 0;
+    double sw = 0, swl = 0, w = 0, tot = 0, wr = 0;
+    for (size_t u0 = 0; u0 < k;) {
+        size_t u1 = u0, n = 0;
+        while (u1 < k && (u1 == u0 || n + ct->m[u1] <= FLIP_CHUNK))
+            n += ct->m[u1++];
+        /* the coins in the blocks' order; a unit's ranks' sum beside
+         * them (its chain of additions runs beside the generator's) */
+        for (size_t u = u0, j = 0; u < u1; u++) {
+            double su = 0;
+            for (size_t e = j + ct->m[u]; j < e; j++) {
+                uint64_t f = (uint64_t)il_rng_below(&l, 2) << 63;
+                cb[j] = flip(ct->c[off + j], f);
+                sb[j] = flip(sr0[off + j], f);
+                su += sb[j];
+            }
+            mu[u] = su;
+        }
+        il_means(cb, ct->m + u0, u1 - u0, loc + u0);
+        for (size_t u = u0, o = 0; u < u1; o += ct->m[u++]) {
+            size_t m = ct->m[u];
+            if (!m) {
+                loc[u] = NAN;
+                continue;
+            }
+            sw += (double)m;
+            swl += (double)m * loc[u];
+            mu[u] /= (double)m;
+            for (size_t j = o; j < o + m; j++) {
+                w += (cb[j] - loc[u]) * (cb[j] - loc[u]);
+                tot += sb[j];
+                wr += (sb[j] - mu[u]) * (sb[j] - mu[u]);
+            }
+        }
+        off += n;
+        u0 = u1;
+    }
+    *g = l;
+    double mean = swl / sw, gm = tot / (double)ct->blocks, tq = 0, tr = 0;
+    for (size_t u = 0; u < k; u++)
+        if (ct->m[u]) {
+            tq += (double)ct->m[u] * (loc[u] - mean) * (loc[u] - mean);
+            tr += (double)ct->m[u] * (mu[u] - gm) * (mu[u] - gm);
+        }
+    *q = w > 0 && ct->df > 0 ? tq / (w / ct->df) : NAN;
+    *t = !(ct->df > 0) ? NAN : wr > 0 ? tr / (wr / ct->df) : tr > 0 ? INFINITY : NAN;
+}
+
+/* flip_spreads' case: pairs, the mean, the units' blocks consecutive and
+ * in order (first[u] counts the blocks before u). */
+static int
+flip_ok(const struct il_contrast *ct)
+{
+    size_t f = 0;
+    for (size_t u = 0; u < ct->k; f += ct->m[u++])
+        if (ct->m[u] && ct->first[u] != f)
+            return 0;
+    return ct->pairs && !ct->median && f == ct->blocks;
 }
 
 double
@@ -550,33 +702,33 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     /* A block of one run a side flips its contrast's sign, and keeps its
      * rank: with only such blocks the ranks are taken once, and an exchange
      * costs what Q's does.  They are taken first, and the sort's memory
-     * (its records and qsort's copy of them, 32 bytes a block) is freed
-     * before the exchanges' arrays are made. */
+     * (8 bytes a block) is freed before the exchanges' arrays are made. */
     double *sr0 = il_xcalloc(nb ? nb : 1, sizeof *sr0);
-    uint32_t *tmp = il_xcalloc(nb ? nb : 1, sizeof *tmp);
+    uint32_t *tmp = il_xcalloc(2 * nb + 1, sizeof *tmp); /* signed_ranks' */
     if (!ct->median)
         signed_ranks(ct->c, nb, sr0, tmp);
     if (ct->pairs || ct->median) {
         free(tmp);
         tmp = NULL;
     }
-    /* With only blocks of one run a side the exchanges flip the contrasts
-     * and their ranks in place (flips; the signs' state in at, one bit a
-     * block), and ct->c is put back after: two arrays of a block's
-     * doubles fewer at the comparison's peak of memory. */
-    uint64_t *at = ct->pairs ? il_xcalloc(nb / 64 + 1, sizeof *at) : NULL;
-    double *c = ct->pairs ? ct->c : il_xcalloc(nb ? nb : 1, sizeof *c);
-    double *sr = ct->pairs ? sr0 : il_xcalloc(nb ? nb : 1, sizeof *sr);
-    double *loc = il_xcalloc(ct->k, sizeof *loc);
+    /* flip_spreads needs a chunk's values, not all blocks' */
+    int fs = flip_ok(ct);
+    size_t nc = fs ? (ct->maxm > FLIP_CHUNK ? ct->maxm : FLIP_CHUNK) : nb ? nb : 1;
+    double *c = il_xcalloc(nc, sizeof *c), *loc = il_xcalloc(ct->k ? ct->k : 1, sizeof *loc);
+    double *mu = fs ? il_xcalloc(ct->k ? ct->k : 1, sizeof *mu) : NULL;
     /* a block's runs (contrast) or a unit's contrasts (spread's location) */
     double *scratch = il_xcalloc(ct->maxn + ct->maxm, sizeof *scratch);
     double *pool = il_xcalloc(ct->maxn, sizeof *pool);
+    double *sr = il_xcalloc(nc, sizeof *sr);
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
     size_t ge = 0, done = 0;
     for (size_t it = 0; it < P; it++) {
-        if (ct->pairs)
-            flips(&g, c, sr, at, nb);
+        double q, t;
+        if (fs)
+            flip_spreads(ct, &g, sr0, c, sr, loc, mu, &q, &t);
+        else if (ct->pairs)
+            flips(&g, ct->c, sr0, c, sr, nb);
         for (size_t j = 0; j < nb && !ct->pairs; j++) {
             size_t na = ct->bna[j], n = na + ct->bnb[j];
             if (n == 2) {
@@ -588,14 +740,15 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
             memcpy(pool, ct->v + ct->bo[j], n * sizeof *pool);
             for (size_t i = 0; i < na; i++) {
                 size_t r = i + il_rng_below(&g, n - i);
-                double t = pool[i];
+                double y = pool[i];
                 pool[i] = pool[r];
-                pool[r] = t;
+                pool[r] = y;
             }
             c[j] = contrast(ct->median, pool, na, n - na, scratch);
         }
-        double q = spread(ct, c, loc, scratch), t = q;
-        if (!ct->median) {
+        if (!fs)
+            q = t = spread(ct, c, loc, scratch);
+        if (!fs && !ct->median) {
             if (!ct->pairs)
                 signed_ranks(c, nb, sr, tmp);
             t = rank_spread(ct, sr, loc); /* spread is done with loc */
@@ -607,15 +760,10 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
         if (qp && !isnan(q))
             qp[(*nq)++] = q;
     }
-    if (ct->pairs) {
-        for (size_t j = 0; j < nb; j++)
-            ct->c[j] = flip(ct->c[j], ((at[j >> 6] >> (j & 63)) & 1) << 63);
-        free(at);
-    } else {
-        free(c);
-        free(sr);
-    }
+    free(c);
+    free(sr);
     free(loc);
+    free(mu);
     free(scratch);
     free(pool);
     free(sr0);

@@ -1035,13 +1035,14 @@ struct il_contrast {
     double stat, p;   /* the observed statistic (the mean: the spread of
                        * the units' mean signed ranks; a quantile: q); the
                        * permutation p-value */
-    /* the blocks: runs v[bo[j] ..) of the value (bna) then the baseline
-     * (bnb), the value's divided by theta; c[j] the contrast */
-    uint32_t *bo, *bna, *bnb;
+    /* the blocks, in order: runs of the value (bna) then the baseline
+     * (bnb), the value's divided by theta, block after block in v; c[j]
+     * the contrast, sr[j] its signed rank (the mean) */
+    uint32_t *bna, *bnb;
     size_t maxn, maxm; /* the most runs in a block, blocks in a unit */
-    int pairs;         /* every block has one run a side (v, bo, bna and bnb
+    int pairs;         /* every block has one run a side (v, bna and bnb
                         * are then freed: one run a side) */
-    double *v, *c;
+    double *v, *c, *sr;
 };
 /* 0 when the records have blocks of both sides (ct->ok), else -1 with
  * ct->why; free ct with il_contrast_free either way. */
@@ -1079,19 +1080,19 @@ void il_minp_why(const struct il_minp *mp, size_t setups, size_t passes, char *b
  * when no block holds runs of two units (nothing can be exchanged).  Free
  * the positions and *bs.  Reusable for any test whose null hypothesis
  * says the units do not matter (attribution, say). */
-size_t *il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none);
+uint32_t *il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none);
 /* Each run x[pos[..]] divided by its block's level (the mean of the
  * block's runs, or their median for any other estimator), so that drift
  * between passes cancels in a statistic of the units; a shuffle within
  * blocks leaves the levels as they are.  0, or -1 when a level is not
  * positive (x is then left as it was). */
-int il_block_normalize(const struct il_estimator *e, double *x, const size_t *pos, const size_t *bs,
-                       size_t nb);
+int il_block_normalize(const struct il_estimator *e, double *x, const uint32_t *pos,
+                       const size_t *bs, size_t nb);
 struct il_rng;
 /* One exchange: x[pos[bs[b] ..< bs[b + 1]]] shuffled in place within each
  * block (Fisher-Yates, drawing from g), or all of x[0 ..< N] when pos is
  * NULL. */
-void il_block_shuffle(double *x, size_t N, const size_t *pos, const size_t *bs, size_t nb,
+void il_block_shuffle(double *x, size_t N, const uint32_t *pos, const size_t *bs, size_t nb,
                       struct il_rng *g);
 struct il_setups;
 struct il_gsetups;

@@ -97,7 +97,8 @@ double
 il_minp_group(const struct il_units *un, int blocked, struct il_minp *mp)
 {
     memset(mp, 0, sizeof *mp);
-    size_t N = 0, k = un->k, nb = 1, *bs = NULL, *pos = NULL;
+    size_t N = 0, k = un->k, nb = 1, *bs = NULL;
+    uint32_t *pos = NULL;
     for (size_t u = 0; u < k; u++)
         N += un->n[u];
     int none = 0;

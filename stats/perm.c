@@ -164,59 +164,74 @@ spread(const struct il_contrast *ct, const double *c, double *loc, double *scrat
     return w > 0 && ct->df > 0 ? t / (w / ct->df) : NAN;
 }
 
-/* The 8-byte values of a buffer of another type (memcpy: no aliasing). */
-static inline uint64_t
-get64(const void *p, size_t i)
+/* The 4-byte values of a buffer of another type (memcpy: no aliasing). */
+static inline uint32_t
+get32(const unsigned char *p, size_t i)
 {
-    uint64_t v;
-    memcpy(&v, (const unsigned char *)p + 8 * i, sizeof v);
+    uint32_t v;
+    memcpy(&v, p + 4 * i, sizeof v);
     return v;
 }
 
 static inline void
-put64(void *p, size_t i, uint64_t v)
+put32(unsigned char *p, size_t i, uint32_t v)
 {
-    memcpy((unsigned char *)p + 8 * i, &v, sizeof v);
+    memcpy(p + 4 * i, &v, sizeof v);
 }
 
-/* (key, block) values in the order of |c[block]| (qsort_r's argument is c) */
+/* The bits of |x| rounded to a float: their order is the floats' for
+ * values >= 0, and the rounding keeps order. */
+static inline uint32_t
+abs_key(double x)
+{
+    float f = (float)fabs(x);
+    uint32_t k;
+    memcpy(&k, &f, sizeof k);
+    return k;
+}
+
+/* (block) values in the order of |c[block]| (qsort_r's argument is c) */
 static int
-cmp_abs64(const void *pa, const void *pb, void *arg)
+cmp_abs32(const void *pa, const void *pb, void *arg)
 {
     const double *c = arg;
-    uint64_t x, y;
+    uint32_t x, y;
     memcpy(&x, pa, sizeof x);
     memcpy(&y, pb, sizeof y);
-    double a = fabs(c[(uint32_t)x]), b = fabs(c[(uint32_t)y]);
+    double a = fabs(c[x]), b = fabs(c[y]);
     return (a > b) - (a < b);
 }
 
-/* idx[0..n) = the blocks 0..n-1 in the order of |c| (a tie's order does
- * not matter: its ranks are averaged).  A radix sort, without a call a
- * comparison (qsort_r's callback was most of the sort's time): each block
- * as (the bits of |c| rounded to a float, the block), 8 bytes, sorted by
- * the float's bits (their order is the floats' for values >= 0, and the
- * rounding keeps order), byte by byte; then the blocks of one float by
- * |c| itself.  a and b hold n 8-byte values each (any type: accessed by
- * memcpy); idx may be a. */
+/*
+ * The signed ranks of the n contrasts c: s_j = sign(c_j) times the rank of
+ * |c_j| among all (ties share their mean rank; a zero scores 0), in s's
+ * own memory, nothing else (at a million records the sort's buffers were
+ * the comparison's peak of memory).  s's 8n bytes are two arrays of n
+ * blocks' numbers, L and U: a radix sort of the numbers by abs_key, byte
+ * by byte, between them (a byte of one value everywhere is skipped: the
+ * order stays), the sorted numbers then in L; the blocks of one key by
+ * |c| itself; then each block's twice-rank (an integer) into U at its
+ * number, and last U widened in place into the ranks: s[j]'s 8 bytes
+ * cover U's numbers 2j - n and 2j - n + 1, both read by then (j < n).
+ */
 static void
-sort_abs(const double *c, size_t n, uint32_t *idx, void *a, void *b)
+signed_ranks(const double *c, size_t n, double *s)
 {
     if (!n)
         return;
+    unsigned char *L = (unsigned char *)s, *U = L + 4 * n, *src = L, *dst = U;
     size_t cnt[4][256];
     memset(cnt, 0, sizeof cnt);
     for (size_t j = 0; j < n; j++) {
-        float f = (float)fabs(c[j]);
-        uint32_t k;
-        memcpy(&k, &f, sizeof k);
-        put64(a, j, (uint64_t)k << 32 | j);
+        uint32_t k = abs_key(c[j]);
+        put32(L, j, (uint32_t)j);
         for (int p = 0; p < 4; p++)
             cnt[p][k >> 8 * p & 255]++;
     }
+    uint32_t k0 = abs_key(c[0]);
     for (int p = 0; p < 4; p++) {
-        int sh = 32 + 8 * p;
-        if (cnt[p][get64(a, 0) >> sh & 255] == n)
+        int sh = 8 * p;
+        if (cnt[p][k0 >> sh & 255] == n)
             continue; /* one value of this byte: the order stays */
         for (size_t v = 0, o = 0; v < 256; v++) {
             size_t t = cnt[p][v];
@@ -224,55 +239,46 @@ sort_abs(const double *c, size_t n, uint32_t *idx, void *a, void *b)
             o += t;
         }
         for (size_t i = 0; i < n; i++) {
-            uint64_t v = get64(a, i);
-            put64(b, cnt[p][v >> sh & 255]++, v);
+            uint32_t b = get32(src, i);
+            put32(dst, cnt[p][abs_key(c[b]) >> sh & 255]++, b);
         }
-        void *t = a;
-        a = b;
-        b = t;
+        unsigned char *t = src;
+        src = dst;
+        dst = t;
     }
+    if (src != L)
+        memcpy(L, U, 4 * n);
     for (size_t i = 0; i < n;) {
         size_t e = i + 1;
-        while (e < n && get64(a, e) >> 32 == get64(a, i) >> 32)
+        uint32_t k = abs_key(c[get32(L, i)]);
+        while (e < n && abs_key(c[get32(L, e)]) == k)
             e++;
         if (e - i > 32) {
-            qsort_r((unsigned char *)a + 8 * i, e - i, 8, cmp_abs64, (void *)c);
+            qsort_r(L + 4 * i, e - i, 4, cmp_abs32, (void *)c);
         } else {
             for (size_t r = i + 1; r < e; r++) {
-                uint64_t v = get64(a, r);
-                double x = fabs(c[(uint32_t)v]);
+                uint32_t b = get32(L, r);
+                double x = fabs(c[b]);
                 size_t q = r;
-                for (; q > i && fabs(c[(uint32_t)get64(a, q - 1)]) > x; q--)
-                    put64(a, q, get64(a, q - 1));
-                put64(a, q, v);
+                for (; q > i && fabs(c[get32(L, q - 1)]) > x; q--)
+                    put32(L, q, get32(L, q - 1));
+                put32(L, q, b);
             }
         }
         i = e;
     }
-    /* ascending: the 4 bytes written at 4i were read with value i / 2 */
-    for (size_t i = 0; i < n; i++)
-        idx[i] = (uint32_t)get64(a, i);
-}
-
-/* The signed ranks of the n contrasts c: s_j = sign(c_j) times the rank of
- * |c_j| among all (ties share their mean rank; a zero scores 0).  The sort
- * orders the blocks' numbers in tmp, 2n values: its 8-byte values there
- * and in s, which is written after. */
-static void
-signed_ranks(const double *c, size_t n, double *s, uint32_t *tmp)
-{
-    sort_abs(c, n, tmp, tmp, s);
     for (size_t i = 0; i < n;) {
         size_t e = i + 1;
-        double ai = fabs(c[tmp[i]]);
-        while (e < n && fabs(c[tmp[e]]) == ai)
+        double ai = fabs(c[get32(L, i)]);
+        while (e < n && fabs(c[get32(L, e)]) == ai)
             e++;
-        double r = (double)(i + 1 + e) / 2; /* ranks i + 1 .. e */
-        for (size_t t = i; t < e; t++) {
-            double x = c[tmp[t]];
-            s[tmp[t]] = x > 0 ? r : x < 0 ? -r : 0;
-        }
+        for (size_t t = i; t < e; t++) /* ranks i + 1 .. e: twice their mean */
+            put32(U, get32(L, t), (uint32_t)(i + 1 + e));
         i = e;
+    }
+    for (size_t j = 0; j < n; j++) {
+        double r = (double)get32(U, j) / 2, x = c[j];
+        s[j] = x > 0 ? r : x < 0 ? -r : 0;
     }
 }
 
@@ -320,15 +326,9 @@ rank_spread(const struct il_contrast *ct, const double *s, double *mu)
     return w > 0 ? t / (w / ct->df) : t > 0 ? INFINITY : NAN;
 }
 
-/* Block j's first run in v and its runs of the value and the baseline:
- * with one run a side in every block (ct->pairs) the arrays are freed
- * and the places known, 2j then 2j + 1. */
-static inline size_t
-blk_o(const struct il_contrast *ct, size_t j)
-{
-    return ct->bo ? ct->bo[j] : 2 * j;
-}
-
+/* Block j's runs of the value and the baseline: with one run a side in
+ * every block (ct->pairs) the arrays are freed.  A block's first run in v
+ * is a running offset: every reader walks the blocks in order. */
 static inline size_t
 blk_na(const struct il_contrast *ct, size_t j)
 {
@@ -351,17 +351,19 @@ blk_nb(const struct il_contrast *ct, size_t j)
  * lr(-j) of leaving block j out; their deviations from their unit's mean,
  * scaled by sqrt(m / (m - 1)), pooled over the units, are the error
  * distribution of one block (ct->jres), and their pooled variance is
- * ct->s2j with ct->df degrees of freedom.
+ * ct->s2j with ct->df degrees of freedom.  The residuals go to jres (at
+ * least ct->blocks values), which may be v itself when every block has
+ * one run a side: a unit's are written after its runs are read, at or
+ * below its first block's number, where its runs begin at twice that.
  */
 static void
-jackknife(struct il_contrast *ct, const double *v)
+jackknife(struct il_contrast *ct, const double *v, double *jres)
 {
-    size_t nb = ct->blocks;
     /* a unit's blocks' sums and pseudo-values: one unit at a time */
     double *sa = il_xcalloc(ct->maxm, sizeof *sa), *sb = il_xcalloc(ct->maxm, sizeof *sb);
     double *ps = il_xcalloc(ct->maxm, sizeof *ps), w = 0;
-    ct->jres = il_xcalloc(nb ? nb : 1, sizeof *ct->jres);
     ct->lr = il_xcalloc(ct->k ? ct->k : 1, sizeof *ct->lr);
+    size_t o = 0; /* the next block's first run */
     for (size_t u = 0; u < ct->k; u++) {
         size_t m = ct->m[u], f = ct->first[u];
         double SA = 0, SB = 0, mp = 0;
@@ -369,11 +371,12 @@ jackknife(struct il_contrast *ct, const double *v)
         for (size_t j = 0; j < m; j++) {
             const uint32_t b = (uint32_t)(f + j);
             sa[j] = sb[j] = 0;
-            size_t o = blk_o(ct, b), na = blk_na(ct, b), nbb = blk_nb(ct, b);
+            size_t na = blk_na(ct, b), nbb = blk_nb(ct, b);
             for (size_t i = 0; i < na; i++)
                 sa[j] += v[o + i];
             for (size_t i = 0; i < nbb; i++)
                 sb[j] += v[o + na + i];
+            o += na + nbb;
             SA += sa[j];
             SB += sb[j];
             NA += na;
@@ -391,7 +394,7 @@ jackknife(struct il_contrast *ct, const double *v)
         double fct = sqrt((double)m / (double)(m - 1));
         for (size_t j = 0; j < m; j++) {
             w += (ps[j] - mp) * (ps[j] - mp);
-            ct->jres[ct->njres++] = (ps[j] - mp) * fct;
+            jres[ct->njres++] = (ps[j] - mp) * fct;
         }
     }
     ct->s2j = ct->df > 0 ? w / ct->df : NAN;
@@ -418,17 +421,29 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     /* The blocks: runs of both sides with one (pass, cell) in a unit.  At
      * most min(na, nb) blocks and na + nb runs a unit: the arrays are
      * allocated at those bounds once (no doubling's slack: at a million
-     * records they are the comparison's largest), and trimmed after. */
+     * records they are the comparison's largest), and trimmed after.  A
+     * block's first run in v is not kept (the readers walk the blocks in
+     * order), and its pass is marked in a table of the passes' ids when
+     * they are dense enough, else kept a block and counted after. */
     size_t cap = 1, nb = 0, nv = 0, vcap = 1, maxn = 1;
+    uint32_t maxp = 0;
     for (size_t u = 0; u < k; u++) {
         size_t na = a->n[ua[u]], nbb = b->n[ub[u]];
         cap += na < nbb ? na : nbb;
         vcap += na + nbb;
+        for (int side = 0; side < 2; side++) {
+            const struct il_units *U = side ? b : a;
+            size_t i = side ? ub[u] : ua[u];
+            for (size_t r = U->off[i]; r < U->off[i] + U->n[i]; r++)
+                if (U->pass[r] != IL_MISSING_ID && U->pass[r] > maxp)
+                    maxp = U->pass[r];
+        }
     }
-    uint32_t *bo = il_xcalloc(cap, sizeof *bo), *bna = il_xcalloc(cap, sizeof *bna);
-    uint32_t *bnb = il_xcalloc(cap, sizeof *bnb);
+    int dense = il_dense((size_t)maxp + 1, vcap);
+    unsigned char *seen = dense ? il_xcalloc((size_t)maxp / 8 + 1, 1) : NULL;
+    uint32_t *bpass = dense ? NULL : il_xcalloc(cap, sizeof *bpass);
+    uint32_t *bna = il_xcalloc(cap, sizeof *bna), *bnb = il_xcalloc(cap, sizeof *bnb);
     double *v = il_xcalloc(vcap, sizeof *v);
-    uint32_t *bpass = il_xcalloc(cap, sizeof *bpass);
     int missing = 0;
     for (size_t u = 0; u < k; u++) {
         struct bkey *ka = keys(a, ua[u], &missing), *kb = keys(b, ub[u], &missing);
@@ -448,10 +463,15 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
                 i2++;
             while (j2 < nbb && kb[j2].pass == kb[j].pass && kb[j2].cell == kb[j].cell)
                 j2++;
-            bo[nb] = (uint32_t)nv;
             bna[nb] = (uint32_t)(i2 - i);
             bnb[nb] = (uint32_t)(j2 - j);
-            bpass[nb] = ka[i].pass;
+            uint32_t p = ka[i].pass;
+            if (seen && p != IL_MISSING_ID && !(seen[p / 8] >> p % 8 & 1)) {
+                seen[p / 8] |= (unsigned char)(1u << p % 8);
+                ct->passes++;
+            } else if (bpass) {
+                bpass[nb] = p;
+            }
             for (; i < i2; i++)
                 v[nv++] = a->x[ka[i].i];
             for (; j < j2; j++)
@@ -464,26 +484,27 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
         free(ka);
         free(kb);
     }
+    free(seen);
     if (nb + 1 < cap) {
-        bo = il_xrealloc(bo, (nb + 1) * sizeof *bo);
         bna = il_xrealloc(bna, (nb + 1) * sizeof *bna);
         bnb = il_xrealloc(bnb, (nb + 1) * sizeof *bnb);
     }
     if (nv + 1 < vcap)
         v = il_xrealloc(v, (nv + 1) * sizeof *v);
     ct->blocks = nb;
-    ct->bo = bo;
     ct->bna = bna;
     ct->bnb = bnb;
     ct->v = v;
     ct->maxn = maxn;
     if (missing) {
         free(bpass);
+        ct->passes = 0; /* not counted */
         ct->why = "some runs have no pass label";
         return -1;
     }
     /* passes among the blocks */
-    ct->passes = distinct(bpass, nb);
+    if (bpass)
+        ct->passes = distinct(bpass, nb);
     free(bpass);
     ct->maxm = 1;
     for (size_t u = 0; u < k; u++) {
@@ -494,16 +515,15 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     ct->pairs = 1;
     for (size_t j = 0; j < nb; j++)
         ct->pairs &= bna[j] + bnb[j] == 2;
-    /* With one run a side in every block the blocks' arrays say nothing
-     * (blk_o): they go before the contrasts' arrays are made (at a
-     * million records these were the comparison's peak of memory). */
+    /* With one run a side in every block the blocks' arrays say nothing:
+     * they go before the contrasts' arrays are made (at a million
+     * records these were the comparison's peak of memory). */
     if (ct->pairs) {
-        free(ct->bo);
         free(ct->bna);
         free(ct->bnb);
-        ct->bo = ct->bna = ct->bnb = NULL;
+        ct->bna = ct->bnb = NULL;
     }
-    bo = bna = bnb = NULL; /* blk_o, blk_na, blk_nb from here */
+    bna = bnb = NULL; /* blk_na, blk_nb from here */
     if (ct->units < 2) {
         ct->why = "fewer than 2 setups have a pass with runs of both sides";
         return -1;
@@ -514,9 +534,10 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     }
     /* the raw contrasts, their common location, and the value side's runs
      * divided by it, so that exchanging runs of a block keeps the null */
-    double *c = il_xcalloc(nb ? nb : 1, sizeof *c), *scratch = il_xcalloc(maxn + nb, sizeof *c);
-    for (size_t j = 0; j < nb; j++) {
-        c[j] = contrast(ct->median, v + blk_o(ct, j), blk_na(ct, j), blk_nb(ct, j), scratch);
+    double *c = il_xcalloc(nb ? nb : 1, sizeof *c);
+    double *scratch = il_xcalloc(maxn + ct->maxm, sizeof *scratch); /* contrast's, spread's */
+    for (size_t j = 0, o = 0; j < nb; o += blk_na(ct, j) + blk_nb(ct, j), j++) {
+        c[j] = contrast(ct->median, v + o, blk_na(ct, j), blk_nb(ct, j), scratch);
         if (!isfinite(c[j])) {
             free(c);
             free(scratch);
@@ -525,29 +546,36 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
         }
     }
     /* the median, which bursts do not move (for the mean too: the
-     * exchanges' null is one common ratio, wherever it is estimated) */
-    memcpy(scratch, c, nb * sizeof *scratch);
-    ct->center = il_quantile_select(scratch, nb, 0.5); /* location()'s, by selection */
-    free(scratch);
-    scratch = il_xcalloc(maxn + ct->maxm, sizeof *scratch); /* contrast's, spread's */
+     * exchanges' null is one common ratio, wherever it is estimated);
+     * selected in c itself, whose order it spoils: a block of one run a
+     * side takes its raw contrast again below, the same bits */
+    ct->center = il_quantile_select(c, nb, 0.5); /* location()'s, by selection */
     double theta = exp(ct->center);
-    for (size_t j = 0; j < nb; j++) {
-        size_t o = blk_o(ct, j), na = blk_na(ct, j), nbb = blk_nb(ct, j);
+    for (size_t j = 0, o = 0; j < nb; j++) {
+        size_t na = blk_na(ct, j), nbb = blk_nb(ct, j);
+        double raw = na == 1 && nbb == 1 ? contrast(ct->median, v + o, 1, 1, scratch) : 0;
         for (size_t i = 0; i < na; i++)
             v[o + i] /= theta;
-        c[j] = na == 1 && nbb == 1 ? c[j] - ct->center
+        c[j] = na == 1 && nbb == 1 ? raw - ct->center
                                    : contrast(ct->median, v + o, na, nbb, scratch);
+        o += na + nbb;
     }
     ct->c = c;
     /* The runs are needed again only to exchange those of a block with
      * more than one run a side; a block of one a side flips its contrast's
-     * sign (il_perm_contrasts).  So with only such blocks they are freed
-     * once the jackknife has read them, before the ranks' arrays are made. */
-    if (!ct->median)
-        jackknife(ct, v);
+     * sign (il_perm_contrasts).  So with only such blocks the jackknife's
+     * residuals are written over them, and the rest given back, before
+     * the ranks are taken. */
+    if (!ct->median) {
+        ct->jres = ct->pairs ? v : il_xcalloc(nb ? nb : 1, sizeof *ct->jres);
+        jackknife(ct, v, ct->jres);
+    }
     if (ct->pairs) {
-        free(ct->v);
-        ct->v = NULL;
+        if (ct->median)
+            free(v);
+        else
+            ct->jres = il_xrealloc(v, (ct->njres ? ct->njres : 1) * sizeof *v);
+        ct->v = v = NULL;
     }
     ct->q = spread(ct, c, ct->loc, scratch);
     free(scratch);
@@ -557,14 +585,12 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     }
     ct->stat = ct->q;
     if (!ct->median) {
-        double *sr = il_xcalloc(nb ? nb : 1, sizeof *sr);
-        uint32_t *tmp = il_xcalloc(2 * nb + 1, sizeof *tmp);
-        signed_ranks(c, nb, sr, tmp);
+        /* kept for the exchanges: a block of one run a side keeps its rank */
+        ct->sr = il_xcalloc(nb ? nb : 1, sizeof *ct->sr);
+        signed_ranks(c, nb, ct->sr);
         double *mu = il_xcalloc(k ? k : 1, sizeof *mu);
-        ct->stat = rank_spread(ct, sr, mu);
+        ct->stat = rank_spread(ct, ct->sr, mu);
         free(mu);
-        free(sr);
-        free(tmp);
         if (isnan(ct->stat)) {
             ct->why = "every contrast is the common one";
             return -1;
@@ -700,17 +726,10 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
         return NAN;
     size_t nb = ct->blocks;
     /* A block of one run a side flips its contrast's sign, and keeps its
-     * rank: with only such blocks the ranks are taken once, and an exchange
-     * costs what Q's does.  They are taken first, and the sort's memory
-     * (8 bytes a block) is freed before the exchanges' arrays are made. */
-    double *sr0 = il_xcalloc(nb ? nb : 1, sizeof *sr0);
-    uint32_t *tmp = il_xcalloc(2 * nb + 1, sizeof *tmp); /* signed_ranks' */
-    if (!ct->median)
-        signed_ranks(ct->c, nb, sr0, tmp);
-    if (ct->pairs || ct->median) {
-        free(tmp);
-        tmp = NULL;
-    }
+     * rank: with only such blocks the ranks are il_contrasts' (ct->sr),
+     * and an exchange costs what Q's does.  A quantile has no ranks. */
+    double *zero = ct->sr ? NULL : il_xcalloc(nb ? nb : 1, sizeof *zero);
+    const double *sr0 = ct->sr ? ct->sr : zero;
     /* flip_spreads needs a chunk's values, not all blocks' */
     int fs = flip_ok(ct);
     size_t nc = fs ? (ct->maxm > FLIP_CHUNK ? ct->maxm : FLIP_CHUNK) : nb ? nb : 1;
@@ -722,22 +741,23 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     double *sr = il_xcalloc(nc, sizeof *sr);
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
-    size_t ge = 0, done = 0;
+    size_t ge = 0, done = 0, pool_n = 0;
     for (size_t it = 0; it < P; it++) {
         double q, t;
         if (fs)
             flip_spreads(ct, &g, sr0, c, sr, loc, mu, &q, &t);
         else if (ct->pairs)
             flips(&g, ct->c, sr0, c, sr, nb);
-        for (size_t j = 0; j < nb && !ct->pairs; j++) {
+        for (size_t j = 0, o = 0; j < nb && !ct->pairs; j++, o += pool_n) {
             size_t na = ct->bna[j], n = na + ct->bnb[j];
+            pool_n = n;
             if (n == 2) {
                 uint64_t f = (uint64_t)il_rng_below(&g, 2) << 63;
                 c[j] = flip(ct->c[j], f);
                 sr[j] = flip(sr0[j], f);
                 continue;
             }
-            memcpy(pool, ct->v + ct->bo[j], n * sizeof *pool);
+            memcpy(pool, ct->v + o, n * sizeof *pool);
             for (size_t i = 0; i < na; i++) {
                 size_t r = i + il_rng_below(&g, n - i);
                 double y = pool[i];
@@ -750,7 +770,7 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
             q = t = spread(ct, c, loc, scratch);
         if (!fs && !ct->median) {
             if (!ct->pairs)
-                signed_ranks(c, nb, sr, tmp);
+                signed_ranks(c, nb, sr);
             t = rank_spread(ct, sr, loc); /* spread is done with loc */
         }
         if (isnan(t))
@@ -766,8 +786,7 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     free(mu);
     free(scratch);
     free(pool);
-    free(sr0);
-    free(tmp);
+    free(zero);
     ct->p = done ? (double)(ge + 1) / (double)(done + 1) : NAN;
     return ct->p;
 }
@@ -778,11 +797,11 @@ il_contrast_free(struct il_contrast *ct)
     free(ct->m);
     free(ct->first);
     free(ct->loc);
-    free(ct->bo);
     free(ct->bna);
     free(ct->bnb);
     free(ct->v);
     free(ct->c);
+    free(ct->sr);
     free(ct->jres);
     free(ct->lr);
     memset(ct, 0, sizeof *ct);
@@ -801,7 +820,7 @@ static int
 pass_cell_cmp(const void *a, const void *b, void *arg)
 {
     const struct il_units *un = arg;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
     uint32_t x = un->pass[i], y = un->pass[j];
     if (x != y)
         return (x > y) - (x < y);
@@ -812,7 +831,8 @@ pass_cell_cmp(const void *a, const void *b, void *arg)
 
 /* out = in stably sorted by key[in[i]] <= max; cnt holds max + 2. */
 static void
-count_sort(const uint32_t *key, uint32_t max, const size_t *in, size_t *out, size_t N, size_t *cnt)
+count_sort(const uint32_t *key, uint32_t max, const uint32_t *in, uint32_t *out, size_t N,
+           size_t *cnt)
 {
     memset(cnt, 0, ((size_t)max + 2) * sizeof *cnt);
     for (size_t i = 0; i < N; i++)
@@ -838,7 +858,7 @@ unit_end(const struct il_units *un, size_t i)
     return un->off[lo - 1] + un->n[lo - 1];
 }
 
-size_t *
+uint32_t *
 il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
 {
     *none = 0;
@@ -849,11 +869,13 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
     size_t N = 0;
     for (size_t u = 0; u < un->k; u++)
         N += un->n[u];
-    size_t *pos = il_xcalloc(N ? N : 1, sizeof *pos);
+    /* 4 bytes a run (a group's records are numbered in 32 bits): at a
+     * million records a group's positions were its phase's largest array */
+    uint32_t *pos = il_xcalloc(N ? N : 1, sizeof *pos);
     int ok = 1, mixed_any = 0;
     uint32_t maxp = 0, maxc = 0;
     for (size_t i = 0; i < N; i++) {
-        pos[i] = i;
+        pos[i] = (uint32_t)i;
         ok &= un->pass[i] != IL_MISSING_ID;
         maxp = un->pass[i] > maxp ? un->pass[i] : maxp;
         maxc = un->cell[i] > maxc ? un->cell[i] : maxc;
@@ -864,7 +886,7 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
      * instructions.  qsort_r when the ids are too sparse for their counts;
      * none when a run has no pass (pos is not used then). */
     if (ok && il_dense((size_t)maxp + 1, N) && il_dense((size_t)maxc + 1, N)) {
-        size_t *tmp = il_xcalloc(N ? N : 1, sizeof *tmp);
+        uint32_t *tmp = il_xcalloc(N ? N : 1, sizeof *tmp);
         size_t *cnt = il_xcalloc((size_t)(maxp > maxc ? maxp : maxc) + 2, sizeof *cnt);
         count_sort(un->cell, maxc, pos, tmp, N, cnt);
         count_sort(un->pass, maxp, tmp, pos, N, cnt);
@@ -904,7 +926,7 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
 }
 
 int
-il_block_normalize(const struct il_estimator *e, double *x, const size_t *pos, const size_t *bs,
+il_block_normalize(const struct il_estimator *e, double *x, const uint32_t *pos, const size_t *bs,
                    size_t nb)
 {
     size_t maxb = 1;
@@ -938,7 +960,7 @@ il_block_normalize(const struct il_estimator *e, double *x, const size_t *pos, c
  * (for i = n-1 down to 1, swap i with below(i + 1)), so the same
  * exchange, at a third of the cost. */
 void
-il_block_shuffle(double *x, size_t N, const size_t *pos, const size_t *bs, size_t nb,
+il_block_shuffle(double *x, size_t N, const uint32_t *pos, const size_t *bs, size_t nb,
                  struct il_rng *g)
 {
     if (!pos) {
@@ -950,7 +972,7 @@ il_block_shuffle(double *x, size_t N, const size_t *pos, const size_t *bs, size_
         maxb = bs[b + 1] - bs[b] > maxb ? bs[b + 1] - bs[b] : maxb;
     double *xb = il_xcalloc(maxb, sizeof *xb);
     for (size_t b = 0; b < nb; b++) {
-        const size_t *p = pos + bs[b];
+        const uint32_t *p = pos + bs[b];
         size_t n = bs[b + 1] - bs[b];
         for (size_t i = 0; i < n; i++)
             xb[i] = x[p[i]];

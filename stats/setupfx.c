@@ -121,8 +121,9 @@ boot_var(const struct il_estimator *e, const double *x, const size_t *n, size_t 
  * A restricted permutation keeps both valid under drift between passes
  * (Good, Permutation Tests, 2nd ed., 2000, section 3.5 on blocks). */
 static double
-perm_p(const struct il_estimator *e, const struct il_units *un, const size_t *pos, const size_t *bs,
-       size_t nb, size_t P, unsigned long seed, double *crit, double *qp, size_t *nq)
+perm_p(const struct il_estimator *e, const struct il_units *un, const uint32_t *pos,
+       const size_t *bs, size_t nb, size_t P, unsigned long seed, double *crit, double *qp,
+       size_t *nq)
 {
     size_t N = 0, maxn = 1, k = un->k;
     for (size_t u = 0; u < k; u++) {
@@ -342,18 +343,20 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
            size_t *nq, size_t P)
 {
     const struct il_opts *o = r->o;
-    size_t N = 0, *bs = NULL, nb = 0;
+    size_t N = 0, *bs = NULL, nb = 0, maxn = 1;
     int none;
-    for (size_t u = 0; u < sub->k; u++)
+    for (size_t u = 0; u < sub->k; u++) {
         N += sub->n[u];
-    size_t *pos = il_pass_blocks(sub, &bs, &nb, &none);
+        maxn = sub->n[u] > maxn ? sub->n[u] : maxn;
+    }
+    uint32_t *pos = il_pass_blocks(sub, &bs, &nb, &none);
     if (none) {
         s->why = il_why_confounded;
         return;
     }
     if (pos) {
         if (il_block_normalize(&o->est, sub->x, pos, bs, nb) == 0) {
-            double *scratch = il_xcalloc(N ? N : 1, sizeof *scratch);
+            double *scratch = il_xcalloc(maxn, sizeof *scratch); /* a unit's runs */
             for (size_t u = 0; u < sub->k; u++) {
                 sub->mean[u] = il_mean(sub->x + sub->off[u], sub->n[u]);
                 sub->est[u] = il_estimate(&o->est, sub->x + sub->off[u], sub->n[u], scratch);
@@ -367,7 +370,8 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
         } else {
             free(pos);
             free(bs);
-            pos = bs = NULL;
+            pos = NULL;
+            bs = NULL;
             s->free_why = "a block's level, the mean of its runs or their median for a "
                           "quantile, is not positive: its runs could not be divided by it";
         }

@@ -35,21 +35,34 @@ cmp_ur(const void *pa, const void *pb)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-/* Distinct ids of t's field a (b when second), ranked in cmp_ur's order:
- * rank[id] for each, their count in *nd. */
-static uint32_t *
-rank_ids(const struct ur *t, size_t n, int second, size_t *nd)
+/* The label of the units' design of run i of g: the first label, or the
+ * second (crossed only; else 0). */
+static uint32_t
+run_lab(const struct il_data *d, const struct il_group *g, enum il_dkind kind, const size_t *slot,
+        int second, size_t i)
 {
+    if (second)
+        return kind == IL_D_CROSSED ? il_lab(d, g->rec[i], slot[1]) : 0;
+    return il_lab(d, g->rec[i], slot[0]);
+}
+
+/* Distinct ids of the runs' first label (the second when second), ranked
+ * in cmp_ur's order: rank[id] for each, their count in *nd. */
+static uint32_t *
+rank_ids(const struct il_data *d, const struct il_group *g, enum il_dkind kind, const size_t *slot,
+         int second, size_t *nd)
+{
+    size_t n = g->n;
     uint32_t max = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t v = second ? t[i].b : t[i].a;
+        uint32_t v = run_lab(d, g, kind, slot, second, i);
         max = v > max ? v : max;
     }
     uint32_t *rank = il_xcalloc((size_t)max + 1, sizeof *rank);
     struct ur *ids = il_xcalloc(n < (size_t)max + 1 ? (n ? n : 1) : (size_t)max + 1, sizeof *ids);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t v = second ? t[i].b : t[i].a;
+        uint32_t v = run_lab(d, g, kind, slot, second, i);
         if (!rank[v]) {
             rank[v] = 1;
             ids[k].a = v;
@@ -65,31 +78,54 @@ rank_ids(const struct ur *t, size_t n, int second, size_t *nd)
     return rank;
 }
 
-/* t sorted as qsort with cmp_ur sorts it (a total order), in linear time:
- * the few distinct values ranked once, then the runs counted into place
- * by (rank of a, rank of b), each key's runs in index order. */
+/* Run i of g into place p of the units' runs. */
 static void
-sort_ur(struct ur *t, size_t n)
+place(const struct il_data *d, const struct il_group *g, size_t pass_slot, struct il_units *u,
+      size_t i, size_t p)
 {
-    size_t na, nb;
-    uint32_t *ra = rank_ids(t, n, 0, &na), *rb = rank_ids(t, n, 1, &nb);
+    u->x[p] = g->x[i];
+    u->rec[p] = g->rec[i];
+    if (u->pass)
+        u->pass[p] = il_lab(d, g->rec[i], pass_slot);
+}
+
+/* g's runs into the units' order, as qsort with cmp_ur sorts them (a
+ * total order), in linear time and without a copy of the runs' keys: the
+ * few distinct values ranked once, the runs counted by (rank of a, rank
+ * of b), and each put straight into its place, a key's runs in index
+ * order.  Crossed labels of many values: the keys sorted. */
+static void
+place_runs(const struct il_data *d, const struct il_group *g, enum il_dkind kind,
+           const size_t *slot, size_t pass_slot, struct il_units *u)
+{
+    size_t n = g->n, na, nb;
+    uint32_t *ra = rank_ids(d, g, kind, slot, 0, &na), *rb = rank_ids(d, g, kind, slot, 1, &nb);
     size_t nk = na * nb;
-    if ((nb && nk / nb != na) || !il_dense(nk, n)) { /* crossed labels of many values */
+    if ((nb && nk / nb != na) || !il_dense(nk, n)) {
         free(ra);
         free(rb);
+        struct ur *t = il_xcalloc(n ? n : 1, sizeof *t);
+        for (size_t i = 0; i < n; i++) {
+            t[i].a = run_lab(d, g, kind, slot, 0, i);
+            t[i].b = run_lab(d, g, kind, slot, 1, i);
+            t[i].i = i;
+        }
         qsort(t, n, sizeof *t, cmp_ur);
+        for (size_t p = 0; p < n; p++)
+            place(d, g, pass_slot, u, t[p].i, p);
+        free(t);
         return;
     }
     size_t *at = il_xcalloc(nk + 1, sizeof *at);
     for (size_t i = 0; i < n; i++)
-        at[(size_t)ra[t[i].a] * nb + rb[t[i].b] + 1]++;
+        at[(size_t)ra[run_lab(d, g, kind, slot, 0, i)] * nb +
+           rb[run_lab(d, g, kind, slot, 1, i)] + 1]++;
     for (size_t j = 0; j < nk; j++)
         at[j + 1] += at[j];
-    struct ur *o = il_xcalloc(n ? n : 1, sizeof *o);
     for (size_t i = 0; i < n; i++)
-        o[at[(size_t)ra[t[i].a] * nb + rb[t[i].b]]++] = t[i];
-    memcpy(t, o, n * sizeof *t);
-    free(o);
+        place(d, g, pass_slot, u, i,
+              at[(size_t)ra[run_lab(d, g, kind, slot, 0, i)] * nb +
+                 rb[run_lab(d, g, kind, slot, 1, i)]]++);
     free(at);
     free(ra);
     free(rb);
@@ -101,45 +137,45 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
 {
     memset(u, 0, sizeof *u);
     size_t n = g->n;
-    struct ur *t = il_xcalloc(n, sizeof *t);
-    for (size_t i = 0; i < n; i++) {
-        t[i].a = il_lab(d, g->rec[i], slot[0]);
-        t[i].b = kind == IL_D_CROSSED ? il_lab(d, g->rec[i], slot[1]) : 0;
-        t[i].i = i;
-    }
     sort_d = d;
-    sort_ur(t, n);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        k += i == 0 || t[i].a != t[i - 1].a || t[i].b != t[i - 1].b;
+    u->x = il_xcalloc(n ? n : 1, sizeof *u->x);
+    u->rec = il_xcalloc(n ? n : 1, sizeof *u->rec);
+    if (pass_slot != SIZE_MAX && d->present[pass_slot])
+        u->pass = il_xcalloc(n ? n : 1, sizeof *u->pass);
+    place_runs(d, g, kind, slot, pass_slot, u);
+    /* the units: runs of one key, consecutive now */
+    uint32_t pa = 0, pb = 0;
+    size_t k = 0, maxn = 1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = il_lab(d, u->rec[i], slot[0]);
+        uint32_t b = kind == IL_D_CROSSED ? il_lab(d, u->rec[i], slot[1]) : 0;
+        k += i == 0 || a != pa || b != pb;
+        pa = a;
+        pb = b;
+    }
     u->k = k;
     u->id = il_xcalloc(k, sizeof *u->id);
     u->fa = il_xcalloc(k, sizeof *u->fa);
     u->fb = il_xcalloc(k, sizeof *u->fb);
     u->off = il_xcalloc(k, sizeof *u->off);
     u->n = il_xcalloc(k, sizeof *u->n);
-    u->x = il_xcalloc(n, sizeof *u->x);
     u->mean = il_xcalloc(k, sizeof *u->mean);
     u->est = il_xcalloc(k, sizeof *u->est);
-    u->rec = il_xcalloc(n, sizeof *u->rec);
-    double *scratch = il_xcalloc(n, sizeof *scratch);
-    if (pass_slot != SIZE_MAX && d->present[pass_slot])
-        u->pass = il_xcalloc(n, sizeof *u->pass);
     size_t j = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i && t[i].a == t[i - 1].a && t[i].b == t[i - 1].b) {
+        uint32_t a = il_lab(d, u->rec[i], slot[0]);
+        uint32_t b = kind == IL_D_CROSSED ? il_lab(d, u->rec[i], slot[1]) : 0;
+        if (i && a == u->fa[j - 1] && b == u->fb[j - 1]) {
             u->n[j - 1]++;
         } else {
-            u->fa[j] = t[i].a;
-            u->fb[j] = t[i].b;
+            u->fa[j] = a;
+            u->fb[j] = b;
             u->off[j] = i;
             u->n[j++] = 1;
         }
-        u->x[i] = g->x[t[i].i];
-        u->rec[i] = g->rec[t[i].i];
-        if (u->pass)
-            u->pass[i] = il_lab(d, u->rec[i], pass_slot);
+        maxn = u->n[j - 1] > maxn ? u->n[j - 1] : maxn;
     }
+    double *scratch = il_xcalloc(maxn, sizeof *scratch); /* a unit's runs */
     for (j = 0; j < k; j++) {
         const double *x = u->x + u->off[j];
         u->mean[j] = il_mean(x, u->n[j]);
@@ -159,7 +195,6 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
         }
     }
     free(scratch);
-    free(t);
 }
 
 void

@@ -548,12 +548,13 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     /* the median, which bursts do not move (for the mean too: the
      * exchanges' null is one common ratio, wherever it is estimated);
      * selected in c itself, whose order it spoils: a block of one run a
-     * side takes its raw contrast again below, the same bits */
+     * side takes its raw contrast again below, the same bits (contrast's:
+     * the estimate of one run is the run) */
     ct->center = il_quantile_select(c, nb, 0.5); /* location()'s, by selection */
     double theta = exp(ct->center);
     for (size_t j = 0, o = 0; j < nb; j++) {
         size_t na = blk_na(ct, j), nbb = blk_nb(ct, j);
-        double raw = na == 1 && nbb == 1 ? contrast(ct->median, v + o, 1, 1, scratch) : 0;
+        double raw = na == 1 && nbb == 1 ? log(v[o] / v[o + 1]) : 0;
         for (size_t i = 0; i < na; i++)
             v[o + i] /= theta;
         c[j] = na == 1 && nbb == 1 ? raw - ct->center

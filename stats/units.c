@@ -93,8 +93,9 @@ place(const struct il_data *d, const struct il_group *g, size_t pass_slot, struc
  * total order), in linear time and without a copy of the runs' keys: the
  * few distinct values ranked once, the runs counted by (rank of a, rank
  * of b), and each put straight into its place, a key's runs in index
- * order.  Crossed labels of many values: the keys sorted. */
-static void
+ * order.  Crossed labels of many values: the keys sorted.  Returns the
+ * number of distinct keys (the units). */
+static size_t
 place_runs(const struct il_data *d, const struct il_group *g, enum il_dkind kind,
            const size_t *slot, size_t pass_slot, struct il_units *u)
 {
@@ -111,17 +112,22 @@ place_runs(const struct il_data *d, const struct il_group *g, enum il_dkind kind
             t[i].i = i;
         }
         qsort(t, n, sizeof *t, cmp_ur);
-        for (size_t p = 0; p < n; p++)
+        size_t k = 0;
+        for (size_t p = 0; p < n; p++) {
+            k += p == 0 || t[p].a != t[p - 1].a || t[p].b != t[p - 1].b;
             place(d, g, pass_slot, u, t[p].i, p);
+        }
         free(t);
-        return;
+        return k;
     }
-    size_t *at = il_xcalloc(nk + 1, sizeof *at);
+    size_t *at = il_xcalloc(nk + 1, sizeof *at), k = 0;
     for (size_t i = 0; i < n; i++)
         at[(size_t)ra[run_lab(d, g, kind, slot, 0, i)] * nb +
            rb[run_lab(d, g, kind, slot, 1, i)] + 1]++;
-    for (size_t j = 0; j < nk; j++)
+    for (size_t j = 0; j < nk; j++) {
+        k += at[j + 1] > 0;
         at[j + 1] += at[j];
+    }
     for (size_t i = 0; i < n; i++)
         place(d, g, pass_slot, u, i,
               at[(size_t)ra[run_lab(d, g, kind, slot, 0, i)] * nb +
@@ -129,6 +135,7 @@ place_runs(const struct il_data *d, const struct il_group *g, enum il_dkind kind
     free(at);
     free(ra);
     free(rb);
+    return k;
 }
 
 void
@@ -142,17 +149,8 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
     u->rec = il_xcalloc(n ? n : 1, sizeof *u->rec);
     if (pass_slot != SIZE_MAX && d->present[pass_slot])
         u->pass = il_xcalloc(n ? n : 1, sizeof *u->pass);
-    place_runs(d, g, kind, slot, pass_slot, u);
     /* the units: runs of one key, consecutive now */
-    uint32_t pa = 0, pb = 0;
-    size_t k = 0, maxn = 1;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t a = il_lab(d, u->rec[i], slot[0]);
-        uint32_t b = kind == IL_D_CROSSED ? il_lab(d, u->rec[i], slot[1]) : 0;
-        k += i == 0 || a != pa || b != pb;
-        pa = a;
-        pb = b;
-    }
+    size_t k = place_runs(d, g, kind, slot, pass_slot, u), maxn = 1;
     u->k = k;
     u->id = il_xcalloc(k, sizeof *u->id);
     u->fa = il_xcalloc(k, sizeof *u->fa);

@@ -796,11 +796,29 @@ struct il_units {
     double *x;         /* the values, unit by unit */
     double *mean, *est;
     uint32_t *rec;  /* each run's record (NULL after il_units_cells) */
-    uint32_t *pass; /* each run's pass (--passes, rep by default), or
-                     * IL_MISSING_ID; NULL when no record has one */
+    /* Each run's pass (--passes, rep by default), or IL_MISSING_ID; both
+     * NULL when no record has one; read with il_upass.  pass16: the
+     * pass's rank among the pass label's values in the order of their
+     * string ids, IL_MISSING_ID's 0 (2 bytes a run) when the label has
+     * at most IL_LAB_NARROW values; else pass: the string ids. */
+    uint16_t *pass16;
+    uint32_t *pass;
     uint32_t *cell; /* each run's values of the sweep's factors that vary
                      * within a unit (il_units_cells), as one number */
 };
+
+/* Run i's pass as a number whose order and equality are the string ids'
+ * (IL_MISSING_ID when it has none); whether the runs have passes. */
+static inline uint32_t
+il_upass(const struct il_units *u, size_t i)
+{
+    return u->pass16 ? u->pass16[i] : u->pass[i];
+}
+static inline int
+il_has_pass(const struct il_units *u)
+{
+    return u->pass16 || u->pass;
+}
 
 struct il_group;
 struct il_data;

@@ -143,7 +143,7 @@ il_minp_group(const struct il_units *un, int blocked, struct il_minp *mp)
     mp->minp = exp(logg - logm);
     size_t passes = 0;
     for (size_t b = 0; pos && b < nb; b++)
-        passes += b == 0 || un->pass[pos[bs[b]]] != un->pass[pos[bs[b - 1]]];
+        passes += b == 0 || il_upass(un, pos[bs[b]]) != il_upass(un, pos[bs[b - 1]]);
     if (passes)
         mp->passes = needed(logg, logm / (double)passes);
     free(row);

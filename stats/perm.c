@@ -99,7 +99,7 @@ keys(const struct il_units *u, size_t j, int *missing)
     size_t n = u->n[j], off = u->off[j];
     struct bkey *k = il_xcalloc(n ? n : 1, sizeof *k);
     for (size_t i = 0; i < n; i++) {
-        k[i].pass = u->pass ? u->pass[off + i] : IL_MISSING_ID;
+        k[i].pass = il_has_pass(u) ? il_upass(u, off + i) : IL_MISSING_ID;
         k[i].cell = u->cell ? u->cell[off + i] : 0;
         k[i].i = off + i;
         *missing |= k[i].pass == IL_MISSING_ID;
@@ -414,7 +414,7 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
     ct->first = il_xcalloc(k ? k : 1, sizeof *ct->first);
     ct->loc = il_xcalloc(k ? k : 1, sizeof *ct->loc);
     ct->p = NAN;
-    if (!a->pass || !b->pass) {
+    if (!il_has_pass(a) || !il_has_pass(b)) {
         ct->why = "no record has the pass label";
         return -1;
     }
@@ -435,8 +435,7 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
             const struct il_units *U = side ? b : a;
             size_t i = side ? ub[u] : ua[u];
             for (size_t r = U->off[i]; r < U->off[i] + U->n[i]; r++)
-                if (U->pass[r] != IL_MISSING_ID && U->pass[r] > maxp)
-                    maxp = U->pass[r];
+                maxp = il_upass(U, r) > maxp ? il_upass(U, r) : maxp;
         }
     }
     int dense = il_dense((size_t)maxp + 1, vcap);
@@ -822,7 +821,7 @@ pass_cell_cmp(const void *a, const void *b, void *arg)
 {
     const struct il_units *un = arg;
     uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-    uint32_t x = un->pass[i], y = un->pass[j];
+    uint32_t x = il_upass(un, i), y = il_upass(un, j);
     if (x != y)
         return (x > y) - (x < y);
     x = un->cell[i];
@@ -830,18 +829,26 @@ pass_cell_cmp(const void *a, const void *b, void *arg)
     return x != y ? (x > y) - (x < y) : (i > j) - (i < j);
 }
 
-/* out = in stably sorted by key[in[i]] <= max; cnt holds max + 2. */
+/* The key of run i: its pass (by_pass), else its cell. */
+static inline uint32_t
+run_key(const struct il_units *un, int by_pass, size_t i)
+{
+    return by_pass ? il_upass(un, i) : un->cell[i];
+}
+
+/* out = in stably sorted by the runs' keys (run_key) <= max; cnt holds
+ * max + 2. */
 static void
-count_sort(const uint32_t *key, uint32_t max, const uint32_t *in, uint32_t *out, size_t N,
-           size_t *cnt)
+count_sort(const struct il_units *un, int by_pass, uint32_t max, const uint32_t *in,
+           uint32_t *out, size_t N, size_t *cnt)
 {
     memset(cnt, 0, ((size_t)max + 2) * sizeof *cnt);
     for (size_t i = 0; i < N; i++)
-        cnt[key[in[i]] + 1]++;
+        cnt[run_key(un, by_pass, in[i]) + 1]++;
     for (size_t v = 1; v <= max; v++)
         cnt[v] += cnt[v - 1];
     for (size_t i = 0; i < N; i++)
-        out[cnt[key[in[i]]]++] = in[i];
+        out[cnt[run_key(un, by_pass, in[i])]++] = in[i];
 }
 
 /* The end of the runs of the unit that holds run i: off[u] + n[u]. */
@@ -865,7 +872,7 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
     *none = 0;
     *bs = NULL;
     *nb = 0;
-    if (!un->pass || !un->cell)
+    if (!il_has_pass(un) || !un->cell)
         return NULL;
     size_t N = 0;
     for (size_t u = 0; u < un->k; u++)
@@ -877,8 +884,8 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
     uint32_t maxp = 0, maxc = 0;
     for (size_t i = 0; i < N; i++) {
         pos[i] = (uint32_t)i;
-        ok &= un->pass[i] != IL_MISSING_ID;
-        maxp = un->pass[i] > maxp ? un->pass[i] : maxp;
+        ok &= il_upass(un, i) != IL_MISSING_ID;
+        maxp = il_upass(un, i) > maxp ? il_upass(un, i) : maxp;
         maxc = un->cell[i] > maxc ? un->cell[i] : maxc;
     }
     /* pass_cell_cmp is a total order (the run breaks ties), so two stable
@@ -889,8 +896,8 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
     if (ok && il_dense((size_t)maxp + 1, N) && il_dense((size_t)maxc + 1, N)) {
         uint32_t *tmp = il_xcalloc(N ? N : 1, sizeof *tmp);
         size_t *cnt = il_xcalloc((size_t)(maxp > maxc ? maxp : maxc) + 2, sizeof *cnt);
-        count_sort(un->cell, maxc, pos, tmp, N, cnt);
-        count_sort(un->pass, maxp, tmp, pos, N, cnt);
+        count_sort(un, 0, maxc, pos, tmp, N, cnt);
+        count_sort(un, 1, maxp, tmp, pos, N, cnt);
         free(tmp);
         free(cnt);
     } else if (ok) {
@@ -901,7 +908,7 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
      * a unit's runs are consecutive: the block holds runs of two units
      * when its last run is past the end of its first run's unit. */
     for (size_t i = 0, f = 0; i <= N && ok; i++) {
-        if (i < N && i > 0 && un->pass[pos[i]] == un->pass[pos[i - 1]] &&
+        if (i < N && i > 0 && il_upass(un, pos[i]) == il_upass(un, pos[i - 1]) &&
             un->cell[pos[i]] == un->cell[pos[i - 1]])
             continue;
         if (i > 0)
@@ -911,7 +918,7 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
     }
     *bs = il_xcalloc(*nb + 1, sizeof **bs);
     for (size_t i = 0, b = 0; i < N && ok; i++)
-        if (i == 0 || un->pass[pos[i]] != un->pass[pos[i - 1]] ||
+        if (i == 0 || il_upass(un, pos[i]) != il_upass(un, pos[i - 1]) ||
             un->cell[pos[i]] != un->cell[pos[i - 1]])
             (*bs)[b++] = i;
     (*bs)[*nb] = N;

@@ -256,6 +256,9 @@ subset(const struct il_estimator *e, const struct il_units *un, const unsigned c
     out->x = il_xcalloc(N ? N : 1, sizeof *out->x);
     int all = k == un->k;
     out->pass = all ? un->pass : un->pass ? il_xcalloc(N ? N : 1, sizeof *out->pass) : NULL;
+    out->pass16 = all       ? un->pass16
+                  : un->pass16 ? il_xcalloc(N ? N : 1, sizeof *out->pass16)
+                               : NULL;
     out->cell = all ? un->cell : un->cell ? il_xcalloc(N ? N : 1, sizeof *out->cell) : NULL;
     double *scratch = il_xcalloc(maxn, sizeof *scratch);
     size_t j = 0, o = 0;
@@ -268,6 +271,8 @@ subset(const struct il_estimator *e, const struct il_units *un, const unsigned c
         memcpy(out->x + o, x + un->off[u], un->n[u] * sizeof *out->x);
         if (out->pass && !all)
             memcpy(out->pass + o, un->pass + un->off[u], un->n[u] * sizeof *out->pass);
+        if (out->pass16 && !all)
+            memcpy(out->pass16 + o, un->pass16 + un->off[u], un->n[u] * sizeof *out->pass16);
         if (out->cell && !all)
             memcpy(out->cell + o, un->cell + un->off[u], un->n[u] * sizeof *out->cell);
         out->mean[j] = il_mean(out->x + o, un->n[u]);
@@ -284,6 +289,8 @@ subset_free(const struct il_units *un, struct il_units *sub)
 {
     if (sub->pass == un->pass)
         sub->pass = NULL;
+    if (sub->pass16 == un->pass16)
+        sub->pass16 = NULL;
     if (sub->cell == un->cell)
         sub->cell = NULL;
     il_units_free(sub);
@@ -365,7 +372,8 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
             s->blocked = 1;
             s->passes = 0;
             for (size_t b = 0; b < nb; b++)
-                s->passes += b == 0 || sub->pass[pos[bs[b]]] != sub->pass[pos[bs[b - 1]]];
+                s->passes +=
+                    b == 0 || il_upass(sub, pos[bs[b]]) != il_upass(sub, pos[bs[b - 1]]);
             s->nblocks = nb;
         } else {
             free(pos);
@@ -376,8 +384,8 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
                           "quantile, is not positive: its runs could not be divided by it";
         }
     }
-    for (size_t i = 0; !pos && !s->free_why && sub->pass && i < N; i++)
-        if (sub->pass[i] == IL_MISSING_ID) {
+    for (size_t i = 0; !pos && !s->free_why && il_has_pass(sub) && i < N; i++)
+        if (il_upass(sub, i) == IL_MISSING_ID) {
             s->free_why = "some runs have no pass label";
             break;
         }

@@ -78,14 +78,51 @@ rank_ids(const struct il_data *d, const struct il_group *g, enum il_dkind kind, 
     return rank;
 }
 
-/* Run i of g into place p of the units' runs. */
+static int
+u32cmp(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The pass label's values as 2-byte ranks (il_units' pass16): by the
+ * slot's own value index (a column of at most IL_LAB_NARROW values), the
+ * rank of the value's string id among the slot's values, IL_MISSING_ID
+ * (0) staying 0; NULL when the slot has a column of string ids. */
+static uint16_t *
+pass_ranks(const struct il_data *d, size_t s)
+{
+    if (!d->labn[s] && d->labc[s])
+        return NULL;
+    if (!d->labn[s]) { /* one value for every record */
+        uint16_t *rk = il_xcalloc(1, sizeof *rk);
+        rk[0] = d->labk[s] != IL_MISSING_ID;
+        return rk;
+    }
+    const struct il_labdict *l = &d->labd[s];
+    uint32_t *ids = il_xcalloc(l->n ? l->n : 1, sizeof *ids);
+    memcpy(ids, l->v, l->n * sizeof *ids);
+    qsort(ids, l->n, sizeof *ids, u32cmp);
+    uint16_t *rk = il_xcalloc(l->n ? l->n : 1, sizeof *rk);
+    for (size_t j = 0; j < l->n; j++) {
+        uint32_t *at = bsearch(&l->v[j], ids, l->n, sizeof *ids, u32cmp);
+        /* 1 + the nonzero ids below it; 0 stays 0 */
+        rk[j] = (uint16_t)(l->v[j] == IL_MISSING_ID ? 0 : (size_t)(at - ids) + (ids[0] != 0));
+    }
+    free(ids);
+    return rk;
+}
+
+/* Run i of g into place p of the units' runs (rk: pass_ranks). */
 static void
-place(const struct il_data *d, const struct il_group *g, size_t pass_slot, struct il_units *u,
-      size_t i, size_t p)
+place(const struct il_data *d, const struct il_group *g, size_t pass_slot, const uint16_t *rk,
+      struct il_units *u, size_t i, size_t p)
 {
     u->x[p] = g->x[i];
     u->rec[p] = g->rec[i];
-    if (u->pass)
+    if (u->pass16)
+        u->pass16[p] = d->labn[pass_slot] ? rk[d->labn[pass_slot][g->rec[i]]] : rk[0];
+    else if (u->pass)
         u->pass[p] = il_lab(d, g->rec[i], pass_slot);
 }
 
@@ -97,7 +134,7 @@ place(const struct il_data *d, const struct il_group *g, size_t pass_slot, struc
  * number of distinct keys (the units). */
 static size_t
 place_runs(const struct il_data *d, const struct il_group *g, enum il_dkind kind,
-           const size_t *slot, size_t pass_slot, struct il_units *u)
+           const size_t *slot, size_t pass_slot, const uint16_t *rk, struct il_units *u)
 {
     size_t n = g->n, na, nb;
     uint32_t *ra = rank_ids(d, g, kind, slot, 0, &na), *rb = rank_ids(d, g, kind, slot, 1, &nb);
@@ -115,7 +152,7 @@ place_runs(const struct il_data *d, const struct il_group *g, enum il_dkind kind
         size_t k = 0;
         for (size_t p = 0; p < n; p++) {
             k += p == 0 || t[p].a != t[p - 1].a || t[p].b != t[p - 1].b;
-            place(d, g, pass_slot, u, t[p].i, p);
+            place(d, g, pass_slot, rk, u, t[p].i, p);
         }
         free(t);
         return k;
@@ -129,7 +166,7 @@ place_runs(const struct il_data *d, const struct il_group *g, enum il_dkind kind
         at[j + 1] += at[j];
     }
     for (size_t i = 0; i < n; i++)
-        place(d, g, pass_slot, u, i,
+        place(d, g, pass_slot, rk, u, i,
               at[(size_t)ra[run_lab(d, g, kind, slot, 0, i)] * nb +
                  rb[run_lab(d, g, kind, slot, 1, i)]]++);
     free(at);
@@ -147,10 +184,17 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
     sort_d = d;
     u->x = il_xcalloc(n ? n : 1, sizeof *u->x);
     u->rec = il_xcalloc(n ? n : 1, sizeof *u->rec);
-    if (pass_slot != SIZE_MAX && d->present[pass_slot])
-        u->pass = il_xcalloc(n ? n : 1, sizeof *u->pass);
+    uint16_t *rk = NULL;
+    if (pass_slot != SIZE_MAX && d->present[pass_slot]) {
+        rk = pass_ranks(d, pass_slot);
+        if (rk)
+            u->pass16 = il_xcalloc(n ? n : 1, sizeof *u->pass16);
+        else
+            u->pass = il_xcalloc(n ? n : 1, sizeof *u->pass);
+    }
     /* the units: runs of one key, consecutive now */
-    size_t k = place_runs(d, g, kind, slot, pass_slot, u), maxn = 1;
+    size_t k = place_runs(d, g, kind, slot, pass_slot, rk, u), maxn = 1;
+    free(rk);
     u->k = k;
     u->id = il_xcalloc(k, sizeof *u->id);
     u->fa = il_xcalloc(k, sizeof *u->fa);
@@ -202,6 +246,7 @@ il_units_free(struct il_units *u)
     free(u->fa);
     free(u->fb);
     free(u->pass);
+    free(u->pass16);
     free(u->cell);
     free(u->rec);
     free(u->off);

@@ -1075,7 +1075,8 @@ double il_minp_pairs(const size_t *na, const size_t *nb, size_t k, struct il_min
 double il_minp_group(const struct il_units *un, int blocked, struct il_minp *mp);
 /* "with 2 setups in 2 passes the exchanges cannot give p below 0.12, ..." */
 void il_minp_why(const struct il_minp *mp, size_t setups, size_t passes, char *buf, size_t n);
-/* A permutation p-value counted exchange by exchange (minp.c: Besag and
+/* ------------------------------------------------------------ seqp.c */
+/* A permutation p-value counted exchange by exchange (Besag and
  * Clifford's sequential rule, stopping once 5% is decided; sequential 0:
  * the full test of P).  il_seqp_add counts an exchange that gave a
  * statistic, reached or not; it returns 1 when the test may stop. */

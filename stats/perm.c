@@ -723,7 +723,7 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
     /* Without qp nothing but p takes the exchanges: they stop once its
-     * side of 5% is decided (minp.c, il_seqp).  With qp every exchange
+     * side of 5% is decided (seqp.c).  With qp every exchange
      * is run: tau's interval takes their quantiles. */
     struct il_seqp sq;
     il_seqp_init(&sq, P, qp == NULL);

@@ -305,7 +305,7 @@ il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct
         p = perm_q_fast(pool, na, nb, k, t0, P, seed, y, qp, nq);
     } else {
         /* only p takes these exchanges: they stop once its side of 5%
-         * is decided (minp.c, il_seqp) */
+         * is decided (seqp.c) */
         struct il_rng g;
         il_rng_init(&g, (uint32_t)seed, IL_STREAM_PERM);
         struct il_seqp sq;

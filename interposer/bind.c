@@ -168,7 +168,11 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
      * returns errors its own way): glibc names it by its soname,
      * linux-vdso.so.1 (linux-gate.so.1, linux-vdso64.so.1); every other
      * object has a path, or no name (the program). */
-    if (info->dlpi_name && il_same_bytes(info->dlpi_name, "linux-", 6))
+    const char *nm = info->dlpi_name;
+    size_t m = 0; /* byte by byte: a name may be shorter (the program's is "") */
+    while (nm && m < 6 && nm[m] == "linux-"[m])
+        m++;
+    if (m == 6)
         return 0;
     const ElfW(Dyn) *dyn = NULL;
     for (int i = 0; i < info->dlpi_phnum && !dyn; i++)

@@ -23,7 +23,7 @@ il_strlcpy(char *dst, const char *src, size_t n)
     size_t len = strlen(src);
     if (n) {
         size_t c = len < n - 1 ? len : n - 1;
-        memcpy(dst, src, c);
+        il_copy_short(dst, src, c); /* names and paths: word moves beat a call */
         dst[c] = 0;
     }
     return len;

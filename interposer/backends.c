@@ -105,19 +105,24 @@ il_events_setup(void)
     if (c->events_default) {
         /* cycles and instructions where a PMU exists, else software
          * events; the probe costs one perf_event_open */
-        static const char *const hw[] = {"cycles", "instructions"};
+        /* arrays, not pointers: nothing for the loader to relocate */
+        static const char hw[][16] = {"cycles", "instructions"};
         static const uint64_t hw_config[] = {PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_INSTRUCTIONS};
-        static const char *const sw[] = {"task-clock", "page-faults", "context-switches"};
+        static const char sw[][24] = {"task-clock", "page-faults", "context-switches"};
         static const uint64_t sw_config[] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
                                              PERF_COUNT_SW_CONTEXT_SWITCHES};
-        static const char *const papi[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
-                                           "perf::CONTEXT-SWITCHES"};
-        if (c->backend == IL_BACKEND_PAPI)
-            set_names(papi, 3);
-        else if (il_perf_has_pmu())
-            set_defaults(hw, hw_config, PERF_TYPE_HARDWARE, 2);
-        else
-            set_defaults(sw, sw_config, PERF_TYPE_SOFTWARE, 3);
+        static const char papi[][24] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
+                                        "perf::CONTEXT-SWITCHES"};
+        if (c->backend == IL_BACKEND_PAPI) {
+            const char *n[] = {papi[0], papi[1], papi[2]};
+            set_names(n, 3);
+        } else if (il_perf_has_pmu()) {
+            const char *n[] = {hw[0], hw[1]};
+            set_defaults(n, hw_config, PERF_TYPE_HARDWARE, 2);
+        } else {
+            const char *n[] = {sw[0], sw[1], sw[2]};
+            set_defaults(n, sw_config, PERF_TYPE_SOFTWARE, 3);
+        }
     } else {
         set_names(c->events, c->nevents);
     }

@@ -49,6 +49,9 @@ enum il_phase {
 };
 
 enum il_how { IL_HOW_RETURN, IL_HOW_EXIT, IL_HOW__EXIT, IL_HOW_EXEC, IL_HOW_SIGNAL };
+/* exit.how's values by enum il_how (record_json.c): arrays, not pointers,
+ * so that the loader has nothing to relocate */
+extern const char il_how_names[][8];
 
 /* Who ends the process (finish.c). */
 enum il_end_kind {

@@ -286,7 +286,7 @@ il_record_prefix(void)
 
 /* ------------------------------------------------------------ the rest */
 
-static const char *const how_name[] = {
+const char il_how_names[][8] = {
     [IL_HOW_RETURN] = IL_HOW_NAME_RETURN, [IL_HOW_EXIT] = IL_HOW_NAME_EXIT,
     [IL_HOW__EXIT] = IL_HOW_NAME__EXIT,   [IL_HOW_EXEC] = IL_HOW_NAME_EXEC,
     [IL_HOW_SIGNAL] = IL_HOW_NAME_SIGNAL,
@@ -324,7 +324,7 @@ static void
 put_exit(struct out *o)
 {
     PUT(o, ",\"" IL_F_EXIT "\":{\"" IL_F_HOW "\":");
-    put_safe(o, how_name[il.end_how]);
+    put_safe(o, il_how_names[il.end_how]);
     PUT(o, ",\"" IL_F_STATUS "\":");
     if (il.end_how == IL_HOW_SIGNAL || il.end_how == IL_HOW_EXEC)
         PUT(o, "null");
@@ -353,7 +353,7 @@ static void
 cpu_model(char *out, size_t n)
 {
     static const struct {
-        const char *key;
+        char key[12]; /* an array: nothing for the loader to relocate */
         size_t len;
     } keys[] = {{"model name", 10}, {"Hardware", 8}, {"cpu model", 9}, {"cpu", 3}};
     char b[512 + 16]; /* 512 read, and slack for the word compares */

@@ -84,21 +84,45 @@ enum {
     IL_CAP_SCOPE = 8,       /* may count user space only (exclude_kernel) */
 };
 
+/* A backend's operations, each one case of its il_*_do(): a switch, not a
+ * table of function pointers, which the loader would relocate in every
+ * process (13 instructions each). */
+enum il_be_op {
+    IL_BE_OPEN,       /* open every event, disabled; 0, or IL_E* if none counts */
+    IL_BE_ENABLE,     /* start counting: the last thing before main */
+    IL_BE_STOP_READ,  /* stop counting and read the values */
+    IL_BE_FLOOR,      /* calibrate the empty window (after stop_read) */
+    IL_BE_RESTART,    /* count again after a failed exec (values carried) */
+    IL_BE_AFTER_FORK, /* a forked child that measures itself */
+    IL_BE_CLOSE,      /* let go of everything */
+};
+
 struct il_backend {
-    const char *name;
+    char name[8];
     unsigned caps;
-    int (*open)(void);        /* open every event, disabled; 0, or IL_E* if none counts */
-    void (*enable)(void);     /* start counting: the last thing before main */
-    void (*stop_read)(void);  /* stop counting and read the values */
-    void (*floor)(void);      /* calibrate the empty window (after stop_read) */
-    void (*restart)(void);    /* count again after a failed exec (values carried) */
-    void (*after_fork)(void); /* a forked child that measures itself */
-    void (*close)(void);      /* let go of everything */
+    enum il_backend_kind kind; /* whose il_*_do() */
 };
 
 extern const struct il_backend il_backend_perf IL_HIDDEN;
 extern const struct il_backend il_backend_papi IL_HIDDEN;
 extern const struct il_backend il_backend_none IL_HIDDEN;
+int il_perf_do(enum il_be_op op) IL_HIDDEN;
+int il_papi_do(enum il_be_op op) IL_HIDDEN;
+int il_none_do(enum il_be_op op) IL_HIDDEN;
+
+/* Backend be's operation op (IL_BE_OPEN's result, else 0). */
+static inline int
+il_be_do(const struct il_backend *be, enum il_be_op op)
+{
+    switch (be->kind) {
+    case IL_BACKEND_PERF:
+        return il_perf_do(op);
+    case IL_BACKEND_PAPI:
+        return il_papi_do(op);
+    default:
+        return il_none_do(op);
+    }
+}
 
 typedef int (*il_main_fn)(int, char **, char **);
 /* what il_main_entry jumps to */

@@ -293,33 +293,7 @@ papi_after_fork(void)
 
 const struct il_backend il_backend_papi = {"papi", IL_CAP_UNSAFE_STOP, IL_BACKEND_PAPI};
 
-int
-il_papi_do(enum il_be_op op)
-{
-    switch (op) {
-    case IL_BE_OPEN:
-        return papi_open();
-    case IL_BE_ENABLE:
-        papi_enable();
-        break;
-    case IL_BE_STOP_READ:
-        papi_stop_read();
-        break;
-    case IL_BE_FLOOR:
-        papi_floor();
-        break;
-    case IL_BE_RESTART:
-        papi_restart();
-        break;
-    case IL_BE_AFTER_FORK:
-        papi_after_fork();
-        break;
-    case IL_BE_CLOSE:
-        papi_close();
-        break;
-    }
-    return 0;
-}
+IL_BACKEND_DO(papi)
 
 /* For interloper events: library version and the perf_event component's
  * state, in one line. */

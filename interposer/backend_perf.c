@@ -512,33 +512,7 @@ perf_after_fork(void)
 
 const struct il_backend il_backend_perf = {"perf", IL_CAP_TIMES | IL_CAP_FORK | IL_CAP_SCOPE, IL_BACKEND_PERF};
 
-int
-il_perf_do(enum il_be_op op)
-{
-    switch (op) {
-    case IL_BE_OPEN:
-        return perf_open();
-    case IL_BE_ENABLE:
-        perf_enable();
-        break;
-    case IL_BE_STOP_READ:
-        perf_stop_read();
-        break;
-    case IL_BE_FLOOR:
-        perf_floor();
-        break;
-    case IL_BE_RESTART:
-        perf_restart();
-        break;
-    case IL_BE_AFTER_FORK:
-        perf_after_fork();
-        break;
-    case IL_BE_CLOSE:
-        perf_close();
-        break;
-    }
-    return 0;
-}
+IL_BACKEND_DO(perf)
 
 /* Is there a hardware PMU?  One perf_event_open of cycles, closed again. */
 int

@@ -437,8 +437,20 @@ parse_debug(struct il_config *cfg, const char *var, const char *v)
  */
 /* the parsers, by number: the table holds no pointer for the loader to
  * relocate in every process */
-enum { P_NONE, P_EVENTS, P_BACKEND, P_OUTPUT, P_STACK_OFFSET, P_STACK_PIN, P_HEAP_OFFSET, P_INHERIT,
-       P_RUN, P_STRICT, P_DEBUG };
+#define IL_PARSERS(X)                                                                              \
+    X(EVENTS, parse_events)                                                                        \
+    X(BACKEND, parse_backend)                                                                      \
+    X(OUTPUT, parse_output)                                                                        \
+    X(STACK_OFFSET, parse_stack_offset)                                                            \
+    X(STACK_PIN, parse_stack_pin)                                                                  \
+    X(HEAP_OFFSET, parse_heap_offset)                                                              \
+    X(INHERIT, parse_inherit)                                                                      \
+    X(RUN, parse_run)                                                                              \
+    X(STRICT, parse_strict)                                                                        \
+    X(DEBUG, parse_debug)
+#define P_ENUM(k, fn) P_##k,
+enum { P_NONE, IL_PARSERS(P_ENUM) };
+#undef P_ENUM
 
 static const struct il_var {
     char name[24];
@@ -474,36 +486,12 @@ static void
 parse_var(const struct il_var *v, struct il_config *cfg, const char *value)
 {
     switch (v->parser) {
-    case P_EVENTS:
-        parse_events(cfg, v->name, value);
+#define P_CASE(k, fn)                                                                              \
+    case P_##k:                                                                                    \
+        fn(cfg, v->name, value);                                                                   \
         break;
-    case P_BACKEND:
-        parse_backend(cfg, v->name, value);
-        break;
-    case P_OUTPUT:
-        parse_output(cfg, v->name, value);
-        break;
-    case P_STACK_OFFSET:
-        parse_stack_offset(cfg, v->name, value);
-        break;
-    case P_STACK_PIN:
-        parse_stack_pin(cfg, v->name, value);
-        break;
-    case P_HEAP_OFFSET:
-        parse_heap_offset(cfg, v->name, value);
-        break;
-    case P_INHERIT:
-        parse_inherit(cfg, v->name, value);
-        break;
-    case P_RUN:
-        parse_run(cfg, v->name, value);
-        break;
-    case P_STRICT:
-        parse_strict(cfg, v->name, value);
-        break;
-    case P_DEBUG:
-        parse_debug(cfg, v->name, value);
-        break;
+        IL_PARSERS(P_CASE)
+#undef P_CASE
     }
 }
 #define IL_NVARS (sizeof il_vars / sizeof il_vars[0])

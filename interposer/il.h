@@ -110,6 +110,36 @@ int il_perf_do(enum il_be_op op) IL_HIDDEN;
 int il_papi_do(enum il_be_op op) IL_HIDDEN;
 int il_none_do(enum il_be_op op) IL_HIDDEN;
 
+/* A backend's il_*_do(), from its functions PREFIX_open, PREFIX_enable, ...
+ * PREFIX_close (static in its file). */
+#define IL_BACKEND_DO(prefix)                                                                      \
+    int il_##prefix##_do(enum il_be_op op)                                                         \
+    {                                                                                              \
+        switch (op) {                                                                              \
+        case IL_BE_OPEN:                                                                           \
+            return prefix##_open();                                                                \
+        case IL_BE_ENABLE:                                                                         \
+            prefix##_enable();                                                                     \
+            break;                                                                                 \
+        case IL_BE_STOP_READ:                                                                      \
+            prefix##_stop_read();                                                                  \
+            break;                                                                                 \
+        case IL_BE_FLOOR:                                                                          \
+            prefix##_floor();                                                                      \
+            break;                                                                                 \
+        case IL_BE_RESTART:                                                                        \
+            prefix##_restart();                                                                    \
+            break;                                                                                 \
+        case IL_BE_AFTER_FORK:                                                                     \
+            prefix##_after_fork();                                                                 \
+            break;                                                                                 \
+        case IL_BE_CLOSE:                                                                          \
+            prefix##_close();                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
+        return 0;                                                                                  \
+    }
+
 /* Backend be's operation op (IL_BE_OPEN's result, else 0). */
 static inline int
 il_be_do(const struct il_backend *be, enum il_be_op op)

@@ -130,11 +130,91 @@ select_k(double *a, size_t n, size_t k)
     return a[kk];
 }
 
+/* A double's bits as an unsigned key in the doubles' order (-0 before +0;
+ * no NaN here). */
+static inline uint64_t
+order_key(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
+#define IL_RADIX_BITS 11
+#define IL_RADIX_MIN 256 /* fewer values: select_k */
+
+/* The k-th smallest of a[0..n-1] and, in *next, the (k+1)-th (when
+ * k + 1 < n), reordering a (the same values): a radix selection, for
+ * large n.  Each round narrows the values to one bucket of the top
+ * IL_RADIX_BITS bits where the smallest and the largest still differ, in
+ * two passes without data-dependent branches (the counts; the bucket's
+ * values moved to the front by swaps, with their range), where select_k's
+ * compares with the pivot mispredict about every other value. */
+static double
+radix_select(double *a, size_t n, size_t k, double *next)
+{
+    size_t cnt[(size_t)1 << IL_RADIX_BITS];
+    uint64_t above = UINT64_MAX; /* the least key left out above */
+    double abovev = 0;
+    uint64_t mn = UINT64_MAX, mx = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = order_key(a[i]);
+        mn = u < mn ? u : mn;
+        mx = u > mx ? u : mx;
+    }
+    while (n > 32 && mn != mx) {
+        int bits = 64 - __builtin_clzll(mn ^ mx);
+        int sh = bits > IL_RADIX_BITS ? bits - IL_RADIX_BITS : 0;
+        uint64_t base = mn >> sh;
+        size_t nb = (size_t)((mx >> sh) - base) + 1;
+        memset(cnt, 0, nb * sizeof *cnt);
+        for (size_t i = 0; i < n; i++)
+            cnt[(order_key(a[i]) >> sh) - base]++;
+        size_t b = 0;
+        while (k >= cnt[b])
+            k -= cnt[b++];
+        size_t j = 0;
+        mn = UINT64_MAX;
+        mx = 0;
+        for (size_t i = 0; i < n; i++) {
+            double t = a[i];
+            uint64_t u = order_key(t), ub = (u >> sh) - base;
+            int hi = ub > b && u < above, in = ub == b;
+            above = hi ? u : above;
+            abovev = hi ? t : abovev;
+            mn = in && u < mn ? u : mn;
+            mx = in && u > mx ? u : mx;
+            a[i] = a[j];
+            a[j] = t;
+            j += (size_t)in;
+        }
+        n = cnt[b];
+    }
+    /* the last few (or all equal): insertion sort */
+    for (size_t i = 1; i < n; i++) {
+        double t = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > t) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = t;
+    }
+    *next = k + 1 < n ? a[k + 1] : abovev;
+    return a[k];
+}
+
 double
 il_quantile_select(double *a, size_t n, double p)
 {
     double h = (double)(n - 1) * p;
     size_t i = (size_t)floor(h);
+    if (n >= IL_RADIX_MIN) {
+        double next, lo = radix_select(a, n, i, &next);
+        if (i + 1 >= n || h == (double)i)
+            return lo;
+        return lo + (h - (double)i) * (next - lo);
+    }
     double lo = select_k(a, n, i);
     if (i + 1 >= n || h == (double)i)
         return lo;

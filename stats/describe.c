@@ -130,77 +130,55 @@ select_k(double *a, size_t n, size_t k)
     return a[kk];
 }
 
-/* A double's bits as an unsigned key in the doubles' order (-0 before +0;
- * no NaN here). */
-static inline uint64_t
-order_key(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return u >> 63 ? ~u : u | (uint64_t)1 << 63;
-}
+#define IL_SELECT_BRANCHLESS 256 /* fewer values: select_k */
 
-#define IL_RADIX_BITS 11
-#define IL_RADIX_MIN 256 /* fewer values: select_k */
-
-/* The k-th smallest of a[0..n-1] and, in *next, the (k+1)-th (when
- * k + 1 < n), reordering a (the same values): a radix selection, for
- * large n.  Each round narrows the values to one bucket of the top
- * IL_RADIX_BITS bits where the smallest and the largest still differ, in
- * two passes without data-dependent branches (the counts; the bucket's
- * values moved to the front by swaps, with their range), where select_k's
- * compares with the pivot mispredict about every other value. */
+/* The k-th smallest of a[0..n-1], reordering a so that every value after
+ * index k is at least a[k] (as select_k): a quickselect whose partition
+ * has no data-dependent branch (each value is swapped to the front and the
+ * front advances by the compare's result), for large n, where select_k's
+ * compares with the pivot mispredict about every other value.  A pivot
+ * that is its range's least value (ties) partitions again by <=, so that
+ * equal values end the search. */
 static double
-radix_select(double *a, size_t n, size_t k, double *next)
+select_branchless(double *a, size_t n, size_t k)
 {
-    size_t cnt[(size_t)1 << IL_RADIX_BITS];
-    uint64_t above = UINT64_MAX; /* the least key left out above */
-    double abovev = 0;
-    uint64_t mn = UINT64_MAX, mx = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t u = order_key(a[i]);
-        mn = u < mn ? u : mn;
-        mx = u > mx ? u : mx;
-    }
-    while (n > 32 && mn != mx) {
-        int bits = 64 - __builtin_clzll(mn ^ mx);
-        int sh = bits > IL_RADIX_BITS ? bits - IL_RADIX_BITS : 0;
-        uint64_t base = mn >> sh;
-        size_t nb = (size_t)((mx >> sh) - base) + 1;
-        memset(cnt, 0, nb * sizeof *cnt);
-        for (size_t i = 0; i < n; i++)
-            cnt[(order_key(a[i]) >> sh) - base]++;
-        size_t b = 0;
-        while (k >= cnt[b])
-            k -= cnt[b++];
-        size_t j = 0;
-        mn = UINT64_MAX;
-        mx = 0;
-        for (size_t i = 0; i < n; i++) {
+    size_t lo = 0, hi = n;
+    while (hi - lo > 16) {
+        double x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi - 1];
+        double pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        size_t j = lo;
+        for (size_t i = lo; i < hi; i++) {
             double t = a[i];
-            uint64_t u = order_key(t), ub = (u >> sh) - base;
-            int hi = ub > b && u < above, in = ub == b;
-            above = hi ? u : above;
-            abovev = hi ? t : abovev;
-            mn = in && u < mn ? u : mn;
-            mx = in && u > mx ? u : mx;
             a[i] = a[j];
             a[j] = t;
-            j += (size_t)in;
+            j += t < pivot;
         }
-        n = cnt[b];
+        if (k < j) {
+            hi = j;
+            continue;
+        }
+        if (j == lo) {
+            /* nothing below the pivot: the values equal to it first */
+            for (size_t i = lo; i < hi; i++) {
+                double t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                j += !(t > pivot);
+            }
+            if (k < j)
+                return a[k]; /* [lo, j) all equal the pivot */
+        }
+        lo = j;
     }
-    /* the last few (or all equal): insertion sort */
-    for (size_t i = 1; i < n; i++) {
+    for (size_t i = lo + 1; i < hi; i++) {
         double t = a[i];
         size_t j = i;
-        while (j > 0 && a[j - 1] > t) {
+        while (j > lo && a[j - 1] > t) {
             a[j] = a[j - 1];
             j--;
         }
         a[j] = t;
     }
-    *next = k + 1 < n ? a[k + 1] : abovev;
     return a[k];
 }
 
@@ -209,13 +187,7 @@ il_quantile_select(double *a, size_t n, double p)
 {
     double h = (double)(n - 1) * p;
     size_t i = (size_t)floor(h);
-    if (n >= IL_RADIX_MIN) {
-        double next, lo = radix_select(a, n, i, &next);
-        if (i + 1 >= n || h == (double)i)
-            return lo;
-        return lo + (h - (double)i) * (next - lo);
-    }
-    double lo = select_k(a, n, i);
+    double lo = n >= IL_SELECT_BRANCHLESS ? select_branchless(a, n, i) : select_k(a, n, i);
     if (i + 1 >= n || h == (double)i)
         return lo;
     double next = a[i + 1];

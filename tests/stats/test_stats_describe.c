@@ -195,11 +195,11 @@ target_search(void **state)
  * in natural order (1, 2, 10), each with its records and values in input
  * order, whether the values are moved (il_group_by_take, an in-place
  * permutation of several cycles) or left out (il_group_by). */
-/* Quantiles by selection (the radix selection from IL_RADIX_MIN = 256
- * values) are bit for bit the sorted array's, and the selection keeps
- * the values (it only reorders them): sizes around that threshold; ties,
- * one value, negative and positive values of every magnitude, large
- * integers (ns counters). */
+/* Quantiles by selection (the branch-free quickselect from 256 values)
+ * are bit for bit the sorted array's, and the selection keeps the values
+ * (it only reorders them): sizes around that threshold; ties, one value,
+ * negative and positive values of every magnitude, large integers (ns
+ * counters). */
 static void
 quantiles_match_sort(void **state)
 {

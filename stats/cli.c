@@ -590,6 +590,7 @@ operands(enum il_tool tool, int argc, char **argv, int i, struct il_opts *o, con
             bad("-o FILE is required (FILE.png, FILE.svg or FILE.pdf)");
         if (o->bins && strcmp(o->plot_kind, "hist"))
             bad("--bins is for hist; %s has no bins", o->plot_kind);
+        o->no_het_p = 1;
     }
     o->files = argv + i;
     o->nfiles = argc - i;

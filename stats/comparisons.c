@@ -401,18 +401,6 @@ setup_intervals(const struct il_report *r, struct il_setups *s, const struct il_
     free(eb);
 }
 
-/* Whether the setups' test of equal ratios gets its p-value: not for a
- * figure (interloper plot draws each setup's ratio and interval, never
- * the test, whose permutations were most of plot violin's and hist's time
- * at a million records; issue 18).  Without it the p-value is NaN and no
- * permutation quantiles calibrate tau's interval; the warnings, which do
- * not depend on the p-value, are the same. */
-static int
-het_p_wanted(const struct il_opts *o)
-{
-    return o->tool != IL_TOOL_PLOT;
-}
-
 /*
  * The per-setup view of the mean from the blocks' contrasts (perm.c): the
  * heterogeneity of the setups' locations of their contrasts (Q, I^2, tau
@@ -444,7 +432,7 @@ contrast_setups(const struct il_report *r, struct il_setups *s, struct il_contra
          * setupfx.c does for a group: bursts fatten Q's tails) */
         double *qp = il_xcalloc(P, sizeof *qp);
         size_t nq = 0;
-        s->het.p = het_p_wanted(o) ? il_perm_contrasts(ct, P, o->seed, qp, &nq) : NAN;
+        s->het.p = o->no_het_p ? NAN : il_perm_contrasts(ct, P, o->seed, qp, &nq);
         s->het_perm = 1;
         /* ... but not from a sign flip of two blocks a setup, whose
          * exchanges take the setups' effects for noise: there F's, the
@@ -729,9 +717,9 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
                 /* Q's reference from the shuffles, as with blocks */
                 double *qp = il_xcalloc(P, sizeof *qp);
                 size_t nq = 0;
-                s->het.p = het_p_wanted(o) ? il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, P,
-                                                         o->seed, qp, &nq)
-                                           : NAN;
+                s->het.p = o->no_het_p ? NAN
+                                       : il_perm_het(&o->est, un, ud, ia, ib, k, c->f.ratio, P,
+                                                     o->seed, qp, &nq);
                 s->het_perm = 1;
                 if (s->het.has_tau_ci && nq >= 99) {
                     il_tau2_profile(y, var, k, qp, nq, s->het.tau2, &s->het.tau2_lo,
@@ -762,7 +750,7 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
         if (any && k >= 2) {
             s->het_perm = s->has_het = 1;
             s->het.df1 = (double)(k - 1);
-            if (!het_p_wanted(o))
+            if (o->no_het_p)
                 s->het.p = NAN;
             else if (blk)
                 s->het.p = il_perm_contrasts(&ct, IL_PERM, o->seed, NULL, NULL);

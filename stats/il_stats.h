@@ -761,6 +761,12 @@ struct il_opts {
     enum il_fmt fmt;
     const char *plot_kind, *out, *keep, *title;
     size_t bins;           /* plot hist: 0 for the default */
+    /* the setups' test of equal ratios goes without its p-value: set for
+     * every figure (no plot draws the test, and its permutations were most
+     * of violin's and hist's time at a million records: issue 18);
+     * comparisons.c then leaves het.p NaN, and no exchanges calibrate
+     * tau's interval; the warnings, which do not depend on it, stay */
+    int no_het_p;
     double size_w, size_h; /* plot: inches; 0 for the kind's default */
     char **files;
     int nfiles;

@@ -1075,6 +1075,19 @@ double il_minp_pairs(const size_t *na, const size_t *nb, size_t k, struct il_min
 double il_minp_group(const struct il_units *un, int blocked, struct il_minp *mp);
 /* "with 2 setups in 2 passes the exchanges cannot give p below 0.12, ..." */
 void il_minp_why(const struct il_minp *mp, size_t setups, size_t passes, char *buf, size_t n);
+/* ------------------------------------------------------------ seqp.c */
+/* A permutation p-value counted exchange by exchange (Besag and
+ * Clifford's sequential rule, stopping once 5% is decided; sequential 0:
+ * the full test of P).  il_seqp_add counts an exchange that gave a
+ * statistic, reached or not; it returns 1 when the test may stop. */
+struct il_seqp {
+    size_t P, h;     /* the most exchanges; the reached ones that stop (0: never) */
+    size_t ge, done; /* exchanges that reached the statistic; all counted */
+    int stopped;
+};
+void il_seqp_init(struct il_seqp *s, size_t P, int sequential);
+int il_seqp_add(struct il_seqp *s, int reached);
+double il_seqp_p(const struct il_seqp *s);
 /* The blocks of a restricted permutation of a group's runs: a group's
  * test of no setup effect exchanges runs across its units (setups) only
  * within a block, the runs of one pass and one cell (units.c): what the

@@ -722,9 +722,13 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     double *sr = il_xcalloc(nc, sizeof *sr);
     struct il_rng g;
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
-    size_t ge = 0, done = 0;
-    for (size_t it = 0; it < P; it++) {
-        double q, t;
+    /* Without qp nothing but p takes the exchanges: they stop once its
+     * side of 5% is decided (seqp.c).  With qp every exchange
+     * is run: tau's interval takes their quantiles. */
+    struct il_seqp sq;
+    il_seqp_init(&sq, P, qp == NULL);
+    for (size_t it = 0; it < P && !sq.stopped; it++) {
+        double q = NAN, t = NAN;
         if (fs)
             flip_spreads(ct, &g, sr0, c, sr, loc, mu, &q, &t);
         else if (ct->pairs)
@@ -755,8 +759,7 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
         }
         if (isnan(t))
             continue;
-        done++;
-        ge += t >= ct->stat * (1 - 1e-12);
+        il_seqp_add(&sq, t >= ct->stat * (1 - 1e-12));
         if (qp && !isnan(q))
             qp[(*nq)++] = q;
     }
@@ -768,7 +771,7 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     free(pool);
     free(sr0);
     free(tmp);
-    ct->p = done ? (double)(ge + 1) / (double)(done + 1) : NAN;
+    ct->p = il_seqp_p(&sq);
     return ct->p;
 }
 

@@ -304,15 +304,19 @@ il_perm_het(const struct il_estimator *e, const struct il_units *a, const struct
     if (studentize) {
         p = perm_q_fast(pool, na, nb, k, t0, P, seed, y, qp, nq);
     } else {
+        /* only p takes these exchanges: they stop once its side of 5%
+         * is decided (seqp.c) */
         struct il_rng g;
         il_rng_init(&g, (uint32_t)seed, IL_STREAM_PERM);
-        size_t ge = 0;
-        for (size_t it = 0; it < P; it++) {
+        struct il_seqp sq;
+        il_seqp_init(&sq, P, 1);
+        for (size_t it = 0; it < P && !sq.stopped; it++) {
             for (size_t u = 0; u < k; u++)
                 il_rng_shuffle_double(&g, pool[u], na[u] + nb[u]);
-            ge += het_stat(e, pool, na, nb, k, studentize, y, scratch) >= t0 * (1 - 1e-12);
+            il_seqp_add(&sq,
+                        het_stat(e, pool, na, nb, k, studentize, y, scratch) >= t0 * (1 - 1e-12));
         }
-        p = (double)(ge + 1) / (double)(P + 1);
+        p = il_seqp_p(&sq);
     }
     for (size_t u = 0; u < k; u++)
         free(pool[u]);

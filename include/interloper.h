@@ -27,18 +27,35 @@
 #define IL_STACK_OFFSET_MAX (64UL << 20) /* 64 MiB */
 #define IL_HEAP_OFFSET_MAX (1UL << 30)   /* 1 GiB */
 
-/* n bytes alike?  Eight at a time, unaligned (the interposer compares
- * names with it in every measured process: its variables, the loader's
- * symbol names). */
+/* n bytes alike?  Eight at a time, unaligned, the last word overlapping
+ * the one before (four and four below eight, bytes below four), rather
+ * than a byte loop for the tail: the interposer compares names with it in
+ * every measured process (its variables, the loader's symbol names).
+ * Both a and b must have n readable bytes. */
 static inline int
 il_same_bytes(const char *a, const char *b, size_t n)
 {
-    for (; n >= 8; n -= 8, a += 8, b += 8) {
-        uint64_t x, y;
-        __builtin_memcpy(&x, a, 8);
-        __builtin_memcpy(&y, b, 8);
-        if (x != y)
+    uint64_t x, y;
+    uint32_t u, v;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            __builtin_memcpy(&x, a + i, 8);
+            __builtin_memcpy(&y, b + i, 8);
+            if (x != y)
+                return 0;
+        }
+        __builtin_memcpy(&x, a + n - 8, 8);
+        __builtin_memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4) {
+        __builtin_memcpy(&u, a, 4);
+        __builtin_memcpy(&v, b, 4);
+        if (u != v)
             return 0;
+        __builtin_memcpy(&u, a + n - 4, 4);
+        __builtin_memcpy(&v, b + n - 4, 4);
+        return u == v;
     }
     while (n--)
         if (*a++ != *b++)

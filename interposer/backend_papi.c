@@ -291,17 +291,9 @@ papi_after_fork(void)
 {
 }
 
-const struct il_backend il_backend_papi = {
-    .name = "papi",
-    .caps = IL_CAP_UNSAFE_STOP,
-    .open = papi_open,
-    .enable = papi_enable,
-    .stop_read = papi_stop_read,
-    .floor = papi_floor,
-    .restart = papi_restart,
-    .after_fork = papi_after_fork,
-    .close = papi_close,
-};
+const struct il_backend il_backend_papi = {"papi", IL_CAP_UNSAFE_STOP, IL_BACKEND_PAPI};
+
+IL_BACKEND_DO(papi)
 
 /* For interloper events: library version and the perf_event component's
  * state, in one line. */

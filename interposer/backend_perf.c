@@ -510,17 +510,9 @@ perf_after_fork(void)
     open_all(was);
 }
 
-const struct il_backend il_backend_perf = {
-    .name = "perf",
-    .caps = IL_CAP_TIMES | IL_CAP_FORK | IL_CAP_SCOPE,
-    .open = perf_open,
-    .enable = perf_enable,
-    .stop_read = perf_stop_read,
-    .floor = perf_floor,
-    .restart = perf_restart,
-    .after_fork = perf_after_fork,
-    .close = perf_close,
-};
+const struct il_backend il_backend_perf = {"perf", IL_CAP_TIMES | IL_CAP_FORK | IL_CAP_SCOPE, IL_BACKEND_PERF};
+
+IL_BACKEND_DO(perf)
 
 /* Is there a hardware PMU?  One perf_event_open of cycles, closed again. */
 int

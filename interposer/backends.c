@@ -20,11 +20,6 @@
 #include "il.h"
 #include "sys.h"
 
-static const struct il_backend *const il_backends[] = {
-    [IL_BACKEND_PERF] = &il_backend_perf,
-    [IL_BACKEND_PAPI] = &il_backend_papi,
-    [IL_BACKEND_NONE] = &il_backend_none,
-};
 
 /* descriptors the program keeps free, at least, or we do not count */
 #define IL_FD_RESERVE 64
@@ -105,19 +100,24 @@ il_events_setup(void)
     if (c->events_default) {
         /* cycles and instructions where a PMU exists, else software
          * events; the probe costs one perf_event_open */
-        static const char *const hw[] = {"cycles", "instructions"};
+        /* arrays, not pointers: nothing for the loader to relocate */
+        static const char hw[][16] = {"cycles", "instructions"};
         static const uint64_t hw_config[] = {PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_INSTRUCTIONS};
-        static const char *const sw[] = {"task-clock", "page-faults", "context-switches"};
+        static const char sw[][24] = {"task-clock", "page-faults", "context-switches"};
         static const uint64_t sw_config[] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
                                              PERF_COUNT_SW_CONTEXT_SWITCHES};
-        static const char *const papi[] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
-                                           "perf::CONTEXT-SWITCHES"};
-        if (c->backend == IL_BACKEND_PAPI)
-            set_names(papi, 3);
-        else if (il_perf_has_pmu())
-            set_defaults(hw, hw_config, PERF_TYPE_HARDWARE, 2);
-        else
-            set_defaults(sw, sw_config, PERF_TYPE_SOFTWARE, 3);
+        static const char papi[][24] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
+                                        "perf::CONTEXT-SWITCHES"};
+        if (c->backend == IL_BACKEND_PAPI) {
+            const char *n[] = {papi[0], papi[1], papi[2]};
+            set_names(n, 3);
+        } else if (il_perf_has_pmu()) {
+            const char *n[] = {hw[0], hw[1]};
+            set_defaults(n, hw_config, PERF_TYPE_HARDWARE, 2);
+        } else {
+            const char *n[] = {sw[0], sw[1], sw[2]};
+            set_defaults(n, sw_config, PERF_TYPE_SOFTWARE, 3);
+        }
     } else {
         set_names(c->events, c->nevents);
     }
@@ -135,13 +135,13 @@ il_events_setup(void)
         return; /* said once; the events stay in the record, uncounted */
 
     if (c->backend == IL_BACKEND_PAPI) {
-        if (il_backend_papi.open() == 0)
+        if (il_be_do(&il_backend_papi, IL_BE_OPEN) == 0)
             il.be = &il_backend_papi;
         return;
     }
-    const struct il_backend *first = il_backends[IL_BACKEND_PERF];
+    const struct il_backend *first = &il_backend_perf;
     il_perf_encode(); /* the names, before the (async-signal-safe) perf backend opens */
-    first->open();
+    il_be_do(first, IL_BE_OPEN);
     if (any_ok()) {
         il.be = first;
         il.counts_children = il.inherit == IL_INHERIT_ALL; /* perf's counters inherit */
@@ -167,19 +167,19 @@ il_events_setup(void)
     memcpy(perf_ev, il.ev, sizeof perf_ev);
     for (int i = 0; i < il.nev; i++)
         il.ev[i].error[0] = 0, il.ev[i].ok = 0, il.ev[i].fd = -1;
-    int all = il_backend_papi.open() == 0;
+    int all = il_be_do(&il_backend_papi, IL_BE_OPEN) == 0;
     for (int i = 0; all && i < il.nev; i++)
         all = il.ev[i].ok;
     if (all) {
         memcpy(papi_ev, il.ev, sizeof papi_ev);
         memcpy(il.ev, perf_ev, sizeof perf_ev);
-        first->close();
+        il_be_do(first, IL_BE_CLOSE);
         memcpy(il.ev, papi_ev, sizeof papi_ev);
         il.be = &il_backend_papi;
         il.counts_children = 0;
         return;
     }
-    il_backend_papi.close();
+    il_be_do(&il_backend_papi, IL_BE_CLOSE);
     /* perf keeps what it opened; the PAPI names get PAPI's reasons */
     for (int i = 0; i < il.nev; i++) {
         char why[IL_ERRSHORT];
@@ -248,11 +248,11 @@ il_floor_line(const char *sets, char *out, size_t cap)
          * one calibration stands for every child's: a disturbance the
          * events do not show (an interrupt in a quiet window) must not
          * move them all */
-        il.be->enable();
-        il.be->stop_read();
+        il_be_do(il.be, IL_BE_ENABLE);
+        il_be_do(il.be, IL_BE_STOP_READ);
         uint64_t min[IL_MAX_EVENTS];
         for (int k = 0; k < IL_FLOOR_WINDOWS; k++) {
-            il.be->floor();
+            il_be_do(il.be, IL_BE_FLOOR);
             for (int i = 0; i < il.nev; i++)
                 if (il.ev[i].floor_ok && (!k || il.ev[i].floor < min[i]))
                     min[i] = il.ev[i].floor;
@@ -284,7 +284,7 @@ il_floor_line(const char *sets, char *out, size_t cap)
         }
     }
     if (il.be)
-        il.be->close();
+        il_be_do(il.be, IL_BE_CLOSE);
     il.nev = 0;
     il.fd_next = 0;
     return len;

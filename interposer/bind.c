@@ -110,27 +110,30 @@ struct dso {
 };
 
 /* A defined, exported function or object named name (len bytes with its
- * NUL), its default version (the hidden bit clear), or 0. */
+ * NUL), its default version (the hidden bit clear), or 0.  A chain entry
+ * is looked at only when its hash matches, which is one entry in most
+ * chains. */
 static uintptr_t
 dso_lookup(const struct dso *d, const char *name, size_t len, uint32_t h)
 {
     const unsigned bits = 8 * sizeof(ElfW(Addr));
     ElfW(Addr) word = d->bloom[(h / bits) & d->bloom_mask];
-    ElfW(Addr) mask = ((ElfW(Addr))1 << (h % bits)) | ((ElfW(Addr))1 << ((h >> d->shift) % bits));
-    if ((word & mask) != mask)
+    if (!((word >> (h % bits)) & (word >> ((h >> d->shift) % bits)) & 1))
         return 0;
     uint32_t i = d->buckets[h % d->nbuckets];
     if (i < d->symoffset)
         return 0;
-    for (;; i++) {
-        uint32_t h2 = d->chain[i - d->symoffset];
-        const ElfW(Sym) *s = &d->sym[i];
-        int type = ELF64_ST_TYPE(s->st_info), bind = ELF64_ST_BIND(s->st_info);
-        if ((h | 1) == (h2 | 1) && s->st_shndx != SHN_UNDEF &&
-            (type == STT_FUNC || type == STT_OBJECT) && (bind == STB_GLOBAL || bind == STB_WEAK) &&
-            !(d->versym && (d->versym[i] & 0x8000)) &&
-            il_same_bytes(d->str + s->st_name, name, len))
-            return d->base + s->st_value;
+    for (const uint32_t *c = d->chain + (i - d->symoffset);; i++, c++) {
+        uint32_t h2 = *c;
+        if (!((h ^ h2) >> 1)) {
+            const ElfW(Sym) *s = &d->sym[i];
+            int type = ELF64_ST_TYPE(s->st_info), bind = ELF64_ST_BIND(s->st_info);
+            if (s->st_shndx != SHN_UNDEF && (type == STT_FUNC || type == STT_OBJECT) &&
+                (bind == STB_GLOBAL || bind == STB_WEAK) &&
+                !(d->versym && (d->versym[i] & 0x8000)) &&
+                il_same_bytes(d->str + s->st_name, name, len))
+                return d->base + s->st_value;
+        }
         if (h2 & 1)
             return 0;
     }
@@ -168,7 +171,11 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
      * returns errors its own way): glibc names it by its soname,
      * linux-vdso.so.1 (linux-gate.so.1, linux-vdso64.so.1); every other
      * object has a path, or no name (the program). */
-    if (info->dlpi_name && il_same_bytes(info->dlpi_name, "linux-", 6))
+    const char *nm = info->dlpi_name;
+    size_t m = 0; /* byte by byte: a name may be shorter (the program's is "") */
+    while (nm && m < 6 && nm[m] == "linux-"[m])
+        m++;
+    if (m == 6)
         return 0;
     const ElfW(Dyn) *dyn = NULL;
     for (int i = 0; i < info->dlpi_phnum && !dyn; i++)
@@ -177,22 +184,21 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
     struct dso d = {.base = info->dlpi_addr};
     /* Most entries are none of the four: DT_STRTAB and DT_SYMTAB (5, 6)
      * are told apart from the rest by one comparison, DT_GNU_HASH and
-     * DT_VERSYM (OS-specific tags, above DT_LOOS) by one more. */
+     * DT_VERSYM (OS-specific tags, above DT_LOOS) by one more, the end
+     * (DT_NULL, 0) by a third; read to the end, which costs fewer
+     * instructions than counting what has been seen (VERSYM comes late). */
     _Static_assert(DT_SYMTAB == DT_STRTAB + 1 && DT_VERSYM > DT_GNU_HASH, "ELF tags");
-    for (int seen = 0; dyn && dyn->d_tag != DT_NULL && seen < 4; dyn++) {
-        ElfW(Sxword) t = dyn->d_tag;
+    for (ElfW(Sxword) t; dyn && (t = dyn->d_tag) != DT_NULL; dyn++) {
         if ((ElfW(Xword))(t - DT_STRTAB) <= 1) {
             if (t == DT_SYMTAB)
                 d.sym = (const ElfW(Sym) *)dyn_ptr(d.base, dyn->d_un.d_ptr);
             else
                 d.str = (const char *)dyn_ptr(d.base, dyn->d_un.d_ptr);
-            seen++;
-        } else if (t >= DT_GNU_HASH && (t == DT_GNU_HASH || t == DT_VERSYM)) {
+        } else if (t >= DT_GNU_HASH) {
             if (t == DT_GNU_HASH)
                 d.gnu = (const uint32_t *)dyn_ptr(d.base, dyn->d_un.d_ptr);
-            else
+            else if (t == DT_VERSYM)
                 d.versym = (const uint16_t *)dyn_ptr(d.base, dyn->d_un.d_ptr);
-            seen++;
         }
     }
     if (!d.sym || !d.str || !d.gnu || !d.gnu[0])
@@ -204,13 +210,15 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
     d.bloom = (const ElfW(Addr) *)(d.gnu + 4);
     d.buckets = (const uint32_t *)(d.bloom + d.gnu[2]);
     d.chain = d.buckets + d.nbuckets;
-    int left = 0;
-    for (int k = s->lo; k < s->hi; k++) {
-        if (found[k] || (k < B_NEXT && !s->past_self))
-            continue;
-        found[k] = (void *)dso_lookup(&d, names[k].name, names[k].len, names[k].hash);
-        left += !found[k];
-    }
+    /* the names defined here too (exit, __libc_start_main) only past it,
+     * and still left before */
+    int k = s->lo, left = !s->past_self && k < B_NEXT;
+    if (left)
+        k = B_NEXT;
+    for (; k < s->hi; k++)
+        if (!found[k] && !(found[k] = (void *)dso_lookup(&d, names[k].name, names[k].len,
+                                                          names[k].hash)))
+            left = 1;
     return !left; /* all found: stop */
 }
 

@@ -435,34 +435,65 @@ parse_debug(struct il_config *cfg, const char *var, const char *v)
  * their own use: known, so not reported, and not read here.  A variable
  * set but empty is as good as unset.
  */
+/* the parsers, by number: the table holds no pointer for the loader to
+ * relocate in every process */
+#define IL_PARSERS(X)                                                                              \
+    X(EVENTS, parse_events)                                                                        \
+    X(BACKEND, parse_backend)                                                                      \
+    X(OUTPUT, parse_output)                                                                        \
+    X(STACK_OFFSET, parse_stack_offset)                                                            \
+    X(STACK_PIN, parse_stack_pin)                                                                  \
+    X(HEAP_OFFSET, parse_heap_offset)                                                              \
+    X(INHERIT, parse_inherit)                                                                      \
+    X(RUN, parse_run)                                                                              \
+    X(STRICT, parse_strict)                                                                        \
+    X(DEBUG, parse_debug)
+#define P_ENUM(k, fn) P_##k,
+enum { P_NONE, IL_PARSERS(P_ENUM) };
+#undef P_ENUM
+
 static const struct il_var {
     char name[24];
-    unsigned key; /* VAR_KEY: the name's length and its first byte after the prefix */
-    void (*parse)(struct il_config *cfg, const char *var, const char *value);
+    unsigned key;         /* VAR_KEY: the name's length and its first byte after the prefix */
+    unsigned char parser; /* P_*: parse_var() calls it */
 } il_vars[] = {
-#define VAR(name, parse)                                                                           \
+#define VAR(name, parser)                                                                          \
     {                                                                                              \
-        name, VAR_KEY(sizeof name - 1, name[sizeof IL_V_PREFIX - 1]), parse                        \
+        name, VAR_KEY(sizeof name - 1, name[sizeof IL_V_PREFIX - 1]), parser                       \
     }
-    VAR(IL_V_EVENTS, parse_events),
-    VAR(IL_V_BACKEND, parse_backend),
-    VAR(IL_V_OUTPUT, parse_output),
-    VAR(IL_V_STACK_OFFSET, parse_stack_offset),
-    VAR(IL_V_STACK_PIN, parse_stack_pin),
-    VAR(IL_V_HEAP_OFFSET, parse_heap_offset),
-    VAR(IL_V_INHERIT, parse_inherit),
-    VAR(IL_V_RUN, parse_run),
-    VAR(IL_V_STRICT, parse_strict),
-    VAR(IL_V_DEBUG, parse_debug),
-    VAR(IL_V_PAD, NULL),
-    VAR(IL_V_LIBRARY, NULL),
-    VAR(IL_V_LIBEXEC, NULL),
-    VAR(IL_V_FRONT, NULL),
-    VAR(IL_V_CC, NULL),
-    VAR(IL_V_CC_LINKS, NULL),
-    VAR(IL_V_CC_ACTIVE, NULL),
+    VAR(IL_V_EVENTS, P_EVENTS),
+    VAR(IL_V_BACKEND, P_BACKEND),
+    VAR(IL_V_OUTPUT, P_OUTPUT),
+    VAR(IL_V_STACK_OFFSET, P_STACK_OFFSET),
+    VAR(IL_V_STACK_PIN, P_STACK_PIN),
+    VAR(IL_V_HEAP_OFFSET, P_HEAP_OFFSET),
+    VAR(IL_V_INHERIT, P_INHERIT),
+    VAR(IL_V_RUN, P_RUN),
+    VAR(IL_V_STRICT, P_STRICT),
+    VAR(IL_V_DEBUG, P_DEBUG),
+    VAR(IL_V_PAD, P_NONE),
+    VAR(IL_V_LIBRARY, P_NONE),
+    VAR(IL_V_LIBEXEC, P_NONE),
+    VAR(IL_V_FRONT, P_NONE),
+    VAR(IL_V_CC, P_NONE),
+    VAR(IL_V_CC_LINKS, P_NONE),
+    VAR(IL_V_CC_ACTIVE, P_NONE),
 #undef VAR
 };
+
+/* v's parser on value */
+static void
+parse_var(const struct il_var *v, struct il_config *cfg, const char *value)
+{
+    switch (v->parser) {
+#define P_CASE(k, fn)                                                                              \
+    case P_##k:                                                                                    \
+        fn(cfg, v->name, value);                                                                   \
+        break;
+        IL_PARSERS(P_CASE)
+#undef P_CASE
+    }
+}
 #define IL_NVARS (sizeof il_vars / sizeof il_vars[0])
 
 /* The table's entry for the name of s, n bytes long (up to its '='), or
@@ -492,7 +523,7 @@ unknown_var(struct il_config *cfg, const char *s, size_t len)
      * variables the library reads, from the table */
     put_cut(expected, sizeof expected, &o, "unknown variable; expected one of ", 64);
     for (size_t i = 0, k = 0; i < IL_NVARS; i++) {
-        if (!il_vars[i].parse)
+        if (il_vars[i].parser == P_NONE)
             continue;
         if (k++)
             put_cut(expected, sizeof expected, &o, ", ", 2);
@@ -553,11 +584,11 @@ il_config_parse(struct il_config *cfg, const char *(*getenv_fn)(const char *), c
             val[v - il_vars] = *e + n + 1;
     }
     for (size_t i = 0; i < IL_NVARS; i++) {
-        if (!il_vars[i].parse)
+        if (il_vars[i].parser == P_NONE)
             continue;
         const char *v = getenv_fn ? getenv_fn(il_vars[i].name) : val[i];
         if (v && *v)
-            il_vars[i].parse(cfg, il_vars[i].name, v);
+            parse_var(&il_vars[i], cfg, v);
     }
     for (char *const *e = env; unknown && e && *e; e++)
         if (is_ours(*e) && !find_var(*e, name_len(*e)))
@@ -578,7 +609,7 @@ il_config_set(struct il_config *cfg, const char *kv)
 {
     size_t n = name_len(kv);
     const struct il_var *v = is_ours(kv) && n >= sizeof IL_V_PREFIX ? find_var(kv, n) : NULL;
-    if (!v || !v->parse || v->parse == parse_run) {
+    if (!v || v->parser == P_NONE || v->parser == P_RUN) {
         unknown_var(cfg, kv, n);
         return;
     }
@@ -586,5 +617,5 @@ il_config_set(struct il_config *cfg, const char *kv)
         il_config_error(cfg, v->name, kv + n,
                         "no = in the run spec's set line; expected NAME=value");
     else if (kv[n + 1]) /* empty: unset, as an empty variable is */
-        v->parse(cfg, v->name, kv + n + 1);
+        parse_var(v, cfg, kv + n + 1);
 }

@@ -113,20 +113,20 @@ il_write_record(void)
     size_t n;
     int measured = ph == IL_PHASE_RUNNING && il.buf;
     if (measured) {
-        il.be->stop_read();
+        il_be_do(il.be, IL_BE_STOP_READ);
         clock_gettime(CLOCK_MONOTONIC, &il.t1);
         il_sys_getrusage(RUSAGE_SELF, &il.ru1);
         il_sys_getrusage(RUSAGE_CHILDREN, &il.ru1c);
         /* the driver's calibration where it stands for ours, else our own */
         il.floor_driver = il_run_floor();
         if (!il.floor_driver)
-            il.be->floor();
+            il_be_do(il.be, IL_BE_FLOOR);
         il_others_leave();
         line = il.buf;
         n = il_record_finish();
     } else {
         if (ph == IL_PHASE_RUNNING)
-            il.be->stop_read();
+            il_be_do(il.be, IL_BE_STOP_READ);
         n = il_record_premain(pre, sizeof pre);
     }
     il_sigset pending = il_output_pending();
@@ -223,7 +223,7 @@ il_resume_after_exec(int err)
     il.exec_failed_errno = err ? err : -1;
     if (il.buf) {
         il_others_enter();
-        il.be->restart();
+        il_be_do(il.be, IL_BE_RESTART);
         __atomic_store_n(&il.phase, IL_PHASE_RUNNING, __ATOMIC_SEQ_CST);
     } else {
         __atomic_store_n(&il.phase, il.main_tid ? IL_PHASE_RUNNING : IL_PHASE_INIT,

@@ -49,6 +49,9 @@ enum il_phase {
 };
 
 enum il_how { IL_HOW_RETURN, IL_HOW_EXIT, IL_HOW__EXIT, IL_HOW_EXEC, IL_HOW_SIGNAL };
+/* exit.how's values by enum il_how (record_json.c): arrays, not pointers,
+ * so that the loader has nothing to relocate */
+extern const char il_how_names[][8];
 
 /* Who ends the process (finish.c). */
 enum il_end_kind {
@@ -81,21 +84,75 @@ enum {
     IL_CAP_SCOPE = 8,       /* may count user space only (exclude_kernel) */
 };
 
+/* A backend's operations, each one case of its il_*_do(): a switch, not a
+ * table of function pointers, which the loader would relocate in every
+ * process (13 instructions each). */
+enum il_be_op {
+    IL_BE_OPEN,       /* open every event, disabled; 0, or IL_E* if none counts */
+    IL_BE_ENABLE,     /* start counting: the last thing before main */
+    IL_BE_STOP_READ,  /* stop counting and read the values */
+    IL_BE_FLOOR,      /* calibrate the empty window (after stop_read) */
+    IL_BE_RESTART,    /* count again after a failed exec (values carried) */
+    IL_BE_AFTER_FORK, /* a forked child that measures itself */
+    IL_BE_CLOSE,      /* let go of everything */
+};
+
 struct il_backend {
-    const char *name;
+    char name[8];
     unsigned caps;
-    int (*open)(void);        /* open every event, disabled; 0, or IL_E* if none counts */
-    void (*enable)(void);     /* start counting: the last thing before main */
-    void (*stop_read)(void);  /* stop counting and read the values */
-    void (*floor)(void);      /* calibrate the empty window (after stop_read) */
-    void (*restart)(void);    /* count again after a failed exec (values carried) */
-    void (*after_fork)(void); /* a forked child that measures itself */
-    void (*close)(void);      /* let go of everything */
+    enum il_backend_kind kind; /* whose il_*_do() */
 };
 
 extern const struct il_backend il_backend_perf IL_HIDDEN;
 extern const struct il_backend il_backend_papi IL_HIDDEN;
 extern const struct il_backend il_backend_none IL_HIDDEN;
+int il_perf_do(enum il_be_op op) IL_HIDDEN;
+int il_papi_do(enum il_be_op op) IL_HIDDEN;
+int il_none_do(enum il_be_op op) IL_HIDDEN;
+
+/* A backend's il_*_do(), from its functions PREFIX_open, PREFIX_enable, ...
+ * PREFIX_close (static in its file). */
+#define IL_BACKEND_DO(prefix)                                                                      \
+    int il_##prefix##_do(enum il_be_op op)                                                         \
+    {                                                                                              \
+        switch (op) {                                                                              \
+        case IL_BE_OPEN:                                                                           \
+            return prefix##_open();                                                                \
+        case IL_BE_ENABLE:                                                                         \
+            prefix##_enable();                                                                     \
+            break;                                                                                 \
+        case IL_BE_STOP_READ:                                                                      \
+            prefix##_stop_read();                                                                  \
+            break;                                                                                 \
+        case IL_BE_FLOOR:                                                                          \
+            prefix##_floor();                                                                      \
+            break;                                                                                 \
+        case IL_BE_RESTART:                                                                        \
+            prefix##_restart();                                                                    \
+            break;                                                                                 \
+        case IL_BE_AFTER_FORK:                                                                     \
+            prefix##_after_fork();                                                                 \
+            break;                                                                                 \
+        case IL_BE_CLOSE:                                                                          \
+            prefix##_close();                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
+        return 0;                                                                                  \
+    }
+
+/* Backend be's operation op (IL_BE_OPEN's result, else 0). */
+static inline int
+il_be_do(const struct il_backend *be, enum il_be_op op)
+{
+    switch (be->kind) {
+    case IL_BACKEND_PERF:
+        return il_perf_do(op);
+    case IL_BACKEND_PAPI:
+        return il_papi_do(op);
+    default:
+        return il_none_do(op);
+    }
+}
 
 typedef int (*il_main_fn)(int, char **, char **);
 /* what il_main_entry jumps to */

@@ -66,6 +66,28 @@ put_u64(struct out *o, uint64_t v)
     o->p = il_fmt_u64(o->p, v);
 }
 
+/* a number that often repeats the one before (the events' enabled_ns and
+ * running_ns: one reading for a whole group): its text copied when it does */
+struct memo {
+    uint64_t v;
+    const char *s; /* its text in the record, NULL before the first */
+    size_t n;
+};
+
+static void
+put_u64_memo(struct out *o, uint64_t v, struct memo *m)
+{
+    if (m->s && v == m->v) {
+        il_copy_short(o->p, m->s, m->n);
+        o->p += m->n;
+        return;
+    }
+    m->s = o->p;
+    o->p = il_fmt_u64(o->p, v);
+    m->n = (size_t)(o->p - m->s);
+    m->v = v;
+}
+
 static void
 put_i64(struct out *o, int64_t v)
 {
@@ -264,7 +286,7 @@ il_record_prefix(void)
 
 /* ------------------------------------------------------------ the rest */
 
-static const char *const how_name[] = {
+const char il_how_names[][8] = {
     [IL_HOW_RETURN] = IL_HOW_NAME_RETURN, [IL_HOW_EXIT] = IL_HOW_NAME_EXIT,
     [IL_HOW__EXIT] = IL_HOW_NAME__EXIT,   [IL_HOW_EXEC] = IL_HOW_NAME_EXEC,
     [IL_HOW_SIGNAL] = IL_HOW_NAME_SIGNAL,
@@ -302,7 +324,7 @@ static void
 put_exit(struct out *o)
 {
     PUT(o, ",\"" IL_F_EXIT "\":{\"" IL_F_HOW "\":");
-    put_safe(o, how_name[il.end_how]);
+    put_safe(o, il_how_names[il.end_how]);
     PUT(o, ",\"" IL_F_STATUS "\":");
     if (il.end_how == IL_HOW_SIGNAL || il.end_how == IL_HOW_EXEC)
         PUT(o, "null");
@@ -331,7 +353,7 @@ static void
 cpu_model(char *out, size_t n)
 {
     static const struct {
-        const char *key;
+        char key[12]; /* an array: nothing for the loader to relocate */
         size_t len;
     } keys[] = {{"model name", 10}, {"Hardware", 8}, {"cpu model", 9}, {"cpu", 3}};
     char b[512 + 16]; /* 512 read, and slack for the word compares */
@@ -468,6 +490,7 @@ static void
 put_events(struct out *o)
 {
     PUT(o, ",\"" IL_F_EVENTS "\":{");
+    struct memo times = {0};
     for (int i = 0; i < il.nev; i++) {
         struct il_event *e = &il.ev[i];
         if (i)
@@ -478,9 +501,9 @@ put_events(struct out *o)
             put_u64(o, e->value);
             if (il.be->caps & IL_CAP_TIMES) {
                 PUT(o, ",\"" IL_F_ENABLED "\":");
-                put_u64(o, e->enabled);
+                put_u64_memo(o, e->enabled, &times);
                 PUT(o, ",\"" IL_F_RUNNING "\":");
-                put_u64(o, e->running);
+                put_u64_memo(o, e->running, &times);
             }
             if ((il.be->caps & IL_CAP_SCOPE) && e->attr.exclude_kernel && !e->attr.exclude_user &&
                 !strchr(e->name, ':'))

@@ -216,11 +216,6 @@ il_summary_print(int fd)
     static struct il_summary_event ev[IL_MAX_EVENTS];
     static const char *errors[IL_MAX_ERRORS + IL_LATE_MAX];
     static char text[16384];
-    static const char *const how[] = {
-        [IL_HOW_RETURN] = IL_HOW_NAME_RETURN, [IL_HOW_EXIT] = IL_HOW_NAME_EXIT,
-        [IL_HOW__EXIT] = IL_HOW_NAME__EXIT,   [IL_HOW_EXEC] = IL_HOW_NAME_EXEC,
-        [IL_HOW_SIGNAL] = IL_HOW_NAME_SIGNAL,
-    };
     char sp[24], heap[24];
     struct il_summary s;
     memset(&s, 0, sizeof s);
@@ -241,7 +236,7 @@ il_summary_print(int fd)
     s.argv = (const char *const *)il.argv;
     s.argc = il.argc;
     s.pid = il.pid; /* il_run_end's caller is this process's writer */
-    s.how = how[il.end_how];
+    s.how = il_how_names[il.end_how];
     s.has_status = il.end_how != IL_HOW_SIGNAL && il.end_how != IL_HOW_EXEC;
     s.status = il.end_status;
     s.signal = il.end_how == IL_HOW_SIGNAL ? il.end_sig : 0;

@@ -23,7 +23,7 @@ il_strlcpy(char *dst, const char *src, size_t n)
     size_t len = strlen(src);
     if (n) {
         size_t c = len < n - 1 ? len : n - 1;
-        memcpy(dst, src, c);
+        il_copy_short(dst, src, c); /* names and paths: word moves beat a call */
         dst[c] = 0;
     }
     return len;
@@ -70,18 +70,18 @@ il_fmt_u64(char *p, uint64_t v)
     int n = t + 1 - (v < pow10[t]);
     char *q = p + n;
     *q = 0;
-    while (v >= 100) {
-        unsigned d = (unsigned)(v % 100);
-        v /= 100;
-        *--q = pairs[2 * d + 1];
-        *--q = pairs[2 * d];
-    }
-    if (v >= 10) {
-        *--q = pairs[2 * v + 1];
-        *--q = pairs[2 * v];
-    } else {
-        *--q = (char)('0' + v);
-    }
+    /* 64-bit divisions only while the rest needs them: most numbers fit in
+     * 32 bits, whose division by 100 is a shorter multiply; each pair one
+     * two-byte move */
+    for (; v > 0xffffffffu; v /= 100)
+        __builtin_memcpy(q -= 2, pairs + 2 * (v % 100), 2);
+    uint32_t w = (uint32_t)v;
+    for (; w >= 100; w /= 100)
+        __builtin_memcpy(q -= 2, pairs + 2 * (w % 100), 2);
+    if (w >= 10)
+        __builtin_memcpy(q - 2, pairs + 2 * w, 2);
+    else
+        q[-1] = (char)('0' + w);
     return p + n;
 }
 

@@ -103,7 +103,7 @@ counters_start(void)
     il_sys_getrusage(RUSAGE_SELF, &il.ru0);
     il_sys_getrusage(RUSAGE_CHILDREN, &il.ru0c);
     clock_gettime(CLOCK_MONOTONIC, &il.t0);
-    il.be->enable();
+    il_be_do(il.be, IL_BE_ENABLE);
 }
 
 /*
@@ -285,7 +285,7 @@ il_child_restart(void)
         return;
     }
     __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
-    il.be->after_fork();
+    il_be_do(il.be, IL_BE_AFTER_FORK);
     il_record_prefix();
     __atomic_store_n(&il.phase, IL_PHASE_RUNNING, __ATOMIC_SEQ_CST);
     counters_start();

@@ -5,47 +5,91 @@
  */
 #include <err.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "il_stats.h"
 
+/* The summary and diagnostics of group g (scratch: room for its values). */
+static void
+describe_group(struct il_report *r, size_t g, double *scratch)
+{
+    const struct il_group *gr = &r->gs.g[g];
+    struct il_summary *s = &r->sum[g];
+    il_summarize(gr->x, gr->n, scratch, s);
+    il_diagnose(gr->x, gr->n, scratch, &r->diag[g]);
+    int allint = 1;
+    for (size_t i = 0; i < gr->n && allint; i++)
+        allint = (r->d.flag[gr->rec[i]] & IL_R_INT) != 0;
+    if (allint)
+        il_summarize_int(&r->d, gr->rec, gr->x, gr->n, s);
+    s->skew = NAN;
+    if (gr->n >= 10) {
+        /* three order statistics: selection, not a sort */
+        memcpy(scratch, gr->x, gr->n * sizeof *scratch);
+        double q5 = il_quantile_select(scratch, gr->n, 0.5),
+               q1 = il_quantile_select(scratch, gr->n, 0.1),
+               q9 = il_quantile_select(scratch, gr->n, 0.9);
+        if (q9 > q1)
+            s->skew = (q9 + q1 - 2 * q5) / (q9 - q1);
+    }
+}
+
+/* Groups [from, to) of r, each on its own. */
+struct describe_part {
+    struct il_report *r;
+    size_t from, to;
+};
+
+static void *
+describe_part(void *arg)
+{
+    struct describe_part *p = arg;
+    size_t maxn = 1;
+    for (size_t g = p->from; g < p->to; g++)
+        if (p->r->gs.g[g].n > maxn)
+            maxn = p->r->gs.g[g].n;
+    double *scratch = il_xcalloc(maxn, sizeof *scratch);
+    for (size_t g = p->from; g < p->to; g++)
+        describe_group(p->r, g, scratch);
+    free(scratch);
+    return NULL;
+}
+
+/* Records from which the groups are described on two threads. */
+#define IL_DESCRIBE_SPLIT 100000
+
 /* Summaries and diagnostics of every group; the warnings come later, so
- * that a fatal error is not preceded by warnings. */
+ * that a fatal error is not preceded by warnings.  With many records and
+ * two CPUs, the groups after the one where half the records are reached
+ * are described by a second thread (each group's results are its own: the
+ * same as one thread's). */
 static void
 describe_groups(struct il_report *r)
 {
-    size_t ng = r->gs.ng, maxn = 1;
+    size_t ng = r->gs.ng, total = 0;
     r->sum = il_xcalloc(ng, sizeof *r->sum);
     r->diag = il_xcalloc(ng, sizeof *r->diag);
     r->gname = il_xcalloc(ng, sizeof *r->gname);
-    for (size_t g = 0; g < ng; g++)
-        if (r->gs.g[g].n > maxn)
-            maxn = r->gs.g[g].n;
-    double *scratch = il_xcalloc(maxn, sizeof *scratch);
     for (size_t g = 0; g < ng; g++) {
-        const struct il_group *gr = &r->gs.g[g];
-        struct il_summary *s = &r->sum[g];
-        r->gname[g] = il_group_name(&r->d, &r->gs, gr->key, " ", SIZE_MAX);
-        il_summarize(gr->x, gr->n, scratch, s);
-        il_diagnose(gr->x, gr->n, scratch, &r->diag[g]);
-        int allint = 1;
-        for (size_t i = 0; i < gr->n && allint; i++)
-            allint = (r->d.flag[gr->rec[i]] & IL_R_INT) != 0;
-        if (allint)
-            il_summarize_int(&r->d, gr->rec, gr->x, gr->n, s);
-        s->skew = NAN;
-        if (gr->n >= 10) {
-            /* three order statistics: selection, not a sort */
-            memcpy(scratch, gr->x, gr->n * sizeof *scratch);
-            double q5 = il_quantile_select(scratch, gr->n, 0.5),
-                   q1 = il_quantile_select(scratch, gr->n, 0.1),
-                   q9 = il_quantile_select(scratch, gr->n, 0.9);
-            if (q9 > q1)
-                s->skew = (q9 + q1 - 2 * q5) / (q9 - q1);
-        }
+        r->gname[g] = il_group_name(&r->d, &r->gs, r->gs.g[g].key, " ", SIZE_MAX);
+        total += r->gs.g[g].n;
     }
-    free(scratch);
+    struct describe_part part[2] = {{r, 0, ng}, {r, ng, ng}};
+    if (ng >= 2 && total >= IL_DESCRIBE_SPLIT && il_two_cpus()) {
+        size_t cut = 0, acc = 0;
+        while (cut < ng - 1 && 2 * (acc + r->gs.g[cut].n) <= total)
+            acc += r->gs.g[cut++].n;
+        part[0].to = part[1].from = cut ? cut : 1;
+    }
+    pthread_t t;
+    int two = part[1].from < ng && pthread_create(&t, NULL, describe_part, &part[1]) == 0;
+    if (!two)
+        part[0].to = ng; /* no thread: all here */
+    describe_part(&part[0]);
+    if (two)
+        pthread_join(t, NULL);
 }
 
 /*

@@ -130,12 +130,64 @@ select_k(double *a, size_t n, size_t k)
     return a[kk];
 }
 
+#define IL_SELECT_BRANCHLESS 256 /* fewer values: select_k */
+
+/* The k-th smallest of a[0..n-1], reordering a so that every value after
+ * index k is at least a[k] (as select_k): a quickselect whose partition
+ * has no data-dependent branch (each value is swapped to the front and the
+ * front advances by the compare's result), for large n, where select_k's
+ * compares with the pivot mispredict about every other value.  A pivot
+ * that is its range's least value (ties) partitions again by <=, so that
+ * equal values end the search. */
+static double
+select_branchless(double *a, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n;
+    while (hi - lo > 16) {
+        double x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi - 1];
+        double pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        size_t j = lo;
+        for (size_t i = lo; i < hi; i++) {
+            double t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+            j += t < pivot;
+        }
+        if (k < j) {
+            hi = j;
+            continue;
+        }
+        if (j == lo) {
+            /* nothing below the pivot: the values equal to it first */
+            for (size_t i = lo; i < hi; i++) {
+                double t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                j += !(t > pivot);
+            }
+            if (k < j)
+                return a[k]; /* [lo, j) all equal the pivot */
+        }
+        lo = j;
+    }
+    for (size_t i = lo + 1; i < hi; i++) {
+        double t = a[i];
+        size_t j = i;
+        while (j > lo && a[j - 1] > t) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = t;
+    }
+    return a[k];
+}
+
 double
 il_quantile_select(double *a, size_t n, double p)
 {
     double h = (double)(n - 1) * p;
     size_t i = (size_t)floor(h);
-    double lo = select_k(a, n, i);
+    double lo = n >= IL_SELECT_BRANCHLESS ? select_branchless(a, n, i) : select_k(a, n, i);
     if (i + 1 >= n || h == (double)i)
         return lo;
     double next = a[i + 1];

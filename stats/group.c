@@ -29,30 +29,8 @@ cmp_group(const void *pa, const void *pb)
     return 0;
 }
 
-/* v[dst[r]] = v[r] for every r, in place, following the permutation's
- * cycles (dst is used up). */
-static void
-permute(double *v, uint32_t *dst, size_t n)
-{
-    for (size_t r = 0; r < n; r++) {
-        if (dst[r] == UINT32_MAX)
-            continue;
-        double carry = v[r];
-        size_t j = dst[r];
-        dst[r] = UINT32_MAX;
-        while (j != r) {
-            double t = v[j];
-            v[j] = carry;
-            carry = t;
-            size_t next = dst[j];
-            dst[j] = UINT32_MAX;
-            j = next;
-        }
-        v[r] = carry;
-    }
-}
-
-/* take: d->val, moved into gs (permuted in place); NULL: no values */
+/* take: d->val, moved into gs (gathered in the groups' order, then freed); NULL:
+ * no values */
 static void
 group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take,
          struct il_groups *gs)
@@ -122,16 +100,19 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     free(tmp);
     free(ord);
     gs->recs = il_xcalloc(d->n ? d->n : 1, sizeof *gs->recs);
-    for (size_t r = 0; r < d->n; r++) {
-        gidx[r] = (uint32_t)count[gidx[r]]++; /* the record's place */
-        gs->recs[gidx[r]] = (uint32_t)r;
-    }
-    if (take) {
-        permute(take, gidx, d->n);
-        gs->xs = take;
-    }
+    for (size_t r = 0; r < d->n; r++)
+        gs->recs[count[gidx[r]]++] = (uint32_t)r; /* the record's place */
     free(count);
     free(gidx);
+    if (take) {
+        /* the values gathered in the groups' order: read and written a
+         * group at a time (following the permutation's cycles in place
+         * missed the cache at every step) */
+        gs->xs = il_xmalloc((d->n ? d->n : 1) * sizeof *gs->xs);
+        for (size_t i = 0; i < d->n; i++)
+            gs->xs[i] = take[gs->recs[i]];
+        free(take);
+    }
     off = 0;
     for (size_t i = 0; i < ng; i++) {
         gs->g[i].x = gs->xs ? gs->xs + off : NULL;

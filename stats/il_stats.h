@@ -377,6 +377,9 @@ int il_sel_is_time(const struct il_sel *sel);
  * (file:line) and skipped, or fatal with sel->strict.  Calls errx on
  * unreadable files, an unknown metric and an empty selection. */
 void il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d);
+/* 1 when this process may run on two CPUs or more (the threads of read.c
+ * and analyze.c). */
+int il_two_cpus(void);
 void il_data_free(struct il_data *d);
 size_t il_sel_slot(struct il_sel *sel, const char *name); /* add or find */
 /* The data slot of a kept label, or SIZE_MAX (prep.c). */

@@ -248,8 +248,42 @@ remember(struct rd *rd, size_t k, struct il_span sp, uint32_t id)
     rd->last_id[k][0] = id;
 }
 
+/* Ids below this have a next value remembered (16 bytes each, per cache
+ * entry that changes value). */
+#define IL_NEXT_IDS 65536
+
+/* The id of label value sp at cache entry k when it is not one of the last
+ * two: the value that followed the last one the last time, when its text
+ * is (a sweep runs its setups in the same order rep after rep), else the
+ * string table's (label_id).  The same ids as label_id's, without its hash
+ * probe's cache misses: the next values are read in the order of their ids. */
+static uint32_t
+next_id(struct rd *rd, size_t k, struct il_span sp)
+{
+    uint32_t prev = rd->last_id[k][0];
+    struct il_next *e = prev < rd->nnext[k] ? &rd->next[k][prev] : NULL;
+    if (e && e->n == sp.n && memcmp(e->s, sp.p, sp.n) == 0)
+        return e->id;
+    uint32_t id = label_id(rd, sp);
+    if (sp.n > sizeof e->s || prev >= IL_NEXT_IDS)
+        return id;
+    if (!e) {
+        size_t n = rd->nnext[k] ? rd->nnext[k] : 64;
+        while (n <= prev)
+            n *= 2;
+        rd->next[k] = il_xrealloc(rd->next[k], n * sizeof *rd->next[k]);
+        memset(rd->next[k] + rd->nnext[k], 0, (n - rd->nnext[k]) * sizeof *rd->next[k]);
+        rd->nnext[k] = n;
+        e = &rd->next[k][prev];
+    }
+    e->id = id;
+    e->n = (uint8_t)sp.n;
+    memcpy(e->s, sp.p, sp.n);
+    return id;
+}
+
 /* The id of a label value: one of the last two of cache entry k again
- * when its text is (a sweep's systems take turns). */
+ * when its text is (a sweep's systems take turns), else next_id's. */
 static uint32_t
 last_id(struct rd *rd, size_t k, struct il_span sp)
 {
@@ -261,7 +295,7 @@ last_id(struct rd *rd, size_t k, struct il_span sp)
     if (sp.n == rd->nlast[k][1] && memcmp(sp.p, rd->last[k][1], sp.n) == 0)
         id = rd->last_id[k][1];
     else
-        id = label_id(rd, sp);
+        id = next_id(rd, k, sp);
     remember(rd, k, sp, id);
     return id;
 }
@@ -983,6 +1017,8 @@ il_rd_free(struct rd *rd)
 {
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
         free(rd->seen[s]);
+    for (size_t k = 0; k <= IL_MAX_SLOTS; k++)
+        free(rd->next[k]);
     free(rd->buf);
     free(rd->ev_at);
     for (size_t i = 0; i < rd->machine.n; i++)

@@ -53,6 +53,14 @@ struct il_kept {
 };
 void il_keep_line(struct il_kept *k, const char *s, size_t n);
 
+/* A label value that followed another: its JSON text (n bytes, 0: none)
+ * and its id. */
+struct il_next {
+    uint32_t id;
+    uint8_t n;
+    char s[11];
+};
+
 /* The state of reading one stream of lines into one struct il_data. */
 struct rd {
     const struct il_sel *sel;
@@ -76,6 +84,10 @@ struct rd {
     char last[IL_MAX_SLOTS + 1][2][40];
     uint8_t nlast[IL_MAX_SLOTS + 1][2];
     uint32_t last_id[IL_MAX_SLOTS + 1][2];
+    /* Per cache entry: the value that followed each id the last time
+     * (indexed by that id), its JSON text and its id (input.c, next_id). */
+    struct il_next *next[IL_MAX_SLOTS + 1];
+    size_t nnext[IL_MAX_SLOTS + 1];
     /* Per template and slot: the id of its label value (when its number
      * is the template's: tmpl.c, same). */
     uint64_t tgen[IL_TMPL_N][IL_MAX_SLOTS + 1];

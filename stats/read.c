@@ -76,8 +76,8 @@ read_half(void *arg)
 /* Join the second half h (whose lines follow line0 lines) to rd. */
 static void join(struct rd *rd, struct half *h, size_t line0);
 
-static int
-two_cpus(void)
+int
+il_two_cpus(void)
 {
     cpu_set_t set;
     return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
@@ -90,7 +90,7 @@ read_file(struct rd *rd, const char *file)
     if (il_lines_open(&l, file) < 0)
         err(1, "%s", file);
     off_t size = il_lines_size(&l), cut = size > 1 ? il_lines_cut(&l, size / 2) : -1;
-    if (cut < 0 || cut >= size || !two_cpus()) {
+    if (cut < 0 || cut >= size || !il_two_cpus()) {
         read_lines(rd, &l, file, 1);
         il_lines_close(&l);
         rd->d->files++;

@@ -195,6 +195,54 @@ target_search(void **state)
  * in natural order (1, 2, 10), each with its records and values in input
  * order, whether the values are moved (il_group_by_take, an in-place
  * permutation of several cycles) or left out (il_group_by). */
+/* Quantiles by selection (the branch-free quickselect from 256 values)
+ * are bit for bit the sorted array's, and the selection keeps the values
+ * (it only reorders them): sizes around that threshold; ties, one value,
+ * negative and positive values of every magnitude, large integers (ns
+ * counters). */
+static void
+quantiles_match_sort(void **state)
+{
+    static const size_t sizes[] = {1, 2, 33, 255, 256, 257, 1000, 4099, 100000};
+    static const double ps[] = {0, 0.1, 0.25, 1.0 / 3, 0.5, 0.9, 0.999, 1};
+    size_t cap = 100000;
+    double *x = malloc(cap * sizeof *x), *a = malloc(cap * sizeof *a),
+           *sorted = malloc(cap * sizeof *sorted);
+    assert_non_null(x);
+    assert_non_null(a);
+    assert_non_null(sorted);
+    unsigned long r = 11;
+    for (int kind = 0; kind < 5; kind++) {
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t n = sizes[si];
+            for (size_t i = 0; i < n; i++) {
+                r = r * 6364136223846793005UL + 1442695040888963407UL;
+                unsigned long u = r >> 11;
+                x[i] = kind == 0   ? (double)(u % 7)                         /* ties */
+                       : kind == 1 ? 42.5                                    /* one value */
+                       : kind == 2 ? ldexp((double)(u % 1000) - 500, (int)(u >> 40) % 80 - 40)
+                       : kind == 3 ? 1e9 + (double)(u % 100000)              /* ns */
+                                   : (double)(u % 3) - 1 + ((u >> 20) % 2 ? 0.5 : 0);
+            }
+            memcpy(sorted, x, n * sizeof *x);
+            qsort(sorted, n, sizeof *sorted, il_dcmp);
+            for (size_t pi = 0; pi < sizeof ps / sizeof ps[0]; pi++) {
+                memcpy(a, x, n * sizeof *x);
+                double got = il_quantile_select(a, n, ps[pi]),
+                       want = il_quantile_sorted(sorted, n, ps[pi]);
+                if (memcmp(&got, &want, sizeof got) != 0)
+                    fail_msg("kind %d n %zu p %g: got %.17g, expected %.17g", kind, n, ps[pi], got,
+                             want);
+                qsort(a, n, sizeof *a, il_dcmp);
+                assert_memory_equal(a, sorted, n * sizeof *a);
+            }
+        }
+    }
+    free(x);
+    free(a);
+    free(sorted);
+}
+
 static void
 group_records(void **state)
 {
@@ -257,7 +305,7 @@ main(void)
         cmocka_unit_test(acf_and_ljung_box),     cmocka_unit_test(geometric_mean),
         cmocka_unit_test(change_words),          cmocka_unit_test(arrange_levels),
         cmocka_unit_test(target_search),         cmocka_unit_test(median_matches_sort),
-        cmocka_unit_test(group_records),
+        cmocka_unit_test(group_records),         cmocka_unit_test(quantiles_match_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

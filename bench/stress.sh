@@ -12,8 +12,11 @@
 # Patterns: main returns or calls exit, while 1 to 8 threads (RUNS/8 runs
 # each) call exit, _exit, abort or return; eight threads released with
 # main from one barrier, RUNS runs each: main returns or exits while the
-# threads exit, and the same while one of them execs (issue 17's "third
-# thread" patterns, 3 records lost in 58,000 runs before); an atexit
+# threads exit, the same while one of them execs (issue 17's "third
+# thread" patterns, 3 records lost in 58,000 runs before), and the same
+# while the threads end four ways at once (exit, _exit, SIGTERM raised in
+# the thread, SIGUSR1 sent to the process: interposer_edge.sh's case,
+# without its printing atexit handler); an atexit
 # handler joining a worker that calls exit; libmonitor's exit pattern (3
 # threads exit(0) as main returns).  Then a shared record file: 500
 # processes at once appending to one file, half of them 20 KB records,
@@ -84,6 +87,7 @@ for main in return exit; do
 	part eight || break
 	check "8 threads: main ${main}s, threads exit" "$RUNS" "$main" exit 8
 	check "8 threads: main ${main}s, one thread execs, the others exit" "$RUNS" "$main" exec 8
+	check "8 threads: main ${main}s, threads exit, _exit, raise SIGTERM, send SIGUSR1" "$RUNS" "$main" mixed 8
 done
 if part join; then
 	check "atexit handler joins a worker that exits (main exits)" "$RUNS" join exit

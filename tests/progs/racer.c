@@ -9,8 +9,10 @@
  *       as ACTION says: exit (status 10+i), _exit (status 40+i), abort,
  *       return (the thread just ends), exec (thread 0 execs this program
  *       as "racer target", which exits with status 77 at once; the others
- *       call exit).  With "atexit", main registers a handler that does a
- *       little work first, as real programs do.
+ *       call exit), mixed (four ways in turn: exit, _exit, SIGTERM raised
+ *       in the thread, SIGUSR1 sent to the process).  With "atexit", main
+ *       registers a handler that does a little work first, as real
+ *       programs do.
  *   racer join MAIN
  *       main's atexit handler joins a worker, and the worker calls
  *       exit(3) once that handler runs (MAIN: return or exit 0).  glibc
@@ -23,6 +25,7 @@
 #include <err.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +57,21 @@ worker(void *arg)
         _exit(40 + i);
     if (!strcmp(action, "abort"))
         abort();
+    if (!strcmp(action, "mixed")) {
+        /* tests/progs/exitpaths race-endings, with no stdio in the way */
+        switch (i % 4) {
+        case 0:
+            exit(10 + i);
+        case 1:
+            _exit(40 + i);
+        case 2:
+            raise(SIGTERM);
+            break;
+        default:
+            kill(getpid(), SIGUSR1);
+        }
+        return NULL;
+    }
     if (!strcmp(action, "exec")) {
         if (i == 0) {
             execl("/proc/self/exe", "racer", "target", (char *)NULL);
@@ -128,7 +146,7 @@ main(int argc, char **argv)
         return 0;
     }
     if (argc < 4)
-        errx(2, "usage: racer return|exit exit|_exit|abort|return|exec N [atexit] | racer join "
+        errx(2, "usage: racer return|exit exit|_exit|abort|return|exec|mixed N [atexit] | racer join "
                 "return|exit | racer all-exit N");
     action = argv[2];
     if (argc > 4 && !strcmp(argv[4], "atexit"))

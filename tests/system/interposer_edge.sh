@@ -76,19 +76,40 @@ rm -f r.jsonl
 with_lib r.jsonl "$PROGS/probe" hello "$big" "$big" "$big" "$big" "$big"
 assert_eq "$(jget r.jsonl '[len(a) for a in r[0]["argv"][2:]]')" "[30000, 30000, 30000, 30000, 30000]" "argv lengths"
 
-try "threads ending the process in different ways: the record agrees with the wait status"
+try "threads ending the process in different ways: the record agrees with the wait status, or says it cannot"
+# One record per run, and its exit is the wait status, unless it says
+# "certain": false: the atexit handler of exitpaths prints, so another
+# thread's output may be left at exit()'s record, and then the ender's
+# signals work again (libinterloper(7)) and the process SIGUSR1 or SIGTERM
+# ends it otherwise (flake8: 1 in 1,000 to 4,000 runs at load 8 or more;
+# interposer_flush.sh makes that case certain).  A run that breaks the
+# rule prints its wait status, its records and its stderr.
 bad=0
 i=0
 while [ $i -lt 60 ]; do
 	rm -f r.jsonl
-	INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD=$LIB "$E" race-endings >/dev/null 2>&1
+	INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD=$LIB "$E" race-endings >/dev/null 2>race.err
 	st=$?
-	# the wait status as the shell reports it: 128 + signal, or the status
+	# the wait status as the shell reports it (128 + signal, or the status);
+	# a signal's, where the record says it cannot be certain
 	want=$(jget r.jsonl 'r[0]["exit"]["signal"] + 128 if r[0]["exit"]["how"] == "signal" else r[0]["exit"]["status"]' 2>/dev/null)
-	[ "$(nrec r.jsonl)" = 1 ] && [ "$want" = "$st" ] || bad=$((bad + 1))
+	if [ "$want" != "$st" ] && [ "$st" -gt 128 ] &&
+		[ "$(jget r.jsonl 'r[0]["exit"]["certain"]' 2>/dev/null)" = false ]; then
+		want=$st
+	fi
+	if [ "$(nrec r.jsonl)" != 1 ] || [ "$want" != "$st" ]; then
+		bad=$((bad + 1))
+		[ $bad -le 5 ] || { i=$((i + 1)) && continue; } # the first five say enough
+		printf '    run %s: wait status %s (as the shell says), %s record(s)\n' "$i" "$st" "$(nrec r.jsonl)" >&2
+		if [ -f r.jsonl ]; then
+			jget r.jsonl '"\n".join("    exit: " + json.dumps(x["exit"]) for x in r)' 2>/dev/null ||
+				head -c 500 r.jsonl | sed 's/^/    unparsable: /'
+		fi >&2
+		sed 's/^/    stderr: /' race.err | head -5 >&2
+	fi
 	i=$((i + 1))
 done
-assert_eq "$bad" 0 "disagreements in 60 runs"
+assert_eq "$bad" 0 "runs without one record that agrees or says it cannot, in 60"
 
 try "a thread's exec while main's exit() writes the record: the exec waits, the record agrees"
 # the record's output is a FIFO kept full (this shell holds it open on fd 3

@@ -17,6 +17,12 @@
 
 #define IL_DEFAULT_OUTPUT "./interloper.jsonl"
 
+/* 0, or a compile-time error when the string literal s (with its NUL)
+ * does not fit in n bytes: for name tables held as char arrays (no
+ * relocation at load), where C would silently drop the NUL of a literal
+ * exactly n long. */
+#define IL_FITS(s, n) (0 * sizeof(char[sizeof(s) <= (n) ? 1 : -1]))
+
 /* Limits.  Fixed so that configuration and records need no heap. */
 #define IL_MAX_EVENTS 32
 #define IL_EVENT_NAME_MAX 128
@@ -130,7 +136,7 @@ struct il_config {
     /* scalars first: il_config_parse() clears only these, up to pin_text */
     const char *events[IL_MAX_EVENTS]; /* names, pointing into events_buf */
     int nevents;
-    int events_default; /* 1 when INTERLOPER_EVENTS was unset or empty */
+    int events_default;       /* 1 when INTERLOPER_EVENTS was unset or empty */
     const char *events_value; /* its value as given (environment or run spec), for messages */
 
     enum il_backend_kind backend;

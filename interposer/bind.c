@@ -87,7 +87,7 @@ static const struct {
     size_t len;    /* with its NUL */
     uint32_t hash;
 } names[B_N] = {
-#define NAME(k, name) [k] = {name, sizeof name, GNU_HASH(name)},
+#define NAME(k, name) [k] = {name, sizeof name + IL_FITS(name, 24), GNU_HASH(name)},
     IL_BOUND(NAME)
 #undef NAME
 };
@@ -216,8 +216,8 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
     if (left)
         k = B_NEXT;
     for (; k < s->hi; k++)
-        if (!found[k] && !(found[k] = (void *)dso_lookup(&d, names[k].name, names[k].len,
-                                                          names[k].hash)))
+        if (!found[k] &&
+            !(found[k] = (void *)dso_lookup(&d, names[k].name, names[k].len, names[k].hash)))
             left = 1;
     return !left; /* all found: stop */
 }

@@ -459,7 +459,7 @@ static const struct il_var {
 } il_vars[] = {
 #define VAR(name, parser)                                                                          \
     {                                                                                              \
-        name, VAR_KEY(sizeof name - 1, name[sizeof IL_V_PREFIX - 1]), parser                       \
+        name, VAR_KEY(sizeof name - 1, name[sizeof IL_V_PREFIX - 1]) + IL_FITS(name, 24), parser   \
     }
     VAR(IL_V_EVENTS, P_EVENTS),
     VAR(IL_V_BACKEND, P_BACKEND),

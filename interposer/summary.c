@@ -122,58 +122,50 @@ add_i64(struct line *l, int64_t v)
     add_int(l, (uint64_t)v, v < 0);
 }
 
-/* 1234567 -> "1,234,567"; returns the end */
+/*
+ * The numbers are written backward, from where they end (il.h's
+ * il_fmt_back_u64), into a scratch buffer's tail: no count of digits
+ * first, no second pass to group or to put the point in.  Each returns
+ * where the text starts; it ends at the q given.
+ */
+
+/* 1234567 -> "1,234,567" */
 static char *
-grouped(uint64_t v, char out[32])
+back_grouped(char *q, uint64_t v)
 {
-    char d[24];
-    size_t n = (size_t)(il_fmt_u64(d, v) - d), o = 0, next = n % 3 ? n % 3 : 3;
-    for (size_t i = 0; i < n; i++) {
-        if (i == next) {
-            out[o++] = ',';
-            next += 3;
-        }
-        out[o++] = d[i];
+    for (; v >= 1000; v /= 1000) {
+        unsigned g = (unsigned)(v % 1000);
+        q -= 4;
+        q[0] = ',';
+        q[1] = (char)('0' + g / 100);
+        __builtin_memcpy(q + 2, il_digit_pairs + 2 * (g % 100), 2);
     }
-    out[o] = 0;
-    return out + o;
+    return il_fmt_back_u64(q, v);
 }
 
-/* v / 10^places with `places` decimals, rounded down: "0.001234567";
- * returns the end */
+/* v / 10^places with `places` (1-9) decimals, rounded down:
+ * "0.001234567" */
 static char *
-fixed(uint64_t v, int places, char out[40])
+back_fixed(char *q, uint64_t v, int places)
 {
-    /* v's digits once, the point put in: "0." and zeros before them when
-     * there are no more than places */
-    char d[24];
-    int n = (int)(il_fmt_u64(d, v) - d), k = n - places;
-    char *p = out;
-    if (k > 0) {
-        il_copy_short(p, d, (size_t)k);
-        p += k;
-    } else {
-        *p++ = '0';
-    }
-    *p++ = '.';
-    if (k < 0) { /* at most places - 1 zeros, below 16: out has room for all */
-        __builtin_memcpy(p, "0000000000000000", 16);
-        p -= k;
-        k = 0;
-    }
-    int frac = n < places ? n : places; /* the digits after the zeros */
-    il_copy_short(p, d + n - frac, (size_t)frac);
-    p += frac;
-    *p = 0;
-    return p;
+    static const uint32_t p10[10] = {1,      10,      100,      1000,      10000,
+                                     100000, 1000000, 10000000, 100000000, 1000000000};
+    uint32_t f = (uint32_t)(v % p10[places]);
+    int i = places;
+    for (; i >= 2; i -= 2, f /= 100)
+        __builtin_memcpy(q -= 2, il_digit_pairs + 2 * (f % 100), 2);
+    if (i)
+        *--q = (char)('0' + f);
+    *--q = '.';
+    return il_fmt_back_u64(q, v / p10[places]);
 }
 
-/* v / div rounded to `places` decimals, by long division (no 128-bit
- * arithmetic, which would call libgcc): "949.08"; returns the end */
+/* v / div rounded to `places` (1-9) decimals, by long division (no
+ * 128-bit arithmetic, which would call libgcc): "949.08" */
 static char *
-rounded(uint64_t v, uint64_t div, int places, char out[40])
+back_rounded(char *q, uint64_t v, uint64_t div, int places)
 {
-    uint64_t q = v / div, rem = v % div, digits = 0, scale = 1;
+    uint64_t whole = v / div, rem = v % div, digits = 0, scale = 1;
     for (int i = 0; i < places; i++) {
         rem *= 10; /* rem < div, so no overflow while div < 2^64 / 10 */
         digits = digits * 10 + rem / div;
@@ -183,10 +175,31 @@ rounded(uint64_t v, uint64_t div, int places, char out[40])
     if (rem >= div - rem) { /* rem / div >= 1/2: round up */
         if (++digits == scale) {
             digits = 0;
-            q++;
+            whole++;
         }
     }
-    return fixed(q * scale + digits, places, out);
+    return back_fixed(q, whole * scale + digits, places);
+}
+
+/* A scratch buffer for one number: the longest, a grouped 2^64 - 1, is
+ * 26 bytes; the text is written backward from NUM_END(b). */
+#define NUM_CAP 40
+#define NUM_END(b) ((b) + NUM_CAP)
+
+/* "  " and then s..end right-aligned in 18 columns: the numbers' column */
+static void
+add_column(struct line *l, const char *s, const char *end)
+{
+    size_t k = (size_t)(end - s);
+    if (k <= 18 && l->end - l->p >= 24) {
+        /* the spaces stored at once, the text over their end */
+        __builtin_memcpy(l->p, "                        ", 24);
+        il_copy_short(l->p + 20 - k, s, k);
+        l->p += 20;
+        return;
+    }
+    ADD(l, "  ");
+    add_pad_n(l, s, k, 18, 0);
 }
 
 /* perf's clock events count nanoseconds; perf stat prints them in msec */
@@ -194,6 +207,8 @@ static int
 is_ns_event(const char *name)
 {
     static const char ns[][12] = {"task-clock", "cpu-clock"};
+    if (name[0] != 't' && name[0] != 'c') /* most names: one test */
+        return 0;
     for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
         const char *a = name, *b = ns[k];
         while (*a && *a == *b)
@@ -207,10 +222,8 @@ is_ns_event(const char *name)
 static void
 add_seconds(struct line *l, uint64_t ns, const char *what, size_t n)
 {
-    char b[40];
-    size_t k = (size_t)(fixed(ns, 9, b) - b);
-    ADD(l, "  ");
-    add_pad_n(l, b, k, 18, 0);
+    char b[NUM_CAP];
+    add_column(l, back_fixed(NUM_END(b), ns, 9), NUM_END(b));
     add_n(l, what, n);
 }
 #define ADD_SECONDS(l, ns, lit) add_seconds((l), (ns), "" lit, sizeof(lit) - 1)
@@ -221,7 +234,8 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
     if (!cap)
         return 0;
     struct line l = {buf, buf + cap - 1};
-    char a[40], b[40];
+    char a[NUM_CAP], b[NUM_CAP];
+    char *ae = NUM_END(a), *be = NUM_END(b);
     ADD(&l, "\n Performance counter stats for '");
     char *start = l.p;
     for (int i = 0; i < s->argc && s->argv && s->argv[i]; i++) {
@@ -247,24 +261,22 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
     for (int i = 0; i < s->nev; i++) {
         const struct il_summary_event *e = &s->ev[i];
         int ns = is_ns_event(e->name);
-        ADD(&l, "  ");
         if (e->counted && ns) {
-            add_pad_n(&l, a, (size_t)(rounded(e->value, 1000000u, 2, a) - a), 18, 0);
+            add_column(&l, back_rounded(ae, e->value, 1000000u, 2), ae);
             ADD(&l, " msec ");
         } else if (e->counted) {
-            add_pad_n(&l, a, (size_t)(grouped(e->value, a) - a), 18, 0);
+            add_column(&l, back_grouped(ae, e->value), ae);
             ADD(&l, "      ");
         } else {
-            add_pad(&l, "<not counted>", 18, 0);
-            ADD(&l, "      ");
+            ADD(&l, "       <not counted>      ");
         }
         add_pad(&l, e->name, 24, 1);
         const char *sep = " # ";
         if (e->counted && ns && s->has_times && s->wall_ns) {
             /* perf stat's "CPUs utilized": the event's time over the wall's */
-            size_t k = (size_t)(rounded(e->value, s->wall_ns, 3, a) - a);
+            char *t = back_rounded(ae, e->value, s->wall_ns, 3);
             add(&l, sep);
-            add_n(&l, a, k);
+            add_n(&l, t, (size_t)(ae - t));
             ADD(&l, " CPUs utilized");
             sep = ", ";
         }
@@ -272,16 +284,18 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
             add(&l, sep);
             ADD(&l, "floor ");
             if (ns) {
-                add_n(&l, b, (size_t)(rounded(e->floor, 1000u, 2, b) - b));
+                char *t = back_rounded(be, e->floor, 1000u, 2);
+                add_n(&l, t, (size_t)(be - t));
                 ADD(&l, " usec");
             } else {
-                add_n(&l, b, (size_t)(grouped(e->floor, b) - b));
+                char *t = back_grouped(be, e->floor);
+                add_n(&l, t, (size_t)(be - t));
             }
         }
         if (e->counted && e->has_times && e->enabled && e->running < e->enabled) {
-            size_t k = (size_t)(fixed(e->running * 10000 / e->enabled, 2, a) - a);
+            char *t = back_fixed(ae, e->running * 10000 / e->enabled, 2);
             ADD(&l, "  (");
-            add_n(&l, a, k);
+            add_n(&l, t, (size_t)(ae - t));
             ADD(&l, "% running, multiplexed)");
         }
         if (!e->counted) {
@@ -297,15 +311,11 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
         ADD_SECONDS(&l, s->sys_ns, " seconds sys\n");
     }
     if (s->maxrss_kib >= 0) {
-        size_t k = (size_t)(il_fmt_i64(a, s->maxrss_kib) - a);
-        ADD(&l, "  ");
-        add_pad_n(&l, a, k, 18, 0);
+        add_column(&l, il_fmt_back_u64(ae, (uint64_t)s->maxrss_kib), ae);
         ADD(&l, " KiB maximum resident set\n");
     }
     if (s->has_ctx) {
-        size_t k = (size_t)(il_fmt_u64(a, s->ctx_voluntary) - a);
-        ADD(&l, "  ");
-        add_pad_n(&l, a, k, 18, 0);
+        add_column(&l, il_fmt_back_u64(ae, s->ctx_voluntary), ae);
         ADD(&l, " voluntary and ");
         add_num(&l, s->ctx_involuntary);
         ADD(&l, " involuntary context switches\n");

@@ -87,12 +87,6 @@ add_pad_n(struct line *l, const char *s, size_t k, size_t width, int left)
         add_n(l, s, k);
 }
 
-static void
-add_pad(struct line *l, const char *s, size_t width, int left)
-{
-    add_pad_n(l, s, strlen(s), width, left);
-}
-
 /* a number (signed: negative as a minus and its magnitude), formatted
  * in place where it fits (with the NUL the formatters write after it) */
 static void
@@ -110,10 +104,14 @@ add_int(struct line *l, uint64_t v, int neg)
     else
         add_n(l, b, (size_t)(q - b));
 }
-static void
+/* most are short and have room: formatted in place, inline */
+static inline __attribute__((always_inline)) void
 add_num(struct line *l, uint64_t v)
 {
-    add_int(l, v, 0);
+    if (l->end - l->p >= 24)
+        l->p = il_fmt_u64(l->p, v);
+    else
+        add_int(l, v, 0);
 }
 
 static void
@@ -141,6 +139,33 @@ back_grouped(char *q, uint64_t v)
         __builtin_memcpy(q + 2, il_digit_pairs + 2 * (g % 100), 2);
     }
     return il_fmt_back_u64(q, v);
+}
+
+/* x < 10^8 as its 8 digits, zero-padded, in memory order: the four
+ * halves, pairs and digits split in one 64-bit word at a time (each lane
+ * divided by a multiply and a shift exact for its range: /100 below
+ * 43,699, /10 below 179) */
+static inline uint64_t
+digits8(uint32_t x)
+{
+    uint64_t m = x / 10000 | (uint64_t)(x % 10000) << 32;
+    uint64_t h = (m * 10486 >> 20) & 0x0000007F0000007FULL;
+    m = h | (m - h * 100) << 16;
+    h = (m * 103 >> 10) & 0x000F000F000F000FULL;
+    m = h | (m - h * 10) << 8;
+    return m + 0x3030303030303030ULL;
+}
+
+/* ns as seconds with 9 decimals: "0.000025888" */
+static char *
+back_seconds(char *q, uint64_t ns)
+{
+    uint32_t f = (uint32_t)(ns % 1000000000u);
+    uint64_t d = digits8(f % 100000000u);
+    __builtin_memcpy(q -= 8, &d, 8);
+    *--q = (char)('0' + f / 100000000u);
+    *--q = '.';
+    return il_fmt_back_u64(q, ns / 1000000000u);
 }
 
 /* v / 10^places with `places` (1-9) decimals, rounded down:
@@ -202,28 +227,20 @@ add_column(struct line *l, const char *s, const char *end)
     add_pad_n(l, s, k, 18, 0);
 }
 
-/* perf's clock events count nanoseconds; perf stat prints them in msec */
+/* perf's clock events count nanoseconds; perf stat prints them in msec
+ * (the name's length k known: no byte read past it) */
 static int
-is_ns_event(const char *name)
+is_ns_event(const char *name, size_t k)
 {
-    static const char ns[][12] = {"task-clock", "cpu-clock"};
-    if (name[0] != 't' && name[0] != 'c') /* most names: one test */
-        return 0;
-    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
-        const char *a = name, *b = ns[k];
-        while (*a && *a == *b)
-            a++, b++;
-        if (!*a && !*b)
-            return 1;
-    }
-    return 0;
+    return (k == 10 && il_same_bytes(name, "task-clock", 10)) ||
+           (k == 9 && il_same_bytes(name, "cpu-clock", 9));
 }
 
 static void
 add_seconds(struct line *l, uint64_t ns, const char *what, size_t n)
 {
     char b[NUM_CAP];
-    add_column(l, back_fixed(NUM_END(b), ns, 9), NUM_END(b));
+    add_column(l, back_seconds(NUM_END(b), ns), NUM_END(b));
     add_n(l, what, n);
 }
 #define ADD_SECONDS(l, ns, lit) add_seconds((l), (ns), "" lit, sizeof(lit) - 1)
@@ -260,7 +277,8 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
     ADD(&l, "):\n\n");
     for (int i = 0; i < s->nev; i++) {
         const struct il_summary_event *e = &s->ev[i];
-        int ns = is_ns_event(e->name);
+        size_t namelen = strlen(e->name);
+        int ns = is_ns_event(e->name, namelen);
         if (e->counted && ns) {
             add_column(&l, back_rounded(ae, e->value, 1000000u, 2), ae);
             ADD(&l, " msec ");
@@ -270,7 +288,7 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
         } else {
             ADD(&l, "       <not counted>      ");
         }
-        add_pad(&l, e->name, 24, 1);
+        add_pad_n(&l, e->name, namelen, 24, 1);
         const char *sep = " # ";
         if (e->counted && ns && s->has_times && s->wall_ns) {
             /* perf stat's "CPUs utilized": the event's time over the wall's */

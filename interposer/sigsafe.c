@@ -367,31 +367,34 @@ il_iso8601(const struct timespec *ts, char out[32])
     }
     int64_t z = days + 719468;
     int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t y = yoe + era * 400;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    int64_t d = doy - (153 * mp + 2) / 5 + 1;
-    int64_t m = mp < 10 ? mp + 3 : mp - 9;
+    /* within an era all is small and not negative: 32-bit unsigned
+     * arithmetic, whose divisions by constants are the shortest */
+    uint32_t doe = (uint32_t)(z - era * 146097); /* [0, 146096] */
+    uint32_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t y = (int64_t)yoe + era * 400;
+    uint32_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    uint32_t mp = (5 * doy + 2) / 153;
+    uint32_t d = doy - (153 * mp + 2) / 5 + 1;
+    uint32_t m = mp < 10 ? mp + 3 : mp - 9;
     if (m <= 2)
         y++;
     char *p = out;
     if (y < 0 || y > 9999) { /* not a four-digit year: as it is */
         p = il_fmt_i64(p, y);
     } else {
-        *p++ = (char)('0' + y / 1000);
-        *p++ = (char)('0' + y / 100 % 10);
-        *p++ = (char)('0' + y / 10 % 10);
-        *p++ = (char)('0' + y % 10);
+        uint32_t yy = (uint32_t)y;
+        __builtin_memcpy(p, il_digit_pairs + 2 * (yy / 100), 2);
+        __builtin_memcpy(p + 2, il_digit_pairs + 2 * (yy % 100), 2);
+        p += 4;
     }
-    const int64_t f[5] = {m, d, rem / 3600, rem % 3600 / 60, rem % 60};
+    uint32_t r = (uint32_t)rem; /* [0, 86399] */
+    const uint32_t f[5] = {m, d, r / 3600, r % 3600 / 60, r % 60};
     static const char sep[6] = "-T::Z";
     *p++ = '-';
     for (int i = 0; i < 5; i++) {
-        *p++ = (char)('0' + f[i] / 10);
-        *p++ = (char)('0' + f[i] % 10);
-        *p++ = sep[i];
+        __builtin_memcpy(p, il_digit_pairs + 2 * f[i], 2);
+        p[2] = sep[i];
+        p += 3;
     }
     *p = 0;
     return p;

@@ -58,8 +58,21 @@ add_spaces(struct line *l, size_t n)
     }
 }
 
-/* k bytes of s, right-aligned (left: left-aligned) in width columns */
+/* k bytes of s, right-aligned (left: left-aligned) in width columns,
+ * where they do not all fit */
 static void
+add_pad_cut(struct line *l, const char *s, size_t k, size_t width, int left)
+{
+    size_t pad = k < width ? width - k : 0;
+    if (left)
+        add_n(l, s, k);
+    add_spaces(l, pad);
+    if (!left)
+        add_n(l, s, k);
+}
+
+/* k bytes of s, right-aligned (left: left-aligned) in width columns */
+static inline __attribute__((always_inline)) void
 add_pad_n(struct line *l, const char *s, size_t k, size_t width, int left)
 {
     size_t pad = k < width ? width - k : 0;
@@ -80,11 +93,7 @@ add_pad_n(struct line *l, const char *s, size_t k, size_t width, int left)
         l->p = q;
         return;
     }
-    if (left)
-        add_n(l, s, k);
-    add_spaces(l, pad);
-    if (!left)
-        add_n(l, s, k);
+    add_pad_cut(l, s, k, width, left);
 }
 
 /* a number (signed: negative as a minus and its magnitude), formatted
@@ -114,10 +123,13 @@ add_num(struct line *l, uint64_t v)
         add_int(l, v, 0);
 }
 
-static void
+static inline __attribute__((always_inline)) void
 add_i64(struct line *l, int64_t v)
 {
-    add_int(l, (uint64_t)v, v < 0);
+    if (v >= 0 && l->end - l->p >= 24)
+        l->p = il_fmt_u64(l->p, (uint64_t)v);
+    else
+        add_int(l, (uint64_t)v, v < 0);
 }
 
 /*
@@ -211,20 +223,26 @@ back_rounded(char *q, uint64_t v, uint64_t div, int places)
 #define NUM_CAP 40
 #define NUM_END(b) ((b) + NUM_CAP)
 
-/* "  " and then s..end right-aligned in 18 columns: the numbers' column */
 static void
+add_column_cut(struct line *l, const char *s, size_t k)
+{
+    ADD(l, "  ");
+    add_pad_n(l, s, k, 18, 0);
+}
+
+/* "  " and then s..end right-aligned in 18 columns: the numbers' column
+ * (inline: the spaces stored at once, the text over their end) */
+static inline __attribute__((always_inline)) void
 add_column(struct line *l, const char *s, const char *end)
 {
     size_t k = (size_t)(end - s);
     if (k <= 18 && l->end - l->p >= 24) {
-        /* the spaces stored at once, the text over their end */
         __builtin_memcpy(l->p, "                        ", 24);
         il_copy_short(l->p + 20 - k, s, k);
         l->p += 20;
-        return;
+    } else {
+        add_column_cut(l, s, k);
     }
-    ADD(l, "  ");
-    add_pad_n(l, s, k, 18, 0);
 }
 
 /* perf's clock events count nanoseconds; perf stat prints them in msec
@@ -236,7 +254,7 @@ is_ns_event(const char *name, size_t k)
            (k == 9 && il_same_bytes(name, "cpu-clock", 9));
 }
 
-static void
+static inline __attribute__((always_inline)) void
 add_seconds(struct line *l, uint64_t ns, const char *what, size_t n)
 {
     char b[NUM_CAP];
@@ -289,18 +307,20 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
             ADD(&l, "       <not counted>      ");
         }
         add_pad_n(&l, e->name, namelen, 24, 1);
-        const char *sep = " # ";
+        int first = 1; /* " # " before the first comment, ", " between */
         if (e->counted && ns && s->has_times && s->wall_ns) {
             /* perf stat's "CPUs utilized": the event's time over the wall's */
             char *t = back_rounded(ae, e->value, s->wall_ns, 3);
-            add(&l, sep);
+            ADD(&l, " # ");
             add_n(&l, t, (size_t)(ae - t));
             ADD(&l, " CPUs utilized");
-            sep = ", ";
+            first = 0;
         }
         if (e->counted && e->has_floor) {
-            add(&l, sep);
-            ADD(&l, "floor ");
+            if (first)
+                ADD(&l, " # floor ");
+            else
+                ADD(&l, ", floor ");
             if (ns) {
                 char *t = back_rounded(be, e->floor, 1000u, 2);
                 add_n(&l, t, (size_t)(be - t));

@@ -172,6 +172,13 @@ il_finish_blocked(enum il_how how, int status, int sig, const char *exec_path, i
             il.end_sig = sig;
             il.end_exec = exec_path;
         }
+        /* An exit() before our constructor: glibc's exit runs after this
+         * record, with the handlers other constructors registered, the
+         * final flush (SIGPIPE) and other threads' exit() let through
+         * (exit.c): any of them may end the process otherwise, so the
+         * record cannot know (review: exit(7) recorded, 12 the status). */
+        if (kind == IL_END_EARLY && r == IL_CLAIMED)
+            il.end_uncertain = 1;
         wrote = il.phase <= IL_PHASE_RUNNING;
         il_write_record();
     }

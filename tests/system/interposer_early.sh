@@ -31,6 +31,8 @@ assert_eq "$rc" 7 "status"
 assert_eq "$(nrec r.jsonl)" 1 "records"
 assert_true "valid" valid r.jsonl
 assert_match "$(jget r.jsonl 'r[0]["errors"][0]')" "before main" "error"
+assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "status", "certain")]')" \
+	'["exit", 7, false]' "exit 7, and not certain: glibc's exit and its handlers run after the record"
 
 try "exit() in the early constructor, then two more threads in exit(): as without the library"
 # review7 finding 1: the early exit() claims the ending but runs glibc's
@@ -48,6 +50,8 @@ else
 	assert_eq "$?" 12 "status: the third thread's (124: hung)"
 	assert_eq "$(nrec r.jsonl)" 1 "records"
 	assert_match "$(jget r.jsonl 'r[0]["errors"][0]')" "before main" "error"
+	assert_eq "$(jget r.jsonl 'r[0]["exit"]["certain"]')" false \
+		"certain (the record says exit 7; the third thread's 12 ended it)"
 fi
 
 try "_exit() in the early constructor: one record"

@@ -272,6 +272,25 @@ struct il_state {
 extern struct il_state il IL_HIDDEN;
 
 /* sigsafe.c: signal-safe formatting and output */
+/* "00".."99": each pair of decimal digits, for a two-byte move */
+extern const char il_digit_pairs[201] IL_HIDDEN;
+/* v's decimal digits written backward, so that they end just before q;
+ * returns the first.  32-bit divisions once the rest fits (most numbers
+ * do: a shorter multiply), each pair one two-byte move. */
+static inline char *
+il_fmt_back_u64(char *q, uint64_t v)
+{
+    for (; v > 0xffffffffu; v /= 100)
+        __builtin_memcpy(q -= 2, il_digit_pairs + 2 * (v % 100), 2);
+    uint32_t w = (uint32_t)v;
+    for (; w >= 100; w /= 100)
+        __builtin_memcpy(q -= 2, il_digit_pairs + 2 * (w % 100), 2);
+    if (w >= 10)
+        __builtin_memcpy(q -= 2, il_digit_pairs + 2 * w, 2);
+    else
+        *--q = (char)('0' + w);
+    return q;
+}
 IL_HIDDEN char *il_fmt_u64(char *p, uint64_t v);
 IL_HIDDEN char *il_fmt_i64(char *p, int64_t v);
 IL_HIDDEN char *il_fmt_hex(char *p, uint64_t v);

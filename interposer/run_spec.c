@@ -288,9 +288,12 @@ il_run_end(int measured)
         il_summary_print(il_stderr_fd());
     il_sys_unlink(il.cfg.run_spec);
     char dir[IL_PATH_MAX];
-    il_strlcpy(dir, il.cfg.run_spec, sizeof dir);
-    char *slash = strrchr(dir, '/');
-    if (slash && slash != dir) {
+    size_t n = il_strlcpy(dir, il.cfg.run_spec, sizeof dir);
+    /* the last slash, from the end: the spec's own name is short */
+    char *slash = dir + (n < sizeof dir ? n : sizeof dir - 1);
+    while (slash > dir && *slash != '/')
+        slash--;
+    if (slash != dir) {
         *slash = 0;
         il_sys_rmdir(dir);
     }

@@ -29,15 +29,16 @@ il_strlcpy(char *dst, const char *src, size_t n)
     return len;
 }
 
+const char il_digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
 char *
 il_fmt_u64(char *p, uint64_t v)
 {
     /* the digits counted first, then written in place from the end, two
      * per division: this formats every number of a record */
-    static const char pairs[] =
-        "00010203040506070809101112131415161718192021222324252627282930313233"
-        "34353637383940414243444546474849505152535455565758596061626364656667"
-        "6869707172737475767778798081828384858687888990919293949596979899";
     static const uint64_t pow10[20] = {
         1ULL,
         10ULL,
@@ -70,19 +71,8 @@ il_fmt_u64(char *p, uint64_t v)
     int n = t + 1 - (v < pow10[t]);
     char *q = p + n;
     *q = 0;
-    /* 64-bit divisions only while the rest needs them: most numbers fit in
-     * 32 bits, whose division by 100 is a shorter multiply; each pair one
-     * two-byte move */
-    for (; v > 0xffffffffu; v /= 100)
-        __builtin_memcpy(q -= 2, pairs + 2 * (v % 100), 2);
-    uint32_t w = (uint32_t)v;
-    for (; w >= 100; w /= 100)
-        __builtin_memcpy(q -= 2, pairs + 2 * (w % 100), 2);
-    if (w >= 10)
-        __builtin_memcpy(q - 2, pairs + 2 * w, 2);
-    else
-        q[-1] = (char)('0' + w);
-    return p + n;
+    il_fmt_back_u64(q, v);
+    return q;
 }
 
 char *
@@ -98,15 +88,26 @@ il_fmt_i64(char *p, int64_t v)
 char *
 il_fmt_hex(char *p, uint64_t v)
 {
-    static const char hx[] = "0123456789abcdef";
+    /* two digits a byte, one two-byte move each: an address is 11-12 */
+    static const char hx[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+                             "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+                             "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+                             "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+                             "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+                             "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+                             "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+                             "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
     int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
     *p++ = '0';
     *p++ = 'x';
     char *q = p + n;
     *q = 0;
-    do
-        *--q = hx[v & 15];
-    while (v >>= 4);
+    for (; v > 0xff; v >>= 8)
+        __builtin_memcpy(q -= 2, hx + 2 * (v & 0xff), 2);
+    if (v > 0xf)
+        __builtin_memcpy(q - 2, hx + 2 * v, 2);
+    else
+        q[-1] = hx[2 * v + 1];
     return p + n;
 }
 
@@ -365,31 +366,34 @@ il_iso8601(const struct timespec *ts, char out[32])
     }
     int64_t z = days + 719468;
     int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t y = yoe + era * 400;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    int64_t d = doy - (153 * mp + 2) / 5 + 1;
-    int64_t m = mp < 10 ? mp + 3 : mp - 9;
+    /* within an era all is small and not negative: 32-bit unsigned
+     * arithmetic, whose divisions by constants are the shortest */
+    uint32_t doe = (uint32_t)(z - era * 146097); /* [0, 146096] */
+    uint32_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t y = (int64_t)yoe + era * 400;
+    uint32_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    uint32_t mp = (5 * doy + 2) / 153;
+    uint32_t d = doy - (153 * mp + 2) / 5 + 1;
+    uint32_t m = mp < 10 ? mp + 3 : mp - 9;
     if (m <= 2)
         y++;
     char *p = out;
     if (y < 0 || y > 9999) { /* not a four-digit year: as it is */
         p = il_fmt_i64(p, y);
     } else {
-        *p++ = (char)('0' + y / 1000);
-        *p++ = (char)('0' + y / 100 % 10);
-        *p++ = (char)('0' + y / 10 % 10);
-        *p++ = (char)('0' + y % 10);
+        uint32_t yy = (uint32_t)y;
+        __builtin_memcpy(p, il_digit_pairs + 2 * (yy / 100), 2);
+        __builtin_memcpy(p + 2, il_digit_pairs + 2 * (yy % 100), 2);
+        p += 4;
     }
-    const int64_t f[5] = {m, d, rem / 3600, rem % 3600 / 60, rem % 60};
+    uint32_t r = (uint32_t)rem; /* [0, 86399] */
+    const uint32_t f[5] = {m, d, r / 3600, r % 3600 / 60, r % 60};
     static const char sep[6] = "-T::Z";
     *p++ = '-';
     for (int i = 0; i < 5; i++) {
-        *p++ = (char)('0' + f[i] / 10);
-        *p++ = (char)('0' + f[i] % 10);
-        *p++ = sep[i];
+        __builtin_memcpy(p, il_digit_pairs + 2 * f[i], 2);
+        p[2] = sep[i];
+        p += 3;
     }
     *p = 0;
     return p;

@@ -58,8 +58,21 @@ add_spaces(struct line *l, size_t n)
     }
 }
 
-/* k bytes of s, right-aligned (left: left-aligned) in width columns */
+/* k bytes of s, right-aligned (left: left-aligned) in width columns,
+ * where they do not all fit */
 static void
+add_pad_cut(struct line *l, const char *s, size_t k, size_t width, int left)
+{
+    size_t pad = k < width ? width - k : 0;
+    if (left)
+        add_n(l, s, k);
+    add_spaces(l, pad);
+    if (!left)
+        add_n(l, s, k);
+}
+
+/* k bytes of s, right-aligned (left: left-aligned) in width columns */
+static inline __attribute__((always_inline)) void
 add_pad_n(struct line *l, const char *s, size_t k, size_t width, int left)
 {
     size_t pad = k < width ? width - k : 0;
@@ -80,17 +93,7 @@ add_pad_n(struct line *l, const char *s, size_t k, size_t width, int left)
         l->p = q;
         return;
     }
-    if (left)
-        add_n(l, s, k);
-    add_spaces(l, pad);
-    if (!left)
-        add_n(l, s, k);
-}
-
-static void
-add_pad(struct line *l, const char *s, size_t width, int left)
-{
-    add_pad_n(l, s, strlen(s), width, left);
+    add_pad_cut(l, s, k, width, left);
 }
 
 /* a number (signed: negative as a minus and its magnitude), formatted
@@ -110,70 +113,96 @@ add_int(struct line *l, uint64_t v, int neg)
     else
         add_n(l, b, (size_t)(q - b));
 }
-static void
+/* most are short and have room: formatted in place, inline */
+static inline __attribute__((always_inline)) void
 add_num(struct line *l, uint64_t v)
 {
-    add_int(l, v, 0);
+    if (l->end - l->p >= 24)
+        l->p = il_fmt_u64(l->p, v);
+    else
+        add_int(l, v, 0);
 }
 
-static void
+static inline __attribute__((always_inline)) void
 add_i64(struct line *l, int64_t v)
 {
-    add_int(l, (uint64_t)v, v < 0);
+    if (v >= 0 && l->end - l->p >= 24)
+        l->p = il_fmt_u64(l->p, (uint64_t)v);
+    else
+        add_int(l, (uint64_t)v, v < 0);
 }
 
-/* 1234567 -> "1,234,567"; returns the end */
+/*
+ * The numbers are written backward, from where they end (il.h's
+ * il_fmt_back_u64), into a scratch buffer's tail: no count of digits
+ * first, no second pass to group or to put the point in.  Each returns
+ * where the text starts; it ends at the q given.
+ */
+
+/* 1234567 -> "1,234,567" */
 static char *
-grouped(uint64_t v, char out[32])
+back_grouped(char *q, uint64_t v)
 {
-    char d[24];
-    size_t n = (size_t)(il_fmt_u64(d, v) - d), o = 0, next = n % 3 ? n % 3 : 3;
-    for (size_t i = 0; i < n; i++) {
-        if (i == next) {
-            out[o++] = ',';
-            next += 3;
-        }
-        out[o++] = d[i];
+    for (; v >= 1000; v /= 1000) {
+        unsigned g = (unsigned)(v % 1000);
+        q -= 4;
+        q[0] = ',';
+        q[1] = (char)('0' + g / 100);
+        __builtin_memcpy(q + 2, il_digit_pairs + 2 * (g % 100), 2);
     }
-    out[o] = 0;
-    return out + o;
+    return il_fmt_back_u64(q, v);
 }
 
-/* v / 10^places with `places` decimals, rounded down: "0.001234567";
- * returns the end */
-static char *
-fixed(uint64_t v, int places, char out[40])
+/* x < 10^8 as its 8 digits, zero-padded, in memory order: the four
+ * halves, pairs and digits split in one 64-bit word at a time (each lane
+ * divided by a multiply and a shift exact for its range: /100 below
+ * 43,699, /10 below 179) */
+static inline uint64_t
+digits8(uint32_t x)
 {
-    /* v's digits once, the point put in: "0." and zeros before them when
-     * there are no more than places */
-    char d[24];
-    int n = (int)(il_fmt_u64(d, v) - d), k = n - places;
-    char *p = out;
-    if (k > 0) {
-        il_copy_short(p, d, (size_t)k);
-        p += k;
-    } else {
-        *p++ = '0';
-    }
-    *p++ = '.';
-    if (k < 0) { /* at most places - 1 zeros, below 16: out has room for all */
-        __builtin_memcpy(p, "0000000000000000", 16);
-        p -= k;
-        k = 0;
-    }
-    int frac = n < places ? n : places; /* the digits after the zeros */
-    il_copy_short(p, d + n - frac, (size_t)frac);
-    p += frac;
-    *p = 0;
-    return p;
+    uint64_t m = x / 10000 | (uint64_t)(x % 10000) << 32;
+    uint64_t h = (m * 10486 >> 20) & 0x0000007F0000007FULL;
+    m = h | (m - h * 100) << 16;
+    h = (m * 103 >> 10) & 0x000F000F000F000FULL;
+    m = h | (m - h * 10) << 8;
+    return m + 0x3030303030303030ULL;
 }
 
-/* v / div rounded to `places` decimals, by long division (no 128-bit
- * arithmetic, which would call libgcc): "949.08"; returns the end */
+/* ns as seconds with 9 decimals: "0.000025888" */
 static char *
-rounded(uint64_t v, uint64_t div, int places, char out[40])
+back_seconds(char *q, uint64_t ns)
 {
-    uint64_t q = v / div, rem = v % div, digits = 0, scale = 1;
+    uint32_t f = (uint32_t)(ns % 1000000000u);
+    uint64_t d = digits8(f % 100000000u);
+    __builtin_memcpy(q -= 8, &d, 8);
+    *--q = (char)('0' + f / 100000000u);
+    *--q = '.';
+    return il_fmt_back_u64(q, ns / 1000000000u);
+}
+
+/* v / 10^places with `places` (1-9) decimals, rounded down:
+ * "0.001234567" */
+static char *
+back_fixed(char *q, uint64_t v, int places)
+{
+    static const uint32_t p10[10] = {1,      10,      100,      1000,      10000,
+                                     100000, 1000000, 10000000, 100000000, 1000000000};
+    uint32_t f = (uint32_t)(v % p10[places]);
+    int i = places;
+    for (; i >= 2; i -= 2, f /= 100)
+        __builtin_memcpy(q -= 2, il_digit_pairs + 2 * (f % 100), 2);
+    if (i)
+        *--q = (char)('0' + f);
+    *--q = '.';
+    return il_fmt_back_u64(q, v / p10[places]);
+}
+
+/* v / div rounded to `places` (1-9) decimals, by long division (no
+ * 128-bit arithmetic, which would call libgcc): "949.08" */
+static char *
+back_rounded(char *q, uint64_t v, uint64_t div, int places)
+{
+    uint64_t whole = v / div, rem = v % div, digits = 0, scale = 1;
     for (int i = 0; i < places; i++) {
         rem *= 10; /* rem < div, so no overflow while div < 2^64 / 10 */
         digits = digits * 10 + rem / div;
@@ -183,34 +212,53 @@ rounded(uint64_t v, uint64_t div, int places, char out[40])
     if (rem >= div - rem) { /* rem / div >= 1/2: round up */
         if (++digits == scale) {
             digits = 0;
-            q++;
+            whole++;
         }
     }
-    return fixed(q * scale + digits, places, out);
+    return back_fixed(q, whole * scale + digits, places);
 }
 
-/* perf's clock events count nanoseconds; perf stat prints them in msec */
-static int
-is_ns_event(const char *name)
-{
-    static const char ns[][12] = {"task-clock", "cpu-clock"};
-    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
-        const char *a = name, *b = ns[k];
-        while (*a && *a == *b)
-            a++, b++;
-        if (!*a && !*b)
-            return 1;
-    }
-    return 0;
-}
+/* A scratch buffer for one number: the longest, a grouped 2^64 - 1, is
+ * 26 bytes; the text is written backward from NUM_END(b). */
+#define NUM_CAP 40
+#define NUM_END(b) ((b) + NUM_CAP)
 
 static void
+add_column_cut(struct line *l, const char *s, size_t k)
+{
+    ADD(l, "  ");
+    add_pad_n(l, s, k, 18, 0);
+}
+
+/* "  " and then s..end right-aligned in 18 columns: the numbers' column
+ * (inline: the spaces stored at once, the text over their end) */
+static inline __attribute__((always_inline)) void
+add_column(struct line *l, const char *s, const char *end)
+{
+    size_t k = (size_t)(end - s);
+    if (k <= 18 && l->end - l->p >= 24) {
+        __builtin_memcpy(l->p, "                        ", 24);
+        il_copy_short(l->p + 20 - k, s, k);
+        l->p += 20;
+    } else {
+        add_column_cut(l, s, k);
+    }
+}
+
+/* perf's clock events count nanoseconds; perf stat prints them in msec
+ * (the name's length k known: no byte read past it) */
+static int
+is_ns_event(const char *name, size_t k)
+{
+    return (k == 10 && il_same_bytes(name, "task-clock", 10)) ||
+           (k == 9 && il_same_bytes(name, "cpu-clock", 9));
+}
+
+static inline __attribute__((always_inline)) void
 add_seconds(struct line *l, uint64_t ns, const char *what, size_t n)
 {
-    char b[40];
-    size_t k = (size_t)(fixed(ns, 9, b) - b);
-    ADD(l, "  ");
-    add_pad_n(l, b, k, 18, 0);
+    char b[NUM_CAP];
+    add_column(l, back_seconds(NUM_END(b), ns), NUM_END(b));
     add_n(l, what, n);
 }
 #define ADD_SECONDS(l, ns, lit) add_seconds((l), (ns), "" lit, sizeof(lit) - 1)
@@ -221,7 +269,8 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
     if (!cap)
         return 0;
     struct line l = {buf, buf + cap - 1};
-    char a[40], b[40];
+    char a[NUM_CAP], b[NUM_CAP];
+    char *ae = NUM_END(a), *be = NUM_END(b);
     ADD(&l, "\n Performance counter stats for '");
     char *start = l.p;
     for (int i = 0; i < s->argc && s->argv && s->argv[i]; i++) {
@@ -246,42 +295,45 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
     ADD(&l, "):\n\n");
     for (int i = 0; i < s->nev; i++) {
         const struct il_summary_event *e = &s->ev[i];
-        int ns = is_ns_event(e->name);
-        ADD(&l, "  ");
+        size_t namelen = strlen(e->name);
+        int ns = is_ns_event(e->name, namelen);
         if (e->counted && ns) {
-            add_pad_n(&l, a, (size_t)(rounded(e->value, 1000000u, 2, a) - a), 18, 0);
+            add_column(&l, back_rounded(ae, e->value, 1000000u, 2), ae);
             ADD(&l, " msec ");
         } else if (e->counted) {
-            add_pad_n(&l, a, (size_t)(grouped(e->value, a) - a), 18, 0);
+            add_column(&l, back_grouped(ae, e->value), ae);
             ADD(&l, "      ");
         } else {
-            add_pad(&l, "<not counted>", 18, 0);
-            ADD(&l, "      ");
+            ADD(&l, "       <not counted>      ");
         }
-        add_pad(&l, e->name, 24, 1);
-        const char *sep = " # ";
+        add_pad_n(&l, e->name, namelen, 24, 1);
+        int first = 1; /* " # " before the first comment, ", " between */
         if (e->counted && ns && s->has_times && s->wall_ns) {
             /* perf stat's "CPUs utilized": the event's time over the wall's */
-            size_t k = (size_t)(rounded(e->value, s->wall_ns, 3, a) - a);
-            add(&l, sep);
-            add_n(&l, a, k);
+            char *t = back_rounded(ae, e->value, s->wall_ns, 3);
+            ADD(&l, " # ");
+            add_n(&l, t, (size_t)(ae - t));
             ADD(&l, " CPUs utilized");
-            sep = ", ";
+            first = 0;
         }
         if (e->counted && e->has_floor) {
-            add(&l, sep);
-            ADD(&l, "floor ");
+            if (first)
+                ADD(&l, " # floor ");
+            else
+                ADD(&l, ", floor ");
             if (ns) {
-                add_n(&l, b, (size_t)(rounded(e->floor, 1000u, 2, b) - b));
+                char *t = back_rounded(be, e->floor, 1000u, 2);
+                add_n(&l, t, (size_t)(be - t));
                 ADD(&l, " usec");
             } else {
-                add_n(&l, b, (size_t)(grouped(e->floor, b) - b));
+                char *t = back_grouped(be, e->floor);
+                add_n(&l, t, (size_t)(be - t));
             }
         }
         if (e->counted && e->has_times && e->enabled && e->running < e->enabled) {
-            size_t k = (size_t)(fixed(e->running * 10000 / e->enabled, 2, a) - a);
+            char *t = back_fixed(ae, e->running * 10000 / e->enabled, 2);
             ADD(&l, "  (");
-            add_n(&l, a, k);
+            add_n(&l, t, (size_t)(ae - t));
             ADD(&l, "% running, multiplexed)");
         }
         if (!e->counted) {
@@ -297,15 +349,11 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
         ADD_SECONDS(&l, s->sys_ns, " seconds sys\n");
     }
     if (s->maxrss_kib >= 0) {
-        size_t k = (size_t)(il_fmt_i64(a, s->maxrss_kib) - a);
-        ADD(&l, "  ");
-        add_pad_n(&l, a, k, 18, 0);
+        add_column(&l, il_fmt_back_u64(ae, (uint64_t)s->maxrss_kib), ae);
         ADD(&l, " KiB maximum resident set\n");
     }
     if (s->has_ctx) {
-        size_t k = (size_t)(il_fmt_u64(a, s->ctx_voluntary) - a);
-        ADD(&l, "  ");
-        add_pad_n(&l, a, k, 18, 0);
+        add_column(&l, il_fmt_back_u64(ae, s->ctx_voluntary), ae);
         ADD(&l, " voluntary and ");
         add_num(&l, s->ctx_involuntary);
         ADD(&l, " involuntary context switches\n");

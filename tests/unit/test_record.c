@@ -254,6 +254,85 @@ test_summary_format(void **state)
     assert_int_equal(out[39], 0);
 }
 
+/* The numbers' edges, as the summary writes them backward into their
+ * column: seconds around the fraction's eight-digit word and past 18
+ * columns, grouping at each thousand, the widest count. */
+static void
+test_summary_numbers(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t ns;
+        const char *text; /* the line, with its two spaces and column */
+    } secs[] = {
+        {0, "         0.000000000 seconds user\n"},
+        {7, "         0.000000007 seconds user\n"},
+        {99999999, "         0.099999999 seconds user\n"},
+        {100000000, "         0.100000000 seconds user\n"},
+        {999999999, "         0.999999999 seconds user\n"},
+        {1000000000, "         1.000000000 seconds user\n"},
+        {123456789012345678ULL, "  123456789.012345678 seconds user\n"},
+        {UINT64_MAX, "  18446744073.709551615 seconds user\n"},
+    };
+    static const struct {
+        uint64_t v;
+        const char *text;
+    } counts[] = {
+        {0, "                   0      page-faults"},
+        {999, "                 999      page-faults"},
+        {1000, "               1,000      page-faults"},
+        {999999, "             999,999      page-faults"},
+        {1000000, "           1,000,000      page-faults"},
+        {99999999999999ULL, "  99,999,999,999,999      page-faults"},
+        {UINT64_MAX, "  18,446,744,073,709,551,615      page-faults"},
+    };
+    struct il_summary_event ev = {"page-faults", 1, 0, 0, 0, 0, 0, 0, NULL};
+    struct il_summary s;
+    memset(&s, 0, sizeof s);
+    s.how = "exit";
+    s.backend = "perf";
+    s.has_times = 1;
+    s.maxrss_kib = -1;
+    char out[4096];
+    for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
+        s.user_ns = secs[i].ns;
+        il_summary_format(&s, out, sizeof out);
+        assert_non_null(strstr(out, secs[i].text));
+    }
+    /* and against printf: every power of ten and its neighbours, then
+     * pseudo-random values of every length */
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < 20000; i++) {
+        uint64_t v;
+        if (i < 60) {
+            v = 1;
+            for (int k = 0; k < i / 3; k++)
+                v *= 10;
+            v = v + (uint64_t)(i % 3) - 1;
+        } else {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v = x >> (x % 64);
+        }
+        char want[64], num[40];
+        snprintf(num, sizeof num, "%llu.%09llu", (unsigned long long)(v / 1000000000u),
+                 (unsigned long long)(v % 1000000000u));
+        snprintf(want, sizeof want, "  %18s seconds user\n", num);
+        s.user_ns = v;
+        il_summary_format(&s, out, sizeof out);
+        assert_non_null(strstr(out, want));
+    }
+    s.has_times = 0;
+    s.nev = 1;
+    s.ev = &ev;
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        ev.value = counts[i].v;
+        il_summary_format(&s, out, sizeof out);
+        assert_non_null(strstr(out, counts[i].text));
+    }
+}
+
 static void
 test_utf8_sanitize(void **state)
 {
@@ -296,10 +375,10 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_record_fields),  cmocka_unit_test(test_record_signal_and_exec),
-        cmocka_unit_test(test_record_premain), cmocka_unit_test(test_utf8_sanitize),
-        cmocka_unit_test(test_every_byte),     cmocka_unit_test(test_summary_format),
-        cmocka_unit_test(test_formatting),
+        cmocka_unit_test(test_record_fields),   cmocka_unit_test(test_record_signal_and_exec),
+        cmocka_unit_test(test_record_premain),  cmocka_unit_test(test_utf8_sanitize),
+        cmocka_unit_test(test_every_byte),      cmocka_unit_test(test_summary_format),
+        cmocka_unit_test(test_summary_numbers), cmocka_unit_test(test_formatting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

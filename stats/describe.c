@@ -254,6 +254,9 @@ robust_scale(const double *x, size_t n, double med, double mad)
     return 1.2533 * s / (double)n;
 }
 
+/* Lags il_acf sums side by side. */
+#define IL_ACF_SIDE 10
+
 size_t
 il_acf(const double *x, size_t n, size_t maxlag, double *acf)
 {
@@ -264,11 +267,27 @@ il_acf(const double *x, size_t n, size_t maxlag, double *acf)
         maxlag = n - 1;
     if (c0 == 0)
         return 0;
-    for (size_t k = 1; k <= maxlag; k++) {
-        double c = 0;
-        for (size_t t = 0; t + k < n; t++)
-            c += (x[t] - m) * (x[t + k] - m);
-        acf[k - 1] = c / c0;
+    /* Each lag's sum is added in t's order, as a loop a lag adds it (the
+     * same bits), but IL_ACF_SIDE lags side by side in one pass: their
+     * chains of additions are independent, so they overlap instead of
+     * waiting for each other, and x is read once a group of lags. */
+    for (size_t k0 = 1; k0 <= maxlag; k0 += IL_ACF_SIDE) {
+        size_t kn = maxlag - k0 + 1 < IL_ACF_SIDE ? maxlag - k0 + 1 : IL_ACF_SIDE;
+        double c[IL_ACF_SIDE] = {0};
+        size_t t = 0;
+        if (kn == IL_ACF_SIDE)
+            for (; t + k0 + IL_ACF_SIDE - 1 < n; t++) {
+                double a = x[t] - m;
+                for (size_t j = 0; j < IL_ACF_SIDE; j++)
+                    c[j] += a * (x[t + k0 + j] - m);
+            }
+        for (; t + k0 < n; t++) {
+            double a = x[t] - m;
+            for (size_t j = 0; j < kn && t + k0 + j < n; j++)
+                c[j] += a * (x[t + k0 + j] - m);
+        }
+        for (size_t j = 0; j < kn; j++)
+            acf[k0 + j - 1] = c[j] / c0;
     }
     return maxlag;
 }

@@ -214,10 +214,10 @@ quantiles_match_sort(void **state)
             for (size_t i = 0; i < n; i++) {
                 r = r * 6364136223846793005UL + 1442695040888963407UL;
                 unsigned long u = r >> 11;
-                x[i] = kind == 0   ? (double)(u % 7)                         /* ties */
-                       : kind == 1 ? 42.5                                    /* one value */
+                x[i] = kind == 0   ? (double)(u % 7) /* ties */
+                       : kind == 1 ? 42.5            /* one value */
                        : kind == 2 ? ldexp((double)(u % 1000) - 500, (int)(u >> 40) % 80 - 40)
-                       : kind == 3 ? 1e9 + (double)(u % 100000)              /* ns */
+                       : kind == 3 ? 1e9 + (double)(u % 100000) /* ns */
                                    : (double)(u % 3) - 1 + ((u >> 20) % 2 ? 0.5 : 0);
             }
             memcpy(sorted, x, n * sizeof *x);
@@ -321,6 +321,38 @@ group_records_halves(void **state)
     free(of);
 }
 
+/* il_acf sums its lags side by side: bit for bit the sums of one loop a
+ * lag in t's order, for every size and lag count around its groups of
+ * lags (and the plots' 40). */
+static void
+acf_matches_lag_by_lag(void **state)
+{
+    double x[120], got[64], want[64];
+    unsigned long r = 3;
+    for (size_t n = 1; n < 120; n++)
+        for (size_t ml = 0; ml <= 45; ml++) {
+            for (size_t i = 0; i < n; i++) {
+                r = r * 6364136223846793005UL + 1442695040888963407UL;
+                x[i] = (double)(r >> 40) * 1e-3 + (n % 2 ? 1e9 : 0);
+            }
+            memset(got, 0, sizeof got);
+            memset(want, 0, sizeof want);
+            double m = il_mean(x, n), c0 = 0;
+            for (size_t t = 0; t < n; t++)
+                c0 += (x[t] - m) * (x[t] - m);
+            size_t kw = ml > n - 1 ? n - 1 : ml;
+            for (size_t k = 1; k <= kw; k++) {
+                double c = 0;
+                for (size_t t = 0; t + k < n; t++)
+                    c += (x[t] - m) * (x[t + k] - m);
+                want[k - 1] = c / c0;
+            }
+            assert_int_equal(il_acf(x, n, ml, got), c0 == 0 ? 0 : kw);
+            if (c0 != 0 && memcmp(got, want, sizeof got) != 0)
+                fail_msg("n %zu lags %zu: not the lag-by-lag sums", n, ml);
+        }
+}
+
 int
 main(void)
 {
@@ -330,7 +362,7 @@ main(void)
         cmocka_unit_test(change_words),          cmocka_unit_test(arrange_levels),
         cmocka_unit_test(target_search),         cmocka_unit_test(median_matches_sort),
         cmocka_unit_test(group_records),         cmocka_unit_test(quantiles_match_sort),
-        cmocka_unit_test(group_records_halves),
+        cmocka_unit_test(group_records_halves),  cmocka_unit_test(acf_matches_lag_by_lag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -103,6 +103,16 @@ put_hex(struct out *o, uint64_t v)
     *o->p++ = '"';
 }
 
+/* the tail's facts that the summary prints too (il_record_written) */
+static struct il_written written;
+static int written_ok;
+
+const struct il_written *
+il_record_written(void)
+{
+    return written_ok ? &written : NULL;
+}
+
 static void
 put_bool(struct out *o, int v)
 {
@@ -463,7 +473,9 @@ put_setup(struct out *o)
     else
         PUT(o, "null");
     PUT(o, ",\"" IL_F_MAIN_SP "\":");
+    written.main_sp = o->p + 1;
     put_hex(o, il.main_sp);
+    written.main_sp_len = (size_t)(o->p - 1 - written.main_sp);
     PUT(o, ",\"" IL_F_MAIN_ENTRY "\":");
     if (il.main_tail)
         PUT(o, "\"" IL_MAIN_ENTRY_TAIL "\"");
@@ -478,7 +490,9 @@ put_setup(struct out *o)
     PUT(o, ",\"" IL_F_HEAP_OFFSET_REQ "\":");
     put_u64(o, il.cfg.heap_offset);
     PUT(o, ",\"" IL_F_HEAP_START "\":");
+    written.heap_start = o->p + 1;
     put_hex(o, il.heap_start);
+    written.heap_start_len = (size_t)(o->p - 1 - written.heap_start);
     PUT(o, ",\"" IL_F_HEAP_BASE "\":");
     put_hex(o, il.heap_base);
     PUT(o, ",\"" IL_F_CPUS "\":");
@@ -543,6 +557,7 @@ put_times(struct out *o)
 {
     struct il_usage u;
     il_usage(&u);
+    written.usage = u;
     PUT(o, ",\"" IL_F_TIMES "\":{\"" IL_F_WALL "\":");
     put_u64(o, u.wall);
     PUT(o, ",\"" IL_F_USER "\":");
@@ -613,6 +628,7 @@ il_record_finish(void)
     put_errors(&o, 0);
     *o.p++ = '}';
     *o.p++ = '\n';
+    written_ok = 1;
     return (size_t)(o.p - il.buf);
 }
 

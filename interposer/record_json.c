@@ -142,29 +142,12 @@ plain8(uint64_t x)
     return !(bad & highs);
 }
 
-/* A JSON string of n bytes of s: escaped, and valid UTF-8. */
+/* The rest of a JSON string from byte i of c's n, that the plain copy
+ * below left: escaped, and valid UTF-8. */
 static void
-put_strn(struct out *o, const char *s, size_t n)
+put_strn_rest(struct out *o, const unsigned char *c, size_t i, size_t n)
 {
     static const char hx[] = "0123456789abcdef";
-    const unsigned char *c = (const unsigned char *)s;
-    PUT(o, "\"");
-    size_t i = 0;
-    if (o->p < o->end && n < (size_t)(o->end - o->p)) {
-        /* the common case, a plain string: copied as it is scanned */
-        char *p = o->p;
-        for (uint64_t x; i + 8 <= n; i += 8) {
-            __builtin_memcpy(&x, c + i, 8);
-            if (!plain8(x))
-                break;
-            __builtin_memcpy(p + i, &x, 8);
-        }
-        while (i < n && plain[c[i]]) {
-            p[i] = (char)c[i];
-            i++;
-        }
-        o->p += i;
-    }
     while (i < n && o->p + 8 < o->end) {
         unsigned b = c[i];
         size_t run = 0;
@@ -206,6 +189,33 @@ put_strn(struct out *o, const char *s, size_t n)
             i++;
         }
     }
+}
+
+/* A JSON string of n bytes of s: escaped, and valid UTF-8.  Inline: the
+ * common case, a plain string with room, is copied as it is scanned, a
+ * word at a time. */
+static inline __attribute__((always_inline)) void
+put_strn(struct out *o, const char *s, size_t n)
+{
+    const unsigned char *c = (const unsigned char *)s;
+    PUT(o, "\"");
+    size_t i = 0;
+    if (o->p < o->end && n < (size_t)(o->end - o->p)) {
+        char *p = o->p;
+        for (uint64_t x; i + 8 <= n; i += 8) {
+            __builtin_memcpy(&x, c + i, 8);
+            if (!plain8(x))
+                break;
+            __builtin_memcpy(p + i, &x, 8);
+        }
+        while (i < n && plain[c[i]]) {
+            p[i] = (char)c[i];
+            i++;
+        }
+        o->p += i;
+    }
+    if (i < n)
+        put_strn_rest(o, c, i, n);
     PUT(o, "\"");
 }
 

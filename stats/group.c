@@ -3,6 +3,7 @@
  * its values in input order (the run sequence the diagnostics need).
  */
 #include <err.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,110 @@ cmp_group(const void *pa, const void *pb)
     return 0;
 }
 
+/* Records [from, to) of one part of group_by: each record's group in the
+ * part's own set of keys (gidx), each group's count; then, from pos (the
+ * groups' places in recs, in the part's ids), each record's place. */
+struct gb_part {
+    const struct il_data *d;
+    const size_t *slots;
+    size_t nkey, from, to;
+    struct il_hset set;
+    size_t *count, cap;
+    uint32_t *gidx; /* the whole array; the part writes [from, to) */
+    uint32_t *recs; /* the same */
+    size_t *pos;    /* the part's id -> the next place of its group */
+};
+
+static void *
+gb_scan(void *arg)
+{
+    struct gb_part *p = arg;
+    const struct il_data *d = p->d;
+    uint32_t k[IL_MAX_SLOTS];
+    size_t ksz = p->nkey * sizeof *k;
+    p->cap = 16;
+    p->count = il_xcalloc(p->cap, sizeof *p->count);
+    /* The groups of the last records, most recent first: consecutive
+     * records usually share a group, or take turns among a few (a sweep
+     * runs every system of a setup in turn). */
+    uint32_t recent[4];
+    size_t nrecent = 0;
+    for (size_t r = p->from; r < p->to; r++) {
+        for (size_t i = 0; i < p->nkey; i++)
+            k[i] = il_lab(d, r, p->slots[i]);
+        uint32_t g = IL_HSET_NONE;
+        size_t j = 0;
+        while (j < nrecent && memcmp(p->set.key[recent[j]], k, ksz) != 0)
+            j++;
+        if (j < nrecent) {
+            g = recent[j];
+        } else {
+            g = il_hset_add(&p->set, k, ksz, NULL);
+            j = nrecent < 4 ? nrecent++ : 3;
+        }
+        memmove(recent + 1, recent, j * sizeof *recent);
+        recent[0] = g;
+        if (g == p->cap) {
+            p->cap *= 2;
+            p->count = il_xrealloc(p->count, p->cap * sizeof *p->count);
+            memset(p->count + g, 0, (p->cap - g) * sizeof *p->count);
+        }
+        p->gidx[r] = g;
+        p->count[g]++;
+    }
+    return NULL;
+}
+
+static void *
+gb_place(void *arg)
+{
+    struct gb_part *p = arg;
+    for (size_t r = p->from; r < p->to; r++)
+        p->recs[p->pos[p->gidx[r]]++] = (uint32_t)r; /* the record's place */
+    return NULL;
+}
+
+/* The values gathered in the groups' order, xs[i] = take[recs[i]] for i
+ * in [from, to). */
+struct gb_gather {
+    double *xs;
+    const double *take;
+    const uint32_t *recs;
+    size_t from, to;
+};
+
+static void *
+gb_gather(void *arg)
+{
+    struct gb_gather *p = arg;
+    for (size_t i = p->from; i < p->to; i++)
+        p->xs[i] = p->take[p->recs[i]];
+    return NULL;
+}
+
+/* Records from which group_by splits its passes over the records between
+ * two threads. */
+#define IL_GROUP_SPLIT 100000
+
+/* fn on a and b, b on a second thread when two (else here). */
+static void
+gb_both(void *(*fn)(void *), void *a, void *b, int two)
+{
+    pthread_t t;
+    int thr = two && pthread_create(&t, NULL, fn, b) == 0;
+    fn(a);
+    if (thr)
+        pthread_join(t, NULL);
+    else if (two)
+        fn(b);
+}
+
 /* take: d->val, moved into gs (gathered in the groups' order, then freed); NULL:
- * no values */
+ * no values.  With many records and two CPUs, each pass over the records
+ * runs on two threads, one a half: the second half's groups are found in a
+ * set of its own and mapped to the first's after, and its records placed
+ * after the first half's in each group, so the groups, their order and
+ * their runs' order are one thread's. */
 static void
 group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take,
          struct il_groups *gs)
@@ -38,54 +141,42 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     memset(gs, 0, sizeof *gs);
     gs->nkey = nkey;
     memcpy(gs->slot, slots, nkey * sizeof *slots);
-    /* Each group's key is its label ids; usually groups are few. */
-    struct il_hset set = {0};
-    size_t cap = 16;
-    size_t *count = il_xcalloc(cap, sizeof *count);
-    uint32_t *gidx = il_xcalloc(d->n ? d->n : 1, sizeof *gidx);
-    uint32_t k[IL_MAX_SLOTS];
-    size_t ksz = nkey * sizeof *k;
-    /* The groups of the last records, most recent first: consecutive
-     * records usually share a group, or take turns among a few (a sweep
-     * runs every system of a setup in turn). */
-    uint32_t recent[4];
-    size_t nrecent = 0;
-    for (size_t r = 0; r < d->n; r++) {
-        for (size_t i = 0; i < nkey; i++)
-            k[i] = il_lab(d, r, slots[i]);
-        uint32_t g = IL_HSET_NONE;
-        size_t j = 0;
-        while (j < nrecent && memcmp(set.key[recent[j]], k, ksz) != 0)
-            j++;
-        if (j < nrecent) {
-            g = recent[j];
-        } else {
-            g = il_hset_add(&set, k, ksz, NULL);
-            j = nrecent < 4 ? nrecent++ : 3;
-        }
-        memmove(recent + 1, recent, j * sizeof *recent);
-        recent[0] = g;
-        if (g == cap) {
-            cap *= 2;
-            count = il_xrealloc(count, cap * sizeof *count);
-            memset(count + g, 0, (cap - g) * sizeof *count);
-        }
-        gidx[r] = g;
-        count[g]++;
+    size_t ksz = nkey * sizeof(uint32_t);
+    size_t n = d->n;
+    int two = n >= IL_GROUP_SPLIT && il_two_cpus();
+    uint32_t *gidx = il_xcalloc(n ? n : 1, sizeof *gidx);
+    struct gb_part part[2];
+    memset(part, 0, sizeof part);
+    for (int h = 0; h < 2; h++) {
+        part[h].d = d;
+        part[h].slots = slots;
+        part[h].nkey = nkey;
+        part[h].gidx = gidx;
     }
-    size_t ng = set.n;
+    part[0].to = part[1].from = two ? n / 2 : n;
+    part[1].to = n;
+    gb_both(gb_scan, &part[0], &part[1], two);
+    /* The second half's groups as the first's ids (new ones after its). */
+    struct il_hset *set = &part[0].set;
+    uint32_t *map = il_xcalloc(part[1].set.n ? part[1].set.n : 1, sizeof *map);
+    for (size_t g = 0; g < part[1].set.n; g++)
+        map[g] = il_hset_add(set, part[1].set.key[g], ksz, NULL);
+    size_t ng = set->n;
     gs->ng = ng;
+    size_t *count = il_xcalloc(ng ? ng : 1, sizeof *count);
+    memcpy(count, part[0].count, (part[0].set.n < ng ? part[0].set.n : ng) * sizeof *count);
+    for (size_t g = 0; g < part[1].set.n; g++)
+        count[map[g]] += part[1].count[g];
     /* the groups in natural order of their keys, each one's runs at
      * off[g] of the blocks xs and recs, in input order */
     struct il_group *tmp = il_xcalloc(ng ? ng : 1, sizeof *tmp);
     uint32_t *ord = il_xcalloc(ng ? ng : 1, sizeof *ord);
     for (size_t g = 0; g < ng; g++) {
         tmp[g].key = il_xcalloc(nkey ? nkey : 1, sizeof *tmp[g].key);
-        memcpy(tmp[g].key, set.key[g], ksz);
+        memcpy(tmp[g].key, set->key[g], ksz);
         tmp[g].n = count[g];
         ord[g] = (uint32_t)g;
     }
-    il_hset_free(&set);
     sort_d = d;
     sort_nkey = nkey;
     sort_g = tmp;
@@ -99,18 +190,33 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     }
     free(tmp);
     free(ord);
-    gs->recs = il_xcalloc(d->n ? d->n : 1, sizeof *gs->recs);
-    for (size_t r = 0; r < d->n; r++)
-        gs->recs[count[gidx[r]]++] = (uint32_t)r; /* the record's place */
+    gs->recs = il_xcalloc(n ? n : 1, sizeof *gs->recs);
+    /* the first half's records at each group's start, the second's after
+     * them (in the second half's ids) */
+    size_t n0 = part[0].set.n;
+    size_t *pos1 = il_xcalloc(part[1].set.n ? part[1].set.n : 1, sizeof *pos1);
+    for (size_t g = 0; g < part[1].set.n; g++)
+        pos1[g] = count[map[g]] + (map[g] < n0 ? part[0].count[map[g]] : 0);
+    part[0].pos = count;
+    part[1].pos = pos1;
+    part[0].recs = part[1].recs = gs->recs;
+    gb_both(gb_place, &part[0], &part[1], two);
+    free(pos1);
+    free(map);
     free(count);
     free(gidx);
+    for (int h = 0; h < 2; h++) {
+        il_hset_free(&part[h].set);
+        free(part[h].count);
+    }
     if (take) {
         /* the values gathered in the groups' order: read and written a
          * group at a time (following the permutation's cycles in place
          * missed the cache at every step) */
-        gs->xs = il_xmalloc((d->n ? d->n : 1) * sizeof *gs->xs);
-        for (size_t i = 0; i < d->n; i++)
-            gs->xs[i] = take[gs->recs[i]];
+        gs->xs = il_xmalloc((n ? n : 1) * sizeof *gs->xs);
+        struct gb_gather ga[2] = {{gs->xs, take, gs->recs, 0, two ? n / 2 : n},
+                                  {gs->xs, take, gs->recs, two ? n / 2 : n, n}};
+        gb_both(gb_gather, &ga[0], &ga[1], two);
         free(take);
     }
     off = 0;

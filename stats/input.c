@@ -550,6 +550,26 @@ il_lab_free(struct il_data *d, size_t s)
     memset(&d->labd[s], 0, sizeof d->labd[s]);
 }
 
+int
+il_lab_append(struct il_data *d, size_t s, size_t n0, const struct il_data *d2, const uint32_t *map)
+{
+    const struct il_labdict *b = &d2->labd[s];
+    struct il_labdict *a = &d->labd[s];
+    if (!d->labn[s] || !d2->labn[s] || a->n + b->n > IL_LAB_NARROW)
+        return 0;
+    /* d2's values are in the order its records first had them: added to
+     * a's in that order, as record by record */
+    uint16_t *to = il_xcalloc(b->n ? b->n : 1, sizeof *to);
+    for (size_t k = 0; k < b->n; k++)
+        to[k] = (uint16_t)(lab_index(a, map[b->v[k]]) - 1);
+    const uint16_t *from = d2->labn[s];
+    uint16_t *dst = d->labn[s] + n0;
+    for (size_t i = 0; i < d2->n; i++)
+        dst[i] = to[from[i]];
+    free(to);
+    return 1;
+}
+
 void
 il_lab_put(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap)
 {

@@ -305,10 +305,21 @@ il_prepare(const struct il_opts *o, struct il_data *d)
         subtract(o, d);
 }
 
-/* Distinct values of a slot among the kept records (missing not counted). */
+/* Distinct values of a slot among the kept records (missing not counted).
+ * Before any record is dropped (il_check_labels, before il_prepare), a
+ * slot's values indexed in 2 bytes are its records' own (il_lab_set adds
+ * a value with its first record), and one value is every record's. */
 static size_t
 distinct(const struct il_data *d, size_t slot)
 {
+    if (d->labn[slot]) {
+        size_t k = 0;
+        for (size_t i = 0; i < d->labd[slot].n; i++)
+            k += d->labd[slot].v[i] != IL_MISSING_ID;
+        return k;
+    }
+    if (!d->labc[slot])
+        return d->n && d->labk[slot] != IL_MISSING_ID;
     uint8_t *seen = il_xcalloc(d->st.n + 1, 1);
     size_t k = 0;
     for (size_t i = 0; i < d->n; i++) {

@@ -297,8 +297,9 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
             d->labn[s] = il_xrealloc(d->labn[s], n * sizeof *d->labn[s]);
         if (n > cap && d->labc[s])
             d->labc[s] = il_xrealloc(d->labc[s], n * sizeof *d->labc[s]);
-        for (size_t i = 0; i < d2->n; i++)
-            il_lab_set(d, s, n0 + i, map[il_lab(d2, i, s)], room);
+        if (!il_lab_append(d, s, n0, d2, map))
+            for (size_t i = 0; i < d2->n; i++)
+                il_lab_set(d, s, n0 + i, map[il_lab(d2, i, s)], room);
         il_lab_free(d2, s);
     }
     if (n > cap)

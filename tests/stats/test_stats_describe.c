@@ -191,10 +191,6 @@ target_search(void **state)
     assert_int_equal(il_levels_expected(p2, 6.5e-9, 1000, &top), IL_SE_NOTFOUND);
 }
 
-/* Records of groups "10", "2", "1" in a shuffled order: the groups come
- * in natural order (1, 2, 10), each with its records and values in input
- * order, whether the values are moved (il_group_by_take, an in-place
- * permutation of several cycles) or left out (il_group_by). */
 /* Quantiles by selection (the branch-free quickselect from 256 values)
  * are bit for bit the sorted array's, and the selection keeps the values
  * (it only reorders them): sizes around that threshold; ties, one value,
@@ -243,58 +239,86 @@ quantiles_match_sort(void **state)
     free(sorted);
 }
 
+/* Records of groups named name[of[r]] (nn names, ids id[]): the groups
+ * come in natural order (want: the names' indices in that order), each
+ * with its records and values in input order, whether the values are moved
+ * (il_group_by_take) or left out (il_group_by). */
 static void
-group_records(void **state)
+check_groups(const char *const *name, size_t nn, const int *want, const int *of, size_t n)
 {
-    static const char *const name[] = {"10", "2", "1"};
-    static const int of[] = {0, 1, 0, 2, 2, 1, 0, 2, 1, 1, 0};
-    enum { N = sizeof of / sizeof of[0] };
     struct il_data d;
     memset(&d, 0, sizeof d);
     il_strtab_init(&d.st);
-    uint32_t id[3];
-    for (int i = 0; i < 3; i++)
+    uint32_t id[8];
+    for (size_t i = 0; i < nn; i++)
         id[i] = il_strtab_intern(&d.st, name[i], strlen(name[i]));
-    d.n = d.cap = N;
+    d.n = d.cap = n;
     d.nslots = 1;
-    d.val = calloc(N, sizeof *d.val);
-    d.flag = calloc(N, 1);
-    d.labc[0] = calloc(N, sizeof *d.labc[0]);
-    for (int r = 0; r < N; r++) {
+    d.val = calloc(n, sizeof *d.val);
+    d.flag = calloc(n, 1);
+    d.labc[0] = calloc(n, sizeof *d.labc[0]);
+    assert_non_null(d.labc[0]);
+    for (size_t r = 0; r < n; r++) {
         d.labc[0][r] = id[of[r]];
-        d.val[r] = 100 + r;
+        d.val[r] = 100 + (double)r;
     }
     size_t slot = 0;
     struct il_groups only, gs;
     il_group_by(&d, &slot, 1, &only);
     il_group_by_take(&d, &slot, 1, &gs);
     assert_null(d.val);
-    assert_int_equal(gs.ng, 3);
-    assert_int_equal(only.ng, 3);
+    assert_int_equal(gs.ng, nn);
+    assert_int_equal(only.ng, nn);
     size_t seen = 0;
-    for (size_t g = 0; g < 3; g++) {
-        int want = 2 - (int)g; /* 1 (name[2]), 2, 10 */
-        assert_int_equal(gs.g[g].key[0], id[want]);
-        assert_int_equal(only.g[g].key[0], id[want]);
+    for (size_t g = 0; g < nn; g++) {
+        assert_int_equal(gs.g[g].key[0], id[want[g]]);
+        assert_int_equal(only.g[g].key[0], id[want[g]]);
         assert_null(only.g[g].x);
         size_t i = 0;
-        for (int r = 0; r < N; r++) {
-            if (of[r] != want)
+        for (size_t r = 0; r < n; r++) {
+            if (of[r] != want[g])
                 continue;
             assert_true(i < gs.g[g].n);
-            assert_int_equal(gs.g[g].rec[i], r);
-            assert_int_equal(only.g[g].rec[i], r);
-            assert_true(gs.g[g].x[i] == 100 + r);
+            if (gs.g[g].rec[i] != r || only.g[g].rec[i] != r || gs.g[g].x[i] != 100 + (double)r)
+                fail_msg("group %zu run %zu: record %u/%u value %g, expected record %zu", g, i,
+                         gs.g[g].rec[i], only.g[g].rec[i], gs.g[g].x[i], r);
             i++;
         }
         assert_int_equal(gs.g[g].n, i);
         assert_int_equal(only.g[g].n, i);
         seen += i;
     }
-    assert_int_equal(seen, N);
+    assert_int_equal(seen, n);
     il_groups_free(&only);
     il_groups_free(&gs);
     il_data_free(&d);
+}
+
+static void
+group_records(void **state)
+{
+    static const char *const name[] = {"10", "2", "1"};
+    static const int of[] = {0, 1, 0, 2, 2, 1, 0, 2, 1, 1, 0};
+    static const int want[] = {2, 1, 0}; /* 1, 2, 10 */
+    check_groups(name, 3, want, of, sizeof of / sizeof of[0]);
+}
+
+/* From 100,000 records group_by splits its passes between two threads
+ * (on two CPUs): groups only in the first half, only in the second, and in
+ * both, the second half's first seen in another order: the same groups,
+ * order and runs as one thread's. */
+static void
+group_records_halves(void **state)
+{
+    static const char *const name[] = {"10", "2", "1", "7", "30"};
+    static const int want[] = {2, 1, 3, 0, 4}; /* 1, 2, 7, 10, 30 */
+    size_t n = 150001;
+    int *of = calloc(n, sizeof *of);
+    assert_non_null(of);
+    for (size_t r = 0; r < n; r++)
+        of[r] = r < n / 2 ? (int)(r * 7 % 3) : (int)(4 - r * 5 % 4); /* 0-2, then 4-1 */
+    check_groups(name, 5, want, of, n);
+    free(of);
 }
 
 int
@@ -306,6 +330,7 @@ main(void)
         cmocka_unit_test(change_words),          cmocka_unit_test(arrange_levels),
         cmocka_unit_test(target_search),         cmocka_unit_test(median_matches_sort),
         cmocka_unit_test(group_records),         cmocka_unit_test(quantiles_match_sort),
+        cmocka_unit_test(group_records_halves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,6 +42,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gnuhash.h"
 #include "il.h"
 
 #pragma weak dl_iterate_phdr
@@ -83,11 +84,12 @@ enum { IL_BOUND(ENUM) B_N };
 #undef ENUM
 
 static const struct {
-    char name[24]; /* an array, not a pointer: no relocation at load */
-    size_t len;    /* with its NUL */
-    uint32_t hash;
+    char name[24];       /* an array, not a pointer: no relocation at load */
+    size_t len;          /* with its NUL */
+    uint32_t hash, word; /* word: DSO_BLOOM_WORD(hash), folded here */
 } names[B_N] = {
-#define NAME(k, name) [k] = {name, sizeof name + IL_FITS(name, 24), GNU_HASH(name)},
+#define NAME(k, name)                                                                              \
+    [k] = {name, sizeof name + IL_FITS(name, 24), GNU_HASH(name), DSO_BLOOM_WORD(GNU_HASH(name))},
     IL_BOUND(NAME)
 #undef NAME
 };
@@ -96,48 +98,6 @@ static void *found[B_N];
 static volatile int bound;
 
 /* ------------------------------------------------------------ lookup */
-
-/* One object's dynamic symbol table, and its GNU hash table's parts. */
-struct dso {
-    uintptr_t base;
-    const ElfW(Sym) * sym;
-    const char *str;
-    const uint32_t *gnu; /* DT_GNU_HASH */
-    const uint16_t *versym;
-    uint32_t nbuckets, symoffset, bloom_mask, shift;
-    const ElfW(Addr) * bloom;
-    const uint32_t *buckets, *chain;
-};
-
-/* A defined, exported function or object named name (len bytes with its
- * NUL), its default version (the hidden bit clear), or 0.  A chain entry
- * is looked at only when its hash matches, which is one entry in most
- * chains. */
-static uintptr_t
-dso_lookup(const struct dso *d, const char *name, size_t len, uint32_t h)
-{
-    const unsigned bits = 8 * sizeof(ElfW(Addr));
-    ElfW(Addr) word = d->bloom[(h / bits) & d->bloom_mask];
-    if (!((word >> (h % bits)) & (word >> ((h >> d->shift) % bits)) & 1))
-        return 0;
-    uint32_t i = d->buckets[h % d->nbuckets];
-    if (i < d->symoffset)
-        return 0;
-    for (const uint32_t *c = d->chain + (i - d->symoffset);; i++, c++) {
-        uint32_t h2 = *c;
-        if (!((h ^ h2) >> 1)) {
-            const ElfW(Sym) *s = &d->sym[i];
-            int type = ELF64_ST_TYPE(s->st_info), bind = ELF64_ST_BIND(s->st_info);
-            if (s->st_shndx != SHN_UNDEF && (type == STT_FUNC || type == STT_OBJECT) &&
-                (bind == STB_GLOBAL || bind == STB_WEAK) &&
-                !(d->versym && (d->versym[i] & 0x8000)) &&
-                il_same_bytes(d->str + s->st_name, name, len))
-                return d->base + s->st_value;
-        }
-        if (h2 & 1)
-            return 0;
-    }
-}
 
 static uintptr_t
 dyn_ptr(uintptr_t base, ElfW(Addr) v)
@@ -182,18 +142,23 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
         if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
             dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
     struct dso d = {.base = info->dlpi_addr};
-    /* Most entries are none of the four: DT_STRTAB and DT_SYMTAB (5, 6)
-     * are told apart from the rest by one comparison, DT_GNU_HASH and
-     * DT_VERSYM (OS-specific tags, above DT_LOOS) by one more, the end
-     * (DT_NULL, 0) by a third; read to the end, which costs fewer
-     * instructions than counting what has been seen (VERSYM comes late). */
-    _Static_assert(DT_SYMTAB == DT_STRTAB + 1 && DT_VERSYM > DT_GNU_HASH, "ELF tags");
+    /* Most entries are none of the five: DT_STRTAB, DT_SYMTAB and
+     * DT_STRSZ (5, 6, 10, with the three DT_RELA tags between) are told
+     * apart from the rest by one comparison, DT_GNU_HASH and DT_VERSYM
+     * (OS-specific tags, above DT_LOOS) by one more, the end (DT_NULL, 0)
+     * by a third; read to the end, which costs fewer instructions than
+     * counting what has been seen (VERSYM comes late). */
+    _Static_assert(DT_SYMTAB == DT_STRTAB + 1 && DT_STRSZ == DT_STRTAB + 5 &&
+                       DT_VERSYM > DT_GNU_HASH,
+                   "ELF tags");
     for (ElfW(Sxword) t; dyn && (t = dyn->d_tag) != DT_NULL; dyn++) {
-        if ((ElfW(Xword))(t - DT_STRTAB) <= 1) {
+        if ((ElfW(Xword))(t - DT_STRTAB) <= DT_STRSZ - DT_STRTAB) {
             if (t == DT_SYMTAB)
                 d.sym = (const ElfW(Sym) *)dyn_ptr(d.base, dyn->d_un.d_ptr);
-            else
+            else if (t == DT_STRTAB)
                 d.str = (const char *)dyn_ptr(d.base, dyn->d_un.d_ptr);
+            else if (t == DT_STRSZ)
+                d.strsz = dyn->d_un.d_val;
         } else if (t >= DT_GNU_HASH) {
             if (t == DT_GNU_HASH)
                 d.gnu = (const uint32_t *)dyn_ptr(d.base, dyn->d_un.d_ptr);
@@ -216,8 +181,8 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
     if (left)
         k = B_NEXT;
     for (; k < s->hi; k++)
-        if (!found[k] &&
-            !(found[k] = (void *)dso_lookup(&d, names[k].name, names[k].len, names[k].hash)))
+        if (!found[k] && !(found[k] = (void *)dso_lookup(&d, names[k].name, names[k].len,
+                                                         names[k].hash, names[k].word)))
             left = 1;
     return !left; /* all found: stop */
 }

@@ -130,7 +130,7 @@ static int
 ending_decided(void)
 {
     int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
-    return k == IL_END_EXITPATH || k == IL_END_SELF;
+    return k == IL_END_EXITPATH || k == IL_END_SELF || k == IL_END_EARLY;
 }
 
 static void
@@ -149,7 +149,10 @@ exit_admit(void)
      * find the handlers done while the two threads handed our entries
      * have not yet taken stdio's list lock, and end the process past the
      * record (the four-way ending held in exit_entry, interposer_races.sh:
-     * "no record, ended with status 10", flake8) */
+     * "no record, ended with status 10", flake8).  Not after an exit()
+     * before our constructor (IL_END_EARLY): that thread runs glibc's exit
+     * and the program's handlers itself, which may wait for this one, and
+     * there are no entries of ours to hold (interposer_early.sh). */
     if (__atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST) == IL_END_SELF &&
         __atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) != il_self())
         il_block_forever();

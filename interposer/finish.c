@@ -154,7 +154,12 @@ il_finish_blocked(enum il_how how, int status, int sig, const char *exec_path, i
     /* claim first, then block signals: the claim is what decides which
      * ending wins, and it should take no longer than it does without us
      * (a signal in between finds this thread the ender, MINE) */
-    int r = il_claim(how == IL_HOW_EXEC ? IL_END_EXEC : IL_END_SELF, how, status, sig, exec_path);
+    /* exit() before our constructor (exit.c: no entries of ours yet) goes
+     * on into glibc's exit itself, to the program's handlers */
+    int kind = how == IL_HOW_EXEC                                  ? IL_END_EXEC
+               : how == IL_HOW_EXIT && il.phase == IL_PHASE_LOADED ? IL_END_EARLY
+                                                                   : IL_END_SELF;
+    int r = il_claim(kind, how, status, sig, exec_path);
     if (r == IL_OTHER)
         il_block_forever(); /* the ender ends the process */
     il_sigset all = IL_SIGALL;
@@ -241,4 +246,3 @@ il_end_reset(void)
     il.end_uncertain = 0;
     il.writer = 0;
 }
-

@@ -59,6 +59,7 @@ enum il_end_kind {
     IL_END_EXITPATH, /* glibc's exit() tail: the thread holds stdio's list lock */
     IL_END_SELF,     /* _exit, a fatal signal, quick_exit: the writer ends it */
     IL_END_EXEC,     /* an exec in progress; released if it fails */
+    IL_END_EARLY,    /* exit() before our constructor: the writer runs glibc's exit */
 };
 
 /* calibration windows, at most: the minimum of three is within a few
@@ -228,7 +229,7 @@ struct il_state {
     int out_ready;
     int out_warned;   /* the output was said unwritable before main */
     int out_not_file; /* before main it was there, and not a regular file */
-    int err_fd;     /* our copy of stderr, when records or the summary go there */
+    int err_fd;       /* our copy of stderr, when records or the summary go there */
     dev_t err_dev;
     ino_t err_ino;
 
@@ -264,9 +265,9 @@ struct il_state {
  * slots.  Prefaulting the configuration's error buffers in between too
  * (two pages no process writes) saves the second madvise. */
 #define IL_DEFAULT_EVENTS 3
-#define IL_POPULATED                                                                           \
-    ((const char *)&il.ev[IL_DEFAULT_EVENTS] > il.cfg.output + 256                             \
-         ? (const void *)&il.ev[IL_DEFAULT_EVENTS]                                             \
+#define IL_POPULATED                                                                               \
+    ((const char *)&il.ev[IL_DEFAULT_EVENTS] > il.cfg.output + 256                                 \
+         ? (const void *)&il.ev[IL_DEFAULT_EVENTS]                                                 \
          : (const void *)(il.cfg.output + 256))
 
 extern struct il_state il IL_HIDDEN;

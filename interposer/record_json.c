@@ -384,15 +384,20 @@ cpu_model(char *out, size_t n)
      * never another name for the same machine (the architecture), which
      * would split it in two in a grouping by CPU (issue 17).  Such a record
      * cannot reach a file either, and goes to stderr. */
-    if (il_read_small("/proc/cpuinfo", b, 512) < 0) {
+    int r = il_read_small("/proc/cpuinfo", b, 512);
+    if (r < 0) {
         il_strlcpy(out, "unknown", n);
         return;
     }
+    /* the word compares below read at most 11 bytes past a line's end:
+     * zeros there (two stores), not the stack's old bytes */
+    __builtin_memset(b + r, 0, 16);
     for (char *line = b; *line && rank > 0;) {
         char *nl = strchr(line, '\n');
         for (size_t k = 0; k < rank; k++) {
             /* a word at a time: a key ends before the line's NUL, or
-             * differs from it there (the slack covers the word read past) */
+             * differs from it there (the zeroed slack covers the word
+             * read past) */
             if (line[0] != keys[k].key[0] || !il_same_bytes(line, keys[k].key, keys[k].len))
                 continue;
             char *colon = strchr(line, ':');

@@ -495,7 +495,8 @@ il_block_forever(void)
         il_sys_ppoll(NULL, 0, NULL);
 }
 
-/* The first n-1 bytes of a small file, NUL-terminated; -1 if unreadable. */
+/* The first n-1 bytes of a small file, NUL-terminated: their count, or -1
+ * if unreadable. */
 int
 il_read_small(const char *path, char *b, size_t n)
 {
@@ -507,7 +508,7 @@ il_read_small(const char *path, char *b, size_t n)
     if (r < 0)
         return -1;
     b[r] = 0;
-    return 0;
+    return (int)r;
 }
 
 /*

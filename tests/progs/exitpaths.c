@@ -37,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "endings.h"
+
 extern char **environ;
 
 static void *
@@ -143,19 +145,8 @@ static pthread_barrier_t barrier;
 static void *
 mixed_ender(void *arg)
 {
-    long k = (long)arg;
     pthread_barrier_wait(&barrier);
-    switch (k % 4) {
-    case 0:
-        exit((int)(10 + k));
-    case 1:
-        _exit((int)(20 + k));
-    case 2:
-        raise(SIGTERM);
-        break;
-    default:
-        kill(getpid(), SIGUSR1);
-    }
+    end_fourway((long)arg);
     return NULL;
 }
 

@@ -6,8 +6,13 @@
  *   fork      fork a child that exits at once, and wait for it
  *   signal    install a SIGTERM handler (the program must keep it)
  *   ignore    ignore SIGINT (the program must keep that too)
+ *   exit3     three threads in exit(), in this order: this one exit(7),
+ *             whose newest handler lets a thread A in (exit(11)), which
+ *             parks in the older handler, then a thread B (exit(12)), and
+ *             waits for B for good: B's exit ends the process, with 12
  * It says "early constructor" on stderr, so the tests can see the order.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +27,50 @@ on_term(int s)
     (void)!write(1, m, sizeof m - 1);
 }
 
+/* exit3: each thread waits for its byte on its pipe, then exits; A says
+ * on a third pipe that it is parked in the older handler. */
+static int go_a[2], go_b[2], parked[2];
+static pthread_t b;
+
+static void *
+in_exit(void *arg)
+{
+    int *go = arg;
+    char c;
+    if (read(go[0], &c, 1) != 1)
+        abort();
+    exit(go == go_a ? 11 : 12);
+}
+
+static void
+park(void) /* run by A, second */
+{
+    (void)!write(parked[1], "p", 1);
+    for (;;)
+        pause();
+}
+
+static void
+release(void) /* run by this thread, first */
+{
+    char c;
+    (void)!write(go_a[1], "a", 1);
+    if (read(parked[0], &c, 1) != 1)
+        abort();
+    (void)!write(go_b[1], "b", 1);
+    pthread_join(b, NULL); /* never returns: B's exit ends the process */
+}
+
+static void
+exit3(void)
+{
+    pthread_t a;
+    if (pipe(go_a) || pipe(go_b) || pipe(parked) || atexit(park) || atexit(release) ||
+        pthread_create(&a, NULL, in_exit, go_a) || pthread_create(&b, NULL, in_exit, go_b))
+        abort();
+    exit(7);
+}
+
 __attribute__((constructor)) static void
 early(void)
 {
@@ -32,6 +81,8 @@ early(void)
         return;
     if (!strcmp(m, "exit"))
         exit(7);
+    if (!strcmp(m, "exit3"))
+        exit3();
     if (!strcmp(m, "_exit"))
         _exit(8);
     if (!strcmp(m, "fork")) {

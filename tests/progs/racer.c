@@ -31,6 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "endings.h"
+
 static volatile int arrived, go;
 static int nthreads;
 static const char *action;
@@ -58,18 +60,7 @@ worker(void *arg)
     if (!strcmp(action, "abort"))
         abort();
     if (!strcmp(action, "mixed")) {
-        /* tests/progs/exitpaths race-endings, with no stdio in the way */
-        switch (i % 4) {
-        case 0:
-            exit(10 + i);
-        case 1:
-            _exit(40 + i);
-        case 2:
-            raise(SIGTERM);
-            break;
-        default:
-            kill(getpid(), SIGUSR1);
-        }
+        end_fourway(i); /* exitpaths race-endings' too, with no stdio in the way */
         return NULL;
     }
     if (!strcmp(action, "exec")) {

@@ -640,6 +640,39 @@ flips(struct il_rng *g, const double *c0, const double *s0, double *c, double *s
     *g = l;
 }
 
+/* s[u] = the sum of unit u's m[u] values (the units' values one after
+ * another in x), in their order from 0; four units of as many values side
+ * by side, so that four chains of additions are in flight (as il_means). */
+static void
+unit_sums(const double *x, const size_t *m, size_t k, double *s)
+{
+    for (size_t u = 0; u < k;) {
+        size_t l = m[u];
+        if (u + 4 > k || m[u + 1] != l || m[u + 2] != l || m[u + 3] != l) {
+            double a = 0;
+            for (size_t i = 0; i < l; i++)
+                a += x[i];
+            s[u++] = a;
+            x += l;
+            continue;
+        }
+        const double *a = x, *b = a + l, *c = b + l, *d = c + l;
+        double sa = 0, sb = 0, sc = 0, sd = 0;
+        for (size_t i = 0; i < l; i++) {
+            sa += a[i];
+            sb += b[i];
+            sc += c[i];
+            sd += d[i];
+        }
+        s[u] = sa;
+        s[u + 1] = sb;
+        s[u + 2] = sc;
+        s[u + 3] = sd;
+        x += 4 * l;
+        u += 4;
+    }
+}
+
 enum { FLIP_CHUNK = 512 }; /* blocks: two chunks' values in the first-level cache */
 
 /* One exchange when every block is of one run a side and the estimator
@@ -663,18 +696,15 @@ flip_spreads(const struct il_contrast *ct, struct il_rng *g, const double *sr0, 
         size_t u1 = u0, n = 0;
         while (u1 < k && (u1 == u0 || n + ct->m[u1] <= FLIP_CHUNK))
             n += ct->m[u1++];
-        /* the coins in the blocks' order; a unit's ranks' sum beside
-         * them (its chain of additions runs beside the generator's) */
-        for (size_t u = u0, j = 0; u < u1; u++) {
-            double su = 0;
-            for (size_t e = j + ct->m[u]; j < e; j++) {
-                uint64_t f = (uint64_t)il_rng_below(&l, 2) << 63;
-                cb[j] = flip(ct->c[off + j], f);
-                sb[j] = flip(sr0[off + j], f);
-                su += sb[j];
-            }
-            mu[u] = su;
+        /* the coins in the blocks' order, then the units' ranks' sums
+         * four units side by side (a unit's chain of additions was the
+         * coins' bound) */
+        for (size_t j = 0; j < n; j++) {
+            uint64_t f = (uint64_t)il_rng_below(&l, 2) << 63;
+            cb[j] = flip(ct->c[off + j], f);
+            sb[j] = flip(sr0[off + j], f);
         }
+        unit_sums(sb, ct->m + u0, u1 - u0, mu + u0);
         il_means(cb, ct->m + u0, u1 - u0, loc + u0);
         for (size_t u = u0, o = 0; u < u1; o += ct->m[u++]) {
             size_t m = ct->m[u];

@@ -44,6 +44,20 @@ struct gb_part {
     size_t *pos;    /* the part's id -> the next place of its group */
 };
 
+/* Key bytes a (of a set) the same as the nkey ids k: a call of memcmp a
+ * record cost more than the compares. */
+static int
+same_key(const char *a, const uint32_t *k, size_t nkey)
+{
+    for (size_t i = 0; i < nkey; i++) {
+        uint32_t v;
+        memcpy(&v, a + i * sizeof v, sizeof v);
+        if (v != k[i])
+            return 0;
+    }
+    return 1;
+}
+
 static void *
 gb_scan(void *arg)
 {
@@ -63,7 +77,7 @@ gb_scan(void *arg)
             k[i] = il_lab(d, r, p->slots[i]);
         uint32_t g = IL_HSET_NONE;
         size_t j = 0;
-        while (j < nrecent && memcmp(p->set.key[recent[j]], k, ksz) != 0)
+        while (j < nrecent && !same_key(p->set.key[recent[j]], k, p->nkey))
             j++;
         if (j < nrecent) {
             g = recent[j];

@@ -435,7 +435,8 @@ il_lab_set(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap)
 /* Slot s of d2's records as d's records n0.. (room made), d2's string ids
  * as d's by map: the same as il_lab_set record by record, one table
  * lookup a record when both slots index their values in 2 bytes and d's
- * can take all of d2's; else 0 (nothing done). */
+ * can take all of d2's, nothing when both have one and the same value;
+ * else 0 (nothing done). */
 int il_lab_append(struct il_data *d, size_t s, size_t n0, const struct il_data *d2,
                   const uint32_t *map);
 /* Free slot s's column and values (labk[s] stays). */

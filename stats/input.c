@@ -555,6 +555,8 @@ il_lab_append(struct il_data *d, size_t s, size_t n0, const struct il_data *d2, 
 {
     const struct il_labdict *b = &d2->labd[s];
     struct il_labdict *a = &d->labd[s];
+    if (!d2->labn[s] && !d2->labc[s] && n0 && !d->labn[s] && !d->labc[s])
+        return map[d2->labk[s]] == d->labk[s]; /* one value in both: nothing to add */
     if (!d->labn[s] || !d2->labn[s] || a->n + b->n > IL_LAB_NARROW)
         return 0;
     /* d2's values are in the order its records first had them: added to

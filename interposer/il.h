@@ -341,6 +341,15 @@ struct il_usage {
     long maxrss;
 };
 IL_HIDDEN void il_usage(struct il_usage *u);
+/* What the record's tail computed and wrote that interloper run's summary
+ * prints too: the usage, and the addresses' text in the record (not
+ * NUL-terminated); NULL before a tail is written */
+struct il_written {
+    struct il_usage usage;
+    const char *main_sp, *heap_start;
+    size_t main_sp_len, heap_start_len;
+};
+IL_HIDDEN const struct il_written *il_record_written(void);
 IL_HIDDEN int il_record_prefix(void);
 IL_HIDDEN size_t il_record_finish(void);
 IL_HIDDEN size_t il_record_premain(char *buf, size_t cap);

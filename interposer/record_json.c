@@ -103,6 +103,16 @@ put_hex(struct out *o, uint64_t v)
     *o->p++ = '"';
 }
 
+/* the tail's facts that the summary prints too (il_record_written) */
+static struct il_written written;
+static int written_ok;
+
+const struct il_written *
+il_record_written(void)
+{
+    return written_ok ? &written : NULL;
+}
+
 static void
 put_bool(struct out *o, int v)
 {
@@ -132,29 +142,12 @@ plain8(uint64_t x)
     return !(bad & highs);
 }
 
-/* A JSON string of n bytes of s: escaped, and valid UTF-8. */
+/* The rest of a JSON string from byte i of c's n, that the plain copy
+ * below left: escaped, and valid UTF-8. */
 static void
-put_strn(struct out *o, const char *s, size_t n)
+put_strn_rest(struct out *o, const unsigned char *c, size_t i, size_t n)
 {
     static const char hx[] = "0123456789abcdef";
-    const unsigned char *c = (const unsigned char *)s;
-    PUT(o, "\"");
-    size_t i = 0;
-    if (o->p < o->end && n < (size_t)(o->end - o->p)) {
-        /* the common case, a plain string: copied as it is scanned */
-        char *p = o->p;
-        for (uint64_t x; i + 8 <= n; i += 8) {
-            __builtin_memcpy(&x, c + i, 8);
-            if (!plain8(x))
-                break;
-            __builtin_memcpy(p + i, &x, 8);
-        }
-        while (i < n && plain[c[i]]) {
-            p[i] = (char)c[i];
-            i++;
-        }
-        o->p += i;
-    }
     while (i < n && o->p + 8 < o->end) {
         unsigned b = c[i];
         size_t run = 0;
@@ -196,6 +189,33 @@ put_strn(struct out *o, const char *s, size_t n)
             i++;
         }
     }
+}
+
+/* A JSON string of n bytes of s: escaped, and valid UTF-8.  Inline: the
+ * common case, a plain string with room, is copied as it is scanned, a
+ * word at a time. */
+static inline __attribute__((always_inline)) void
+put_strn(struct out *o, const char *s, size_t n)
+{
+    const unsigned char *c = (const unsigned char *)s;
+    PUT(o, "\"");
+    size_t i = 0;
+    if (o->p < o->end && n < (size_t)(o->end - o->p)) {
+        char *p = o->p;
+        for (uint64_t x; i + 8 <= n; i += 8) {
+            __builtin_memcpy(&x, c + i, 8);
+            if (!plain8(x))
+                break;
+            __builtin_memcpy(p + i, &x, 8);
+        }
+        while (i < n && plain[c[i]]) {
+            p[i] = (char)c[i];
+            i++;
+        }
+        o->p += i;
+    }
+    if (i < n)
+        put_strn_rest(o, c, i, n);
     PUT(o, "\"");
 }
 
@@ -468,7 +488,9 @@ put_setup(struct out *o)
     else
         PUT(o, "null");
     PUT(o, ",\"" IL_F_MAIN_SP "\":");
+    written.main_sp = o->p + 1;
     put_hex(o, il.main_sp);
+    written.main_sp_len = (size_t)(o->p - 1 - written.main_sp);
     PUT(o, ",\"" IL_F_MAIN_ENTRY "\":");
     if (il.main_tail)
         PUT(o, "\"" IL_MAIN_ENTRY_TAIL "\"");
@@ -483,7 +505,9 @@ put_setup(struct out *o)
     PUT(o, ",\"" IL_F_HEAP_OFFSET_REQ "\":");
     put_u64(o, il.cfg.heap_offset);
     PUT(o, ",\"" IL_F_HEAP_START "\":");
+    written.heap_start = o->p + 1;
     put_hex(o, il.heap_start);
+    written.heap_start_len = (size_t)(o->p - 1 - written.heap_start);
     PUT(o, ",\"" IL_F_HEAP_BASE "\":");
     put_hex(o, il.heap_base);
     PUT(o, ",\"" IL_F_CPUS "\":");
@@ -548,6 +572,7 @@ put_times(struct out *o)
 {
     struct il_usage u;
     il_usage(&u);
+    written.usage = u;
     PUT(o, ",\"" IL_F_TIMES "\":{\"" IL_F_WALL "\":");
     put_u64(o, u.wall);
     PUT(o, ",\"" IL_F_USER "\":");
@@ -618,6 +643,7 @@ il_record_finish(void)
     put_errors(&o, 0);
     *o.p++ = '}';
     *o.p++ = '\n';
+    written_ok = 1;
     return (size_t)(o.p - il.buf);
 }
 

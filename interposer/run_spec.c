@@ -231,8 +231,17 @@ il_summary_print(int fd)
         errors[ne++] = il.cfg.errors[i];
     for (int i = 0; i < il.nlate; i++)
         errors[ne++] = il.late_errors[i];
-    il_fmt_hex(sp, il.main_sp);
-    il_fmt_hex(heap, il.heap_start);
+    /* as the record's tail computed and wrote them, where it did */
+    const struct il_written *w = il_record_written();
+    if (w && w->main_sp_len < sizeof sp && w->heap_start_len < sizeof heap) {
+        il_copy_short(sp, w->main_sp, w->main_sp_len);
+        sp[w->main_sp_len] = 0;
+        il_copy_short(heap, w->heap_start, w->heap_start_len);
+        heap[w->heap_start_len] = 0;
+    } else {
+        il_fmt_hex(sp, il.main_sp);
+        il_fmt_hex(heap, il.heap_start);
+    }
     s.argv = (const char *const *)il.argv;
     s.argc = il.argc;
     s.pid = il.pid; /* il_run_end's caller is this process's writer */
@@ -244,7 +253,10 @@ il_summary_print(int fd)
     s.nev = il.nev;
     s.ev = ev;
     struct il_usage u;
-    il_usage(&u);
+    if (w)
+        u = w->usage;
+    else
+        il_usage(&u);
     s.has_times = 1;
     s.wall_ns = u.wall;
     s.user_ns = u.user;

@@ -172,13 +172,14 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     gb_both(gb_scan, &part[0], &part[1], two);
     /* The second half's groups as the first's ids (new ones after its). */
     struct il_hset *set = &part[0].set;
+    size_t n0 = set->n; /* the first half's groups (the set grows below) */
     uint32_t *map = il_xcalloc(part[1].set.n ? part[1].set.n : 1, sizeof *map);
     for (size_t g = 0; g < part[1].set.n; g++)
         map[g] = il_hset_add(set, part[1].set.key[g], ksz, NULL);
     size_t ng = set->n;
     gs->ng = ng;
     size_t *count = il_xcalloc(ng ? ng : 1, sizeof *count);
-    memcpy(count, part[0].count, (part[0].set.n < ng ? part[0].set.n : ng) * sizeof *count);
+    memcpy(count, part[0].count, n0 * sizeof *count);
     for (size_t g = 0; g < part[1].set.n; g++)
         count[map[g]] += part[1].count[g];
     /* the groups in natural order of their keys, each one's runs at
@@ -207,7 +208,6 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     gs->recs = il_xcalloc(n ? n : 1, sizeof *gs->recs);
     /* the first half's records at each group's start, the second's after
      * them (in the second half's ids) */
-    size_t n0 = part[0].set.n;
     size_t *pos1 = il_xcalloc(part[1].set.n ? part[1].set.n : 1, sizeof *pos1);
     for (size_t g = 0; g < part[1].set.n; g++)
         pos1[g] = count[map[g]] + (map[g] < n0 ? part[0].count[map[g]] : 0);

@@ -249,7 +249,8 @@ check_groups(const char *const *name, size_t nn, const int *want, const int *of,
     struct il_data d;
     memset(&d, 0, sizeof d);
     il_strtab_init(&d.st);
-    uint32_t id[8];
+    uint32_t id[32];
+    assert_true(nn <= 32);
     for (size_t i = 0; i < nn; i++)
         id[i] = il_strtab_intern(&d.st, name[i], strlen(name[i]));
     d.n = d.cap = n;
@@ -321,6 +322,30 @@ group_records_halves(void **state)
     free(of);
 }
 
+/* The second half brings groups the first never saw, more than the first
+ * half's count table holds (16): their counts and places must come from
+ * the second half alone (review9: the merged set's size was taken for the
+ * first half's, reading and then writing past its arrays). */
+static void
+group_records_halves_new_groups(void **state)
+{
+    char buf[23][4];
+    const char *name[23];
+    int want[23];
+    for (int j = 0; j < 23; j++) {
+        snprintf(buf[j], sizeof buf[j], "%d", j + 1);
+        name[j] = buf[j];
+        want[j] = j; /* 1, 2, ..., 23 */
+    }
+    size_t n = 150001;
+    int *of = calloc(n, sizeof *of);
+    assert_non_null(of);
+    for (size_t r = 0; r < n; r++)
+        of[r] = r < n / 2 ? 20 + (int)(r % 3) : (int)(r * 7 % 23); /* 21-23, then all */
+    check_groups(name, 23, want, of, n);
+    free(of);
+}
+
 /* il_acf sums its lags side by side: bit for bit the sums of one loop a
  * lag in t's order, for every size and lag count around its groups of
  * lags (and the plots' 40). */
@@ -357,12 +382,13 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(summary_and_quantiles), cmocka_unit_test(mad_outlier_and_first_run),
-        cmocka_unit_test(acf_and_ljung_box),     cmocka_unit_test(geometric_mean),
-        cmocka_unit_test(change_words),          cmocka_unit_test(arrange_levels),
-        cmocka_unit_test(target_search),         cmocka_unit_test(median_matches_sort),
-        cmocka_unit_test(group_records),         cmocka_unit_test(quantiles_match_sort),
-        cmocka_unit_test(group_records_halves),  cmocka_unit_test(acf_matches_lag_by_lag),
+        cmocka_unit_test(summary_and_quantiles),  cmocka_unit_test(mad_outlier_and_first_run),
+        cmocka_unit_test(acf_and_ljung_box),      cmocka_unit_test(geometric_mean),
+        cmocka_unit_test(change_words),           cmocka_unit_test(arrange_levels),
+        cmocka_unit_test(target_search),          cmocka_unit_test(median_matches_sort),
+        cmocka_unit_test(group_records),          cmocka_unit_test(quantiles_match_sort),
+        cmocka_unit_test(group_records_halves),   cmocka_unit_test(group_records_halves_new_groups),
+        cmocka_unit_test(acf_matches_lag_by_lag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

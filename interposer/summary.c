@@ -157,6 +157,8 @@ back_grouped(char *q, uint64_t v)
  * halves, pairs and digits split in one 64-bit word at a time (each lane
  * divided by a multiply and a shift exact for its range: /100 below
  * 43,699, /10 below 179) */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "digits8 stores its lanes in memory order of a little-endian word");
 static inline uint64_t
 digits8(uint32_t x)
 {

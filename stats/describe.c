@@ -41,14 +41,10 @@ il_means(const double *x, const size_t *n, size_t k, double *m)
             continue;
         }
         const double *a = x, *b = a + l, *c = b + l, *d = c + l;
-        double sa = 0, sb = 0, sc = 0, sd = 0;
-        for (size_t i = 0; i < l; i++) {
-            sa += a[i];
-            sb += b[i];
-            sc += c[i];
-            sd += d[i];
-        }
-        double ma = sa / (double)l, mb = sb / (double)l, mc = sc / (double)l, md = sd / (double)l;
+        double sum[4];
+        il_sum4(x, l, sum);
+        double ma = sum[0] / (double)l, mb = sum[1] / (double)l, mc = sum[2] / (double)l,
+               md = sum[3] / (double)l;
         double ca = 0, cb = 0, cc = 0, cd = 0;
         for (size_t i = 0; i < l; i++) {
             ca += a[i] - ma;

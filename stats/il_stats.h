@@ -517,6 +517,25 @@ double il_mean(const double *x, size_t n);
 /* m[u] = il_mean of k consecutive arrays of n[u] values each in x, the same
  * bits, faster: four arrays of one length at a time. */
 void il_means(const double *x, const size_t *n, size_t k, double *m);
+/* s[j] = the sum of x[j*l .. (j+1)*l) from 0 in index order, j = 0..3: four
+ * chains of additions in flight instead of one, each one's bits a plain
+ * loop's (il_means, perm.c's rank sums). */
+static inline void
+il_sum4(const double *x, size_t l, double s[4])
+{
+    const double *a = x, *b = a + l, *c = b + l, *d = c + l;
+    double sa = 0, sb = 0, sc = 0, sd = 0;
+    for (size_t i = 0; i < l; i++) {
+        sa += a[i];
+        sb += b[i];
+        sc += c[i];
+        sd += d[i];
+    }
+    s[0] = sa;
+    s[1] = sb;
+    s[2] = sc;
+    s[3] = sd;
+}
 double il_var(const double *x, size_t n, double mean); /* n - 1 divisor */
 /* The largest magnitude a value may have: sums of squares of any number
  * of such values stay finite.  Larger ones are bad values (input.c). */

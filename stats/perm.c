@@ -656,18 +656,7 @@ unit_sums(const double *x, const size_t *m, size_t k, double *s)
             x += l;
             continue;
         }
-        const double *a = x, *b = a + l, *c = b + l, *d = c + l;
-        double sa = 0, sb = 0, sc = 0, sd = 0;
-        for (size_t i = 0; i < l; i++) {
-            sa += a[i];
-            sb += b[i];
-            sc += c[i];
-            sd += d[i];
-        }
-        s[u] = sa;
-        s[u + 1] = sb;
-        s[u + 2] = sc;
-        s[u + 3] = sd;
+        il_sum4(x, l, s + u);
         x += 4 * l;
         u += 4;
     }

@@ -65,3 +65,24 @@ il_rng_shuffle_double(struct il_rng *g, double *a, size_t n)
 {
     shuffle(g, a, n, sizeof *a);
 }
+
+void
+il_rng_shuffle_double_magic(struct il_rng *g, double *a, size_t n, const uint64_t *m)
+{
+    struct il_rng l = *g; /* as shuffle()'s */
+    for (size_t i = n; i > 1; i--) {
+        size_t j = il_rng_below_magic(&l, (uint32_t)i, m[i]);
+        double t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+    *g = l;
+}
+
+void
+il_rng_magics(uint64_t *m, size_t n)
+{
+    m[0] = 0;
+    for (size_t i = 1; i <= n; i++)
+        m[i] = il_rng_magic((uint32_t)i);
+}

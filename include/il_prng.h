@@ -62,10 +62,40 @@ il_rng_below(struct il_rng *g, uint64_t n)
     }
 }
 
+/* il_rng_below(g, n) by a multiplication instead of its division, for a
+ * bound used many times (a shuffle of the same length, block after block,
+ * exchange after exchange): m = il_rng_magic(n), once.  The same draws
+ * and the same values: for 32-bit r and n, r mod n is the high 64 bits of
+ * (m r mod 2^64) n with m = ceil(2^64 / n) (Lemire, Kaser and Kurz,
+ * "Faster remainder by direct computation", Software: Practice and
+ * Experience 49(6), 2019, section 3); the rare draw at or past 2^32 - n
+ * still takes the division of the rejection test.  1 <= n < 2^32. */
+static inline uint64_t
+il_rng_magic(uint32_t n)
+{
+    return UINT64_MAX / n + 1; /* n = 1: 0, and every r mod 1 is 0 */
+}
+
+static inline uint32_t
+il_rng_below_magic(struct il_rng *g, uint32_t n, uint64_t m)
+{
+    uint32_t far = 0u - n;
+    for (;;) {
+        uint32_t r = il_rng_next(g);
+        if (r < far || (uint64_t)r < (1ull << 32) - far % n)
+            return (uint32_t)(((unsigned __int128)(m * r) * n) >> 64);
+    }
+}
+
 /* Shuffle a[0..n-1] in place: for i = n-1 down to 1, swap a[i] with
  * a[below(i+1)]. */
 void il_rng_shuffle(struct il_rng *g, uint32_t *a, size_t n);
 /* The same for values (permutation tests, the seq plot's contrast). */
 void il_rng_shuffle_double(struct il_rng *g, double *a, size_t n);
+/* il_rng_shuffle_double with il_rng_below_magic: m[i] = il_rng_magic(i)
+ * for 2 <= i <= n (il_rng_magics), so the same draws and the same order. */
+void il_rng_shuffle_double_magic(struct il_rng *g, double *a, size_t n, const uint64_t *m);
+/* m[i] = il_rng_magic(i) for 1 <= i <= n (m holds n + 1; m[0] = 0). */
+void il_rng_magics(uint64_t *m, size_t n);
 
 #endif

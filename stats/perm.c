@@ -1002,16 +1002,19 @@ il_block_shuffle(double *x, size_t N, const uint32_t *pos, const size_t *bs, siz
     for (size_t b = 0; b < nb; b++)
         maxb = bs[b + 1] - bs[b] > maxb ? bs[b + 1] - bs[b] : maxb;
     double *xb = il_xcalloc(maxb, sizeof *xb);
+    uint64_t *mg = il_xcalloc(maxb + 1, sizeof *mg); /* the bounds' il_rng_magic */
+    il_rng_magics(mg, maxb);
     for (size_t b = 0; b < nb; b++) {
         const uint32_t *p = pos + bs[b];
         size_t n = bs[b + 1] - bs[b];
         for (size_t i = 0; i < n; i++)
             xb[i] = x[p[i]];
-        il_rng_shuffle_double(g, xb, n);
+        il_rng_shuffle_double_magic(g, xb, n, mg);
         for (size_t i = 0; i < n; i++)
             x[p[i]] = xb[i];
     }
     free(xb);
+    free(mg);
 }
 
 const char *

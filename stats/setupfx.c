@@ -134,27 +134,37 @@ st2(double *p, il_v2d v)
 
 /* The means of setups u0 .. u0 + 7 (il_mean's bits: each setup's sum of
  * its runs in their order, then the sum of their differences from the
- * first mean), four pairs of setups side by side in registers. */
+ * first mean), four pairs of setups side by side in registers: named
+ * ones, since GCC kept an array of four in memory, and each addition
+ * then waited on the last one's store (a third of the grid test). */
 static void
 grid_means8(const double *xt, size_t k, size_t nb, const size_t *row, size_t u0, double *y)
 {
-    il_v2d s[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}}, c[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    il_v2d s0 = {0, 0}, s1 = s0, s2 = s0, s3 = s0, c0 = s0, c1 = s0, c2 = s0, c3 = s0;
     il_v2d n = {(double)nb, (double)nb};
     for (size_t i = 0; i < nb; i++) {
         const double *x = xt + row[i] * k + u0;
         __builtin_prefetch(x + 16); /* the line two chunks on */
-        for (size_t j = 0; j < 4; j++)
-            s[j] += ld2(x + 2 * j);
+        s0 += ld2(x);
+        s1 += ld2(x + 2);
+        s2 += ld2(x + 4);
+        s3 += ld2(x + 6);
     }
-    for (size_t j = 0; j < 4; j++)
-        s[j] = s[j] / n;
+    s0 = s0 / n;
+    s1 = s1 / n;
+    s2 = s2 / n;
+    s3 = s3 / n;
     for (size_t i = 0; i < nb; i++) {
         const double *x = xt + row[i] * k + u0;
-        for (size_t j = 0; j < 4; j++)
-            c[j] += ld2(x + 2 * j) - s[j];
+        c0 += ld2(x) - s0;
+        c1 += ld2(x + 2) - s1;
+        c2 += ld2(x + 4) - s2;
+        c3 += ld2(x + 6) - s3;
     }
-    for (size_t j = 0; j < 4; j++)
-        st2(y + u0 + 2 * j, s[j] + c[j] / n);
+    st2(y + u0, s0 + c0 / n);
+    st2(y + u0 + 2, s1 + c1 / n);
+    st2(y + u0 + 4, s2 + c2 / n);
+    st2(y + u0 + 6, s3 + c3 / n);
 }
 
 /* stat() of the mean on the grid xt (k setups, nb runs each, row as
@@ -285,12 +295,15 @@ perm_p(const struct il_estimator *e, const struct il_units *un, const uint32_t *
     size_t *row = il_xcalloc(nb ? nb : 1, sizeof *row);
     int grid = e->kind == IL_EST_MEAN && pos && grid_blocks(un, pos, bs, nb, row);
     double *gd = NULL, *xb = NULL;
+    uint64_t *mg = NULL; /* the shuffle's bounds' il_rng_magic */
     if (grid) {
         for (size_t b = 0; b < nb; b++)
             for (size_t u = 0; u < k; u++)
                 x[b * k + u] = un->x[pos[b * k + u]];
         gd = il_xcalloc(nb, sizeof *gd);
         xb = il_xcalloc(k, sizeof *xb);
+        mg = il_xcalloc(k + 1, sizeof *mg);
+        il_rng_magics(mg, k);
     }
     size_t ge = 0, done = 0;
     struct il_rng g, gq;
@@ -315,7 +328,7 @@ perm_p(const struct il_estimator *e, const struct il_units *un, const uint32_t *
              * instead of its lines' misses in the order of the draws */
             for (size_t b = 0; b < nb; b++) {
                 memcpy(xb, x + b * k, k * sizeof *xb);
-                il_rng_shuffle_double(&g, xb, k);
+                il_rng_shuffle_double_magic(&g, xb, k, mg);
                 memcpy(x + b * k, xb, k * sizeof *xb);
             }
             t = stat_grid(x, k, nb, row, y, gd);
@@ -348,6 +361,7 @@ perm_p(const struct il_estimator *e, const struct il_units *un, const uint32_t *
     free(gd);
     free(row);
     free(xb);
+    free(mg);
     free(bb);
     free(bs2);
     free(rep);

@@ -153,6 +153,68 @@ below_at_the_edges(void **state)
     }
 }
 
+/* il_rng_below_magic: the same draws and values as below_by_lim, for
+ * every n below 2^32 tried (random, edges, and the edges of r). */
+static void
+below_magic_draws_as_below(void **state)
+{
+    (void)state;
+    struct il_rng a, b, s;
+    il_rng_init(&a, 11, 5);
+    b = a;
+    il_rng_init(&s, 13, 2);
+    static const uint32_t edge[] = {1, 2, 3, 7, 5000, 1u << 31, (1u << 31) + 1, 3000000000u,
+                                    4294967291u, 4294967295u};
+    for (int k = 0; k < 2000; k++)
+        for (size_t e = 0; e < sizeof edge / sizeof edge[0]; e++)
+            assert_int_equal(il_rng_below_magic(&a, edge[e], il_rng_magic(edge[e])),
+                             below_by_lim(&b, edge[e]));
+    for (int k = 0; k < 200000; k++) {
+        uint32_t w = il_rng_next(&s);
+        uint32_t n = k % 2 ? (uint32_t)k + 1 : (w >> (w & 31)) | 1;
+        assert_int_equal(il_rng_below_magic(&a, n, il_rng_magic(n)), below_by_lim(&b, n));
+    }
+    assert_memory_equal(a.s, b.s, sizeof a.s);
+    for (size_t e = 1; e < sizeof edge / sizeof edge[0]; e++) {
+        uint64_t n = edge[e], lim = (1ull << 32) - (1ull << 32) % n;
+        uint64_t rs[] = {0, n - 1, (1ull << 32) - n - 1, (1ull << 32) - n, (1ull << 32) - n + 1,
+                         lim - 1, lim, (1ull << 32) - 1};
+        for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++) {
+            state_drawing(&a, (uint32_t)rs[i]);
+            b = a;
+            assert_int_equal(il_rng_below_magic(&a, (uint32_t)n, il_rng_magic((uint32_t)n)),
+                             below_by_lim(&b, n));
+            assert_memory_equal(a.s, b.s, sizeof a.s);
+        }
+    }
+}
+
+/* il_rng_shuffle_double_magic: il_rng_shuffle_double's permutation and
+ * the generator's state after it, at lengths past a table of 16 and at
+ * many (the grid test shuffles blocks of thousands of setups). */
+static void
+shuffle_magic_as_shuffle(void **state)
+{
+    (void)state;
+    static const size_t ns[] = {0, 1, 2, 3, 16, 17, 100, 5000};
+    static double x[5000], y[5000];
+    static uint64_t m[5001];
+    il_rng_magics(m, 5000);
+    assert_true(m[0] == 0 && m[1] == 0 && m[2] == (1ull << 63));
+    struct il_rng a, b;
+    il_rng_init(&a, 3, 104);
+    b = a;
+    for (size_t e = 0; e < sizeof ns / sizeof ns[0]; e++)
+        for (int rep = 0; rep < 3; rep++) {
+            for (size_t i = 0; i < ns[e]; i++)
+                x[i] = y[i] = (double)i;
+            il_rng_shuffle_double(&a, x, ns[e]);
+            il_rng_shuffle_double_magic(&b, y, ns[e], m);
+            assert_memory_equal(x, y, sizeof x);
+            assert_memory_equal(a.s, b.s, sizeof a.s);
+        }
+}
+
 int
 main(void)
 {
@@ -163,6 +225,8 @@ main(void)
         cmocka_unit_test(below_is_uniform_and_bounded),
         cmocka_unit_test(below_draws_as_first_written),
         cmocka_unit_test(below_at_the_edges),
+        cmocka_unit_test(below_magic_draws_as_below),
+        cmocka_unit_test(shuffle_magic_as_shuffle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -490,8 +490,13 @@ shortest(FILE *fp, const char *s)
         if (*s == '-' || (*s >= '0' && *s <= '9')) {
             size_t n = strspn(s, "+-0123456789.eE");
             char tok[64], out[64];
-            if (n < sizeof tok && strpbrk(memcpy(tok, s, n), ".eE") && (tok[n] = '\0', 1) &&
-                strpbrk(tok, ".eE")) {
+            int real = 0;
+            if (n < sizeof tok) {
+                memcpy(tok, s, n);
+                tok[n] = '\0';
+                real = strpbrk(tok, ".eE") != NULL;
+            }
+            if (real) {
                 il_fmt_exact(out, sizeof out, strtod(tok, NULL));
                 /* still a real: 7 -> 7.0 */
                 if (!strpbrk(out, ".eEni"))

@@ -17,23 +17,23 @@ describe_group(struct il_report *r, size_t g, double *scratch)
 {
     const struct il_group *gr = &r->gs.g[g];
     struct il_summary *s = &r->sum[g];
+    /* the median once: il_summarize's, for the skew and il_diagnose */
     il_summarize(gr->x, gr->n, scratch, s);
-    il_diagnose(gr->x, gr->n, scratch, &r->diag[g]);
+    s->skew = NAN;
+    if (gr->n >= 10) {
+        /* two more order statistics: selection (in scratch, which
+         * il_summarize left holding the values), not a sort */
+        double q1 = il_quantile_select(scratch, gr->n, 0.1),
+               q9 = il_quantile_select(scratch, gr->n, 0.9);
+        if (q9 > q1)
+            s->skew = (q9 + q1 - 2 * s->median) / (q9 - q1);
+    }
+    il_diagnose_med(gr->x, gr->n, s->median, scratch, &r->diag[g]);
     int allint = 1;
     for (size_t i = 0; i < gr->n && allint; i++)
         allint = (r->d.flag[gr->rec[i]] & IL_R_INT) != 0;
     if (allint)
         il_summarize_int(&r->d, gr->rec, gr->x, gr->n, s);
-    s->skew = NAN;
-    if (gr->n >= 10) {
-        /* three order statistics: selection, not a sort */
-        memcpy(scratch, gr->x, gr->n * sizeof *scratch);
-        double q5 = il_quantile_select(scratch, gr->n, 0.5),
-               q1 = il_quantile_select(scratch, gr->n, 0.1),
-               q9 = il_quantile_select(scratch, gr->n, 0.9);
-        if (q9 > q1)
-            s->skew = (q9 + q1 - 2 * q5) / (q9 - q1);
-    }
 }
 
 /* Groups [from, to) of r, each on its own. */

@@ -226,14 +226,21 @@ il_summarize(const double *x, size_t n, double *scratch, struct il_summary *s)
     }
 }
 
+/* The median absolute deviation of x from its median med. */
+static double
+mad_of(const double *x, size_t n, double med, double *scratch)
+{
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = fabs(x[i] - med);
+    return il_quantile_select(scratch, n, 0.5);
+}
+
 double
 il_median_mad(const double *x, size_t n, double *scratch, double *mad)
 {
     memcpy(scratch, x, n * sizeof *x);
     double med = il_quantile_select(scratch, n, 0.5);
-    for (size_t i = 0; i < n; i++)
-        scratch[i] = fabs(x[i] - med);
-    *mad = il_quantile_select(scratch, n, 0.5);
+    *mad = mad_of(x, n, med, scratch);
     return med;
 }
 
@@ -303,9 +310,20 @@ il_ljung_box(const double *acf, size_t n, int h, double *q)
 void
 il_diagnose(const double *x, size_t n, double *scratch, struct il_diag *d)
 {
+    double med = NAN;
+    if (n >= IL_DIAG_MIN_N) {
+        memcpy(scratch, x, n * sizeof *x);
+        med = il_quantile_select(scratch, n, 0.5);
+    }
+    il_diagnose_med(x, n, med, scratch, d);
+}
+
+void
+il_diagnose_med(const double *x, size_t n, double med, double *scratch, struct il_diag *d)
+{
     memset(d, 0, sizeof *d);
     if (n >= IL_DIAG_MIN_N) {
-        double mad, med = il_median_mad(x, n, scratch, &mad);
+        double mad = mad_of(x, n, med, scratch);
         double sc = robust_scale(x, n, med, mad);
         if (sc > 0) {
             d->mad_checked = 1;

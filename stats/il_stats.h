@@ -556,7 +556,7 @@ il_dense(size_t range, size_t n)
 {
     return range <= 2 * n + 1024;
 }
-/* scratch holds n doubles. */
+/* scratch holds n doubles; it is left holding x's values in some order. */
 void il_summarize(const double *x, size_t n, double *scratch, struct il_summary *s);
 /* Exact min, max and mean of the integer values of records rec[0..n)
  * (values x) into s (s->exact set). */
@@ -581,6 +581,9 @@ size_t il_acf(const double *x, size_t n, size_t maxlag, double *acf);
 double il_ljung_box(const double *acf, size_t n, int h, double *q);
 /* x in run order; scratch holds n doubles. */
 void il_diagnose(const double *x, size_t n, double *scratch, struct il_diag *d);
+/* il_diagnose given x's median med (il_quantile_select(x, n, 0.5), as
+ * il_summarize's), which it then does not select again. */
+void il_diagnose_med(const double *x, size_t n, double med, double *scratch, struct il_diag *d);
 /* "mean", "median", "p10", "min" into e; -1 when not one of them. */
 int il_estimator_parse(const char *s, struct il_estimator *e);
 

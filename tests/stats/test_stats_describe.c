@@ -88,6 +88,30 @@ mad_outlier_and_first_run(void **state)
     assert_false(d.mad_checked);
 }
 
+/* il_diagnose_med given il_summarize's median says what il_diagnose says,
+ * to the bit, on even and odd counts, ties, and a scratch that
+ * il_summarize left holding the values (analyze.c's order). */
+static void
+diagnose_with_the_median(void **state)
+{
+    enum { N = 301 };
+    double x[N], scratch[N];
+    unsigned long r = 12345;
+    for (size_t n = 1; n <= N; n += 37) {
+        for (size_t i = 0; i < n; i++) {
+            r = r * 6364136223846793005UL + 1442695040888963407UL;
+            x[i] = (double)(r >> 40 & 63) + (i % 5 ? 0 : 0.25); /* ties */
+        }
+        x[0] = 1000; /* a first run apart */
+        struct il_summary s;
+        struct il_diag a, b;
+        il_summarize(x, n, scratch, &s);
+        il_diagnose_med(x, n, s.median, scratch, &b);
+        il_diagnose(x, n, scratch, &a);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+}
+
 static void
 acf_and_ljung_box(void **state)
 {
@@ -383,6 +407,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(summary_and_quantiles),  cmocka_unit_test(mad_outlier_and_first_run),
+        cmocka_unit_test(diagnose_with_the_median),
         cmocka_unit_test(acf_and_ljung_box),      cmocka_unit_test(geometric_mean),
         cmocka_unit_test(change_words),           cmocka_unit_test(arrange_levels),
         cmocka_unit_test(target_search),          cmocka_unit_test(median_matches_sort),

@@ -193,9 +193,17 @@ struct il_tmpl {
     uint8_t pabs[IL_SCAN_MAXPATHS], psc[IL_SCAN_MAXPATHS], pco[IL_SCAN_MAXPATHS];
     int nabs, nsc, nco;
     /* the scalars that have differed in a line matched (1 each), and the
-     * runs they end: rk[r] the hot scalar ending run r, ntok the last */
+     * runs they end: run[r] the bytes from the previous hot scalar's end
+     * (ti, len of them) up to hot scalar kb (ending at te; ntok for the
+     * last run, to the line's end), want the bits of len in a 64-bit
+     * mask (len <= 64), plen the length of kb in the last line matched */
     uint8_t *hot;
-    uint32_t *rk, hb[2 * IL_SCAN_MAXPATHS]; /* hb[b]: hot scalars before boundary b */
+    struct il_trun {
+        uint32_t ti, len, kb, te;
+        uint64_t want;
+        size_t plen;
+    } *run;
+    uint32_t hb[2 * IL_SCAN_MAXPATHS]; /* hb[b]: hot scalars before boundary b */
     size_t nrun;
     int dirty; /* hot changed since the runs were made */
 };

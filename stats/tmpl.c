@@ -16,7 +16,9 @@
  * scalar at a hot one is validated directly, so that the comparison has no
  * branch whose outcome changes from line to line (a compare-until-
  * different loop's exits were most of the reading's mispredicted
- * branches).  A line that matches to its
+ * branches); it is checked first at the length it had in the line
+ * before (scalar_is), so that where the next one starts does not wait on
+ * this one's bytes.  A line that matches to its
  * end is valid JSON: its bytes outside the replaced scalars are the
  * template's, which parse the same around any scalar, and each replaced
  * scalar is valid.  Its paths lie where the template's do, moved by the
@@ -55,16 +57,34 @@ eq32(const char *a, const char *b)
 }
 #endif
 
+#ifdef IL_TMPL_SSE2
+/* Whether the 64 bytes at a and b are equal: one mask of four compares. */
+static inline int
+eq64(const char *a, const char *b)
+{
+    __m128i x = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)a),
+                               _mm_loadu_si128((const __m128i *)(const void *)b));
+    for (int i = 16; i < 64; i += 16)
+        x = _mm_and_si128(x,
+                          _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + i)),
+                                         _mm_loadu_si128((const __m128i *)(const void *)(b + i))));
+    return _mm_movemask_epi8(x) == 0xFFFF;
+}
+#endif
+
 /* Whether the n bytes at a (a template's line, IL_TMPL_PAD bytes readable
  * past its end) equal the n bytes at b, of which avail are readable.  The
  * common case (n <= 64 and 64 bytes readable at b) is four 16-byte
  * compares and one mask test, without a loop. */
-static inline int
+static inline __attribute__((always_inline)) int
 eq(const char *a, const char *b, size_t n, size_t avail)
 {
     if (n > avail)
         return 0;
 #ifdef IL_TMPL_SSE2
+    for (; n > 64 && avail >= 128; n -= 64, avail -= 64, a += 64, b += 64)
+        if (!eq64(a, b))
+            return 0;
     for (; n > 64 && avail >= 96; n -= 32, avail -= 32, a += 32, b += 32)
         if (eq32(a, b) != UINT32_MAX)
             return 0;
@@ -78,7 +98,67 @@ eq(const char *a, const char *b, size_t n, size_t avail)
     return memcmp(a, b, n) == 0;
 }
 
+/* eq() of a template's run (n bytes, want its bits: UINT64_MAX >> (64 -
+ * n) for n of 1 to 64): as many 16-byte compares as n needs, at most 32
+ * bytes, and eq() beyond (a run's length is the same line after line,
+ * so the branches go the same way each time). */
+static inline int
+eq_run(const char *a, const char *b, size_t n, size_t avail, uint64_t want)
+{
+#ifdef IL_TMPL_SSE2
+    if (n <= 16 && avail >= 16) {
+        uint32_t m = (uint32_t)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)a),
+                           _mm_loadu_si128((const __m128i *)(const void *)b)));
+        return (m & want) == want;
+    }
+    if (n <= 32 && avail >= 32)
+        return (eq32(a, b) & want) == want;
+#else
+    (void)want;
+#endif
+    return eq(a, b, n, avail);
+}
+
+/* The bits of n bytes (0 to 64) in a 64-bit mask. */
+static inline uint64_t
+bits(size_t n)
+{
+    return n ? UINT64_MAX >> (64 - n) : 0;
+}
+
 static const char *scalar_rest(const char *p, const char *e);
+
+#ifdef IL_TMPL_SSE2
+/* The 16 bytes after p (p + 1 to p + 16): *m the bytes that are not
+ * digits, *x those that go on a number ('.', 'e', 'E'), bit i byte
+ * p + 1 + i. */
+static inline void
+number_masks(const char *p, unsigned *m, unsigned *x)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+    __m128i d = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                              _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+    __m128i f = _mm_or_si128(
+        _mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('e')), _mm_cmpeq_epi8(v, _mm_set1_epi8('E'))));
+    *m = (unsigned)_mm_movemask_epi8(d) ^ 0xFFFFu;
+    *x = (unsigned)_mm_movemask_epi8(f);
+}
+
+/* The 16 bytes at q that a string of printable ASCII without escapes
+ * stops at: a quote, a backslash, or (signed) below 0x20, a control byte
+ * or one of UTF-8's. */
+static inline unsigned
+string_mask(const char *q)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+    __m128i x = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+        _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    return (unsigned)_mm_movemask_epi8(x);
+}
+#endif
 
 /* il_scan_scalar, quicker for the common cases: an integer that does not
  * start with 0, a string of printable ASCII without escapes. */
@@ -91,26 +171,13 @@ scalar(const char *p, const char *e)
      * exponent follows from the masks of 16 bytes, without a byte loop
      * (whose exit mispredicts at every change of length) */
     if ((unsigned)(c - '1') < 9u && e - p > 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
-        __m128i d = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-                                  _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
-        __m128i f = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
-                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('e')),
-                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('E'))));
-        unsigned m = (unsigned)_mm_movemask_epi8(d) ^ 0xFFFFu;
-        unsigned x = (unsigned)_mm_movemask_epi8(f);
+        unsigned m, x;
+        number_masks(p, &m, &x);
         if (m && !(x & (m & -m)))
             return p + 1 + __builtin_ctz(m);
     } else if (c == '"') {
-        const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
-                      sp = _mm_set1_epi8(0x20);
         for (const char *q = p + 1; e - q >= 16; q += 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
-            /* a quote, a backslash, or (signed) below 0x20: a control
-             * byte or one of UTF-8's */
-            __m128i x = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs)),
-                                     _mm_cmplt_epi8(v, sp));
-            unsigned m = (unsigned)_mm_movemask_epi8(x);
+            unsigned m = string_mask(q);
             if (m) {
                 q += __builtin_ctz(m);
                 return *q == '"' ? q + 1 : il_scan_scalar(p, e);
@@ -119,6 +186,46 @@ scalar(const char *p, const char *e)
     }
 #endif
     return scalar_rest(p, e);
+}
+
+/* Whether the scalar at p (e the line's end) is valid and len bytes
+ * long, for the common cases: an integer of up to 16 digits that does not
+ * start with 0, a string of up to 32 bytes of printable ASCII without
+ * escapes.  0 does not say it is invalid: scalar() decides then.  It asks
+ * whether the scalar ends where the one of the line before ended, rather
+ * than where it ends: the branch on the answer is predicted, so the next
+ * scalar's place (the previous one's end plus what lies between) does
+ * not wait for this one's bytes to be loaded and compared, and the
+ * scalars of a line are checked side by side rather than one after the
+ * other. */
+static inline int
+scalar_is(const char *p, const char *e, size_t len)
+{
+#ifdef IL_TMPL_SSE2
+    unsigned char c = (unsigned char)*p;
+    if ((unsigned)(c - '1') < 9u) {
+        if (len > 16 || e - p <= 16)
+            return 0;
+        /* digits up to p[len - 1], then a byte (p[len]) that is not one
+         * and does not go on a number */
+        unsigned m, x, end = 1u << (len - 1);
+        number_masks(p, &m, &x);
+        return (m & (2 * end - 1)) == end && !(x & end);
+    }
+    if (c == '"') {
+        if (len < 2 || len > 33 || e - p <= 32)
+            return 0;
+        /* none before p[len - 1], the closing quote */
+        uint32_t m = string_mask(p + 1) | (uint32_t)string_mask(p + 17) << 16;
+        uint32_t end = (uint32_t)1 << (len - 2);
+        return (m & (2 * end - 1)) == end && p[len - 1] == '"';
+    }
+#else
+    (void)p;
+    (void)e;
+    (void)len;
+#endif
+    return 0;
 }
 
 /* scalar() where its masks do not decide: byte by byte. */
@@ -185,7 +292,7 @@ tmpl_set(struct il_tmpl *t, const struct il_scan *sc, const struct il_toks *toks
     t->ts[toks->n] = (uint32_t)n; /* the next scalar's start after the last */
     t->hot = il_xrealloc(t->hot, toks->n ? toks->n : 1);
     memset(t->hot, 0, toks->n);
-    t->rk = il_xrealloc(t->rk, (toks->n + 1) * sizeof *t->rk);
+    t->run = il_xrealloc(t->run, (toks->n + 1) * sizeof *t->run);
     t->dirty = 1;
     memcpy(t->te, toks->e, toks->n * sizeof *t->te);
     t->at = il_xrealloc(t->at, (n + 1) * sizeof *t->at);
@@ -246,18 +353,19 @@ tmpl_set(struct il_tmpl *t, const struct il_scan *sc, const struct il_toks *toks
 struct repl {
     uint32_t *dk;
     size_t *dns, *dne, nd;
-    long *ds, shift;
+    long *ds;
 };
 
-/* Scalar k (the template's ts[k] to te[k]) replaced by the line's j to ne. */
+/* Scalar k (the template's ts[k] to te, te its end) replaced by the
+ * line's j to ne: the template's bytes after it are the line's from ne on,
+ * shifted by ne - te. */
 static inline void
-replace(struct repl *d, const struct il_tmpl *t, size_t k, size_t j, size_t ne)
+replace(struct repl *d, size_t k, size_t te, size_t j, size_t ne)
 {
-    d->shift += (long)(ne - j) - (long)(t->te[k] - t->ts[k]);
     d->dk[d->nd] = (uint32_t)k;
     d->dns[d->nd] = j;
     d->dne[d->nd] = ne;
-    d->ds[++d->nd] = d->shift;
+    d->ds[++d->nd] = (long)ne - (long)te;
 }
 
 /* The runs: the scalars that differed from the template's in a line
@@ -266,13 +374,22 @@ replace(struct repl *d, const struct il_tmpl *t, size_t k, size_t j, size_t ne)
 static void
 runs_set(struct il_tmpl *t)
 {
+    uint32_t ti = 0;
     t->nrun = 0;
-    for (size_t k = 0; k < t->ntok; k++)
-        if (t->hot[k])
-            t->rk[t->nrun++] = (uint32_t)k;
-    t->rk[t->nrun++] = (uint32_t)t->ntok;
+    for (size_t k = 0; k <= t->ntok; k++) {
+        if (k < t->ntok && !t->hot[k])
+            continue;
+        struct il_trun *u = &t->run[t->nrun++];
+        u->ti = ti;
+        u->len = t->ts[k] - ti;
+        u->kb = (uint32_t)k;
+        u->te = k < t->ntok ? t->te[k] : t->ts[k];
+        u->want = bits(u->len > 64 ? 64 : u->len);
+        u->plen = u->te - t->ts[k];
+        ti = u->te;
+    }
     for (size_t b = 0, r = 0; b < t->nk; b++) {
-        while (t->rk[r] < t->k[b])
+        while (t->run[r].kb < t->k[b])
             r++;
         t->hb[b] = (uint32_t)r;
     }
@@ -304,11 +421,13 @@ tmpl_match(struct il_tmpls *ts, struct il_tmpl *t, struct il_scan *sc, const cha
         ts->dne = il_xrealloc(ts->dne, ts->dcap * sizeof *ts->dne);
         ts->ds = il_xrealloc(ts->ds, (ts->dcap + 1) * sizeof *ts->ds);
     }
-    struct repl rp = {ts->dk, ts->dns, ts->dne, 0, ts->ds, 0};
+    struct repl rp = {ts->dk, ts->dns, ts->dne, 0, ts->ds};
     rp.ds[0] = 0; /* ds[i + 1]: the shift after the replacement i */
     for (size_t r = 0; r < t->nrun; r++) {
-        size_t kb = t->rk[r], len = t->ts[kb] - ti;
-        if (eq(t->line + ti, s + j, len, n - j)) {
+        const struct il_trun *u = &t->run[r];
+        size_t kb = u->kb, len = u->len;
+        ti = u->ti;
+        if (eq_run(t->line + ti, s + j, len, n - j, u->want)) {
             j += len;
         } else {
             len = t->ts[k] - ti;
@@ -326,7 +445,7 @@ tmpl_match(struct il_tmpls *ts, struct il_tmpl *t, struct il_scan *sc, const cha
                 size_t ne = (size_t)(q - s), gap = t->ts[k + 1] - t->te[k];
                 if (!eq(t->line + t->te[k], q, gap, n - ne))
                     return 0;
-                replace(&rp, t, k, j, ne);
+                replace(&rp, k, t->te[k], j, ne);
                 t->hot[k] = 1;
                 t->dirty = cold = 1;
                 j = ne + gap;
@@ -334,12 +453,16 @@ tmpl_match(struct il_tmpls *ts, struct il_tmpl *t, struct il_scan *sc, const cha
         }
         if (kb == t->ntok)
             break;
-        const char *q = scalar(s + j, s + n);
-        if (!q)
-            return 0;
-        replace(&rp, t, kb, j, (size_t)(q - s));
-        j = (size_t)(q - s);
-        ti = t->te[kb];
+        size_t ne = j + u->plen;
+        if (!scalar_is(s + j, s + n, u->plen)) {
+            const char *q = scalar(s + j, s + n);
+            if (!q)
+                return 0;
+            ne = (size_t)(q - s);
+            t->run[r].plen = ne - j;
+        }
+        replace(&rp, kb, u->te, j, ne);
+        j = ne;
         k = kb + 1;
     }
     if (j != n)
@@ -376,7 +499,8 @@ tmpl_match(struct il_tmpls *ts, struct il_tmpl *t, struct il_scan *sc, const cha
         f->p = s + (rep ? rs : ks);
         f->n = rep ? rn : kn;
         /* a hot scalar is replaced even when its bytes are the template's */
-        if (!rep || (rn == kn && eq(t->line + t->ps[p], s + rs, kn, n - rs)))
+        if (!rep ||
+            (rn == kn && eq_run(t->line + t->ps[p], s + rs, kn, n - rs, bits(kn > 64 ? 64 : kn))))
             same |= (uint64_t)1 << p;
     }
     for (int i = 0; i < t->nco; i++) {
@@ -437,7 +561,7 @@ il_tmpls_free(struct il_tmpls *ts)
         free(ts->t[i].te);
         free(ts->t[i].at);
         free(ts->t[i].hot);
-        free(ts->t[i].rk);
+        free(ts->t[i].run);
     }
     free(ts->toks.s);
     free(ts->toks.e);

@@ -378,6 +378,75 @@ hot_scalars(void **state)
     il_tmpls_free(&tm);
 }
 
+/* A hot scalar is first checked at the length it had in the line before
+ * (tmpl.c, scalar_is): lines whose number and string take the length of
+ * the line before, a longer or a shorter one, or that length with bytes
+ * that make them something else (a fraction, an exponent, an escape, a
+ * control byte, a quote or a digit too early, a letter), at the edges of
+ * the 16 bytes of digits and the 32 of a string that the check looks at.
+ * Each is read by the full scan and through the template alike. */
+static void
+predicted_lengths(void **state)
+{
+    static const char *const vals[][2] = {
+        {"123456", "abcdef"},           /* the template */
+        {"654321", "fedcba"},           /* both hot, the same lengths */
+        {"654322", "fedcbb"},           /* the lengths predicted */
+        {"7", "x"},                     /* shorter */
+        {"8", "y"},                     /* predicted */
+        {"9.5", "y\\n"},                /* a fraction, an escape */
+        {"8", "y"},                     /* back */
+        {"8e", "y\""},                  /* an exponent cut short; a quote early */
+        {"9", "z"},                     /* back */
+        {"1234567890123456", "0123456789012345678901234567890"}, /* 16 digits, 31 bytes */
+        {"6543210987654321", "1123456789012345678901234567890"}, /* predicted */
+        {"65432109876543210", "11234567890123456789012345678901"}, /* 17 digits, 32 */
+        {"75432109876543210", "21234567890123456789012345678901"}, /* predicted */
+        {"7543210987654321.", "212345678901234567890123456789\t1"}, /* a dot; a tab */
+        {"7543210987654321e", "2123456789012345678901234567890\x01"}, /* control byte */
+        {"12", "abcd"},                 /* lengths to predict */
+        {"1x", "ab\"c"},                /* those lengths: a letter; a quote inside */
+        {"1a", "ab\\c"},                /* those lengths: not a number; an escape */
+        {"0", "\xc3\xa9"},              /* a zero; UTF-8 */
+        {"3", "\xc3\xa9"},              /* predicted after a zero */
+        {"-3", "\xc3\xa9x"},            /* a sign */
+        {"34", "abc"},
+    };
+    struct il_path p[4];
+    struct il_scan a, b;
+    struct il_tmpls tm;
+    il_path_set(&p[0], "schema", NULL, NULL);
+    il_path_set(&p[1], "v", NULL, NULL);
+    il_path_set(&p[2], "s", NULL, NULL);
+    il_path_set(&p[3], "t", NULL, NULL);
+    memset(&a, 0, sizeof a);
+    memset(&tm, 0, sizeof tm);
+    a.paths = p;
+    a.npaths = 4;
+    b = a;
+    int rejected = 0;
+    for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
+        char line[256];
+        /* 40 bytes after the string: the masks read past a short one */
+        int n = snprintf(line, sizeof line,
+                         "{\"schema\":\"interloper/1\",\"v\":%s,\"s\":\"%s\",\"t\":"
+                         "\"0123456789012345678901234567890123456789\"}",
+                         vals[i][0], vals[i][1]);
+        char *buf = malloc((size_t)n);
+        assert_non_null(buf);
+        memcpy(buf, line, (size_t)n);
+        /* every valid line after the first matched the template */
+        int hit = both_ways(&tm, &a, &b, buf, (size_t)n), want = i > 0 && a.err == NULL;
+        if (hit != want)
+            fail_msg("line %zu: template matched %d, expected %d", i, hit, want);
+        rejected += a.err != NULL;
+        free(buf);
+    }
+    assert_int_equal(rejected, 5);
+    assert_int_equal(tm.nt, 1);
+    il_tmpls_free(&tm);
+}
+
 /* Read the text as a .jsonl file with sel. */
 static void
 read_text(const char *text, const struct il_sel *sel, struct il_data *d)
@@ -575,6 +644,7 @@ main(void)
         cmocka_unit_test(seeded_mutations),
         cmocka_unit_test(templates_agree),
         cmocka_unit_test(hot_scalars),
+        cmocka_unit_test(predicted_lengths),
         cmocka_unit_test(finds_paths_and_decodes),
         cmocka_unit_test(where_not_equal),
         cmocka_unit_test(collects_every_label),

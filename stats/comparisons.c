@@ -825,8 +825,8 @@ check_hosts(const struct il_report *r, const struct il_cmp *c, const char *name)
     for (size_t i = 0; i < d->nslots; i++)
         if (strcmp(d->slot_name[i], IL_PSEUDO_HOST) == 0)
             hs = i;
-    if (hs == SIZE_MAX || (o->nsetup && o->setup_slot[0] == hs))
-        return;
+    if (hs == SIZE_MAX || (o->nsetup && o->setup_slot[0] == hs) || (!d->labn[hs] && !d->labc[hs]))
+        return; /* (no column: one value, or none, for every record) */
     for (size_t i = 0; i < o->nby; i++)
         if (o->by_slot[i] == hs)
             return;
@@ -934,7 +934,15 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
 {
     const struct il_opts *o = r->o;
     size_t gnum = o->speedup ? c->base : c->g, gden = o->speedup ? c->g : c->base;
-    const struct il_group *gn = &r->gs.g[gnum], *gd = &r->gs.g[gden];
+    /* the runs in input order: the groups' x, or the units' given back in
+     * that order (r->lean), held only until the flat interval is taken */
+    struct il_group gnx = r->gs.g[gnum], gdx = r->gs.g[gden];
+    const struct il_group *gn = &gnx, *gd = &gdx;
+    double *xn = NULL, *xd = NULL;
+    if (!gnx.x)
+        gnx.x = xn = il_units_in_order(&r->units[gnum]);
+    if (!gdx.x)
+        gdx.x = xd = il_units_in_order(&r->units[gden]);
     double *s = il_xcalloc(gn->n > gd->n ? gn->n : gd->n, sizeof *s);
     c->value = il_estimate(&o->est, gn->x, gn->n, s);
     c->baseline = il_estimate(&o->est, gd->x, gd->n, s);
@@ -952,6 +960,9 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     double p, vlog;
     const char *method;
     flat_interval(r, gn, gd, c, &c->flat, &p, &vlog, &method);
+    free(xn);
+    free(xd);
+    gnx.x = gdx.x = NULL;
     c->has_flat = !c->few;
     if (o->design == IL_D_FLAT) {
         snprintf(c->setups_why, sizeof c->setups_why,

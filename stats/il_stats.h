@@ -834,8 +834,11 @@ struct il_units {
     uint32_t *fa, *fb; /* its label value ids (fb: crossed only) */
     size_t *off, *n;   /* its runs are x[off[u] .. off[u] + n[u]) */
     double *x;         /* the values, unit by unit */
+    int x_shared;      /* x is the group's own x, reordered (in_place) */
     double *mean, *est;
-    uint32_t *rec;  /* each run's record (NULL after il_units_cells) */
+    /* each run's place in its group (the group's x and rec in input
+     * order); NULL after il_units_cells unless kept */
+    uint32_t *pos;
     /* Each run's pass (--passes, rep by default), or IL_MISSING_ID; both
      * NULL when no record has one; read with il_upass.  pass16: the
      * pass's rank among the pass label's values in the order of their
@@ -862,14 +865,21 @@ il_has_pass(const struct il_units *u)
 
 struct il_group;
 struct il_data;
-/* pass_slot: the data slot of the pass label, SIZE_MAX for none. */
+/* pass_slot: the data slot of the pass label, SIZE_MAX for none.
+ * in_place: the units' x is g's x itself, its values moved into the
+ * units' order (so g->x is no longer in input order), not a copy. */
 void il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind,
                     const size_t *slot, size_t pass_slot, const struct il_estimator *e,
-                    struct il_units *u);
-/* The cells of every group's runs: the sweep's factors (env_add, layout,
- * stack_offset, heap_offset) that vary within some unit of some group,
- * the same numbering across the groups.  Frees the runs' rec. */
-void il_units_cells(const struct il_data *d, struct il_units *units, size_t ng);
+                    int in_place, struct il_units *u);
+/* The cells of every group's runs (units[g] of gs->g[g]): the sweep's
+ * factors (env_add, layout, stack_offset, heap_offset) that vary within
+ * some unit of some group, the same numbering across the groups.  Frees
+ * the runs' pos unless keep_pos. */
+void il_units_cells(const struct il_data *d, const struct il_groups *gs, struct il_units *units,
+                    size_t ng, int keep_pos);
+/* The units' runs in their group's input order (the pos kept), a new
+ * array: the group's x as it was before an in_place build. */
+double *il_units_in_order(const struct il_units *u);
 void il_units_free(struct il_units *u);
 
 /* ------------------------------------------------------------ analyze.c */
@@ -994,6 +1004,7 @@ struct il_report {
     struct il_diag *diag;
     char **gname;
     struct il_units *units; /* per group, with a design */
+    int lean; /* the runs are read through the units only (analyze.c, drop_runs) */
     struct il_gsetups *gsu; /* per group, with a design (report only) */
     size_t cmp_pos;         /* key position of the compared label */
     uint32_t base_id;

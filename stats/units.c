@@ -119,7 +119,7 @@ place(const struct il_data *d, const struct il_group *g, size_t pass_slot, const
       struct il_units *u, size_t i, size_t p)
 {
     u->x[p] = g->x[i];
-    u->rec[p] = g->rec[i];
+    u->pos[p] = (uint32_t)i;
     if (u->pass16)
         u->pass16[p] = d->labn[pass_slot] ? rk[d->labn[pass_slot][g->rec[i]]] : rk[0];
     else if (u->pass)
@@ -177,13 +177,13 @@ place_runs(const struct il_data *d, const struct il_group *g, enum il_dkind kind
 
 void
 il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, const size_t *slot,
-               size_t pass_slot, const struct il_estimator *e, struct il_units *u)
+               size_t pass_slot, const struct il_estimator *e, int in_place, struct il_units *u)
 {
     memset(u, 0, sizeof *u);
     size_t n = g->n;
     sort_d = d;
     u->x = il_xcalloc(n ? n : 1, sizeof *u->x);
-    u->rec = il_xcalloc(n ? n : 1, sizeof *u->rec);
+    u->pos = il_xcalloc(n ? n : 1, sizeof *u->pos);
     uint16_t *rk = NULL;
     if (pass_slot != SIZE_MAX && d->present[pass_slot]) {
         rk = pass_ranks(d, pass_slot);
@@ -195,6 +195,14 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
     /* the units: runs of one key, consecutive now */
     size_t k = place_runs(d, g, kind, slot, pass_slot, rk, u), maxn = 1;
     free(rk);
+    if (in_place) {
+        /* the group's values in the units' order, in the group's own
+         * storage: one copy of the runs held, not two */
+        memcpy(g->x, u->x, n * sizeof *u->x);
+        free(u->x);
+        u->x = g->x;
+        u->x_shared = 1;
+    }
     u->k = k;
     u->id = il_xcalloc(k, sizeof *u->id);
     u->fa = il_xcalloc(k, sizeof *u->fa);
@@ -205,8 +213,8 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
     u->est = il_xcalloc(k, sizeof *u->est);
     size_t j = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t a = il_lab(d, u->rec[i], slot[0]);
-        uint32_t b = kind == IL_D_CROSSED ? il_lab(d, u->rec[i], slot[1]) : 0;
+        uint32_t a = il_lab(d, g->rec[u->pos[i]], slot[0]);
+        uint32_t b = kind == IL_D_CROSSED ? il_lab(d, g->rec[u->pos[i]], slot[1]) : 0;
         if (i && a == u->fa[j - 1] && b == u->fb[j - 1]) {
             u->n[j - 1]++;
         } else {
@@ -248,10 +256,11 @@ il_units_free(struct il_units *u)
     free(u->pass);
     free(u->pass16);
     free(u->cell);
-    free(u->rec);
+    free(u->pos);
     free(u->off);
     free(u->n);
-    free(u->x);
+    if (!u->x_shared)
+        free(u->x);
     free(u->mean);
     free(u->est);
     memset(u, 0, sizeof *u);
@@ -278,7 +287,7 @@ cmp_cell(const void *pa, const void *pb)
 }
 
 static void
-make_cells(const struct il_data *d, struct il_units *units, size_t ng)
+make_cells(const struct il_data *d, const struct il_groups *gs, struct il_units *units, size_t ng)
 {
     size_t slot[IL_NFACTORS], nf = 0, total = 0;
     for (size_t f = 0; f < IL_NFACTORS; f++) {
@@ -290,10 +299,11 @@ make_cells(const struct il_data *d, struct il_units *units, size_t ng)
         int varies = 0;
         for (size_t g = 0; g < ng && !varies; g++) {
             const struct il_units *u = &units[g];
+            const uint32_t *rec = gs->g[g].rec;
             for (size_t j = 0; j < u->k && !varies; j++) {
-                uint32_t first = il_lab(d, u->rec[u->off[j]], s);
+                uint32_t first = il_lab(d, rec[u->pos[u->off[j]]], s);
                 for (size_t i = 1; i < u->n[j] && !varies; i++)
-                    varies = il_lab(d, u->rec[u->off[j] + i], s) != first;
+                    varies = il_lab(d, rec[u->pos[u->off[j] + i]], s) != first;
             }
         }
         if (varies)
@@ -315,7 +325,7 @@ make_cells(const struct il_data *d, struct il_units *units, size_t ng)
         size_t n = u->k ? u->off[u->k - 1] + u->n[u->k - 1] : 0;
         for (size_t i = 0; i < n; i++, m++) {
             for (size_t f = 0; f < nf; f++)
-                t[m].v[f] = il_lab(d, u->rec[i], slot[f]);
+                t[m].v[f] = il_lab(d, gs->g[g].rec[u->pos[i]], slot[f]);
             t[m].g = g;
             t[m].run = i;
         }
@@ -331,12 +341,24 @@ make_cells(const struct il_data *d, struct il_units *units, size_t ng)
 }
 
 void
-il_units_cells(const struct il_data *d, struct il_units *units, size_t ng)
+il_units_cells(const struct il_data *d, const struct il_groups *gs, struct il_units *units,
+               size_t ng, int keep_pos)
 {
-    make_cells(d, units, ng);
-    /* the runs' records gave their passes and cells: not needed after */
-    for (size_t g = 0; g < ng; g++) {
-        free(units[g].rec);
-        units[g].rec = NULL;
+    make_cells(d, gs, units, ng);
+    /* the runs' places gave their passes and cells: needed after only
+     * for il_units_in_order */
+    for (size_t g = 0; g < ng && !keep_pos; g++) {
+        free(units[g].pos);
+        units[g].pos = NULL;
     }
+}
+
+double *
+il_units_in_order(const struct il_units *u)
+{
+    size_t n = u->k ? u->off[u->k - 1] + u->n[u->k - 1] : 0;
+    double *x = il_xmalloc((n ? n : 1) * sizeof *x);
+    for (size_t p = 0; p < n; p++)
+        x[u->pos[p]] = u->x[p];
+    return x;
 }

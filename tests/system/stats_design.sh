@@ -197,6 +197,34 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+try "report --compare --setup holds each run once (in its setup's order), and its comparisons are those of a report that keeps every record"
+if built; then
+	# 20 setups x 3 passes, the passes outermost as a sweep writes them, so
+	# that a setup's runs are not consecutive: the flat interval's sums and
+	# the median's bootstrap draws follow the input order, which the report
+	# gives back from the setups' order (analyze.c, drop_runs); --attribute
+	# keeps every record's runs as read.  Half of B's runs on a second host:
+	# the hosts' warning needs the records' host labels after the setups.
+	awk 'BEGIN { srand(7)
+		for (r = 1; r <= 3; r++) for (s = 0; s < 20; s++) for (y = 0; y < 2; y++)
+			printf "{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"%s\",\"setup\":\"s%d\",\"rep\":\"%d\"},\"host\":\"%s\",\"times\":{\"wall_ns\":%.3f}}\n", y ? "B" : "A", s, r, y && s < 10 ? "h2" : "h1", 1e6 * (1 + 0.01 * s) * (1 + 0.02 * rand())
+	}' >"$T/order.jsonl"
+	for est in mean median; do
+		sh "$IL" report --compare system=A --setup setup --estimator $est --json "$T/order.jsonl" >"$T/lean.json" 2>"$T/lean.err"
+		assert_eq "$?" 0 "$est: exit status"
+		sh "$IL" report --compare system=A --setup setup --estimator $est --attribute --json "$T/order.jsonl" >"$T/all.json" 2>/dev/null
+		same=$(python3 -c 'import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+b.pop("attribution", None)
+print([k for k in set(a) | set(b) if a.get(k) != b.get(k)] or "same")' "$T/lean.json" "$T/all.json")
+		assert_eq "$same" same "$est: the fields that differ from --attribute's"
+		assert_match "$(cat "$T/lean.err")" "h2: 30 and 0 runs.*\[hosts\]" "$est: the hosts' warning"
+		assert_eq "$(js 'r["comparisons"][0]["flat"]["ci_kind"]' <"$T/lean.json")" bounded "$est: a flat interval"
+	done
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 try "a system-specific setup effect of 3% is detected and claimed"
 if built; then
 	setups "$T/eff.jsonl" 0.03 7

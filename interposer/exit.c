@@ -195,8 +195,16 @@ exit_entry(int status)
     il_sys_sigprocmask(SIG_BLOCK, &all, &old);
     int r = il_claim(IL_END_EXITPATH, il.returned == il_self() ? IL_HOW_RETURN : IL_HOW_EXIT,
                      status, 0, NULL);
-    if (r == IL_OTHER)
+    if (r == IL_OTHER) {
+        /* An exit() that another thread began before our constructor ran
+         * (so that this one found our entries) runs the program's
+         * handlers: this thread goes on as glibc would (il_end_yields). */
+        if (il_end_yields()) {
+            il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
+            return;
+        }
         il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
+    }
     /* Output left to write (a stream another thread held locked, or
      * written since) goes out in _IO_cleanup, after the record, and may
      * block or raise SIGPIPE: then the program's signals work again, so

@@ -14,6 +14,10 @@
  * ender is running our own code to the process's end, never the
  * program's, so that wait is bounded.  An exec in progress is waited for:
  * it either replaces the image or fails and lets go (il_resume_after_exec).
+ * Two enders run the program's code after their record, and another
+ * thread's ending is then let through once the record is written
+ * (il_end_yields): without us that ending would end the process, and the
+ * ender may be waiting for it.
  *
  * Runs in signal handlers and inside _exit: async-signal-safe only.  A
  * forked child that is not measured (il.pid is the parent's) writes
@@ -85,6 +89,33 @@ il_claim(int kind, int how, int status, int sig, const char *exec)
 }
 
 /*
+ * Whether the ender, past its record, runs the program's code or waits on
+ * it: an exit() before our constructor (IL_END_EARLY), whose thread runs
+ * glibc's exit and the program's handlers after the record, or exit's
+ * ender with output left (exit_open), in glibc's final flush, which may
+ * block on a pipe or call a fopencookie stream's functions.  Either may
+ * wait for this thread (a handler that joins it), so this thread's ending
+ * must not wait for the ender's: 1 once the record is written (waited
+ * for: our own code, bounded), and this thread ends the process as it
+ * would without us, past a record that says it is not certain (both
+ * enders set end_uncertain).  0 for every other ender, which runs our
+ * code only, to the process's end.  (review of session 9: another
+ * thread's _exit, exec or fatal signal after an early exit() waited for
+ * good while the early thread's handler waited for it: a hang.)
+ */
+int
+il_end_yields(void)
+{
+    int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
+    if (k != IL_END_EARLY &&
+        !(k == IL_END_EXITPATH && __atomic_load_n(&il.exit_open, __ATOMIC_SEQ_CST)))
+        return 0;
+    while (__atomic_load_n(&il.phase, __ATOMIC_SEQ_CST) != IL_PHASE_DONE)
+        il_sys_sched_yield(); /* the ender is writing the record */
+    return 1;
+}
+
+/*
  * Stop the counters and write the record, once: the thread that moves
  * the phase to FINISHING writes.  Signals are blocked by the caller.
  */
@@ -145,8 +176,10 @@ il_write_record(void)
 /*
  * The ending of a thread that ends the process itself (_exit, a fatal
  * signal, quick_exit) or replaces it (exec).  Returns 1 when this call
- * wrote the record, 0 otherwise (not measured, or written already by this
- * thread).  A thread that is not the ender never returns.
+ * wrote the record, 0 otherwise (not measured, written already by this
+ * thread, or by an ender that yields: il_end_yields).  A thread that is
+ * not the ender returns only then, and goes on to end the process itself;
+ * otherwise it never returns.
  */
 int
 il_finish_blocked(enum il_how how, int status, int sig, const char *exec_path, il_sigset *old)
@@ -160,10 +193,12 @@ il_finish_blocked(enum il_how how, int status, int sig, const char *exec_path, i
                : how == IL_HOW_EXIT && il.phase == IL_PHASE_LOADED ? IL_END_EARLY
                                                                    : IL_END_SELF;
     int r = il_claim(kind, how, status, sig, exec_path);
-    if (r == IL_OTHER)
+    if (r == IL_OTHER && !il_end_yields())
         il_block_forever(); /* the ender ends the process */
     il_sigset all = IL_SIGALL;
     il_sys_sigprocmask(SIG_BLOCK, &all, old);
+    if (r == IL_OTHER)
+        return 0; /* written; this thread's ending ends the process */
     int wrote = 0;
     if (r == IL_CLAIMED || il.phase <= IL_PHASE_RUNNING) {
         if (r == IL_MINE) { /* a second ending in this thread before the record */
@@ -201,8 +236,9 @@ il_finish(enum il_how how, int status, int sig, const char *exec_path)
  * exec in this thread must not overtake it, or the process would go on as
  * the new image, against the record.  Never returns if another thread
  * ends the process; returns when nobody is ending it, when this thread is
- * the ender, when the ender's exec failed and let go, or when exit's
- * ender is in a final flush that may block for good (the program first).
+ * the ender, when the ender's exec failed and let go, or when the ender
+ * runs the program's code past its record (il_end_yields: the program
+ * first).
  */
 void
 il_end_wait(void)
@@ -212,9 +248,9 @@ il_end_wait(void)
         uintptr_t e = __atomic_load_n(&il.ender, __ATOMIC_SEQ_CST);
         if (e == 0 || e == me)
             return;
-        int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
-        if (k == IL_END_EXITPATH && __atomic_load_n(&il.exit_open, __ATOMIC_SEQ_CST))
+        if (il_end_yields())
             return;
+        int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
         if (k != IL_END_NONE && k != IL_END_EXEC)
             il_block_forever(); /* the ender ends the process */
         il_sys_sched_yield();   /* being claimed, or an exec in progress */

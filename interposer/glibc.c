@@ -72,8 +72,9 @@ il_resolve_reals(void)
  * other threads' endings work as they would without us.  Wide-oriented
  * streams (wprintf) too: left to _IO_cleanup, their SIGPIPE came after a
  * record that said "return" (issue 17).  A stream that another thread
- * holds locked is left to _IO_cleanup, which runs after the record: the
- * record then says it cannot be certain of the ending (exit.c).
+ * holds locked is left to _IO_cleanup, which runs after the record, with
+ * every stream after it: the record then says it cannot be certain of the
+ * ending (exit.c).
  */
 /* The head of glibc's struct _IO_wide_data (libio/libio.h), the same
  * since glibc 2.2: a wide-oriented stream's buffer of wide characters. */
@@ -96,7 +97,15 @@ void
 il_exit_flush(void)
 {
     for (FILE *fp = il_io_list_all(); fp; fp = fp->_chain)
-        if (pending(fp) && ftrylockfile(fp) == 0) {
+        if (pending(fp)) {
+            /* A stream another thread holds, and every stream after it,
+             * are left to _IO_cleanup, which flushes in this same order:
+             * if that stream's write blocks for good or ends the process
+             * (a fopencookie function waiting for another thread's _exit),
+             * the streams after it are never written, with us as without
+             * (they were, before session 9: exitpaths cookie-end). */
+            if (ftrylockfile(fp) != 0)
+                break;
             fflush_unlocked(fp);
             funlockfile(fp);
         }

@@ -382,6 +382,7 @@ IL_HIDDEN int il_finish_blocked(enum il_how how, int status, int sig, const char
 IL_HIDDEN int il_finish(enum il_how how, int status, int sig, const char *exec_path);
 IL_HIDDEN void il_resume_after_exec(int err);
 IL_HIDDEN void il_end_wait(void);
+IL_HIDDEN int il_end_yields(void);
 IL_HIDDEN void il_end_reset(void);
 IL_HIDDEN int il_measured(void);
 

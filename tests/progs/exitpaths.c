@@ -18,6 +18,13 @@
  *   exitpaths exec-during-exit N
  *   exitpaths oneshot-view SIG | sysv-view SIG
  *   exitpaths fexecve PATH ARGS... | execveat PATH ARGS...
+ *   exitpaths cookie-end _exit|raise|quick|exec   exit(0) while a thread
+ *             holds a fopencookie stream with output locked, so that the
+ *             output is left to glibc's final flush, after the record; its
+ *             write function lets a thread B end the process (_exit(9),
+ *             SIGTERM raised in B, quick_exit(9), or an exec of
+ *             /bin/sh -c 'exit 13' with an empty environment) and waits
+ *             for B for good
  *
  * It prints to stdout, so the tests can compare stdout with and without
  * the library.
@@ -189,6 +196,48 @@ static void
 on_sig(int s)
 {
     (void)s;
+}
+
+/* cookie-end: B waits for its byte, then ends the process its way */
+static int cookie_go[2], cookie_locked[2];
+static pthread_t cookie_ender;
+
+static void *
+cookie_end(void *arg)
+{
+    const char *how = arg;
+    char c;
+    if (read(cookie_go[0], &c, 1) != 1)
+        abort();
+    if (!strcmp(how, "raise"))
+        raise(SIGTERM);
+    else if (!strcmp(how, "quick"))
+        quick_exit(9);
+    else if (!strcmp(how, "exec")) {
+        char *none[] = {NULL};
+        execle("/bin/sh", "sh", "-c", "exit 13", (char *)NULL, none);
+    }
+    _exit(9);
+}
+
+static ssize_t
+cookie_write(void *cookie, const char *b, size_t n)
+{
+    (void)cookie;
+    (void)b;
+    (void)!write(cookie_go[1], "g", 1);
+    pthread_join(cookie_ender, NULL); /* never returns: B ends the process */
+    return (ssize_t)n;
+}
+
+static void *
+cookie_holder(void *arg)
+{
+    flockfile((FILE *)arg);
+    (void)!write(cookie_locked[1], "l", 1);
+    for (;;)
+        pause();
+    return NULL;
 }
 
 int
@@ -463,6 +512,20 @@ main(int argc, char **argv)
         pthread_create(&t, NULL, late_exec, NULL);
         pthread_barrier_wait(&barrier);
         exit(n);
+    }
+    if (!strcmp(m, "cookie-end") && argc > 2) {
+        cookie_io_functions_t io = {NULL, cookie_write, NULL, NULL};
+        FILE *fp = fopencookie(NULL, "w", io);
+        pthread_t h;
+        char c;
+        if (!fp || pipe(cookie_go) || pipe(cookie_locked) ||
+            pthread_create(&cookie_ender, NULL, cookie_end, argv[2]))
+            abort();
+        fputs("left for the final flush\n", fp);
+        fflush(stdout);
+        if (pthread_create(&h, NULL, cookie_holder, fp) || read(cookie_locked[0], &c, 1) != 1)
+            abort();
+        exit(0);
     }
     if (!strcmp(m, "race-endings")) {
         /* exit, _exit, a thread signal and a process signal, all at once */

@@ -10,6 +10,11 @@
  *             whose newest handler lets a thread A in (exit(11)), which
  *             parks in the older handler, then a thread B (exit(12)), and
  *             waits for B for good: B's exit ends the process, with 12
+ *   exit_exit_ exit(7), whose handler lets a thread B in, which calls
+ *             _exit(9), and waits for B for good: B ends the process
+ *   exit_exec exit(7), whose handler lets a thread B in, which execs
+ *             /bin/sh -c 'exit 13' with an empty environment, and waits
+ *             for B for good: the new image ends with 13
  * It says "early constructor" on stderr, so the tests can see the order.
  */
 #include <pthread.h>
@@ -61,6 +66,40 @@ release(void) /* run by this thread, first */
     pthread_join(b, NULL); /* never returns: B's exit ends the process */
 }
 
+/* exit_exit_ and exit_exec: B ends the process, its way, once the
+ * handler of the early exit() lets it go, and the handler waits for it */
+static int go_end[2];
+static pthread_t ender;
+
+static void *
+end_other(void *arg)
+{
+    char c;
+    if (read(go_end[0], &c, 1) != 1)
+        abort();
+    if (arg) { /* without LD_PRELOAD and EARLY_MODE: sh only */
+        char *none[] = {NULL};
+        execle("/bin/sh", "sh", "-c", "exit 13", (char *)NULL, none);
+    }
+    _exit(9);
+}
+
+static void
+release_ender(void)
+{
+    (void)!write(go_end[1], "e", 1);
+    pthread_join(ender, NULL); /* never returns: B ends the process */
+}
+
+static void
+exit_other(int exec)
+{
+    if (pipe(go_end) || atexit(release_ender) ||
+        pthread_create(&ender, NULL, end_other, exec ? go_end : NULL))
+        abort();
+    exit(7);
+}
+
 static void
 exit3(void)
 {
@@ -83,6 +122,10 @@ early(void)
         exit(7);
     if (!strcmp(m, "exit3"))
         exit3();
+    if (!strcmp(m, "exit_exit_"))
+        exit_other(0);
+    if (!strcmp(m, "exit_exec"))
+        exit_other(1);
     if (!strcmp(m, "_exit"))
         _exit(8);
     if (!strcmp(m, "fork")) {

@@ -54,6 +54,26 @@ else
 		"certain (the record says exit 7; the third thread's 12 ended it)"
 fi
 
+# review of session 9: after an early exit(), another thread's _exit or
+# exec waited for good for the early thread to end the process, while the
+# early thread's handler waited for it (pthread_join): a hang.  Without the
+# library the other thread's ending ends the process; with it too, past the
+# early record, which says it is not certain.
+for m in exit_exit_:9 exit_exec:13; do
+	st=${m#*:} m=${m%:*}
+	try "exit() in the early constructor, whose handler waits for a thread that ends the process ($m): as without the library"
+	EARLY_MODE=$m timeout 60 env LD_PRELOAD="$EARLY" "$E" return 0 >out0 2>/dev/null
+	assert_eq "$?" "$st" "status without the library"
+	rm -f r.jsonl
+	EARLY_MODE=$m INTERLOPER_OUTPUT=r.jsonl timeout 60 env LD_PRELOAD="$LIB $EARLY" \
+		"$E" return 0 >out 2>/dev/null
+	assert_eq "$?" "$st" "status with the library (124: hung)"
+	assert_eq "$(cat out)" "$(cat out0)" "stdout"
+	assert_eq "$(nrec r.jsonl)" 1 "records (the early one; the new image of exit_exec has no LD_PRELOAD)"
+	assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "status", "certain")]')" \
+		'["exit", 7, false]' "the early record, not certain"
+done
+
 try "_exit() in the early constructor: one record"
 early _exit "$E" return 0
 assert_eq "$rc" 8 "status"

@@ -2,7 +2,8 @@
 # The corners an independent review found: small alternate signal stacks,
 # dispositions set past our hooks, one-shot handlers, vfork children,
 # quick_exit, daemon, file-size limits, _exit during atexit handlers, long
-# command lines, several threads ending the process in different ways.
+# command lines, several threads ending the process in different ways,
+# another thread's ending while exit's final flush waits for it.
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
 E="$PROGS/exitpaths"
@@ -26,6 +27,25 @@ ends_as "a handler set with sigset(), then SIG_DFL again: still recorded" signal
 ends_as "a one-shot (SA_RESETHAND) handler that re-raises" signal null 15 resethand 15
 ends_as "quick_exit" exit 9 0 quick 9
 ends_as "_exit from another thread while atexit handlers run" _exit 5 0 thread-_exit 5
+
+# exit's ender, past its record, in glibc's final flush of output another
+# thread held locked: the flush calls a fopencookie write function, which
+# lets a thread B end the process and waits for it.  B's ending waited for
+# good for the ender (review of session 9): a hang.  As without the
+# library: B's ending ends the process, past a record that is not certain.
+for how in _exit:9 raise:143 quick:9 exec:13; do
+	st=${how#*:} how=${how%:*}
+	try "exit's final flush waits for a thread's $how: as without the library"
+	timeout 60 "$E" cookie-end "$how" >out0 2>/dev/null
+	assert_eq "$?" "$st" "status without the library"
+	rm -f r.jsonl
+	INTERLOPER_OUTPUT=r.jsonl timeout 60 env LD_PRELOAD="$LIB" "$E" cookie-end "$how" >out 2>/dev/null
+	assert_eq "$?" "$st" "status with the library (124: hung)"
+	assert_eq "$(cat out)" "$(cat out0)" "stdout (the final flush stops at the held stream, as glibc's)"
+	assert_eq "$(nrec r.jsonl)" 1 "records"
+	assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "status", "certain")]')" \
+		'["exit", 0, false]' "exit's record, not certain"
+done
 
 for mode in oneshot-view sysv-view; do
 	try "$mode: after a one-shot handler fired, sigaction shows what it would without the library"

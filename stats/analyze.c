@@ -95,19 +95,29 @@ describe_groups(struct il_report *r)
 /* A report with a design (r->lean: no --attribute, --gobench or --levels)
  * reads the runs only through the units after il_group_intervals: the
  * groups' x is the units' (in_place), which il_units_in_order gives back
- * in input order for the comparisons' flat intervals; the records' label
- * columns, flags and integer values, and the groups' records (unless a
- * host label of more than one value is left for check_hosts), are freed
- * here, so that the per-setup phases hold 14 bytes a run, not 31 (issue
- * 18: memory).  A slot freed reads as IL_MISSING_ID. */
+ * in input order for the comparisons' flat intervals.  So what no later
+ * step reads is freed as soon as it is read for the last time: once the
+ * groups are described (units 0), the records' flags and integer values
+ * and the label columns the units do not read (il_units_slots); once the
+ * units and their cells are made (units 1), the rest of the label columns
+ * and the groups' records, but for a host label of more than one value,
+ * left with the records for check_hosts.  The per-setup phases then hold
+ * 14 bytes a run, not 31 (issue 18: memory).  A slot freed reads as
+ * IL_MISSING_ID. */
 static void
-drop_runs(struct il_report *r)
+drop_runs(struct il_report *r, int units)
 {
     struct il_data *d = &r->d;
+    const struct il_opts *o = r->o;
+    uint8_t keep[IL_MAX_SLOTS] = {0};
     size_t hs = il_data_slot(d, IL_PSEUDO_HOST);
     int keep_rec = hs != SIZE_MAX && (d->labn[hs] || d->labc[hs]);
+    if (keep_rec)
+        keep[hs] = 1;
+    if (!units)
+        il_units_slots(d, o->design, o->design_slot, o->pass_slot, keep);
     for (size_t s = 0; s < d->nslots; s++) {
-        if (s == hs && keep_rec)
+        if (keep[s])
             continue;
         if (d->labn[s] || d->labc[s])
             d->labk[s] = IL_MISSING_ID;
@@ -117,6 +127,8 @@ drop_runs(struct il_report *r)
     free(d->ivcol);
     d->flag = NULL;
     d->ivcol = NULL;
+    if (!units)
+        return;
     if (!keep_rec) {
         free(r->gs.recs);
         r->gs.recs = NULL;
@@ -147,8 +159,6 @@ il_group_intervals(struct il_report *r)
     double *sorted = il_xcalloc(maxn, sizeof *sorted); /* the flat estimates' */
     if (o->design != IL_D_FLAT)
         r->units = il_xcalloc(ng, sizeof *r->units);
-    r->lean = o->tool == IL_TOOL_REPORT && o->design != IL_D_FLAT && !o->nlevels &&
-              !o->attribute && o->fmt != IL_FMT_GOBENCH;
     for (size_t g = 0; g < ng; g++) {
         const struct il_group *gr = &r->gs.g[g];
         struct il_summary *s = &r->sum[g];
@@ -203,7 +213,7 @@ il_group_intervals(struct il_report *r)
     if (r->units)
         il_units_cells(&r->d, &r->gs, r->units, ng, r->lean);
     if (r->lean)
-        drop_runs(r);
+        drop_runs(r, 1);
 }
 
 /* With --levels or --setup the run sequence follows the design, which the
@@ -525,6 +535,10 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     }
     il_group_by_take(&r->d, key, nkey, &r->gs);
     describe_groups(r);
+    r->lean = o->tool == IL_TOOL_REPORT && o->design != IL_D_FLAT && !o->nlevels &&
+              !o->attribute && o->fmt != IL_FMT_GOBENCH;
+    if (r->lean)
+        drop_runs(r, 0);
     if (o->tool == IL_TOOL_PLOT && strcmp(o->plot_kind, "violin") != 0 &&
         strcmp(o->plot_kind, "hist") != 0)
         one_series(r, strcmp(o->plot_kind, "seq") == 0);

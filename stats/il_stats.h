@@ -877,6 +877,10 @@ void il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind k
  * the runs' pos unless keep_pos. */
 void il_units_cells(const struct il_data *d, const struct il_groups *gs, struct il_units *units,
                     size_t ng, int keep_pos);
+/* Mark in keep (by data slot) the label slots that il_units_build and
+ * il_units_cells read. */
+void il_units_slots(const struct il_data *d, enum il_dkind kind, const size_t *slot,
+                    size_t pass_slot, uint8_t *keep);
 /* The units' runs in their group's input order (the pos kept), a new
  * array: the group's x as it was before an in_place build. */
 double *il_units_in_order(const struct il_units *u);

@@ -271,6 +271,22 @@ static const char *const factor_labels[] = {IL_L_ENV_ADD, IL_L_LAYOUT, IL_L_STAC
                                             IL_L_HEAP_OFFSET};
 #define IL_NFACTORS (sizeof factor_labels / sizeof factor_labels[0])
 
+void
+il_units_slots(const struct il_data *d, enum il_dkind kind, const size_t *slot, size_t pass_slot,
+               uint8_t *keep)
+{
+    keep[slot[0]] = 1;
+    if (kind == IL_D_CROSSED)
+        keep[slot[1]] = 1;
+    if (pass_slot != SIZE_MAX)
+        keep[pass_slot] = 1;
+    for (size_t f = 0; f < IL_NFACTORS; f++) {
+        size_t s = il_data_slot(d, factor_labels[f]);
+        if (s != SIZE_MAX)
+            keep[s] = 1;
+    }
+}
+
 struct cellkey {
     uint32_t v[IL_NFACTORS];
     size_t g, run; /* the group and the run's position in its units */

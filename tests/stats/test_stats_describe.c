@@ -370,6 +370,81 @@ group_records_halves_new_groups(void **state)
     free(of);
 }
 
+/* A group's runs into setups, 20 setups (past a table of 16) x 3 passes
+ * written pass after pass, so that a setup's runs are not consecutive:
+ * built in place (the group's own x moved into the setups' order) the
+ * units are those of a copy, bit for bit, with the group's x as theirs;
+ * il_units_in_order gives the input order back, from either. */
+static void
+units_in_place(void **state)
+{
+    enum { K = 20, P = 3, N = K * P };
+    struct il_data d;
+    memset(&d, 0, sizeof d);
+    il_strtab_init(&d.st);
+    d.n = d.cap = N;
+    d.nslots = 2;
+    d.slot_name[0] = "setup";
+    d.slot_name[1] = "rep";
+    d.labc[0] = calloc(N, sizeof *d.labc[0]);
+    d.labc[1] = calloc(N, sizeof *d.labc[1]);
+    d.present[0] = d.present[1] = N;
+    double x0[N], xa[N], xb[N];
+    uint32_t rec[N], key = 0;
+    for (size_t r = 0; r < N; r++) {
+        char b[8];
+        snprintf(b, sizeof b, "%zu", r % K);
+        d.labc[0][r] = il_strtab_intern(&d.st, b, strlen(b));
+        snprintf(b, sizeof b, "%zu", r / K + 1);
+        d.labc[1][r] = il_strtab_intern(&d.st, b, strlen(b));
+        x0[r] = xa[r] = xb[r] = 1e6 + (double)((r * 7919) % 101) / 3;
+        rec[r] = (uint32_t)r;
+    }
+    struct il_group ga = {&key, N, xa, rec}, gb = {&key, N, xb, rec};
+    struct il_groups gsa = {.ng = 1, .nkey = 1, .g = &ga}, gsb = {.ng = 1, .nkey = 1, .g = &gb};
+    struct il_estimator e = {IL_EST_MEAN, 0, "mean"};
+    size_t slot[2] = {0, 1};
+    struct il_units ua, ub;
+    il_units_build(&d, &ga, IL_D_ONE, slot, 1, &e, 0, &ua);
+    il_units_build(&d, &gb, IL_D_ONE, slot, 1, &e, 1, &ub);
+    assert_memory_equal(xa, x0, sizeof x0); /* a copy: the group's x as it was */
+    assert_true(ub.x == xb && ub.x_shared && !ua.x_shared);
+    assert_int_equal(ua.k, K);
+    assert_int_equal(ub.k, K);
+    assert_memory_equal(ua.x, ub.x, sizeof x0);
+    assert_memory_equal(ua.mean, ub.mean, K * sizeof *ua.mean);
+    assert_memory_equal(ua.est, ub.est, K * sizeof *ua.est);
+    assert_memory_equal(ua.pos, ub.pos, N * sizeof *ua.pos);
+    assert_memory_equal(ua.pass, ub.pass, N * sizeof *ua.pass);
+    for (size_t u = 0; u < K; u++) {
+        /* natural order: 0, 1, ..., 9, 10, ...; a setup's runs in input
+         * order, one a pass */
+        char b[8];
+        snprintf(b, sizeof b, "%zu", u);
+        assert_string_equal(il_str(&d.st, ub.id[u]), b);
+        assert_int_equal(ub.off[u], u * P);
+        assert_int_equal(ub.n[u], P);
+        for (size_t i = 0; i < P; i++) {
+            assert_int_equal(ub.pos[u * P + i], i * K + u);
+            if (memcmp(&ub.x[u * P + i], &x0[i * K + u], sizeof *x0) != 0)
+                fail_msg("setup %zu run %zu: %.17g, expected %.17g", u, i, ub.x[u * P + i],
+                         x0[i * K + u]);
+        }
+    }
+    il_units_cells(&d, &gsa, &ua, 1, 1);
+    il_units_cells(&d, &gsb, &ub, 1, 1);
+    double *ia = il_units_in_order(&ua), *ib = il_units_in_order(&ub);
+    assert_memory_equal(ia, x0, sizeof x0);
+    assert_memory_equal(ib, x0, sizeof x0);
+    free(ia);
+    free(ib);
+    il_units_free(&ua);
+    il_units_free(&ub); /* leaves xb, the group's (on the stack here) */
+    il_lab_free(&d, 0);
+    il_lab_free(&d, 1);
+    il_data_free(&d);
+}
+
 /* il_acf sums its lags side by side: bit for bit the sums of one loop a
  * lag in t's order, for every size and lag count around its groups of
  * lags (and the plots' 40). */
@@ -413,7 +488,7 @@ main(void)
         cmocka_unit_test(target_search),          cmocka_unit_test(median_matches_sort),
         cmocka_unit_test(group_records),          cmocka_unit_test(quantiles_match_sort),
         cmocka_unit_test(group_records_halves),   cmocka_unit_test(group_records_halves_new_groups),
-        cmocka_unit_test(acf_matches_lag_by_lag),
+        cmocka_unit_test(acf_matches_lag_by_lag), cmocka_unit_test(units_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -170,6 +170,9 @@ size_t il_json_unescape(const char *s, size_t n, char *out);
 int il_span_number(struct il_span sp, double *v);
 /* A span holding a JSON integer that fits int64_t; 0, or -1 otherwise. */
 int il_span_int(struct il_span sp, int64_t *v);
+/* il_span_number, and il_span_int's answer in *isint (*iv when 1), of one
+ * span, reading a short integer's digits once. */
+int il_span_number_int(struct il_span sp, double *v, int64_t *iv, int *isint);
 
 /* ------------------------------------------------------------ tmpl.c */
 /* Lines scanned by their likeness to lines scanned before (tmpl.c). */

@@ -843,14 +843,13 @@ side(struct rd *rd, const struct il_span *f, const char *name, const char *file,
         d->unsupported++;
         return 0;
     }
-    if (il_span_number(f[0], v) < 0 || !(*v - *v == 0)) {
+    if (il_span_number_int(f[0], v, iv, isint) < 0 || !(*v - *v == 0)) {
         d->badvalue++;
         snprintf(msg, sizeof msg, "the value of metric '%s' is %.*s, not a finite number", name,
                  (int)(f[0].n > 40 ? 40 : f[0].n), f[0].p);
         bad_line(rd, file, line, msg, s, n);
         return -1;
     }
-    *isint = il_span_int(f[0], iv) == 0;
     if (sel->subtract_floor) {
         double fl;
         int64_t ifl;

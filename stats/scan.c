@@ -519,6 +519,20 @@ small_int(struct il_span sp, int64_t *v)
     return 1;
 }
 
+/* A span of at most 16 bytes holding an integer that small_int reads:
+ * 1 with it as a double and as an integer, or 0. */
+static int
+short_int(struct il_span sp, double *v, int64_t *x)
+{
+    char c = sp.n ? sp.p[0] : 0;
+    if (sp.n > 16 || (c != '-' && (c < '0' || c > '9')) || !small_int(sp, x))
+        return 0;
+    /* an integer converts to the nearest double, as strtod rounds its
+     * text (and "-0" is -0.0) */
+    *v = *x == 0 && c == '-' ? -0.0 : (double)*x;
+    return 1;
+}
+
 int
 il_span_number(struct il_span sp, double *v)
 {
@@ -529,12 +543,8 @@ il_span_number(struct il_span sp, double *v)
     if (c != '-' && (c < '0' || c > '9'))
         return -1;
     int64_t x;
-    if (sp.n <= 16 && small_int(sp, &x)) {
-        /* an integer converts to the nearest double, as strtod rounds
-         * its text (and "-0" is -0.0) */
-        *v = x == 0 && c == '-' ? -0.0 : (double)x;
+    if (short_int(sp, v, &x))
         return 0;
-    }
     if (sp.n < sizeof buf) {
         memcpy(buf, sp.p, sp.n);
         buf[sp.n] = '\0';
@@ -570,5 +580,19 @@ il_span_int(struct il_span sp, int64_t *v)
     if (errno || end != buf + sp.n)
         return -1;
     *v = x;
+    return 0;
+}
+
+int
+il_span_number_int(struct il_span sp, double *v, int64_t *iv, int *isint)
+{
+    /* a short integer: il_span_int reads it as small_int does too */
+    if (sp.p && short_int(sp, v, iv)) {
+        *isint = 1;
+        return 0;
+    }
+    if (il_span_number(sp, v) < 0)
+        return -1;
+    *isint = il_span_int(sp, iv) == 0;
     return 0;
 }

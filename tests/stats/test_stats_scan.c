@@ -447,6 +447,47 @@ predicted_lengths(void **state)
     il_tmpls_free(&tm);
 }
 
+/* il_span_number_int says what il_span_number and il_span_int say of the
+ * same span, to the bit: integers of 1 to 20 digits around 16 (where it
+ * stops reading the digits itself) and int64's end, signs and -0,
+ * fractions, exponents, and what is no number. */
+static void
+number_and_int_at_once(void **state)
+{
+    static const char *const spans[] = {
+        "0", "-0", "7", "-7", "123456", "-123456", "007",
+        "1234567890123456", "-234567890123456", "12345678901234567", "-1234567890123456",
+        "9007199254740993", "9223372036854775807", "-9223372036854775808",
+        "9223372036854775808", "99999999999999999999", "1.5", "-0.0", "1e3", "1E-3", "2.50",
+        "-", "", "abc", "1x", "--1", "+1", " 1", "1 ", "0x10", "null", "\"1\"",
+    };
+    for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
+        struct il_span sp = {spans[i], strlen(spans[i])};
+        double v1 = 42, v2 = 42;
+        int64_t i1 = 42, i2 = 42;
+        int isint = -1;
+        int e1 = il_span_number(sp, &v1), e2 = il_span_number_int(sp, &v2, &i2, &isint);
+        if (e1 != e2 || (e1 == 0 && memcmp(&v1, &v2, sizeof v1) != 0))
+            fail_msg("'%s': il_span_number %d %.17g, il_span_number_int %d %.17g", spans[i], e1,
+                     v1, e2, v2);
+        if (e1 != 0)
+            continue;
+        /* and what strtod reads, the reference for a number's double */
+        double ref = strtod(spans[i], NULL);
+        if (memcmp(&ref, &v2, sizeof ref) != 0)
+            fail_msg("'%s': strtod %.17g, il_span_number_int %.17g", spans[i], ref, v2);
+        int want = il_span_int(sp, &i1) == 0;
+        if (isint != want || (want && i1 != i2))
+            fail_msg("'%s': il_span_int %d %lld, il_span_number_int %d %lld", spans[i], want,
+                     (long long)i1, isint, (long long)i2);
+    }
+    /* no span at all */
+    double v;
+    int64_t iv;
+    int isint;
+    assert_int_equal(il_span_number_int((struct il_span){NULL, 0}, &v, &iv, &isint), -1);
+}
+
 /* Read the text as a .jsonl file with sel. */
 static void
 read_text(const char *text, const struct il_sel *sel, struct il_data *d)
@@ -645,6 +686,7 @@ main(void)
         cmocka_unit_test(templates_agree),
         cmocka_unit_test(hot_scalars),
         cmocka_unit_test(predicted_lengths),
+        cmocka_unit_test(number_and_int_at_once),
         cmocka_unit_test(finds_paths_and_decodes),
         cmocka_unit_test(where_not_equal),
         cmocka_unit_test(collects_every_label),

@@ -325,6 +325,20 @@ il_lines_next(struct il_lines *l, const char **s, size_t *n)
 }
 
 void
+il_lines_peek(const struct il_lines *l, const char **s, size_t *n)
+{
+    *s = l->buf + l->beg;
+    *n = l->end - l->beg;
+}
+
+void
+il_lines_take(struct il_lines *l, size_t n)
+{
+    l->beg += n + 1;
+    l->newline = 1;
+}
+
+void
 il_lines_close(struct il_lines *l)
 {
     if (l->z && l->kind == IL_LINES_GZIP) {

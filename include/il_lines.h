@@ -46,6 +46,13 @@ int il_lines_range(struct il_lines *l, off_t from, off_t to);
  * which l->err says in a few words ("read error: ...", "corrupt gzip
  * data: ..."). */
 int il_lines_next(struct il_lines *l, const char **s, size_t *n);
+/* The text read and not yet returned: *s, *n bytes (0: none); it may end
+ * within a line.  Valid until the next call. */
+void il_lines_peek(const struct il_lines *l, const char **s, size_t *n);
+/* Return the first n bytes that il_lines_peek showed, and the newline the
+ * caller saw after them, as the next line: what il_lines_next would have
+ * returned when they hold no newline. */
+void il_lines_take(struct il_lines *l, size_t n);
 void il_lines_close(struct il_lines *l);
 /* The size of a plain regular file opened with il_lines_open, or -1. */
 off_t il_lines_size(const struct il_lines *l);

@@ -233,6 +233,13 @@ struct il_tmpls {
  * becomes one.  No key callbacks for a matched line: its keys are its
  * template's. */
 int il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t n);
+/* Whether a template matches the line at s, of which only avail bytes are
+ * known to be read (the rest of a read buffer, holding the lines that
+ * follow): 1 with *n its length (a newline at s[*n]) and sc->found set
+ * as il_tmpls_scan sets them, else 0 and nothing said (the line is to be
+ * found and scanned as usual).  It spares the search for the line's end. */
+int il_tmpls_scan_nl(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t avail,
+                     size_t *n);
 void il_tmpls_free(struct il_tmpls *ts);
 
 /* ------------------------------------------------------------ strtab.c */

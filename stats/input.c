@@ -889,26 +889,12 @@ side(struct rd *rd, const struct il_span *f, const char *name, const char *file,
     return 1;
 }
 
-void
-il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
+/* Line s (n bytes), valid JSON with its paths in rd->sc.found, into rd. */
+static void
+rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
 {
     struct il_data *d = rd->d;
     const struct il_sel *sel = rd->sel;
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        n--;
-    size_t i = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i == n)
-        return; /* blank */
-    d->lines++;
-    rd->sc.keys_of = (uint64_t)1 << P_LABELS;
-    if (d->records < IL_EVENT_SAMPLE)
-        rd->sc.keys_of |= (uint64_t)1 << P_EVENTS;
-    if (il_tmpls_scan(&rd->tm, &rd->sc, s, n) < 0) {
-        bad_line(rd, file, line, NULL, s, n);
-        return;
-    }
     struct il_span *f = rd->sc.found;
     if (span_is(f[P_SCHEMA], "\"" IL_SWEEP_SCHEMA "\"")) {
         d->sweep_lines++; /* the sweep's own metadata: not a record */
@@ -1008,6 +994,40 @@ il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     push(d, &r, rd->ids);
     if (sel->want_labels)
         collect_labels(rd, f[P_LABELS]);
+}
+
+void
+il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
+{
+    struct il_data *d = rd->d;
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        n--;
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i == n)
+        return; /* blank */
+    d->lines++;
+    rd->sc.keys_of = (uint64_t)1 << P_LABELS;
+    if (d->records < IL_EVENT_SAMPLE)
+        rd->sc.keys_of |= (uint64_t)1 << P_EVENTS;
+    if (il_tmpls_scan(&rd->tm, &rd->sc, s, n) < 0) {
+        bad_line(rd, file, line, NULL, s, n);
+        return;
+    }
+    rd_scanned(rd, file, line, s, n);
+}
+
+int
+il_rd_line_nl(struct rd *rd, const char *file, size_t line, const char *s, size_t avail, size_t *n)
+{
+    /* a line a template matches is neither blank nor bad, nor does it end
+     * in a carriage return (a template's line does not) */
+    if (!il_tmpls_scan_nl(&rd->tm, &rd->sc, s, avail, n))
+        return 0;
+    rd->d->lines++;
+    rd_scanned(rd, file, line, s, *n);
+    return 1;
 }
 
 void

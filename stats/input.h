@@ -111,6 +111,12 @@ void il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d);
 void il_rd_free(struct rd *rd);
 /* One line (without its newline) of file; line counts from 1. */
 void il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n);
+/* The line at s (avail bytes read from there on: it and those after it)
+ * when a template matches it whole: 1 with *n its length (s[*n] is its
+ * newline), read as il_rd_line reads it; else 0, nothing done, and the
+ * line is to be found (il_lines_next) and given to il_rd_line. */
+int il_rd_line_nl(struct rd *rd, const char *file, size_t line, const char *s, size_t avail,
+                  size_t *n);
 /* Mark id in the array seen (of *cap bytes, grown as needed); 1 when it
  * was not marked yet. */
 int il_seen_set(uint8_t **seen, size_t *cap, size_t id);

@@ -9,7 +9,9 @@
  * they came, and says what it kept as a sequential read would have said
  * it: the same warnings in the same order, the same first bad line, the
  * same ids.  Other input (the standard input, gzip, zstd) is read by one
- * thread.
+ * thread.  A line that a template (tmpl.c) matches where it lies in the
+ * read buffer is read there, without first searching for its newline: it
+ * can hold none before its end (next_line).
  */
 #include <err.h>
 #include <errno.h>
@@ -24,24 +26,47 @@
 #include "il_lines.h"
 #include "input.h"
 
+/* The next line of l into rd, *lineno lines after the start (then
+ * advanced): 1, 0 at the end, -1 on a read error (l->err).  A line that a
+ * template matches whole where it lies in l's buffer is read there
+ * (il_rd_line_nl), without a search for its newline; any other is found
+ * by il_lines_next.  With bom, a UTF-8 byte-order mark at the start of
+ * the stream is skipped: it is no JSON. */
+static int
+next_line(struct rd *rd, struct il_lines *l, const char *file, size_t *lineno, int bom)
+{
+    const char *s;
+    size_t n;
+    if (!bom || *lineno > 0) {
+        il_lines_peek(l, &s, &n);
+        size_t len;
+        if (n && il_rd_line_nl(rd, file, *lineno + 1, s, n, &len)) {
+            il_lines_take(l, len);
+            ++*lineno;
+            return 1;
+        }
+    }
+    int r = il_lines_next(l, &s, &n);
+    if (r <= 0)
+        return r;
+    if (bom && *lineno == 0 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+        s += 3;
+        n -= 3;
+    }
+    il_rd_line(rd, file, ++*lineno, s, n);
+    return 1;
+}
+
 /* Lines of one stream into rd; the number of lines read (the last one's
  * number).  Stops at a bad line under --strict in a deferring rd. */
 static size_t
 read_lines(struct rd *rd, struct il_lines *l, const char *file, int bom)
 {
-    const char *s;
-    size_t n, lineno = 0;
+    size_t lineno = 0;
     int r;
-    while ((r = il_lines_next(l, &s, &n)) > 0) {
-        /* A UTF-8 byte-order mark at the start of the file is no JSON. */
-        if (bom && lineno == 0 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
-            s += 3;
-            n -= 3;
-        }
-        il_rd_line(rd, file, ++lineno, s, n);
+    while ((r = next_line(rd, l, file, &lineno, bom)) > 0)
         if (rd->stopped)
             break;
-    }
     if (r < 0)
         errx(1, "%s: %s", file, l->err);
     return lineno;
@@ -60,14 +85,10 @@ static void *
 read_half(void *arg)
 {
     struct half *h = arg;
-    const char *s;
-    size_t n;
     int r;
-    while ((r = il_lines_next(&h->l, &s, &n)) > 0) {
-        il_rd_line(&h->rd, h->file, ++h->lines, s, n);
+    while ((r = next_line(&h->rd, &h->l, h->file, &h->lines, 0)) > 0)
         if (h->rd.stopped)
             break;
-    }
     if (r < 0)
         snprintf(h->err, sizeof h->err, "%s", h->l.err);
     return NULL;

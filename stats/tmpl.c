@@ -26,7 +26,9 @@
  * key, white space, a value that turned into an object, an invalid
  * scalar) is scanned in full by il_scan_line, which names what is wrong,
  * and a valid such line becomes a template itself (the last IL_TMPL_N are
- * kept, the most recently matched tried first).
+ * kept, the most recently matched tried first).  A line can also be
+ * matched before its end is known (il_tmpls_scan_nl), in the bytes read
+ * after its start: it is the line when a newline follows the match.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +167,8 @@ string_mask(const char *q)
 static inline __attribute__((always_inline)) const char *
 scalar(const char *p, const char *e)
 {
+    if (p >= e)
+        return NULL; /* the line, or what is read of it, ends before it */
 #ifdef IL_TMPL_SSE2
     unsigned char c = (unsigned char)*p;
     /* an integer of 1 to 16 digits: its end and whether a fraction or an
@@ -202,6 +206,8 @@ static inline int
 scalar_is(const char *p, const char *e, size_t len)
 {
 #ifdef IL_TMPL_SSE2
+    if (p >= e)
+        return 0;
     unsigned char c = (unsigned char)*p;
     if ((unsigned)(c - '1') < 9u) {
         if (len > 16 || e - p <= 16)
@@ -396,7 +402,9 @@ runs_set(struct il_tmpl *t)
     t->dirty = 0;
 }
 
-/* 1 with sc->found set when s has t's shape and is valid, else 0.
+/* 1 with sc->found set when s has t's shape and is valid, else 0; with
+ * nl, s is n bytes read from the line's start on, and the line is the
+ * bytes matched when a newline follows them (*nl their number).
  * Each run of the template's bytes up to a hot scalar is compared at once
  * (eq); the line's scalar there is validated (scalar()) and taken whatever
  * its length.  When a run differs, it is walked scalar by scalar: the
@@ -408,7 +416,8 @@ runs_set(struct il_tmpl *t)
  * accepts, with the same replacements, and a hot scalar's bytes the same
  * as the template's in addition (zero shift, the same span). */
 static int
-tmpl_match(struct il_tmpls *ts, struct il_tmpl *t, struct il_scan *sc, const char *s, size_t n)
+tmpl_match(struct il_tmpls *ts, struct il_tmpl *t, struct il_scan *sc, const char *s, size_t n,
+           size_t *nl)
 {
     size_t j = 0, ti = 0, k = 0;
     int cold = 0; /* a scalar not hot was replaced */
@@ -465,8 +474,11 @@ tmpl_match(struct il_tmpls *ts, struct il_tmpl *t, struct il_scan *sc, const cha
         j = ne;
         k = kb + 1;
     }
-    if (j != n)
+    /* the line is s[0, n), or, with nl, s[0, j) with a newline at j */
+    if (nl ? j >= n || s[j] != '\n' : j != n)
         return 0;
+    if (nl)
+        *nl = j;
     ts->dk[rp.nd] = UINT32_MAX; /* a sentinel for the merges below */
     ts->dns[rp.nd] = ts->dne[rp.nd] = 0;
     /* Each boundary's first replacement at or after it, kat[b]; it moved
@@ -516,19 +528,39 @@ tmpl_match(struct il_tmpls *ts, struct il_tmpl *t, struct il_scan *sc, const cha
     return 1;
 }
 
-int
-il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t n)
+/* The templates tried in turn, the most recently matched first: 1 when
+ * one matched (the first in the order when it moves), else 0. */
+static int
+match_any(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t n, size_t *nl)
 {
     for (size_t r = 0; r < ts->nt; r++) {
         size_t i = ts->order[r];
-        if (tmpl_match(ts, &ts->t[i], sc, s, n)) {
+        if (tmpl_match(ts, &ts->t[i], sc, s, n, nl)) {
             memmove(ts->order + 1, ts->order, r * sizeof *ts->order);
             ts->order[0] = i;
             ts->hits++;
             ts->cur = (int)i;
-            return 0;
+            return 1;
         }
     }
+    return 0;
+}
+
+int
+il_tmpls_scan_nl(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t avail, size_t *n)
+{
+    /* A line a template matches has no newline before its end: the
+     * template's bytes have none, and no valid scalar holds one (a
+     * string's raw control byte is invalid), so s[0, *n) is the line
+     * that searching for the first newline would have found. */
+    return match_any(ts, sc, s, avail, n);
+}
+
+int
+il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t n)
+{
+    if (match_any(ts, sc, s, n, NULL))
+        return 0;
     ts->misses++;
     ts->cur = -1;
     ts->same = 0;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "il_stats.h"
+#include "input.h"
 
 static int
 jansson_ok(const char *s, size_t n, int *range)
@@ -443,6 +444,22 @@ predicted_lengths(void **state)
         free(buf);
     }
     assert_int_equal(rejected, 5);
+    /* lines that end where a hot scalar begins, or inside one: rejected
+     * without a read past their end (exactly n bytes: valgrind, ASan) */
+    static const char *const cut[] = {
+        "{\"schema\":\"interloper/1\",\"v\":",
+        "{\"schema\":\"interloper/1\",\"v\":34,\"s\":",
+        "{\"schema\":\"interloper/1\",\"v\":34,\"s\":\"ab",
+    };
+    for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) {
+        size_t n = strlen(cut[i]);
+        char *buf = malloc(n);
+        assert_non_null(buf);
+        memcpy(buf, cut[i], n);
+        assert_int_equal(both_ways(&tm, &a, &b, buf, n), 0);
+        assert_non_null(a.err);
+        free(buf);
+    }
     assert_int_equal(tm.nt, 1);
     il_tmpls_free(&tm);
 }
@@ -486,6 +503,100 @@ number_and_int_at_once(void **state)
     int64_t iv;
     int isint;
     assert_int_equal(il_span_number_int((struct il_span){NULL, 0}, &v, &iv, &isint), -1);
+}
+
+/* Read the text as a .jsonl file with sel. */
+static void read_text(const char *text, const struct il_sel *sel, struct il_data *d);
+
+/* A line that a template matches where it lies in the read buffer is read
+ * there without a search for its newline (read.c, next_line): a file of
+ * records whose lengths vary, so that lines straddle the 128 KiB reads,
+ * with a byte-order mark first, lines ending in a carriage return, blank
+ * and white-space lines, a record with bytes after it, a torn one, a
+ * record followed by spaces, a longer line, and no newline at the end,
+ * reads as each line found by memchr and given to il_rd_line (the oracle):
+ * the same counts, values, flags and labels, record by record. */
+static void
+lines_found_in_the_buffer(void **state)
+{
+    enum { N = 6000 };
+    size_t cap = (size_t)N * 400, o = 0, bad = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    o += (size_t)snprintf(text, cap, "\xEF\xBB\xBF");
+    for (int i = 0; i < N; i++) {
+        char r[512];
+        int n = snprintf(r, sizeof r,
+                         "{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"%s\",\"setup\":"
+                         "\"e%d\",\"rep\":\"%d\"},\"pid\":%d,\"exit\":{\"how\":\"return\","
+                         "\"status\":%d},\"times\":{\"wall_ns\":%d,\"user_ns\":%d}}",
+                         i % 2 ? "B" : "A", i % 7, i / 14, 7 * i % 100003, i % 31 == 5,
+                         1 + (i * 7919) % (i % 3 ? 999 : 9999999), i);
+        switch (i % 101) {
+        case 17: /* a carriage return before the newline */
+            o += (size_t)snprintf(text + o, cap - o, "%s\r\n", r);
+            break;
+        case 29: /* a blank line and one of white space before it */
+            o += (size_t)snprintf(text + o, cap - o, "\n  \t\n%s\n", r);
+            break;
+        case 41: /* bytes after the record: bad */
+            bad++;
+            o += (size_t)snprintf(text + o, cap - o, "%sx\n", r);
+            break;
+        case 53: /* torn: bad */
+            bad++;
+            o += (size_t)snprintf(text + o, cap - o, "%.*s\n", n / 2, r);
+            break;
+        case 67: /* spaces after the record: valid */
+            o += (size_t)snprintf(text + o, cap - o, "%s   \n", r);
+            break;
+        case 79: /* a longer line of another shape */
+            o += (size_t)snprintf(text + o, cap - o,
+                                  "{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"A\","
+                                  "\"note\":\"%0300d\"},\"times\":{\"wall_ns\":%d}}\n",
+                                  i, i);
+            break;
+        default:
+            o += (size_t)snprintf(text + o, cap - o, "%s%s", r, i + 1 < N ? "\n" : "");
+        }
+    }
+    assert_true(o < cap && o > 4 * 128 * 1024);
+    struct il_sel sel;
+    memset(&sel, 0, sizeof sel);
+    sel.metric = "wall";
+    sel.kind = IL_M_WALL;
+    size_t sys = il_sel_slot(&sel, "system"), rep = il_sel_slot(&sel, "rep");
+    struct il_data d, want;
+    read_text(text, &sel, &d);
+    /* the oracle: each line found by memchr, as before */
+    struct rd rd;
+    il_rd_init(&rd, &sel, &want);
+    const char *p = text + 3, *e = text + o;
+    for (size_t line = 1; p < e; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+        il_rd_line(&rd, "f", line, p, n);
+        p += n + 1;
+    }
+    il_rd_free(&rd);
+    assert_int_equal(d.n, want.n);
+    assert_int_equal(d.lines, want.lines);
+    assert_int_equal(d.records, want.records);
+    assert_int_equal(d.malformed, want.malformed);
+    assert_int_equal(d.malformed, bad);
+    for (size_t i = 0; i < d.n; i++) {
+        if (memcmp(&d.val[i], &want.val[i], sizeof d.val[i]) != 0 || d.flag[i] != want.flag[i])
+            fail_msg("record %zu: %g flag %d, expected %g flag %d", i, d.val[i], d.flag[i],
+                     want.val[i], want.flag[i]);
+        for (size_t k = 0; k < 2; k++) {
+            size_t sl = k ? rep : sys;
+            assert_string_equal(il_str(&d.st, il_lab(&d, i, sl)),
+                                il_str(&want.st, il_lab(&want, i, sl)));
+        }
+    }
+    il_data_free(&d);
+    il_data_free(&want);
+    free(text);
 }
 
 /* Read the text as a .jsonl file with sel. */
@@ -687,6 +798,7 @@ main(void)
         cmocka_unit_test(hot_scalars),
         cmocka_unit_test(predicted_lengths),
         cmocka_unit_test(number_and_int_at_once),
+        cmocka_unit_test(lines_found_in_the_buffer),
         cmocka_unit_test(finds_paths_and_decodes),
         cmocka_unit_test(where_not_equal),
         cmocka_unit_test(collects_every_label),

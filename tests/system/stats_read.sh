@@ -287,6 +287,30 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+try "lines read where they lie in the read buffer: the bad ones named by their numbers"
+if built; then
+	# about 1 MB: lines a template matches are read in the read buffer
+	# without a search for their newline (stats/read.c, next_line); blank
+	# lines and a carriage return among them still count as lines
+	i=1
+	while [ "$i" -le 3000 ]; do
+		case $i in
+		5 | 1000 | 2999) rec "$i" A 100 | sed 's/}$/}x/' ;; # bytes after a record
+		300 | 1800) echo ;;
+		700) rec "$i" A 100 | sed 's/$/\r/' ;;
+		*) rec "$i" A $((100 + i % 1000)) ;;
+		esac
+		i=$((i + 1))
+	done >"$T/where.jsonl"
+	"$B/libexec/interloper-report" --by system "$T/where.jsonl" >/dev/null 2>"$T/err"
+	assert_eq "$(grep -o 'where.jsonl:[0-9]*: malformed' "$T/err" | tr '\n' ' ')" \
+		"where.jsonl:5: malformed where.jsonl:1000: malformed where.jsonl:2999: malformed " \
+		"the three bad lines named by their numbers"
+	same "read in the buffer, in halves and from a pipe" "$T/where.jsonl" --by system
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 try "lines like a template but not quite: each read as the full scanner reads it"
 if built; then
 	{

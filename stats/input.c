@@ -236,11 +236,41 @@ label_id(struct rd *rd, struct il_span sp)
     return il_strtab_intern(&rd->d->st, s, n);
 }
 
+/* Whether the n bytes at a and b (n at most 40, a label value's) are
+ * equal: words compared, the last one overlapping, without a call. */
+static inline int
+bytes_eq(const char *a, const char *b, size_t n)
+{
+    uint64_t x, y;
+    uint32_t u, v;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return 0;
+        }
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4) {
+        memcpy(&u, a, 4);
+        memcpy(&v, b, 4);
+        if (u != v)
+            return 0;
+        memcpy(&u, a + n - 4, 4);
+        memcpy(&v, b + n - 4, 4);
+        return u == v;
+    }
+    return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
+
 /* Cache entry k: the value sp (id) the most recent, the last one next. */
 static void
 remember(struct rd *rd, size_t k, struct il_span sp, uint32_t id)
 {
-    memcpy(rd->last[k][1], rd->last[k][0], rd->nlast[k][0]);
+    memcpy(rd->last[k][1], rd->last[k][0], sizeof rd->last[k][0]);
     rd->nlast[k][1] = rd->nlast[k][0];
     rd->last_id[k][1] = rd->last_id[k][0];
     memcpy(rd->last[k][0], sp.p, sp.n);
@@ -262,7 +292,7 @@ next_id(struct rd *rd, size_t k, struct il_span sp)
 {
     uint32_t prev = rd->last_id[k][0];
     struct il_next *e = prev < rd->nnext[k] ? &rd->next[k][prev] : NULL;
-    if (e && e->n == sp.n && memcmp(e->s, sp.p, sp.n) == 0)
+    if (e && e->n == sp.n && bytes_eq(e->s, sp.p, sp.n))
         return e->id;
     uint32_t id = label_id(rd, sp);
     if (sp.n > sizeof e->s || prev >= IL_NEXT_IDS)
@@ -289,10 +319,10 @@ last_id(struct rd *rd, size_t k, struct il_span sp)
 {
     if (!sp.p || sp.n > sizeof rd->last[k][0])
         return label_id(rd, sp);
-    if (sp.n == rd->nlast[k][0] && memcmp(sp.p, rd->last[k][0], sp.n) == 0)
+    if (sp.n == rd->nlast[k][0] && bytes_eq(sp.p, rd->last[k][0], sp.n))
         return rd->last_id[k][0];
     uint32_t id;
-    if (sp.n == rd->nlast[k][1] && memcmp(sp.p, rd->last[k][1], sp.n) == 0)
+    if (sp.n == rd->nlast[k][1] && bytes_eq(sp.p, rd->last[k][1], sp.n))
         id = rd->last_id[k][1];
     else
         id = next_id(rd, k, sp);
@@ -300,23 +330,31 @@ last_id(struct rd *rd, size_t k, struct il_span sp)
     return id;
 }
 
-/* The id of the label value at path p, cache entry k: the template's when
- * the line has the template's bytes there (tmpl.c), else last_id's. */
-static uint32_t
-slot_id(struct rd *rd, size_t k, int p)
+/* slot_id's value when the template does not give it. */
+static __attribute__((noinline)) uint32_t
+slot_id_read(struct rd *rd, size_t k, int p)
 {
-    struct il_span sp = rd->sc.found[p];
-    if (!sp.p)
-        return IL_MISSING_ID;
     int c = rd->tm.cur, same = c >= 0 && (rd->tm.same >> p & 1);
-    if (same && rd->tgen[c][k] == rd->tm.gen[c])
-        return rd->tid[c][k];
-    uint32_t id = last_id(rd, k, sp);
+    uint32_t id = last_id(rd, k, rd->sc.found[p]);
     if (same) {
         rd->tgen[c][k] = rd->tm.gen[c];
         rd->tid[c][k] = id;
     }
     return id;
+}
+
+/* The id of the label value at path p, cache entry k: the template's when
+ * the line has the template's bytes there (tmpl.c), else last_id's.  The
+ * label absent and the template's value are answered here, inline. */
+static inline uint32_t
+slot_id(struct rd *rd, size_t k, int p)
+{
+    if (!rd->sc.found[p].p)
+        return IL_MISSING_ID;
+    int c = rd->tm.cur;
+    if (c >= 0 && (rd->tm.same >> p & 1) && rd->tgen[c][k] == rd->tm.gen[c])
+        return rd->tid[c][k];
+    return slot_id_read(rd, k, p);
 }
 
 void

@@ -508,6 +508,55 @@ number_and_int_at_once(void **state)
 /* Read the text as a .jsonl file with sel. */
 static void read_text(const char *text, const struct il_sel *sel, struct il_data *d);
 
+/* Label values that differ in one byte, at every place of values of 1 to
+ * 38 bytes, read in turn with the value they differ from (the last two
+ * values of a label are remembered and compared, input.c's bytes_eq):
+ * each record keeps its own value. */
+static void
+label_values_told_apart(void **state)
+{
+    size_t cap = 4 * 1024 * 1024, o = 0, nrec = 0;
+    char *text = malloc(cap);
+    char **want = malloc(4000 * sizeof *want);
+    assert_non_null(text);
+    assert_non_null(want);
+    for (int len = 1; len <= 38; len++)
+        for (int at = 0; at < len; at++)
+            for (int r = 0; r < 4; r++) {
+                char v[40];
+                memset(v, 'a', (size_t)len);
+                v[len] = '\0';
+                if (r % 2)
+                    v[at] = 'b';
+                want[nrec] = strdup(v);
+                assert_non_null(want[nrec]);
+                o += (size_t)snprintf(text + o, cap - o,
+                                      "{\"schema\":\"interloper/1\",\"labels\":{\"u\":\"%s\"},"
+                                      "\"times\":{\"wall_ns\":%zu}}\n",
+                                      v, ++nrec);
+            }
+    assert_true(o < cap);
+    struct il_sel sel;
+    memset(&sel, 0, sizeof sel);
+    sel.metric = "wall";
+    sel.kind = IL_M_WALL;
+    size_t u = il_sel_slot(&sel, "u");
+    struct il_data d;
+    read_text(text, &sel, &d);
+    assert_int_equal(d.n, nrec);
+    for (size_t i = 0; i < d.n; i++) {
+        size_t r = (size_t)d.val[i] - 1; /* the record's number: its wall_ns */
+        if (strcmp(il_str(&d.st, il_lab(&d, i, u)), want[r]) != 0)
+            fail_msg("record %zu: u=%s, expected %s", r, il_str(&d.st, il_lab(&d, i, u)),
+                     want[r]);
+    }
+    il_data_free(&d);
+    for (size_t i = 0; i < nrec; i++)
+        free(want[i]);
+    free(want);
+    free(text);
+}
+
 /* A line that a template matches where it lies in the read buffer is read
  * there without a search for its newline (read.c, next_line): a file of
  * records whose lengths vary, so that lines straddle the 128 KiB reads,
@@ -799,6 +848,7 @@ main(void)
         cmocka_unit_test(predicted_lengths),
         cmocka_unit_test(number_and_int_at_once),
         cmocka_unit_test(lines_found_in_the_buffer),
+        cmocka_unit_test(label_values_told_apart),
         cmocka_unit_test(finds_paths_and_decodes),
         cmocka_unit_test(where_not_equal),
         cmocka_unit_test(collects_every_label),

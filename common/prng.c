@@ -66,23 +66,44 @@ il_rng_shuffle_double(struct il_rng *g, double *a, size_t n)
     shuffle(g, a, n, sizeof *a);
 }
 
-void
-il_rng_shuffle_double_magic(struct il_rng *g, double *a, size_t n, const uint64_t *m)
+/* a[i] and a[j] swapped */
+static inline void
+swap_d(double *a, size_t i, size_t j)
 {
-    struct il_rng l = *g; /* as shuffle()'s */
-    for (size_t i = n; i > 1; i--) {
-        size_t j = il_rng_below_magic(&l, (uint32_t)i, m[i]);
-        double t = a[i - 1];
-        a[i - 1] = a[j];
-        a[j] = t;
-    }
-    *g = l;
+    double t = a[i];
+    a[i] = a[j];
+    a[j] = t;
 }
 
 void
-il_rng_magics(uint64_t *m, size_t n)
+il_rng_shuffle2_double(struct il_rng *g, double *a, size_t n, const double *next)
 {
-    m[0] = 0;
-    for (size_t i = 1; i <= n; i++)
-        m[i] = il_rng_magic((uint32_t)i);
+    struct il_rng l = *g; /* as shuffle()'s */
+    size_t i = n, q = 0;
+    for (; i > 65536; i--) /* (i + 1) i past 2^32: one position a draw */
+        swap_d(a, i - 1, il_rng_below_mul(&l, (uint32_t)i));
+    /* Positions i - 1 and i - 2 (bounds i and i - 1): r i = j1 2^32 + l1,
+     * l1 (i - 1) = j2 2^32 + l2, so that r p = (j1 (i - 1) + j2) 2^32 + l2
+     * with p = i (i - 1): Lemire's draw below p, whose exact rejection
+     * (l2 below 2^32 mod p) makes j1 (i - 1) + j2 uniform below p, so j1
+     * and j2 uniform and independent. */
+    for (; i > 2; i -= 2) {
+        if (next && (i & 7) == 0 && q < n) { /* a line of next each 8 values */
+            __builtin_prefetch(next + q, 1);
+            q += 8;
+        }
+        uint32_t n1 = (uint32_t)i, n2 = (uint32_t)(i - 1), p = n1 * n2;
+        uint64_t m1, m2;
+        for (;;) {
+            m1 = (uint64_t)il_rng_next(&l) * n1;
+            m2 = (uint64_t)(uint32_t)m1 * n2;
+            if ((uint32_t)m2 >= p || (uint32_t)m2 >= (0u - p) % p)
+                break;
+        }
+        swap_d(a, i - 1, (size_t)(m1 >> 32));
+        swap_d(a, i - 2, (size_t)(m2 >> 32));
+    }
+    if (i == 2)
+        swap_d(a, 1, il_rng_below_mul(&l, 2));
+    *g = l;
 }

@@ -62,29 +62,42 @@ il_rng_below(struct il_rng *g, uint64_t n)
     }
 }
 
-/* il_rng_below(g, n) by a multiplication instead of its division, for a
- * bound used many times (a shuffle of the same length, block after block,
- * exchange after exchange): m = il_rng_magic(n), once.  The same draws
- * and the same values: for 32-bit r and n, r mod n is the high 64 bits of
- * (m r mod 2^64) n with m = ceil(2^64 / n) (Lemire, Kaser and Kurz,
- * "Faster remainder by direct computation", Software: Practice and
- * Experience 49(6), 2019, section 3); the rare draw at or past 2^32 - n
- * still takes the division of the rejection test.  1 <= n < 2^32. */
-static inline uint64_t
-il_rng_magic(uint32_t n)
+/* Uniform in [0, n), 1 <= n < 2^32, by Lemire's multiplication ("Fast
+ * random integer generation in an interval", ACM TOMACS 29(1), 2019): the
+ * high half of r n, r kept unless the low half is below 2^32 mod n (a
+ * division only when the low half is below n).  Not il_rng_below's
+ * values: the permutation tests' shuffles (il_rng_shuffle2_double). */
+static inline uint32_t
+il_rng_below_mul(struct il_rng *g, uint32_t n)
 {
-    return UINT64_MAX / n + 1; /* n = 1: 0, and every r mod 1 is 0 */
+    uint64_t m = (uint64_t)il_rng_next(g) * n;
+    if ((uint32_t)m < n) {
+        uint32_t t = (0u - n) % n;
+        while ((uint32_t)m < t)
+            m = (uint64_t)il_rng_next(g) * n;
+    }
+    return (uint32_t)(m >> 32);
 }
 
+/* Fair coins, 32 from one draw (its bits from the lowest): the
+ * comparison's sign flips.  Zeroed to start. */
+struct il_coins {
+    uint32_t w;
+    unsigned left;
+};
+
+/* The next coin, 0 or 1. */
 static inline uint32_t
-il_rng_below_magic(struct il_rng *g, uint32_t n, uint64_t m)
+il_coin(struct il_rng *g, struct il_coins *c)
 {
-    uint32_t far = 0u - n;
-    for (;;) {
-        uint32_t r = il_rng_next(g);
-        if (r < far || (uint64_t)r < (1ull << 32) - far % n)
-            return (uint32_t)(((unsigned __int128)(m * r) * n) >> 64);
+    if (!c->left) {
+        c->w = il_rng_next(g);
+        c->left = 32;
     }
+    uint32_t b = c->w & 1;
+    c->w >>= 1;
+    c->left--;
+    return b;
 }
 
 /* Shuffle a[0..n-1] in place: for i = n-1 down to 1, swap a[i] with
@@ -92,10 +105,16 @@ il_rng_below_magic(struct il_rng *g, uint32_t n, uint64_t m)
 void il_rng_shuffle(struct il_rng *g, uint32_t *a, size_t n);
 /* The same for values (permutation tests, the seq plot's contrast). */
 void il_rng_shuffle_double(struct il_rng *g, double *a, size_t n);
-/* il_rng_shuffle_double with il_rng_below_magic: m[i] = il_rng_magic(i)
- * for 2 <= i <= n (il_rng_magics), so the same draws and the same order. */
-void il_rng_shuffle_double_magic(struct il_rng *g, double *a, size_t n, const uint64_t *m);
-/* m[i] = il_rng_magic(i) for 1 <= i <= n (m holds n + 1; m[0] = 0). */
-void il_rng_magics(uint64_t *m, size_t n);
+/* A uniform shuffle of a[0..n-1] (n < 2^32) that draws half as often:
+ * Fisher-Yates in Durstenfeld's form, with the positions i and i - 1's
+ * draws (below i + 1 and below i) taken from one 32-bit draw while
+ * (i + 1) i fits in 32 bits, by Brackett-Rozinsky and Lemire's batched
+ * multiplication with its exact rejection ("Batched ranged random integer
+ * generation", Software: Practice and Experience, 2025); below
+ * that, il_rng_below_mul.  The permutation tests' exchanges (setupfx.c,
+ * perm.c): not il_rng_shuffle_double's permutations.  next, when not
+ * NULL, is n values to bring into the cache meanwhile, a line every 8
+ * values shuffled (the next block of a shuffle block by block). */
+void il_rng_shuffle2_double(struct il_rng *g, double *a, size_t n, const double *next);
 
 #endif

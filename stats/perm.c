@@ -151,9 +151,12 @@ spread(const struct il_contrast *ct, const double *c, double *loc, double *scrat
             loc[u] = location(1, c + ct->first[u], m, scratch);
         sw += (double)m;
         swl += (double)m * loc[u];
+        /* each unit's sum of squares, then theirs (flip_spreads') */
+        double wu = 0;
         if (!ct->median)
             for (size_t j = 0; j < m; j++)
-                w += (c[ct->first[u] + j] - loc[u]) * (c[ct->first[u] + j] - loc[u]);
+                wu += (c[ct->first[u] + j] - loc[u]) * (c[ct->first[u] + j] - loc[u]);
+        w += wu;
     }
     double mean = swl / sw;
     for (size_t u = 0; u < k; u++)
@@ -300,22 +303,21 @@ static double
 rank_spread(const struct il_contrast *ct, const double *s, double *mu)
 {
     double tot = 0, t = 0, w = 0;
-    /* One pass: the units' blocks are consecutive and in the units' order
-     * (first[u] counts the blocks before), so tot adds s[0 ..< blocks] in
-     * order, as a loop of its own would, while the units' sums run
-     * beside it.  mu holds the units' means (k values). */
+    /* Each unit's sums, then theirs, in the units' order (flip_spreads
+     * runs the units' chains side by side).  mu holds the units' means
+     * (k values). */
     for (size_t u = 0; u < ct->k; u++) {
         size_t m = ct->m[u], f = ct->first[u];
         if (!m)
             continue;
-        double su = 0;
-        for (size_t j = f; j < f + m; j++) {
+        double su = 0, wu = 0;
+        for (size_t j = f; j < f + m; j++)
             su += s[j];
-            tot += s[j];
-        }
+        tot += su;
         mu[u] = su / (double)m;
         for (size_t j = f; j < f + m; j++)
-            w += (s[j] - mu[u]) * (s[j] - mu[u]);
+            wu += (s[j] - mu[u]) * (s[j] - mu[u]);
+        w += wu;
     }
     double g = tot / (double)ct->blocks;
     for (size_t u = 0; u < ct->k; u++)
@@ -629,15 +631,18 @@ flip(double x, uint64_t f)
  * The state in a local, which stays in registers (in the general loop
  * it went through memory on every draw). */
 static void
-flips(struct il_rng *g, const double *c0, const double *s0, double *c, double *s, size_t nb)
+flips(struct il_rng *g, struct il_coins *cs, const double *c0, const double *s0, double *c,
+      double *s, size_t nb)
 {
     struct il_rng l = *g;
+    struct il_coins lc = *cs;
     for (size_t j = 0; j < nb; j++) {
-        uint64_t f = (uint64_t)il_rng_below(&l, 2) << 63;
+        uint64_t f = (uint64_t)il_coin(&l, &lc) << 63;
         c[j] = flip(c0[j], f);
         s[j] = flip(s0[j], f);
     }
     *g = l;
+    *cs = lc;
 }
 
 /* s[u] = the sum of unit u's m[u] values (the units' values one after
@@ -664,38 +669,86 @@ unit_sums(const double *x, const size_t *m, size_t k, double *s)
 
 enum { FLIP_CHUNK = 512 }; /* blocks: two chunks' values in the first-level cache */
 
+/* The blocks of flip_spreads' chunk: FLIP_CHUNK, or four units' when
+ * they have more (then four units' sums run side by side, which one unit
+ * a chunk had made serial chains: 1,000 blocks a unit at ten million
+ * records). */
+static size_t
+flip_chunk(const struct il_contrast *ct)
+{
+    return ct->maxm > FLIP_CHUNK / 4 ? 4 * ct->maxm : FLIP_CHUNK;
+}
+
+/* w[u] = the sum of (x_j - c[u])^2 over unit u's m[u] values (the units'
+ * values one after another in x), in their order; four units of as many
+ * values side by side, so that four chains of additions are in flight. */
+static void
+unit_ss(const double *x, const size_t *m, size_t k, const double *c, double *w)
+{
+    for (size_t u = 0; u < k;) {
+        size_t l = m[u];
+        if (u + 4 > k || m[u + 1] != l || m[u + 2] != l || m[u + 3] != l) {
+            double a = 0;
+            for (size_t i = 0; i < l; i++)
+                a += (x[i] - c[u]) * (x[i] - c[u]);
+            w[u++] = a;
+            x += l;
+            continue;
+        }
+        const double *xa = x, *xb = xa + l, *xc = xb + l, *xd = xc + l;
+        double a = 0, b = 0, cc = 0, d = 0;
+        for (size_t i = 0; i < l; i++) {
+            a += (xa[i] - c[u]) * (xa[i] - c[u]);
+            b += (xb[i] - c[u + 1]) * (xb[i] - c[u + 1]);
+            cc += (xc[i] - c[u + 2]) * (xc[i] - c[u + 2]);
+            d += (xd[i] - c[u + 3]) * (xd[i] - c[u + 3]);
+        }
+        w[u] = a;
+        w[u + 1] = b;
+        w[u + 2] = cc;
+        w[u + 3] = d;
+        x += 4 * l;
+        u += 4;
+    }
+}
+
 /* One exchange when every block is of one run a side and the estimator
  * is the mean (flips, then spread's Q in *q and rank_spread's statistic
  * in *t), unit by unit: the same draws in the same order, every sum in
- * the same order, so the same bits.  The three sums over all blocks
- * (spread's w, rank_spread's total and w) are each one serial chain of
- * additions, which was the exchange's bound: here they run side by side
- * in one loop, over a chunk of units whose flipped values (cb, sb: at
- * least FLIP_CHUNK and ct->maxm values) and locations are taken first,
- * and the contrasts and ranks are not written out.  Needs the units'
- * blocks consecutive and in order (flip_ok).  loc and mu hold k. */
+ * the same order (a unit's sums in its blocks' order, then the units'
+ * in theirs), so the same bits.  Over a chunk of units whose flipped
+ * values (cb, sb: flip_chunk's values) are taken first, the units' sums and sums of squares four units side by side
+ * (one chain of additions over all blocks was the exchange's bound);
+ * the contrasts and ranks are not written out.  Needs the units' blocks
+ * consecutive and in order (flip_ok).  loc, mu, wq and wr hold k. */
 static void
-flip_spreads(const struct il_contrast *ct, struct il_rng *g, const double *sr0, double *cb,
-             double *sb, double *loc, double *mu, double *q, double *t)
+flip_spreads(const struct il_contrast *ct, struct il_rng *g, struct il_coins *cs,
+             const double *sr0, double *cb, double *sb, double *loc, double *mu, double *wq,
+             double *wr, double *q, double *t)
 {
     struct il_rng l = *g;
-    size_t k = ct->k, off = 0;
-    double sw = 0, swl = 0, w = 0, tot = 0, wr = 0;
+    struct il_coins lc = *cs;
+    size_t k = ct->k, off = 0, lim = flip_chunk(ct);
+    double sw = 0, swl = 0, w = 0, tot = 0, wrr = 0;
     for (size_t u0 = 0; u0 < k;) {
         size_t u1 = u0, n = 0;
-        while (u1 < k && (u1 == u0 || n + ct->m[u1] <= FLIP_CHUNK))
+        while (u1 < k && n + ct->m[u1] <= lim)
             n += ct->m[u1++];
-        /* the coins in the blocks' order, then the units' ranks' sums
-         * four units side by side (a unit's chain of additions was the
-         * coins' bound) */
         for (size_t j = 0; j < n; j++) {
-            uint64_t f = (uint64_t)il_rng_below(&l, 2) << 63;
+            uint64_t f = (uint64_t)il_coin(&l, &lc) << 63;
             cb[j] = flip(ct->c[off + j], f);
             sb[j] = flip(sr0[off + j], f);
         }
         unit_sums(sb, ct->m + u0, u1 - u0, mu + u0);
         il_means(cb, ct->m + u0, u1 - u0, loc + u0);
-        for (size_t u = u0, o = 0; u < u1; o += ct->m[u++]) {
+        for (size_t u = u0; u < u1; u++)
+            if (ct->m[u]) {
+                tot += mu[u];
+                mu[u] /= (double)ct->m[u];
+            }
+        unit_ss(cb, ct->m + u0, u1 - u0, loc + u0, wq + u0);
+        unit_ss(sb, ct->m + u0, u1 - u0, mu + u0, wr + u0);
+        for (size_t u = u0; u < u1; u++) {
             size_t m = ct->m[u];
             if (!m) {
                 loc[u] = NAN;
@@ -703,17 +756,14 @@ flip_spreads(const struct il_contrast *ct, struct il_rng *g, const double *sr0, 
             }
             sw += (double)m;
             swl += (double)m * loc[u];
-            mu[u] /= (double)m;
-            for (size_t j = o; j < o + m; j++) {
-                w += (cb[j] - loc[u]) * (cb[j] - loc[u]);
-                tot += sb[j];
-                wr += (sb[j] - mu[u]) * (sb[j] - mu[u]);
-            }
+            w += wq[u];
+            wrr += wr[u];
         }
         off += n;
         u0 = u1;
     }
     *g = l;
+    *cs = lc;
     double mean = swl / sw, gm = tot / (double)ct->blocks, tq = 0, tr = 0;
     for (size_t u = 0; u < k; u++)
         if (ct->m[u]) {
@@ -721,7 +771,7 @@ flip_spreads(const struct il_contrast *ct, struct il_rng *g, const double *sr0, 
             tr += (double)ct->m[u] * (mu[u] - gm) * (mu[u] - gm);
         }
     *q = w > 0 && ct->df > 0 ? tq / (w / ct->df) : NAN;
-    *t = !(ct->df > 0) ? NAN : wr > 0 ? tr / (wr / ct->df) : tr > 0 ? INFINITY : NAN;
+    *t = !(ct->df > 0) ? NAN : wrr > 0 ? tr / (wrr / ct->df) : tr > 0 ? INFINITY : NAN;
 }
 
 /* flip_spreads' case: pairs, the mean, the units' blocks consecutive and
@@ -751,14 +801,17 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     const double *sr0 = ct->sr ? ct->sr : zero;
     /* flip_spreads needs a chunk's values, not all blocks' */
     int fs = flip_ok(ct);
-    size_t nc = fs ? (ct->maxm > FLIP_CHUNK ? ct->maxm : FLIP_CHUNK) : nb ? nb : 1;
+    size_t nc = fs ? flip_chunk(ct) : nb ? nb : 1;
     double *c = il_xcalloc(nc, sizeof *c), *loc = il_xcalloc(ct->k ? ct->k : 1, sizeof *loc);
     double *mu = fs ? il_xcalloc(ct->k ? ct->k : 1, sizeof *mu) : NULL;
+    double *wq = fs ? il_xcalloc(ct->k ? ct->k : 1, sizeof *wq) : NULL;
+    double *wr = fs ? il_xcalloc(ct->k ? ct->k : 1, sizeof *wr) : NULL;
     /* a block's runs (contrast) or a unit's contrasts (spread's location) */
     double *scratch = il_xcalloc(ct->maxn + ct->maxm, sizeof *scratch);
     double *pool = il_xcalloc(ct->maxn, sizeof *pool);
     double *sr = il_xcalloc(nc, sizeof *sr);
     struct il_rng g;
+    struct il_coins cs = {0, 0}; /* a block of one run a side: a coin */
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
     /* Without qp nothing but p takes the exchanges: they stop once its
      * side of 5% is decided (seqp.c).  With qp every exchange
@@ -769,14 +822,14 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     for (size_t it = 0; it < P && !sq.stopped; it++) {
         double q = NAN, t = NAN;
         if (fs)
-            flip_spreads(ct, &g, sr0, c, sr, loc, mu, &q, &t);
+            flip_spreads(ct, &g, &cs, sr0, c, sr, loc, mu, wq, wr, &q, &t);
         else if (ct->pairs)
-            flips(&g, ct->c, sr0, c, sr, nb);
+            flips(&g, &cs, ct->c, sr0, c, sr, nb);
         for (size_t j = 0, o = 0; j < nb && !ct->pairs; j++, o += pool_n) {
             size_t na = ct->bna[j], n = na + ct->bnb[j];
             pool_n = n;
             if (n == 2) {
-                uint64_t f = (uint64_t)il_rng_below(&g, 2) << 63;
+                uint64_t f = (uint64_t)il_coin(&g, &cs) << 63;
                 c[j] = flip(ct->c[j], f);
                 sr[j] = flip(sr0[j], f);
                 continue;
@@ -807,6 +860,8 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     free(sr);
     free(loc);
     free(mu);
+    free(wq);
+    free(wr);
     free(scratch);
     free(pool);
     free(zero);
@@ -995,26 +1050,23 @@ il_block_shuffle(double *x, size_t N, const uint32_t *pos, const size_t *bs, siz
                  struct il_rng *g)
 {
     if (!pos) {
-        il_rng_shuffle_double(g, x, N);
+        il_rng_shuffle2_double(g, x, N, NULL);
         return;
     }
     size_t maxb = 1;
     for (size_t b = 0; b < nb; b++)
         maxb = bs[b + 1] - bs[b] > maxb ? bs[b + 1] - bs[b] : maxb;
     double *xb = il_xcalloc(maxb, sizeof *xb);
-    uint64_t *mg = il_xcalloc(maxb + 1, sizeof *mg); /* the bounds' il_rng_magic */
-    il_rng_magics(mg, maxb);
     for (size_t b = 0; b < nb; b++) {
         const uint32_t *p = pos + bs[b];
         size_t n = bs[b + 1] - bs[b];
         for (size_t i = 0; i < n; i++)
             xb[i] = x[p[i]];
-        il_rng_shuffle_double_magic(g, xb, n, mg);
+        il_rng_shuffle2_double(g, xb, n, NULL);
         for (size_t i = 0; i < n; i++)
             x[p[i]] = xb[i];
     }
     free(xb);
-    free(mg);
 }
 
 const char *

@@ -63,8 +63,15 @@ stat(const struct il_estimator *e, const double *x, const size_t *n, size_t k, d
         swy += (double)n[u] * y[u];
         if (e->kind != IL_EST_MEAN)
             continue;
+        /* each setup's sum of squared relative deviations, each
+         * deviation times 1 / est (one division a setup, not a run: the
+         * divisions were the exchange's bound), then theirs (stat_grid
+         * sums eight setups' side by side: one chain of additions over
+         * all runs was its bound before) */
+        double su = 0, inv = 1 / est;
         for (size_t i = 0; i < n[u]; i++)
-            ss += (x[off + i] / est - 1) * (x[off + i] / est - 1);
+            su += ((x[off + i] - est) * inv) * ((x[off + i] - est) * inv);
+        ss += su;
         f += (double)(n[u] - 1);
     }
     double m = swy / sw, s = 0;
@@ -168,16 +175,18 @@ grid_means8(const double *xt, size_t k, size_t nb, const size_t *row, size_t u0,
 }
 
 /* stat() of the mean on the grid xt (k setups, nb runs each, row as
- * grid_blocks); d holds nb values.  Eight setups at a time, so that
- * their runs (nb cache lines) are read from memory once and then from
- * the cache: their means, then their terms of Q's pooled variance. */
+ * grid_blocks).  Eight setups at a time, so that their runs (nb cache
+ * lines) are read from memory once and then from the cache: their
+ * means, then their sums of squares for Q's pooled variance, four pairs
+ * side by side (stat()'s terms and sums, the same bits). */
 static double
-stat_grid(const double *xt, size_t k, size_t nb, const size_t *row, double *y, double *d)
+stat_grid(const double *xt, size_t k, size_t nb, const size_t *row, double *y)
 {
-    double ss = 0, f = 0, sw = 0, swy = 0, n = (double)nb;
+    double ss = 0, f = 0, sw = 0, swy = 0, n = (double)nb, su[8];
     for (size_t u0 = 0; u0 < k; u0 += 8) {
         size_t u1 = k - u0 < 8 ? k : u0 + 8;
-        if (u1 - u0 == 8)
+        int all = u1 - u0 == 8;
+        if (all)
             grid_means8(xt, k, nb, row, u0, y);
         else
             for (size_t u = u0; u < u1; u++) {
@@ -189,37 +198,42 @@ stat_grid(const double *xt, size_t k, size_t nb, const size_t *row, double *y, d
                     c += xt[row[i] * k + u] - m;
                 y[u] = m + c / n;
             }
-        /* the rest as stat(); ss's terms two setups at a time (the
-         * second's kept in d until the first's are added) */
-        for (size_t u = u0; u < u1; u++) {
-            double est = y[u];
-            if (!(est > 0))
+        for (size_t u = u0; u < u1; u++)
+            if (!(y[u] > 0))
                 return NAN;
-            if (u + 1 < u1 && y[u + 1] > 0) {
-                il_v2d e2 = {est, y[u + 1]}, one = {1, 1};
-                for (size_t i = 0; i < nb; i++) {
-                    il_v2d t = ld2(xt + row[i] * k + u) / e2 - one;
-                    t = t * t;
-                    ss += t[0];
-                    d[i] = t[1];
-                }
-                y[u] = log(est);
-                sw += n;
-                swy += n * y[u];
-                f += (double)(nb - 1);
-                u++;
-                for (size_t i = 0; i < nb; i++)
-                    ss += d[i];
-                est = y[u];
-            } else {
-                for (size_t i = 0; i < nb; i++) {
-                    double t = xt[row[i] * k + u] / est - 1;
-                    ss += t * t;
-                }
+        if (all) {
+            il_v2d e0 = ld2(y + u0), e1 = ld2(y + u0 + 2), e2 = ld2(y + u0 + 4),
+                   e3 = ld2(y + u0 + 6), a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0, one = {1, 1};
+            il_v2d i0 = one / e0, i1 = one / e1, i2 = one / e2, i3 = one / e3;
+            for (size_t i = 0; i < nb; i++) {
+                const double *x = xt + row[i] * k + u0;
+                il_v2d t0 = (ld2(x) - e0) * i0, t1 = (ld2(x + 2) - e1) * i1;
+                il_v2d t2 = (ld2(x + 4) - e2) * i2, t3 = (ld2(x + 6) - e3) * i3;
+                a0 += t0 * t0;
+                a1 += t1 * t1;
+                a2 += t2 * t2;
+                a3 += t3 * t3;
             }
-            y[u] = log(est);
+            st2(su, a0);
+            st2(su + 2, a1);
+            st2(su + 4, a2);
+            st2(su + 6, a3);
+        } else {
+            for (size_t u = u0; u < u1; u++) {
+                double a = 0;
+                double inv = 1 / y[u];
+                for (size_t i = 0; i < nb; i++) {
+                    double t = (xt[row[i] * k + u] - y[u]) * inv;
+                    a += t * t;
+                }
+                su[u - u0] = a;
+            }
+        }
+        for (size_t u = u0; u < u1; u++) {
+            y[u] = log(y[u]);
             sw += n;
             swy += n * y[u];
+            ss += su[u - u0];
             f += (double)(nb - 1);
         }
     }
@@ -294,16 +308,10 @@ perm_p(const struct il_estimator *e, const struct il_units *un, const uint32_t *
     /* the mean on a grid: x block by block (stat_grid) */
     size_t *row = il_xcalloc(nb ? nb : 1, sizeof *row);
     int grid = e->kind == IL_EST_MEAN && pos && grid_blocks(un, pos, bs, nb, row);
-    double *gd = NULL, *xb = NULL;
-    uint64_t *mg = NULL; /* the shuffle's bounds' il_rng_magic */
     if (grid) {
         for (size_t b = 0; b < nb; b++)
             for (size_t u = 0; u < k; u++)
                 x[b * k + u] = un->x[pos[b * k + u]];
-        gd = il_xcalloc(nb, sizeof *gd);
-        xb = il_xcalloc(k, sizeof *xb);
-        mg = il_xcalloc(k + 1, sizeof *mg);
-        il_rng_magics(mg, k);
     }
     size_t ge = 0, done = 0;
     struct il_rng g, gq;
@@ -323,15 +331,13 @@ perm_p(const struct il_estimator *e, const struct il_units *un, const uint32_t *
     for (size_t it = 0; it < P && isfinite(t0); it++) {
         double t;
         if (grid) {
-            /* a block is copied next to the generator, shuffled there
-             * (in the first-level cache) and copied back: two streams
-             * instead of its lines' misses in the order of the draws */
-            for (size_t b = 0; b < nb; b++) {
-                memcpy(xb, x + b * k, k * sizeof *xb);
-                il_rng_shuffle_double_magic(&g, xb, k, mg);
-                memcpy(x + b * k, xb, k * sizeof *xb);
-            }
-            t = stat_grid(x, k, nb, row, y, gd);
+            /* a block is shuffled in place, its lines fetched in order
+             * while the block before it is shuffled (not missed in the
+             * order of the draws, nor copied out and back as before:
+             * 1.11 -> 0.84 ns a value with 1,000 blocks of 5,000) */
+            for (size_t b = 0; b < nb; b++)
+                il_rng_shuffle2_double(&g, x + b * k, k, b + 1 < nb ? x + (b + 1) * k : NULL);
+            t = stat_grid(x, k, nb, row, y);
         } else {
             il_block_shuffle(x, N, pos, bs, nb, &g);
             t = stat(e, x, un->n, k, y, scratch);
@@ -358,10 +364,7 @@ perm_p(const struct il_estimator *e, const struct il_units *un, const uint32_t *
     free(y);
     free(scratch);
     free(mx);
-    free(gd);
     free(row);
-    free(xb);
-    free(mg);
     free(bb);
     free(bs2);
     free(rep);

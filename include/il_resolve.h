@@ -24,6 +24,7 @@
 
 struct il_event {
     char name[IL_EVENT_NAME_MAX]; /* as the user wrote it */
+    size_t name_len;              /* strlen(name), set with it (backends.c); 0: not known */
     struct perf_event_attr attr;  /* perf: the encoding */
     int resolved;                 /* perf: attr is valid */
     int fd;                       /* perf: descriptor, -1 when not open */

@@ -21,6 +21,7 @@ struct il_summary_event {
     int has_times; /* enabled and running are known */
     uint64_t enabled, running;
     const char *error;
+    size_t name_len; /* strlen(name), or 0: not known (then measured) */
 };
 
 struct il_summary {

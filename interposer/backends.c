@@ -47,7 +47,8 @@ set_names(const char *const *names, int n)
         memset(&e->value, 0, sizeof *e - offsetof(struct il_event, value));
         e->error[0] = 0;
         e->fd = -1;
-        il_strlcpy(e->name, names[i], sizeof e->name);
+        size_t len = il_strlcpy(e->name, names[i], sizeof e->name);
+        e->name_len = len < sizeof e->name ? len : sizeof e->name - 1;
     }
 }
 

@@ -98,10 +98,12 @@ il_run_load(void)
     spec[n] = 0;
     /* one value per line: each line made a string as it is found */
     const char *out = NULL, *pid = NULL, *sum = NULL, *lab = NULL, *mach = NULL;
+    size_t out_n = 0, lab_n = 0; /* their lengths: a line holds no NUL before its end */
     /* the first letter first: a line is compared with one key, or two */
 #define IS(key)                                                                                    \
     (line[0] == (key)[0] && il_same_bytes(line, key " ", sizeof key) ? line + sizeof key : NULL)
-    for (char *line = spec, *nl; line < spec + n; line = nl + 1) {
+    /* past the schema's line, compared above */
+    for (char *line = spec + sizeof IL_RUN_SCHEMA, *nl; line < spec + n; line = nl + 1) {
         const char *v;
         nl = strchr(line, '\n');
         if (!nl)
@@ -110,28 +112,27 @@ il_run_load(void)
         if ((v = IS(IL_RUN_SET)))
             il_config_set(&il.cfg, v); /* config.c's table, over the environment */
         else if ((v = IS(IL_RUN_OUTPUT)))
-            out = v;
+            out = v, out_n = (size_t)(nl - v);
         else if ((v = IS(IL_RUN_PID)))
             pid = v;
         else if ((v = IS(IL_RUN_SUMMARY)))
             sum = v;
         else if ((v = IS(IL_RUN_LABELS)))
-            lab = v;
+            lab = v, lab_n = (size_t)(nl - v);
         else if ((v = IS(IL_RUN_MACHINE)))
             mach = v;
         else if ((v = IS(IL_RUN_FLOOR)))
             il.run_floor = v;
     }
 #undef IS
-    if (out && (out[0] == '/' || !strcmp(out, "-")) && strlen(out) < sizeof il.cfg.output) {
-        il_strlcpy(il.cfg.output, out, sizeof il.cfg.output);
-        il.cfg.output_stderr = !strcmp(out, "-");
+    int dash = out && out_n == 1 && out[0] == '-';
+    if (out && (out[0] == '/' || dash) && out_n < sizeof il.cfg.output) {
+        il_copy_short(il.cfg.output, out, out_n);
+        il.cfg.output[out_n] = 0;
+        il.cfg.output_stderr = dash;
     }
-    if (lab) {
-        size_t l = strlen(lab);
-        if (l >= 2 && lab[0] == '{' && lab[l - 1] == '}')
-            il.run_labels = lab;
-    }
+    if (lab && lab_n >= 2 && lab[0] == '{' && lab[lab_n - 1] == '}')
+        il.run_labels = lab;
     /* members as il_machine_json writes them, the host first */
     if (mach && il_same_bytes(mach, "\"" IL_F_HOST "\":\"", sizeof IL_F_HOST + 3))
         il.run_machine = mach;
@@ -219,12 +220,12 @@ il_summary_print(int fd)
     char sp[24], heap[24];
     struct il_summary s;
     memset(&s, 0, sizeof s);
+    int times = (il.be->caps & IL_CAP_TIMES) != 0;
     for (int i = 0; i < il.nev; i++) {
         struct il_event *e = &il.ev[i];
-        ev[i] =
-            (struct il_summary_event){e->name,     e->ok,      e->value,
-                                      e->floor_ok, e->floor,   (il.be->caps & IL_CAP_TIMES) != 0,
-                                      e->enabled,  e->running, e->error};
+        ev[i] = (struct il_summary_event){e->name,    e->ok,      e->value, e->floor_ok,
+                                          e->floor,   times,      e->enabled, e->running,
+                                          e->error,   e->name_len};
     }
     int ne = 0;
     for (int i = 0; i < il.cfg.nerrors; i++)
@@ -298,15 +299,18 @@ il_run_end(int measured)
         return;
     if (il.run_summary && measured)
         il_summary_print(il_stderr_fd());
-    il_sys_unlink(il.cfg.run_spec);
-    char dir[IL_PATH_MAX];
-    size_t n = il_strlcpy(dir, il.cfg.run_spec, sizeof dir);
-    /* the last slash, from the end: the spec's own name is short */
-    char *slash = dir + (n < sizeof dir ? n : sizeof dir - 1);
-    while (slash > dir && *slash != '/')
+    const char *path = il.cfg.run_spec; /* NUL-terminated, shorter than IL_PATH_MAX */
+    il_sys_unlink(path);
+    /* the last slash, from the end: the spec's own name is short; the
+     * directory, the path up to it */
+    const char *slash = path + strlen(path);
+    while (slash > path && *slash != '/')
         slash--;
-    if (slash != dir) {
-        *slash = 0;
+    if (slash != path) {
+        char dir[IL_PATH_MAX];
+        size_t n = (size_t)(slash - path);
+        il_copy_short(dir, path, n);
+        dir[n] = 0;
         il_sys_rmdir(dir);
     }
 }

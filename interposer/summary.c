@@ -34,17 +34,39 @@ add(struct line *l, const char *s)
     add_n(l, s, strlen(s));
 }
 
+/*
+ * Room checks.  The event lines and the tail are each written by one
+ * inline body in two copies (chk a constant): unchecked where the line
+ * has room for the most that body can write (EVENT_ROOM, TAIL_ROOM, with
+ * the lengths of its strings; the inline helpers' block moves write up to
+ * 32 bytes past the text, counted in), checked otherwise, where every
+ * piece is cut to fit as before.  The text is the same either way; the
+ * checks were about 200 of run's summary's 2,100 instructions.
+ */
 /* a string literal, its length known at compile time: copied whole as
- * fixed moves where it fits */
-#define ADD(l, lit)                                                                                \
+ * fixed moves where it fits (chk: where it is not known to) */
+#define ADDC(l, lit, chk)                                                                          \
     do {                                                                                           \
-        if (sizeof(lit) - 1 <= (size_t)((l)->end - (l)->p)) {                                      \
+        if (!(chk) || sizeof(lit) - 1 <= (size_t)((l)->end - (l)->p)) {                            \
             __builtin_memcpy((l)->p, "" lit, sizeof(lit) - 1);                                     \
             (l)->p += sizeof(lit) - 1;                                                             \
         } else {                                                                                   \
             add_n((l), "" lit, sizeof(lit) - 1);                                                   \
         }                                                                                          \
     } while (0)
+#define ADD(l, lit) ADDC(l, lit, 1)
+
+/* n bytes of s: all (chk 0: the room is known), or as many as fit */
+static inline __attribute__((always_inline)) void
+add_nc(struct line *l, const char *s, size_t n, int chk)
+{
+    if (chk) {
+        add_n(l, s, n);
+        return;
+    }
+    il_copy_short(l->p, s, n);
+    l->p += n;
+}
 
 /* n spaces, as many as fit */
 static void
@@ -73,10 +95,10 @@ add_pad_cut(struct line *l, const char *s, size_t k, size_t width, int left)
 
 /* k bytes of s, right-aligned (left: left-aligned) in width columns */
 static inline __attribute__((always_inline)) void
-add_pad_n(struct line *l, const char *s, size_t k, size_t width, int left)
+add_pad_nc(struct line *l, const char *s, size_t k, size_t width, int left, int chk)
 {
     size_t pad = k < width ? width - k : 0;
-    if (width <= 32 && (size_t)(l->end - l->p) >= 32 + k) {
+    if (width <= 32 && (!chk || (size_t)(l->end - l->p) >= 32 + k)) {
         /* room for all: 32 spaces stored at once, then moved past */
         static const char spaces[] = "                                ";
         char *q = l->p;
@@ -95,6 +117,7 @@ add_pad_n(struct line *l, const char *s, size_t k, size_t width, int left)
     }
     add_pad_cut(l, s, k, width, left);
 }
+#define add_pad_n(l, s, k, width, left) add_pad_nc(l, s, k, width, left, 1)
 
 /* a number (signed: negative as a minus and its magnitude), formatted
  * in place where it fits (with the NUL the formatters write after it) */
@@ -115,9 +138,9 @@ add_int(struct line *l, uint64_t v, int neg)
 }
 /* most are short and have room: formatted in place, inline */
 static inline __attribute__((always_inline)) void
-add_num(struct line *l, uint64_t v)
+add_numc(struct line *l, uint64_t v, int chk)
 {
-    if (l->end - l->p >= 24)
+    if (!chk || l->end - l->p >= 24)
         l->p = il_fmt_u64(l->p, v);
     else
         add_int(l, v, 0);
@@ -235,10 +258,10 @@ add_column_cut(struct line *l, const char *s, size_t k)
 /* "  " and then s..end right-aligned in 18 columns: the numbers' column
  * (inline: the spaces stored at once, the text over their end) */
 static inline __attribute__((always_inline)) void
-add_column(struct line *l, const char *s, const char *end)
+add_columnc(struct line *l, const char *s, const char *end, int chk)
 {
     size_t k = (size_t)(end - s);
-    if (k <= 18 && l->end - l->p >= 24) {
+    if (k <= 18 && (!chk || l->end - l->p >= 24)) {
         __builtin_memcpy(l->p, "                        ", 24);
         il_copy_short(l->p + 20 - k, s, k);
         l->p += 20;
@@ -246,6 +269,31 @@ add_column(struct line *l, const char *s, const char *end)
         add_column_cut(l, s, k);
     }
 }
+
+/*
+ * The numbers' column, its number written in place: where its text is
+ * known to take at most 18 bytes (fits) and there is room, the spaces are
+ * stored and the number is formatted backward from the column's end, over
+ * them, with no copy; otherwise through a scratch buffer, as add_columnc.
+ * BACK is the formatting call, ending its text at q.
+ */
+#define ADD_COLUMN_BACK(l, chk, fits, BACK)                                                        \
+    do {                                                                                           \
+        if ((fits) && (!(chk) || (l)->end - (l)->p >= 24)) {                                       \
+            __builtin_memcpy((l)->p, "                        ", 24);                              \
+            char *q = (l)->p + 20;                                                                 \
+            (void)(BACK);                                                                          \
+            (l)->p = q;                                                                            \
+        } else {                                                                                   \
+            char scratch_[NUM_CAP], *q = NUM_END(scratch_);                                        \
+            add_columnc((l), (BACK), q, (chk));                                                    \
+        }                                                                                          \
+    } while (0)
+/* below these, the texts take at most 18 bytes: 99,999,999,999,999 and
+ * 99999999.999999999 seconds */
+#define FITS_GROUPED 100000000000000ULL
+#define FITS_SECONDS 100000000000000000ULL
+#define FITS_PLAIN 1000000000000000000ULL
 
 /* perf's clock events count nanoseconds; perf stat prints them in msec
  * (the name's length k known: no byte read past it) */
@@ -257,13 +305,138 @@ is_ns_event(const char *name, size_t k)
 }
 
 static inline __attribute__((always_inline)) void
-add_seconds(struct line *l, uint64_t ns, const char *what, size_t n)
+add_seconds(struct line *l, uint64_t ns, const char *what, size_t n, int chk)
 {
-    char b[NUM_CAP];
-    add_column(l, back_seconds(NUM_END(b), ns), NUM_END(b));
-    add_n(l, what, n);
+    ADD_COLUMN_BACK(l, chk, ns < FITS_SECONDS, back_seconds(q, ns));
+    add_nc(l, what, n, chk);
 }
-#define ADD_SECONDS(l, ns, lit) add_seconds((l), (ns), "" lit, sizeof(lit) - 1)
+#define ADD_SECONDS(l, ns, lit, chk) add_seconds((l), (ns), "" lit, sizeof(lit) - 1, (chk))
+
+/* More than an event's line writes but its name and error: at most 197
+ * bytes and the name's (the number's column 28 with its unit 6, the name
+ * and the padding block's 32, the CPUs 41, the floor 40, the
+ * multiplexing 49, the newline), or 62 and the name's and the error's
+ * when not counted. */
+#define EVENT_ROOM 320
+
+/* One event's line (its name namelen bytes long, ns a clock event; err
+ * and its length errlen when it was not counted). */
+static inline __attribute__((always_inline)) void
+event_line(struct line *l, const struct il_summary *s, const struct il_summary_event *e,
+           size_t namelen, int ns, const char *err, size_t errlen, int chk)
+{
+    char a[NUM_CAP], b[NUM_CAP];
+    char *ae = NUM_END(a), *be = NUM_END(b);
+    if (e->counted && ns) {
+        /* at most 14 digits, the point and 2 */
+        ADD_COLUMN_BACK(l, chk, 1, back_rounded(q, e->value, 1000000u, 2));
+        ADDC(l, " msec ", chk);
+    } else if (e->counted) {
+        ADD_COLUMN_BACK(l, chk, e->value < FITS_GROUPED, back_grouped(q, e->value));
+        ADDC(l, "      ", chk);
+    } else {
+        ADDC(l, "       <not counted>      ", chk);
+    }
+    add_pad_nc(l, e->name, namelen, 24, 1, chk);
+    int first = 1; /* " # " before the first comment, ", " between */
+    if (e->counted && ns && s->has_times && s->wall_ns) {
+        /* perf stat's "CPUs utilized": the event's time over the wall's */
+        char *t = back_rounded(ae, e->value, s->wall_ns, 3);
+        ADDC(l, " # ", chk);
+        add_nc(l, t, (size_t)(ae - t), chk);
+        ADDC(l, " CPUs utilized", chk);
+        first = 0;
+    }
+    if (e->counted && e->has_floor) {
+        if (first)
+            ADDC(l, " # floor ", chk);
+        else
+            ADDC(l, ", floor ", chk);
+        if (ns) {
+            char *t = back_rounded(be, e->floor, 1000u, 2);
+            add_nc(l, t, (size_t)(be - t), chk);
+            ADDC(l, " usec", chk);
+        } else {
+            char *t = back_grouped(be, e->floor);
+            add_nc(l, t, (size_t)(be - t), chk);
+        }
+    }
+    if (e->counted && e->has_times && e->enabled && e->running < e->enabled) {
+        char *t = back_fixed(ae, e->running * 10000 / e->enabled, 2);
+        ADDC(l, "  (", chk);
+        add_nc(l, t, (size_t)(ae - t), chk);
+        ADDC(l, "% running, multiplexed)", chk);
+    }
+    if (!e->counted) {
+        ADDC(l, " # ", chk);
+        add_nc(l, err, errlen, chk);
+    }
+    ADDC(l, "\n", chk);
+}
+
+/* More than the tail writes but its four strings: at most about 500
+ * bytes (the times 122, the resident set 50, the context switches 90, the
+ * setup's words and five numbers 238, each column's block move 24). */
+#define TAIL_ROOM 640
+
+/* The lengths of the tail's strings, 0 for those it does not write. */
+struct tail_lens {
+    size_t cpus, sp, entry, heap;
+};
+
+/* The times, the resident set, the context switches and the setup. */
+static inline __attribute__((always_inline)) void
+tail(struct line *l, const struct il_summary *s, const struct tail_lens *n, int chk)
+{
+    if (s->has_times) {
+        ADDC(l, "\n", chk);
+        ADD_SECONDS(l, s->wall_ns, " seconds time elapsed\n", chk);
+        ADD_SECONDS(l, s->user_ns, " seconds user\n", chk);
+        ADD_SECONDS(l, s->sys_ns, " seconds sys\n", chk);
+    }
+    if (s->maxrss_kib >= 0) {
+        ADD_COLUMN_BACK(l, chk, (uint64_t)s->maxrss_kib < FITS_PLAIN,
+                        il_fmt_back_u64(q, (uint64_t)s->maxrss_kib));
+        ADDC(l, " KiB maximum resident set\n", chk);
+    }
+    if (s->has_ctx) {
+        ADD_COLUMN_BACK(l, chk, s->ctx_voluntary < FITS_PLAIN, il_fmt_back_u64(q, s->ctx_voluntary));
+        ADDC(l, " voluntary and ", chk);
+        add_numc(l, s->ctx_involuntary, chk);
+        ADDC(l, " involuntary context switches\n", chk);
+    }
+    if (s->has_setup) {
+        ADDC(l, "\n  setup: env ", chk);
+        add_numc(l, s->env_bytes, chk);
+        ADDC(l, " bytes in ", chk);
+        add_numc(l, s->env_vars, chk);
+        ADDC(l, " variables, argv ", chk);
+        add_numc(l, s->argv_bytes, chk);
+        if (s->aslr)
+            ADDC(l, " bytes, ASLR on", chk);
+        else
+            ADDC(l, " bytes, ASLR off", chk);
+        if (s->cpus) {
+            ADDC(l, ", CPUs ", chk);
+            add_nc(l, s->cpus, n->cpus, chk);
+        }
+        ADDC(l, ",\n         main_sp ", chk);
+        add_nc(l, s->main_sp ? s->main_sp : "?", n->sp, chk);
+        ADDC(l, " (offset ", chk);
+        add_numc(l, s->stack_offset, chk);
+        if (s->stack_pinned)
+            ADDC(l, ", pinned", chk);
+        if (s->main_entry) {
+            ADDC(l, ", entry ", chk);
+            add_nc(l, s->main_entry, n->entry, chk);
+        }
+        ADDC(l, "), heap_start ", chk);
+        add_nc(l, s->heap_start ? s->heap_start : "?", n->heap, chk);
+        ADDC(l, " (offset ", chk);
+        add_numc(l, s->heap_offset, chk);
+        ADDC(l, ")\n", chk);
+    }
+}
 
 size_t
 il_summary_format(const struct il_summary *s, char *buf, size_t cap)
@@ -271,8 +444,6 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
     if (!cap)
         return 0;
     struct line l = {buf, buf + cap - 1};
-    char a[NUM_CAP], b[NUM_CAP];
-    char *ae = NUM_END(a), *be = NUM_END(b);
     ADD(&l, "\n Performance counter stats for '");
     char *start = l.p;
     for (int i = 0; i < s->argc && s->argv && s->argv[i]; i++) {
@@ -297,100 +468,30 @@ il_summary_format(const struct il_summary *s, char *buf, size_t cap)
     ADD(&l, "):\n\n");
     for (int i = 0; i < s->nev; i++) {
         const struct il_summary_event *e = &s->ev[i];
-        size_t namelen = strlen(e->name);
+        size_t namelen = e->name_len ? e->name_len : strlen(e->name);
         int ns = is_ns_event(e->name, namelen);
-        if (e->counted && ns) {
-            add_column(&l, back_rounded(ae, e->value, 1000000u, 2), ae);
-            ADD(&l, " msec ");
-        } else if (e->counted) {
-            add_column(&l, back_grouped(ae, e->value), ae);
-            ADD(&l, "      ");
-        } else {
-            ADD(&l, "       <not counted>      ");
-        }
-        add_pad_n(&l, e->name, namelen, 24, 1);
-        int first = 1; /* " # " before the first comment, ", " between */
-        if (e->counted && ns && s->has_times && s->wall_ns) {
-            /* perf stat's "CPUs utilized": the event's time over the wall's */
-            char *t = back_rounded(ae, e->value, s->wall_ns, 3);
-            ADD(&l, " # ");
-            add_n(&l, t, (size_t)(ae - t));
-            ADD(&l, " CPUs utilized");
-            first = 0;
-        }
-        if (e->counted && e->has_floor) {
-            if (first)
-                ADD(&l, " # floor ");
-            else
-                ADD(&l, ", floor ");
-            if (ns) {
-                char *t = back_rounded(be, e->floor, 1000u, 2);
-                add_n(&l, t, (size_t)(be - t));
-                ADD(&l, " usec");
-            } else {
-                char *t = back_grouped(be, e->floor);
-                add_n(&l, t, (size_t)(be - t));
-            }
-        }
-        if (e->counted && e->has_times && e->enabled && e->running < e->enabled) {
-            char *t = back_fixed(ae, e->running * 10000 / e->enabled, 2);
-            ADD(&l, "  (");
-            add_n(&l, t, (size_t)(ae - t));
-            ADD(&l, "% running, multiplexed)");
-        }
+        const char *err = NULL;
+        size_t errlen = 0;
         if (!e->counted) {
-            ADD(&l, " # ");
-            add(&l, e->error ? e->error : "not counted");
+            err = e->error ? e->error : "not counted";
+            errlen = strlen(err);
         }
-        ADD(&l, "\n");
-    }
-    if (s->has_times) {
-        ADD(&l, "\n");
-        ADD_SECONDS(&l, s->wall_ns, " seconds time elapsed\n");
-        ADD_SECONDS(&l, s->user_ns, " seconds user\n");
-        ADD_SECONDS(&l, s->sys_ns, " seconds sys\n");
-    }
-    if (s->maxrss_kib >= 0) {
-        add_column(&l, il_fmt_back_u64(ae, (uint64_t)s->maxrss_kib), ae);
-        ADD(&l, " KiB maximum resident set\n");
-    }
-    if (s->has_ctx) {
-        add_column(&l, il_fmt_back_u64(ae, s->ctx_voluntary), ae);
-        ADD(&l, " voluntary and ");
-        add_num(&l, s->ctx_involuntary);
-        ADD(&l, " involuntary context switches\n");
-    }
-    if (s->has_setup) {
-        ADD(&l, "\n  setup: env ");
-        add_num(&l, s->env_bytes);
-        ADD(&l, " bytes in ");
-        add_num(&l, s->env_vars);
-        ADD(&l, " variables, argv ");
-        add_num(&l, s->argv_bytes);
-        if (s->aslr)
-            ADD(&l, " bytes, ASLR on");
+        if ((size_t)(l.end - l.p) >= EVENT_ROOM + namelen + errlen)
+            event_line(&l, s, e, namelen, ns, err, errlen, 0);
         else
-            ADD(&l, " bytes, ASLR off");
-        if (s->cpus) {
-            ADD(&l, ", CPUs ");
-            add(&l, s->cpus);
-        }
-        ADD(&l, ",\n         main_sp ");
-        add(&l, s->main_sp ? s->main_sp : "?");
-        ADD(&l, " (offset ");
-        add_num(&l, s->stack_offset);
-        if (s->stack_pinned)
-            ADD(&l, ", pinned");
-        if (s->main_entry) {
-            ADD(&l, ", entry ");
-            add(&l, s->main_entry);
-        }
-        ADD(&l, "), heap_start ");
-        add(&l, s->heap_start ? s->heap_start : "?");
-        ADD(&l, " (offset ");
-        add_num(&l, s->heap_offset);
-        ADD(&l, ")\n");
+            event_line(&l, s, e, namelen, ns, err, errlen, 1);
     }
+    struct tail_lens n = {0, 0, 0, 0};
+    if (s->has_setup) {
+        n.cpus = s->cpus ? strlen(s->cpus) : 0;
+        n.sp = strlen(s->main_sp ? s->main_sp : "?");
+        n.entry = s->main_entry ? strlen(s->main_entry) : 0;
+        n.heap = strlen(s->heap_start ? s->heap_start : "?");
+    }
+    if ((size_t)(l.end - l.p) >= TAIL_ROOM + n.cpus + n.sp + n.entry + n.heap)
+        tail(&l, s, &n, 0);
+    else
+        tail(&l, s, &n, 1);
     for (int i = 0; i < s->nerrors; i++) {
         ADD(&l, "  error: ");
         add(&l, s->errors[i]);

@@ -254,6 +254,69 @@ test_summary_format(void **state)
     assert_int_equal(out[39], 0);
 }
 
+/* Cut to fit at every size: the text in a buffer of k bytes is the first
+ * k - 1 bytes of the whole, whichever of the formatter's copies (with room
+ * checks per piece, or without where the buffer has room for a whole
+ * event's line or tail) wrote each part, and wherever a piece is cut:
+ * each event kind, widest numbers, long strings, an error. */
+static void
+test_summary_every_cut(void **state)
+{
+    (void)state;
+    static const char *const argv[] = {"./prog", "an argument long enough to be cut somewhere"};
+    static const char *const errors[] = {"INTERLOPER_X=y: a problem"};
+    struct il_summary_event ev[4] = {
+        {"task-clock", 1, 949084999, 1, 2904, 1, 1000, 250, NULL, 10},
+        {"cycles", 1, UINT64_MAX, 1, UINT64_MAX, 1, 1000, 999, NULL, 0},
+        {"instructions", 0, 0, 0, 0, 0, 0, 0, "not supported here", 0},
+        {"an-event-name-longer-than-its-24-columns", 1, 123456789012345, 0, 0, 0, 0, 0, NULL, 0},
+    };
+    struct il_summary s;
+    memset(&s, 0, sizeof s);
+    s.argv = argv;
+    s.argc = 2;
+    s.pid = 4194304;
+    s.how = "signal";
+    s.signal = 15;
+    s.backend = "perf";
+    s.nev = 4;
+    s.ev = ev;
+    s.has_times = 1;
+    s.wall_ns = 123456789012345678;
+    s.user_ns = UINT64_MAX;
+    s.maxrss_kib = 1234567890123456789;
+    s.has_ctx = 1;
+    s.ctx_voluntary = UINT64_MAX;
+    s.ctx_involuntary = 7;
+    s.has_setup = 1;
+    s.env_bytes = UINT64_MAX;
+    s.cpus = "0-1,4,6-7";
+    s.main_sp = "0x7fffffffe520";
+    s.main_entry = "tail";
+    s.heap_start = "0x55555555e000";
+    s.stack_pinned = 1;
+    s.nerrors = 1;
+    s.errors = errors;
+    static char whole[8192], cut[8192];
+    size_t n = il_summary_format(&s, whole, sizeof whole);
+    assert_true(n > 900 && n < sizeof whole - 1);
+    /* 19 bytes in the numbers' column, one past its 18: not right-aligned
+     * over the column's start, but after its two spaces */
+    assert_non_null(strstr(whole, "\n  123,456,789,012,345      an-event-name-longer"));
+    assert_non_null(strstr(whole, "\n  123456789.012345678 seconds time elapsed\n"));
+    assert_non_null(strstr(whole, "\n  1234567890123456789 KiB maximum resident set\n"));
+    assert_int_equal(il_summary_format(&s, cut, 0), 0);
+    for (size_t k = 1; k <= n + 1; k++) {
+        memset(cut, 'x', sizeof cut);
+        size_t m = il_summary_format(&s, cut, k);
+        assert_int_equal(m, k - 1);
+        assert_memory_equal(cut, whole, m);
+        assert_int_equal(cut[m], 0);
+        for (size_t j = k; j < k + 64; j++)
+            assert_int_equal(cut[j], 'x'); /* nothing past the buffer */
+    }
+}
+
 /* The numbers' edges, as the summary writes them backward into their
  * column: seconds around the fraction's eight-digit word and past 18
  * columns, grouping at each thousand, the widest count. */
@@ -378,7 +441,8 @@ main(void)
         cmocka_unit_test(test_record_fields),   cmocka_unit_test(test_record_signal_and_exec),
         cmocka_unit_test(test_record_premain),  cmocka_unit_test(test_utf8_sanitize),
         cmocka_unit_test(test_every_byte),      cmocka_unit_test(test_summary_format),
-        cmocka_unit_test(test_summary_numbers), cmocka_unit_test(test_formatting),
+        cmocka_unit_test(test_summary_every_cut), cmocka_unit_test(test_summary_numbers),
+        cmocka_unit_test(test_formatting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -712,6 +712,72 @@ unit_ss(const double *x, const size_t *m, size_t k, const double *c, double *w)
     }
 }
 
+/* Four units of l > 0 blocks each (their flipped contrasts c and ranks s,
+ * one unit after another): the contrasts' means (il_means' sums, the
+ * same bits) in loc, the ranks' sums added to *tot in the units' order
+ * and their means in mu, and the sums of squares about them in wq and
+ * wr (unit_ss's), in three passes over the four units (five before),
+ * eight chains of additions side by side in the first and last. */
+static void
+unit_stats4(const double *c, const double *s, size_t l, double *loc, double *mu, double *wq,
+            double *wr, double *tot)
+{
+    const double *c0 = c, *c1 = c0 + l, *c2 = c1 + l, *c3 = c2 + l;
+    const double *s0 = s, *s1 = s0 + l, *s2 = s1 + l, *s3 = s2 + l;
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, n = (double)l;
+    for (size_t i = 0; i < l; i++) {
+        a0 += c0[i];
+        a1 += c1[i];
+        a2 += c2[i];
+        a3 += c3[i];
+        b0 += s0[i];
+        b1 += s1[i];
+        b2 += s2[i];
+        b3 += s3[i];
+    }
+    double m0 = a0 / n, m1 = a1 / n, m2 = a2 / n, m3 = a3 / n;
+    double e0 = 0, e1 = 0, e2 = 0, e3 = 0;
+    for (size_t i = 0; i < l; i++) {
+        e0 += c0[i] - m0;
+        e1 += c1[i] - m1;
+        e2 += c2[i] - m2;
+        e3 += c3[i] - m3;
+    }
+    double l0 = m0 + e0 / n, l1 = m1 + e1 / n, l2 = m2 + e2 / n, l3 = m3 + e3 / n;
+    *tot += b0;
+    *tot += b1;
+    *tot += b2;
+    *tot += b3;
+    double u0 = b0 / n, u1 = b1 / n, u2 = b2 / n, u3 = b3 / n;
+    double q0 = 0, q1 = 0, q2 = 0, q3 = 0, r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+    for (size_t i = 0; i < l; i++) {
+        q0 += (c0[i] - l0) * (c0[i] - l0);
+        q1 += (c1[i] - l1) * (c1[i] - l1);
+        q2 += (c2[i] - l2) * (c2[i] - l2);
+        q3 += (c3[i] - l3) * (c3[i] - l3);
+        r0 += (s0[i] - u0) * (s0[i] - u0);
+        r1 += (s1[i] - u1) * (s1[i] - u1);
+        r2 += (s2[i] - u2) * (s2[i] - u2);
+        r3 += (s3[i] - u3) * (s3[i] - u3);
+    }
+    loc[0] = l0;
+    loc[1] = l1;
+    loc[2] = l2;
+    loc[3] = l3;
+    mu[0] = u0;
+    mu[1] = u1;
+    mu[2] = u2;
+    mu[3] = u3;
+    wq[0] = q0;
+    wq[1] = q1;
+    wq[2] = q2;
+    wq[3] = q3;
+    wr[0] = r0;
+    wr[1] = r1;
+    wr[2] = r2;
+    wr[3] = r3;
+}
+
 /* One exchange when every block is of one run a side and the estimator
  * is the mean (flips, then spread's Q in *q and rank_spread's statistic
  * in *t), unit by unit: the same draws in the same order, every sum in
@@ -739,15 +805,26 @@ flip_spreads(const struct il_contrast *ct, struct il_rng *g, struct il_coins *cs
             cb[j] = flip(ct->c[off + j], f);
             sb[j] = flip(sr0[off + j], f);
         }
-        unit_sums(sb, ct->m + u0, u1 - u0, mu + u0);
-        il_means(cb, ct->m + u0, u1 - u0, loc + u0);
-        for (size_t u = u0; u < u1; u++)
-            if (ct->m[u]) {
-                tot += mu[u];
-                mu[u] /= (double)ct->m[u];
+        for (size_t u = u0, o = 0; u < u1;) {
+            size_t mm = ct->m[u];
+            if (u + 4 <= u1 && mm && ct->m[u + 1] == mm && ct->m[u + 2] == mm &&
+                ct->m[u + 3] == mm) {
+                unit_stats4(cb + o, sb + o, mm, loc + u, mu + u, wq + u, wr + u, &tot);
+                o += 4 * mm;
+                u += 4;
+                continue;
             }
-        unit_ss(cb, ct->m + u0, u1 - u0, loc + u0, wq + u0);
-        unit_ss(sb, ct->m + u0, u1 - u0, mu + u0, wr + u0);
+            unit_sums(sb + o, ct->m + u, 1, mu + u);
+            il_means(cb + o, ct->m + u, 1, loc + u);
+            if (mm) {
+                tot += mu[u];
+                mu[u] /= (double)mm;
+            }
+            unit_ss(cb + o, ct->m + u, 1, loc + u, wq + u);
+            unit_ss(sb + o, ct->m + u, 1, mu + u, wr + u);
+            o += mm;
+            u++;
+        }
         for (size_t u = u0; u < u1; u++) {
             size_t m = ct->m[u];
             if (!m) {

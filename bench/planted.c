@@ -40,7 +40,14 @@ main(int argc, char **argv)
         fprintf(stderr, "planted: SETUPS >= 2, REPS >= 2, 0 <= BURST < 1\n");
         return 1;
     }
-    rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(strtoull(argv[3], NULL, 10) + 1);
+    /* the seed through splitmix64's finalizer: consecutive seeds start far
+     * apart in the generator's sequence (a multiple of its increment, as
+     * before, started seed s + 1 one draw after seed s: data sets of
+     * consecutive seeds were shifted copies of one stream's draws) */
+    uint64_t z = (strtoull(argv[3], NULL, 10) + 1) * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    rng = z ^ (z >> 31);
     double *fx = malloc((size_t)k * sizeof *fx), *ix = malloc((size_t)k * sizeof *ix);
     long *order = malloc((size_t)k * sizeof *order);
     if (!fx || !ix || !order)

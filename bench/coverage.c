@@ -89,7 +89,9 @@ struct scen {
     double fx;
 };
 
-/* The scenarios of issue 8, each with the command a user would run. */
+/* The scenarios of issue 8, each with the command a user would run (one
+ * scenario a few lines, not one field a line). */
+/* clang-format off */
 static const struct scen scen[] = {
     {"none", "no setup effect, 20 setups x 5 runs, noise 1%", "--setup setup", 20, 0, 0, 5, 5,
      0.97, 1e6, 0, 0, NORMAL, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0},
@@ -206,29 +208,32 @@ static const struct scen scen[] = {
     {"drift-specific-2", "system-specific setup effects sd 2%, 24 setups x 2 passes, with drift",
      "--setup setup", 24, 0, 0, 2, 2, 0.97, 1e6, 0.03, 0.02, NORMAL, 0, 0, 0, 0, 0, 0, 0, 2, 0},
 };
+/* clang-format on */
 #define NSCEN (sizeof scen / sizeof scen[0])
 
 /* The intervals counted. */
 enum {
-    C_RATIO,    /* comparisons[].ci: the headline */
-    C_FLAT,     /* comparisons[].flat.ci: as if runs were independent */
-    C_GROUP,    /* groups[].ci */
-    C_GEO,      /* setups.geomean_ci */
-    C_ARITH,    /* setups.ci: arithmetic mean of per-setup ratios */
-    C_SETUP,    /* setups.per_setup[].ci, each setup */
-    C_ADJ,      /* setups.per_setup[].ci_adjusted, all setups at once */
-    C_TAU,      /* setups.heterogeneity.tau_ci */
-    C_GTAU,     /* groups[].setup_effect.tau_ci: a group's own setup sd */
-    C_SVR,      /* comparisons[].setup_variance.ci */
-    C_SUITE,    /* suite.ci: these benchmarks */
-    C_SUITE_B,  /* suite.ci_benchmarks: benchmarks like these */
+    C_RATIO,   /* comparisons[].ci: the headline */
+    C_FLAT,    /* comparisons[].flat.ci: as if runs were independent */
+    C_GROUP,   /* groups[].ci */
+    C_GEO,     /* setups.geomean_ci */
+    C_ARITH,   /* setups.ci: arithmetic mean of per-setup ratios */
+    C_SETUP,   /* setups.per_setup[].ci, each setup */
+    C_ADJ,     /* setups.per_setup[].ci_adjusted, all setups at once */
+    C_TAU,     /* setups.heterogeneity.tau_ci */
+    C_GTAU,    /* groups[].setup_effect.tau_ci: a group's own setup sd */
+    C_SVR,     /* comparisons[].setup_variance.ci */
+    C_SUITE,   /* suite.ci: these benchmarks */
+    C_SUITE_B, /* suite.ci_benchmarks: benchmarks like these */
     C_N
 };
 static const char *const cname[C_N] = {
-    "ratio (headline)",     "ratio, flat (runs independent)", "group estimate",
-    "geomean of setups",    "arith. mean of setups",          "each setup's ratio",
-    "all setups (adjusted)", "setup sd (tau)",                "group's setup sd (tau)",
-    "setup variance ratio",  "suite, these benchmarks",       "suite, like these",
+    "ratio (headline)",        "ratio, flat (runs independent)",
+    "group estimate",          "geomean of setups",
+    "arith. mean of setups",   "each setup's ratio",
+    "all setups (adjusted)",   "setup sd (tau)",
+    "group's setup sd (tau)",  "setup variance ratio",
+    "suite, these benchmarks", "suite, like these",
 };
 
 struct tally {
@@ -365,8 +370,8 @@ struct truth {
 static void
 rec(FILE *f, const char *bench, const char *sys, const char *labels, double v, int integer)
 {
-    fprintf(f, "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"%s\",\"system\":\"%s\"%s},", bench,
-            sys, labels);
+    fprintf(f, "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"%s\",\"system\":\"%s\"%s},",
+            bench, sys, labels);
     if (integer)
         fprintf(f, "\"events\":{\"instructions\":{\"value\":%.0f}}}\n", v);
     else
@@ -407,16 +412,19 @@ generate_sweep(const struct scen *c, uint64_t seed, FILE *f, struct truth *t)
             int u = ord[o], bfirst = unif(&s) < 0.5;
             char labels[160];
             if (c->I)
-                snprintf(labels, sizeof labels,
-                         ",\"setup\":\"s%d\",\"env_add\":\"%d\",\"layout\":\"r%02d\",\"rep\":\"%d\"",
-                         u, u / J * 64, u % J, pass);
+                snprintf(
+                    labels, sizeof labels,
+                    ",\"setup\":\"s%d\",\"env_add\":\"%d\",\"layout\":\"r%02d\",\"rep\":\"%d\"", u,
+                    u / J * 64, u % J, pass);
             else
                 snprintf(labels, sizeof labels, ",\"setup\":\"s%d\",\"rep\":\"%d\"", u, pass);
             for (int q = 0; q < 2; q++) {
                 int b = q ^ !bfirst;
                 ar = 0.9 * ar + sqrt(1 - 0.81) * 0.01 * gauss(&s);
                 inb = inb ? unif(&s) < 0.8 : unif(&s) < 0.05;
-                double burst = inb ? -0.12 * log(unif(&s)) : unif(&s) < 0.1 ? -0.06 * log(unif(&s)) : 0;
+                double burst = inb              ? -0.12 * log(unif(&s))
+                               : unif(&s) < 0.1 ? -0.06 * log(unif(&s))
+                                                : 0;
                 double m = c->mu * exp(us[u] + (b ? vb[u] : va[u])) *
                            (b ? c->theta * (c->fx > 0 && (u % J) % 2 == 0 ? 1 + c->fx : 1) : 1);
                 double x = m * exp(L + ar) * (1 + 0.003 * gauss(&s)) * (1 + burst);
@@ -429,7 +437,7 @@ generate_sweep(const struct scen *c, uint64_t seed, FILE *f, struct truth *t)
     t->flat = t->geo = t->arith = t->ratio;
     t->group[0] = t->group[1] = t->gtau[0] = t->gtau[1] = NAN;
     t->tau = c->fx > 0 ? NAN : sqrt(2) * c->sv; /* the sd of vb - va */
-    if (c->su == 0 && c->fx == 0) /* no setup effect at all: a group's tau is 0 */
+    if (c->su == 0 && c->fx == 0)               /* no setup effect at all: a group's tau is 0 */
         t->gtau[0] = t->gtau[1] = 0;
     free(us);
     free(va);
@@ -472,7 +480,8 @@ generate(const struct scen *c, uint64_t seed, FILE *f, struct truth *t, const do
                 va = vae[i] + val[j];
                 vb = vbe[i] + vbl[j];
                 snprintf(labels, sizeof labels,
-                         ",\"setup\":\"s%d\",\"env_add\":\"%d\",\"layout\":\"r%02d\"", u, i * 64, j);
+                         ",\"setup\":\"s%d\",\"env_add\":\"%d\",\"layout\":\"r%02d\"", u, i * 64,
+                         j);
             } else {
                 us = c->su * gauss(&s);
                 va = c->sv * gauss(&s);
@@ -630,8 +639,8 @@ replicate(const char *report, const struct scen *c, long rep, uint64_t seed0, co
         }
         json_t *gs0 = json_object_get(j, "groups");
         for (size_t g = 0; g < json_array_size(gs0) && c->su == 0; g++) {
-            json_t *pv = json_object_get(
-                json_object_get(json_array_get(gs0, g), "setup_effect"), "p");
+            json_t *pv =
+                json_object_get(json_object_get(json_array_get(gs0, g), "setup_effect"), "p");
             if (json_is_number(pv))
                 tally_p(t, T_GROUP, json_number_value(pv));
         }
@@ -668,7 +677,8 @@ replicate(const char *report, const struct scen *c, long rep, uint64_t seed0, co
         if (json_is_object(su)) {
             covers(t, C_GEO, json_object_get(su, "geomean_ci"), tr.geo);
             covers(t, C_ARITH, json_object_get(su, "ci"), tr.arith);
-            json_t *het = json_object_get(su, "heterogeneity"), *ps = json_object_get(su, "per_setup");
+            json_t *het = json_object_get(su, "heterogeneity"),
+                   *ps = json_object_get(su, "per_setup");
             if (json_is_object(het)) {
                 t->het_n++;
                 t->het += json_number_value(json_object_get(het, "p")) < 0.05;
@@ -797,8 +807,9 @@ print(const struct scen *c, const struct tally *t)
         printf("\n");
     }
     if (t->het_n && !c->passes)
-        printf("  %-32s %6.2f%%\n", c->spike || c->sv > 0 ? "setup effect found (power)"
-                                                          : "setup effect claimed (false)",
+        printf("  %-32s %6.2f%%\n",
+               c->spike || c->sv > 0 ? "setup effect found (power)"
+                                     : "setup effect claimed (false)",
                100.0 * (double)t->het / (double)t->het_n);
     if (t->het_n)
         printf("  %-32s %6.2f%%\n", "\"either conclusion\" claimed",
@@ -840,8 +851,9 @@ main(int argc, char **argv)
             seed = strtoull(optarg, NULL, 10);
             break;
         default:
-            fprintf(stderr,
-                    "usage: coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED] [-K DIR]\n");
+            fprintf(
+                stderr,
+                "usage: coverage REPORT [-n REPS] [-j JOBS] [-s SCENARIO] [-S SEED] [-K DIR]\n");
             return 1;
         }
     }

@@ -78,8 +78,7 @@ main(int argc, char **argv)
                 }
                 double b = left ? slow : 1;
                 left -= left > 0;
-                double v = 1e6 * (sys ? 0.97 * ix[s] : 1) * fx[s] * level * b *
-                           exp(0.01 * gauss());
+                double v = 1e6 * (sys ? 0.97 * ix[s] : 1) * fx[s] * level * b * exp(0.01 * gauss());
                 printf("{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"%c\",\"setup\":"
                        "\"s%ld\",\"rep\":\"%ld\"},\"times\":{\"wall_ns\":%.0f}}\n",
                        sys ? 'B' : 'A', s, r, v);

@@ -11,8 +11,8 @@
 #include "il_xalloc.h"
 #include "interloper.h"
 
-static const char *const facts[] = {IL_F_CPU,   IL_F_KERNEL,     IL_MF_GOVERNOR, IL_MF_BOOST,
-                                    IL_MF_SMT,  IL_MF_MEM_TOTAL, IL_F_VERSION,   NULL};
+static const char *const facts[] = {IL_F_CPU,  IL_F_KERNEL,     IL_MF_GOVERNOR, IL_MF_BOOST,
+                                    IL_MF_SMT, IL_MF_MEM_TOTAL, IL_F_VERSION,   NULL};
 
 /* a fact's value as text: a string, a number, a list of strings */
 static void

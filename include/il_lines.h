@@ -21,14 +21,14 @@ struct il_lines {
     enum il_lines_kind kind;
     char *buf; /* decoded text: [beg, end) not yet returned */
     size_t cap, beg, end;
-    int eof;     /* no more text after end */
-    off_t off;   /* plain: the next byte to read */
-    off_t stop;  /* plain: read up to here (-1: to the end) */
-    void *z;     /* the decompressor */
+    int eof;           /* no more text after end */
+    off_t off;         /* plain: the next byte to read */
+    off_t stop;        /* plain: read up to here (-1: to the end) */
+    void *z;           /* the decompressor */
     unsigned char *in; /* compressed bytes: [inbeg, inend) not yet used */
     size_t incap, inbeg, inend;
     int ineof, zdone;
-    int newline; /* the line il_lines_next returned ended with a newline */
+    int newline;   /* the line il_lines_next returned ended with a newline */
     char err[256]; /* why il_lines_next returned -1 */
 };
 

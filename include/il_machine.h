@@ -32,14 +32,14 @@ struct il_machines {
     struct il_mhost {
         char *host, *where; /* where its first snapshot was read */
         json_t *first;
-    } *hosts;
+    } * hosts;
     size_t nhosts;
     struct il_msweep {
         char *key, *where;
         json_t *first;
         double load_lo, load_hi;
         int said;
-    } *sweeps;
+    } * sweeps;
     size_t nsweeps;
     size_t differ_hosts; /* hosts whose facts differ from the first host's */
     char differ[1024];   /* the first two that differ, and how */

@@ -30,7 +30,7 @@
 #define IL_R_LEVELS "levels"
 #define IL_R_PLAN "plan"
 #define IL_R_BOOTSTRAP "bootstrap"
-#define IL_R_WARNINGS "warnings" /* [] of strings */
+#define IL_R_WARNINGS "warnings"       /* [] of strings */
 #define IL_R_ATTRIBUTION "attribution" /* [], with --attribute */
 
 /* attribution[]: one per comparison (or group without --compare) */

@@ -174,8 +174,7 @@ il_group_intervals(struct il_report *r)
                      "needs it (or leave such records out with --where)",
                      r->gname[g], miss, o->d_label[0]);
             struct il_units *u = &r->units[g];
-            il_units_build(&r->d, gr, o->design, o->design_slot, o->pass_slot, &o->est, r->lean,
-                           u);
+            il_units_build(&r->d, gr, o->design, o->design_slot, o->pass_slot, &o->est, r->lean, u);
             s->est = il_mean(u->est, u->k);
             s->ci_method =
                 o->design == IL_D_CROSSED ? "t over setups, two crossed labels" : "t over setups";
@@ -535,8 +534,8 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     }
     il_group_by_take(&r->d, key, nkey, &r->gs);
     describe_groups(r);
-    r->lean = o->tool == IL_TOOL_REPORT && o->design != IL_D_FLAT && !o->nlevels &&
-              !o->attribute && o->fmt != IL_FMT_GOBENCH;
+    r->lean = o->tool == IL_TOOL_REPORT && o->design != IL_D_FLAT && !o->nlevels && !o->attribute &&
+              o->fmt != IL_FMT_GOBENCH;
     if (r->lean)
         drop_runs(r, 0);
     if (o->tool == IL_TOOL_PLOT && strcmp(o->plot_kind, "violin") != 0 &&

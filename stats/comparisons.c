@@ -505,8 +505,9 @@ il_setup_ci_why(const struct il_opts *o, const struct il_setups *s, size_t u, in
         snprintf(buf, n, "the minimum has no interval (use the mean or a quantile)");
     } else if (o->est.kind == IL_EST_MEAN) {
         /* from the noise of all setups (setup_intervals, contrast_setups) */
-        snprintf(buf, n, "no estimate of the run-to-run noise (it needs two runs of each side "
-                         "in a setup that differ)");
+        snprintf(buf, n,
+                 "no estimate of the run-to-run noise (it needs two runs of each side "
+                 "in a setup that differ)");
     } else if (na < 2 || nb < 2 || na < il_boot_min_n(&o->est, level) ||
                nb < il_boot_min_n(&o->est, level)) {
         char why[160];

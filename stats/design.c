@@ -468,8 +468,8 @@ il_tau2_profile(const double *y, const double *var, size_t k, double *qs, size_t
  * setup, whose exchanges take the setups' effects for noise.
  */
 void
-il_tau2_profile_f(const double *y, const double *var, size_t k, double df2, double tau2,
-                  double *lo, double *hi)
+il_tau2_profile_f(const double *y, const double *var, size_t k, double df2, double tau2, double *lo,
+                  double *hi)
 {
     double df = (double)(k - 1);
     profile_at(y, var, k, df * gsl_cdf_fdist_Qinv(IL_TAU_TAIL_LO, df, df2),

@@ -73,38 +73,38 @@ const char *il_se_strerror(int e);
 
 /* ------------------------------------------------------------ warn.c */
 enum il_wkind {
-    IL_W_LINE,        /* file, line, what */
-    IL_W_MORE_LINES,  /* count */
-    IL_W_SCHEMA,      /* "file:line: schema X" */
-    IL_W_UNSUPPORTED, /* count, metric, used */
-    IL_W_MISSING,     /* count, metric, used */
-    IL_W_NOFLOOR,     /* count, metric */
-    IL_W_NOENV,       /* count */
-    IL_W_FEW,         /* items: group, n */
-    IL_W_OUTLIERS,    /* items: group, k, n */
-    IL_W_FIRST,       /* items: group, z */
-    IL_W_DEPENDENT,   /* items: group, p, acf1 */
-    IL_W_NOBASE,      /* items: group; then "label=baseline" */
-    IL_W_UNPAIRED,    /* comparison, unpaired, paired */
-    IL_W_NOTBOUNDED,  /* items: comparison, kind text */
-    IL_W_SUITE_ONE,   /* "value vs baseline" */
-    IL_W_T2,          /* level */
-    IL_W_NOOPT,       /* level */
-    IL_W_SETUPS_FEW,  /* comparison, n, label */
-    IL_W_FAILED,      /* count, where */
-    IL_W_WARMUP,      /* count, label */
-    IL_W_DESIGN,      /* labels, suggestion */
-    IL_W_MULTIPLEX,   /* count, metric, lowest fraction, what was done */
-    IL_W_HOSTS,       /* comparison, detail */
-    IL_W_BURSTY,      /* items: group, skewness */
-    IL_W_NOPER,       /* count, key */
-    IL_W_NOREPS,      /* comparison, why */
-    IL_W_NOTCOUNTED,  /* count, metric */
-    IL_W_MACHINES,    /* which hosts, which facts */
+    IL_W_LINE,            /* file, line, what */
+    IL_W_MORE_LINES,      /* count */
+    IL_W_SCHEMA,          /* "file:line: schema X" */
+    IL_W_UNSUPPORTED,     /* count, metric, used */
+    IL_W_MISSING,         /* count, metric, used */
+    IL_W_NOFLOOR,         /* count, metric */
+    IL_W_NOENV,           /* count */
+    IL_W_FEW,             /* items: group, n */
+    IL_W_OUTLIERS,        /* items: group, k, n */
+    IL_W_FIRST,           /* items: group, z */
+    IL_W_DEPENDENT,       /* items: group, p, acf1 */
+    IL_W_NOBASE,          /* items: group; then "label=baseline" */
+    IL_W_UNPAIRED,        /* comparison, unpaired, paired */
+    IL_W_NOTBOUNDED,      /* items: comparison, kind text */
+    IL_W_SUITE_ONE,       /* "value vs baseline" */
+    IL_W_T2,              /* level */
+    IL_W_NOOPT,           /* level */
+    IL_W_SETUPS_FEW,      /* comparison, n, label */
+    IL_W_FAILED,          /* count, where */
+    IL_W_WARMUP,          /* count, label */
+    IL_W_DESIGN,          /* labels, suggestion */
+    IL_W_MULTIPLEX,       /* count, metric, lowest fraction, what was done */
+    IL_W_HOSTS,           /* comparison, detail */
+    IL_W_BURSTY,          /* items: group, skewness */
+    IL_W_NOPER,           /* count, key */
+    IL_W_NOREPS,          /* comparison, why */
+    IL_W_NOTCOUNTED,      /* count, metric */
+    IL_W_MACHINES,        /* which hosts, which facts */
     IL_W_MACHINE_CHANGED, /* the host, when, what */
-    IL_W_DISTURBED,   /* item: what the sweep's machine lines say (disturb.c) */
-    IL_W_SUBTRACT,    /* runs left out, label, value */
-    IL_W_FREE,        /* items: group, why its setup-effect test exchanged runs freely */
+    IL_W_DISTURBED,       /* item: what the sweep's machine lines say (disturb.c) */
+    IL_W_SUBTRACT,        /* runs left out, label, value */
+    IL_W_FREE,            /* items: group, why its setup-effect test exchanged runs freely */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -176,9 +176,8 @@ int il_span_number_int(struct il_span sp, double *v, int64_t *iv, int *isint);
 
 /* ------------------------------------------------------------ tmpl.c */
 /* Lines scanned by their likeness to lines scanned before (tmpl.c). */
-#define IL_TMPL_N 4             /* templates kept */
-#define IL_TMPL_MAXLINE 65535   /* longer lines are always scanned in full */
-
+#define IL_TMPL_N 4           /* templates kept */
+#define IL_TMPL_MAXLINE 65535 /* longer lines are always scanned in full */
 
 struct il_tmpl {
     char *line;
@@ -186,8 +185,9 @@ struct il_tmpl {
     uint32_t *ts, *te; /* its scalars; ts[ntok] is n */
     uint16_t *at;      /* per byte (n + 1): 1 + the scalar k with ts <= byte <= te, or 0 */
     int npaths;
-    uint32_t ps[IL_SCAN_MAXPATHS], pe[IL_SCAN_MAXPATHS]; /* the paths found; ps UINT32_MAX: absent */
-    int32_t ptok[IL_SCAN_MAXPATHS];                      /* the scalar a path is, or -1 */
+    uint32_t ps[IL_SCAN_MAXPATHS],
+        pe[IL_SCAN_MAXPATHS];       /* the paths found; ps UINT32_MAX: absent */
+    int32_t ptok[IL_SCAN_MAXPATHS]; /* the scalar a path is, or -1 */
     /* boundaries: k[b] scalars start before it (sorted, distinct); each
      * path's start and end (pkb, pke) as an index b */
     uint32_t k[2 * IL_SCAN_MAXPATHS], pkb[IL_SCAN_MAXPATHS], pke[IL_SCAN_MAXPATHS];
@@ -205,7 +205,7 @@ struct il_tmpl {
         uint32_t ti, len, kb, te;
         uint64_t want;
         size_t plen;
-    } *run;
+    } * run;
     uint32_t hb[2 * IL_SCAN_MAXPATHS]; /* hb[b]: hot scalars before boundary b */
     size_t nrun;
     int dirty; /* hot changed since the runs were made */
@@ -330,19 +330,19 @@ struct il_labdict {
 struct il_data {
     size_t n, cap, nslots;
     const char *slot_name[IL_MAX_SLOTS]; /* as in struct il_sel */
-    double *val; /* the metric (the numerator of a derived one); NULL once
-                  * il_analyze has moved it into its groups */
+    double *val;                         /* the metric (the numerator of a derived one); NULL once
+                                          * il_analyze has moved it into its groups */
     double *den;                         /* the denominator of a derived metric, else NULL */
     /* The value as an integer (IL_R_INT; il_ival): NULL while every such
      * value is val's exactly (within 2^53, and no floor or --per sum that
      * the double rounded), which costs nothing; else a column. */
     int64_t *ivcol;
-    uint64_t *addr; /* with want_addr: setup.main_sp, setup.heap_start of each (0: none) */
+    uint64_t *addr;          /* with want_addr: setup.main_sp, setup.heap_start of each (0: none) */
     struct il_order *orders; /* the layouts' link orders, from sweeps' plan lines */
     size_t norders;
-    uint8_t *flag;                       /* IL_R_* */
-    double *env;                         /* setup.env_bytes when want_env */
-    double *wall;                        /* times.wall_ns when want_wall (NAN if absent) */
+    uint8_t *flag; /* IL_R_* */
+    double *env;   /* setup.env_bytes when want_env */
+    double *wall;  /* times.wall_ns when want_wall (NAN if absent) */
     /* The label values, column by column (il_lab): every record has
      * labk[s] (a label no record has, or one value for all: the design
      * labels a report looks at on its own are often absent) while slot s
@@ -466,7 +466,7 @@ void il_data_keys(const struct il_data *d, char *buf, size_t n);
 struct il_group {
     uint32_t *key; /* nkey string ids */
     size_t n;
-    double *x;   /* values in input order */
+    double *x;     /* values in input order */
     uint32_t *rec; /* record indices in input order */
 };
 
@@ -793,7 +793,7 @@ struct il_opts {
     size_t nby;
     const char *cmp_label, *cmp_base;
     int pooled, speedup, include_failed;
-    int attribute; /* --attribute (attrib.c) */
+    int attribute;        /* --attribute (attrib.c) */
     const char *setup[2]; /* --setup A or A,B (crossed) */
     size_t nsetup;
     const char *per;                   /* --per KEY */
@@ -803,14 +803,14 @@ struct il_opts {
     size_t nlevels;
     double costs[IL_MAX_LEVELS]; /* as given: highest first */
     size_t ncosts;
-    double target; /* relative half-width, 0.01 for 1%; 0 for none */
+    double target;    /* relative half-width, 0.01 for 1%; 0 for none */
     double assurance; /* asked probability of reaching the target; 0 for none */
     size_t boot;
     unsigned long seed;
     struct il_estimator est;
     enum il_fmt fmt;
     const char *plot_kind, *out, *keep, *title;
-    size_t bins;           /* plot hist: 0 for the default */
+    size_t bins; /* plot hist: 0 for the default */
     /* the setups' test of equal ratios goes without its p-value: set for
      * every figure (no plot draws the test, and its permutations were most
      * of violin's and hist's time at a million records: issue 18);
@@ -992,21 +992,21 @@ struct il_gsetups {
      * median those deviate from: setup u stands out when
      * sqrt(n[u]) |log(test_est[u] / test_center)| > crit */
     double *test_est, test_center;
-    int has_test;   /* p: no setup effect, by permuting runs across setups */
-    int blocked;    /* ... within each block (pass and cell), not freely */
+    int has_test;           /* p: no setup effect, by permuting runs across setups */
+    int blocked;            /* ... within each block (pass and cell), not freely */
     const char *free_why;   /* not blocked: why (NULL: the records carry no passes) */
     size_t passes, nblocks; /* blocked: the passes and blocks */
-    int calibrated; /* het's tau^2 interval from the shuffles' Q, not chi^2 */
+    int calibrated;         /* het's tau^2 interval from the shuffles' Q, not chi^2 */
     double p;
-    double crit;       /* the 95% point of the largest sqrt(n) |log est - median| */
-    int has_tau;       /* het: tau^2 of the log estimate (Q, i2, interval) */
-    struct il_het het; /* its p is the F reference's; p above is the test */
-    double *y;         /* log estimates of the setups (z) */
-    size_t left_out;   /* setups with one run, out of the test */
+    double crit;         /* the 95% point of the largest sqrt(n) |log est - median| */
+    int has_tau;         /* het: tau^2 of the log estimate (Q, i2, interval) */
+    struct il_het het;   /* its p is the F reference's; p above is the test */
+    double *y;           /* log estimates of the setups (z) */
+    size_t left_out;     /* setups with one run, out of the test */
     size_t tau_left_out; /* setups without the runs for tau */
     const char *why, *tau_why, *tau_ci_why; /* why there is no test, tau, interval */
-    char why_buf[320]; /* why, when it is made for the design */
-    size_t tk;         /* tau's setups: their log estimates and error variances */
+    char why_buf[320];                      /* why, when it is made for the design */
+    size_t tk; /* tau's setups: their log estimates and error variances */
     double *ty, *tvar;
 };
 
@@ -1018,7 +1018,7 @@ struct il_report {
     struct il_diag *diag;
     char **gname;
     struct il_units *units; /* per group, with a design */
-    int lean; /* the runs are read through the units only (analyze.c, drop_runs) */
+    int lean;               /* the runs are read through the units only (analyze.c, drop_runs) */
     struct il_gsetups *gsu; /* per group, with a design (report only) */
     size_t cmp_pos;         /* key position of the compared label */
     uint32_t base_id;
@@ -1035,7 +1035,7 @@ struct il_report {
     long reps[IL_MAX_LEVELS];   /* lowest first; reps[n-1] = top for --target */
     int has_boot;
     double bmean, bsd, blo, bhi;
-    struct il_assure as; /* with --target */
+    struct il_assure as;  /* with --target */
     struct il_attr *attr; /* --attribute: per comparison, or per group without */
     size_t nattr;
 };
@@ -1102,28 +1102,28 @@ double il_perm_het(const struct il_estimator *e, const struct il_units *a, const
  * with est the mean (or the median for a quantile estimator) and theta
  * the contrasts' common location. */
 struct il_contrast {
-    int ok;           /* blocks with runs of both sides, and a statistic */
-    const char *why;  /* when not ok: why not */
-    int median;       /* locations are medians (a quantile estimator) */
-    size_t k;         /* units */
-    size_t units;     /* units with a block of both sides */
-    size_t blocks;    /* such blocks */
-    size_t passes;    /* distinct passes among them */
-    size_t left_out;  /* runs in a block without the other side */
+    int ok;            /* blocks with runs of both sides, and a statistic */
+    const char *why;   /* when not ok: why not */
+    int median;        /* locations are medians (a quantile estimator) */
+    size_t k;          /* units */
+    size_t units;      /* units with a block of both sides */
+    size_t blocks;     /* such blocks */
+    size_t passes;     /* distinct passes among them */
+    size_t left_out;   /* runs in a block without the other side */
     size_t *m, *first; /* per unit: its blocks, the index of its first */
-    double *loc;      /* per unit: the location of its contrasts (NAN: none) */
-    double center;    /* log theta */
-    double df, s2;    /* the pooled within-unit variance of the contrasts */
+    double *loc;       /* per unit: the location of its contrasts (NAN: none) */
+    double center;     /* log theta */
+    double df, s2;     /* the pooled within-unit variance of the contrasts */
     /* the mean: each unit's log ratio of means over its blocks (NAN: no
      * block), and the jackknife's residuals and variance of one block's
      * share of it (perm.c, jackknife) */
     double *lr, *jres, s2j;
     size_t njres;
-    double q;         /* the spread of the units' locations: Cochran's Q
-                       * (the mean), the blocks-weighted spread of medians */
-    double stat, p;   /* the observed statistic (the mean: the spread of
-                       * the units' mean signed ranks; a quantile: q); the
-                       * permutation p-value */
+    double q;       /* the spread of the units' locations: Cochran's Q
+                     * (the mean), the blocks-weighted spread of medians */
+    double stat, p; /* the observed statistic (the mean: the spread of
+                     * the units' mean signed ranks; a quantile: q); the
+                     * permutation p-value */
     /* the blocks, in order: runs of the value (bna) then the baseline
      * (bnb), the value's divided by theta, block after block in v; c[j]
      * the contrast, sr[j] its signed rank (the mean) */

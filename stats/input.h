@@ -75,10 +75,10 @@ struct rd {
     uint8_t *seen[IL_MAX_SLOTS]; /* per where slot: ids seen */
     size_t seencap[IL_MAX_SLOTS];
     int is_where[IL_MAX_SLOTS];
-    size_t shown;              /* bad lines */
-    struct il_badline first;   /* the first bad line (file NULL: none) */
-    size_t host_slot;          /* the slot named "host", or SIZE_MAX */
-    size_t warm_slot;          /* the slot named "warmup", or SIZE_MAX */
+    size_t shown;            /* bad lines */
+    struct il_badline first; /* the first bad line (file NULL: none) */
+    size_t host_slot;        /* the slot named "host", or SIZE_MAX */
+    size_t warm_slot;        /* the slot named "warmup", or SIZE_MAX */
     /* Per slot, and the host field last: the last two label values read
      * (their JSON text), the most recent first, and their ids. */
     char last[IL_MAX_SLOTS + 1][2][40];
@@ -100,10 +100,10 @@ struct rd {
     int defer;
     struct il_badline kept[IL_MAX_SHOWN]; /* its first bad lines */
     size_t nkept;
-    int stopped;      /* --strict: it stopped at its first bad line */
-    size_t *ev_at;    /* per event name: records before the line that named it */
+    int stopped;   /* --strict: it stopped at its first bad line */
+    size_t *ev_at; /* per event name: records before the line that named it */
     size_t ev_cap;
-    size_t schema_line; /* the line of d->first_schema_other (its text only) */
+    size_t schema_line;     /* the line of d->first_schema_other (its text only) */
     struct il_kept machine; /* the sweep's machine lines (disturb.c) */
 };
 

@@ -148,8 +148,12 @@ group_setup_rows(FILE *fp, const struct il_report *r, size_t g)
              "tau: sd of the setups' log estimate beyond noise (Paule-Mandel, Q-profile%s); p: "
              "%s%s",
              s->calibrated ? " at the shuffles' quantiles of Q" : "",
-             s->has_test ? "" : s->why ? "could not be tested: " : "no test",
-             s->has_test ? ex : s->why ? s->why : "");
+             s->has_test ? ""
+             : s->why    ? "could not be tested: "
+                         : "no test",
+             s->has_test ? ex
+             : s->why    ? s->why
+                         : "");
     head(fp, r, "setup_effect", name, "", s->k, 0, 0);
     interval(fp, s->has_tau ? sqrt(s->het.tau2) : NAN, tau ? "bounded" : "none",
              sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), tau, NAN, method, s->has_test ? s->p : NAN,

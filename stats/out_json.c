@@ -210,8 +210,8 @@ het(const struct il_opts *op, const struct il_setups *s)
                                                     "contrasts within (setup, pass) blocks"
                                                   : "permutation of the spread of the blocks' "
                                                     "median contrasts within (setup, pass) blocks")
-                    : s->est_mean ? "permutation of Cochran's Q within setups"
-                                  : "permutation of the spread within setups"));
+                    : s->est_mean  ? "permutation of Cochran's Q within setups"
+                                   : "permutation of the spread within setups"));
     set(o, "exchange", json_string(il_exch_cmp(s)));
     set(o, "exchangeable", json_string(ex));
     set(o, "passes", s->exch_blocks ? json_integer((json_int_t)s->passes) : json_null());
@@ -227,7 +227,7 @@ het(const struct il_opts *op, const struct il_setups *s)
     set(o, "tau", !s->het.has_tau_ci ? json_null() : jnum(sqrt(s->het.tau2)));
     set(o, "tau_ci", jpair(sqrt(s->het.tau2_lo), sqrt(s->het.tau2_hi), s->het.has_tau_ci));
     set(o, "tau_ci_method",
-        !s->het.has_tau_ci      ? json_null()
+        !s->het.has_tau_ci  ? json_null()
         : s->tau_calibrated ? json_string("Q-profile at the shuffles' quantiles of Q")
         : s->tau_f          ? json_string("Q-profile at F quantiles (the pooled variance's df2)")
                             : json_string("Q-profile at chi-squared quantiles"));

@@ -312,8 +312,7 @@ assumption(FILE *fp, const struct il_report *r, int md)
                 fprintf(fp,
                         "%sinterval of %s: no setup was measured on both sides, so the setups of "
                         "the two sides are compared unpaired, by their %s (Fieller, Welch df)\n",
-                        pre, il_str(&r->d.st, r->gs.g[r->cmp[i].g].key[r->cmp_pos]),
-                        o->est.name);
+                        pre, il_str(&r->d.st, r->gs.g[r->cmp[i].g].key[r->cmp_pos]), o->est.name);
     }
 }
 
@@ -439,8 +438,8 @@ setups_table(FILE *fp, const struct il_report *r, int md)
             fprintf(fp, "%s%s: beyond noise with %s\n", pre, r->gname[r->cmp[i].g], e2);
         }
         if (!s->has_het && s->het_why)
-            fprintf(fp, "%s%s: beyond noise could not be tested: %s\n", pre,
-                    r->gname[r->cmp[i].g], s->het_why);
+            fprintf(fp, "%s%s: beyond noise could not be tested: %s\n", pre, r->gname[r->cmp[i].g],
+                    s->het_why);
         if (s->has_het && s->exch_blocks && s->block_left_out)
             fprintf(fp,
                     "%s%s: %zu runs had no run of the other side in their (setup, pass) block: "
@@ -587,8 +586,9 @@ group_setups_table(FILE *fp, const struct il_report *r, int md)
             o->design == IL_D_CROSSED ? "; none for crossed labels, whose setups share effects"
                                       : "",
             o->est.kind == IL_EST_MEAN ? "" : "; a quantile's needs 10 runs in a setup",
-            *ex ? ex : "runs exchanged across setups within each pass where the records have "
-                       "passes, else freely",
+            *ex ? ex
+                : "runs exchanged across setups within each pass where the records have "
+                  "passes, else freely",
             o->est.name);
     for (size_t g = 0; g < r->gs.ng; g++) {
         const struct il_gsetups *s = &r->gsu[g];

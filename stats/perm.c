@@ -558,8 +558,8 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
         double raw = na == 1 && nbb == 1 ? log(v[o] / v[o + 1]) : 0;
         for (size_t i = 0; i < na; i++)
             v[o + i] /= theta;
-        c[j] = na == 1 && nbb == 1 ? raw - ct->center
-                                   : contrast(ct->median, v + o, na, nbb, scratch);
+        c[j] =
+            na == 1 && nbb == 1 ? raw - ct->center : contrast(ct->median, v + o, na, nbb, scratch);
         o += na + nbb;
     }
     ct->c = c;
@@ -783,14 +783,14 @@ unit_stats4(const double *c, const double *s, size_t l, double *loc, double *mu,
  * in *t), unit by unit: the same draws in the same order, every sum in
  * the same order (a unit's sums in its blocks' order, then the units'
  * in theirs), so the same bits.  Over a chunk of units whose flipped
- * values (cb, sb: flip_chunk's values) are taken first, the units' sums and sums of squares four units side by side
- * (one chain of additions over all blocks was the exchange's bound);
- * the contrasts and ranks are not written out.  Needs the units' blocks
- * consecutive and in order (flip_ok).  loc, mu, wq and wr hold k. */
+ * values (cb, sb: flip_chunk's values) are taken first, the units' sums and sums of squares four
+ * units side by side (one chain of additions over all blocks was the exchange's bound); the
+ * contrasts and ranks are not written out.  Needs the units' blocks consecutive and in order
+ * (flip_ok).  loc, mu, wq and wr hold k. */
 static void
-flip_spreads(const struct il_contrast *ct, struct il_rng *g, struct il_coins *cs,
-             const double *sr0, double *cb, double *sb, double *loc, double *mu, double *wq,
-             double *wr, double *q, double *t)
+flip_spreads(const struct il_contrast *ct, struct il_rng *g, struct il_coins *cs, const double *sr0,
+             double *cb, double *sb, double *loc, double *mu, double *wq, double *wr, double *q,
+             double *t)
 {
     struct il_rng l = *g;
     struct il_coins lc = *cs;
@@ -994,8 +994,8 @@ run_key(const struct il_units *un, int by_pass, size_t i)
 /* out = in stably sorted by the runs' keys (run_key) <= max; cnt holds
  * max + 2. */
 static void
-count_sort(const struct il_units *un, int by_pass, uint32_t max, const uint32_t *in,
-           uint32_t *out, size_t N, size_t *cnt)
+count_sort(const struct il_units *un, int by_pass, uint32_t max, const uint32_t *in, uint32_t *out,
+           size_t N, size_t *cnt)
 {
     memset(cnt, 0, ((size_t)max + 2) * sizeof *cnt);
     for (size_t i = 0; i < N; i++)

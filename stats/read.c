@@ -232,7 +232,6 @@ explain_empty(struct rd *rd)
          sel->metric);
 }
 
-
 static uint32_t *
 join_strings(struct il_data *d, const struct il_data *d2)
 {

@@ -446,9 +446,7 @@ subset(const struct il_estimator *e, const struct il_units *un, const unsigned c
     out->x = il_xcalloc(N ? N : 1, sizeof *out->x);
     int all = k == un->k;
     out->pass = all ? un->pass : un->pass ? il_xcalloc(N ? N : 1, sizeof *out->pass) : NULL;
-    out->pass16 = all       ? un->pass16
-                  : un->pass16 ? il_xcalloc(N ? N : 1, sizeof *out->pass16)
-                               : NULL;
+    out->pass16 = all ? un->pass16 : un->pass16 ? il_xcalloc(N ? N : 1, sizeof *out->pass16) : NULL;
     out->cell = all ? un->cell : un->cell ? il_xcalloc(N ? N : 1, sizeof *out->cell) : NULL;
     double *scratch = il_xcalloc(maxn, sizeof *scratch);
     size_t j = 0, o = 0;
@@ -562,8 +560,7 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
             s->blocked = 1;
             s->passes = 0;
             for (size_t b = 0; b < nb; b++)
-                s->passes +=
-                    b == 0 || il_upass(sub, pos[bs[b]]) != il_upass(sub, pos[bs[b - 1]]);
+                s->passes += b == 0 || il_upass(sub, pos[bs[b]]) != il_upass(sub, pos[bs[b - 1]]);
             s->nblocks = nb;
         } else {
             free(pos);

@@ -159,8 +159,8 @@ place_runs(const struct il_data *d, const struct il_group *g, enum il_dkind kind
     }
     size_t *at = il_xcalloc(nk + 1, sizeof *at), k = 0;
     for (size_t i = 0; i < n; i++)
-        at[(size_t)ra[run_lab(d, g, kind, slot, 0, i)] * nb +
-           rb[run_lab(d, g, kind, slot, 1, i)] + 1]++;
+        at[(size_t)ra[run_lab(d, g, kind, slot, 0, i)] * nb + rb[run_lab(d, g, kind, slot, 1, i)] +
+           1]++;
     for (size_t j = 0; j < nk; j++) {
         k += at[j + 1] > 0;
         at[j + 1] += at[j];

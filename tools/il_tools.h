@@ -210,7 +210,7 @@ struct il_env {
 struct il_slots {
     char *fixed;     /* "set" lines of the events, backend and strictness */
     char setup[192]; /* "set" lines of the offsets and the pin */
-    char *pad; /* IL_V_PAD "=" then padmax bytes */
+    char *pad;       /* IL_V_PAD "=" then padmax bytes */
     size_t padmax, padlen;
     const cpu_set_t *cpus; /* --cpu: where the children run, or NULL */
 };

@@ -217,8 +217,7 @@ il_env_setup(struct il_slots *s, unsigned long long stack_offset, unsigned long 
         p += snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_STACK_OFFSET "=%llu\n",
                       stack_offset);
     if (heap_offset)
-        p += snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_HEAP_OFFSET "=%llu\n",
-                      heap_offset);
+        p += snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_HEAP_OFFSET "=%llu\n", heap_offset);
     if (pin == IL_PINMODE_ADDR)
         snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_STACK_PIN "=0x%llx\n",
                  (unsigned long long)pin_addr);

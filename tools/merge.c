@@ -200,8 +200,8 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
         errx(1, "%s:%ld: a record without a run label; expected records of interloper sweep",
              m->path, lineno);
     long here = ((long)m->file << 32) | lineno;
-    if (il_launch_record(&m->seen, run, il_record_label(j, IL_L_LAUNCH), here,
-                         il_fnv1a(raw, n)) == IL_LAUNCH_DUP) {
+    if (il_launch_record(&m->seen, run, il_record_label(j, IL_L_LAUNCH), here, il_fnv1a(raw, n)) ==
+        IL_LAUNCH_DUP) {
         /* the same run again: a copy of a line, or another launch of it */
         int added;
         m->dup_records++;
@@ -242,8 +242,9 @@ writable_target(const char *opt, const char *path)
     }
     if (S_ISREG(st.st_mode))
         return;
-    errx(1, "%s %s: %s, not a regular file; merge replaces the file it writes: give a regular "
-            "file or a new path%s",
+    errx(1,
+         "%s %s: %s, not a regular file; merge replaces the file it writes: give a regular "
+         "file or a new path%s",
          opt, path,
          S_ISLNK(st.st_mode)    ? "a symbolic link"
          : S_ISCHR(st.st_mode)  ? "a character device"

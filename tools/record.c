@@ -274,7 +274,8 @@ check(json_t *r)
     json_t *fs = json_object_get(r, IL_F_FLOOR_SOURCE);
     if (fs && (!json_is_string(fs) || (strcmp(json_string_value(fs), IL_FLOOR_SOURCE_PROCESS) &&
                                        strcmp(json_string_value(fs), IL_FLOOR_SOURCE_DRIVER))))
-        return IL_F_FLOOR_SOURCE " (\"" IL_FLOOR_SOURCE_PROCESS "\" or \"" IL_FLOOR_SOURCE_DRIVER "\")";
+        return IL_F_FLOOR_SOURCE " (\"" IL_FLOOR_SOURCE_PROCESS "\" or \"" IL_FLOOR_SOURCE_DRIVER
+                                 "\")";
     /* records that measured something carry times, setup and floor */
     if (json_object_size(json_object_get(r, IL_F_EVENTS)) || json_object_get(r, IL_F_TIMES)) {
         static const char *const more[] = {IL_F_TIMES, IL_F_SETUP, IL_F_FLOOR};

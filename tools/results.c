@@ -96,8 +96,9 @@ torn(const char *me, const char *path, int fix, int fd, off_t off, long lineno, 
                 me, path, lineno, n, side);
         free(side);
     } else {
-        fprintf(stderr, "%s: %s:%ld: the last line is torn (%zu bytes without a newline); left out\n",
-                me, path, lineno, n);
+        fprintf(stderr,
+                "%s: %s:%ld: the last line is torn (%zu bytes without a newline); left out\n", me,
+                path, lineno, n);
     }
 }
 
@@ -232,8 +233,7 @@ keep(struct il_launch_run *r, const char *launch, long here, uint64_t h)
 }
 
 enum il_launch_seen
-il_launch_record(struct il_launches *l, const char *run, const char *launch, long here,
-                 uint64_t h)
+il_launch_record(struct il_launches *l, const char *run, const char *launch, long here, uint64_t h)
 {
     int added;
     long *v = il_idset_add(&l->runs, run, &added);

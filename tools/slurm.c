@@ -68,8 +68,9 @@ on_shard_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
     struct shards *h = ctx;
     enum il_line kind = il_line_kind(j);
     if (!j || kind == IL_LINE_OTHER)
-        errx(1, "%s:%ld: neither a record nor a line of interloper sweep; expected the shard's "
-                "results file",
+        errx(1,
+             "%s:%ld: neither a record nor a line of interloper sweep; expected the shard's "
+             "results file",
              h->reading, lineno);
     const char *plan = kind == IL_LINE_SWEEP ? json_string_value(json_object_get(j, IL_M_PLAN))
                                              : il_record_label(j, IL_L_PLAN);
@@ -186,8 +187,7 @@ struct task_state {
 
 /* "12_3", "12_[2-4,7]" or "12_[1-4%2]": the tasks of array job 12 */
 static void
-note_tasks(struct task_state *t, unsigned n, const char *jobid, const char *state,
-           const char *node)
+note_tasks(struct task_state *t, unsigned n, const char *jobid, const char *state, const char *node)
 {
     char *end;
     unsigned long job = strtoul(jobid, &end, 10);
@@ -253,8 +253,10 @@ slurm_view(const char *id, unsigned n, int with_sacct, int *any)
     snprintf(name, sizeof name, "--name=interloper-%s", id);
     *any = 0;
     if (with_sacct) {
-        char *argv[] = {"sacct",    "-n",          "-P", "-X", name, "-S", "now-60days",
-                        "-o",       "JobID,State,NodeList,WorkDir", NULL};
+        char *argv[] = {"sacct",      "-n", "-P",
+                        "-X",         name, "-S",
+                        "now-60days", "-o", "JobID,State,NodeList,WorkDir",
+                        NULL};
         char *out = capture(argv);
         if (out) {
             *any = 1;
@@ -275,8 +277,8 @@ slurm_view(const char *id, unsigned n, int with_sacct, int *any)
 static int
 active(const char *state)
 {
-    static const char *const live[] = {"PENDING",   "RUNNING",   "CONFIGURING", "COMPLETING",
-                                       "SUSPENDED", "REQUEUED",  "RESIZING",    "SIGNALING",
+    static const char *const live[] = {"PENDING",   "RUNNING",      "CONFIGURING", "COMPLETING",
+                                       "SUSPENDED", "REQUEUED",     "RESIZING",    "SIGNALING",
                                        "STAGE_OUT", "REQUEUE_HOLD", NULL};
     for (const char *const *l = live; *l; l++)
         if (!strcmp(state, *l))
@@ -312,8 +314,7 @@ status(struct shards *h)
         else
             snprintf(runs, sizeof runs, "no file");
         if (h->failed[i])
-            snprintf(runs + strlen(runs), sizeof runs - strlen(runs), ", %zu failed",
-                     h->failed[i]);
+            snprintf(runs + strlen(runs), sizeof runs - strlen(runs), ", %zu failed", h->failed[i]);
         if (t[i].job)
             snprintf(sl, sizeof sl, "%s %s%s%s", t[i].state, t[i].jobid, t[i].node[0] ? " " : "",
                      t[i].node);
@@ -478,8 +479,7 @@ il_slurm(struct il_sweep *s, const char *plan_id, const struct il_plan *p,
     struct shards h = {.s = s, .id = plan_id};
     read_shards(&h, p, runs, nruns);
     if (h.base >= 0)
-        il_meta_env_fixed(s, h.base_path, (unsigned long long)h.base,
-                          (unsigned long long)h.vars);
+        il_meta_env_fixed(s, h.base_path, (unsigned long long)h.base, (unsigned long long)h.vars);
     if (!s->env_base_given && h.base < 0)
         s->env_base = here_base;
     if (!s->env_vars_given && h.base < 0)

@@ -545,9 +545,9 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
         json_object_set_new(l, IL_M_RUN, json_string(runid));
         json_object_set_new(l, IL_M_LAUNCH, json_string(st->launch));
         json_object_set_new(l, IL_M_WHY, json_string(what));
-        json_object_set_new(l, WIFSIGNALED(status) ? IL_M_SIGNAL : IL_M_STATUS,
-                            json_integer(WIFSIGNALED(status) ? WTERMSIG(status)
-                                                             : WEXITSTATUS(status)));
+        json_object_set_new(
+            l, WIFSIGNALED(status) ? IL_M_SIGNAL : IL_M_STATUS,
+            json_integer(WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status)));
         json_object_set_new(l, IL_M_RECORDS, json_integer((json_int_t)count_lines(st->buf, n)));
         char *text = json_dumps(l, JSON_COMPACT | JSON_PRESERVE_ORDER);
         json_decref(l);
@@ -1124,8 +1124,8 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
         const char *lib = il_find_library();
         struct il_spec spec;
         il_spec_dir(&spec, s->me, 1);
-        il_env_build(&st.env, &st.slots, &s->c, lib ? lib : "libinterloper.so", s->first,
-                     spec.path, 0, 0);
+        il_env_build(&st.env, &st.slots, &s->c, lib ? lib : "libinterloper.so", s->first, spec.path,
+                     0, 0);
         return il_slurm(s, st.id, &st.plan, runs, nruns, il_env_bytes(&st.env) + IL_SLURM_ENV_ROOM,
                         st.env.n + IL_SLURM_VARS_ROOM);
     }

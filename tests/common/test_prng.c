@@ -105,9 +105,9 @@ below_draws_as_first_written(void **state)
     b = a;
     il_rng_init(&s, 9, 1);
     /* n near 2^32 reject often: the second test of the fast path */
-    static const uint64_t edge[] = {0,           1,           2,           3,
-                                    1ull << 31,  (1ull << 31) + 1,       3000000000u,
-                                    4294967291u, 4294967295u, 1ull << 32, (1ull << 32) + 5};
+    static const uint64_t edge[] = {
+        0,           1,           2,           3,          1ull << 31,      (1ull << 31) + 1,
+        3000000000u, 4294967291u, 4294967295u, 1ull << 32, (1ull << 32) + 5};
     for (int k = 0; k < 2000; k++)
         for (size_t e = 0; e < sizeof edge / sizeof edge[0]; e++)
             assert_int_equal(il_rng_below(&a, edge[e]), below_by_lim(&b, edge[e]));
@@ -136,12 +136,13 @@ static void
 below_at_the_edges(void **state)
 {
     (void)state;
-    static const uint64_t ns[] = {2, 3, 7, 1000, 5000, 1ull << 31, (1ull << 31) + 1, 3000000000u,
-                                  4294967291u, 4294967295u};
+    static const uint64_t ns[] = {
+        2, 3, 7, 1000, 5000, 1ull << 31, (1ull << 31) + 1, 3000000000u, 4294967291u, 4294967295u};
     for (size_t e = 0; e < sizeof ns / sizeof ns[0]; e++) {
         uint64_t n = ns[e], lim = (1ull << 32) - (1ull << 32) % n;
-        uint64_t rs[] = {0, n - 1, (1ull << 32) - n - 1, (1ull << 32) - n, (1ull << 32) - n + 1,
-                         lim - 1, lim, (1ull << 32) - 1};
+        uint64_t rs[] = {
+            0,       n - 1, (1ull << 32) - n - 1, (1ull << 32) - n, (1ull << 32) - n + 1,
+            lim - 1, lim,   (1ull << 32) - 1};
         for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++) {
             struct il_rng a, b;
             state_drawing(&a, (uint32_t)rs[i]);
@@ -175,8 +176,8 @@ below_mul_as_defined(void **state)
     il_rng_init(&a, 11, 5);
     b = a;
     il_rng_init(&s, 13, 2);
-    static const uint32_t edge[] = {1, 2, 3, 7, 5000, 1u << 31, (1u << 31) + 1, 3000000000u,
-                                    4294967291u, 4294967295u};
+    static const uint32_t edge[] = {
+        1, 2, 3, 7, 5000, 1u << 31, (1u << 31) + 1, 3000000000u, 4294967291u, 4294967295u};
     for (int k = 0; k < 2000; k++)
         for (size_t e = 0; e < sizeof edge / sizeof edge[0]; e++) {
             uint32_t v = il_rng_below_mul(&a, edge[e]);

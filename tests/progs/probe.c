@@ -42,8 +42,8 @@ main(int argc, char **argv)
         void *brk0 = sbrk(0);
         void *m = malloc(1);
         int fd = open("/dev/null", O_RDONLY);
-        printf("local %p\nbrk %p\nmalloc %p\nfd %d\nnorandomize %d\n", (void *)&local, brk0, m,
-               fd, (personality(0xffffffff) & ADDR_NO_RANDOMIZE) != 0);
+        printf("local %p\nbrk %p\nmalloc %p\nfd %d\nnorandomize %d\n", (void *)&local, brk0, m, fd,
+               (personality(0xffffffff) & ADDR_NO_RANDOMIZE) != 0);
         return 0;
     }
     if (!strcmp(argv[1], "busy") && argc > 2) {

@@ -182,8 +182,9 @@ main(int argc, char **argv)
         lines -= execs; /* the records of the image that exec'd */
         if (execs && lines == 0) {
             lost++;
-            fprintf(stderr, "racecheck: run %ld: an exec record, none of the exec'd image (ended %s %d)\n", r,
-                    end >= 256 ? "by signal" : "with status", end & 255);
+            fprintf(stderr,
+                    "racecheck: run %ld: an exec record, none of the exec'd image (ended %s %d)\n",
+                    r, end >= 256 ? "by signal" : "with status", end & 255);
         } else if (lines == 0) {
             lost++;
             fprintf(stderr, "racecheck: run %ld: no record (ended %s %d)\n", r,

@@ -137,8 +137,9 @@ main(int argc, char **argv)
         return 0;
     }
     if (argc < 4)
-        errx(2, "usage: racer return|exit exit|_exit|abort|return|exec|mixed N [atexit] | racer join "
-                "return|exit | racer all-exit N");
+        errx(2,
+             "usage: racer return|exit exit|_exit|abort|return|exec|mixed N [atexit] | racer join "
+             "return|exit | racer all-exit N");
     action = argv[2];
     if (argc > 4 && !strcmp(argv[4], "atexit"))
         atexit(some_work);

@@ -20,7 +20,8 @@
 int
 main(int argc, char **argv)
 {
-    static const char line[] = "{\"writer\":\"slowappend\",\"half\":\"first\",\"then\":\"second\"}\n";
+    static const char line[] =
+        "{\"writer\":\"slowappend\",\"half\":\"first\",\"then\":\"second\"}\n";
     size_t half = strlen(line) / 2;
     if (argc != 3)
         errx(2, "usage: slowappend FILE GO");

@@ -481,14 +481,21 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(summary_and_quantiles),  cmocka_unit_test(mad_outlier_and_first_run),
+        cmocka_unit_test(summary_and_quantiles),
+        cmocka_unit_test(mad_outlier_and_first_run),
         cmocka_unit_test(diagnose_with_the_median),
-        cmocka_unit_test(acf_and_ljung_box),      cmocka_unit_test(geometric_mean),
-        cmocka_unit_test(change_words),           cmocka_unit_test(arrange_levels),
-        cmocka_unit_test(target_search),          cmocka_unit_test(median_matches_sort),
-        cmocka_unit_test(group_records),          cmocka_unit_test(quantiles_match_sort),
-        cmocka_unit_test(group_records_halves),   cmocka_unit_test(group_records_halves_new_groups),
-        cmocka_unit_test(acf_matches_lag_by_lag), cmocka_unit_test(units_in_place),
+        cmocka_unit_test(acf_and_ljung_box),
+        cmocka_unit_test(geometric_mean),
+        cmocka_unit_test(change_words),
+        cmocka_unit_test(arrange_levels),
+        cmocka_unit_test(target_search),
+        cmocka_unit_test(median_matches_sort),
+        cmocka_unit_test(group_records),
+        cmocka_unit_test(quantiles_match_sort),
+        cmocka_unit_test(group_records_halves),
+        cmocka_unit_test(group_records_halves_new_groups),
+        cmocka_unit_test(acf_matches_lag_by_lag),
+        cmocka_unit_test(units_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

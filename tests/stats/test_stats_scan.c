@@ -257,8 +257,8 @@ both_ways(struct il_tmpls *tm, struct il_scan *a, struct il_scan *b, const char 
             fail_msg("path %d: full scan '%.*s', templates '%.*s' in '%.*s'", i,
                      fa->p ? (int)fa->n : 6, fa->p ? fa->p : "absent", fb->p ? (int)fb->n : 6,
                      fb->p ? fb->p : "absent", (int)n, s);
-        int same = t && t->ps[i] != UINT32_MAX && t->ptok[i] >= 0 &&
-                   fa->n == t->pe[i] - t->ps[i] && memcmp(fa->p, t->line + t->ps[i], fa->n) == 0;
+        int same = t && t->ps[i] != UINT32_MAX && t->ptok[i] >= 0 && fa->n == t->pe[i] - t->ps[i] &&
+                   memcmp(fa->p, t->line + t->ps[i], fa->n) == 0;
         if ((int)(tm->same >> i & 1) != same)
             fail_msg("path %d: same %d, expected %d in '%.*s'", i, (int)(tm->same >> i & 1), same,
                      (int)n, s);
@@ -390,27 +390,27 @@ static void
 predicted_lengths(void **state)
 {
     static const char *const vals[][2] = {
-        {"123456", "abcdef"},           /* the template */
-        {"654321", "fedcba"},           /* both hot, the same lengths */
-        {"654322", "fedcbb"},           /* the lengths predicted */
-        {"7", "x"},                     /* shorter */
-        {"8", "y"},                     /* predicted */
-        {"9.5", "y\\n"},                /* a fraction, an escape */
-        {"8", "y"},                     /* back */
-        {"8e", "y\""},                  /* an exponent cut short; a quote early */
-        {"9", "z"},                     /* back */
-        {"1234567890123456", "0123456789012345678901234567890"}, /* 16 digits, 31 bytes */
-        {"6543210987654321", "1123456789012345678901234567890"}, /* predicted */
-        {"65432109876543210", "11234567890123456789012345678901"}, /* 17 digits, 32 */
-        {"75432109876543210", "21234567890123456789012345678901"}, /* predicted */
-        {"7543210987654321.", "212345678901234567890123456789\t1"}, /* a dot; a tab */
+        {"123456", "abcdef"}, /* the template */
+        {"654321", "fedcba"}, /* both hot, the same lengths */
+        {"654322", "fedcbb"}, /* the lengths predicted */
+        {"7", "x"},           /* shorter */
+        {"8", "y"},           /* predicted */
+        {"9.5", "y\\n"},      /* a fraction, an escape */
+        {"8", "y"},           /* back */
+        {"8e", "y\""},        /* an exponent cut short; a quote early */
+        {"9", "z"},           /* back */
+        {"1234567890123456", "0123456789012345678901234567890"},      /* 16 digits, 31 bytes */
+        {"6543210987654321", "1123456789012345678901234567890"},      /* predicted */
+        {"65432109876543210", "11234567890123456789012345678901"},    /* 17 digits, 32 */
+        {"75432109876543210", "21234567890123456789012345678901"},    /* predicted */
+        {"7543210987654321.", "212345678901234567890123456789\t1"},   /* a dot; a tab */
         {"7543210987654321e", "2123456789012345678901234567890\x01"}, /* control byte */
-        {"12", "abcd"},                 /* lengths to predict */
-        {"1x", "ab\"c"},                /* those lengths: a letter; a quote inside */
-        {"1a", "ab\\c"},                /* those lengths: not a number; an escape */
-        {"0", "\xc3\xa9"},              /* a zero; UTF-8 */
-        {"3", "\xc3\xa9"},              /* predicted after a zero */
-        {"-3", "\xc3\xa9x"},            /* a sign */
+        {"12", "abcd"},                                               /* lengths to predict */
+        {"1x", "ab\"c"},     /* those lengths: a letter; a quote inside */
+        {"1a", "ab\\c"},     /* those lengths: not a number; an escape */
+        {"0", "\xc3\xa9"},   /* a zero; UTF-8 */
+        {"3", "\xc3\xa9"},   /* predicted after a zero */
+        {"-3", "\xc3\xa9x"}, /* a sign */
         {"34", "abc"},
     };
     struct il_path p[4];
@@ -472,11 +472,38 @@ static void
 number_and_int_at_once(void **state)
 {
     static const char *const spans[] = {
-        "0", "-0", "7", "-7", "123456", "-123456", "007",
-        "1234567890123456", "-234567890123456", "12345678901234567", "-1234567890123456",
-        "9007199254740993", "9223372036854775807", "-9223372036854775808",
-        "9223372036854775808", "99999999999999999999", "1.5", "-0.0", "1e3", "1E-3", "2.50",
-        "-", "", "abc", "1x", "--1", "+1", " 1", "1 ", "0x10", "null", "\"1\"",
+        "0",
+        "-0",
+        "7",
+        "-7",
+        "123456",
+        "-123456",
+        "007",
+        "1234567890123456",
+        "-234567890123456",
+        "12345678901234567",
+        "-1234567890123456",
+        "9007199254740993",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "9223372036854775808",
+        "99999999999999999999",
+        "1.5",
+        "-0.0",
+        "1e3",
+        "1E-3",
+        "2.50",
+        "-",
+        "",
+        "abc",
+        "1x",
+        "--1",
+        "+1",
+        " 1",
+        "1 ",
+        "0x10",
+        "null",
+        "\"1\"",
     };
     for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
         struct il_span sp = {spans[i], strlen(spans[i])};
@@ -485,8 +512,8 @@ number_and_int_at_once(void **state)
         int isint = -1;
         int e1 = il_span_number(sp, &v1), e2 = il_span_number_int(sp, &v2, &i2, &isint);
         if (e1 != e2 || (e1 == 0 && memcmp(&v1, &v2, sizeof v1) != 0))
-            fail_msg("'%s': il_span_number %d %.17g, il_span_number_int %d %.17g", spans[i], e1,
-                     v1, e2, v2);
+            fail_msg("'%s': il_span_number %d %.17g, il_span_number_int %d %.17g", spans[i], e1, v1,
+                     e2, v2);
         if (e1 != 0)
             continue;
         /* and what strtod reads, the reference for a number's double */
@@ -547,8 +574,7 @@ label_values_told_apart(void **state)
     for (size_t i = 0; i < d.n; i++) {
         size_t r = (size_t)d.val[i] - 1; /* the record's number: its wall_ns */
         if (strcmp(il_str(&d.st, il_lab(&d, i, u)), want[r]) != 0)
-            fail_msg("record %zu: u=%s, expected %s", r, il_str(&d.st, il_lab(&d, i, u)),
-                     want[r]);
+            fail_msg("record %zu: u=%s, expected %s", r, il_str(&d.st, il_lab(&d, i, u)), want[r]);
     }
     il_data_free(&d);
     for (size_t i = 0; i < nrec; i++)

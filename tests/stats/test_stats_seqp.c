@@ -101,8 +101,7 @@ decisions_agree(void **state)
                                  "differently at %g",
                                  Ps[a], shifts[b], seed, o.seq, o.full, alphas[c]);
                 if (!o.stopped && o.seq != o.full)
-                    fail_msg("seed %u: not stopped, p %g, the full test's %g", seed, o.seq,
-                             o.full);
+                    fail_msg("seed %u: not stopped, p %g, the full test's %g", seed, o.seq, o.full);
                 if (o.stopped && !(o.seq > 0.05 && o.full > 0.05 && o.done <= Ps[a]))
                     fail_msg("seed %u: stopped at %zu with p %g (full %g)", seed, o.done, o.seq,
                              o.full);

@@ -232,9 +232,8 @@ static void
 test_spec_settings(void **state)
 {
     (void)state;
-    assert_int_equal(parse("INTERLOPER_EVENTS=task-clock,page-faults", "INTERLOPER_STACK_OFFSET=32",
-                           NULL),
-                     0);
+    assert_int_equal(
+        parse("INTERLOPER_EVENTS=task-clock,page-faults", "INTERLOPER_STACK_OFFSET=32", NULL), 0);
     il_config_set(&cfg, "INTERLOPER_EVENTS=context-switches");
     il_config_set(&cfg, "INTERLOPER_STACK_OFFSET=4k");
     il_config_set(&cfg, "INTERLOPER_STRICT=1");

@@ -438,9 +438,9 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_record_fields),   cmocka_unit_test(test_record_signal_and_exec),
-        cmocka_unit_test(test_record_premain),  cmocka_unit_test(test_utf8_sanitize),
-        cmocka_unit_test(test_every_byte),      cmocka_unit_test(test_summary_format),
+        cmocka_unit_test(test_record_fields),     cmocka_unit_test(test_record_signal_and_exec),
+        cmocka_unit_test(test_record_premain),    cmocka_unit_test(test_utf8_sanitize),
+        cmocka_unit_test(test_every_byte),        cmocka_unit_test(test_summary_format),
         cmocka_unit_test(test_summary_every_cut), cmocka_unit_test(test_summary_numbers),
         cmocka_unit_test(test_formatting),
     };

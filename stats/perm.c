@@ -1119,9 +1119,10 @@ il_block_normalize(const struct il_estimator *e, double *x, const uint32_t *pos,
 
 /* Block by block: a block's runs lie scattered over x (one a setup), so
  * they are gathered into xb, shuffled there in cache, and put back: the
- * same draws in the same order as a Fisher-Yates of x[pos[..]] in place
- * (for i = n-1 down to 1, swap i with below(i + 1)), so the same
- * exchange, at a third of the cost. */
+ * same draws in the same order as il_rng_shuffle2_double on x[pos[..]] in
+ * place (a Fisher-Yates from the top, two positions a 32-bit draw while
+ * (i + 1) i fits in 32 bits, one a draw above), so the same exchange, at
+ * a third of the cost. */
 void
 il_block_shuffle(double *x, size_t N, const uint32_t *pos, const size_t *bs, size_t nb,
                  struct il_rng *g)

@@ -205,22 +205,30 @@ exit_entry(int status)
         }
         il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
     }
-    /* Output left to write (a stream another thread held locked, or
-     * written since) goes out in _IO_cleanup, after the record, and may
-     * block or raise SIGPIPE: then the program's signals work again, so
-     * that it stays as killable as without us, and a signal may end the
-     * process otherwise than the record says.  The record says so
-     * ("certain": false).  Nothing left: signals stay blocked to the end,
-     * as in _exit, and no signal sent now can end the process otherwise
+    /* Output left to write (a stream another thread holds, which it may
+     * yet write into, or output pending) goes out in _IO_cleanup, after
+     * the record, and may block, raise SIGPIPE or call the program's
+     * fopencookie functions, which may wait for another thread's ending:
+     * then the program's signals work again, so that it stays as
+     * killable as without us, another thread's ending is let through
+     * (il_end_yields), and the record says that the process may end
+     * otherwise ("certain": false).  exit_open is stored before the
+     * record: a thread ending the process while it is written decides on
+     * it once the record is out (review of session 9: stored after it, a
+     * thread's _exit during the record waited for good for an ender whose
+     * flush waited for that thread).  Nothing left: this thread holds
+     * every writable stream to the end (il_exit_hold), so that nothing of
+     * the program's runs past the record; signals stay blocked, as in
+     * _exit, and no signal sent now can end the process otherwise
      * (without us it would have come after the end). */
-    int unflushed = il_exit_unflushed();
+    int open = !il_exit_hold();
     if (r == IL_CLAIMED)
-        il.end_uncertain = unflushed;
-    il_write_record();
-    if (unflushed) {
+        il.end_uncertain = open;
+    if (open)
         __atomic_store_n(&il.exit_open, 1, __ATOMIC_SEQ_CST);
+    il_write_record();
+    if (open)
         il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
-    }
 }
 
 /* The two on_exit entries themselves (registered by start.c's

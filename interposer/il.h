@@ -181,8 +181,8 @@ struct il_state {
     volatile uintptr_t ender;  /* the thread that ends it (il_self()), 0 while nobody does */
     volatile int end_kind;     /* enum il_end_kind */
     volatile int exit_runners; /* threads admitted into glibc's exit() (exit.c) */
-    volatile int exit_open;    /* exit's ender wrote the record and output remains:
-                                  its signals work again (exit.c) */
+    volatile int exit_open;    /* exit's ender runs the program's code past its record
+                                  (output remains): set before the record (exit.c) */
     /* the thread whose main returned (il_self()), the ending "return" unless
      * it calls exit() since; a variable, not thread-local: thread-local
      * storage costs every process the loader's work for a TLS segment */
@@ -395,7 +395,7 @@ IL_HIDDEN void il_quick_record(void *arg, int status);
 IL_HIDDEN int il_glibc_check(void);
 IL_HIDDEN void il_resolve_reals(void);
 IL_HIDDEN void il_exit_flush(void);
-IL_HIDDEN int il_exit_unflushed(void);
+IL_HIDDEN int il_exit_hold(void);
 
 /* counted.c */
 IL_HIDDEN int il_counted_give(int dir, const char *path, int fd, char *const envp[]);

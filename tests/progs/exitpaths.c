@@ -25,6 +25,18 @@
  *             SIGTERM raised in B, quick_exit(9), or an exec of
  *             /bin/sh -c 'exit 13' with an empty environment) and waits
  *             for B for good
+ *   exitpaths record-race during|after _exit|raise|quick|exec PATH
+ *             another thread's doing while exit(0)'s record is written (the
+ *             tests hold the record in its window with the delay library,
+ *             IL_TEST_DELAY=record_open:MS, and PATH is the record file,
+ *             which appears as the window opens; without the library the
+ *             threads wait for it at most 3 s).  during: output left to
+ *             the final flush (a stream held by a thread until PATH
+ *             appears); B ends the process its way once PATH appears, and
+ *             the flush's write function waits for B.  after: nothing
+ *             left; a thread writes into a fopencookie stream once PATH
+ *             appears, and the stream's write function, called by exit's
+ *             final flush in main, lets B end the process and waits for B
  *
  * It prints to stdout, so the tests can compare stdout with and without
  * the library.
@@ -228,6 +240,50 @@ cookie_write(void *cookie, const char *b, size_t n)
     (void)!write(cookie_go[1], "g", 1);
     pthread_join(cookie_ender, NULL); /* never returns: B ends the process */
     return (ssize_t)n;
+}
+
+/* record-race: the record file's appearance is the signal */
+static const char *race_path;
+static FILE *race_fp;
+
+static void
+wait_record(void)
+{
+    struct timespec ms = {0, 1000000L};
+    for (int i = 0; i < 3000 && access(race_path, F_OK) != 0; i++)
+        nanosleep(&ms, NULL);
+}
+
+static void *
+race_ender(void *arg)
+{
+    wait_record();
+    (void)!write(cookie_go[1], "g", 1);
+    return cookie_end(arg);
+}
+
+static void *
+race_holder(void *arg)
+{
+    (void)arg;
+    flockfile(race_fp);
+    (void)!write(cookie_locked[1], "l", 1);
+    wait_record();
+    funlockfile(race_fp); /* for a glibc whose final flush takes the lock */
+    for (;;)
+        pause();
+    return NULL;
+}
+
+static void *
+race_writer(void *arg)
+{
+    (void)arg;
+    wait_record();
+    fputc('x', race_fp); /* into the buffer: the final flush writes it */
+    for (;;)
+        pause();
+    return NULL;
 }
 
 static void *
@@ -525,6 +581,27 @@ main(int argc, char **argv)
         fflush(stdout);
         if (pthread_create(&h, NULL, cookie_holder, fp) || read(cookie_locked[0], &c, 1) != 1)
             abort();
+        exit(0);
+    }
+    if (!strcmp(m, "record-race") && argc > 4) {
+        int during = !strcmp(argv[2], "during");
+        cookie_io_functions_t io = {NULL, cookie_write, NULL, NULL};
+        pthread_t t;
+        char c;
+        race_path = argv[4];
+        fflush(stdout);
+        race_fp = fopencookie(NULL, "w", io);
+        if (!race_fp || pipe(cookie_go) || pipe(cookie_locked) ||
+            setvbuf(race_fp, NULL, _IOFBF, 4096) ||
+            pthread_create(&cookie_ender, NULL, during ? race_ender : cookie_end, argv[3]))
+            abort();
+        if (during) {
+            fputs("left for the final flush\n", race_fp);
+            if (pthread_create(&t, NULL, race_holder, NULL) || read(cookie_locked[0], &c, 1) != 1)
+                abort();
+        } else if (pthread_create(&t, NULL, race_writer, NULL)) {
+            abort();
+        }
         exit(0);
     }
     if (!strcmp(m, "race-endings")) {

@@ -47,6 +47,43 @@ for how in _exit:9 raise:143 quick:9 exec:13; do
 		'["exit", 0, false]' "exit's record, not certain"
 done
 
+# Another thread's doing while exit's record is written, held in its
+# window by the delay library (the record file appears as it opens, and
+# the program's threads wait for it).  Review of session 9, both hangs
+# (status 137 from timeout's SIGKILL; SIGTERM went unheard):
+# during: output left to the final flush, whose write function waits for
+# a thread B that ends the process during the record; B's ending read
+# exit_open before the ender stored it, and waited for good.
+# after: nothing left at the record; a thread wrote into a fopencookie
+# stream during it, and the final flush's write function waited for a B
+# whose _exit waited for good for the ender.  Now B's ending goes through
+# (during, past a record that is not certain), or the writer waits for
+# the stream exit's ender holds, and the record is certain (after).
+# IL_TEST_DELAY_LIB: test another build's delay library.
+DL=${IL_TEST_DELAY_LIB:-"$B/tests/libinterloper-delay.so"}
+for c in during:_exit:9:false during:raise:143:false during:quick:9:false during:exec:13:false \
+	after:_exit:0:true after:raise:0:true; do
+	when=${c%%:*} c=${c#*:}
+	how=${c%%:*} c=${c#*:}
+	st=${c%%:*} certain=${c#*:}
+	try "record-race $when $how: status $st, one record, certain $certain"
+	# without the library, "during" needs no window (any order ends with B's
+	# status: "." exists), "after" none either (the file never appears and
+	# the writer waits 3 s, past the end)
+	p=.
+	[ "$when" = after ] && p=never
+	timeout 60 "$E" record-race "$when" "$how" "$p" >out0 2>/dev/null
+	assert_eq "$?" "$st" "status without the library"
+	rm -f r.jsonl
+	IL_TEST_DELAY=record_open:1000 INTERLOPER_OUTPUT=r.jsonl timeout -s KILL 60 \
+		env LD_PRELOAD="$DL" "$E" record-race "$when" "$how" "$T/r.jsonl" >out 2>/dev/null
+	assert_eq "$?" "$st" "status with the library (137: hung)"
+	assert_eq "$(cat out)" "$(cat out0)" "stdout"
+	assert_eq "$(nrec r.jsonl)" 1 "records"
+	assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "status", "certain")]')" \
+		"[\"exit\", 0, $certain]" "exit's record"
+done
+
 for mode in oneshot-view sysv-view; do
 	try "$mode: after a one-shot handler fired, sigaction shows what it would without the library"
 	rm -f r.jsonl

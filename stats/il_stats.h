@@ -235,7 +235,9 @@ struct il_tmpls {
 int il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t n);
 /* Whether a template matches the line at s, of which only avail bytes are
  * known to be read (the rest of a read buffer, holding the lines that
- * follow): 1 with *n its length (a newline at s[*n]) and sc->found set
+ * follow): 1 with *n its length (a newline at s[*n], or carriage returns
+ * from there on and then a newline: they are not the line's, as
+ * il_rd_line strips them) and sc->found set
  * as il_tmpls_scan sets them, else 0 and nothing said (the line is to be
  * found and scanned as usual).  It spares the search for the line's end. */
 int il_tmpls_scan_nl(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t avail,

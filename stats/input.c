@@ -1060,7 +1060,8 @@ int
 il_rd_line_nl(struct rd *rd, const char *file, size_t line, const char *s, size_t avail, size_t *n)
 {
     /* a line a template matches is neither blank nor bad, nor does it end
-     * in a carriage return (a template's line does not) */
+     * in a carriage return (a template's line does not; those before its
+     * newline are not counted in *n) */
     if (!il_tmpls_scan_nl(&rd->tm, &rd->sc, s, avail, n))
         return 0;
     rd->d->lines++;

@@ -113,7 +113,8 @@ void il_rd_free(struct rd *rd);
 void il_rd_line(struct rd *rd, const char *file, size_t line, const char *s, size_t n);
 /* The line at s (avail bytes read from there on: it and those after it)
  * when a template matches it whole: 1 with *n its length (s[*n] is its
- * newline), read as il_rd_line reads it; else 0, nothing done, and the
+ * newline, or the first of carriage returns before it, which are not the
+ * line's), read as il_rd_line reads it; else 0, nothing done, and the
  * line is to be found (il_lines_next) and given to il_rd_line. */
 int il_rd_line_nl(struct rd *rd, const char *file, size_t line, const char *s, size_t avail,
                   size_t *n);

@@ -41,6 +41,8 @@ next_line(struct rd *rd, struct il_lines *l, const char *file, size_t *lineno, i
         il_lines_peek(l, &s, &n);
         size_t len;
         if (n && il_rd_line_nl(rd, file, *lineno + 1, s, n, &len)) {
+            while (s[len] == '\r') /* CRs before the newline: not the line's */
+                len++;
             il_lines_take(l, len);
             ++*lineno;
             return 1;

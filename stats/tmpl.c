@@ -28,7 +28,8 @@
  * and a valid such line becomes a template itself (the last IL_TMPL_N are
  * kept, the most recently matched tried first).  A line can also be
  * matched before its end is known (il_tmpls_scan_nl), in the bytes read
- * after its start: it is the line when a newline follows the match.
+ * after its start: it is the line when a newline follows the match
+ * (after carriage returns, which are not the line's: il_rd_line).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -404,7 +405,8 @@ runs_set(struct il_tmpl *t)
 
 /* 1 with sc->found set when s has t's shape and is valid, else 0; with
  * nl, s is n bytes read from the line's start on, and the line is the
- * bytes matched when a newline follows them (*nl their number).
+ * bytes matched when a newline follows them, right after or after
+ * carriage returns (*nl their number, the carriage returns not counted).
  * Each run of the template's bytes up to a hot scalar is compared at once
  * (eq); the line's scalar there is validated (scalar()) and taken whatever
  * its length.  When a run differs, it is walked scalar by scalar: the
@@ -474,11 +476,21 @@ tmpl_match(struct il_tmpls *ts, struct il_tmpl *t, struct il_scan *sc, const cha
         j = ne;
         k = kb + 1;
     }
-    /* the line is s[0, n), or, with nl, s[0, j) with a newline at j */
-    if (nl ? j >= n || s[j] != '\n' : j != n)
-        return 0;
-    if (nl)
+    /* the line is s[0, n), or, with nl, s[0, j) with a newline at j or
+     * carriage returns from j on and then a newline: il_rd_line strips
+     * a line's trailing ones, so that a template matches the line without
+     * them (review9b: a CRLF line was rejected here, then found by a
+     * search for its newline and matched a second time) */
+    if (nl) {
+        size_t m = j;
+        while (m < n && s[m] == '\r')
+            m++;
+        if (m >= n || s[m] != '\n')
+            return 0;
         *nl = j;
+    } else if (j != n) {
+        return 0;
+    }
     ts->dk[rp.nd] = UINT32_MAX; /* a sentinel for the merges below */
     ts->dns[rp.nd] = ts->dne[rp.nd] = 0;
     /* Each boundary's first replacement at or after it, kat[b]; it moved

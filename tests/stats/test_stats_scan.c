@@ -586,9 +586,12 @@ label_values_told_apart(void **state)
 /* A line that a template matches where it lies in the read buffer is read
  * there without a search for its newline (read.c, next_line): a file of
  * records whose lengths vary, so that lines straddle the 128 KiB reads,
- * with a byte-order mark first, lines ending in a carriage return, blank
- * and white-space lines, a record with bytes after it, a torn one, a
- * record followed by spaces, a longer line, and no newline at the end,
+ * with a byte-order mark first, lines ending in one or two carriage
+ * returns, one in a carriage return, a space and another, one with a
+ * carriage return before bytes after the record (bad), blank and
+ * white-space lines, a record with bytes after it, a torn one, a record
+ * followed by spaces, a longer line, and a carriage return but no
+ * newline at the end,
  * reads as each line found by memchr and given to il_rd_line (the oracle):
  * the same counts, values, flags and labels, record by record. */
 static void
@@ -611,6 +614,16 @@ lines_found_in_the_buffer(void **state)
         case 17: /* a carriage return before the newline */
             o += (size_t)snprintf(text + o, cap - o, "%s\r\n", r);
             break;
+        case 23: /* two of them */
+            o += (size_t)snprintf(text + o, cap - o, "%s\r\r\n", r);
+            break;
+        case 31: /* one and spaces between them: white space, valid */
+            o += (size_t)snprintf(text + o, cap - o, "%s\r \r\n", r);
+            break;
+        case 47: /* one before bytes after the record: bad */
+            bad++;
+            o += (size_t)snprintf(text + o, cap - o, "%s\rx\r\n", r);
+            break;
         case 29: /* a blank line and one of white space before it */
             o += (size_t)snprintf(text + o, cap - o, "\n  \t\n%s\n", r);
             break;
@@ -632,7 +645,7 @@ lines_found_in_the_buffer(void **state)
                                   i, i);
             break;
         default:
-            o += (size_t)snprintf(text + o, cap - o, "%s%s", r, i + 1 < N ? "\n" : "");
+            o += (size_t)snprintf(text + o, cap - o, "%s%s", r, i + 1 < N ? "\n" : "\r");
         }
     }
     assert_true(o < cap && o > 4 * 128 * 1024);

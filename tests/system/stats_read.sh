@@ -311,6 +311,44 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+try "lines ending in carriage returns: read as without them, the bad ones named by their numbers"
+if built; then
+	# stats/tmpl.c takes a line that a template matches in the read buffer
+	# when carriage returns and then a newline follow it (il_rd_line strips
+	# them): every line of where.jsonl ending in CRLF, and the last one in
+	# a CR without a newline, reads as where.jsonl; and with some lines
+	# ending in two CRs, a CR between spaces (white space: valid), or a
+	# lone CR inside them (white space: valid; before bytes after the
+	# record: bad), the same records and line numbers
+	sed 's/$/\r/' "$T/where.jsonl" >"$T/crlf.jsonl"
+	printf '\r' >>"$T/crlf.jsonl"
+	"$B/libexec/interloper-report" --json --by system "$T/where.jsonl" >"$T/lf.out" 2>"$T/lf.err"
+	"$B/libexec/interloper-report" --json --by system "$T/crlf.jsonl" >"$T/crlf.out" 2>"$T/err"
+	norm "$T/lf.out" "$T/where.jsonl" "$T/lf.out.n"
+	norm "$T/crlf.out" "$T/crlf.jsonl" "$T/crlf.out.n"
+	assert_true "every line CRLF: the output of the LF file" cmp -s "$T/lf.out.n" "$T/crlf.out.n"
+	assert_eq "$(grep -o 'crlf.jsonl:[0-9]*: malformed' "$T/err" | tr '\n' ' ')" \
+		"crlf.jsonl:5: malformed crlf.jsonl:1000: malformed crlf.jsonl:2999: malformed " \
+		"every line CRLF: the three bad lines named by their numbers"
+	awk '{ if (NR == 6 || NR == 1001 || NR == 2000) printf "%s\r\r\n", $0
+		else if (NR == 10 || NR == 11) printf "%s\r \r\n", $0
+		else if (NR == 2500) { sub(/}$/, "}\rx"); printf "%s\r\n", $0 }
+		else if (NR == 2600) { sub(/,"host"/, ",\r\"host\""); printf "%s\r\n", $0 }
+		else if (NR % 3 == 0) printf "%s\r\n", $0
+		else print }' "$T/where.jsonl" >"$T/mixed.jsonl"
+	out=$("$B/libexec/interloper-report" --json "$T/mixed.jsonl" 2>"$T/err")
+	ref=$("$B/libexec/interloper-report" --json "$T/where.jsonl" 2>/dev/null)
+	assert_match "$ref" '"records": 2995,' "3000 lines, 2 blank, 3 bad"
+	assert_match "$out" '"records": 2994,' "and the lone CR's line bad"
+	assert_eq "$(grep -o 'mixed.jsonl:[0-9]*: malformed' "$T/err" | tr '\n' ' ')" \
+		"mixed.jsonl:5: malformed mixed.jsonl:1000: malformed mixed.jsonl:2500: malformed mixed.jsonl:2999: malformed " \
+		"some lines CRLF or CRCRLF: the four bad lines named by their numbers"
+	same "CRLF: read in the buffer, in halves and from a pipe" "$T/crlf.jsonl" --by system
+	same "CRLF on some lines: read in the buffer, in halves and from a pipe" "$T/mixed.jsonl" --by system
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 try "lines like a template but not quite: each read as the full scanner reads it"
 if built; then
 	{

@@ -37,6 +37,9 @@
  *             left; a thread writes into a fopencookie stream once PATH
  *             appears, and the stream's write function, called by exit's
  *             final flush in main, lets B end the process and waits for B
+ *   exitpaths stdin-reader N   exit(N) while a thread waits in fgets(stdin)
+ *             (holding stdin's lock: the test gives it a stdin that stays
+ *             silent)
  *
  * It prints to stdout, so the tests can compare stdout with and without
  * the library.
@@ -272,6 +275,16 @@ race_holder(void *arg)
     funlockfile(race_fp); /* for a glibc whose final flush takes the lock */
     for (;;)
         pause();
+    return NULL;
+}
+
+static void *
+stdin_reader(void *arg)
+{
+    char b[64];
+    (void)arg;
+    if (fgets(b, sizeof b, stdin))
+        printf("read %s", b);
     return NULL;
 }
 
@@ -603,6 +616,18 @@ main(int argc, char **argv)
             abort();
         }
         exit(0);
+    }
+    if (!strcmp(m, "stdin-reader")) {
+        pthread_t t;
+        struct timespec ms = {0, 1000000L};
+        fflush(stdout);
+        if (pthread_create(&t, NULL, stdin_reader, NULL))
+            abort();
+        while (ftrylockfile(stdin) == 0) { /* until the reader holds it */
+            funlockfile(stdin);
+            nanosleep(&ms, NULL);
+        }
+        exit(n);
     }
     if (!strcmp(m, "race-endings")) {
         /* exit, _exit, a thread signal and a process signal, all at once */

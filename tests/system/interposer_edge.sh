@@ -84,6 +84,20 @@ for c in during:_exit:9:false during:raise:143:false during:quick:9:false during
 		"[\"exit\", 0, $certain]" "exit's record"
 done
 
+try "exit while a thread waits in fgets(stdin): the record is certain"
+# exit's ender holds every writable stream to the end, and a writable
+# stream another thread holds makes the record uncertain; stdin is read
+# only, and a thread reading it cannot leave output for the final flush
+mkfifo in
+exec 3<>in # a stdin that stays open and silent
+rm -f r.jsonl
+same_as_without r.jsonl "$E" stdin-reader 4 <in
+exec 3>&-
+assert_eq "$rc" 4 "status"
+assert_eq "$(nrec r.jsonl)" 1 "records"
+assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "status", "certain")]')" \
+	'["exit", 4, true]' "exit's record"
+
 for mode in oneshot-view sysv-view; do
 	try "$mode: after a one-shot handler fired, sigaction shows what it would without the library"
 	rm -f r.jsonl

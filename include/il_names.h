@@ -52,9 +52,8 @@
 #define IL_F_STATUS "status"
 #define IL_F_SIGNAL "signal"
 #define IL_F_EXEC "exec"
-#define IL_F_CERTAIN                                                                               \
-    "certain" /* false: the record could not know the ending (libinterloper(7))                    \
-               */
+/* false: the record could not know the ending (libinterloper(7)) */
+#define IL_F_CERTAIN "certain"
 #define IL_HOW_NAME_RETURN "return"
 #define IL_HOW_NAME_EXIT "exit"
 #define IL_HOW_NAME__EXIT "_exit"

@@ -216,12 +216,13 @@ exit_entry(int status)
      * record: a thread ending the process while it is written decides on
      * it once the record is out (review of session 9: stored after it, a
      * thread's _exit during the record waited for good for an ender whose
-     * flush waited for that thread).  Nothing left: this thread holds
-     * every writable stream to the end (il_exit_hold), so that nothing of
-     * the program's runs past the record; signals stay blocked, as in
-     * _exit, and no signal sent now can end the process otherwise
-     * (without us it would have come after the end). */
-    int open = !il_exit_hold();
+     * flush waited for that thread).  Nothing left: signals stay blocked
+     * to the end, as in _exit, and no signal sent now can end the process
+     * otherwise (without us it would have come after the end); output
+     * another thread writes after the record still goes out in
+     * _IO_cleanup (libinterloper(7): a residue, and why no stream is
+     * held, glibc.c il_exit_open). */
+    int open = il_exit_open();
     if (r == IL_CLAIMED)
         il.end_uncertain = open;
     if (open)

@@ -99,9 +99,8 @@ il_claim(int kind, int how, int status, int sig, const char *exec)
  * for: our own code, bounded), and this thread ends the process as it
  * would without us, past a record that says it is not certain (both
  * enders set end_uncertain).  0 for every other ender, which runs our
- * code only, to the process's end: exit's ender without output left
- * holds every writable stream (il_exit_hold), so that its final flush
- * writes nothing.  Exit's ender decides exit_open before its record and
+ * code only, to the process's end (exit's ender without output left:
+ * but for output written after its record, libinterloper(7)).  Exit's ender decides exit_open before its record and
  * this waits for the record before reading it.  (Reviews of session 9:
  * another thread's _exit, exec or fatal signal after an early exit()
  * waited for good while the early thread's handler waited for it; one
@@ -113,8 +112,9 @@ il_end_yields(void)
     int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
     if (k != IL_END_EARLY && k != IL_END_EXITPATH)
         return 0;
+    struct timespec ms = {0, 1000000L}; /* the record may wait for the file's lock */
     while (__atomic_load_n(&il.phase, __ATOMIC_SEQ_CST) != IL_PHASE_DONE)
-        il_sys_sched_yield(); /* the ender is writing the record */
+        il_sys_ppoll(NULL, 0, &ms); /* the ender is writing the record */
     return k == IL_END_EARLY || __atomic_load_n(&il.exit_open, __ATOMIC_SEQ_CST);
 }
 

@@ -395,7 +395,7 @@ IL_HIDDEN void il_quick_record(void *arg, int status);
 IL_HIDDEN int il_glibc_check(void);
 IL_HIDDEN void il_resolve_reals(void);
 IL_HIDDEN void il_exit_flush(void);
-IL_HIDDEN int il_exit_hold(void);
+IL_HIDDEN int il_exit_open(void);
 
 /* counted.c */
 IL_HIDDEN int il_counted_give(int dir, const char *path, int fd, char *const envp[]);

@@ -34,6 +34,18 @@ set -eu
 if [ -z "${IL_BENCH_IPC:-}" ] && unshare --ipc true 2>/dev/null; then
 	IL_BENCH_IPC=1 exec unshare --ipc sh "$0" "$@"
 fi
+case ${1:-} in
+-h | --help)
+	sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'
+	exit 0
+	;;
+'' | *[!0-9]*)
+	[ -z "${1:-}" ] || {
+		echo "bench/overhead.sh: RUNS must be a whole number (0: no wall time); got '$1'" >&2
+		exit 2
+	}
+	;;
+esac
 cd "$(dirname "$0")/.."
 RUNS=${1:-2000}
 PROG=${2:-/bin/true}

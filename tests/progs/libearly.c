@@ -15,10 +15,16 @@
  *   exit_exec exit(7), whose handler lets a thread B in, which execs
  *             /bin/sh -c 'exit 13' with an empty environment, and waits
  *             for B for good: the new image ends with 13
+ *   onexit_worker
+ *             start a worker thread and register, with on_exit (not tied
+ *             to this library, so run after interloper's own entries),
+ *             a handler that stops the worker and joins it; the worker
+ *             says "worker: goodbye" on stdout, through stdio, as it stops
  * It says "early constructor" on stderr, so the tests can see the order.
  */
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -110,6 +116,37 @@ exit3(void)
     exit(7);
 }
 
+/* onexit_worker: the handler runs in exit()'s thread after the record */
+static pthread_mutex_t w_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t w_cond = PTHREAD_COND_INITIALIZER;
+static int w_stop;
+static pthread_t w_thread;
+
+static void *
+worker(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&w_lock);
+    while (!w_stop)
+        pthread_cond_wait(&w_cond, &w_lock);
+    pthread_mutex_unlock(&w_lock);
+    printf("worker: goodbye\n");
+    fflush(stdout);
+    return NULL;
+}
+
+static void
+stop_worker(int status, void *arg)
+{
+    (void)status;
+    (void)arg;
+    pthread_mutex_lock(&w_lock);
+    w_stop = 1;
+    pthread_cond_signal(&w_cond);
+    pthread_mutex_unlock(&w_lock);
+    pthread_join(w_thread, NULL);
+}
+
 __attribute__((constructor)) static void
 early(void)
 {
@@ -134,6 +171,9 @@ early(void)
             _exit(0);
         waitpid(p, NULL, 0);
     }
+    if (!strcmp(m, "onexit_worker") &&
+        (on_exit(stop_worker, NULL) || pthread_create(&w_thread, NULL, worker, NULL)))
+        abort();
     if (!strcmp(m, "signal"))
         signal(SIGTERM, on_term);
     if (!strcmp(m, "ignore"))

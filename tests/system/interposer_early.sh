@@ -105,4 +105,22 @@ early ignore "$E" raise 2
 assert_eq "$rc" "$rc0" "status"
 assert_eq "$rc" 99 "the program survived its SIGINT"
 
+try "an exit handler registered before our constructor joins a thread that writes: as without the library"
+# review9c: session 9's d5948b4 held every writable stream from exit's
+# record to the end; this handler (on_exit, run after the library's own
+# entries) stops a worker that then writes to stdout, and the worker
+# waited for good for the held lock: a hang in every run (137 under
+# timeout's SIGKILL; its SIGTERM went unheard).
+EARLY_MODE=onexit_worker timeout 60 env LD_PRELOAD="$EARLY" "$E" return 0 >out0 2>/dev/null
+rc0=$?
+rm -f r.jsonl
+EARLY_MODE=onexit_worker INTERLOPER_OUTPUT=r.jsonl timeout -s KILL 60 \
+	env LD_PRELOAD="$LIB $EARLY" "$E" return 0 >out 2>/dev/null
+assert_eq "$?" "$rc0" "status (137: hung)"
+assert_eq "$rc0" 0 "status without the library"
+assert_eq "$(cat out)" "$(cat out0)" "stdout"
+assert_match "$(cat out)" "worker: goodbye" "the worker's line"
+assert_eq "$(nrec r.jsonl)" 1 "records"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"]')" return "how"
+
 done_testing

@@ -32,9 +32,11 @@ try "labels are added to the record and never reach the program"
 rm -f res.jsonl
 run --label bench=probe --label system=O3 -- "$P" env >env.out
 assert_eq "$(last '["labels"]')" '{"bench": "probe", "system": "O3", "setup": "e0"}' "labels, and the setup's id"
-# not in the paths under $T either: mktemp's random name holds "O3" in
-# about 1 run of 800, and PWD, TMPDIR and the spec's path then matched
-assert_eq "$(grep -v -F "$T" env.out | grep -c -e O3 -e 'bench=')" 0 "no label value in the environment"
+# the test's directory taken out of every line first: mktemp's random
+# name holds "O3" in about 1 run of 800, and PWD, TMPDIR and the spec's
+# path then matched (a line is kept, so a label beside the path is seen)
+assert_eq "$(awk -v t="$T" '{ while ((i = index($0, t)) > 0) $0 = substr($0, 1, i - 1) substr($0, i + length(t)); print }' env.out |
+	grep -c -e O3 -e 'bench=')" 0 "no label value in the environment"
 
 try "records are appended to the results file"
 rm -f res.jsonl

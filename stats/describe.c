@@ -40,22 +40,9 @@ il_means(const double *x, const size_t *n, size_t k, double *m)
             u++;
             continue;
         }
-        const double *a = x, *b = a + l, *c = b + l, *d = c + l;
         double sum[4];
         il_sum4(x, l, sum);
-        double ma = sum[0] / (double)l, mb = sum[1] / (double)l, mc = sum[2] / (double)l,
-               md = sum[3] / (double)l;
-        double ca = 0, cb = 0, cc = 0, cd = 0;
-        for (size_t i = 0; i < l; i++) {
-            ca += a[i] - ma;
-            cb += b[i] - mb;
-            cc += c[i] - mc;
-            cd += d[i] - md;
-        }
-        m[u] = ma + ca / (double)l;
-        m[u + 1] = mb + cb / (double)l;
-        m[u + 2] = mc + cc / (double)l;
-        m[u + 3] = md + cd / (double)l;
+        il_mean4(x, l, sum, m + u);
         x += 4 * l;
         u += 4;
     }

@@ -556,6 +556,26 @@ il_sum4(const double *x, size_t l, double s[4])
     s[2] = sc;
     s[3] = sd;
 }
+/* m[j] = il_mean of x[j*l .. (j+1)*l), j = 0..3, from their sums s
+ * (il_sum4's): the sum over l, corrected by the mean of the residuals
+ * about it, four chains side by side; il_mean's bits (il_means, perm.c). */
+static inline void
+il_mean4(const double *x, size_t l, const double s[4], double m[4])
+{
+    const double *a = x, *b = a + l, *c = b + l, *d = c + l;
+    double n = (double)l, ma = s[0] / n, mb = s[1] / n, mc = s[2] / n, md = s[3] / n;
+    double ca = 0, cb = 0, cc = 0, cd = 0;
+    for (size_t i = 0; i < l; i++) {
+        ca += a[i] - ma;
+        cb += b[i] - mb;
+        cc += c[i] - mc;
+        cd += d[i] - md;
+    }
+    m[0] = ma + ca / n;
+    m[1] = mb + cb / n;
+    m[2] = mc + cc / n;
+    m[3] = md + cd / n;
+}
 double il_var(const double *x, size_t n, double mean); /* n - 1 divisor */
 /* The largest magnitude a value may have: sums of squares of any number
  * of such values stay finite.  Larger ones are bad values (input.c). */

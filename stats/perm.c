@@ -735,15 +735,9 @@ unit_stats4(const double *c, const double *s, size_t l, double *loc, double *mu,
         b2 += s2[i];
         b3 += s3[i];
     }
-    double m0 = a0 / n, m1 = a1 / n, m2 = a2 / n, m3 = a3 / n;
-    double e0 = 0, e1 = 0, e2 = 0, e3 = 0;
-    for (size_t i = 0; i < l; i++) {
-        e0 += c0[i] - m0;
-        e1 += c1[i] - m1;
-        e2 += c2[i] - m2;
-        e3 += c3[i] - m3;
-    }
-    double l0 = m0 + e0 / n, l1 = m1 + e1 / n, l2 = m2 + e2 / n, l3 = m3 + e3 / n;
+    double sums[4] = {a0, a1, a2, a3}, lm[4];
+    il_mean4(c, l, sums, lm);
+    double l0 = lm[0], l1 = lm[1], l2 = lm[2], l3 = lm[3];
     *tot += b0;
     *tot += b1;
     *tot += b2;

@@ -283,6 +283,13 @@ il_lines_range(struct il_lines *l, off_t from, off_t to)
     return 0;
 }
 
+void
+il_lines_extend(struct il_lines *l, off_t to)
+{
+    l->stop = to;
+    l->eof = 0;
+}
+
 int
 il_lines_next(struct il_lines *l, const char **s, size_t *n)
 {

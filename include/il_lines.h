@@ -4,8 +4,9 @@
  * that starts with gzip's magic bytes is inflated with zlib, one that
  * starts with zstd's with libzstd, whatever its name; "-" is the standard
  * input, which may be compressed too.  A plain regular file can be read
- * in parts (a byte range), so that two threads read one file.  Reads are
- * 128 KiB at a time into a buffer that stays in the cache (common/lines.c).
+ * in parts (byte ranges, each extended as it is read), so that two
+ * threads read one file.  Reads are 128 KiB at a time into a buffer that
+ * stays in the cache (common/lines.c).
  */
 #ifndef IL_LINES_H
 #define IL_LINES_H
@@ -41,6 +42,9 @@ void il_lines_share(struct il_lines *dst, const struct il_lines *src);
 /* Read only the bytes [from, to) of a plain regular file opened with
  * il_lines_open, before any line was read; 0, or -1 (not plain). */
 int il_lines_range(struct il_lines *l, off_t from, off_t to);
+/* Read on up to to (past the range's end, where the last line read
+ * ended after its newline) in a range set with il_lines_range. */
+void il_lines_extend(struct il_lines *l, off_t to);
 /* The next line without its newline (the last one may have none): 1 with
  * *s and *n (valid until the next call), 0 at the end, -1 on an error,
  * which l->err says in a few words ("read error: ...", "corrupt gzip

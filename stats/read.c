@@ -1,17 +1,21 @@
 /*
  * read.c: record files into one column store (struct il_data).
  *
- * A plain regular file is read in two halves, cut after a newline near
- * its middle, by two threads; the second half's reading keeps what it
- * would say (bad lines, the first other schema, event names) with line
- * numbers from its start, and the join appends its records to the first
- * half's, its label values interned after the first half's in the order
- * they came, and says what it kept as a sequential read would have said
- * it: the same warnings in the same order, the same first bad line, the
- * same ids.  Other input (the standard input, gzip, zstd) is read by one
- * thread.  A line that a template (tmpl.c) matches where it lies in the
- * read buffer is read there, without first searching for its newline: it
- * can hold none before its end (next_line).
+ * A plain regular file is read in parts by two threads: each begins with
+ * one half (cut after a newline near the middle), takes it a few MiB at a
+ * time, and once it has taken all of its own takes the second half of
+ * what the other has left, as a new part (read_parts).  The part at the
+ * file's start is read into the caller's rd; every other part's reading
+ * keeps what it would say (bad lines, the first other schema, event
+ * names) with line numbers from its start, and the join appends the
+ * parts in the order of their bytes, their label values interned after
+ * those before them in the order they came, and says what each kept as a
+ * sequential read would have said it: the same warnings in the same
+ * order, the same first bad line, the same ids.  Other input (the
+ * standard input, gzip, zstd) is read by one thread.  A line that a
+ * template (tmpl.c) matches where it lies in the read buffer is read
+ * there, without first searching for its newline: it can hold none before
+ * its end (next_line).
  */
 #include <err.h>
 #include <errno.h>
@@ -74,30 +78,139 @@ read_lines(struct rd *rd, struct il_lines *l, const char *file, int bom)
     return lineno;
 }
 
-struct half {
-    struct rd rd;
-    struct il_data d;
+/* A part of a plain regular file, the lines of [from, ...) that one
+ * thread read into rd: the caller's for the part at the file's start,
+ * else a deferring one of its own (said at the join). */
+struct part {
+    struct parts *ps;
+    struct rd *rd;
     struct il_lines l;
-    const char *file;
-    size_t lines;
+    off_t from;
+    size_t lines;  /* the number of lines read */
     char err[300]; /* a read error, said at the join */
+    struct rd own;
+    struct il_data d;
 };
 
-static void *
-read_half(void *arg)
+/* Two threads reading one file in parts.  Each holds the range of bytes
+ * it has still to take, [next, stop), and takes it a few MiB at a time,
+ * cut after a newline; one that has taken all of its range takes the
+ * second half of what the other has not taken yet, as a part of its own
+ * (the other's stop moves back to it), so that neither waits for the
+ * other at the end when the halves cost unequal time (at a million
+ * records of bench/records.c the first half took about a tenth more CPU
+ * time than the second).  Steals halve what is left, so the parts are a
+ * few. */
+struct parts {
+    pthread_mutex_t mu;
+    const struct il_lines *src; /* the first part's, for il_lines_cut */
+    const struct il_sel *sel;
+    const char *file;
+    off_t max; /* the most taken at a time */
+    struct {
+        off_t next, stop;
+    } left[2];
+    struct part **p; /* the parts after the first */
+    size_t n, cap;
+};
+
+/* What a thread takes of its range at a time: an eighth of what is left
+ * (so that the last takes are short), at least IL_TAKE_MIN, at most max. */
+#define IL_TAKE_MIN (256 * 1024)
+/* The least that one thread takes from the other's range. */
+#define IL_STEAL_MIN (2 * IL_TAKE_MIN)
+
+/* The end of a take from [next, stop): after a newline, or stop. */
+static off_t
+take_end(const struct parts *ps, off_t next, off_t stop)
 {
-    struct half *h = arg;
-    int r;
-    while ((r = next_line(&h->rd, &h->l, h->file, &h->lines, 0)) > 0)
-        if (h->rd.stopped)
-            break;
-    if (r < 0)
-        snprintf(h->err, sizeof h->err, "%s", h->l.err);
+    off_t want = (stop - next) / 8;
+    if (want < IL_TAKE_MIN)
+        want = IL_TAKE_MIN;
+    if (want > ps->max)
+        want = ps->max;
+    if (want >= stop - next)
+        return stop;
+    off_t to = il_lines_cut(ps->src, next + want);
+    return to < 0 || to > stop ? stop : to;
+}
+
+/* A new part of ps at from, its range [from, stop) (ps->mu held). */
+static struct part *
+new_part(struct parts *ps, off_t from)
+{
+    struct part *p = il_xcalloc(1, sizeof *p);
+    il_rd_init(&p->own, ps->sel, &p->d);
+    p->own.defer = 1;
+    p->rd = &p->own;
+    p->ps = ps;
+    p->from = from;
+    il_lines_share(&p->l, ps->src);
+    il_lines_range(&p->l, from, from);
+    if (ps->n == ps->cap) {
+        ps->cap = ps->cap ? 2 * ps->cap : 8;
+        ps->p = il_xrealloc(ps->p, ps->cap * sizeof *ps->p);
+    }
+    ps->p[ps->n++] = p;
+    return p;
+}
+
+/* Thread w's reading: its range, part p, then what it takes from the
+ * other's, until nothing is left to take. */
+static void
+read_parts(struct parts *ps, int w, struct part *p)
+{
+    for (;;) {
+        pthread_mutex_lock(&ps->mu);
+        off_t next = ps->left[w].next, stop = ps->left[w].stop;
+        if (next < stop && p) {
+            off_t to = take_end(ps, next, stop);
+            ps->left[w].next = to;
+            pthread_mutex_unlock(&ps->mu);
+            il_lines_extend(&p->l, to);
+            int r;
+            while ((r = next_line(p->rd, &p->l, ps->file, &p->lines, p->from == 0)) > 0)
+                if (p->rd->stopped)
+                    break;
+            if (r < 0 && !p->rd->defer)
+                errx(1, "%s: %s", ps->file, p->l.err);
+            if (r < 0)
+                snprintf(p->err, sizeof p->err, "%s", p->l.err);
+            if (r < 0 || p->rd->stopped) {
+                /* nothing after it counts (the join stops there) */
+                pthread_mutex_lock(&ps->mu);
+                ps->left[w].next = ps->left[w].stop;
+                pthread_mutex_unlock(&ps->mu);
+                p = NULL;
+            }
+            continue;
+        }
+        /* the second half of what the other has not taken */
+        off_t onext = ps->left[!w].next, ostop = ps->left[!w].stop, mid = -1;
+        if (ostop - onext >= IL_STEAL_MIN)
+            mid = il_lines_cut(ps->src, onext + (ostop - onext) / 2);
+        if (mid <= onext || mid >= ostop) {
+            pthread_mutex_unlock(&ps->mu);
+            return;
+        }
+        ps->left[!w].stop = mid;
+        ps->left[w].next = mid;
+        ps->left[w].stop = ostop;
+        p = new_part(ps, mid);
+        pthread_mutex_unlock(&ps->mu);
+    }
+}
+
+static void *
+read_second(void *arg)
+{
+    struct part *p = arg;
+    read_parts(p->ps, 1, p);
     return NULL;
 }
 
-/* Join the second half h (whose lines follow line0 lines) to rd. */
-static void join(struct rd *rd, struct half *h, size_t line0);
+/* Join part h (whose lines follow line0 lines) to rd. */
+static void join(struct rd *rd, struct part *h, size_t line0);
 
 int
 il_two_cpus(void)
@@ -106,41 +219,62 @@ il_two_cpus(void)
     return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
 }
 
+static int
+part_cmp(const void *a, const void *b)
+{
+    off_t x = (*(struct part *const *)a)->from, y = (*(struct part *const *)b)->from;
+    return (x > y) - (x < y);
+}
+
 static void
 read_file(struct rd *rd, const char *file)
 {
-    struct il_lines l;
-    if (il_lines_open(&l, file) < 0)
+    struct part first;
+    memset(&first, 0, sizeof first);
+    first.rd = rd;
+    if (il_lines_open(&first.l, file) < 0)
         err(1, "%s", file);
-    off_t size = il_lines_size(&l), cut = size > 1 ? il_lines_cut(&l, size / 2) : -1;
+    off_t size = il_lines_size(&first.l), cut = size > 1 ? il_lines_cut(&first.l, size / 2) : -1;
     if (cut < 0 || cut >= size || !il_two_cpus()) {
-        read_lines(rd, &l, file, 1);
-        il_lines_close(&l);
+        read_lines(rd, &first.l, file, 1);
+        il_lines_close(&first.l);
         rd->d->files++;
         return;
     }
-    /* Two halves: [0, cut) here, [cut, size) in a thread. */
-    struct half *h = il_xcalloc(1, sizeof *h);
-    il_rd_init(&h->rd, rd->sel, &h->d);
-    h->rd.defer = 1;
-    h->file = file;
-    il_lines_share(&h->l, &l);
-    il_lines_range(&h->l, cut, size);
-    il_lines_range(&l, 0, cut);
+    /* Two threads: [0, cut) and [cut, size) to begin with. */
+    struct parts ps;
+    memset(&ps, 0, sizeof ps);
+    pthread_mutex_init(&ps.mu, NULL);
+    ps.src = &first.l;
+    ps.sel = rd->sel;
+    ps.file = file;
+    ps.max = 4 * 1024 * 1024;
+    ps.left[0].stop = ps.left[1].next = cut;
+    ps.left[1].stop = size;
+    il_lines_range(&first.l, 0, 0);
+    struct part *second = new_part(&ps, cut);
     pthread_t t;
-    int e = pthread_create(&t, NULL, read_half, h);
+    int e = pthread_create(&t, NULL, read_second, second);
     if (e) {
         errno = e;
         err(1, "cannot start a thread");
     }
-    size_t line0 = read_lines(rd, &l, file, 1);
+    read_parts(&ps, 0, &first);
     pthread_join(t, NULL);
-    il_lines_close(&h->l);
-    il_lines_close(&l);
-    join(rd, h, line0);
-    il_rd_free(&h->rd);
-    il_data_free(&h->d);
-    free(h);
+    qsort(ps.p, ps.n, sizeof *ps.p, part_cmp);
+    size_t line0 = first.lines;
+    for (size_t i = 0; i < ps.n; i++) {
+        struct part *h = ps.p[i];
+        il_lines_close(&h->l);
+        join(rd, h, line0);
+        line0 += h->lines;
+        il_rd_free(&h->own);
+        il_data_free(&h->d);
+        free(h);
+    }
+    free(ps.p);
+    il_lines_close(&first.l);
+    pthread_mutex_destroy(&ps.mu);
     rd->d->files++;
 }
 
@@ -330,10 +464,10 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
 }
 
 static void
-join(struct rd *rd, struct half *h, size_t line0)
+join(struct rd *rd, struct part *h, size_t line0)
 {
     struct il_data *d = rd->d, *d2 = &h->d;
-    struct rd *r2 = &h->rd;
+    struct rd *r2 = &h->own;
     char buf[1024];
     if (rd->stopped)
         return;
@@ -347,7 +481,7 @@ join(struct rd *rd, struct half *h, size_t line0)
             il_warn(IL_W_LINE, r2->kept[i].file, line0 + r2->kept[i].line, r2->kept[i].msg);
     }
     if (h->err[0])
-        errx(1, "%s: %s", h->file, h->err);
+        errx(1, "%s: %s", h->ps->file, h->err);
     rd->shown += r2->shown;
     if (!rd->first.file && r2->first.file) {
         rd->first = r2->first;
@@ -370,8 +504,8 @@ join(struct rd *rd, struct half *h, size_t line0)
             d->rec_host[d->nrec_host++] = il_xstrdup(d2->rec_host[i]);
     }
     if (!d->first_schema_other && d2->first_schema_other)
-        d->first_schema_other = il_xasprintf("%s:%zu: schema %s", h->file, line0 + r2->schema_line,
-                                             d2->first_schema_other);
+        d->first_schema_other = il_xasprintf("%s:%zu: schema %s", h->ps->file,
+                                             line0 + r2->schema_line, d2->first_schema_other);
     for (size_t i = 0; i < d2->nkeys; i++) {
         size_t j = 0;
         while (j < d->nkeys && strcmp(d->keys[j], d2->keys[i]) != 0)

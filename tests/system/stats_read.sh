@@ -372,4 +372,79 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+# parts N SLOW BAD: N records of about 370 bytes (14 MB at 40,000), for
+# the reading in parts (stats/read.c): the lines of the SLOW half (first
+# or second) with white space after their commas, which the full scanner
+# reads (slower than a template), so that one thread ends its range first
+# and takes the second half of what the other has left, in parts of its
+# own, again and again near the end; a sweep's start before the records and
+# its end after them; the label phase one value up to three fifths, then
+# two in turn; the label late on the last tenth only; a line of 700 KB
+# (longer than a take, at least IL_TAKE_MIN) at three quarters; lines
+# ending in CRLF; the last line without its newline.  BAD many: torn
+# lines, a value not a number and another schema every thousand lines or
+# so; BAD late: one torn line, at 95%.
+parts() {
+	awk -v n="$1" -v slow="$2" -v bad="$3" '
+	function rec(i, sys, v,   s, ph) {
+		ph = i < n * 3 / 5 ? "one" : i % 2 ? "two" : "three"
+		s = sprintf("{\"schema\":\"interloper/1\",\"version\":\"0.2.0\",\"labels\":{\"bench\":\"tr\",\"system\":\"%s\",\"setup\":\"e%d\",\"rep\":\"%d\",\"phase\":\"%s\"%s},", sys, i % 5, int(i / 10), ph, i >= n * 9 / 10 ? ",\"late\":\"yes\"" : "")
+		s = s sprintf("\"pid\":%d,\"host\":\"vm\",\"exit\":{\"how\":\"return\",\"status\":0,\"signal\":0},", 7000 + i)
+		s = s sprintf("\"events\":{\"task-clock\":{\"value\":%d,\"enabled_ns\":%d,\"running_ns\":%d}},", v, v, v)
+		return s sprintf("\"times\":{\"wall_ns\":%d,\"user_ns\":1000,\"sys_ns\":0},\"floor\":{\"task-clock\":45}}", v + 900)
+	}
+	BEGIN {
+		long = "x"
+		while (length(long) < 700000)
+			long = long long
+		print "{\"schema\":\"interloper-sweep/1\",\"kind\":\"machine\",\"plan\":\"p1\",\"when\":\"start\",\"machine\":{\"cpus_online\":\"0-1\",\"loadavg\":[0.5,1,1],\"steal_ticks\":100,\"all_ticks\":10000}}"
+		for (i = 0; i < n; i++) {
+			s = rec(i, i % 2 ? "B" : "A", 100000 + (i * 7919) % 2000)
+			if ((i < n / 2) == (slow == "first"))
+				gsub(/,/, ", ", s)
+			if (bad == "many" && i % 1009 == 13) s = substr(s, 1, 150)
+			else if (bad == "many" && i % 1013 == 41) sub(/"value":[0-9]+/, "\"value\":\"x\"", s)
+			else if (bad == "many" && i % 997 == 77) sub(/"interloper\/1"/, "\"interloper/9\"", s)
+			else if (bad == "late" && i == int(n * 19 / 20)) s = substr(s, 1, 150)
+			else if (i % 101 == 7) s = s "\r"
+			else if (i == int(n * 3 / 4)) s = "{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"A\",\"note\":\"" long "\"},\"times\":{\"wall_ns\":20}}"
+			print s
+		}
+		printf "{\"schema\":\"interloper-sweep/1\",\"kind\":\"machine\",\"plan\":\"p1\",\"when\":\"end\",\"machine\":{\"cpus_online\":\"0-1\",\"loadavg\":[0.5,1,1],\"steal_ticks\":150,\"all_ticks\":11000}}"
+	}'
+}
+
+try "a file read in parts that the two threads take from each other: as one reading"
+if built; then
+	# Which thread takes which part depends on timing; whatever they took,
+	# every output is one sequential reading's (the standard input's).
+	# Three readings of each file, so that parts fall differently.
+	for slow in first second; do
+		parts 40000 "$slow" many >"$T/p.jsonl"
+		for k in 1 2 3; do
+			same "$slow half slow, $k: table" "$T/p.jsonl" --by system
+			same "$slow half slow, $k: json, design" "$T/p.jsonl" --json --compare system=A --setup setup
+			same "$slow half slow, $k: labels of one value, then more" "$T/p.jsonl" --by phase,late
+		done
+		assert_match "$(sed -n 11p "$T/a.err")" " more unusable lines " "$slow: the bad lines beyond the ten named"
+		assert_match "$(cat "$T/a.err")" "plan p1: the hypervisor took 5.0% of the CPUs' time \(steal\)" "$slow: the sweep's start and end paired"
+		same "$slow: only the last tenth" "$T/p.jsonl" --by phase --where late=yes
+		assert_match "$(cat "$T/a.out")" "three +1998 " "$slow: its records"
+		same "$slow: an empty selection names the first bad line" "$T/p.jsonl" --where system=A --metric task-clock --where rep=41
+		parts 40000 "$slow" late >"$T/l.jsonl"
+		same "$slow half slow: --strict" "$T/l.jsonl" --strict --by system
+		assert_match "$(cat "$T/a.err")" "l.jsonl:38002: malformed JSON at column 150.*--strict" "$slow: the bad line at 95%"
+		same "$slow half slow: one bad line near the end" "$T/l.jsonl" --json --by system
+	done
+	assert_match "$(tail -c 40 "$T/p.jsonl")" 'all_ticks":11000}}$' "the last line without its newline"
+	# a file smaller than one take (256 KiB), and an empty one
+	head -n 300 "$T/p.jsonl" >"$T/small.jsonl"
+	same "smaller than a take" "$T/small.jsonl" --by system
+	: >"$T/empty.jsonl"
+	same "an empty file" "$T/empty.jsonl"
+	assert_match "$(cat "$T/a.err")" "empty selection: no records in the input \(0 non-blank lines" "said"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 _finish_case

@@ -221,9 +221,10 @@ struct il_state {
     unsigned long stack_offset, heap_offset;
     int stack_pinned;
     uintptr_t stack_pin;
-    int main_tail;     /* main entered by a tail jump (setup.main_entry) */
-    long main_residue; /* bytes main's stack pointer sits below glibc's, unasked */
-    char cpus[256];    /* CPU affinity before main, as a list "0-3,6" */
+    int main_tail;      /* main entered by a tail jump (setup.main_entry) */
+    long main_residue;  /* bytes main's stack pointer sits below glibc's, unasked */
+    char cpus[256];     /* CPU affinity before main, as a list "0-3,6" */
+    char cpu_brand[49]; /* the CPU's model name from CPUID before main, or "" (setup.c) */
 
     /* output: cfg.output, made absolute before main */
     int out_ready;
@@ -359,6 +360,7 @@ IL_HIDDEN void il_summary_print(int fd);
 
 /* setup.c */
 IL_HIDDEN void il_setup_facts(int argc, char **argv, char **envp);
+IL_HIDDEN void il_cpu_brand(void);
 IL_HIDDEN void il_setup_late(void);
 IL_HIDDEN uintptr_t il_main_stack(uintptr_t glibc_sp);
 IL_HIDDEN void il_heap_apply(void);

@@ -258,8 +258,16 @@ build_prefix(int with_argv)
     if (cap <= sizeof recbuf) {
         il.buf = recbuf;
         cap = sizeof recbuf;
-        /* the pages a typical record uses, without a page fault to count */
-        il_populate(recbuf, recbuf + 4096 + 6 * il.argv_bytes);
+        /* The pages a typical record uses, without a page fault to count,
+         * where something may count them: another measured process's
+         * counters, which count a child's image whole under
+         * INTERLOPER_INHERIT=all, marker (counted.c) or not (posix_spawn).
+         * Not where this image is the only one measured (others.c, asked
+         * just before): its own counters start after this prefix and stop
+         * before the rest of the record is written, and the madvise would
+         * only cost a system call. */
+        if (il.others_state != 1)
+            il_populate(recbuf, recbuf + 4096 + 6 * il.argv_bytes);
     } else {
         long p = il_sys_mmap(NULL, cap, PROT_READ | PROT_WRITE,
                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -365,9 +373,9 @@ put_exit(struct out *o)
  * The CPU's model name: the first "model name", "Hardware" or "cpu model"
  * line of /proc/cpuinfo, in that order of preference, else the first
  * line starting "cpu".  Only its first 512 bytes are read, so the kernel
- * formats one CPU's entry (about 6 us on the development VM, where the
- * alternative, CPUID, traps to the hypervisor at 13 us a leaf).  One pass
- * over the lines.
+ * formats one CPU's entry.  One pass over the lines.  On x86-64 the same
+ * name comes from CPUID before main where it can (setup.c il_cpu_brand):
+ * three system calls fewer.
  */
 static void
 cpu_model(char *out, size_t n)
@@ -379,6 +387,10 @@ cpu_model(char *out, size_t n)
     char b[512 + 16]; /* 512 read, and slack for the word compares */
     const char *best = NULL;
     size_t best_len = 0, rank = sizeof keys / sizeof keys[0];
+    if (il.cpu_brand[0]) { /* the same name, from CPUID before main (setup.c) */
+        il_strlcpy(out, il.cpu_brand, n);
+        return;
+    }
     out[0] = 0;
     /* Unreadable (every descriptor in use, a limit as low as 3): unknown,
      * never another name for the same machine (the architecture), which

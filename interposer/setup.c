@@ -150,6 +150,76 @@ il_setup_facts(int argc, char **argv, char **envp)
     affinity(il.cpus, sizeof il.cpus);
 }
 
+/*
+ * The CPU's model name as the kernel shows it in /proc/cpuinfo ("model
+ * name"), without the three system calls of reading it there: on x86-64
+ * the kernel takes it from CPUID's brand string (leaves 0x80000002-4, 48
+ * bytes) at boot, skips its leading blanks and cuts it after its last
+ * character that is not white space (arch/x86/kernel/cpu/common.c,
+ * get_model_name).  Taken here, before main, because a program may turn
+ * CPUID off for itself (arch_prctl ARCH_SET_CPUID, which execve resets):
+ * an instruction that faulted at the record would kill it.  Left empty,
+ * so that the record reads /proc/cpuinfo as before (record_json.c
+ * cpu_model), wherever the two could differ: no brand string, one with
+ * bytes other than printable ASCII (the kernel's white space test is not
+ * ours to copy), one that is all blanks (the kernel then names the CPU
+ * from its own tables), and under valgrind, whose CPUID describes a CPU
+ * of its own.  Other architectures read /proc/cpuinfo.
+ */
+#if defined(__x86_64__)
+/* valgrind's client request RUNNING_ON_VALGRIND: a sequence of rotations
+ * that is a no-op on the CPU (rdi turned by 128 bits in all) and that
+ * valgrind recognises, answering in rdx; natively rdx keeps the default,
+ * 0.  The protocol is valgrind.h's (VALGRIND_DO_CLIENT_REQUEST_EXPR,
+ * amd64-linux), written out here so that the build needs no valgrind
+ * headers. */
+static int
+on_valgrind(void)
+{
+    unsigned long req[6] = {0x1001 /* VG_USERREQ__RUNNING_ON_VALGRIND */, 0, 0, 0, 0, 0};
+    unsigned long r = 0;
+    __asm__ volatile("rolq $3, %%rdi; rolq $13, %%rdi; rolq $61, %%rdi; rolq $51, %%rdi; "
+                     "xchgq %%rbx, %%rbx"
+                     : "+d"(r)
+                     : "a"(req)
+                     : "cc", "memory");
+    return r != 0;
+}
+
+static void
+cpuid(unsigned leaf, unsigned r[4])
+{
+    __asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(0));
+}
+#endif
+
+void
+il_cpu_brand(void)
+{
+    il.cpu_brand[0] = 0;
+#if defined(__x86_64__)
+    unsigned r[13];
+    cpuid(0x80000000u, r);
+    if (r[0] < 0x80000004u || r[0] > 0x8000ffffu || on_valgrind())
+        return;
+    for (unsigned i = 0; i < 3; i++)
+        cpuid(0x80000002u + i, r + 4 * i);
+    r[12] = 0;
+    const unsigned char *s = (const unsigned char *)r, *end;
+    for (end = s; *end; end++)
+        if (*end < 0x20 || *end > 0x7e)
+            return;
+    while (*s == ' ')
+        s++;
+    while (end > s && end[-1] == ' ')
+        end--;
+    if (end > s) {
+        memcpy(il.cpu_brand, s, (size_t)(end - s));
+        il.cpu_brand[end - s] = 0;
+    }
+#endif
+}
+
 static void
 setup_error(const char *var, uintptr_t val, const char *what)
 {

@@ -98,7 +98,6 @@ il_ctor(int argc, char **argv, char **envp)
 static void
 counters_start(void)
 {
-    il_others_enter(); /* three system calls, before the window */
     clock_gettime(CLOCK_REALTIME, &il.start_real);
     il_sys_getrusage(RUSAGE_SELF, &il.ru0);
     il_sys_getrusage(RUSAGE_CHILDREN, &il.ru0c);
@@ -196,6 +195,8 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     il.main_tid = pid; /* glibc calls main in the process's first thread */
     il_setup_facts(argc, argv, envp);
     il_run_load();
+    if (!il.run_machine)
+        il_cpu_brand(); /* before main, which may turn CPUID off (setup.c) */
     il_output_prepare();
     /* a driver's output is the driver's to check: the sweep's own file (a
      * spec with pid 0), and interloper run's, which it checked just
@@ -216,6 +217,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     il.main_tail = tail;
     il_main_stack(tail ? glibc_sp : glibc_sp - IL_CALL_GAP);
     il.main_residue = tail || il.stack_pinned ? 0 : IL_CALL_GAP;
+    il_others_enter(); /* two system calls; before the prefix, which asks whether alone */
     if (il_record_prefix() < 0)
         il_late_error("cannot map the record buffer; no record will be written", "");
     debug_step("record prefix", &t);
@@ -286,6 +288,7 @@ il_child_restart(void)
     }
     __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
     il_be_do(il.be, IL_BE_AFTER_FORK);
+    il_others_enter();
     il_record_prefix();
     __atomic_store_n(&il.phase, IL_PHASE_RUNNING, __ATOMIC_SEQ_CST);
     counters_start();

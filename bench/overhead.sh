@@ -25,6 +25,10 @@
 # strace -f, those of PROG's image (after its execve).  Wall time:
 # bench/spawn.c forks and execs each configuration in turn, RUNS times,
 # interleaved; medians, with and without interloper hold.
+# The library's floor calibration takes one to three windows of three
+# system calls, depending on whether a window was disturbed (a page fault,
+# a switch): "windows" says how many, per configuration, in the callgrind
+# run and in each untraced run.
 # Goals (issue 17): in every configuration, instructions added at most
 # 25,000 and at most 2.5 times the floor's; system calls added at most 60.
 set -eu
@@ -181,10 +185,16 @@ launch() {
 	)
 }
 
-instructions() { # CONF VARIANT
+# instructions CONF VARIANT: PROG's instructions; the library's
+# calibration windows in the same run go to $OUT/CONF.VARIANT.windows
+# (valgrind's trace of the system calls, which changes no instruction of
+# PROG's: each window enables the counters once, as the start does)
+instructions() {
 	launch "$1" "$2" env -i "$VG" --tool=callgrind --callgrind-out-file=/dev/null \
-		--trace-children=yes 2>&1 >/dev/null |
-		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | tail -n 1
+		--trace-children=yes --trace-syscalls=yes >/dev/null 2>"$OUT/vg.log"
+	grep -c 'sys_ioctl ( [0-9]*, 0x2400 )' "$OUT/vg.log" |
+		awk '{ print ($1 > 1 ? $1 - 1 : 0) }' >"$OUT/$1.$2.windows" || true
+	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$OUT/vg.log" | tail -n 1
 }
 
 syscalls() { # CONF VARIANT: PROG's system calls, from its execve on
@@ -205,17 +215,37 @@ PERF=$(command -v perf || true)
 untraced_ok() {
 	[ -n "$PERF" ] && "$PERF" stat -x, -e raw_syscalls:sys_enter -o /dev/null -- /bin/true 2>/dev/null
 }
-untraced() { # CONF VARIANT: the median of 5 runs
+# The ioctl tracepoint too, where perf has it: the calibration windows of
+# each untraced run (two ioctls each, besides the start's and the end's).
+IOCTL=
+if untraced_ok && "$PERF" stat -x, -e syscalls:sys_enter_ioctl -o /dev/null -- /bin/true 2>/dev/null; then
+	IOCTL=,syscalls:sys_enter_ioctl
+fi
+untraced() { # CONF VARIANT: the median of 5 runs; their ioctls to $OUT/CONF.VARIANT.ioctl
 	# perf stat forks PROG: interloper run's spec must name that pid, so a
 	# shell between them puts its own there and execs (plain does the same)
 	_spec=$(sed -n 's/^INTERLOPER_RUN=//p' "$OUT/$1.env")
+	: >"$OUT/$1.$2.ioctl"
 	for _i in 1 2 3 4 5; do
 		# shellcheck disable=SC2016 # expanded by that shell
-		launch "$1" "$2" "$PERF" stat -x, -e raw_syscalls:sys_enter -o "$OUT/perfstat" -- \
+		launch "$1" "$2" "$PERF" stat -x, -e raw_syscalls:sys_enter$IOCTL -o "$OUT/perfstat" -- \
 			sh -c 'if [ -n "$1" ]; then sed -i "s/^pid [1-9][0-9]*\$/pid $$/" "$1"; fi
 				shift; exec "$@"' sh "$_spec" >/dev/null 2>&1
+		sed -n 's/^\([0-9][0-9]*\),.*sys_enter_ioctl.*/\1/p' "$OUT/perfstat" >>"$OUT/$1.$2.ioctl"
 		sed -n 's/^\([0-9][0-9]*\),.*raw_syscalls:sys_enter.*/\1/p' "$OUT/perfstat"
 	done | sort -n | sed -n 3p
+}
+# windows CONF: the library's calibration windows in each untraced run
+# ("1 1 2 1 1"), from its ioctls beyond plain's (the sh and env around
+# PROG make a few of their own); "-" where perf has no ioctl tracepoint
+windows() {
+	if [ -z "$IOCTL" ]; then
+		echo -
+		return
+	fi
+	_p=$(sort -n "$OUT/$1.plain.ioctl" | sed -n 3p)
+	awk -v p="$_p" '{ w = ($1 - p - 2) / 2; printf "%s%d", (NR > 1 ? " " : ""), (w > 0 ? w : 0) }
+		END { print "" }' "$OUT/$1.lib.ioctl"
 }
 UNTRACED=
 untraced_ok && UNTRACED=1
@@ -225,17 +255,18 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 echo "bench/overhead.sh: instructions and system calls of $PROG ..." >&2
 printf '%s: each configuration against a plain run with the same variables and bytes\n\n' "$PROG"
 if [ -n "$BEFORE" ]; then
-	echo "| configuration | plain instructions | floor added | library added | / floor | before added | / floor | plain syscalls | floor added | library added | before added |${UNTRACED:+ library added, untraced | before added, untraced |}"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|${UNTRACED:+---|---|}"
+	echo "| configuration | plain instructions | floor added | library added | / floor | windows | before added | / floor | windows | plain syscalls | floor added | library added | before added |${UNTRACED:+ library added, untraced | before added, untraced | windows, untraced |}"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|${UNTRACED:+---|---|---|}"
 else
-	echo "| configuration | plain instructions | floor added | library added | / floor | plain syscalls | floor added | library added |${UNTRACED:+ library added, untraced |}"
-	echo "|---|---|---|---|---|---|---|---|${UNTRACED:+---|}"
+	echo "| configuration | plain instructions | floor added | library added | / floor | windows | plain syscalls | floor added | library added |${UNTRACED:+ library added, untraced | windows, untraced |}"
+	echo "|---|---|---|---|---|---|---|---|---|${UNTRACED:+---|---|}"
 fi
 worst_i=0 worst_r=0 worst_s=0 worst_u=0
 while read -r c; do
 	ip=$(instructions "$c" plain)
 	ie=$(instructions "$c" floor)
 	il=$(instructions "$c" lib)
+	iw=$(cat "$OUT/$c.lib.windows")
 	sp=$(syscalls "$c" plain)
 	se=$(syscalls "$c" floor)
 	sl=$(syscalls "$c" lib)
@@ -248,18 +279,18 @@ while read -r c; do
 		if [ -n "$UNTRACED" ]; then
 			up=$(untraced "$c" plain)
 			ul=$(($(untraced "$c" lib) - up))
-			un=" $ul | $(($(untraced "$c" before) - up)) |"
+			un=" $ul | $(($(untraced "$c" before) - up)) | $(windows "$c") |"
 			[ "$ul" -gt "$worst_u" ] && worst_u=$ul
 		fi
-		echo "| $c | $ip | $ae | $ai | $r | $bi | $(ratio "$bi" "$ae") | $sp | $((se - sp)) | $((sl - sp)) | $bs |$un"
+		echo "| $c | $ip | $ae | $ai | $r | $iw | $bi | $(ratio "$bi" "$ae") | $(cat "$OUT/$c.before.windows") | $sp | $((se - sp)) | $((sl - sp)) | $bs |$un"
 	else
 		un=
 		if [ -n "$UNTRACED" ]; then
 			ul=$(($(untraced "$c" lib) - $(untraced "$c" plain)))
-			un=" $ul |"
+			un=" $ul | $(windows "$c") |"
 			[ "$ul" -gt "$worst_u" ] && worst_u=$ul
 		fi
-		echo "| $c | $ip | $ae | $ai | $r | $sp | $((se - sp)) | $((sl - sp)) |$un"
+		echo "| $c | $ip | $ae | $ai | $r | $iw | $sp | $((se - sp)) | $((sl - sp)) |$un"
 	fi
 	[ "$ai" -gt "$worst_i" ] && worst_i=$ai
 	[ "$((sl - sp))" -gt "$worst_s" ] && worst_s=$((sl - sp))
@@ -270,6 +301,10 @@ printf '\nconfigurations: bare (LD_PRELOAD alone, the record to ./interloper.jso
 printf 'null (INTERLOPER_OUTPUT=/dev/null), none (and INTERLOPER_BACKEND=none), file\n'
 printf '(an absolute output path), sweep (a child of interloper sweep), run and run-q\n'
 printf '(interloper run, with and without its summary)\n'
+printf 'windows: the floor calibration windows the library took in the callgrind run\n'
+printf '(each about 450 instructions: a window more or fewer moves the figure by that\n'
+printf 'much; none where the driver calibrated, sweep and run) and in each untraced run\n'
+printf '(three system calls each); counted for the default events, one group\n'
 printf 'goals: instructions added <= 25000 (worst %s: %s), <= 2.5 x floor (worst %s: %s),\n' \
 	"$worst_i" "$(met "$worst_i" 25000)" "$worst_r" "$(met "$worst_r" 2.5)"
 printf '       system calls added <= 60 (worst %s: %s)\n' "$worst_s" "$(met "$worst_s" 60)"

@@ -46,7 +46,7 @@ $(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map
 # (interposer/testdelay.c) and a glibc version to stand for (glibc.c): the
 # objects that hold a test point are compiled again with IL_TEST_DELAYS;
 # the library itself has none.
-IL_DELAYED = exit forkexec glibc output
+IL_DELAYED = exit forkexec glibc output signals
 IL_DELAY_OBJ = $(IL_DELAYED:%=$(B)/tests/delay/%.o) $(B)/tests/delay/testdelay.o
 LIB_DELAY = $(B)/tests/libinterloper-delay.so
 

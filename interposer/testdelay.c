@@ -15,6 +15,10 @@
  *   exec         between the exec record and the exec itself (forkexec.c)
  *   record_open  right after the record file is opened (output.c), while
  *                its descriptor is the lowest that was free
+ *   install_hup, install_term
+ *                right after our handler for SIGHUP (SIGTERM) is
+ *                installed, before the install decides to keep it or put
+ *                back what was there (signals.c); a signal ends the delay
  *
  * The same variant takes IL_TEST_GLIBC=VERSION as the C library's version
  * (glibc.c), to test the library standing aside on one it does not know.

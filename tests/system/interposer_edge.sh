@@ -81,6 +81,52 @@ for c in during:_exit:9:false during:raise:143:false during:quick:9:false during
 		"[\"exit\", 0, $certain]" "exit's record"
 done
 
+# A signal that arrives while the library installs its handlers, which it
+# does with signals unblocked: held in the window between our handler's
+# install and the decision to keep it (IL_TEST_DELAY install_hup or
+# install_term, a ppoll that the signal ends), the signal must do what it
+# does without the library.  in_window PID: wait until PID is in ppoll.
+in_window() {
+	_n=0
+	until grep -q '^271 ' "/proc/$1/syscall" 2>/dev/null || [ "$_n" -ge 3000 ]; do
+		sleep 0.01
+		_n=$((_n + 1))
+	done
+}
+for c in ignored:HUP:install_hup:0:return:0 default:TERM:install_term:143:signal:15 \
+	handler:TERM:install_term:0:return:0; do
+	what=${c%%:*} c=${c#*:}
+	sig=${c%%:*} c=${c#*:}
+	point=${c%%:*} c=${c#*:}
+	st=${c%%:*} c=${c#*:}
+	how=${c%%:*} rsig=${c#*:}
+	try "SIG$sig ($what) while the library installs its handler: status $st, as without it"
+	if [ "$(uname -m)" != x86_64 ]; then
+		skip "x86-64 only (elsewhere signals are blocked during the install)"
+		continue
+	fi
+	pre=$DL
+	[ "$what" = handler ] && pre="$PROGS/libearly.so:$DL"
+	rm -f r.jsonl out
+	(
+		[ "$what" = ignored ] && trap '' HUP
+		IL_TEST_DELAY=$point:20000 EARLY_MODE=signal INTERLOPER_OUTPUT=r.jsonl \
+			exec env LD_PRELOAD="$pre" /bin/true >out 2>/dev/null
+	) &
+	pid=$!
+	in_window "$pid"
+	assert_match "$(cat "/proc/$pid/syscall" 2>/dev/null)" '^271 ' "in the window (ppoll)"
+	kill -s "$sig" "$pid"
+	wait "$pid"
+	assert_eq "$?" "$st" "status"
+	assert_eq "$(nrec r.jsonl)" 1 "records"
+	assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "signal")]')" \
+		"[\"$how\", $rsig]" "the record's exit"
+	if [ "$what" = handler ]; then
+		assert_eq "$(cat out)" "early handler ran" "the handler set before ours ran"
+	fi
+done
+
 try "exit while a thread waits in fgets(stdin): the record is certain"
 # a writable stream another thread holds makes the record uncertain;
 # stdin is read only, and a thread reading it cannot leave output for the

@@ -237,9 +237,10 @@ place_high(void)
  * Open a counter for every event il_perf_encode() could encode (backends.c
  * calls it first: it is not async-signal-safe, and this file is), or for
  * those of them that counted before (a forked child's own).  Software
- * events join the group of the first that opens; the group's ids, one
- * reading before main, tell its members apart in the readings after.
- * Then the others, but task-clock where there is a group.
+ * events join the group of the first that opens; the group's ids, taken
+ * at its first reading (read_all: no system call before main for them),
+ * tell its members apart in the readings after.  Then the others, but
+ * task-clock where there is a group.
  */
 static int
 open_all(const int *only)
@@ -282,21 +283,7 @@ open_all(const int *only)
         il.ev[i].fd_dev = st.st_dev;
         il.ev[i].fd_ino = st.st_ino;
     }
-    if (il.group >= 0) {
-        struct il_group_reading g;
-        int k = 0, ok = read_group(&g) == 0;
-        for (int i = 0; i < il.nev; i++) {
-            struct il_event *e = &il.ev[i];
-            if (!e->ok || !e->grouped)
-                continue;
-            if (ok && k < (int)g.nr) {
-                e->id = g.v[k++].id; /* members in the order they joined */
-            } else {
-                e->ok = 0;
-                il_strlcpy(e->error, "reading the counter failed", sizeof e->error);
-            }
-        }
-    }
+    il.group_ids = 0;
     return nok ? 0 : IL_ENOTSUP;
 }
 
@@ -353,6 +340,35 @@ lost(struct il_event *e, const char *why)
     il_strlcpy(e->error, why, sizeof e->error);
 }
 
+/*
+ * The group's members' ids, at its first reading g: the kernel lists the
+ * members in the order they joined, which is their order in ev, so where
+ * all are there each takes its place's.  Where fewer are (the program
+ * closed a member's descriptor: it left the group), each member still
+ * ours asks the kernel for its id (one ioctl each), and the others are
+ * lost.
+ */
+static void
+take_group_ids(const struct il_group_reading *g)
+{
+    int m = 0, k = 0;
+    for (int i = 0; i < il.nev; i++)
+        m += il.ev[i].ok && il.ev[i].grouped;
+    for (int i = 0; i < il.nev; i++) {
+        struct il_event *e = &il.ev[i];
+        uint64_t id;
+        if (!e->ok || !e->grouped)
+            continue;
+        if (m == (int)g->nr)
+            e->id = g->v[k++].id;
+        else if (fd_is_ours(e) && il_sys_ioctl(e->fd, PERF_EVENT_IOC_ID, (long)&id) == 0)
+            e->id = id;
+        else
+            e->id = 0; /* no member has it: found nowhere below, lost */
+    }
+    il.group_ids = 1;
+}
+
 /* Every counting event's reading into r: the group's in one read, found
  * by id (a member whose descriptor the program closed has left it), the
  * others one read each.  A counter that cannot be read stops counting. */
@@ -362,6 +378,8 @@ read_all(struct il_reading *r)
     if (il.group >= 0 && il.ev[il.group].ok) {
         struct il_group_reading g;
         int ok = read_group(&g) == 0;
+        if (ok && !il.group_ids)
+            take_group_ids(&g);
         for (int i = 0; i < il.nev; i++) {
             struct il_event *e = &il.ev[i];
             if (e->ok && e->derived) {

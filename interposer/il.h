@@ -202,7 +202,8 @@ struct il_state {
     const struct il_backend *be;
     enum il_inherit inherit; /* as applied */
     int nev;
-    int group; /* perf: the software group's leader in ev, or -1 */
+    int group;     /* perf: the software group's leader in ev, or -1 */
+    int group_ids; /* perf: the members' ids are known (from the first reading) */
     int inherit_thread_unsupported;
     int fd_top;  /* counters go at and below this descriptor */
     int fd_next; /* and the next one of ours goes here (il_fd_keep), 0 for fd_top */

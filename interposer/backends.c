@@ -64,11 +64,16 @@ set_defaults(const char *const *names, const uint64_t *config, uint32_t type, in
     }
 }
 
-/* The descriptor limit: where counters go, and whether there is room. */
+/* The descriptor limit: where counters go, and whether there is room.
+ * later: the limit not asked yet (il.fd_top 0) is asked after perf placed
+ * its counters (dup_high asks it only when it is below IL_FD_MAX, and
+ * above IL_FD_MAX there is room): 1 for now. */
 static int
-room_for_counters(void)
+room_for_counters(int later)
 {
-    if (!il.fd_top) /* taken in the constructor (counted.c) */
+    if (!il.fd_top && later)
+        return 1;
+    if (!il.fd_top)
         il.fd_top = il_fd_top();
     long lim = il.fd_top + 1;
     long need = il.nev + (il.err_fd >= 0 ? 1 : 0);
@@ -132,7 +137,7 @@ il_events_setup(void)
         return;
     }
     il.counted_in = 0;
-    if (!room_for_counters())
+    if (!room_for_counters(c->backend != IL_BACKEND_PAPI))
         return; /* said once; the events stay in the record, uncounted */
 
     if (c->backend == IL_BACKEND_PAPI) {
@@ -143,6 +148,10 @@ il_events_setup(void)
     const struct il_backend *first = &il_backend_perf;
     il_perf_encode(); /* the names, before the (async-signal-safe) perf backend opens */
     il_be_do(first, IL_BE_OPEN);
+    if (il.fd_top && !room_for_counters(0)) {
+        il_be_do(first, IL_BE_CLOSE); /* placed under a limit too low after all */
+        return;
+    }
     if (any_ok()) {
         il.be = first;
         il.counts_children = il.inherit == IL_INHERIT_ALL; /* perf's counters inherit */
@@ -160,7 +169,7 @@ il_events_setup(void)
                 papi_only++;
         }
     }
-    if (!papi_only || papi_only != failed)
+    if (!papi_only || papi_only != failed || !room_for_counters(0))
         return;
     /* perf's counters stay open while PAPI tries; static: 40 KiB off the
      * stack, touched only on this path */

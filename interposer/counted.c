@@ -143,8 +143,11 @@ int
 il_counted_give(int dir, const char *path, int fd, char *const envp[])
 {
     pid_t who = counting();
+    /* only at IL_FD_MAX, where the new image looks without asking the
+     * limit: under a lower limit it counts itself */
     int top = il_fd_top();
-    if (!who || !preloads_us(envp) || !ours_or_free(top) || !loads_library(dir, path, fd, 2))
+    if (!who || top != IL_FD_MAX || !preloads_us(envp) || !ours_or_free(top) ||
+        !loads_library(dir, path, fd, 2))
         return -1;
     long m = IL_SC(SYS_memfd_create, "interloper-counted", MFD_CLOEXEC | MFD_ALLOW_SEALING, 0);
     if (m < 0)
@@ -165,7 +168,7 @@ il_counted_give(int dir, const char *path, int fd, char *const envp[])
 void
 il_counted_take(void)
 {
-    int top = il.fd_top = il_fd_top(); /* where the counters go, too */
+    int top = IL_FD_MAX; /* the limit not asked: il_counted_give gives it there only */
     struct stat st;
     int64_t v = 0;
     if (il_sys_fstat(top, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size != sizeof v ||

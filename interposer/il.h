@@ -315,6 +315,8 @@ il_self(void)
     return (uintptr_t)__builtin_thread_pointer();
 }
 IL_HIDDEN int il_fd_top(void);
+/* the highest descriptor of ours, under a descriptor limit above it */
+#define IL_FD_MAX 1023
 IL_HIDDEN int il_fd_place(int fd, int top);
 IL_HIDDEN int il_fd_keep(int fd);
 IL_HIDDEN int il_fd_keep_dup(int src);

@@ -250,13 +250,15 @@ il_gettid(void)
 }
 
 /* The highest descriptor we place ours at: just under the descriptor
- * limit, but not above 1023, so that the kernel's table does not grow
- * and select(2) users are not surprised. */
+ * limit, but not above 1023 (IL_FD_MAX), so that the kernel's table does
+ * not grow and select(2) users are not surprised.  A system call: before
+ * main nothing asks it unless a placement at IL_FD_MAX finds the limit
+ * lower (dup_high), or a backend other than perf needs it. */
 int
 il_fd_top(void)
 {
     struct rlimit rl;
-    long lim = 1024;
+    long lim = IL_FD_MAX + 1;
     if (il_sys_getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
         (long)rl.rlim_cur < lim)
         lim = (long)rl.rlim_cur;
@@ -276,9 +278,10 @@ dup_high(int src, int top, int low)
          * it is free (one system call, the common case), else one past
          * top, given back, and the next lower tried */
         long nfd = il_sys_fcntl(src, F_DUPFD_CLOEXEC, want);
-        if (nfd == -EINVAL && want == top && il_fd_top() < top) {
-            /* the limit was lowered since top was taken */
-            top = il_fd_top();
+        if (nfd == -EINVAL && want == top && (il.fd_top = il_fd_top()) < top) {
+            /* the limit is below top: IL_FD_MAX, taken without asking it,
+             * or lowered since top was taken */
+            top = il.fd_top;
             want = top + 1;
             continue;
         }
@@ -306,9 +309,8 @@ il_fd_place(int fd, int top)
 static int
 keep_top(void)
 {
-    if (!il.fd_top)
-        il.fd_top = il_fd_top();
-    return il.fd_next > 0 ? il.fd_next : il.fd_top;
+    /* the limit not asked yet: IL_FD_MAX, which dup_high corrects */
+    return il.fd_next > 0 ? il.fd_next : il.fd_top ? il.fd_top : IL_FD_MAX;
 }
 
 static void

@@ -42,7 +42,7 @@ il_means(const double *x, const size_t *n, size_t k, double *m)
         }
         double sum[4];
         il_sum4(x, l, sum);
-        il_mean4(x, l, sum, m + u);
+        il_mean4(x, l, l, 1, sum, m + u);
         x += 4 * l;
         u += 4;
     }

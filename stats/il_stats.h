@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "il_hset.h"
 #include "il_machine.h"
@@ -556,25 +557,45 @@ il_sum4(const double *x, size_t l, double s[4])
     s[2] = sc;
     s[3] = sd;
 }
-/* m[j] = il_mean of x[j*l .. (j+1)*l), j = 0..3, from their sums s
- * (il_sum4's): the sum over l, corrected by the mean of the residuals
- * about it, four chains side by side; il_mean's bits (il_means, perm.c). */
+/* m[j] = il_mean of the l values of unit j = 0..3 (value i at
+ * x[j * uj + i * ui]: units one after another, uj = l and ui = 1, or side
+ * by side, uj = 1 and ui = 4), from their sums s (il_sum4's): the sum
+ * over l, corrected by the mean of the residuals about it, four chains
+ * side by side; il_mean's bits (il_means, perm.c's flips). */
 static inline void
-il_mean4(const double *x, size_t l, const double s[4], double m[4])
+il_mean4(const double *x, size_t l, size_t uj, size_t ui, const double s[4], double m[4])
 {
-    const double *a = x, *b = a + l, *c = b + l, *d = c + l;
     double n = (double)l, ma = s[0] / n, mb = s[1] / n, mc = s[2] / n, md = s[3] / n;
     double ca = 0, cb = 0, cc = 0, cd = 0;
     for (size_t i = 0; i < l; i++) {
-        ca += a[i] - ma;
-        cb += b[i] - mb;
-        cc += c[i] - mc;
-        cd += d[i] - md;
+        const double *v = x + i * ui;
+        ca += v[0] - ma;
+        cb += v[uj] - mb;
+        cc += v[2 * uj] - mc;
+        cd += v[3 * uj] - md;
     }
     m[0] = ma + ca / n;
     m[1] = mb + cb / n;
     m[2] = mc + cc / n;
     m[3] = md + cd / n;
+}
+/* Two doubles in one register (GCC's and clang's vector extension): each
+ * lane's arithmetic is the scalar one, the same bits, two at a time
+ * (setupfx.c's grid, perm.c's flips). */
+typedef double il_v2d __attribute__((vector_size(2 * sizeof(double))));
+
+static inline il_v2d
+il_ld2(const double *p)
+{
+    il_v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void
+il_st2(double *p, il_v2d v)
+{
+    memcpy(p, &v, sizeof v);
 }
 double il_var(const double *x, size_t n, double mean); /* n - 1 divisor */
 /* The largest magnitude a value may have: sums of squares of any number
@@ -1148,12 +1169,13 @@ struct il_contrast {
                      * permutation p-value */
     /* the blocks, in order: runs of the value (bna) then the baseline
      * (bnb), the value's divided by theta, block after block in v; c[j]
-     * the contrast, sr[j] its signed rank (the mean) */
+     * the contrast, sr[j] twice its signed rank (the mean; an integer) */
     uint32_t *bna, *bnb;
     size_t maxn, maxm; /* the most runs in a block, blocks in a unit */
     int pairs;         /* every block has one run a side (v, bna and bnb
                         * are then freed: one run a side) */
-    double *v, *c, *sr;
+    double *v, *c;
+    int32_t *sr;
 };
 /* 0 when the records have blocks of both sides (ct->ok), else -1 with
  * ct->why; free ct with il_contrast_free either way. */

@@ -206,35 +206,39 @@ cmp_abs32(const void *pa, const void *pb, void *arg)
 }
 
 /*
- * The signed ranks of the n contrasts c: s_j = sign(c_j) times the rank of
- * |c_j| among all (ties share their mean rank; a zero scores 0), in s's
- * own memory, nothing else (at a million records the sort's buffers were
- * the comparison's peak of memory).  s's 8n bytes are two arrays of n
- * blocks' numbers, L and U: a radix sort of the numbers by abs_key, byte
- * by byte, between them (a byte of one value everywhere is skipped: the
- * order stays), the sorted numbers then in L; the blocks of one key by
- * |c| itself; then each block's twice-rank (an integer) into U at its
- * number, and last U widened in place into the ranks: s[j]'s 8 bytes
- * cover U's numbers 2j - n and 2j - n + 1, both read by then (j < n).
+ * The signed ranks of the n contrasts c, twice over: r_j = sign(c_j)
+ * times twice the rank of |c_j| among all (ties share their mean rank, so
+ * twice it is an integer; a zero scores 0), in the first 4n of the 8n
+ * bytes of buf, nothing else (at a million records the sort's buffers
+ * were the comparison's peak of memory).  buf's 8n bytes are two arrays
+ * of n blocks' numbers, L and U: a radix sort of the numbers by abs_key,
+ * byte by byte, between them (a byte of one value everywhere is skipped:
+ * the order stays), the sorted numbers then in L; the blocks of one key
+ * by |c| itself; then each block's twice-rank into U at its number, and
+ * last the signed ones into L.  A signed rank is r_j / 2 (rank_value);
+ * in 4 bytes, the exchanges read half the bytes of a double's.  n is
+ * below 2^30 (il_contrasts sees to it), so 2n fits.
  */
 static void
-signed_ranks(const double *c, size_t n, double *s)
+signed_ranks(const double *c, size_t n, void *buf)
 {
     if (!n)
         return;
-    unsigned char *L = (unsigned char *)s, *U = L + 4 * n, *src = L, *dst = U;
+    unsigned char *L = buf, *U = L + 4 * n, *src = L, *dst = U;
+    /* the keys, read at random by the sort: in 4 bytes a block, not c's
+     * 8 (at ten million records 20 MB, which the last-level cache holds) */
+    uint32_t *K = il_xmalloc(n * sizeof *K);
     size_t cnt[4][256];
     memset(cnt, 0, sizeof cnt);
     for (size_t j = 0; j < n; j++) {
-        uint32_t k = abs_key(c[j]);
+        uint32_t k = K[j] = abs_key(c[j]);
         put32(L, j, (uint32_t)j);
         for (int p = 0; p < 4; p++)
             cnt[p][k >> 8 * p & 255]++;
     }
-    uint32_t k0 = abs_key(c[0]);
     for (int p = 0; p < 4; p++) {
         int sh = 8 * p;
-        if (cnt[p][k0 >> sh & 255] == n)
+        if (cnt[p][K[0] >> sh & 255] == n)
             continue; /* one value of this byte: the order stays */
         for (size_t v = 0, o = 0; v < 256; v++) {
             size_t t = cnt[p][v];
@@ -243,7 +247,7 @@ signed_ranks(const double *c, size_t n, double *s)
         }
         for (size_t i = 0; i < n; i++) {
             uint32_t b = get32(src, i);
-            put32(dst, cnt[p][abs_key(c[b]) >> sh & 255]++, b);
+            put32(dst, cnt[p][K[b] >> sh & 255]++, b);
         }
         unsigned char *t = src;
         src = dst;
@@ -251,10 +255,13 @@ signed_ranks(const double *c, size_t n, double *s)
     }
     if (src != L)
         memcpy(L, U, 4 * n);
+    /* the blocks of one key by |c| itself (keys that differ are of values
+     * that differ), and then the ranks i + 1 .. e of values that are
+     * equal, twice their mean, into U at their numbers */
     for (size_t i = 0; i < n;) {
         size_t e = i + 1;
-        uint32_t k = abs_key(c[get32(L, i)]);
-        while (e < n && abs_key(c[get32(L, e)]) == k)
+        uint32_t k = K[get32(L, i)];
+        while (e < n && K[get32(L, e)] == k)
             e++;
         if (e - i > 32) {
             qsort_r(L + 4 * i, e - i, 4, cmp_abs32, (void *)c);
@@ -268,21 +275,30 @@ signed_ranks(const double *c, size_t n, double *s)
                 put32(L, q, b);
             }
         }
+        for (size_t t = i; t < e;) {
+            size_t t2 = t + 1;
+            double a = e - i > 1 ? fabs(c[get32(L, t)]) : 0;
+            while (t2 < e && fabs(c[get32(L, t2)]) == a)
+                t2++;
+            for (size_t q = t; q < t2; q++)
+                put32(U, get32(L, q), (uint32_t)(t + 1 + t2));
+            t = t2;
+        }
         i = e;
     }
-    for (size_t i = 0; i < n;) {
-        size_t e = i + 1;
-        double ai = fabs(c[get32(L, i)]);
-        while (e < n && fabs(c[get32(L, e)]) == ai)
-            e++;
-        for (size_t t = i; t < e; t++) /* ranks i + 1 .. e: twice their mean */
-            put32(U, get32(L, t), (uint32_t)(i + 1 + e));
-        i = e;
-    }
+    free(K);
     for (size_t j = 0; j < n; j++) {
-        double r = (double)get32(U, j) / 2, x = c[j];
-        s[j] = x > 0 ? r : x < 0 ? -r : 0;
+        int32_t r = (int32_t)get32(U, j);
+        put32(L, j, (uint32_t)(c[j] > 0 ? r : c[j] < 0 ? -r : 0));
     }
+}
+
+/* The signed rank of a twice-rank r (signed_ranks'): r / 2, exactly; 0
+ * is +0, as the ranks were when they were kept as doubles. */
+static inline double
+rank_value(int32_t r)
+{
+    return (double)r * 0.5;
 }
 
 /*
@@ -300,7 +316,7 @@ signed_ranks(const double *c, size_t n, double *s)
  * between units and not within them.
  */
 static double
-rank_spread(const struct il_contrast *ct, const double *s, double *mu)
+rank_spread(const struct il_contrast *ct, const int32_t *s, double *mu)
 {
     double tot = 0, t = 0, w = 0;
     /* Each unit's sums, then theirs, in the units' order (flip_spreads
@@ -312,11 +328,11 @@ rank_spread(const struct il_contrast *ct, const double *s, double *mu)
             continue;
         double su = 0, wu = 0;
         for (size_t j = f; j < f + m; j++)
-            su += s[j];
+            su += rank_value(s[j]);
         tot += su;
         mu[u] = su / (double)m;
         for (size_t j = f; j < f + m; j++)
-            wu += (s[j] - mu[u]) * (s[j] - mu[u]);
+            wu += (rank_value(s[j]) - mu[u]) * (rank_value(s[j]) - mu[u]);
         w += wu;
     }
     double g = tot / (double)ct->blocks;
@@ -586,10 +602,16 @@ il_contrasts(const struct il_estimator *e, const struct il_units *a, const struc
         return -1;
     }
     ct->stat = ct->q;
+    if (!ct->median && nb > INT32_MAX / 2) {
+        ct->why = "more than 2^30 blocks: their ranks, twice over, are 32-bit numbers";
+        return -1;
+    }
     if (!ct->median) {
-        /* kept for the exchanges: a block of one run a side keeps its rank */
-        ct->sr = il_xcalloc(nb ? nb : 1, sizeof *ct->sr);
-        signed_ranks(c, nb, ct->sr);
+        /* kept for the exchanges: a block of one run a side keeps its rank;
+         * the sort's second half given back */
+        void *buf = il_xcalloc(nb ? nb : 1, 2 * sizeof *ct->sr);
+        signed_ranks(c, nb, buf);
+        ct->sr = il_xrealloc(buf, (nb ? nb : 1) * sizeof *ct->sr);
         double *mu = il_xcalloc(k ? k : 1, sizeof *mu);
         ct->stat = rank_spread(ct, ct->sr, mu);
         free(mu);
@@ -631,18 +653,68 @@ flip(double x, uint64_t f)
  * The state in a local, which stays in registers (in the general loop
  * it went through memory on every draw). */
 static void
-flips(struct il_rng *g, struct il_coins *cs, const double *c0, const double *s0, double *c,
-      double *s, size_t nb)
+flips(struct il_rng *g, struct il_coins *cs, const double *c0, const int32_t *s0, double *c,
+      int32_t *s, size_t nb)
 {
     struct il_rng l = *g;
     struct il_coins lc = *cs;
     for (size_t j = 0; j < nb; j++) {
-        uint64_t f = (uint64_t)il_coin(&l, &lc) << 63;
-        c[j] = flip(c0[j], f);
-        s[j] = flip(s0[j], f);
+        uint32_t f = il_coin(&l, &lc);
+        c[j] = flip(c0[j], (uint64_t)f << 63);
+        s[j] = f ? -s0[j] : s0[j];
     }
     *g = l;
     *cs = lc;
+}
+
+/* The coins of the next n blocks, block j's in bit j % 32 of w[j / 32]:
+ * il_coin's, one by one, from the same draws (a draw is taken when the
+ * coins left run out within a word, as il_coin takes it when they run
+ * out); *cs is left as il_coin would leave it. */
+static void
+coin_words(struct il_rng *g, struct il_coins *cs, size_t n, uint32_t *w)
+{
+    uint64_t acc = cs->w; /* the coins not yet given, from bit 0 */
+    unsigned have = cs->left;
+    for (size_t k = 0; 32 * k < n; k++) {
+        unsigned take = n - 32 * k < 32 ? (unsigned)(n - 32 * k) : 32;
+        if (have < take) {
+            acc |= (uint64_t)il_rng_next(g) << have;
+            have += 32;
+        }
+        w[k] = (uint32_t)acc;
+        acc >>= take;
+        have -= take;
+    }
+    cs->w = (uint32_t)acc;
+    cs->left = have;
+}
+
+/* Two sign bits to xor, and flip's two at a time */
+typedef uint64_t il_v2u __attribute__((vector_size(2 * sizeof(uint64_t))));
+
+static inline il_v2d
+flip2(il_v2d x, il_v2u f)
+{
+    return (il_v2d)((il_v2u)x ^ f);
+}
+
+/* Coins p .. p + 63 of w, coin p in bit 0 (w holds two words past the
+ * last coin's) */
+static inline uint64_t
+coin_bits64(const uint32_t *w, size_t p)
+{
+    size_t k = p / 32;
+    unsigned s = p % 32;
+    uint64_t lo = w[k] | (uint64_t)w[k + 1] << 32;
+    return s ? lo >> s | (uint64_t)w[k + 2] << (64 - s) : lo;
+}
+
+/* Block j's coin as a sign bit to xor (flip) */
+static inline uint64_t
+coin_bit(const uint32_t *w, size_t j)
+{
+    return (uint64_t)(w[j / 32] >> j % 32 & 1) << 63;
 }
 
 /* s[u] = the sum of unit u's m[u] values (the units' values one after
@@ -669,14 +741,17 @@ unit_sums(const double *x, const size_t *m, size_t k, double *s)
 
 enum { FLIP_CHUNK = 512 }; /* blocks: two chunks' values in the first-level cache */
 
-/* The blocks of flip_spreads' chunk: FLIP_CHUNK, or four units' when
- * they have more (then four units' sums run side by side, which one unit
- * a chunk had made serial chains: 1,000 blocks a unit at ten million
- * records). */
+/* The blocks of flip_spreads' chunk: a whole number of fours of the
+ * largest units up to FLIP_CHUNK, or four of them when they have more
+ * (then four units' sums run side by side, which one unit a chunk had
+ * made serial chains: 1,000 blocks a unit at ten million records; and
+ * units of one size fill a chunk by fours, not one left to run alone:
+ * 100 blocks a unit at a million). */
 static size_t
 flip_chunk(const struct il_contrast *ct)
 {
-    return ct->maxm > FLIP_CHUNK / 4 ? 4 * ct->maxm : FLIP_CHUNK;
+    size_t four = 4 * ct->maxm;
+    return four > FLIP_CHUNK ? four : FLIP_CHUNK / four * four;
 }
 
 /* w[u] = the sum of (x_j - c[u])^2 over unit u's m[u] values (the units'
@@ -712,79 +787,90 @@ unit_ss(const double *x, const size_t *m, size_t k, const double *c, double *w)
     }
 }
 
-/* Four units of l > 0 blocks each (their flipped contrasts c and ranks s,
- * one unit after another): the contrasts' means (il_means' sums, the
- * same bits) in loc, the ranks' sums added to *tot in the units' order
+/* Four units of l > 0 blocks each, the first at block o of the chunk
+ * (their contrasts c and twice-ranks r, one unit after another; their
+ * coins in w): the flipped contrasts' means (il_means' sums, the same
+ * bits) in loc, the flipped ranks' sums added to *tot in the units' order
  * and their means in mu, and the sums of squares about them in wq and
- * wr (unit_ss's), in three passes over the four units (five before),
- * eight chains of additions side by side in the first and last. */
+ * wr (unit_ss's).  The flipped values go to cb and sb four units side by
+ * side (cb[4 i + q]: unit q's block i), so that each pass after the first
+ * reads two units' values in one register, two chains of additions a
+ * register, each lane the scalar chain of its unit (il_v2d); the first
+ * pass flips as it sums. */
 static void
-unit_stats4(const double *c, const double *s, size_t l, double *loc, double *mu, double *wq,
-            double *wr, double *tot)
+flip_stats4(const double *c, const int32_t *r, const uint32_t *w, size_t o, size_t l, double *cb,
+            double *sb, double *loc, double *mu, double *wq, double *wr, double *tot)
 {
+    il_v2d a01 = {0, 0}, a23 = a01, b01 = a01, b23 = a01, n = {(double)l, (double)l};
     const double *c0 = c, *c1 = c0 + l, *c2 = c1 + l, *c3 = c2 + l;
-    const double *s0 = s, *s1 = s0 + l, *s2 = s1 + l, *s3 = s2 + l;
-    double a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, n = (double)l;
-    for (size_t i = 0; i < l; i++) {
-        a0 += c0[i];
-        a1 += c1[i];
-        a2 += c2[i];
-        a3 += c3[i];
-        b0 += s0[i];
-        b1 += s1[i];
-        b2 += s2[i];
-        b3 += s3[i];
+    const int32_t *r0 = r, *r1 = r0 + l, *r2 = r1 + l, *r3 = r2 + l;
+    for (size_t i0 = 0; i0 < l; i0 += 64) {
+        /* each unit's next 64 coins, the next one in bit 0 */
+        il_v2u w01 = {coin_bits64(w, o + i0), coin_bits64(w, o + l + i0)};
+        il_v2u w23 = {coin_bits64(w, o + 2 * l + i0), coin_bits64(w, o + 3 * l + i0)};
+        for (size_t i = i0; i < l && i < i0 + 64; i++) {
+            il_v2u f01 = w01 << 63, f23 = w23 << 63;
+            w01 >>= 1;
+            w23 >>= 1;
+            il_v2d x01 = flip2((il_v2d){c0[i], c1[i]}, f01);
+            il_v2d x23 = flip2((il_v2d){c2[i], c3[i]}, f23);
+            il_v2d y01 = flip2((il_v2d){rank_value(r0[i]), rank_value(r1[i])}, f01);
+            il_v2d y23 = flip2((il_v2d){rank_value(r2[i]), rank_value(r3[i])}, f23);
+            il_st2(cb + 4 * i, x01);
+            il_st2(cb + 4 * i + 2, x23);
+            il_st2(sb + 4 * i, y01);
+            il_st2(sb + 4 * i + 2, y23);
+            a01 += x01;
+            a23 += x23;
+            b01 += y01;
+            b23 += y23;
+        }
     }
-    double sums[4] = {a0, a1, a2, a3}, lm[4];
-    il_mean4(c, l, sums, lm);
-    double l0 = lm[0], l1 = lm[1], l2 = lm[2], l3 = lm[3];
-    *tot += b0;
-    *tot += b1;
-    *tot += b2;
-    *tot += b3;
-    double u0 = b0 / n, u1 = b1 / n, u2 = b2 / n, u3 = b3 / n;
-    double q0 = 0, q1 = 0, q2 = 0, q3 = 0, r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+    double sums[4], lm[4], b[4];
+    il_st2(sums, a01);
+    il_st2(sums + 2, a23);
+    il_mean4(cb, l, 1, 4, sums, lm);
+    il_v2d l01 = il_ld2(lm), l23 = il_ld2(lm + 2), u01 = b01 / n, u23 = b23 / n;
+    il_st2(b, b01);
+    il_st2(b + 2, b23);
+    *tot += b[0];
+    *tot += b[1];
+    *tot += b[2];
+    *tot += b[3];
+    il_v2d q01 = {0, 0}, q23 = q01, r01 = q01, r23 = q01;
     for (size_t i = 0; i < l; i++) {
-        q0 += (c0[i] - l0) * (c0[i] - l0);
-        q1 += (c1[i] - l1) * (c1[i] - l1);
-        q2 += (c2[i] - l2) * (c2[i] - l2);
-        q3 += (c3[i] - l3) * (c3[i] - l3);
-        r0 += (s0[i] - u0) * (s0[i] - u0);
-        r1 += (s1[i] - u1) * (s1[i] - u1);
-        r2 += (s2[i] - u2) * (s2[i] - u2);
-        r3 += (s3[i] - u3) * (s3[i] - u3);
+        il_v2d x01 = il_ld2(cb + 4 * i) - l01, x23 = il_ld2(cb + 4 * i + 2) - l23;
+        il_v2d y01 = il_ld2(sb + 4 * i) - u01, y23 = il_ld2(sb + 4 * i + 2) - u23;
+        q01 += x01 * x01;
+        q23 += x23 * x23;
+        r01 += y01 * y01;
+        r23 += y23 * y23;
     }
-    loc[0] = l0;
-    loc[1] = l1;
-    loc[2] = l2;
-    loc[3] = l3;
-    mu[0] = u0;
-    mu[1] = u1;
-    mu[2] = u2;
-    mu[3] = u3;
-    wq[0] = q0;
-    wq[1] = q1;
-    wq[2] = q2;
-    wq[3] = q3;
-    wr[0] = r0;
-    wr[1] = r1;
-    wr[2] = r2;
-    wr[3] = r3;
+    il_st2(loc, l01);
+    il_st2(loc + 2, l23);
+    il_st2(mu, u01);
+    il_st2(mu + 2, u23);
+    il_st2(wq, q01);
+    il_st2(wq + 2, q23);
+    il_st2(wr, r01);
+    il_st2(wr + 2, r23);
 }
 
 /* One exchange when every block is of one run a side and the estimator
  * is the mean (flips, then spread's Q in *q and rank_spread's statistic
  * in *t), unit by unit: the same draws in the same order, every sum in
  * the same order (a unit's sums in its blocks' order, then the units'
- * in theirs), so the same bits.  Over a chunk of units whose flipped
- * values (cb, sb: flip_chunk's values) are taken first, the units' sums and sums of squares four
- * units side by side (one chain of additions over all blocks was the exchange's bound); the
- * contrasts and ranks are not written out.  Needs the units' blocks consecutive and in order
- * (flip_ok).  loc, mu, wq and wr hold k. */
+ * in theirs), so the same bits.  Over a chunk of units whose coins (w:
+ * flip_chunk's / 32 + 3 words) are drawn first, the units' sums and sums
+ * of squares four units side by side (one chain of additions over all
+ * blocks was the exchange's bound), their flipped values in cb and sb
+ * (flip_chunk's); the contrasts and ranks are not written out.  Needs the
+ * units' blocks consecutive and in order (flip_ok).  loc, mu, wq and wr
+ * hold k. */
 static void
-flip_spreads(const struct il_contrast *ct, struct il_rng *g, struct il_coins *cs, const double *sr0,
-             double *cb, double *sb, double *loc, double *mu, double *wq, double *wr, double *q,
-             double *t)
+flip_spreads(const struct il_contrast *ct, struct il_rng *g, struct il_coins *cs,
+             const int32_t *sr0, uint32_t *cw, double *cb, double *sb, double *loc, double *mu,
+             double *wq, double *wr, double *q, double *t)
 {
     struct il_rng l = *g;
     struct il_coins lc = *cs;
@@ -794,19 +880,21 @@ flip_spreads(const struct il_contrast *ct, struct il_rng *g, struct il_coins *cs
         size_t u1 = u0, n = 0;
         while (u1 < k && n + ct->m[u1] <= lim)
             n += ct->m[u1++];
-        for (size_t j = 0; j < n; j++) {
-            uint64_t f = (uint64_t)il_coin(&l, &lc) << 63;
-            cb[j] = flip(ct->c[off + j], f);
-            sb[j] = flip(sr0[off + j], f);
-        }
+        coin_words(&l, &lc, n, cw);
         for (size_t u = u0, o = 0; u < u1;) {
             size_t mm = ct->m[u];
             if (u + 4 <= u1 && mm && ct->m[u + 1] == mm && ct->m[u + 2] == mm &&
                 ct->m[u + 3] == mm) {
-                unit_stats4(cb + o, sb + o, mm, loc + u, mu + u, wq + u, wr + u, &tot);
+                flip_stats4(ct->c + off + o, sr0 + off + o, cw, o, mm, cb, sb, loc + u, mu + u,
+                            wq + u, wr + u, &tot);
                 o += 4 * mm;
                 u += 4;
                 continue;
+            }
+            for (size_t j = o; j < o + mm; j++) {
+                uint64_t f = coin_bit(cw, j);
+                cb[j] = flip(ct->c[off + j], f);
+                sb[j] = flip(rank_value(sr0[off + j]), f);
             }
             unit_sums(sb + o, ct->m + u, 1, mu + u);
             il_means(cb + o, ct->m + u, 1, loc + u);
@@ -868,8 +956,8 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     /* A block of one run a side flips its contrast's sign, and keeps its
      * rank: with only such blocks the ranks are il_contrasts' (ct->sr),
      * and an exchange costs what Q's does.  A quantile has no ranks. */
-    double *zero = ct->sr ? NULL : il_xcalloc(nb ? nb : 1, sizeof *zero);
-    const double *sr0 = ct->sr ? ct->sr : zero;
+    int32_t *zero = ct->sr ? NULL : il_xcalloc(nb ? nb : 1, sizeof *zero);
+    const int32_t *sr0 = ct->sr ? ct->sr : zero;
     /* flip_spreads needs a chunk's values, not all blocks' */
     int fs = flip_ok(ct);
     size_t nc = fs ? flip_chunk(ct) : nb ? nb : 1;
@@ -880,7 +968,10 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     /* a block's runs (contrast) or a unit's contrasts (spread's location) */
     double *scratch = il_xcalloc(ct->maxn + ct->maxm, sizeof *scratch);
     double *pool = il_xcalloc(ct->maxn, sizeof *pool);
-    double *sr = il_xcalloc(nc, sizeof *sr);
+    /* the exchange's ranks (twice over): signed_ranks' 8 bytes a block */
+    int32_t *sr = il_xcalloc(nc, 2 * sizeof *sr);
+    double *sbuf = fs ? il_xcalloc(nc, sizeof *sbuf) : NULL;        /* flip_spreads' ranks */
+    uint32_t *cw = fs ? il_xcalloc(nc / 32 + 3, sizeof *cw) : NULL; /* coin_bits64's */
     struct il_rng g;
     struct il_coins cs = {0, 0}; /* a block of one run a side: a coin */
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
@@ -893,16 +984,16 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     for (size_t it = 0; it < P && !sq.stopped; it++) {
         double q = NAN, t = NAN;
         if (fs)
-            flip_spreads(ct, &g, &cs, sr0, c, sr, loc, mu, wq, wr, &q, &t);
+            flip_spreads(ct, &g, &cs, sr0, cw, c, sbuf, loc, mu, wq, wr, &q, &t);
         else if (ct->pairs)
             flips(&g, &cs, ct->c, sr0, c, sr, nb);
         for (size_t j = 0, o = 0; j < nb && !ct->pairs; j++, o += pool_n) {
             size_t na = ct->bna[j], n = na + ct->bnb[j];
             pool_n = n;
             if (n == 2) {
-                uint64_t f = (uint64_t)il_coin(&g, &cs) << 63;
-                c[j] = flip(ct->c[j], f);
-                sr[j] = flip(sr0[j], f);
+                uint32_t f = il_coin(&g, &cs);
+                c[j] = flip(ct->c[j], (uint64_t)f << 63);
+                sr[j] = f ? -sr0[j] : sr0[j];
                 continue;
             }
             memcpy(pool, ct->v + o, n * sizeof *pool);
@@ -929,6 +1020,8 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     }
     free(c);
     free(sr);
+    free(sbuf);
+    free(cw);
     free(loc);
     free(mu);
     free(wq);
@@ -1158,13 +1251,16 @@ il_exch_cmp_text(const struct il_opts *o, const struct il_setups *s, char *buf, 
 {
     if (s->exch_blocks)
         snprintf(buf, n,
-                 "the two sides exchanged only within each (%s, pass) block, as the sweep's "
-                 "randomization could have exchanged them (%zu passes, label %s): drift between "
+                 "the two sides exchanged only within each (%s, pass) block, as "
+                 "the sweep's "
+                 "randomization could have exchanged them (%zu passes, label %s): "
+                 "drift between "
                  "passes cancels in the blocks' contrasts",
                  o->d_label[0], s->passes, o->passes);
     else
         snprintf(buf, n,
-                 "the runs of the two sides exchanged freely within each %s, which assumes that "
+                 "the runs of the two sides exchanged freely within each %s, which "
+                 "assumes that "
                  "a setup's runs are exchangeable: no drift between them (%s)",
                  o->d_label[0],
                  !o->passes    ? "--passes none"
@@ -1177,14 +1273,17 @@ il_exch_group_text(const struct il_opts *o, const struct il_gsetups *s, char *bu
 {
     if (s->blocked)
         snprintf(buf, n,
-                 "runs exchanged across setups only within each pass (label %s, %zu passes%s), "
-                 "each divided by its block's level, so that drift between passes cancels",
+                 "runs exchanged across setups only within each pass (label %s, "
+                 "%zu passes%s), "
+                 "each divided by its block's level, so that drift between passes "
+                 "cancels",
                  o->passes, s->passes,
                  s->nblocks > s->passes ? "; and within one value of the sweep's other factors"
                                         : "");
     else
         snprintf(buf, n,
-                 "runs exchanged freely across setups, which assumes that runs are exchangeable: "
+                 "runs exchanged freely across setups, which assumes that runs are "
+                 "exchangeable: "
                  "no drift between them (%s)",
                  !o->passes    ? "--passes none"
                  : s->free_why ? s->free_why

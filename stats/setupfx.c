@@ -121,24 +121,6 @@ grid_blocks(const struct il_units *un, const uint32_t *pos, const size_t *bs, si
     return 1;
 }
 
-/* Two doubles in one register (GCC's and clang's vector extension): each
- * lane's arithmetic is the scalar one, the same bits, two at a time. */
-typedef double il_v2d __attribute__((vector_size(2 * sizeof(double))));
-
-static inline il_v2d
-ld2(const double *p)
-{
-    il_v2d v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline void
-st2(double *p, il_v2d v)
-{
-    memcpy(p, &v, sizeof v);
-}
-
 /* The means of setups u0 .. u0 + 7 (il_mean's bits: each setup's sum of
  * its runs in their order, then the sum of their differences from the
  * first mean), four pairs of setups side by side in registers: named
@@ -152,10 +134,10 @@ grid_means8(const double *xt, size_t k, size_t nb, const size_t *row, size_t u0,
     for (size_t i = 0; i < nb; i++) {
         const double *x = xt + row[i] * k + u0;
         __builtin_prefetch(x + 16); /* the line two chunks on */
-        s0 += ld2(x);
-        s1 += ld2(x + 2);
-        s2 += ld2(x + 4);
-        s3 += ld2(x + 6);
+        s0 += il_ld2(x);
+        s1 += il_ld2(x + 2);
+        s2 += il_ld2(x + 4);
+        s3 += il_ld2(x + 6);
     }
     s0 = s0 / n;
     s1 = s1 / n;
@@ -163,15 +145,15 @@ grid_means8(const double *xt, size_t k, size_t nb, const size_t *row, size_t u0,
     s3 = s3 / n;
     for (size_t i = 0; i < nb; i++) {
         const double *x = xt + row[i] * k + u0;
-        c0 += ld2(x) - s0;
-        c1 += ld2(x + 2) - s1;
-        c2 += ld2(x + 4) - s2;
-        c3 += ld2(x + 6) - s3;
+        c0 += il_ld2(x) - s0;
+        c1 += il_ld2(x + 2) - s1;
+        c2 += il_ld2(x + 4) - s2;
+        c3 += il_ld2(x + 6) - s3;
     }
-    st2(y + u0, s0 + c0 / n);
-    st2(y + u0 + 2, s1 + c1 / n);
-    st2(y + u0 + 4, s2 + c2 / n);
-    st2(y + u0 + 6, s3 + c3 / n);
+    il_st2(y + u0, s0 + c0 / n);
+    il_st2(y + u0 + 2, s1 + c1 / n);
+    il_st2(y + u0 + 4, s2 + c2 / n);
+    il_st2(y + u0 + 6, s3 + c3 / n);
 }
 
 /* stat() of the mean on the grid xt (k setups, nb runs each, row as
@@ -202,22 +184,22 @@ stat_grid(const double *xt, size_t k, size_t nb, const size_t *row, double *y)
             if (!(y[u] > 0))
                 return NAN;
         if (all) {
-            il_v2d e0 = ld2(y + u0), e1 = ld2(y + u0 + 2), e2 = ld2(y + u0 + 4),
-                   e3 = ld2(y + u0 + 6), a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0, one = {1, 1};
+            il_v2d e0 = il_ld2(y + u0), e1 = il_ld2(y + u0 + 2), e2 = il_ld2(y + u0 + 4),
+                   e3 = il_ld2(y + u0 + 6), a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0, one = {1, 1};
             il_v2d i0 = one / e0, i1 = one / e1, i2 = one / e2, i3 = one / e3;
             for (size_t i = 0; i < nb; i++) {
                 const double *x = xt + row[i] * k + u0;
-                il_v2d t0 = (ld2(x) - e0) * i0, t1 = (ld2(x + 2) - e1) * i1;
-                il_v2d t2 = (ld2(x + 4) - e2) * i2, t3 = (ld2(x + 6) - e3) * i3;
+                il_v2d t0 = (il_ld2(x) - e0) * i0, t1 = (il_ld2(x + 2) - e1) * i1;
+                il_v2d t2 = (il_ld2(x + 4) - e2) * i2, t3 = (il_ld2(x + 6) - e3) * i3;
                 a0 += t0 * t0;
                 a1 += t1 * t1;
                 a2 += t2 * t2;
                 a3 += t3 * t3;
             }
-            st2(su, a0);
-            st2(su + 2, a1);
-            st2(su + 4, a2);
-            st2(su + 6, a3);
+            il_st2(su, a0);
+            il_st2(su + 2, a1);
+            il_st2(su + 4, a2);
+            il_st2(su + 6, a3);
         } else {
             for (size_t u = u0; u < u1; u++) {
                 double a = 0;

@@ -415,6 +415,14 @@ il_estimate(const struct il_estimator *e, const double *x, size_t n, double *scr
     return il_quantile_select(scratch, n, e->p);
 }
 
+double
+il_estimate_mean(const struct il_estimator *e, const double *x, size_t n, double *scratch,
+                 double *mean)
+{
+    *mean = il_mean(x, n);
+    return e->kind == IL_EST_MEAN ? *mean : il_estimate(e, x, n, scratch);
+}
+
 /*
  * The order-statistic interval of a quantile (e.g. Conover, "Practical
  * Nonparametric Statistics", section 3.2): the number of values below the

@@ -626,6 +626,9 @@ void il_summarize_int(const struct il_data *d, const uint32_t *rec, const double
 double il_median_mad(const double *x, size_t n, double *scratch, double *mad);
 /* The estimator of x (unsorted, n >= 1); scratch holds n doubles. */
 double il_estimate(const struct il_estimator *e, const double *x, size_t n, double *scratch);
+/* The same, and x's mean in *mean: the mean's once (a unit's both). */
+double il_estimate_mean(const struct il_estimator *e, const double *x, size_t n, double *scratch,
+                        double *mean);
 /* Distribution-free interval of the p-quantile from order statistics:
  * [x_(l), x_(u)] with P(l <= Bin(n, p) < u) >= IL_CONF, equal tails.
  * IL_SE_FEW when n is too small for any such pair. */
@@ -1200,7 +1203,9 @@ double il_minp_contrast(const struct il_contrast *ct, struct il_minp *mp);
 /* A group's setup test: no pass holds runs of two setups (setupfx.c). */
 extern const char il_why_confounded[];
 double il_minp_pairs(const size_t *na, const size_t *nb, size_t k, struct il_minp *mp);
-double il_minp_group(const struct il_units *un, int blocked, struct il_minp *mp);
+/* pos, bs, nb: the group's blocks (il_pass_blocks), or pos NULL: one */
+double il_minp_group(const struct il_units *un, const uint32_t *pos, const size_t *bs, size_t nb,
+                     struct il_minp *mp);
 /* "with 2 setups in 2 passes the exchanges cannot give p below 0.12, ..." */
 void il_minp_why(const struct il_minp *mp, size_t setups, size_t passes, char *buf, size_t n);
 /* ------------------------------------------------------------ seqp.c */

@@ -94,16 +94,13 @@ rowcmp(const void *pa, const void *pb, void *arg)
 }
 
 double
-il_minp_group(const struct il_units *un, int blocked, struct il_minp *mp)
+il_minp_group(const struct il_units *un, const uint32_t *pos, const size_t *bs, size_t nb,
+              struct il_minp *mp)
 {
     memset(mp, 0, sizeof *mp);
-    size_t N = 0, k = un->k, nb = 1, *bs = NULL;
-    uint32_t *pos = NULL;
+    size_t N = 0, k = un->k;
     for (size_t u = 0; u < k; u++)
         N += un->n[u];
-    int none = 0;
-    if (blocked)
-        pos = il_pass_blocks(un, &bs, &nb, &none);
     if (!pos)
         nb = 1;
     uint32_t *unit = il_xcalloc(N ? N : 1, sizeof *unit);
@@ -149,8 +146,6 @@ il_minp_group(const struct il_units *un, int blocked, struct il_minp *mp)
     free(row);
     free(cnt);
     free(unit);
-    free(pos);
-    free(bs);
     return mp->minp;
 }
 

@@ -93,6 +93,52 @@ distinct(uint32_t *a, size_t n)
     return d;
 }
 
+/* out = in stably sorted by the pass (by_pass) or the cell, each <= max;
+ * cnt holds max + 2 */
+static void
+count_keys(const struct bkey *in, struct bkey *out, size_t n, int by_pass, uint32_t max,
+           size_t *cnt)
+{
+    memset(cnt, 0, ((size_t)max + 2) * sizeof *cnt);
+    for (size_t i = 0; i < n; i++)
+        cnt[(by_pass ? in[i].pass : in[i].cell) + 1]++;
+    for (size_t v = 1; v <= max; v++)
+        cnt[v] += cnt[v - 1];
+    for (size_t i = 0; i < n; i++)
+        out[cnt[by_pass ? in[i].pass : in[i].cell]++] = in[i];
+}
+
+/* k[0 ..< n], in the order of i, into cmp_bkey's order: a total order (i
+ * breaks ties), so any sort gives the one array; two stable counting
+ * sorts, by cell and then by pass, when their ids are dense enough (a
+ * unit's runs are in record order, and the pass ids are those of their
+ * strings, which are not that order: qsort was 2% of a comparison's
+ * time at a million records), else qsort. */
+static void
+sort_keys(struct bkey *k, size_t n)
+{
+    uint32_t maxp = 0, maxc = 0;
+    for (size_t i = 0; i < n; i++) {
+        maxp = k[i].pass > maxp ? k[i].pass : maxp;
+        maxc = k[i].cell > maxc ? k[i].cell : maxc;
+    }
+    if (!il_dense((size_t)maxp + 1, n) || !il_dense((size_t)maxc + 1, n)) {
+        qsort(k, n, sizeof *k, cmp_bkey);
+        return;
+    }
+    struct bkey *t = il_xcalloc(n ? n : 1, sizeof *t);
+    size_t *cnt = il_xcalloc((size_t)(maxp > maxc ? maxp : maxc) + 2, sizeof *cnt);
+    if (maxc) {
+        count_keys(k, t, n, 0, maxc, cnt);
+        count_keys(t, k, n, 1, maxp, cnt);
+    } else {
+        count_keys(k, t, n, 1, maxp, cnt);
+        memcpy(k, t, n * sizeof *k);
+    }
+    free(t);
+    free(cnt);
+}
+
 static struct bkey *
 keys(const struct il_units *u, size_t j, int *missing)
 {
@@ -104,7 +150,7 @@ keys(const struct il_units *u, size_t j, int *missing)
         k[i].i = off + i;
         *missing |= k[i].pass == IL_MISSING_ID;
     }
-    qsort(k, n, sizeof *k, cmp_bkey);
+    sort_keys(k, n);
     return k;
 }
 
@@ -1108,6 +1154,44 @@ unit_end(const struct il_units *un, size_t i)
     return un->off[lo - 1] + un->n[lo - 1];
 }
 
+/* The blocks of pos, sorted by pass and then by cell: the first position
+ * of each into bs (when bs), their count returned.  A block's positions
+ * ascend, and a unit's runs are consecutive: *mixed is set when a block's
+ * last run is past the end of its first run's unit (the block holds runs
+ * of two units).  With pend (the counting sort's end of each pass's
+ * runs, passes 0 to maxp) the passes are not read again, a run at a time
+ * in pos's order (at ten million records a cache miss a run); a cell is
+ * read only when there are two (cells). */
+static size_t
+sort_blocks(const struct il_units *un, const uint32_t *pos, size_t N, const size_t *pend,
+            uint32_t maxp, int cells, size_t *bs, int *mixed)
+{
+    size_t nb = 0, f = 0;
+    for (size_t v = 0; f < N; v++) {
+        size_t e = f + 1; /* [f, e): the runs of one pass */
+        if (pend) {
+            if (v > maxp)
+                break;
+            e = pend[v];
+        } else {
+            while (e < N && il_upass(un, pos[e]) == il_upass(un, pos[f]))
+                e++;
+        }
+        for (size_t i = f; i < e;) {
+            size_t j = cells ? i + 1 : e;
+            while (j < e && un->cell[pos[j]] == un->cell[pos[i]])
+                j++;
+            if (bs)
+                bs[nb] = i;
+            nb++;
+            *mixed |= pos[j - 1] >= unit_end(un, pos[i]);
+            i = j;
+        }
+        f = e;
+    }
+    return nb;
+}
+
 uint32_t *
 il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
 {
@@ -1135,34 +1219,30 @@ il_pass_blocks(const struct il_units *un, size_t **bs, size_t *nb, int *none)
      * linear time: at a million records the sort was 6% of a comparison's
      * instructions.  qsort_r when the ids are too sparse for their counts;
      * none when a run has no pass (pos is not used then). */
+    size_t *pend = NULL; /* the end of each pass's runs in pos, from the sort */
     if (ok && il_dense((size_t)maxp + 1, N) && il_dense((size_t)maxc + 1, N)) {
         uint32_t *tmp = il_xcalloc(N ? N : 1, sizeof *tmp);
-        size_t *cnt = il_xcalloc((size_t)(maxp > maxc ? maxp : maxc) + 2, sizeof *cnt);
-        count_sort(un, 0, maxc, pos, tmp, N, cnt);
-        count_sort(un, 1, maxp, tmp, pos, N, cnt);
-        free(tmp);
-        free(cnt);
+        pend = il_xcalloc((size_t)(maxp > maxc ? maxp : maxc) + 2, sizeof *pend);
+        if (maxc) {
+            count_sort(un, 0, maxc, pos, tmp, N, pend);
+            count_sort(un, 1, maxp, tmp, pos, N, pend);
+            free(tmp);
+        } else { /* one cell: a sort by it would keep the order */
+            count_sort(un, 1, maxp, pos, tmp, N, pend);
+            free(pos);
+            pos = tmp;
+        }
     } else if (ok) {
         qsort_r(pos, N, sizeof *pos, pass_cell_cmp, (void *)un);
     }
     /* The blocks, counted first so that bs holds only them (a group's
-     * positions are its largest array).  A block's positions ascend, and
-     * a unit's runs are consecutive: the block holds runs of two units
-     * when its last run is past the end of its first run's unit. */
-    for (size_t i = 0, f = 0; i <= N && ok; i++) {
-        if (i < N && i > 0 && il_upass(un, pos[i]) == il_upass(un, pos[i - 1]) &&
-            un->cell[pos[i]] == un->cell[pos[i - 1]])
-            continue;
-        if (i > 0)
-            mixed_any |= pos[i - 1] >= unit_end(un, pos[f]);
-        f = i;
-        *nb += i < N;
-    }
+     * positions are its largest array). */
+    if (ok)
+        *nb = sort_blocks(un, pos, N, pend, maxp, maxc > 0, NULL, &mixed_any);
     *bs = il_xcalloc(*nb + 1, sizeof **bs);
-    for (size_t i = 0, b = 0; i < N && ok; i++)
-        if (i == 0 || il_upass(un, pos[i]) != il_upass(un, pos[i - 1]) ||
-            un->cell[pos[i]] != un->cell[pos[i - 1]])
-            (*bs)[b++] = i;
+    if (ok)
+        sort_blocks(un, pos, N, pend, maxp, maxc > 0, *bs, &mixed_any);
+    free(pend);
     (*bs)[*nb] = N;
     if (!ok || *nb < 1 || !mixed_any) {
         *none = ok && *nb >= 1;
@@ -1251,16 +1331,13 @@ il_exch_cmp_text(const struct il_opts *o, const struct il_setups *s, char *buf, 
 {
     if (s->exch_blocks)
         snprintf(buf, n,
-                 "the two sides exchanged only within each (%s, pass) block, as "
-                 "the sweep's "
-                 "randomization could have exchanged them (%zu passes, label %s): "
-                 "drift between "
+                 "the two sides exchanged only within each (%s, pass) block, as the sweep's "
+                 "randomization could have exchanged them (%zu passes, label %s): drift between "
                  "passes cancels in the blocks' contrasts",
                  o->d_label[0], s->passes, o->passes);
     else
         snprintf(buf, n,
-                 "the runs of the two sides exchanged freely within each %s, which "
-                 "assumes that "
+                 "the runs of the two sides exchanged freely within each %s, which assumes that "
                  "a setup's runs are exchangeable: no drift between them (%s)",
                  o->d_label[0],
                  !o->passes    ? "--passes none"
@@ -1273,17 +1350,14 @@ il_exch_group_text(const struct il_opts *o, const struct il_gsetups *s, char *bu
 {
     if (s->blocked)
         snprintf(buf, n,
-                 "runs exchanged across setups only within each pass (label %s, "
-                 "%zu passes%s), "
-                 "each divided by its block's level, so that drift between passes "
-                 "cancels",
+                 "runs exchanged across setups only within each pass (label %s, %zu passes%s), "
+                 "each divided by its block's level, so that drift between passes cancels",
                  o->passes, s->passes,
                  s->nblocks > s->passes ? "; and within one value of the sweep's other factors"
                                         : "");
     else
         snprintf(buf, n,
-                 "runs exchanged freely across setups, which assumes that runs are "
-                 "exchangeable: "
+                 "runs exchanged freely across setups, which assumes that runs are exchangeable: "
                  "no drift between them (%s)",
                  !o->passes    ? "--passes none"
                  : s->free_why ? s->free_why

@@ -445,8 +445,7 @@ subset(const struct il_estimator *e, const struct il_units *un, const unsigned c
             memcpy(out->pass16 + o, un->pass16 + un->off[u], un->n[u] * sizeof *out->pass16);
         if (out->cell && !all)
             memcpy(out->cell + o, un->cell + un->off[u], un->n[u] * sizeof *out->cell);
-        out->mean[j] = il_mean(out->x + o, un->n[u]);
-        out->est[j] = il_estimate(e, out->x + o, un->n[u], scratch);
+        out->est[j] = il_estimate_mean(e, out->x + o, un->n[u], scratch, &out->mean[j]);
         o += un->n[u];
         j++;
     }
@@ -487,10 +486,12 @@ equal_within(const struct il_units *sub)
  * not run (the runs do not vary within setups; an estimate not positive),
  * is untested, with why: every untested group says why. */
 static void
-untestable(const struct il_opts *o, const struct il_units *sub, struct il_gsetups *s, int blocked)
+untestable(const struct il_opts *o, const struct il_units *sub, struct il_gsetups *s,
+           const uint32_t *pos, const size_t *bs, size_t nb)
 {
     struct il_minp mp;
-    if (s->has_test && il_minp_group(sub, blocked, &mp) > IL_PERM_ALPHA) {
+    int blocked = pos != NULL;
+    if (s->has_test && il_minp_group(sub, pos, bs, nb, &mp) > IL_PERM_ALPHA) {
         s->has_test = 0;
         il_minp_why(&mp, sub->k, blocked ? s->passes : 0, s->why_buf, sizeof s->why_buf);
         s->why = s->why_buf;
@@ -535,8 +536,8 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
         if (il_block_normalize(&o->est, sub->x, pos, bs, nb) == 0) {
             double *scratch = il_xcalloc(maxn, sizeof *scratch); /* a unit's runs */
             for (size_t u = 0; u < sub->k; u++) {
-                sub->mean[u] = il_mean(sub->x + sub->off[u], sub->n[u]);
-                sub->est[u] = il_estimate(&o->est, sub->x + sub->off[u], sub->n[u], scratch);
+                sub->est[u] = il_estimate_mean(&o->est, sub->x + sub->off[u], sub->n[u], scratch,
+                                               &sub->mean[u]);
             }
             free(scratch);
             s->blocked = 1;
@@ -560,12 +561,11 @@ test_units(const struct il_report *r, struct il_units *sub, struct il_gsetups *s
         }
     s->p = perm_p(&o->est, sub, pos, bs, pos ? nb : 0, P, o->seed, &s->crit, qp, nq);
     s->has_test = isfinite(s->p);
-    /* the blocks freed first: il_minp_group makes its own (two sets of
-     * a group's positions at once were the group phase's peak) */
-    int blocked = pos != NULL;
+    /* the test's blocks, il_minp_group's too (it had made its own, after
+     * these were freed: two sets at once were the group phase's peak) */
+    untestable(o, sub, s, pos, bs, nb);
     free(pos);
     free(bs);
-    untestable(o, sub, s, blocked);
 }
 
 static void

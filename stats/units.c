@@ -228,8 +228,7 @@ il_units_build(struct il_data *d, const struct il_group *g, enum il_dkind kind, 
     double *scratch = il_xcalloc(maxn, sizeof *scratch); /* a unit's runs */
     for (j = 0; j < k; j++) {
         const double *x = u->x + u->off[j];
-        u->mean[j] = il_mean(x, u->n[j]);
-        u->est[j] = il_estimate(e, x, u->n[j], scratch);
+        u->est[j] = il_estimate_mean(e, x, u->n[j], scratch, &u->mean[j]);
         if (kind == IL_D_CROSSED) {
             /* A cell's name: both values, "64/r07". */
             const char *a = il_str(&d->st, u->fa[j]), *b = il_str(&d->st, u->fb[j]);

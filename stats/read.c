@@ -419,10 +419,45 @@ append_col(void *a, size_t n0, size_t cap, void **b, size_t n2, size_t size)
     return a;
 }
 
+/* A join of d2's records after d's n0 (room for cap) on one or two
+ * threads: each of the values' columns, then each label's column, is one
+ * thread's; the labels are taken in turn (next) by the two. */
+struct join_recs {
+    struct il_data *d, *d2;
+    const uint32_t *map;
+    size_t n0, cap;
+    size_t next; /* the next label slot to join (atomic) */
+};
+
+/* Label slots of j, taken in turn, until none is left. */
 static void
-join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
+join_labels(struct join_recs *j)
 {
-    size_t n = d->n + d2->n, n0 = d->n, cap = d->cap;
+    struct il_data *d = j->d, *d2 = j->d2;
+    size_t n0 = j->n0, cap = j->cap, n = n0 + d2->n, room = n > cap ? n : cap;
+    size_t s;
+    while ((s = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < d->nslots) {
+        /* the second half's values as the first half's ids (map), added
+         * record by record as push adds them: one value in both halves is
+         * still no column */
+        if (n > cap && d->labn[s])
+            d->labn[s] = il_xrealloc(d->labn[s], n * sizeof *d->labn[s]);
+        if (n > cap && d->labc[s])
+            d->labc[s] = il_xrealloc(d->labc[s], n * sizeof *d->labc[s]);
+        if (!il_lab_append(d, s, n0, d2, j->map))
+            for (size_t i = 0; i < d2->n; i++)
+                il_lab_set(d, s, n0 + i, j->map[il_lab(d2, i, s)], room);
+        il_lab_free(d2, s);
+    }
+}
+
+/* The values' columns of j, then label slots. */
+static void *
+join_cols(void *arg)
+{
+    struct join_recs *j = arg;
+    struct il_data *d = j->d, *d2 = j->d2;
+    size_t n0 = j->n0, cap = j->cap, n = n0 + d2->n;
     d->val = append_col(d->val, n0, cap, (void **)&d2->val, d2->n, sizeof *d->val);
     d->den = append_col(d->den, n0, cap, (void **)&d2->den, d2->n, sizeof *d->den);
     if (d2->ivcol) {
@@ -444,19 +479,26 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
     d->flag = append_col(d->flag, n0, cap, (void **)&d2->flag, d2->n, sizeof *d->flag);
     d->env = append_col(d->env, n0, cap, (void **)&d2->env, d2->n, sizeof *d->env);
     d->wall = append_col(d->wall, n0, cap, (void **)&d2->wall, d2->n, sizeof *d->wall);
-    for (size_t s = 0; s < d->nslots && d2->n; s++) {
-        /* the second half's values as the first half's ids (map), added
-         * record by record as push adds them: one value in both halves is
-         * still no column */
-        size_t room = n > cap ? n : cap;
-        if (n > cap && d->labn[s])
-            d->labn[s] = il_xrealloc(d->labn[s], n * sizeof *d->labn[s]);
-        if (n > cap && d->labc[s])
-            d->labc[s] = il_xrealloc(d->labc[s], n * sizeof *d->labc[s]);
-        if (!il_lab_append(d, s, n0, d2, map))
-            for (size_t i = 0; i < d2->n; i++)
-                il_lab_set(d, s, n0 + i, map[il_lab(d2, i, s)], room);
-        il_lab_free(d2, s);
+    join_labels(j);
+    return NULL;
+}
+
+/* Records of a part from which its join runs on two threads. */
+#define IL_JOIN_SPLIT 100000
+
+static void
+join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
+{
+    size_t n = d->n + d2->n, cap = d->cap;
+    struct join_recs j = {d, d2, map, d->n, cap, d2->n ? 0 : d->nslots};
+    pthread_t t;
+    int two =
+        d2->n >= IL_JOIN_SPLIT && il_two_cpus() && pthread_create(&t, NULL, join_cols, &j) == 0;
+    if (two) {
+        join_labels(&j);
+        pthread_join(t, NULL);
+    } else {
+        join_cols(&j);
     }
     if (n > cap)
         d->cap = n;

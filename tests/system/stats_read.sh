@@ -437,6 +437,12 @@ if built; then
 		same "$slow half slow: one bad line near the end" "$T/l.jsonl" --json --by system
 	done
 	assert_match "$(tail -c 40 "$T/p.jsonl")" 'all_ticks":11000}}$' "the last line without its newline"
+	# parts of more than IL_JOIN_SPLIT (100,000) records: their join's
+	# columns and labels on two threads
+	parts 250000 second many >"$T/p.jsonl"
+	same "250,000 records: table" "$T/p.jsonl" --by system
+	same "250,000 records: labels of one value, then more" "$T/p.jsonl" --json --by phase,late
+	same "250,000 records: json, design" "$T/p.jsonl" --json --compare system=A --setup setup
 	# a file smaller than one take (256 KiB), and an empty one
 	head -n 300 "$T/p.jsonl" >"$T/small.jsonl"
 	same "smaller than a take" "$T/small.jsonl" --by system

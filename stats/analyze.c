@@ -187,7 +187,8 @@ il_group_intervals(struct il_report *r)
             il_dvar_free(&v);
             continue;
         }
-        s->est = il_estimate(&o->est, gr->x, gr->n, sorted);
+        /* the mean: il_summarize's of the same values (describe_group) */
+        s->est = o->est.kind == IL_EST_MEAN ? s->mean : il_estimate(&o->est, gr->x, gr->n, sorted);
         switch (o->est.kind) {
         case IL_EST_MEAN:
             s->ci_method = "t";

@@ -21,6 +21,13 @@
  * libio/genops.c, stdlib/exit.c and cxa_atexit.c are read again. */
 #define IL_GLIBC_MIN 34
 #define IL_GLIBC_MAX 42
+/* The first whose _IO_cleanup, at the very end of exit(), locks every
+ * stream, waiting for it, read-only ones included: bminor/glibc af130d27
+ * "Always do locking when accessing streams" (bug 15142), committed
+ * 2023-07-03, first released in 2.38.  Before it, _IO_cleanup flushed
+ * without locks and tried each lock twice before unbuffering
+ * (_IO_flush_all_lockp (0), MAXTRIES in libio/genops.c). */
+#define IL_GLIBC_CLEANUP_LOCKS 38
 
 /*
  * In the constructor: is this a glibc the library supports?  1 if so;
@@ -43,8 +50,10 @@ il_glibc_check(void)
     if (*p == '.')
         for (p++; *p >= '0' && *p <= '9'; p++)
             minor = 10 * minor + (*p - '0');
-    if (major == 2 && minor >= IL_GLIBC_MIN && minor <= IL_GLIBC_MAX)
+    if (major == 2 && minor >= IL_GLIBC_MIN && minor <= IL_GLIBC_MAX) {
+        il.cleanup_locks = minor >= IL_GLIBC_CLEANUP_LOCKS;
         return 1;
+    }
     il_msg("glibc ", v ? v : "(unknown)",
            " is not one the library supports (2.34 to 2.42: it leans on their exit and stdio "
            "internals); it stands aside: nothing is measured, no record is written");
@@ -122,6 +131,12 @@ il_exit_flush(void)
  * holds a writable stream and may yet write into it: _IO_cleanup may
  * then write, block, raise SIGPIPE or call a fopencookie function that
  * waits for another thread (exit.c: exit_open, the record not certain).
+ * On a glibc whose _IO_cleanup waits for every stream's lock
+ * (il.cleanup_locks), a read-only stream another thread holds counts
+ * too: a thread blocked in fgets(stdin) holds stdin's lock, and
+ * _IO_cleanup waits for it as long as the read lasts, where the ender
+ * must not keep signals blocked (without us the process hangs there
+ * too, but a signal still ends it).
  * No stream is held past this check.  (Session 9 held every writable
  * stream to the end instead, so that _IO_cleanup would run none of the
  * program's code; its review found that an exit handler registered
@@ -134,10 +149,10 @@ int
 il_exit_open(void)
 {
     for (FILE *fp = il_io_list_all(); fp; fp = fp->_chain) {
-        if (fp->_flags & IL_IO_NO_WRITES)
+        if ((fp->_flags & IL_IO_NO_WRITES) && !il.cleanup_locks)
             continue;
         if (ftrylockfile(fp) != 0)
-            return 1; /* another thread's: it may yet write */
+            return 1; /* another thread's: it may yet write, or _IO_cleanup waits for it */
         int p = pending(fp);
         funlockfile(fp);
         if (p)

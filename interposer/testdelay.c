@@ -21,7 +21,9 @@
  *                back what was there (signals.c); a signal ends the delay
  *
  * The same variant takes IL_TEST_GLIBC=VERSION as the C library's version
- * (glibc.c), to test the library standing aside on one it does not know.
+ * (glibc.c), to test the library standing aside on one it does not know,
+ * and its exit path as on a newer glibc than the machine's (2.38 and
+ * later: _IO_cleanup waits for every stream's lock).
  */
 #include <string.h>
 #include <time.h>

@@ -141,6 +141,29 @@ assert_eq "$(nrec r.jsonl)" 1 "records"
 assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "status", "certain")]')" \
 	'["exit", 4, true]' "exit's record"
 
+try "glibc 2.38 and later: exit while a thread waits in fgets(stdin) gives a record that is not certain"
+# Their _IO_cleanup waits for every stream's lock, stdin's too (glibc
+# af130d27): the ender must not wait there with signals blocked, deaf to
+# SIGTERM, where without the library the process hangs but is killable.
+# This glibc is older (it does not wait); the delay library stands for
+# 2.41 (IL_TEST_GLIBC), and the record says the ending is not certain,
+# which it says only when the ender's signals work again after it.
+mkfifo in2
+exec 3<>in2
+rm -f r.jsonl
+"$E" stdin-reader 4 <in2 >out0 2>/dev/null
+rc0=$?
+IL_TEST_GLIBC=2.41 INTERLOPER_OUTPUT=r.jsonl timeout -s KILL 60 \
+	env LD_PRELOAD="$DL" "$E" stdin-reader 4 <in2 >out 2>/dev/null
+rc=$?
+exec 3>&-
+assert_eq "$rc0" 4 "status without the library"
+assert_eq "$rc" 4 "status with the library"
+assert_eq "$(cat out)" "$(cat out0)" "stdout"
+assert_eq "$(nrec r.jsonl)" 1 "records"
+assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "status", "certain")]')" \
+	'["exit", 4, false]' "exit's record"
+
 for mode in oneshot-view sysv-view; do
 	try "$mode: after a one-shot handler fired, sigaction shows what it would without the library"
 	rm -f r.jsonl

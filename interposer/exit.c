@@ -206,10 +206,11 @@ exit_entry(int status)
         il_block_forever(); /* an _exit or a fatal signal ends it; the lock stays held */
     }
     /* Output left to write (a stream another thread holds, which it may
-     * yet write into, or output pending) goes out in _IO_cleanup, after
-     * the record, and may block, raise SIGPIPE or call the program's
-     * fopencookie functions, which may wait for another thread's ending:
-     * then the program's signals work again, so that it stays as
+     * yet write into, output pending, or a fopencookie stream, into
+     * which any thread may yet write: glibc.c il_exit_open) goes out in
+     * _IO_cleanup, after the record, and may block, raise SIGPIPE or call
+     * the program's fopencookie functions, which may wait for another
+     * thread's ending: then the program's signals work again, so that it stays as
      * killable as without us, another thread's ending is let through
      * (il_end_yields), and the record says that the process may end
      * otherwise ("certain": false).  exit_open is stored before the

@@ -51,7 +51,7 @@ il_glibc_check(void)
         for (p++; *p >= '0' && *p <= '9'; p++)
             minor = 10 * minor + (*p - '0');
     if (major == 2 && minor >= IL_GLIBC_MIN && minor <= IL_GLIBC_MAX) {
-        il.cleanup_locks = minor >= IL_GLIBC_CLEANUP_LOCKS;
+        il.glibc_minor = minor;
         return 1;
     }
     il_msg("glibc ", v ? v : "(unknown)",
@@ -102,10 +102,46 @@ pending(FILE *fp)
     return fp->_IO_write_ptr > fp->_IO_write_base;
 }
 
+/* glibc's flags of a stream (libio/libio.h, the same since glibc 2.0):
+ * opened for reading only (nothing to flush in it), and unbuffered
+ * (_IO_cleanup leaves it alone but for output pending in it). */
+#define IL_IO_NO_WRITES 0x0008
+#define IL_IO_UNBUFFERED 0x0002
+/* glibc's mark of a fopencookie stream, fmemopen's included: _fileno -2
+ * (libio/iofopncook.c, 2.34 to 2.42).  The only streams through which
+ * _IO_cleanup runs the program's code: their write function, for output
+ * pending (_IO_flush_all), and their seek function, for input read ahead
+ * (_IO_unbuffer_all: _IO_SETBUF, then _IO_file_sync seeks back). */
+#define IL_IO_COOKIE (-2)
+
+/* A buffered fopencookie stream: _IO_cleanup may call its functions. */
+static int
+cookie_buffered(const FILE *fp)
+{
+    return fp->_fileno == IL_IO_COOKIE && !(fp->_flags & IL_IO_UNBUFFERED);
+}
+
+/* Input read ahead into a buffered fopencookie stream that was used
+ * (_mode set): _IO_unbuffer_all's setbuf would seek back through the
+ * program's seek function, as fflush does (both are _IO_file_sync). */
+static int
+cookie_read_ahead(const FILE *fp)
+{
+    return cookie_buffered(fp) && fp->_mode != 0 && fp->_IO_read_ptr != fp->_IO_read_end;
+}
+
+/* No fopencookie stream is open: 1 only once il_exit_flush walked every
+ * stream and found none (the list lock, held by the ender from before
+ * that walk to the end, keeps any from being opened). */
+static int no_cookies;
+
 void
 il_exit_flush(void)
 {
-    for (FILE *fp = il_io_list_all(); fp; fp = fp->_chain)
+    FILE *fp;
+    int fds = 0; /* every stream's descriptor or'ed: negative if any is -2 */
+    for (fp = il_io_list_all(); fp; fp = fp->_chain) {
+        fds |= fp->_fileno;
         if (pending(fp)) {
             /* A stream another thread holds, and every stream after it,
              * are left to _IO_cleanup, which flushes in this same order:
@@ -114,15 +150,33 @@ il_exit_flush(void)
              * the streams after it are never written, with us as without
              * (they were, before session 9: exitpaths cookie-end). */
             if (ftrylockfile(fp) != 0)
-                break;
+                return;
             fflush_unlocked(fp);
             funlockfile(fp);
         }
+    }
+    if (fds >= 0) {
+        no_cookies = 1; /* the common case, at no cost */
+        return;
+    }
+    /* Then what _IO_cleanup's _IO_unbuffer_all does next, in the same
+     * order, where it runs the program's code: a fopencookie stream's
+     * input read ahead is given back through its seek function (fflush
+     * syncs as setbuf does, and _IO_cleanup then finds nothing to give
+     * back).  Here, before the claim, that function may wait for another
+     * thread's _exit or signal, which ends the process as without us
+     * (review of session 9: in _IO_cleanup, past a certain record, it
+     * hung every run of exitpaths cookie-seek).  A stream another thread
+     * holds is left to _IO_cleanup, with the rest (il_exit_open). */
+    for (fp = il_io_list_all(); fp; fp = fp->_chain)
+        if (cookie_read_ahead(fp)) {
+            if (ftrylockfile(fp) != 0)
+                return;
+            if (cookie_read_ahead(fp))
+                fflush_unlocked(fp);
+            funlockfile(fp);
+        }
 }
-
-/* glibc's flag of a stream opened for reading only (libio/libio.h
- * _IO_NO_WRITES, the same since glibc 2.0): nothing to flush in it. */
-#define IL_IO_NO_WRITES 0x0008
 
 /*
  * Is output left for glibc's final _IO_cleanup?  Called by exit's ender
@@ -131,8 +185,16 @@ il_exit_flush(void)
  * holds a writable stream and may yet write into it: _IO_cleanup may
  * then write, block, raise SIGPIPE or call a fopencookie function that
  * waits for another thread (exit.c: exit_open, the record not certain).
+ * A buffered fopencookie stream counts whatever its state: any thread
+ * may still write into it, or read ahead, past the record (opening or
+ * closing a stream waits for the list lock, but writing does not), and
+ * _IO_cleanup would then call its functions, which may wait for another
+ * thread's ending (review of session 9: 2 of 150 adversarial runs hung,
+ * deaf to SIGTERM; exitpaths record-race after).  That is known here,
+ * where the program's writes are not: so the record is not certain
+ * whenever one is open at exit (fmemopen's are such streams too).
  * On a glibc whose _IO_cleanup waits for every stream's lock
- * (il.cleanup_locks), a read-only stream another thread holds counts
+ * (il.glibc_minor), a read-only stream another thread holds counts
  * too: a thread blocked in fgets(stdin) holds stdin's lock, and
  * _IO_cleanup waits for it as long as the read lasts, where the ender
  * must not keep signals blocked (without us the process hangs there
@@ -142,14 +204,21 @@ il_exit_flush(void)
  * program's code; its review found that an exit handler registered
  * before our constructor, which runs after our entries, then hung on
  * those locks whenever it waited for a thread that writes: a hang in
- * every run, where the one it closed was a rare race.  libinterloper(7)
- * lists the race as open.)
+ * every run, where the one it closed was a rare race.  Where that race
+ * runs the program's code, a fopencookie stream, the record is not
+ * certain now (above); libinterloper(7) lists what remains: output
+ * another thread writes after the record into any other stream.)
  */
 int
 il_exit_open(void)
 {
-    for (FILE *fp = il_io_list_all(); fp; fp = fp->_chain) {
-        if ((fp->_flags & IL_IO_NO_WRITES) && !il.cleanup_locks)
+    FILE *fp;
+    if (!no_cookies)
+        for (fp = il_io_list_all(); fp; fp = fp->_chain)
+            if (cookie_buffered(fp))
+                return 1; /* another thread may write or read into it past the record */
+    for (fp = il_io_list_all(); fp; fp = fp->_chain) {
+        if ((fp->_flags & IL_IO_NO_WRITES) && il.glibc_minor < IL_GLIBC_CLEANUP_LOCKS)
             continue;
         if (ftrylockfile(fp) != 0)
             return 1; /* another thread's: it may yet write, or _IO_cleanup waits for it */

@@ -183,8 +183,8 @@ struct il_state {
     volatile int exit_runners; /* threads admitted into glibc's exit() (exit.c) */
     volatile int exit_open;    /* exit's ender runs the program's code past its record
                                   (output remains): set before the record (exit.c) */
-    int cleanup_locks;         /* glibc's _IO_cleanup locks every stream, read-only
-                                  ones too (2.38 and later: glibc.c) */
+    int glibc_minor;           /* glibc 2.x's x: from 2.38 on, _IO_cleanup waits for
+                                  every stream's lock (glibc.c il_exit_open) */
     /* the thread whose main returned (il_self()), the ending "return" unless
      * it calls exit() since; a variable, not thread-local: thread-local
      * storage costs every process the loader's work for a TLS segment */

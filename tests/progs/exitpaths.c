@@ -37,6 +37,16 @@
  *             left; a thread writes into a fopencookie stream once PATH
  *             appears, and the stream's write function, called by exit's
  *             final flush in main, lets B end the process and waits for B
+ *   exitpaths cookie-seek r|r+   exit(0) after one character read from a
+ *             fopencookie stream (opened with that mode), so that input
+ *             read ahead is left in its buffer: glibc's final cleanup gives
+ *             it back through the stream's seek function, which, in the
+ *             main thread, lets B _exit(9) and waits for B for good
+ *   exitpaths cookie-late US   exit(0) while a thread, US microseconds
+ *             after main began it, writes into a buffered fopencookie
+ *             stream whose write function lets B _exit(9) and waits for B
+ *             (bench/exit-cookie.sh: the race that record-race after makes
+ *             certain)
  *   exitpaths stdin-reader N   exit(N) while a thread waits in fgets(stdin)
  *             (holding stdin's lock: the test gives it a stdin that stays
  *             silent)
@@ -245,6 +255,31 @@ cookie_write(void *cookie, const char *b, size_t n)
     return (ssize_t)n;
 }
 
+/* cookie-seek: the stream's read gives 'a's; its seek, in main, lets B
+ * end the process (cookie_end "_exit": 9) and waits for it */
+static pthread_t seek_main;
+
+static ssize_t
+cookie_read(void *cookie, char *b, size_t n)
+{
+    (void)cookie;
+    memset(b, 'a', n);
+    return (ssize_t)n;
+}
+
+static int
+cookie_seek(void *cookie, off64_t *off, int whence)
+{
+    (void)cookie;
+    (void)whence;
+    if (pthread_equal(pthread_self(), seek_main)) {
+        (void)!write(cookie_go[1], "g", 1);
+        pthread_join(cookie_ender, NULL); /* never returns: B ends the process */
+    }
+    *off = 0;
+    return 0;
+}
+
 /* record-race: the record file's appearance is the signal */
 static const char *race_path;
 static FILE *race_fp;
@@ -273,6 +308,27 @@ race_holder(void *arg)
     (void)!write(cookie_locked[1], "l", 1);
     wait_record();
     funlockfile(race_fp); /* for a glibc whose final flush takes the lock */
+    for (;;)
+        pause();
+    return NULL;
+}
+
+/* cookie-late: writes into race_fp once main has begun exit() and the
+ * given microseconds have passed */
+static volatile int late_exiting;
+
+static void *
+late_writer(void *arg)
+{
+    long us = (long)arg;
+    struct timespec t0, t;
+    while (!__atomic_load_n(&late_exiting, __ATOMIC_SEQ_CST))
+        ;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
+    fputc('x', race_fp); /* into the buffer, for exit's final flush */
     for (;;)
         pause();
     return NULL;
@@ -596,6 +652,16 @@ main(int argc, char **argv)
             abort();
         exit(0);
     }
+    if (!strcmp(m, "cookie-seek") && argc > 2) {
+        cookie_io_functions_t io = {cookie_read, NULL, cookie_seek, NULL};
+        FILE *fp = fopencookie(NULL, argv[2], io);
+        seek_main = pthread_self();
+        if (!fp || pipe(cookie_go) || fgetc(fp) != 'a' ||
+            pthread_create(&cookie_ender, NULL, cookie_end, "_exit"))
+            abort();
+        fflush(stdout);
+        exit(0);
+    }
     if (!strcmp(m, "record-race") && argc > 4) {
         int during = !strcmp(argv[2], "during");
         cookie_io_functions_t io = {NULL, cookie_write, NULL, NULL};
@@ -615,6 +681,18 @@ main(int argc, char **argv)
         } else if (pthread_create(&t, NULL, race_writer, NULL)) {
             abort();
         }
+        exit(0);
+    }
+    if (!strcmp(m, "cookie-late")) {
+        cookie_io_functions_t io = {NULL, cookie_write, NULL, NULL};
+        pthread_t t;
+        fflush(stdout);
+        race_fp = fopencookie(NULL, "w", io);
+        if (!race_fp || pipe(cookie_go) || setvbuf(race_fp, NULL, _IOFBF, 4096) ||
+            pthread_create(&cookie_ender, NULL, cookie_end, "_exit") ||
+            pthread_create(&t, NULL, late_writer, (void *)(long)n))
+            abort();
+        __atomic_store_n(&late_exiting, 1, __ATOMIC_SEQ_CST);
         exit(0);
     }
     if (!strcmp(m, "stdin-reader")) {

@@ -114,10 +114,16 @@ il_events_setup(void)
                                              PERF_COUNT_SW_CONTEXT_SWITCHES};
         static const char papi[][24] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
                                         "perf::CONTEXT-SWITCHES"};
+        /* a driver whose calibration of the defaults found the software
+         * ones (its floor line, run_spec.c: "perf default 3 ...") found no
+         * PMU on this machine: no probe */
+        static const char sw_line[] = "perf " IL_RUN_FLOOR_DEFAULT " 3 ";
+        _Static_assert(sizeof sw_config / sizeof sw_config[0] == 3, "sw_line's count");
+        int sw_known = il.run_floor && il_same_bytes(il.run_floor, sw_line, sizeof sw_line - 1);
         if (c->backend == IL_BACKEND_PAPI) {
             const char *n[] = {papi[0], papi[1], papi[2]};
             set_names(n, 3);
-        } else if (il_perf_has_pmu()) {
+        } else if (!sw_known && il_perf_has_pmu()) {
             const char *n[] = {hw[0], hw[1]};
             set_defaults(n, hw_config, PERF_TYPE_HARDWARE, 2);
         } else {

@@ -336,6 +336,28 @@ else
 	INTERLOPER_OUTPUT=bare.jsonl LD_PRELOAD="$LIB" "$P" hello >/dev/null
 	assert_eq "$(jget bare.jsonl 'r[0]["floor_source"]')" process "bare LD_PRELOAD: the process's own"
 fi
+try "a child whose driver found no PMU (its floor line: the software defaults) opens no cycles to look"
+# The library looks for a PMU with one perf_event_open of cycles before
+# choosing its default events; a driver's floor line for the three software
+# defaults says the driver found none on this machine.  Hand specs, so that
+# it holds on any machine.
+if ! command -v strace >/dev/null; then
+	skip "no strace here to see the child's perf_event_open"
+else
+	hw() { # FLOOR-LINE: the child's hardware perf_event_opens, then its events
+		printf 'interloper-run/1\npid 0\noutput %s/hw.jsonl\nsummary 0\nlabels {}\n%s' "$T" "$1" >"$T/hw.spec"
+		rm -f hw.jsonl
+		strace -f -e trace=perf_event_open -o trace.out -E INTERLOPER_RUN="$T/hw.spec" \
+			-E LD_PRELOAD="$LIB" "$P" hello >/dev/null 2>&1
+		echo "$(grep -c 'type=PERF_TYPE_HARDWARE' trace.out) $(jget hw.jsonl '",".join(r[0]["events"])')"
+	}
+	assert_eq "$(hw 'floor perf default 3 0 1 4 0 4 0
+')" "0 task-clock,page-faults,context-switches" "the software defaults, no probe"
+	assert_match "$(hw '')" '^[1-9]' "with no floor line: the probe"
+	assert_match "$(hw 'floor perf default 2 0 1 0 1
+')" '^[1-9]' "with the hardware defaults' line: the probe, as before"
+fi
+
 # shellcheck disable=SC2016 # the child's variable
 run --backend none -- sh -c 'cat "$INTERLOPER_RUN"' >spec.out
 assert_eq "$(grep -c '^floor ' spec.out)|$(last '.get("floor_source")')|$(last '["floor"]')" "0|null|{}" \

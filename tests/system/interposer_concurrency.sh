@@ -56,12 +56,17 @@ INTERLOPER_OUTPUT=b.jsonl LD_PRELOAD=$LIB /bin/true 2>b.err
 : >go
 wait
 INTERLOPER_OUTPUT=c.jsonl LD_PRELOAD=$LIB /bin/true 2>c.err
+INTERLOPER_OUTPUT=d.jsonl LD_PRELOAD=$LIB sh -c 'exec /bin/true' 2>d.err
 SH
 	assert_eq "$(jget a.jsonl '[x.get("others_measured") for x in r if x["argv"][0] == "sh"]')" "[true]" "A: B ran meanwhile"
 	assert_eq "$(jget a.jsonl '[x.get("others_measured") for x in r if x["argv"][0] != "sh"]')" \
 		"$(jget a.jsonl '[None for x in r if x["argv"][0] != "sh"]')" "A's counted children: part of A, no field"
 	assert_eq "$(jget b.jsonl 'r[0]["others_measured"]')" true "B: A was running"
-	assert_eq "$(jget c.jsonl 'r[0]["others_measured"]')" false "C: alone"
+	assert_eq "$(jget c.jsonl 'r[0]["others_measured"]')" false "C: alone (A's process ended: the kernel took it out)"
+	# the process goes on through an exec: the first image takes itself
+	# out there, and the second is alone too
+	assert_eq "$(jget d.jsonl '[(x["exit"]["how"], x["others_measured"]) for x in r]')" \
+		'[["exec", false], ["return", false]]' "D: an image and the one it execs, alone"
 	assert_match "$(cat b.err)" "^interloper: another program measured by interloper ran on this machine during this measurement" "B's stderr"
 	assert_eq "$(grep -c . a.err)" 1 "A's stderr: the one line"
 	assert_eq "$(wc -c <c.err | tr -d ' ')" 0 "C's stderr: nothing"

@@ -11,7 +11,7 @@
  * without its generality: the default version of a defined function or
  * object, searched in the objects' load order (the global scope's, for
  * the objects loaded at start), skipping this library, or, for the
- * functions it interposes (exit, __libc_start_main), starting after it
+ * functions it interposes (exit, __libc_start_main, on_exit), starting after it
  * (RTLD_NEXT).  A name this cannot resolve (an object with only a SysV
  * hash table, an IFUNC) is asked of dlsym, which is found the same way.
  *
@@ -47,8 +47,8 @@
 
 #pragma weak dl_iterate_phdr
 
-/* What is found: the first two after this library (RTLD_NEXT: it defines
- * them), the rest wherever first defined but here; dlsym, last, only when
+/* What is found: the first three after this library (RTLD_NEXT: it
+ * defines them), the rest wherever first defined but here; dlsym, last, only when
  * asked for (a name the tables cannot resolve, libpfm4 or PAPI, all
  * before main). */
 #define IL_BOUND(X)                                                                                \
@@ -68,7 +68,7 @@
     X(B_LIBC_VERSION, "gnu_get_libc_version")                                                      \
     X(B_ENVIRON, "__environ")                                                                      \
     X(B_DLSYM, "dlsym")
-#define B_NEXT B_ON_EXIT
+#define B_NEXT B_QUICK_EXIT
 
 /* The GNU hash of a name (the loader's dl_new_hash), of a string literal
  * of at most 24 characters, as a constant expression the compiler folds:
@@ -175,7 +175,7 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
     d.bloom = (const ElfW(Addr) *)(d.gnu + 4);
     d.buckets = (const uint32_t *)(d.bloom + d.gnu[2]);
     d.chain = d.buckets + d.nbuckets;
-    /* the names defined here too (exit, __libc_start_main) only past it,
+    /* the names defined here too (exit, __libc_start_main, on_exit) only past it,
      * and still left before */
     int k = s->lo, left = !s->past_self && k < B_NEXT;
     if (left)
@@ -242,8 +242,9 @@ dlsym(void *handle, const char *name)
     return ((void *(*)(void *, const char *))find_dlsym())(handle, name);
 }
 
-IL_HIDDEN int
-on_exit(void (*fn)(int, void *), void *arg)
+/* glibc's on_exit, for exit.c's hook of that name */
+int
+il_real_on_exit(void (*fn)(int, void *), void *arg)
 {
     return ((int (*)(void (*)(int, void *), void *))BOUND(B_ON_EXIT))(fn, arg);
 }

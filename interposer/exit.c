@@ -188,8 +188,12 @@ exit_entry(int status)
      * blocks (a pipe nobody reads) then blocks with every ending still
      * open to the program - SIGTERM or SIGPIPE ends the process and is
      * recorded as that signal, another thread's _exit wins - and the
-     * window after the record stays short. */
-    if (__atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) != il_self())
+     * window after the record stays short.  Not when an on_exit handler
+     * registered before our constructor is still to run (after our
+     * entries): without us its output, and the program's, go out after
+     * it, or never if it ends the process otherwise; the record then
+     * says it is not certain, and signals work after it (below). */
+    if (__atomic_load_n(&il.ender, __ATOMIC_SEQ_CST) != il_self() && !il.exit_early_handlers)
         il_exit_flush();
     il_sigset all = IL_SIGALL, old;
     il_sys_sigprocmask(SIG_BLOCK, &all, &old);
@@ -223,7 +227,10 @@ exit_entry(int status)
      * another thread writes after the record still goes out in
      * _IO_cleanup (libinterloper(7): a residue, and why no stream is
      * held, glibc.c il_exit_open). */
-    int open = il_exit_open();
+    /* an on_exit handler registered before our constructor runs after
+     * this record, in this thread: the program's code, as the final
+     * flush's fopencookie functions are */
+    int open = il.exit_early_handlers || il_exit_open();
     if (r == IL_CLAIMED)
         il.end_uncertain = open;
     if (open)
@@ -248,6 +255,26 @@ il_exit_record(int status, void *arg)
 {
     (void)arg;
     exit_entry(status);
+}
+
+/*
+ * on_exit(3).  Why hooked: our constructor registers its two entries
+ * through it, and so may another library's constructor that ran before
+ * ours.  A handler registered there is tied to no library, so glibc's
+ * exit() runs it after our entries, in exit's ender, past the record,
+ * where it may wait for another thread's ending (review of session 9);
+ * such a process is noted (il.exit_early_handlers), and exit_entry treats
+ * the handler as the program's code past its record.  It must register
+ * exactly what it is given, in the same order, may run before our
+ * constructor (glibc's on_exit is bound on first use), and never runs in
+ * a signal handler or _exit.
+ */
+IL_EXPORT int
+on_exit(void (*fn)(int, void *), void *arg)
+{
+    if (il.phase == IL_PHASE_LOADED && fn != il_exit_record && fn != il_exit_lock)
+        il.exit_early_handlers = 1;
+    return il_real_on_exit(fn, arg);
 }
 
 /* at_quick_exit entry (registered with __cxa_at_quick_exit, which glibc

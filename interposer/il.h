@@ -183,6 +183,8 @@ struct il_state {
     volatile int exit_runners; /* threads admitted into glibc's exit() (exit.c) */
     volatile int exit_open;    /* exit's ender runs the program's code past its record
                                   (output remains): set before the record (exit.c) */
+    int exit_early_handlers;   /* on_exit() before our constructor: a handler that
+                                  exit() runs after our entries (bind.c) */
     int glibc_minor;           /* glibc 2.x's x: from 2.38 on, _IO_cleanup waits for
                                   every stream's lock (glibc.c il_exit_open) */
     /* the thread whose main returned (il_self()), the ending "return" unless
@@ -434,8 +436,9 @@ il_floor_flags(const struct perf_event_attr *a)
 /* bind.c: what the library calls in libc, found before main without an
  * import each; the functions themselves are called by their own names */
 IL_HIDDEN void il_bind(void);
-IL_HIDDEN char **il_environ(void);               /* glibc's __environ */
-IL_HIDDEN struct _IO_FILE *il_io_list_all(void); /* glibc's _IO_list_all */
+IL_HIDDEN char **il_environ(void);                                 /* glibc's __environ */
+IL_HIDDEN struct _IO_FILE *il_io_list_all(void);                   /* glibc's _IO_list_all */
+IL_HIDDEN int il_real_on_exit(void (*fn)(int, void *), void *arg); /* glibc's on_exit */
 
 /* start.c */
 IL_HIDDEN void il_child_restart(void);

@@ -20,6 +20,9 @@
  *             to this library, so run after interloper's own entries),
  *             a handler that stops the worker and joins it; the worker
  *             says "worker: goodbye" on stdout, through stdio, as it stops
+ *   onexit_exit_
+ *             the same, but the worker, stopped, calls _exit(5): the
+ *             handler waits for good, and the worker ends the process
  * It says "early constructor" on stderr, so the tests can see the order.
  */
 #include <pthread.h>
@@ -119,7 +122,7 @@ exit3(void)
 /* onexit_worker: the handler runs in exit()'s thread after the record */
 static pthread_mutex_t w_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t w_cond = PTHREAD_COND_INITIALIZER;
-static int w_stop;
+static int w_stop, w_exit;
 static pthread_t w_thread;
 
 static void *
@@ -130,6 +133,8 @@ worker(void *arg)
     while (!w_stop)
         pthread_cond_wait(&w_cond, &w_lock);
     pthread_mutex_unlock(&w_lock);
+    if (w_exit)
+        _exit(5);
     printf("worker: goodbye\n");
     fflush(stdout);
     return NULL;
@@ -171,7 +176,8 @@ early(void)
             _exit(0);
         waitpid(p, NULL, 0);
     }
-    if (!strcmp(m, "onexit_worker") &&
+    w_exit = !strcmp(m, "onexit_exit_");
+    if ((w_exit || !strcmp(m, "onexit_worker")) &&
         (on_exit(stop_worker, NULL) || pthread_create(&w_thread, NULL, worker, NULL)))
         abort();
     if (!strcmp(m, "signal"))

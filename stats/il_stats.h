@@ -581,7 +581,7 @@ il_mean4(const double *x, size_t l, size_t uj, size_t ui, const double s[4], dou
 }
 /* Two doubles in one register (GCC's and clang's vector extension): each
  * lane's arithmetic is the scalar one, the same bits, two at a time
- * (setupfx.c's grid, perm.c's flips). */
+ * (perm.c's flips). */
 typedef double il_v2d __attribute__((vector_size(2 * sizeof(double))));
 
 static inline il_v2d
@@ -596,6 +596,32 @@ static inline void
 il_st2(double *p, il_v2d v)
 {
     memcpy(p, &v, sizeof v);
+}
+/* A function compiled twice, for AVX2 and for any x86-64, the one chosen
+ * as the program starts (GCC's and clang's target_clones, an ifunc):
+ * the permutation tests' exchanges, whose lanes give the same bits
+ * either way (setupfx.c's stat_grid, perm.c's flip_spreads).
+ * -DIL_NO_TARGET_CLONES builds the one for any x86-64 only (to compare
+ * the two). */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(IL_NO_TARGET_CLONES)
+#if __has_attribute(target_clones)
+#define IL_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef IL_TARGET_CLONES
+#define IL_TARGET_CLONES
+#endif
+/* Whether the machine has AVX2 (and the clones were built): a path of
+ * four-double vectors, which without AVX2 spill and run slower than
+ * pairs, is taken only then. */
+static inline int
+il_avx2(void)
+{
+#if defined(__x86_64__) && !defined(IL_NO_TARGET_CLONES)
+    return __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
 }
 double il_var(const double *x, size_t n, double mean); /* n - 1 divisor */
 /* The largest magnitude a value may have: sums of squares of any number

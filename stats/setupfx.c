@@ -156,34 +156,100 @@ grid_means8(const double *xt, size_t k, size_t nb, const size_t *row, size_t u0,
     il_st2(y + u0 + 6, s3 + c3 / n);
 }
 
+/* Four doubles in one value (one AVX2 register in stat_grid's clone for
+ * AVX2, the only one that runs grid16); each lane's arithmetic is the
+ * scalar one, the same bits.  Loaded and stored
+ * through a type of 8-byte alignment that may alias doubles (macros: a
+ * function returning one would change the ABI without AVX). */
+typedef double il_v4d __attribute__((vector_size(4 * sizeof(double))));
+typedef double il_v4du __attribute__((vector_size(4 * sizeof(double)), aligned(8), may_alias));
+#define ld4(p) (*(const il_v4du *)(p))
+#define st4(p, v) (*(il_v4du *)(p) = (v))
+
+/* The means of setups u0 .. u0 + 15 (il_mean's bits: each setup's sum of
+ * its runs in their order, then the sum of their differences from the
+ * first mean) into y, and then (when every one is positive, else 0
+ * returned) their sums of squares of relative deviations into su[0 ..
+ * 16) (stat()'s terms and sums, the same bits): four quads of setups
+ * side by side in named values (GCC had kept an array of them in
+ * memory, and each addition then waited on the last one's store), so
+ * that each pass over the runs has four chains of additions in flight
+ * (eight setups a pass, as before, waited on their additions' latency).
+ * Sixteen setups' runs are two cache lines of a block's row: read from
+ * memory in the first pass, then from the cache. */
+static inline __attribute__((always_inline)) int
+grid16(const double *xt, size_t k, size_t nb, const size_t *row, size_t u0, double *y, double *su)
+{
+    il_v4d z = {0, 0, 0, 0}, n = {(double)nb, (double)nb, (double)nb, (double)nb};
+    il_v4d s0 = z, s1 = z, s2 = z, s3 = z, c0 = z, c1 = z, c2 = z, c3 = z;
+    for (size_t i = 0; i < nb; i++) {
+        const double *x = xt + row[i] * k + u0;
+        __builtin_prefetch(x + 32); /* the lines two chunks on */
+        __builtin_prefetch(x + 40);
+        s0 += ld4(x);
+        s1 += ld4(x + 4);
+        s2 += ld4(x + 8);
+        s3 += ld4(x + 12);
+    }
+    s0 = s0 / n;
+    s1 = s1 / n;
+    s2 = s2 / n;
+    s3 = s3 / n;
+    for (size_t i = 0; i < nb; i++) {
+        const double *x = xt + row[i] * k + u0;
+        c0 += ld4(x) - s0;
+        c1 += ld4(x + 4) - s1;
+        c2 += ld4(x + 8) - s2;
+        c3 += ld4(x + 12) - s3;
+    }
+    il_v4d e0 = s0 + c0 / n, e1 = s1 + c1 / n, e2 = s2 + c2 / n, e3 = s3 + c3 / n;
+    st4(y + u0, e0);
+    st4(y + u0 + 4, e1);
+    st4(y + u0 + 8, e2);
+    st4(y + u0 + 12, e3);
+    for (size_t u = u0; u < u0 + 16; u++)
+        if (!(y[u] > 0))
+            return 0;
+    il_v4d one = {1, 1, 1, 1}, i0 = one / e0, i1 = one / e1, i2 = one / e2, i3 = one / e3;
+    il_v4d a0 = z, a1 = z, a2 = z, a3 = z;
+    for (size_t i = 0; i < nb; i++) {
+        const double *x = xt + row[i] * k + u0;
+        il_v4d t0 = (ld4(x) - e0) * i0, t1 = (ld4(x + 4) - e1) * i1;
+        il_v4d t2 = (ld4(x + 8) - e2) * i2, t3 = (ld4(x + 12) - e3) * i3;
+        a0 += t0 * t0;
+        a1 += t1 * t1;
+        a2 += t2 * t2;
+        a3 += t3 * t3;
+    }
+    st4(su, a0);
+    st4(su + 4, a1);
+    st4(su + 8, a2);
+    st4(su + 12, a3);
+    return 1;
+}
+
 /* stat() of the mean on the grid xt (k setups, nb runs each, row as
- * grid_blocks).  Eight setups at a time, so that their runs (nb cache
- * lines) are read from memory once and then from the cache: their
- * means, then their sums of squares for Q's pooled variance, four pairs
- * side by side (stat()'s terms and sums, the same bits). */
+ * grid_blocks): with AVX2 sixteen setups at a time (grid16, in the clone
+ * for AVX2), else eight (grid_means8 and four pairs of sums of squares:
+ * in two SSE2 registers a quad, sixteen setups spill and run slower),
+ * the rest one by one; stat()'s terms and sums, the same bits either
+ * way, their runs (cache lines) read from memory once and then from the
+ * cache. */
+IL_TARGET_CLONES
 static double
 stat_grid(const double *xt, size_t k, size_t nb, const size_t *row, double *y)
 {
-    double ss = 0, f = 0, sw = 0, swy = 0, n = (double)nb, su[8];
-    for (size_t u0 = 0; u0 < k; u0 += 8) {
-        size_t u1 = k - u0 < 8 ? k : u0 + 8;
-        int all = u1 - u0 == 8;
-        if (all)
+    double ss = 0, f = 0, sw = 0, swy = 0, n = (double)nb, su[16];
+    int wide = il_avx2();
+    for (size_t u0 = 0, w; u0 < k; u0 += w) {
+        w = wide && k - u0 >= 16 ? 16 : k - u0 >= 8 ? 8 : 1;
+        if (w == 16 && !grid16(xt, k, nb, row, u0, y, su))
+            return NAN;
+        if (w == 8) {
             grid_means8(xt, k, nb, row, u0, y);
-        else
-            for (size_t u = u0; u < u1; u++) {
-                double m = 0, c = 0;
-                for (size_t i = 0; i < nb; i++)
-                    m += xt[row[i] * k + u];
-                m = m / n;
-                for (size_t i = 0; i < nb; i++)
-                    c += xt[row[i] * k + u] - m;
-                y[u] = m + c / n;
-            }
-        for (size_t u = u0; u < u1; u++)
-            if (!(y[u] > 0))
-                return NAN;
-        if (all) {
+            for (size_t u = u0; u < u0 + 8; u++)
+                if (!(y[u] > 0))
+                    return NAN;
             il_v2d e0 = il_ld2(y + u0), e1 = il_ld2(y + u0 + 2), e2 = il_ld2(y + u0 + 4),
                    e3 = il_ld2(y + u0 + 6), a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0, one = {1, 1};
             il_v2d i0 = one / e0, i1 = one / e1, i2 = one / e2, i3 = one / e3;
@@ -200,18 +266,25 @@ stat_grid(const double *xt, size_t k, size_t nb, const size_t *row, double *y)
             il_st2(su + 2, a1);
             il_st2(su + 4, a2);
             il_st2(su + 6, a3);
-        } else {
-            for (size_t u = u0; u < u1; u++) {
-                double a = 0;
-                double inv = 1 / y[u];
-                for (size_t i = 0; i < nb; i++) {
-                    double t = (xt[row[i] * k + u] - y[u]) * inv;
-                    a += t * t;
-                }
-                su[u - u0] = a;
-            }
         }
-        for (size_t u = u0; u < u1; u++) {
+        if (w == 1) {
+            double m = 0, c = 0;
+            for (size_t i = 0; i < nb; i++)
+                m += xt[row[i] * k + u0];
+            m = m / n;
+            for (size_t i = 0; i < nb; i++)
+                c += xt[row[i] * k + u0] - m;
+            y[u0] = m + c / n;
+            if (!(y[u0] > 0))
+                return NAN;
+            double a = 0, inv = 1 / y[u0];
+            for (size_t i = 0; i < nb; i++) {
+                double t = (xt[row[i] * k + u0] - y[u0]) * inv;
+                a += t * t;
+            }
+            su[0] = a;
+        }
+        for (size_t u = u0; u < u0 + w; u++) {
             y[u] = log(y[u]);
             sw += n;
             swy += n * y[u];

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Records for tests/golden/setups_exchanges_json and setups_cells_json
-(python3 setups_exchanges.py setups|cells > DIR/input.jsonl; their expected
+"""Records for tests/golden/setups_exchanges_json, setups_cells_json and
+setups_grid_json (python3 setups_exchanges.py setups|cells|grid >
+DIR/input.jsonl; their expected
 from the build before the exchanges were rewritten, 70ca7ba): the comparison's and the
 group test's exchanges over units of unequal sizes (not a multiple of
 four), passes whose string ids are not in record order, tied contrasts
-(integer values), and cells (env_add within a layout).  Deterministic."""
+(integer values), cells (env_add within a layout), and a grid of 27
+setups.  Deterministic."""
 import json, random, sys
 
 def rec(labels, wall):
@@ -48,4 +50,18 @@ def cells(out):
                                   "rep": str(rep)}, v))
     out.write("\n".join(lines) + "\n")
 
-{"setups": setups, "cells": cells}[sys.argv[1]](sys.stdout)
+def grid(out):
+    # every setup once in every pass: the group test's grid (stat_grid),
+    # 27 setups = 16 + 8 + 3 of its paths
+    r = random.Random(27)
+    lines = []
+    for rep in range(10):
+        order = list(range(27))
+        r.shuffle(order)
+        for s in order:
+            for sys_ in r.sample(["A", "B"], 2):
+                v = 500 + 3 * (rep % 4) + (s % 5 == 0) * (sys_ == "A") + r.randint(0, 6)
+                lines.append(rec({"system": sys_, "setup": "g%02d" % s, "rep": str(rep)}, v))
+    out.write("\n".join(lines) + "\n")
+
+{"setups": setups, "cells": cells, "grid": grid}[sys.argv[1]](sys.stdout)

@@ -85,6 +85,8 @@ il_minp_pairs(const size_t *na, const size_t *nb, size_t k, struct il_minp *mp)
     return mp->minp;
 }
 
+enum { LF_N = 64 }; /* counts whose log n! il_minp_group keeps */
+
 /* Runs of unit a and b fall alike into every block: cnt rows equal. */
 static int
 rowcmp(const void *pa, const void *pb, void *arg)
@@ -107,35 +109,64 @@ il_minp_group(const struct il_units *un, const uint32_t *pos, const size_t *bs, 
     for (size_t u = 0; u < k; u++)
         for (size_t i = 0; i < un->n[u]; i++)
             unit[un->off[u] + i] = (uint32_t)u;
-    /* cnt[u * nb + b]: runs of unit u in block b */
+    /* cnt[b * k + u]: runs of unit u in block b, block by block (the
+     * count and the sums below read it in order: unit by unit, each sum
+     * was a cache miss a unit at ten million records) */
     size_t *cnt = il_xcalloc(k && nb ? k * nb : 1, sizeof *cnt);
     for (size_t b = 0; b < nb; b++) {
         size_t lo = pos ? bs[b] : 0, hi = pos ? bs[b + 1] : N;
         for (size_t i = lo; i < hi; i++)
-            cnt[unit[pos ? pos[i] : i] * nb + b]++;
+            cnt[b * k + unit[pos ? pos[i] : i]]++;
     }
+    /* log n! of the small counts, once (lgamma's values) */
+    double lf[LF_N];
+    for (size_t c = 0; c < LF_N; c++)
+        lf[c] = lgamma((double)c + 1);
     double logm = 0;
     for (size_t b = 0; b < nb; b++) {
         size_t n = 0;
         for (size_t u = 0; u < k; u++) {
-            n += cnt[u * nb + b];
-            logm -= lgamma((double)cnt[u * nb + b] + 1);
+            size_t c = cnt[b * k + u];
+            n += c;
+            logm -= c < LF_N ? lf[c] : lgamma((double)c + 1);
         }
         logm += lgamma((double)n + 1);
     }
-    /* the classes of units with equal rows */
-    size_t **row = il_xcalloc(k ? k : 1, sizeof *row);
-    for (size_t u = 0; u < k; u++)
-        row[u] = cnt + u * nb;
-    qsort_r(row, k, sizeof *row, rowcmp, &nb);
+    /* the classes of units with equal rows (a unit's counts over the
+     * blocks): one class of all when every block holds as many runs of
+     * each unit (a sweep's grid), else the rows sorted as memcmp orders
+     * them and the classes' log c! added in that order */
+    int one = 1;
+    for (size_t b = 0; b < nb && one; b++)
+        for (size_t u = 1; u < k && one; u++)
+            one = cnt[b * k + u] == cnt[b * k];
     double logg = 0;
-    for (size_t u = 0, c = 1; u < k; u++) {
-        if (u + 1 < k && memcmp(row[u], row[u + 1], nb * sizeof(size_t)) == 0) {
-            c++;
-            continue;
+    free(cnt);
+    if (one) {
+        logg += lgamma((double)k + 1);
+    } else {
+        /* counted again unit by unit (two tables at once would double
+         * the peak) */
+        size_t *rows = il_xcalloc(k && nb ? k * nb : 1, sizeof *rows);
+        for (size_t b = 0; b < nb; b++) {
+            size_t lo = pos ? bs[b] : 0, hi = pos ? bs[b + 1] : N;
+            for (size_t i = lo; i < hi; i++)
+                rows[unit[pos ? pos[i] : i] * nb + b]++;
         }
-        logg += lgamma((double)c + 1);
-        c = 1;
+        size_t **row = il_xcalloc(k ? k : 1, sizeof *row);
+        for (size_t u = 0; u < k; u++)
+            row[u] = rows + u * nb;
+        qsort_r(row, k, sizeof *row, rowcmp, &nb);
+        for (size_t u = 0, c = 1; u < k; u++) {
+            if (u + 1 < k && memcmp(row[u], row[u + 1], nb * sizeof(size_t)) == 0) {
+                c++;
+                continue;
+            }
+            logg += lgamma((double)c + 1);
+            c = 1;
+        }
+        free(row);
+        free(rows);
     }
     mp->minp = exp(logg - logm);
     size_t passes = 0;
@@ -143,8 +174,6 @@ il_minp_group(const struct il_units *un, const uint32_t *pos, const size_t *bs, 
         passes += b == 0 || il_upass(un, pos[bs[b]]) != il_upass(un, pos[bs[b - 1]]);
     if (passes)
         mp->passes = needed(logg, logm / (double)passes);
-    free(row);
-    free(cnt);
     free(unit);
     return mp->minp;
 }

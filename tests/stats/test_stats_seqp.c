@@ -7,6 +7,7 @@
  * threshold in every data set, the full test's p exactly when it did not
  * stop, the same p twice for one seed, a p that is valid under no effect
  * above 5% too (where it moves), and fewer exchanges under no effect.
+ * And il_minp_group's smallest p-value of a group's design.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,6 +146,80 @@ valid_and_shorter(void **state)
         fail_msg("%.0f exchanges on average under no effect, of 999", mean);
 }
 
+/* A group's units from their runs a pass, runs[u * nb + b] (passes 1 to
+ * nb, one cell); its minp blocked by pass (il_pass_blocks) and not. */
+static void
+minp_of(size_t k, size_t nb, const size_t *runs, double *blocked, double *free_)
+{
+    struct il_units un = {0};
+    size_t N = 0;
+    for (size_t i = 0; i < k * nb; i++)
+        N += runs[i];
+    un.k = k;
+    un.n = calloc(k, sizeof *un.n);
+    un.off = calloc(k, sizeof *un.off);
+    un.pass = calloc(N, sizeof *un.pass);
+    un.cell = calloc(N, sizeof *un.cell);
+    for (size_t u = 0, r = 0; u < k; u++) {
+        un.off[u] = r;
+        for (size_t b = 0; b < nb; b++)
+            for (size_t j = 0; j < runs[u * nb + b]; j++)
+                un.pass[r++] = (uint32_t)b + 1;
+        un.n[u] = r - un.off[u];
+    }
+    size_t *bs = NULL, nbk = 0;
+    int none = 0;
+    uint32_t *pos = il_pass_blocks(&un, &bs, &nbk, &none);
+    assert_non_null(pos);
+    assert_int_equal(nbk, nb);
+    struct il_minp mp;
+    *blocked = il_minp_group(&un, pos, bs, nbk, &mp);
+    *free_ = il_minp_group(&un, NULL, NULL, 0, &mp);
+    free(pos);
+    free(bs);
+    free(un.n);
+    free(un.off);
+    free(un.pass);
+    free(un.cell);
+}
+
+static void
+near(double got, double want)
+{
+    if (!(fabs(got - want) <= 1e-9 * want))
+        fail_msg("minp %.17g, expected %.17g", got, want);
+}
+
+/* The smallest p-value of a group's exchanges: one arrangement of the
+ * runs in its blocks over the arrangements that differ (units with the
+ * same runs in every block are alike): a grid, units of unequal runs,
+ * counts past the table of small log n!, and many units. */
+static void
+minp_group_designs(void **state)
+{
+    (void)state;
+    double b, f;
+    size_t grid[3 * 2] = {1, 1, 1, 1, 1, 1};
+    minp_of(3, 2, grid, &b, &f);
+    near(b, 1.0 / 6);  /* 3!^2 / 3!: one class of three */
+    near(f, 1.0 / 15); /* 6! / 2!^3 / 3! */
+    size_t uneq[3 * 2] = {2, 1, 1, 1, 1, 1};
+    minp_of(3, 2, uneq, &b, &f);
+    near(b, 2.0 / 72);  /* 4! / 2! x 3!, classes {u0} {u1, u2} */
+    near(f, 2.0 / 210); /* 7! / (3! 2! 2!) */
+    size_t big[2] = {70, 70};
+    minp_of(2, 1, big, &b, &f);
+    double want = exp(log(2.0) - (lgamma(141) - 2 * lgamma(71))); /* 2 / C(140, 70) */
+    near(b, want);
+    near(f, want);
+    size_t many[20 * 3];
+    for (size_t i = 0; i < 20 * 3; i++)
+        many[i] = 1;
+    minp_of(20, 3, many, &b, &f);
+    near(b, exp(-2 * lgamma(21))); /* 20!^3 / 20! */
+    near(f, exp(lgamma(21) - (lgamma(61) - 20 * lgamma(4))));
+}
+
 int
 main(void)
 {
@@ -152,6 +227,7 @@ main(void)
         cmocka_unit_test(stop_count),
         cmocka_unit_test(decisions_agree),
         cmocka_unit_test(valid_and_shorter),
+        cmocka_unit_test(minp_group_designs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

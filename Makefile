@@ -96,7 +96,7 @@ $(COMPLETION): $(TOOLS) $(STATS_TARGETS) scripts/completion.sh
 	sh scripts/completion.sh $(B)/libexec >$@.tmp
 	mv $@.tmp $@
 
-tests-build: all $(TEST_PROGS) $(UNIT_TESTS) $(LIB_DELAY)
+tests-build: all $(TEST_PROGS) $(UNIT_TESTS) $(LIB_DELAY) $(STATS_PARTS)
 
 # One idempotent step: root installs what is missing, anyone else is told
 # the exact command.

@@ -442,7 +442,7 @@ bad_line(struct rd *rd, const char *file, size_t line, const char *what, const c
     if (!rd->first.file)
         rd->first = b;
     if (rd->defer) {
-        /* the second half of a file: the join says it, in order */
+        /* a part of a file after its first: the join says it, in order */
         rd->stopped = rd->sel->strict;
         if (rd->nkept < IL_MAX_SHOWN)
             rd->kept[rd->nkept++] = b;

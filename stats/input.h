@@ -1,6 +1,6 @@
 /*
  * input.h: what the reading of records shares between input.c (one line)
- * and read.c (files, read in two halves by two threads, and joined).
+ * and read.c (files, read in parts by two threads, and joined).
  */
 #ifndef IL_INPUT_H
 #define IL_INPUT_H
@@ -95,8 +95,8 @@ struct rd {
     /* with want_labels: the label names' places in d->lv, by their
      * place in the labels object */
     size_t lvhint[IL_LV_HINTS];
-    /* The second half of a file (read.c): line numbers count from the
-     * half's start, and what would be said is kept for the join. */
+    /* A part of a file after its first (read.c): line numbers count from
+     * the part's start, and what would be said is kept for the join. */
     int defer;
     struct il_badline kept[IL_MAX_SHOWN]; /* its first bad lines */
     size_t nkept;

@@ -106,7 +106,8 @@ struct parts {
     const struct il_lines *src; /* the first part's, for il_lines_cut */
     const struct il_sel *sel;
     const char *file;
-    off_t max; /* the most taken at a time */
+    off_t min, max; /* the least and the most taken at a time */
+    off_t steal;    /* the least that one thread takes from the other */
     struct {
         off_t next, stop;
     } left[2];
@@ -115,18 +116,21 @@ struct parts {
 };
 
 /* What a thread takes of its range at a time: an eighth of what is left
- * (so that the last takes are short), at least IL_TAKE_MIN, at most max. */
+ * (so that the last takes are short), at least IL_TAKE_MIN, at most
+ * IL_TAKE_MAX; it takes from the other's range when 2 * IL_TAKE_MIN are
+ * left there.  The tests' variant (IL_TEST_PARTS, stats.mk) takes
+ * IL_TEST_TAKE bytes at a time instead (the rest of the line with them),
+ * and says on stderr how many parts it read. */
 #define IL_TAKE_MIN (256 * 1024)
-/* The least that one thread takes from the other's range. */
-#define IL_STEAL_MIN (2 * IL_TAKE_MIN)
+#define IL_TAKE_MAX (4 * 1024 * 1024)
 
 /* The end of a take from [next, stop): after a newline, or stop. */
 static off_t
 take_end(const struct parts *ps, off_t next, off_t stop)
 {
     off_t want = (stop - next) / 8;
-    if (want < IL_TAKE_MIN)
-        want = IL_TAKE_MIN;
+    if (want < ps->min)
+        want = ps->min;
     if (want > ps->max)
         want = ps->max;
     if (want >= stop - next)
@@ -155,6 +159,15 @@ new_part(struct parts *ps, off_t from)
     return p;
 }
 
+/* A part p that its thread has left: its read buffer is freed (the join
+ * reads only its rd and data); the first part's is the file's. */
+static void
+leave(struct part *p)
+{
+    if (p && p->rd->defer)
+        il_lines_close(&p->l);
+}
+
 /* Thread w's reading: its range, part p, then what it takes from the
  * other's, until nothing is left to take. */
 static void
@@ -181,23 +194,27 @@ read_parts(struct parts *ps, int w, struct part *p)
                 pthread_mutex_lock(&ps->mu);
                 ps->left[w].next = ps->left[w].stop;
                 pthread_mutex_unlock(&ps->mu);
+                leave(p);
                 p = NULL;
             }
             continue;
         }
         /* the second half of what the other has not taken */
         off_t onext = ps->left[!w].next, ostop = ps->left[!w].stop, mid = -1;
-        if (ostop - onext >= IL_STEAL_MIN)
+        if (ostop - onext >= ps->steal)
             mid = il_lines_cut(ps->src, onext + (ostop - onext) / 2);
         if (mid <= onext || mid >= ostop) {
             pthread_mutex_unlock(&ps->mu);
+            leave(p);
             return;
         }
         ps->left[!w].stop = mid;
         ps->left[w].next = mid;
         ps->left[w].stop = ostop;
+        struct part *left = p;
         p = new_part(ps, mid);
         pthread_mutex_unlock(&ps->mu);
+        leave(left);
     }
 }
 
@@ -234,7 +251,10 @@ read_file(struct rd *rd, const char *file)
     first.rd = rd;
     if (il_lines_open(&first.l, file) < 0)
         err(1, "%s", file);
-    off_t size = il_lines_size(&first.l), cut = size > 1 ? il_lines_cut(&first.l, size / 2) : -1;
+    /* the standard input is read from where it is, by one thread, even a
+     * regular file (review10a: `(read -r x; report -) < f`) */
+    off_t size = strcmp(file, "-") ? il_lines_size(&first.l) : -1,
+          cut = size > 1 ? il_lines_cut(&first.l, size / 2) : -1;
     if (cut < 0 || cut >= size || !il_two_cpus()) {
         read_lines(rd, &first.l, file, 1);
         il_lines_close(&first.l);
@@ -248,7 +268,13 @@ read_file(struct rd *rd, const char *file)
     ps.src = &first.l;
     ps.sel = rd->sel;
     ps.file = file;
-    ps.max = 4 * 1024 * 1024;
+    ps.min = IL_TAKE_MIN;
+    ps.max = IL_TAKE_MAX;
+#ifdef IL_TEST_PARTS
+    if (getenv("IL_TEST_TAKE"))
+        ps.min = ps.max = strtoll(getenv("IL_TEST_TAKE"), NULL, 10);
+#endif
+    ps.steal = 2 * ps.min;
     ps.left[0].stop = ps.left[1].next = cut;
     ps.left[1].stop = size;
     il_lines_range(&first.l, 0, 0);
@@ -272,6 +298,9 @@ read_file(struct rd *rd, const char *file)
         il_data_free(&h->d);
         free(h);
     }
+#ifdef IL_TEST_PARTS
+    fprintf(stderr, "il-test-parts: %zu\n", ps.n + 1);
+#endif
     free(ps.p);
     il_lines_close(&first.l);
     pthread_mutex_destroy(&ps.mu);
@@ -405,7 +434,7 @@ join_labvals(struct il_data *d, const struct il_data *d2, const uint32_t *map)
 
 /* Column a (n0 values of size bytes, room for cap) with the n2 values of
  * *b after them; *b is freed at once, so that the join holds at most one
- * column of the second half beside the whole. */
+ * column of the part beside the whole on each of its threads. */
 static void *
 append_col(void *a, size_t n0, size_t cap, void **b, size_t n2, size_t size)
 {
@@ -437,9 +466,9 @@ join_labels(struct join_recs *j)
     size_t n0 = j->n0, cap = j->cap, n = n0 + d2->n, room = n > cap ? n : cap;
     size_t s;
     while ((s = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < d->nslots) {
-        /* the second half's values as the first half's ids (map), added
-         * record by record as push adds them: one value in both halves is
-         * still no column */
+        /* the part's values as the ids of those before it (map), added
+         * record by record as push adds them: one value in both is still
+         * no column */
         if (n > cap && d->labn[s])
             d->labn[s] = il_xrealloc(d->labn[s], n * sizeof *d->labn[s]);
         if (n > cap && d->labc[s])
@@ -461,7 +490,7 @@ join_cols(void *arg)
     d->val = append_col(d->val, n0, cap, (void **)&d2->val, d2->n, sizeof *d->val);
     d->den = append_col(d->den, n0, cap, (void **)&d2->den, d2->n, sizeof *d->den);
     if (d2->ivcol) {
-        /* the second half needs the integer column: the first then too */
+        /* the part needs the integer column: those before it then too */
         int64_t *c = il_ival_column(d, cap);
         if (n > cap)
             c = d->ivcol = il_xrealloc(c, n * sizeof *c);
@@ -513,7 +542,7 @@ join(struct rd *rd, struct part *h, size_t line0)
     char buf[1024];
     if (rd->stopped)
         return;
-    /* What the second half would have said, in its order. */
+    /* What the part would have said, in its order. */
     for (size_t i = 0; i < r2->nkept; i++) {
         if (rd->sel->strict) {
             il_badline_text(&r2->kept[i], line0, buf, sizeof buf);
@@ -533,11 +562,11 @@ join(struct rd *rd, struct part *h, size_t line0)
     for (uint32_t id = 1; id < r2->events.n; id++)
         if (d->records + r2->ev_at[id] < IL_EVENT_SAMPLE)
             il_strtab_intern(&rd->events, il_str(&r2->events, id), r2->events.set.len[id - 1]);
-    /* the sweep's machine lines after the first half's (a start and its
-     * end pair across the halves) */
+    /* the sweep's machine lines after those before (a start and its end
+     * pair across parts) */
     for (size_t i = 0; i < r2->machine.n; i++)
         il_disturb_line(d, r2->machine.line[i], r2->machine.len[i]);
-    /* the second half's hosts after the first half's */
+    /* the part's hosts after those before it */
     for (size_t i = 0; i < d2->nrec_host; i++) {
         size_t j = 0;
         while (j < d->nrec_host && strcmp(d->rec_host[j], d2->rec_host[i]))

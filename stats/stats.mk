@@ -34,6 +34,17 @@ $(B)/libexec/interloper-%: $(B)/stats/%.o $(STATS_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATS_LIB) $(STATS_LIBS)
 
+# The tests' variant of report, whose reading in parts takes IL_TEST_TAKE
+# bytes at a time and says how many parts it read (stats/read.c,
+# IL_TEST_PARTS); report itself has no such knob.
+STATS_PARTS = $(B)/tests/interloper-report-parts
+$(B)/tests/parts/read.o: stats/read.c stats/il_stats.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DIL_TEST_PARTS $(ALL_CFLAGS) -Istats -c $< -o $@
+$(STATS_PARTS): $(B)/stats/report.o $(B)/tests/parts/read.o $(STATS_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/stats/report.o $(B)/tests/parts/read.o $(STATS_LIB) \
+		$(STATS_LIBS)
+
 # The scanner's suite again with tmpl.c's portable path (IL_TMPL_PORTABLE:
 # no SSE2), so that the path other targets build is tested here too; its
 # tmpl.o comes before the library's, which is then not linked.

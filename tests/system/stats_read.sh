@@ -42,6 +42,11 @@ records() {
 	done
 }
 
+# il_two: two CPUs or more to run on (a file is then read in parts)
+il_two() {
+	[ "$(nproc)" -ge 2 ]
+}
+
 # norm IN PATH OUT: IN with the lines named PATH:N as F:N, into OUT
 norm() {
 	sed "s|$2:\([0-9]\)|F:\1|g" "$1" >"$3"
@@ -383,9 +388,11 @@ fi
 # (longer than a take, at least IL_TAKE_MIN) at three quarters; lines
 # ending in CRLF; the last line without its newline.  BAD many: torn
 # lines, a value not a number and another schema every thousand lines or
-# so; BAD late: one torn line, at 95%.
+# so; BAD late: one torn line, at 95%.  A fourth argument nolong leaves
+# the long line out (a remainder whose middle falls in it cannot be split,
+# so that the steals the tests' variant is to show may not happen).
 parts() {
-	awk -v n="$1" -v slow="$2" -v bad="$3" '
+	awk -v n="$1" -v slow="$2" -v bad="$3" -v nolong="${4:-}" '
 	function rec(i, sys, v,   s, ph) {
 		ph = i < n * 3 / 5 ? "one" : i % 2 ? "two" : "three"
 		s = sprintf("{\"schema\":\"interloper/1\",\"version\":\"0.2.0\",\"labels\":{\"bench\":\"tr\",\"system\":\"%s\",\"setup\":\"e%d\",\"rep\":\"%d\",\"phase\":\"%s\"%s},", sys, i % 5, int(i / 10), ph, i >= n * 9 / 10 ? ",\"late\":\"yes\"" : "")
@@ -407,7 +414,7 @@ parts() {
 			else if (bad == "many" && i % 997 == 77) sub(/"interloper\/1"/, "\"interloper/9\"", s)
 			else if (bad == "late" && i == int(n * 19 / 20)) s = substr(s, 1, 150)
 			else if (i % 101 == 7) s = s "\r"
-			else if (i == int(n * 3 / 4)) s = "{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"A\",\"note\":\"" long "\"},\"times\":{\"wall_ns\":20}}"
+			else if (i == int(n * 3 / 4) && nolong == "") s = "{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"A\",\"note\":\"" long "\"},\"times\":{\"wall_ns\":20}}"
 			print s
 		}
 		printf "{\"schema\":\"interloper-sweep/1\",\"kind\":\"machine\",\"plan\":\"p1\",\"when\":\"end\",\"machine\":{\"cpus_online\":\"0-1\",\"loadavg\":[0.5,1,1],\"steal_ticks\":150,\"all_ticks\":11000}}"
@@ -446,11 +453,52 @@ if built; then
 	# a file smaller than one take (256 KiB), and an empty one
 	head -n 300 "$T/p.jsonl" >"$T/small.jsonl"
 	same "smaller than a take" "$T/small.jsonl" --by system
+	# the standard input, a regular file read from where it is (not in
+	# parts from its start: review10a)
+	(read -r _x && "$B/libexec/interloper-report" --by system -) <"$T/small.jsonl" >"$T/a.out" 2>"$T/a.err"
+	tail -n +2 "$T/small.jsonl" | "$B/libexec/interloper-report" --by system - >"$T/b.out" 2>"$T/b.err"
+	assert_true "stdin at an offset: from there on" cmp -s "$T/a.out" "$T/b.out"
+	assert_true "stdin at an offset: the same warnings" cmp -s "$T/a.err" "$T/b.err"
 	: >"$T/empty.jsonl"
 	same "an empty file" "$T/empty.jsonl"
 	assert_match "$(cat "$T/a.err")" "empty selection: no records in the input \(0 non-blank lines" "said"
 else
 	skip "the statistics programs are not built; run make"
+fi
+
+try "takes of one line or of 4 KiB in the tests' variant: many parts, as one reading"
+if built && [ -x "$B/tests/interloper-report-parts" ]; then
+	# build/tests/interloper-report-parts (stats.mk, IL_TEST_PARTS) takes
+	# IL_TEST_TAKE bytes at a time and steals from 2 * IL_TEST_TAKE left,
+	# so that parts are many whatever the timing, and says how many
+	if il_two; then
+		for slow in first second; do
+			parts 6000 "$slow" many nolong >"$T/v.jsonl"
+			for take in 1 4096; do
+				for args in "--by system" "--json --compare system=A --setup setup" "--by phase,late"; do
+					# shellcheck disable=SC2086 # the options, split
+					IL_TEST_TAKE=$take "$B/tests/interloper-report-parts" $args "$T/v.jsonl" >"$T/a.out" 2>"$T/a.err0"
+					_ra=$?
+					grep -v '^il-test-parts: ' "$T/a.err0" >"$T/a.err"
+					# shellcheck disable=SC2086,SC2002
+					cat "$T/v.jsonl" | "$B/libexec/interloper-report" $args - >"$T/b.out" 2>"$T/b.err"
+					assert_eq "$_ra" "$?" "$slow, takes of $take, $args: exit status"
+					n=$(sed -n 's/^il-test-parts: //p' "$T/a.err0")
+					assert_true "$slow, takes of $take, $args: parts taken from each other ($n)" test "${n:-0}" -ge 3
+					for _x in out err; do
+						norm "$T/a.$_x" "$T/v.jsonl" "$T/a.$_x.n"
+						norm "$T/b.$_x" - "$T/b.$_x.n"
+					done
+					assert_true "$slow, takes of $take, $args: the same output" cmp -s "$T/a.out.n" "$T/b.out.n"
+					assert_true "$slow, takes of $take, $args: the same warnings" cmp -s "$T/a.err.n" "$T/b.err.n"
+				done
+			done
+		done
+	else
+		skip "one CPU: a file is read by one thread"
+	fi
+else
+	skip "the tests' variant is not built; run make tests-build"
 fi
 
 _finish_case

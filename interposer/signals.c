@@ -128,72 +128,6 @@ view_of(int sig)
     return sa;
 }
 
-/* The install in progress (il_signals_install): the signal being
- * installed, the thread installing it, and the disposition the kernel
- * returned for it. */
-struct ksigaction {
-    void *handler;
-    unsigned long flags;
-    void *restorer;
-    il_sigset mask;
-};
-static int installing;
-static uintptr_t installer;
-static struct ksigaction install_prev;
-static int install(int sig, const struct ksigaction *k, struct ksigaction *prev);
-static void put_back(int sig, struct ksigaction *prev);
-static void il_on_signal(int sig, siginfo_t *info, void *uctx);
-
-/* Would the install keep our handler for a signal that had prev? */
-static int
-keeps(const struct ksigaction *prev)
-{
-    return prev->handler == (void *)SIG_DFL && !(prev->flags & SA_SIGINFO);
-}
-
-/*
- * Our handler ran for a signal the library does not hold, or does not
- * hold yet: returns 1 when it is ours after all, else 0 once the signal
- * is passed on to the disposition the kernel has for it now.
- *
- * Signals are not blocked while il_signals_install installs ours (two
- * system calls fewer in every process), so one may arrive between the
- * system call that installs our handler and the one that puts back what
- * was there (SIG_IGN, or a handler another library's constructor set).
- * In the thread that installs, that is right after the first returned the
- * previous disposition (install_prev): put it back here.  Another thread
- * (one a constructor started) waits until the install has decided.  Then
- * the signal goes to what the kernel has now, as it would have without
- * us: a fault is left to happen again (returning re-runs the faulting
- * instruction), anything else is sent again to this thread with the same
- * siginfo (rt_tgsigqueueinfo), to arrive once the handler returns.  A
- * handler the program installed later, or a moment of the sigaction hook
- * in another thread, take the same way: whatever the kernel has for the
- * signal gets it.
- */
-static int
-not_held(int sig, siginfo_t *info, int fault)
-{
-    if (__atomic_load_n(&installing, __ATOMIC_SEQ_CST) == sig && installer == il_self()) {
-        if (keeps(&install_prev))
-            return 1;
-        put_back(sig, &install_prev);
-        __atomic_store_n(&installing, 0, __ATOMIC_SEQ_CST); /* put back: the loop need not */
-    } else {
-        while (__atomic_load_n(&installing, __ATOMIC_SEQ_CST) == sig)
-            il_sys_sched_yield();
-        if (__atomic_load_n(&il.sig_ours[sig], __ATOMIC_SEQ_CST))
-            return 1;
-        struct ksigaction cur;
-        if (il_sc6(SYS_rt_sigaction, sig, 0, (long)&cur, 8, 0, 0) == 0 &&
-            cur.handler == (void *)il_on_signal)
-            return 1; /* ours in the kernel: held after all */
-    }
-    if (!fault && info)
-        il_sc6(SYS_rt_tgsigqueueinfo, il_sys_getpid(), il_sys_gettid(), sig, (long)info, 0, 0);
-    return 0;
-}
-
 static int
 signal_work(int sig, char **unused1, char **unused2)
 {
@@ -210,10 +144,6 @@ il_on_signal(int sig, siginfo_t *info, void *uctx)
     int mine = il_measured(); /* not a vfork child sharing our memory */
     int fault = info && info->si_code > 0 &&
                 (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE);
-    if (!il.sig_ours[sig] && !not_held(sig, info, fault)) {
-        errno = saved;
-        return;
-    }
     int free_ = 0;
     if (__atomic_compare_exchange_n(&handler_stack_taken, &free_, 1, 0, __ATOMIC_SEQ_CST,
                                     __ATOMIC_SEQ_CST)) {
@@ -283,16 +213,24 @@ il_oneshot(int sig, siginfo_t *info, void *uctx)
         h.sa_handler(sig);
 }
 
-/* The kernel's struct sigaction (above): installing our handler with the
- * raw system call costs a tenth of glibc's wrapper, in every process. */
-/* Our handler for sig, as k (our_kaction) has it; prev gets what was there. */
+/* The kernel's struct sigaction: installing our handler with the raw
+ * system call costs a tenth of glibc's wrapper, in every process. */
+struct ksigaction {
+    void *handler;
+    unsigned long flags;
+    void *restorer;
+    il_sigset mask;
+};
+
 static int
-install(int sig, const struct ksigaction *k, struct ksigaction *prev)
+install(int sig, struct ksigaction *prev)
 {
 #if defined(__x86_64__)
-    return il_sc6(SYS_rt_sigaction, sig, (long)k, (long)prev, 8, 0, 0) < 0 ? -1 : 0;
+    extern char il_restore_rt[];
+    struct ksigaction k = {(void *)il_on_signal, SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_RESTORER,
+                           il_restore_rt, IL_SIGALL};
+    return il_sc6(SYS_rt_sigaction, sig, (long)&k, (long)prev, 8, 0, 0) < 0 ? -1 : 0;
 #else
-    (void)k;
     struct sigaction sa, p;
     our_action(&sa);
     if (__sigaction(sig, &sa, &p) < 0)
@@ -323,50 +261,28 @@ il_signals_install(void)
     if (il.sig_installed)
         return;
     int pid1 = il.pid == 1;
-    struct ksigaction *prev = &install_prev;
-#if defined(__x86_64__)
-    /* built once: the same for every signal */
-    extern char il_restore_rt[];
-    struct ksigaction k = {(void *)il_on_signal, SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_RESTORER,
-                           il_restore_rt, IL_SIGALL};
-#else
-    struct ksigaction k = {0, 0, 0, 0};
-#endif
-    /* Install first and put back anything that was not SIG_DFL.  A signal
-     * that arrives in between finds our handler, which passes it on to
-     * what was there (not_held): signals stay unblocked, as the program
-     * has them.  (Elsewhere than x86-64 glibc's sigaction installs, and
-     * signals are blocked meanwhile, as before.) */
-#if !defined(__x86_64__)
+    struct ksigaction prev;
     il_sigset all = IL_SIGALL, old;
+    /* Install first and put back anything that was not SIG_DFL; with all
+     * signals blocked, nothing can arrive in between. */
     il_sys_sigprocmask(SIG_BLOCK, &all, &old);
-#endif
-    installer = il_self();
     for (size_t i = 0; i < sizeof held_signals; i++) {
         int sig = held_signals[i];
-        if (pid1 && !synchronous(sig))
-            continue;
-        /* release: in order for another thread (x86-64: a plain store);
-         * this thread's handler sees it in program order */
-        __atomic_store_n(&installing, sig, __ATOMIC_RELEASE);
-        if (install(sig, &k, prev) < 0)
+        if ((pid1 && !synchronous(sig)) || install(sig, &prev) < 0)
             continue;
         if (sig == SIGHUP) /* between the install and the decision (tests only) */
             IL_TEST_DELAY("install_hup");
         if (sig == SIGTERM)
             IL_TEST_DELAY("install_term");
-        if (keeps(prev)) {
-            il.sig_dfl_flags[sig] = (int)prev->flags;
-            __atomic_store_n(&il.sig_ours[sig], 1, __ATOMIC_RELEASE);
-        } else if (__atomic_load_n(&installing, __ATOMIC_ACQUIRE) == sig) {
-            put_back(sig, prev); /* unless the handler did (not_held) */
+        if (prev.handler == (void *)SIG_DFL && !(prev.flags & SA_SIGINFO)) {
+            il.sig_ours[sig] = 1;
+            il.sig_dfl_flags[sig] = (int)prev.flags;
+        } else {
+            put_back(sig, &prev);
         }
     }
-    __atomic_store_n(&installing, 0, __ATOMIC_RELEASE);
     il.sig_installed = 1;
-#if !defined(__x86_64__)
     il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
-#endif
 }
 
 /*

@@ -18,7 +18,8 @@
  *   install_hup, install_term
  *                right after our handler for SIGHUP (SIGTERM) is
  *                installed, before the install decides to keep it or put
- *                back what was there (signals.c); a signal ends the delay
+ *                back what was there (signals.c), with signals blocked:
+ *                a signal sent meanwhile waits until the delay is over
  *
  * The same variant takes IL_TEST_GLIBC=VERSION as the C library's version
  * (glibc.c), to test the library standing aside on one it does not know,

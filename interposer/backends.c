@@ -90,8 +90,41 @@ room_for_counters(int later)
     return 0;
 }
 
-void
-il_events_setup(void)
+/* Counted in the record of the process that forked us (il.counted_in,
+ * counted.c), under INTERLOPER_INHERIT=all: each event says so, and 1;
+ * else 0, and il.counted_in is no more. */
+static int
+counted_elsewhere(void)
+{
+    if (!il.counted_in || il.cfg.inherit != IL_INHERIT_ALL) {
+        il.counted_in = 0;
+        return 0;
+    }
+    char why[IL_ERRSHORT], *p = il_cat(why, "counted in the record of process ");
+    p = il_fmt_i64(p, il.counted_in);
+    il_cat(p, " (INTERLOPER_INHERIT=all)");
+    for (int i = 0; i < il.nev; i++)
+        il_strlcpy(il.ev[i].error, why, sizeof il.ev[i].error);
+    return 1;
+}
+
+/* The counters be opened before the marker was found: closed, and the
+ * events as if never opened (counted_elsewhere gave the reason). */
+static void
+counted_close(const struct il_backend *be)
+{
+    il_be_do(be, IL_BE_CLOSE);
+    il.be = &il_backend_none;
+    il.counts_children = 0;
+    for (int i = 0; i < il.nev; i++) {
+        il.ev[i].ok = 0;
+        il.ev[i].fd = -1;
+        il.ev[i].derived = 0;
+    }
+}
+
+static void
+events_setup(void)
 {
     struct il_config *c = &il.cfg;
     il.nev = 0;
@@ -133,16 +166,8 @@ il_events_setup(void)
     } else {
         set_names(c->events, c->nevents);
     }
-    if (il.counted_in && c->inherit == IL_INHERIT_ALL) {
-        /* the counters of the process that forked us count us (counted.c) */
-        char why[IL_ERRSHORT], *p = il_cat(why, "counted in the record of process ");
-        p = il_fmt_i64(p, il.counted_in);
-        il_cat(p, " (INTERLOPER_INHERIT=all)");
-        for (int i = 0; i < il.nev; i++)
-            il_strlcpy(il.ev[i].error, why, sizeof il.ev[i].error);
+    if (counted_elsewhere())
         return;
-    }
-    il.counted_in = 0;
     if (!room_for_counters(c->backend != IL_BACKEND_PAPI))
         return; /* said once; the events stay in the record, uncounted */
 
@@ -154,6 +179,12 @@ il_events_setup(void)
     const struct il_backend *first = &il_backend_perf;
     il_perf_encode(); /* the names, before the (async-signal-safe) perf backend opens */
     il_be_do(first, IL_BE_OPEN);
+    if (counted_elsewhere()) {
+        /* placing them, dup_high found the limit below IL_FD_MAX + 1 and
+         * a marker under it (il_counted_late) */
+        counted_close(first);
+        return;
+    }
     if (il.fd_top && !room_for_counters(0)) {
         il_be_do(first, IL_BE_CLOSE); /* placed under a limit too low after all */
         return;
@@ -204,6 +235,21 @@ il_events_setup(void)
         if (il_event_is_papi_name(il.ev[i].name) && why[0])
             il_strlcpy(il.ev[i].error, why, sizeof il.ev[i].error);
     }
+}
+
+/*
+ * The events and their counters, once, before main.  Then, where no
+ * counter was placed at IL_FD_MAX (none opened, PAPI's, the limit too low
+ * for counters), the counted-in marker may be just under a descriptor
+ * limit below it, not asked so far: il.counted_late(1) asks it
+ * (counted.c; NULL in the driver's floor line).
+ */
+void
+il_events_setup(void)
+{
+    events_setup();
+    if (il.counted_late && il.counted_late(1) && counted_elsewhere())
+        counted_close(il.be);
 }
 
 /* no INTERLOPER_ variable: a driver's children see none in their

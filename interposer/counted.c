@@ -119,6 +119,16 @@ preloads_us(char *const envp[])
     return 0;
 }
 
+/* Does the new image's environment say INTERLOPER_BACKEND=none? */
+static int
+backend_none(char *const envp[])
+{
+    for (char *const *e = envp; e && *e; e++)
+        if (!strncmp(*e, "INTERLOPER_BACKEND=", 19))
+            return !strcmp(*e + 19, "none");
+    return 0;
+}
+
 /* Is descriptor fd free, or one of our counters (which a forked child
  * still holds, close-on-exec, until the exec)? */
 static int
@@ -143,11 +153,11 @@ int
 il_counted_give(int dir, const char *path, int fd, char *const envp[])
 {
     pid_t who = counting();
-    /* only at IL_FD_MAX, where the new image looks without asking the
-     * limit: under a lower limit it counts itself */
     int top = il_fd_top();
-    if (!who || top != IL_FD_MAX || !preloads_us(envp) || !ours_or_free(top) ||
-        !loads_library(dir, path, fd, 2))
+    /* under a lower limit the new image looks only once it knows it, which
+     * one with INTERLOPER_BACKEND=none never asks (il_counted_late) */
+    if (!who || !preloads_us(envp) || (top < IL_FD_MAX && backend_none(envp)) ||
+        !ours_or_free(top) || !loads_library(dir, path, fd, 2))
         return -1;
     long m = IL_SC(SYS_memfd_create, "interloper-counted", MFD_CLOEXEC | MFD_ALLOW_SEALING, 0);
     if (m < 0)
@@ -161,20 +171,55 @@ il_counted_give(int dir, const char *path, int fd, char *const envp[])
     return fd2;
 }
 
-/*
- * In the constructor: is there a marker for us?  Take it (close it) in
- * any case, so that the program never sees it.
- */
-void
-il_counted_take(void)
+/* Is there a marker at top?  Take it (close it) in any case, so that the
+ * program never sees it; 1 if one was taken. */
+static int
+take_at(int top)
 {
-    int top = IL_FD_MAX; /* the limit not asked: il_counted_give gives it there only */
     struct stat st;
     int64_t v = 0;
     if (il_sys_fstat(top, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size != sizeof v ||
         il_sys_fcntl(top, F_GET_SEALS, 0) != SEALS)
-        return;
+        return 0;
     if (il_sys_pread(top, &v, sizeof v, 0) == (long)sizeof v && v > 0)
         il.counted_in = (pid_t)v;
     il_sys_close(top);
+    return 1;
+}
+
+/*
+ * In the constructor: a marker at IL_FD_MAX, where il_counted_give puts it
+ * under a descriptor limit above IL_FD_MAX (the usual 1024 and more).
+ * The limit is not asked here (one system call fewer in every process):
+ * under a lower one the marker is just under it, and il_counted_late
+ * looks there once the limit is known.
+ */
+void
+il_counted_take(void)
+{
+    take_at(IL_FD_MAX);
+}
+
+/*
+ * Before main (il.counted_late, set by start.c while the events are set
+ * up): under a descriptor limit below IL_FD_MAX + 1, take the marker just
+ * under the limit.  ask 0 (dup_high, when a placement at IL_FD_MAX finds
+ * the limit lower): only if the limit is known; ask 1 (il_events_setup, at
+ * its end): asked here if not, unless perf's counters were placed, which
+ * tried IL_FD_MAX first and so found the limit above it.  Once per process
+ * image; 1 if a marker with a pid was taken (il.counted_in).
+ */
+int
+il_counted_late(int ask)
+{
+    static int looked;
+    if (looked || il.counted_in || il.cfg.backend == IL_BACKEND_NONE)
+        return 0;
+    if (!il.fd_top) {
+        if (!ask || il.be == &il_backend_perf)
+            return 0;
+        il.fd_top = il_fd_top();
+    }
+    looked = 1;
+    return il.fd_top < IL_FD_MAX && take_at(il.fd_top) && il.counted_in;
 }

@@ -211,6 +211,9 @@ struct il_state {
     int inherit_thread_unsupported;
     int fd_top;  /* counters go at and below this descriptor */
     int fd_next; /* and the next one of ours goes here (il_fd_keep), 0 for fd_top */
+    /* before main: il_counted_late, which dup_high calls when it finds
+     * the limit below IL_FD_MAX + 1 (counted.c); else NULL */
+    int (*counted_late)(int ask);
 
     /* the measured window */
     struct timespec t0, t1, start_real;
@@ -409,6 +412,7 @@ IL_HIDDEN int il_exit_open(void);
 /* counted.c */
 IL_HIDDEN int il_counted_give(int dir, const char *path, int fd, char *const envp[]);
 IL_HIDDEN void il_counted_take(void);
+IL_HIDDEN int il_counted_late(int ask);
 
 /* others.c: another measured program at the same time */
 IL_HIDDEN void il_others_enter(void);

@@ -253,7 +253,8 @@ il_gettid(void)
  * limit, but not above 1023 (IL_FD_MAX), so that the kernel's table does
  * not grow and select(2) users are not surprised.  A system call: before
  * main nothing asks it unless a placement at IL_FD_MAX finds the limit
- * lower (dup_high), or a backend other than perf needs it. */
+ * lower (dup_high), or a backend other than perf needs it, or no counter
+ * was placed where a counted-in marker may wait (il_counted_late). */
 int
 il_fd_top(void)
 {
@@ -282,6 +283,8 @@ dup_high(int src, int top, int low)
             /* the limit is below top: IL_FD_MAX, taken without asking it,
              * or lowered since top was taken */
             top = il.fd_top;
+            if (il.counted_late) /* the counted-in marker may be at top */
+                il.counted_late(0);
             want = top + 1;
             continue;
         }

@@ -193,6 +193,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     if (il.cfg.debug)
         clock_gettime(CLOCK_MONOTONIC, &t);
     il.main_tid = pid; /* glibc calls main in the process's first thread */
+    il.counted_late = il_counted_late; /* before the first descriptor of ours is placed */
     il_setup_facts(argc, argv, envp);
     il_run_load();
     if (!il.run_machine)
@@ -207,6 +208,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
         il_keep_stderr();
     debug_step("setup facts and output", &t);
     il_events_setup();
+    il.counted_late = NULL; /* looked, or never will */
     debug_step("events", &t);
     il_heap_apply();
     il_signals_install();

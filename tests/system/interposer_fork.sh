@@ -39,6 +39,32 @@ assert_eq "$(jget r.jsonl '[x for x in r if x["argv"][0] == "sh"][0]["events"]["
 ls /proc/self/fd >fds0
 assert_eq "$(sort fds | tr '\n' ' ')" "$(sort fds0 | tr '\n' ' ')" "the child sees no descriptor of the library's"
 
+# Under a descriptor limit below 1024 the marker goes just under it, where
+# the new image looks only once it knows the limit (counted.c); 198e5c5's
+# library handed none there: each child counted itself, and both records
+# said others_measured, with a line on stderr per child.
+for lim in 1000 100; do
+	try "ulimit -n $lim, INHERIT=all: an exec'd child is still counted in its parent's record"
+	rm -f r.jsonl
+	(
+		# shellcheck disable=SC3045
+		ulimit -n "$lim"
+		ls /proc/self/fd >fds0
+		exec env INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" sh -c "$PROGS/probe busy 20 >/dev/null; ls /proc/self/fd >fds"
+	) >out 2>err
+	assert_eq "$(nrec r.jsonl)" 3 "records"
+	assert_eq "$(jget r.jsonl 'sorted(x["argv"][0] for x in r if x.get("counted_in"))')" \
+		"[\"$PROGS/probe\", \"ls\"]" "the children counted in"
+	assert_eq "$(jget r.jsonl '{x["counted_in"] for x in r if x.get("counted_in")} == {x["pid"] for x in r if x["argv"][0] == "sh"}')" true \
+		"counted_in is the shell's pid"
+	assert_eq "$(jget r.jsonl 'all(v["value"] is None and "counted in the record of process" in v["error"] for x in r if x["argv"][0] != "sh" for v in x["events"].values())')" true \
+		"the children's events say where they are counted"
+	assert_eq "$(jget r.jsonl '[x.get("others_measured") for x in r if x["argv"][0] == "sh"]')" "[false]" \
+		"the shell's record: no other measured program"
+	assert_eq "$(cat err)" "" "stderr"
+	assert_eq "$(sort fds | tr '\n' ' ')" "$(sort fds0 | tr '\n' ' ')" "the child sees no descriptor of the library's"
+done
+
 try "the marker never reaches a program that does not load the library"
 if ! printf 'int main(void){return 0;}\n' | cc -static -x c -o static - 2>/dev/null; then
 	skip "cannot link a static program here (libc.a missing)"

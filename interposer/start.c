@@ -105,6 +105,15 @@ counters_start(void)
     il_be_do(il.be, IL_BE_ENABLE);
 }
 
+/* INTERLOPER_STRICT or INTERLOPER_STACK_PIN (var) stops the process
+ * before main, and says so last. */
+static void
+stop_before_main(const char *var)
+{
+    il_msg(var, ": stopping before main with exit status 127", NULL);
+    il_sys_exit_group(127);
+}
+
 /*
  * Tell the user, once, on stderr, about every problem found before main:
  * one line each, naming the variable and its value.  Problems with events
@@ -219,20 +228,22 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     il.main_tail = tail;
     il_main_stack(tail ? glibc_sp : glibc_sp - IL_CALL_GAP);
     il.main_residue = tail || il.stack_pinned ? 0 : IL_CALL_GAP;
+    /* the stops before main come before others.c counts this image in: a
+     * process that never runs main is no other measurement */
+    int problems = report_problems();
+    if (il.pin_failed)
+        stop_before_main(IL_V_STACK_PIN);
+    if (il.cfg.strict && problems)
+        stop_before_main(IL_V_STRICT);
     il_others_enter(); /* two system calls; before the prefix, which asks whether alone */
+    int late = il.nlate;
     if (il_record_prefix() < 0)
         il_late_error("cannot map the record buffer; no record will be written", "");
+    for (int i = late; i < il.nlate; i++)
+        il_msg(il.late_errors[i], NULL, NULL); /* the prefix's: said here */
+    if (il.cfg.strict && il.nlate > late)
+        stop_before_main(IL_V_STRICT);
     debug_step("record prefix", &t);
-
-    int problems = report_problems();
-    if (il.pin_failed) {
-        il_msg(IL_V_STACK_PIN ": stopping before main with exit status 127", NULL, NULL);
-        il_sys_exit_group(127);
-    }
-    if (il.cfg.strict && problems) {
-        il_msg(IL_V_STRICT ": stopping before main with exit status 127", NULL, NULL);
-        il_sys_exit_group(127);
-    }
     if (il.cfg.debug) {
         char b[64];
         il_fmt_hex(b, il.main_sp);

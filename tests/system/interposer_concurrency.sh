@@ -42,16 +42,24 @@ try "measured programs that overlap are told so, in the record and on stderr; on
 # stop; B starts and ends while A runs (it sees A); A ends after B ended
 # (it sees that B started); C runs alone.  A's children (sleep) are
 # counted in A's record, not other measurements.
+# until_go.sh, sourced in the namespace's shell with name set: a measured
+# sh ($name.jsonl, $name.err) in the background that runs until the file
+# go exists; returns once it has started.
+cat >until_go.sh <<'SH'
+rm -f started go
+INTERLOPER_OUTPUT=$name.jsonl LD_PRELOAD=$LIB sh -c ': >started; i=0
+	while [ ! -e go ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done' 2>"$name.err" &
+i=0
+while [ ! -e started ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
+SH
 if ! unshare --ipc true 2>/dev/null; then
 	skip "needs unshare(1) --ipc (root) for a semaphore set of the test's own"
 else
 	unshare --ipc sh -s "$T" "$LIB" <<'SH' >ov.out 2>&1
 T=$1 LIB=$2
 cd "$T" || exit 1
-INTERLOPER_OUTPUT=a.jsonl LD_PRELOAD=$LIB sh -c ': >started; i=0
-	while [ ! -e go ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done' 2>a.err &
-i=0
-while [ ! -e started ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
+name=a
+. ./until_go.sh
 INTERLOPER_OUTPUT=b.jsonl LD_PRELOAD=$LIB /bin/true 2>b.err
 : >go
 wait
@@ -71,6 +79,36 @@ SH
 	assert_eq "$(grep -c . a.err)" 1 "A's stderr: the one line"
 	assert_eq "$(wc -c <c.err | tr -d ' ')" 0 "C's stderr: nothing"
 	assert_eq "$(wc -c <ov.out | tr -d ' ')" 0 "nothing else said"
+fi
+
+try "a process stopped before main (INTERLOPER_STRICT, INTERLOPER_STACK_PIN) is no other measurement"
+# It never runs main and writes no record: a measured program that runs
+# meanwhile must not say others_measured for it (dad0c9b had counted it
+# in before those stops).  E runs until told to stop; F and G stop with
+# status 127 meanwhile.
+if ! unshare --ipc true 2>/dev/null; then
+	skip "needs unshare(1) --ipc (root) for a semaphore set of the test's own"
+else
+	unshare --ipc sh -s "$T" "$LIB" <<'SH' >st.out 2>&1
+T=$1 LIB=$2
+cd "$T" || exit 1
+name=e
+. ./until_go.sh
+INTERLOPER_STRICT=1 INTERLOPER_STACK_OFFSET=lots INTERLOPER_OUTPUT=f.jsonl LD_PRELOAD=$LIB /bin/true 2>f.err
+echo $? >f.rc
+INTERLOPER_STACK_PIN=1 INTERLOPER_STACK_OFFSET=0x7fffffff INTERLOPER_OUTPUT=g.jsonl LD_PRELOAD=$LIB /bin/true 2>g.err
+echo $? >g.rc
+: >go
+wait
+SH
+	assert_eq "$(cat f.rc)" 127 "F: stopped by INTERLOPER_STRICT"
+	assert_match "$(tail -n 1 f.err)" "^interloper: INTERLOPER_STRICT: stopping before main" "F's last line"
+	assert_eq "$(cat g.rc)" 127 "G: stopped by INTERLOPER_STACK_PIN"
+	assert_match "$(tail -n 1 g.err)" "^interloper: INTERLOPER_STACK_PIN: stopping before main" "G's last line"
+	assert_eq "$(jget e.jsonl '[x.get("others_measured") for x in r if x["argv"][0] == "sh"]')" "[false]" \
+		"E: nothing else measured meanwhile"
+	assert_eq "$(wc -c <e.err | tr -d ' ')" 0 "E's stderr: nothing"
+	assert_eq "$(wc -c <st.out | tr -d ' ')" 0 "nothing else said"
 fi
 
 done_testing

@@ -8,11 +8,11 @@
  * interloper run is replaced by the program, so the machine-wide note is
  * a System V semaphore set (no descriptor, no mapping), of two counters:
  *   ACTIVE  how many measured images run now: each adds 1 as it starts,
- *           with SEM_UNDO, so that the kernel takes it back as the
- *           process ends, however it ends (SIGKILL included), before its
- *           parent can see it ended; the image takes it back itself only
- *           where the process goes on: at its exec, and as pid 1, which a
- *           signal it recorded may not end;
+ *           with SEM_UNDO, so that the kernel takes it back however the
+ *           image ends (SIGKILL included), and takes it back itself at
+ *           its record (the end or the exec): a process may go on past
+ *           its exit record (an exit handler that execs), and the undo
+ *           would go with it into the next image;
  *   STARTS  how many have started (modulo its limit), which earlier
  *           versions of the library compare; still counted, in the same
  *           system call, so that they see this one.
@@ -22,9 +22,8 @@
  * (semctl GETPID): at the end, if that is still this image, nobody started
  * or ended since it started, and nobody was running then; anyone who did
  * left its own pid there.  Two system calls before main (the set's id, the
- * count), one at the end (two at an exec), after the counters stopped:
- * none inside the measured window.  An image that starts between this
- * one's record and its process's end sees it as running (it is).
+ * count), two at the end, after the counters stopped: none inside the
+ * measured window.
  *
  * Images counted by an ancestor's counters (counted_in) are part of that
  * measurement, not another one: they neither count nor look.  The set
@@ -120,8 +119,10 @@ il_others_leave(void)
         il.others_state = 0;
     else if (last != il.pid)
         il.others_state = 2;
-    if (il.end_how == IL_HOW_EXEC || il.pid == 1)
-        sem_add(-1, 0); /* the process goes on (or may): out now */
+    /* out now, whatever the ending: the process may go on past the record
+     * (an exec, or an exit handler run after it that execs: review10d),
+     * and the kernel's undo would carry the note into the next image */
+    sem_add(-1, 0);
     if (il.others_state == 2)
         il_msg("another program measured by interloper ran on this machine during this "
                "measurement: it shared the CPUs and caches, and the record says so "

@@ -23,6 +23,10 @@
  *   onexit_exit_
  *             the same, but the worker, stopped, calls _exit(5): the
  *             handler waits for good, and the worker ends the process
+ *   onexit_exec
+ *             register, with on_exit, a handler that execs /bin/sh with an
+ *             empty environment (not measured), which creates the file
+ *             execd in the current directory and sleeps 2 s
  * It says "early constructor" on stderr, so the tests can see the order.
  */
 #include <pthread.h>
@@ -152,6 +156,16 @@ stop_worker(int status, void *arg)
     pthread_join(w_thread, NULL);
 }
 
+/* onexit_exec: the process goes on, past the record, as another program */
+static void
+exec_unmeasured(int status, void *arg)
+{
+    (void)status;
+    (void)arg;
+    char *const env[] = {NULL};
+    execle("/bin/sh", "sh", "-c", ": >execd; sleep 2", (char *)NULL, env);
+}
+
 __attribute__((constructor)) static void
 early(void)
 {
@@ -179,6 +193,8 @@ early(void)
     w_exit = !strcmp(m, "onexit_exit_");
     if ((w_exit || !strcmp(m, "onexit_worker")) &&
         (on_exit(stop_worker, NULL) || pthread_create(&w_thread, NULL, worker, NULL)))
+        abort();
+    if (!strcmp(m, "onexit_exec") && on_exit(exec_unmeasured, NULL))
         abort();
     if (!strcmp(m, "signal"))
         signal(SIGTERM, on_term);

@@ -255,8 +255,9 @@ cmp_abs32(const void *pa, const void *pb, void *arg)
  * The signed ranks of the n contrasts c, twice over: r_j = sign(c_j)
  * times twice the rank of |c_j| among all (ties share their mean rank, so
  * twice it is an integer; a zero scores 0), in the first 4n of the 8n
- * bytes of buf, nothing else (at a million records the sort's buffers
- * were the comparison's peak of memory).  buf's 8n bytes are two arrays
+ * bytes of buf, and a 4n-byte array of keys of its own while it runs
+ * (at a million records the sort's buffers were the comparison's peak of
+ * memory; the keys did not raise it: review10c).  buf's 8n bytes are two arrays
  * of n blocks' numbers, L and U: a radix sort of the numbers by abs_key,
  * byte by byte, between them (a byte of one value everywhere is skipped:
  * the order stays), the sorted numbers then in L; the blocks of one key

@@ -167,13 +167,27 @@ il_exit_flush(void)
      * thread's _exit or signal, which ends the process as without us
      * (review of session 9: in _IO_cleanup, past a certain record, it
      * hung every run of exitpaths cookie-seek).  A stream another thread
-     * holds is left to _IO_cleanup, with the rest (il_exit_open). */
+     * holds is left to _IO_cleanup, with the rest (il_exit_open).
+     * A seek that fails (returns -1: ESPIPE, the usual answer of a
+     * source that cannot seek, or any other error) leaves the input in
+     * the buffer, and _IO_cleanup would then call it a second time,
+     * where glibc alone calls it once (review of session 10: a seek that
+     * prints changed stdout).  Such a narrow stream is marked unused
+     * (_mode 0), as before its first read: _IO_unbuffer_all passes an
+     * unused stream by, and then marks it used (_mode -1) as it marks
+     * every stream, so it ends as glibc alone leaves it after that one
+     * failed seek (glibc 2.36 libio/genops.c _IO_unbuffer_all,
+     * libio/fileops.c _IO_new_file_sync: the input stays in the buffer),
+     * but for the buffer's entry in the list __libc_freeres frees. */
     for (fp = il_io_list_all(); fp; fp = fp->_chain)
         if (cookie_read_ahead(fp)) {
             if (ftrylockfile(fp) != 0)
                 return;
-            if (cookie_read_ahead(fp))
+            if (cookie_read_ahead(fp)) {
                 fflush_unlocked(fp);
+                if (fp->_mode < 0 && cookie_read_ahead(fp))
+                    fp->_mode = 0; /* the seek failed: glibc's one call is made */
+            }
             funlockfile(fp);
         }
 }

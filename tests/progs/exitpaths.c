@@ -42,6 +42,10 @@
  *             read ahead is left in its buffer: glibc's final cleanup gives
  *             it back through the stream's seek function, which, in the
  *             main thread, lets B _exit(9) and waits for B for good
+ *   exitpaths cookie-seekfail r|r+ ESPIPE|EINVAL   exit(3) after one
+ *             character read from a fopencookie stream whose seek writes
+ *             "seek" to stdout and fails with that errno: glibc's final
+ *             cleanup calls it once, with the library as without
  *   exitpaths cookie-late US   exit(0) while a thread, US microseconds
  *             after main began it, writes into a buffered fopencookie
  *             stream whose write function lets B _exit(9) and waits for B
@@ -278,6 +282,20 @@ cookie_seek(void *cookie, off64_t *off, int whence)
     }
     *off = 0;
     return 0;
+}
+
+/* cookie-seekfail: a seek that says so on stdout and fails */
+static int seekfail_errno;
+
+static int
+cookie_seekfail(void *cookie, off64_t *off, int whence)
+{
+    (void)cookie;
+    (void)off;
+    (void)whence;
+    (void)!write(1, "seek\n", 5);
+    errno = seekfail_errno;
+    return -1;
 }
 
 /* record-race: the record file's appearance is the signal */
@@ -661,6 +679,14 @@ main(int argc, char **argv)
             abort();
         fflush(stdout);
         exit(0);
+    }
+    if (!strcmp(m, "cookie-seekfail") && argc > 3) {
+        cookie_io_functions_t io = {cookie_read, NULL, cookie_seekfail, NULL};
+        FILE *fp = fopencookie(NULL, argv[2], io);
+        seekfail_errno = strcmp(argv[3], "ESPIPE") ? EINVAL : ESPIPE;
+        if (!fp || fgetc(fp) != 'a')
+            abort();
+        exit(3);
     }
     if (!strcmp(m, "record-race") && argc > 4) {
         int during = !strcmp(argv[2], "during");

@@ -581,7 +581,7 @@ il_mean4(const double *x, size_t l, size_t uj, size_t ui, const double s[4], dou
 }
 /* Two doubles in one register (GCC's and clang's vector extension): each
  * lane's arithmetic is the scalar one, the same bits, two at a time
- * (perm.c's flips). */
+ * (perm.c's flips, setupfx.c's eight setups at a time). */
 typedef double il_v2d __attribute__((vector_size(2 * sizeof(double))));
 
 static inline il_v2d

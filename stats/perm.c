@@ -1056,7 +1056,10 @@ il_perm_contrasts(struct il_contrast *ct, size_t P, unsigned long seed, double *
     il_rng_init(&g, (uint32_t)seed, IL_STREAM_BLOCK);
     /* Without qp nothing but p takes the exchanges: they stop once its
      * side of 5% is decided (seqp.c).  With qp every exchange
-     * is run: tau's interval takes their quantiles. */
+     * is run: tau's interval takes their quantiles.  (Today the mean's
+     * caller, the only one flip_spreads serves, always passes qp, so a
+     * stop inside a batch of K is reached only from a program of its
+     * own: review10e checked it there, bits unchanged.) */
     struct il_seqp sq;
     il_seqp_init(&sq, P, qp == NULL);
     size_t pool_n = 0;

@@ -232,7 +232,8 @@ grid16(const double *xt, size_t k, size_t nb, const size_t *row, size_t u0, doub
  * grid_blocks): with AVX2 sixteen setups at a time (grid16, in the clone
  * for AVX2), else eight (grid_means8 and four pairs of sums of squares:
  * in two SSE2 registers a quad, sixteen setups spill and run slower),
- * the rest one by one; stat()'s terms and sums, the same bits either
+ * and with AVX2 a remainder of eight to fifteen eight at a time too; the
+ * rest one by one; stat()'s terms and sums, the same bits either
  * way, their runs (cache lines) read from memory once and then from the
  * cache. */
 IL_TARGET_CLONES

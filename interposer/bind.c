@@ -48,9 +48,10 @@
 #pragma weak dl_iterate_phdr
 
 /* What is found: the first three after this library (RTLD_NEXT: it
- * defines them), the rest wherever first defined but here; dlsym, last, only when
+ * defines them), the rest wherever first defined but here; dlsym only when
  * asked for (a name the tables cannot resolve, libpfm4 or PAPI, all
- * before main). */
+ * before main), and _IO_list_unlock only in a process that needs it
+ * (il_bind_list_unlock: exit.c's on_exit hook, before main). */
 #define IL_BOUND(X)                                                                                \
     X(B_EXIT, "exit")                                                                              \
     X(B_START_MAIN, "__libc_start_main")                                                           \
@@ -67,7 +68,8 @@
     X(B_FORK, "__fork")                                                                            \
     X(B_LIBC_VERSION, "gnu_get_libc_version")                                                      \
     X(B_ENVIRON, "__environ")                                                                      \
-    X(B_DLSYM, "dlsym")
+    X(B_DLSYM, "dlsym")                                                                            \
+    X(B_IO_LIST_UNLOCK, "_IO_list_unlock")
 #define B_NEXT B_QUICK_EXIT
 
 /* The GNU hash of a name (the loader's dl_new_hash), of a string literal
@@ -192,10 +194,24 @@ static void *
 find_dlsym(void)
 {
     if (!found[B_DLSYM] && dl_iterate_phdr) {
-        struct search s = {0, B_DLSYM, B_N};
+        struct search s = {0, B_DLSYM, B_DLSYM + 1};
         dl_iterate_phdr(visit, &s);
     }
     return found[B_DLSYM];
+}
+
+/* _IO_list_unlock, found the same way, by the one caller that will need
+ * it at exit (exit.c's on_exit hook, in another library's constructor,
+ * before ours: the loader's lock is this thread's already); the other
+ * processes do not pay its lookup */
+void
+il_bind_list_unlock(void)
+{
+    il_bind();
+    if (!found[B_IO_LIST_UNLOCK] && dl_iterate_phdr) {
+        struct search s = {0, B_IO_LIST_UNLOCK, B_IO_LIST_UNLOCK + 1};
+        dl_iterate_phdr(visit, &s);
+    }
 }
 
 /* Bind what the table names.  Idempotent; called first by whichever of
@@ -263,6 +279,16 @@ void
 _IO_list_lock(void)
 {
     ((void (*)(void))BOUND(B_IO_LIST_LOCK))();
+}
+
+/* glibc's _IO_list_unlock where il_bind_list_unlock found it, else
+ * nothing (the lock stays held, as before) */
+void
+il_io_list_unlock(void)
+{
+    void (*f)(void) = (void (*)(void))found[B_IO_LIST_UNLOCK];
+    if (f)
+        f();
 }
 
 IL_HIDDEN int

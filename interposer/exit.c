@@ -163,7 +163,9 @@ exit_admit(void)
  * handler of the program.  The thread that pops either one takes stdio's
  * list lock, then claims: the first to hold the lock is the ender, writes
  * the record, and goes on to glibc's final _IO_cleanup (which takes the
- * lock again, recursively) and _exit.  Every other thread in exit() waits
+ * lock again, recursively) and _exit (where an on_exit handler registered
+ * before our constructor is still to run, it lets go after the record:
+ * below).  Every other thread in exit() waits
  * for that lock, in the other entry or in _IO_cleanup, and dies with the
  * process.  Two entries, so that the list is not empty (a thread finding
  * it empty goes straight to _IO_cleanup) while the first popper takes the
@@ -204,6 +206,8 @@ exit_entry(int status)
          * (so that this one found our entries) runs the program's
          * handlers: this thread goes on as glibc would (il_end_yields). */
         if (il_end_yields()) {
+            if (il.exit_early_handlers)
+                il_io_list_unlock(); /* as below: glibc's handlers run unlocked */
             il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
             return;
         }
@@ -236,6 +240,14 @@ exit_entry(int status)
     if (open)
         __atomic_store_n(&il.exit_open, 1, __ATOMIC_SEQ_CST);
     il_write_record();
+    /* An on_exit handler registered before our constructor runs next, in
+     * this thread, and glibc runs it without stdio's list lock: it may
+     * wait for a thread that opens, closes or flushes a stream, forks or
+     * calls exit(), each of which takes that lock (review10f: a hang in
+     * every run).  The record is written and says it is not certain; any
+     * other thread's ending is let through (il_end_yields). */
+    if (il.exit_early_handlers)
+        il_io_list_unlock();
     if (open)
         il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
 }
@@ -272,8 +284,10 @@ il_exit_record(int status, void *arg)
 IL_EXPORT int
 on_exit(void (*fn)(int, void *), void *arg)
 {
-    if (il.phase == IL_PHASE_LOADED && fn != il_exit_record && fn != il_exit_lock)
+    if (il.phase == IL_PHASE_LOADED && fn != il_exit_record && fn != il_exit_lock) {
         il.exit_early_handlers = 1;
+        il_bind_list_unlock();
+    }
     return il_real_on_exit(fn, arg);
 }
 

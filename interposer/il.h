@@ -443,6 +443,8 @@ IL_HIDDEN void il_bind(void);
 IL_HIDDEN char **il_environ(void);                                 /* glibc's __environ */
 IL_HIDDEN struct _IO_FILE *il_io_list_all(void);                   /* glibc's _IO_list_all */
 IL_HIDDEN int il_real_on_exit(void (*fn)(int, void *), void *arg); /* glibc's on_exit */
+IL_HIDDEN void il_bind_list_unlock(void); /* find glibc's _IO_list_unlock (bind.c) */
+IL_HIDDEN void il_io_list_unlock(void);   /* call it, where found */
 
 /* start.c */
 IL_HIDDEN void il_child_restart(void);

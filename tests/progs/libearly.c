@@ -23,6 +23,13 @@
  *   onexit_exit_
  *             the same, but the worker, stopped, calls _exit(5): the
  *             handler waits for good, and the worker ends the process
+ *   onexit_fopen
+ *             the same, but the worker, stopped, opens and closes
+ *             /dev/null (stdio's list lock) and returns
+ *   onexit_exit
+ *             the same, but the worker, stopped, calls exit(9) (which
+ *             takes stdio's list lock in its final flush): the handler
+ *             waits for good, and the worker ends the process
  *   onexit_exec
  *             register, with on_exit, a handler that execs /bin/sh with an
  *             empty environment (not measured), which creates the file
@@ -126,7 +133,7 @@ exit3(void)
 /* onexit_worker: the handler runs in exit()'s thread after the record */
 static pthread_mutex_t w_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t w_cond = PTHREAD_COND_INITIALIZER;
-static int w_stop, w_exit;
+static int w_stop, w_exit, w_fopen, w_exit9;
 static pthread_t w_thread;
 
 static void *
@@ -139,6 +146,14 @@ worker(void *arg)
     pthread_mutex_unlock(&w_lock);
     if (w_exit)
         _exit(5);
+    if (w_exit9)
+        exit(9);
+    if (w_fopen) {
+        FILE *f = fopen("/dev/null", "r");
+        if (f)
+            fclose(f);
+        return NULL;
+    }
     printf("worker: goodbye\n");
     fflush(stdout);
     return NULL;
@@ -191,7 +206,9 @@ early(void)
         waitpid(p, NULL, 0);
     }
     w_exit = !strcmp(m, "onexit_exit_");
-    if ((w_exit || !strcmp(m, "onexit_worker")) &&
+    w_fopen = !strcmp(m, "onexit_fopen");
+    w_exit9 = !strcmp(m, "onexit_exit");
+    if ((w_exit || w_fopen || w_exit9 || !strcmp(m, "onexit_worker")) &&
         (on_exit(stop_worker, NULL) || pthread_create(&w_thread, NULL, worker, NULL)))
         abort();
     if (!strcmp(m, "onexit_exec") && on_exit(exec_unmeasured, NULL))

@@ -139,4 +139,13 @@ try "an exit handler registered before our constructor waits for a thread's _exi
 # output never flushed) is the same: no early flush before the handler.
 onexit onexit_exit_ 5
 
+try "an exit handler registered before our constructor waits for a thread that takes stdio's list lock: as without the library"
+# review10f (1c9a596, high): the handler ran after the record with the
+# list lock still held by exit's ender (held to the end since session 7),
+# which glibc does not hold while it runs handlers: a worker's fopen, or
+# its exit()'s final flush, waited for good (137).  The list lock is let
+# go after the record where such a handler is to run.
+onexit onexit_fopen 0
+onexit onexit_exit 9
+
 done_testing

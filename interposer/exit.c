@@ -21,7 +21,12 @@
  *            list is not empty (a thread finding it empty goes straight to
  *            _IO_cleanup) while the first popper takes the lock.  The
  *            ender then goes on through _IO_cleanup (the lock is
- *            recursive) to _exit with the status recorded.  The winner is
+ *            recursive) to _exit with the status recorded.  (Where an
+ *            on_exit handler registered before our constructor is still
+ *            to run, after our entries, the ender lets go of the lock
+ *            after the record, as glibc runs handlers without it: the
+ *            record then says it is not certain, and another thread's
+ *            ending is let through, as without us.)  The winner is
  *            decided where glibc decides it (the first thread past the
  *            handlers), so the distribution of endings is close to the
  *            plain one.
@@ -184,7 +189,7 @@ exit_entry(int status)
         return;
     if (!il_measured())
         return;
-    _IO_list_lock(); /* held to the end */
+    _IO_list_lock(); /* held to the end, but where an early on_exit handler is to run (below) */
     /* The program's stdio buffers go out now, before the claim, as
      * glibc's _IO_cleanup would send them a moment later: a write that
      * blocks (a pipe nobody reads) then blocks with every ending still

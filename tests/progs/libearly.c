@@ -30,6 +30,10 @@
  *             the same, but the worker, stopped, calls exit(9) (which
  *             takes stdio's list lock in its final flush): the handler
  *             waits for good, and the worker ends the process
+ *   onexit_pipe
+ *             start a thread that reads a pipe to its end, and register,
+ *             with on_exit, a handler that closes the pipe's write end
+ *             and joins the reader
  *   onexit_exec
  *             register, with on_exit, a handler that execs /bin/sh with an
  *             empty environment (not measured), which creates the file
@@ -171,6 +175,29 @@ stop_worker(int status, void *arg)
     pthread_join(w_thread, NULL);
 }
 
+/* onexit_pipe: the handler's close must reach the reader's table */
+static int p_fd[2];
+static pthread_t p_reader;
+
+static void *
+read_to_end(void *arg)
+{
+    (void)arg;
+    char b[64];
+    while (read(p_fd[0], b, sizeof b) > 0)
+        ;
+    return NULL;
+}
+
+static void
+close_and_join(int status, void *arg)
+{
+    (void)status;
+    (void)arg;
+    close(p_fd[1]);
+    pthread_join(p_reader, NULL);
+}
+
 /* onexit_exec: the process goes on, past the record, as another program */
 static void
 exec_unmeasured(int status, void *arg)
@@ -212,6 +239,10 @@ early(void)
         (on_exit(stop_worker, NULL) || pthread_create(&w_thread, NULL, worker, NULL)))
         abort();
     if (!strcmp(m, "onexit_exec") && on_exit(exec_unmeasured, NULL))
+        abort();
+    if (!strcmp(m, "onexit_pipe") &&
+        (pipe(p_fd) || on_exit(close_and_join, NULL) ||
+         pthread_create(&p_reader, NULL, read_to_end, NULL)))
         abort();
     if (!strcmp(m, "signal"))
         signal(SIGTERM, on_term);

@@ -148,4 +148,12 @@ try "an exit handler registered before our constructor waits for a thread that t
 onexit onexit_fopen 0
 onexit onexit_exit 9
 
+try "an exit handler registered before our constructor closes a pipe that a thread reads to its end: as without the library"
+# review10g (high, since 1c9a596): the handler ran after the record in the
+# ender, which had taken a descriptor table of its own to write the
+# record; the close did not reach the reader's table, and the reader
+# waited for good (137).  Where such a handler is to run, the record's
+# descriptor is moved up instead, as for an exec.
+onexit onexit_pipe 0
+
 done_testing

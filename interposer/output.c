@@ -323,20 +323,24 @@ may_signal(void)
  * before an exec, which may fail and leave the thread running, nor for a
  * fatal signal, which may not end the process (pid 1 of a namespace),
  * nor where exit's ender runs the program's code after the record (an
- * on_exit handler registered before our constructor, or the final
- * flush of output left at the record, exit_open): that code must see the
- * descriptors the other threads see (review10g: a handler that closed a
- * pipe's write end for a reader thread left it open in the reader's
- * table, and the reader waited for good):
- * there, and where unshare is refused (a seccomp filter), the descriptor
- * is moved up to ours at once, which leaves only the moment in between.
+ * on_exit handler registered before our constructor): that code must see
+ * the descriptors the other threads see (review10g: a handler that closed
+ * a pipe's write end for a reader thread left it open in the reader's
+ * table, and the reader waited for good).  Output left at the record
+ * (exit_open) keeps the private table: its final flush writes to the
+ * descriptors as they stood at the record, where without us another
+ * thread's later close or reopen would count, a program's own race;
+ * without the table a thread writing to a closed descriptor 1 while the
+ * record file is opened there would put its bytes in the record, which
+ * is worse.  In the three cases above, and where unshare is refused (a
+ * seccomp filter), the descriptor is moved up to ours at once, which
+ * leaves only the moment in between.
  * Returns 1 when the table is our own now.
  */
 static int
 own_table(void)
 {
-    if (il.end_how == IL_HOW_EXEC || il.end_how == IL_HOW_SIGNAL || il.exit_early_handlers ||
-        __atomic_load_n(&il.exit_open, __ATOMIC_SEQ_CST))
+    if (il.end_how == IL_HOW_EXEC || il.end_how == IL_HOW_SIGNAL || il.exit_early_handlers)
         return 0;
     return il_sc6(SYS_unshare, CLONE_FILES, 0, 0, 0, 0, 0) == 0;
 }

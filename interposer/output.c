@@ -323,16 +323,21 @@ may_signal(void)
  * before an exec, which may fail and leave the thread running, nor for a
  * fatal signal, which may not end the process (pid 1 of a namespace),
  * nor where exit's ender runs the program's code after the record (an
- * on_exit handler registered before our constructor): that code must see
- * the descriptors the other threads see (review10g: a handler that closed
- * a pipe's write end for a reader thread left it open in the reader's
- * table, and the reader waited for good).  Output left at the record
+ * on_exit handler registered before our constructor, or an exit() called
+ * before it, which runs the program's handlers after the record): that
+ * code must see the descriptors the other threads see (review10g,
+ * review10h: a handler that closed a pipe's write end for a reader thread
+ * left it open in the reader's table, and the reader waited for good).
+ * The price there: a thread writing to a closed descriptor while the
+ * record file is open at it (two system calls) puts its bytes in the
+ * record file (review10h's hammer: most runs of a thread that writes
+ * nothing else), which a hang would be worse than.  Output left at the record
  * (exit_open) keeps the private table: its final flush writes to the
  * descriptors as they stood at the record, where without us another
  * thread's later close or reopen would count, a program's own race;
  * without the table a thread writing to a closed descriptor 1 while the
  * record file is opened there would put its bytes in the record, which
- * is worse.  In the three cases above, and where unshare is refused (a
+ * is worse.  In the cases above, and where unshare is refused (a
  * seccomp filter), the descriptor is moved up to ours at once, which
  * leaves only the moment in between.
  * Returns 1 when the table is our own now.
@@ -340,7 +345,9 @@ may_signal(void)
 static int
 own_table(void)
 {
-    if (il.end_how == IL_HOW_EXEC || il.end_how == IL_HOW_SIGNAL || il.exit_early_handlers)
+    int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
+    if (il.end_how == IL_HOW_EXEC || il.end_how == IL_HOW_SIGNAL || k == IL_END_EARLY ||
+        (k == IL_END_EXITPATH && il.exit_early_handlers))
         return 0;
     return il_sc6(SYS_unshare, CLONE_FILES, 0, 0, 0, 0, 0) == 0;
 }

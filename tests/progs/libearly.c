@@ -34,6 +34,8 @@
  *             start a thread that reads a pipe to its end, and register,
  *             with on_exit, a handler that closes the pipe's write end
  *             and joins the reader
+ *   exit_pipe
+ *             the same with atexit, then exit(7) before main
  *   onexit_exec
  *             register, with on_exit, a handler that execs /bin/sh with an
  *             empty environment (not measured), which creates the file
@@ -183,8 +185,8 @@ static void *
 read_to_end(void *arg)
 {
     (void)arg;
-    char b[64];
-    while (read(p_fd[0], b, sizeof b) > 0)
+    char buf[64];
+    while (read(p_fd[0], buf, sizeof buf) > 0)
         ;
     return NULL;
 }
@@ -196,6 +198,12 @@ close_and_join(int status, void *arg)
     (void)arg;
     close(p_fd[1]);
     pthread_join(p_reader, NULL);
+}
+
+static void
+close_and_join_at(void)
+{
+    close_and_join(0, NULL);
 }
 
 /* onexit_exec: the process goes on, past the record, as another program */
@@ -240,6 +248,12 @@ early(void)
         abort();
     if (!strcmp(m, "onexit_exec") && on_exit(exec_unmeasured, NULL))
         abort();
+    if (!strcmp(m, "exit_pipe")) {
+        if (pipe(p_fd) || atexit(close_and_join_at) ||
+            pthread_create(&p_reader, NULL, read_to_end, NULL))
+            abort();
+        exit(7);
+    }
     if (!strcmp(m, "onexit_pipe") &&
         (pipe(p_fd) || on_exit(close_and_join, NULL) ||
          pthread_create(&p_reader, NULL, read_to_end, NULL)))

@@ -34,6 +34,15 @@ assert_match "$(jget r.jsonl 'r[0]["errors"][0]')" "before main" "error"
 assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "status", "certain")]')" \
 	'["exit", 7, false]' "exit 7, and not certain: glibc's exit and its handlers run after the record"
 
+try "exit() in the early constructor, whose handler closes a pipe that a thread reads to its end: as without the library"
+# review10h (high, since 1c9a596): the handler ran after the record in the
+# ender, which had taken a descriptor table of its own; the reader never
+# saw the close and waited for good (137).
+rm -f r.jsonl
+EARLY_MODE=exit_pipe INTERLOPER_OUTPUT=r.jsonl timeout -s KILL 60 env LD_PRELOAD="$LIB $EARLY" "$E" return 0 >/dev/null 2>&1
+assert_eq "$?" 7 "status (137: hung)"
+assert_eq "$(nrec r.jsonl)" 1 "records"
+
 try "exit() in the early constructor, then two more threads in exit(): as without the library"
 # review7 finding 1: the early exit() claims the ending but runs glibc's
 # exit (and the handlers) itself; its handler waits for a third thread in

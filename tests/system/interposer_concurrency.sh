@@ -35,6 +35,15 @@ for f in per.*.jsonl; do
 	assert_eq "$(jget "$f" 'r[0]["pid"]')" "$pid" "$f holds its own process"
 done
 
+# own_ipc: whether an IPC namespace of the test's own can be made (the
+# machine's note of measured programs is a System V semaphore set, one per
+# namespace); says the test is skipped, and why, where it cannot
+own_ipc() {
+	unshare --ipc true 2>/dev/null && return 0
+	skip "needs unshare(1) --ipc (root) for a semaphore set of the test's own"
+	return 1
+}
+
 try "measured programs that overlap are told so, in the record and on stderr; one alone is not"
 # Issue 14: lit -j2 ran two measured programs at once on two CPUs, and
 # nothing said so.  In an IPC namespace of the test's own (the machine's
@@ -52,9 +61,7 @@ INTERLOPER_OUTPUT=$name.jsonl LD_PRELOAD=$LIB sh -c ': >started; i=0
 i=0
 while [ ! -e started ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
 SH
-if ! unshare --ipc true 2>/dev/null; then
-	skip "needs unshare(1) --ipc (root) for a semaphore set of the test's own"
-else
+if own_ipc; then
 	unshare --ipc sh -s "$T" "$LIB" <<'SH' >ov.out 2>&1
 T=$1 LIB=$2
 cd "$T" || exit 1
@@ -89,9 +96,7 @@ try "a process that execs past its record is no other measurement once the exec 
 # measured, and every measurement started while it ran said
 # others_measured true.  H exits and its handler execs sh, which sleeps;
 # I, measured while it sleeps, is alone.
-if ! unshare --ipc true 2>/dev/null; then
-	skip "needs unshare(1) --ipc (root) for a semaphore set of the test's own"
-else
+if own_ipc; then
 	unshare --ipc sh -s "$T" "$LIB" "$PROGS/libearly.so" <<'SH' >ex.out 2>&1
 T=$1 LIB=$2 EARLY=$3
 cd "$T" || exit 1
@@ -112,9 +117,7 @@ try "a process stopped before main (INTERLOPER_STRICT, INTERLOPER_STACK_PIN) is 
 # meanwhile must not say others_measured for it (dad0c9b had counted it
 # in before those stops).  E runs until told to stop; F and G stop with
 # status 127 meanwhile.
-if ! unshare --ipc true 2>/dev/null; then
-	skip "needs unshare(1) --ipc (root) for a semaphore set of the test's own"
-else
+if own_ipc; then
 	unshare --ipc sh -s "$T" "$LIB" <<'SH' >st.out 2>&1
 T=$1 LIB=$2
 cd "$T" || exit 1

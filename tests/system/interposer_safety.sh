@@ -41,7 +41,7 @@ fi
 
 # Each import costs every measured process a lookup at load (bench/overhead.sh):
 # the library finds what it calls itself, before main (interposer/bind.c).
-try "the library imports one symbol, dl_iterate_phdr (weak), needs no library, has no thread-local storage"
+try "the library imports one symbol, dl_iterate_phdr (weak), needs no library, has no thread-local storage, loads as two segments"
 if ! command -v nm >/dev/null || ! command -v readelf >/dev/null; then
 	skip "nm or readelf (binutils) is not installed; make deps installs it"
 else
@@ -54,6 +54,9 @@ else
 	# libc by name and its version check cost every process ~1,500
 	# instructions (interposer/interposer.mk)
 	assert_eq "$(readelf -dW "$LIB" | grep -c -e NEEDED -e VERNEED)" 0 "libraries and versions needed"
+	# two loaded segments, not four: the loader maps each with an mmap of
+	# its own, in every process (interposer/interposer.mk, -z noseparate-code)
+	assert_eq "$(readelf -lW "$LIB" | grep -c '^ *LOAD ')" 2 "loaded segments"
 fi
 
 # The library needs no libc of its own (its one import is weak): in a

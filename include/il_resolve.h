@@ -31,8 +31,6 @@ struct il_event {
     int grouped;                  /* perf: a member of the software group */
     int derived;                  /* perf: task-clock, the group's running time */
     uint64_t id;                  /* perf: its id, for the group's reading */
-    dev_t fd_dev;
-    ino_t fd_ino;
     int papi_code;
     int ok;                           /* counting */
     char error[IL_ERRSHORT];          /* why not, when !ok */
@@ -53,6 +51,9 @@ IL_HIDDEN const char *il_perf_errno_text(int err, const struct perf_event_attr *
                                          size_t n);
 IL_HIDDEN int il_perf_paranoid(void);
 IL_HIDDEN int il_perf_has_pmu(void);
+/* Is fd open on an anonymous inode (a perf event, eventfd, epoll...),
+ * which has no file type? */
+IL_HIDDEN int il_fd_anon(int fd);
 
 /* backends.c: the empty window calibrated once by a driver, with the
  * library's own code and the children's settings (the spec's "set"

@@ -158,11 +158,6 @@ il_perf_open_one(struct il_event *e, enum il_inherit inherit, int top)
 {
     if (open_one(e, inherit, top, -1, 0) < 0)
         return IL_ESYS;
-    struct stat st;
-    if (il_sys_fstat(e->fd, &st) == 0) {
-        e->fd_dev = st.st_dev;
-        e->fd_ino = st.st_ino;
-    }
     return 0;
 }
 
@@ -272,17 +267,6 @@ open_all(const int *only)
         }
     }
     place_high();
-    /* every descriptor of ours is the same anonymous inode: one look for all */
-    struct stat st;
-    int looked = 0;
-    for (int i = 0; i < il.nev; i++) {
-        if (!il.ev[i].ok || il.ev[i].derived)
-            continue;
-        if (!looked++ && il_sys_fstat(il.ev[i].fd, &st) < 0)
-            break;
-        il.ev[i].fd_dev = st.st_dev;
-        il.ev[i].fd_ino = st.st_ino;
-    }
     il.group_ids = 0;
     return nok ? 0 : IL_ENOTSUP;
 }
@@ -305,14 +289,32 @@ perf_close(void)
     il.group = -1;
 }
 
-/* The program may have closed our descriptor and reused its number: then
- * reading it would consume the program's data.  Check it is still ours. */
+/*
+ * The program may have closed our descriptor and reused its number: then
+ * reading it would consume the program's data, or wait for it.  Ours is
+ * an anonymous inode, which has no file type (st_mode's S_IFMT bits are
+ * 0), where every regular file, directory, pipe, socket and device has
+ * one: those are never sent an ioctl nor read (il_fd_anon, counted.c).
+ * Among anonymous files a perf event is the one that takes perf's ioctls
+ * (their magic, '$', is perf's alone; eventfd, epoll, timerfd, userfaultfd
+ * and the rest refuse them): a counter whose disable fails is not read
+ * (perf_stop_read).  This used to compare the device and inode numbers
+ * with those looked up before main, one system call more in every
+ * process, which told perf events from eventfd, epoll and the others no
+ * better: they all share one anonymous inode, so an eventfd the program
+ * put at our number was read (consumed, or waited on for good).
+ */
+int
+il_fd_anon(int fd)
+{
+    struct stat st;
+    return il_sys_fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == 0;
+}
+
 static int
 fd_is_ours(const struct il_event *e)
 {
-    struct stat st;
-    return e->fd >= 0 && il_sys_fstat(e->fd, &st) == 0 && st.st_dev == e->fd_dev &&
-           st.st_ino == e->fd_ino;
+    return e->fd >= 0 && il_fd_anon(e->fd);
 }
 
 /* The group as one (the leader's descriptor, PERF_IOC_FLAG_GROUP), then
@@ -422,7 +424,8 @@ perf_stop_read(void)
         struct il_event *e = &il.ev[i];
         if (!e->ok || e->derived || (e->grouped && i != il.group))
             continue;
-        if (!fd_is_ours(e)) {
+        if (!fd_is_ours(e) || il_sys_ioctl(e->fd, PERF_EVENT_IOC_DISABLE,
+                                           i == il.group ? PERF_IOC_FLAG_GROUP : 0) < 0) {
             lost(e, "the program closed the counter's descriptor");
             if (i == il.group) /* the group went with its leader, and task-clock */
                 for (int j = 0; j < il.nev; j++)
@@ -430,7 +433,6 @@ perf_stop_read(void)
                         lost(&il.ev[j], "the program closed the counter's descriptor");
             continue;
         }
-        il_sys_ioctl(e->fd, PERF_EVENT_IOC_DISABLE, i == il.group ? PERF_IOC_FLAG_GROUP : 0);
     }
     read_all(last);
     for (int i = 0; i < il.nev; i++) {

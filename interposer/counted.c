@@ -130,16 +130,19 @@ backend_none(char *const envp[])
 }
 
 /* Is descriptor fd free, or one of our counters (which a forked child
- * still holds, close-on-exec, until the exec)? */
+ * still holds, close-on-exec, until the exec): an anonymous inode that
+ * takes perf's ioctls (backend_perf.c, fd_is_ours), at an event's number? */
 static int
 ours_or_free(int fd)
 {
     struct stat st;
+    uint64_t id;
     if (il_sys_fstat(fd, &st) < 0)
         return 1;
     for (int i = 0; i < il.nev; i++)
-        if (il.ev[i].fd == fd && st.st_dev == il.ev[i].fd_dev && st.st_ino == il.ev[i].fd_ino)
-            return 1;
+        if (il.ev[i].fd == fd)
+            return (st.st_mode & S_IFMT) == 0 &&
+                   il_sys_ioctl(fd, PERF_EVENT_IOC_ID, (long)&id) == 0;
     return 0;
 }
 

@@ -111,4 +111,47 @@ assert_eq "$(jget r.jsonl '[v["value"] is None for v in r[0]["events"].values()]
 assert_match "$(jget r.jsonl 'r[0]["events"]["context-switches"]["error"]')" "closed the counter" \
 	"the lost counter says why"
 
+# What the program puts at the group leader's number, once it has closed
+# ours, is not read nor sent an ioctl: a file is not (it has a file type,
+# where our counter is an anonymous inode), nor an eventfd, which shares
+# perf's anonymous inode and refuses its ioctls (backend_perf.c,
+# fd_is_ours; the library before this read an eventfd there, and its
+# record held the eventfd's bytes as counts).  A child that shares the
+# descriptor looks at it after the parent's record: a file's offset still
+# 0, an eventfd's count still 5.
+for kind in file eventfd; do
+	try "a$([ $kind = file ] || echo n) $kind the program puts at the group leader's number is not read"
+	printf '%0600d' 7 >data
+	rm -f r.jsonl
+	out=$(INTERLOPER_OUTPUT="$T/r.jsonl" LD_PRELOAD="$LIB" "$PY" -c '
+import os, sys
+fds = sorted(int(f) for f in os.listdir("/proc/self/fd") if int(f) > 2)
+lead = fds[-1]
+if sys.argv[1] == "file":
+    f = os.open("data", os.O_RDONLY)
+else:
+    f = os.eventfd(5, os.EFD_NONBLOCK)
+os.dup2(f, lead)
+os.close(f)
+r, w = os.pipe()
+if os.fork() == 0:
+    os.close(w)
+    os.read(r, 1)  # end of file: the parent has ended, past its record
+    if sys.argv[1] == "file":
+        print(os.lseek(lead, 0, os.SEEK_CUR), flush=True)
+    else:
+        try:
+            print(os.eventfd_read(lead), flush=True)
+        except BlockingIOError:
+            print("read already", flush=True)
+    os._exit(0)' $kind)
+	assert_eq "$out" "$([ $kind = file ] && echo 0 || echo 5)" \
+		"what a child sharing it finds after the parent's record"
+	assert_eq "$(nrec r.jsonl)" 1 "records"
+	assert_eq "$(jget r.jsonl '[v["value"] is None for v in r[0]["events"].values()]')" \
+		"[true, true, true]" "no event counted"
+	assert_match "$(jget r.jsonl 'r[0]["events"]["page-faults"]["error"]')" "closed the counter" \
+		"the lost counter says why"
+done
+
 done_testing

@@ -294,7 +294,8 @@ perf_close(void)
  * reading it would consume the program's data, or wait for it.  Ours is
  * an anonymous inode, which has no file type (st_mode's S_IFMT bits are
  * 0), where every regular file, directory, pipe, socket and device has
- * one: those are never sent an ioctl nor read (il_fd_anon, counted.c).
+ * one: those are never sent an ioctl nor read (il_fd_anon; counted.c asks
+ * the same before it hands the marker over a counter, ours_or_free).
  * Among anonymous files a perf event is the one that takes perf's ioctls
  * (their magic, '$', is perf's alone; eventfd, epoll, timerfd, userfaultfd
  * and the rest refuse them): a counter whose disable fails is not read

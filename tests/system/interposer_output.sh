@@ -121,8 +121,11 @@ try "a writer paused half-way through its line: no blank line, no line broken, n
 # what it took for a torn line.  slowappend takes the lock every writer of
 # the library takes, appends half a line and pauses; the measured program
 # ends meanwhile.  Its record must come after slowappend's whole line.  The
-# writer is let go once the program has ended, or after 1 s (the library
-# waits up to 2 s for the lock, counting its own sleeps only).
+# writer is let go once the program waits for the lock (it sleeps with the
+# record file open: nothing else puts it to sleep there), or has ended.
+# The library waits up to 2 s for the lock, counting its own sleeps only;
+# a wait of 50 of this shell's sleeps of 20 ms (1 s) outlasted it at load
+# 10, where each sleep(1) took 100-180 ms: the record went to stderr.
 "$PROGS/slowappend" "$T/shared.jsonl" "$T/go" >"$T/slow.out" 2>&1 &
 slow=$!
 i=0
@@ -132,8 +135,17 @@ while [ "$i" -lt 3000 ] && ! grep -q ready "$T/slow.out" 2>/dev/null; do
 done
 INTERLOPER_OUTPUT="$T/shared.jsonl" LD_PRELOAD="$LIB" "$P" hello >/dev/null 2>"$T/shared.err" &
 prog=$!
+# waits PID FILE: PID sleeps with FILE open, or has ended (a zombie, or gone)
+waits() {
+	_st=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$1/status" 2>/dev/null)
+	case $_st in
+	'' | Z) return 0 ;;
+	S) readlink "/proc/$1/fd"/* 2>/dev/null | grep -qxF "$2" ;;
+	*) return 1 ;;
+	esac
+}
 i=0
-while [ "$i" -lt 50 ] && kill -0 "$prog" 2>/dev/null; do
+until waits "$prog" "$T/shared.jsonl" || [ "$i" -ge 3000 ]; do
 	sleep 0.02
 	i=$((i + 1))
 done

@@ -50,7 +50,7 @@ describe_part(void *arg)
     for (size_t g = p->from; g < p->to; g++)
         if (p->r->gs.g[g].n > maxn)
             maxn = p->r->gs.g[g].n;
-    double *scratch = il_xcalloc(maxn, sizeof *scratch);
+    double *scratch = il_xcalloc_huge(maxn, sizeof *scratch);
     for (size_t g = p->from; g < p->to; g++)
         describe_group(p->r, g, scratch);
     free(scratch);

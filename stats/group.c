@@ -158,7 +158,7 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     size_t ksz = nkey * sizeof(uint32_t);
     size_t n = d->n;
     int two = n >= IL_GROUP_SPLIT && il_two_cpus();
-    uint32_t *gidx = il_xcalloc(n ? n : 1, sizeof *gidx);
+    uint32_t *gidx = il_xcalloc_huge(n, sizeof *gidx);
     struct gb_part part[2];
     memset(part, 0, sizeof part);
     for (int h = 0; h < 2; h++) {
@@ -205,7 +205,7 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     }
     free(tmp);
     free(ord);
-    gs->recs = il_xcalloc(n ? n : 1, sizeof *gs->recs);
+    gs->recs = il_xcalloc_huge(n, sizeof *gs->recs);
     /* the first half's records at each group's start, the second's after
      * them (in the second half's ids) */
     size_t *pos1 = il_xcalloc(part[1].set.n ? part[1].set.n : 1, sizeof *pos1);
@@ -227,7 +227,7 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
         /* the values gathered in the groups' order: read and written a
          * group at a time (following the permutation's cycles in place
          * missed the cache at every step) */
-        gs->xs = il_xmalloc((n ? n : 1) * sizeof *gs->xs);
+        gs->xs = il_xcalloc_huge(n, sizeof *gs->xs);
         struct gb_gather ga[2] = {{gs->xs, take, gs->recs, 0, two ? n / 2 : n},
                                   {gs->xs, take, gs->recs, two ? n / 2 : n, n}};
         gb_both(gb_gather, &ga[0], &ga[1], two);

@@ -401,6 +401,14 @@ void il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data 
 /* 1 when this process may run on two CPUs or more (the threads of read.c
  * and analyze.c). */
 int il_two_cpus(void);
+/* Transparent huge pages for the large block p of n bytes from malloc
+ * (MADV_HUGEPAGE; nothing below a few MiB, or where the kernel has none):
+ * a page fault, and the freeing at the end, for 2 MiB of a column instead
+ * of 4 KiB.  Returns p. */
+void *il_huge(void *p, size_t n);
+/* il_xrealloc, il_xcalloc, their block advised so. */
+void *il_xrealloc_huge(void *p, size_t n);
+void *il_xcalloc_huge(size_t n, size_t size);
 void il_data_free(struct il_data *d);
 size_t il_sel_slot(struct il_sel *sel, const char *name); /* add or find */
 /* The data slot of a kept label, or SIZE_MAX (prep.c). */

@@ -11,9 +11,12 @@
 #include <err.h>
 #include <errno.h>
 #include <jansson.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "input.h"
 
@@ -477,6 +480,39 @@ span_addr(struct il_span sp)
     return v;
 }
 
+/* Blocks from which il_huge asks for huge pages: one could fit. */
+#define IL_HUGE_MIN (2 * 1024 * 1024)
+
+void *
+il_huge(void *p, size_t n)
+{
+    /* A block of M_MMAP_THRESHOLD or more (il_read) is a mapping of its
+     * own, its memory glibc's 16-byte chunk header past the mapping's
+     * start, and malloc_usable_size its length less that header.  The
+     * advice covers the whole mapping, so that its VMA stays one and
+     * realloc can still move or grow it with mremap; a block of the heap
+     * that happens to lie 16 bytes into a page is only advised too. */
+    uintptr_t a = (uintptr_t)p;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (p && n >= IL_HUGE_MIN && a % page == 16) {
+        size_t len = (malloc_usable_size(p) + 16 + page - 1) / page * page;
+        (void)madvise((void *)(a - 16), len, MADV_HUGEPAGE); /* only advice */
+    }
+    return p;
+}
+
+void *
+il_xrealloc_huge(void *p, size_t n)
+{
+    return il_huge(il_xrealloc(p, n), n);
+}
+
+void *
+il_xcalloc_huge(size_t n, size_t size)
+{
+    return il_huge(il_xcalloc(n, size), n * size);
+}
+
 struct rec {
     double v, den, env, wall;
     int64_t iv;
@@ -489,23 +525,23 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
 {
     if (d->n == d->cap) {
         d->cap = d->cap ? 2 * d->cap : 4096;
-        d->val = il_xrealloc(d->val, d->cap * sizeof *d->val);
+        d->val = il_xrealloc_huge(d->val, d->cap * sizeof *d->val);
         if (d->den)
-            d->den = il_xrealloc(d->den, d->cap * sizeof *d->den);
+            d->den = il_xrealloc_huge(d->den, d->cap * sizeof *d->den);
         if (d->ivcol)
-            d->ivcol = il_xrealloc(d->ivcol, d->cap * sizeof *d->ivcol);
+            d->ivcol = il_xrealloc_huge(d->ivcol, d->cap * sizeof *d->ivcol);
         if (d->addr)
-            d->addr = il_xrealloc(d->addr, 2 * d->cap * sizeof *d->addr);
-        d->flag = il_xrealloc(d->flag, d->cap * sizeof *d->flag);
+            d->addr = il_xrealloc_huge(d->addr, 2 * d->cap * sizeof *d->addr);
+        d->flag = il_xrealloc_huge(d->flag, d->cap * sizeof *d->flag);
         if (d->env)
-            d->env = il_xrealloc(d->env, d->cap * sizeof *d->env);
+            d->env = il_xrealloc_huge(d->env, d->cap * sizeof *d->env);
         if (d->wall)
-            d->wall = il_xrealloc(d->wall, d->cap * sizeof *d->wall);
+            d->wall = il_xrealloc_huge(d->wall, d->cap * sizeof *d->wall);
         for (size_t s = 0; s < d->nslots; s++) {
             if (d->labn[s])
-                d->labn[s] = il_xrealloc(d->labn[s], d->cap * sizeof *d->labn[s]);
+                d->labn[s] = il_xrealloc_huge(d->labn[s], d->cap * sizeof *d->labn[s]);
             if (d->labc[s])
-                d->labc[s] = il_xrealloc(d->labc[s], d->cap * sizeof *d->labc[s]);
+                d->labc[s] = il_xrealloc_huge(d->labc[s], d->cap * sizeof *d->labc[s]);
         }
     }
     d->val[d->n] = r->v;
@@ -535,7 +571,8 @@ il_ival_column(struct il_data *d, size_t cap)
 {
     if (!d->ivcol) {
         /* what val said of the records so far: exactly their integers */
-        d->ivcol = il_xcalloc(cap > d->n ? cap : d->n + 1, sizeof *d->ivcol);
+        size_t n = cap > d->n ? cap : d->n + 1;
+        d->ivcol = il_xcalloc_huge(n, sizeof *d->ivcol);
         for (size_t i = 0; i < d->n; i++)
             if (d->flag[i] & IL_R_INT)
                 d->ivcol[i] = (int64_t)d->val[i];
@@ -623,7 +660,7 @@ il_lab_put(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap)
         if (rec == 0 || id == d->labk[s])
             return;
         /* the second value: records 0..rec-1 have labk, index 0 */
-        d->labn[s] = il_xcalloc(cap, sizeof *d->labn[s]);
+        d->labn[s] = il_xcalloc_huge(cap, sizeof *d->labn[s]);
         lab_index(&d->labd[s], d->labk[s]);
     }
     uint16_t at = lab_index(&d->labd[s], id);
@@ -632,7 +669,7 @@ il_lab_put(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap)
         return;
     }
     /* more values than 2 bytes can tell apart: the string ids */
-    uint32_t *c = il_xcalloc(cap, sizeof *c);
+    uint32_t *c = il_xcalloc_huge(cap, sizeof *c);
     for (size_t i = 0; i < rec; i++)
         c[i] = il_lab(d, i, s);
     il_lab_free(d, s);

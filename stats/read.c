@@ -441,7 +441,7 @@ append_col(void *a, size_t n0, size_t cap, void **b, size_t n2, size_t size)
     if (!*b)
         return a; /* an optional column neither half has, or no records */
     if (n0 + n2 > cap)
-        a = il_xrealloc(a, (n0 + n2) * size);
+        a = il_xrealloc_huge(a, (n0 + n2) * size);
     memcpy((char *)a + n0 * size, *b, n2 * size);
     free(*b);
     *b = NULL;
@@ -470,9 +470,9 @@ join_labels(struct join_recs *j)
          * record by record as push adds them: one value in both is still
          * no column */
         if (n > cap && d->labn[s])
-            d->labn[s] = il_xrealloc(d->labn[s], n * sizeof *d->labn[s]);
+            d->labn[s] = il_xrealloc_huge(d->labn[s], n * sizeof *d->labn[s]);
         if (n > cap && d->labc[s])
-            d->labc[s] = il_xrealloc(d->labc[s], n * sizeof *d->labc[s]);
+            d->labc[s] = il_xrealloc_huge(d->labc[s], n * sizeof *d->labc[s]);
         if (!il_lab_append(d, s, n0, d2, j->map))
             for (size_t i = 0; i < d2->n; i++)
                 il_lab_set(d, s, n0 + i, j->map[il_lab(d2, i, s)], room);
@@ -493,14 +493,14 @@ join_cols(void *arg)
         /* the part needs the integer column: those before it then too */
         int64_t *c = il_ival_column(d, cap);
         if (n > cap)
-            c = d->ivcol = il_xrealloc(c, n * sizeof *c);
+            c = d->ivcol = il_xrealloc_huge(c, n * sizeof *c);
         for (size_t i = 0; i < d2->n; i++)
             c[n0 + i] = d2->flag[i] & IL_R_INT ? d2->ivcol[i] : 0;
         free(d2->ivcol);
         d2->ivcol = NULL;
     } else if (d->ivcol) {
         if (n > cap)
-            d->ivcol = il_xrealloc(d->ivcol, n * sizeof *d->ivcol);
+            d->ivcol = il_xrealloc_huge(d->ivcol, n * sizeof *d->ivcol);
         for (size_t i = 0; i < d2->n; i++)
             d->ivcol[n0 + i] = d2->flag[i] & IL_R_INT ? (int64_t)d->val[n0 + i] : 0;
     }

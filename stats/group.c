@@ -142,7 +142,7 @@ gb_both(void *(*fn)(void *), void *a, void *b, int two)
         fn(b);
 }
 
-/* take: d->val, moved into gs (gathered in the groups' order, then freed); NULL:
+/* take: d->val, moved into gs (gathered in the groups' order, its room then gs->spare); NULL:
  * no values.  With many records and two CPUs, each pass over the records
  * runs on two threads, one a half: the second half's groups are found in a
  * set of its own and mapped to the first's after, and its records placed
@@ -231,7 +231,8 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
         struct gb_gather ga[2] = {{gs->xs, take, gs->recs, 0, two ? n / 2 : n},
                                   {gs->xs, take, gs->recs, two ? n / 2 : n, n}};
         gb_both(gb_gather, &ga[0], &ga[1], two);
-        free(take);
+        gs->spare = take; /* the caller's scratch, or freed with gs */
+        gs->nspare = n;
     }
     off = 0;
     for (size_t i = 0; i < ng; i++) {
@@ -263,6 +264,7 @@ il_groups_free(struct il_groups *gs)
     free(gs->g);
     free(gs->xs);
     free(gs->recs);
+    free(gs->spare);
     memset(gs, 0, sizeof *gs);
 }
 

@@ -487,12 +487,17 @@ struct il_groups {
     struct il_group *g;        /* sorted naturally by key */
     double *xs;                /* every group's x, group after group */
     uint32_t *recs;            /* every group's rec, likewise */
+    /* il_group_by_take: the room of d->val (nspare values, no longer
+     * read), for scratch space; NULL once the caller freed it */
+    double *spare;
+    size_t nspare;
 };
 
 /* The groups' records only (their x NULL). */
 int il_group_by(const struct il_data *d, const size_t *slots, size_t nkey, struct il_groups *gs);
 /* The groups with their values: d->val moved into them, not copied (d->val
- * is NULL after, il_ival_of then), so that the values are held once. */
+ * is NULL after, il_ival_of then), so that the values are held once; its
+ * room stays as gs->spare. */
 void il_group_by_take(struct il_data *d, const size_t *slots, size_t nkey, struct il_groups *gs);
 void il_groups_free(struct il_groups *gs);
 /* "bench=bzip2 system=O3" (or "all" for an empty key), leaving out key

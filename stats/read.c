@@ -123,6 +123,9 @@ struct parts {
  * and says on stderr how many parts it read. */
 #define IL_TAKE_MIN (256 * 1024)
 #define IL_TAKE_MAX (4 * 1024 * 1024)
+#ifdef IL_TEST_PARTS
+static size_t il_test_joins; /* joins on two threads (join_records) */
+#endif
 
 /* The end of a take from [next, stop): after a newline, or stop. */
 static off_t
@@ -299,7 +302,7 @@ read_file(struct rd *rd, const char *file)
         free(h);
     }
 #ifdef IL_TEST_PARTS
-    fprintf(stderr, "il-test-parts: %zu\n", ps.n + 1);
+    fprintf(stderr, "il-test-parts: %zu\nil-test-joins: %zu\n", ps.n + 1, il_test_joins);
 #endif
     free(ps.p);
     il_lines_close(&first.l);
@@ -432,31 +435,63 @@ join_labvals(struct il_data *d, const struct il_data *d2, const uint32_t *map)
     }
 }
 
-/* Column a (n0 values of size bytes, room for cap) with the n2 values of
- * *b after them; *b is freed at once, so that the join holds at most one
- * column of the part beside the whole on each of its threads. */
-static void *
-append_col(void *a, size_t n0, size_t cap, void **b, size_t n2, size_t size)
-{
-    if (!*b)
-        return a; /* an optional column neither half has, or no records */
-    if (n0 + n2 > cap)
-        a = il_xrealloc_huge(a, (n0 + n2) * size);
-    memcpy((char *)a + n0 * size, *b, n2 * size);
-    free(*b);
-    *b = NULL;
-    return a;
-}
-
 /* A join of d2's records after d's n0 (room for cap) on one or two
- * threads: each of the values' columns, then each label's column, is one
- * thread's; the labels are taken in turn (next) by the two. */
+ * threads.  The values' columns are copied a chunk at a time, each thread
+ * taking the next (copied, atomic), and a part's column is freed by the
+ * thread that copies its last chunk, so that the join holds little of the
+ * part beside the whole; then each label's column, taken in turn (next) by
+ * the two.  The integer column, rare, is joined before.  Chunks rather
+ * than a column each: the copies write new memory, whose first touch costs
+ * far more where the host of a virtual machine had taken the pages back
+ * (group.c), and the values' column alone was most of the work (at ten
+ * million records one thread took 88 ms, the other 20). */
+struct join_col {
+    char *dst;           /* where the part's values go */
+    const char *from;    /* the part's column */
+    void **src;          /* where the part holds it (NULL once freed) */
+    size_t bytes;        /* its size */
+    size_t first, count; /* its chunks' numbers among all */
+    size_t left;         /* its chunks not yet copied (atomic) */
+};
+
+#define IL_JOIN_COLS 6
+/* Bytes copied at a time, and the records of a part from which its join
+ * runs on two threads.  The tests' variant (IL_TEST_PARTS) joins every
+ * part on two threads, IL_TEST_JOIN bytes at a time, when that is set,
+ * and says on stderr how many joins ran on two. */
+#define IL_JOIN_CHUNK (1024 * 1024)
+#define IL_JOIN_SPLIT 100000
+
 struct join_recs {
     struct il_data *d, *d2;
     const uint32_t *map;
     size_t n0, cap;
-    size_t next; /* the next label slot to join (atomic) */
+    struct join_col col[IL_JOIN_COLS];
+    size_t ncol, nchunk, chunk;
+    size_t copied; /* the next chunk to copy (atomic) */
+    size_t next;   /* the next label slot to join (atomic) */
 };
+
+/* Column *a (n0 values of size bytes, room for cap) made room for the n2
+ * values of *b, whose copy j notes (nothing when the part has no such
+ * column: an optional one neither has, or no records). */
+static void
+join_col(struct join_recs *j, void **a, void **b, size_t n2, size_t size)
+{
+    if (!*b)
+        return;
+    size_t n0 = j->n0;
+    if (n0 + n2 > j->cap)
+        *a = il_xrealloc_huge(*a, (n0 + n2) * size);
+    struct join_col *c = &j->col[j->ncol++];
+    c->dst = (char *)*a + n0 * size;
+    c->from = *b;
+    c->src = b;
+    c->bytes = n2 * size;
+    c->first = j->nchunk;
+    c->count = c->left = (c->bytes + j->chunk - 1) / j->chunk;
+    j->nchunk += c->count;
+}
 
 /* Label slots of j, taken in turn, until none is left. */
 static void
@@ -480,15 +515,13 @@ join_labels(struct join_recs *j)
     }
 }
 
-/* The values' columns of j, then label slots. */
-static void *
-join_cols(void *arg)
+/* The integer column: the part's integers after those before it (before
+ * the copies, which free the part's flags and values). */
+static void
+join_ivcol(struct join_recs *j)
 {
-    struct join_recs *j = arg;
     struct il_data *d = j->d, *d2 = j->d2;
     size_t n0 = j->n0, cap = j->cap, n = n0 + d2->n;
-    d->val = append_col(d->val, n0, cap, (void **)&d2->val, d2->n, sizeof *d->val);
-    d->den = append_col(d->den, n0, cap, (void **)&d2->den, d2->n, sizeof *d->den);
     if (d2->ivcol) {
         /* the part needs the integer column: those before it then too */
         int64_t *c = il_ival_column(d, cap);
@@ -502,33 +535,69 @@ join_cols(void *arg)
         if (n > cap)
             d->ivcol = il_xrealloc_huge(d->ivcol, n * sizeof *d->ivcol);
         for (size_t i = 0; i < d2->n; i++)
-            d->ivcol[n0 + i] = d2->flag[i] & IL_R_INT ? (int64_t)d->val[n0 + i] : 0;
+            d->ivcol[n0 + i] = d2->flag[i] & IL_R_INT ? (int64_t)d2->val[i] : 0;
     }
-    d->addr = append_col(d->addr, n0, cap, (void **)&d2->addr, d2->n, 2 * sizeof *d->addr);
-    d->flag = append_col(d->flag, n0, cap, (void **)&d2->flag, d2->n, sizeof *d->flag);
-    d->env = append_col(d->env, n0, cap, (void **)&d2->env, d2->n, sizeof *d->env);
-    d->wall = append_col(d->wall, n0, cap, (void **)&d2->wall, d2->n, sizeof *d->wall);
+}
+
+/* One thread's share of join j: chunks of the values' columns, then label
+ * slots. */
+static void *
+join_part(void *arg)
+{
+    struct join_recs *j = arg;
+    size_t k;
+    while ((k = __atomic_fetch_add(&j->copied, 1, __ATOMIC_RELAXED)) < j->nchunk) {
+        struct join_col *c = j->col;
+        while (k >= c->first + c->count)
+            c++;
+        size_t off = (k - c->first) * j->chunk,
+               len = c->bytes - off < j->chunk ? c->bytes - off : j->chunk;
+        memcpy(c->dst + off, c->from + off, len);
+        if (__atomic_sub_fetch(&c->left, 1, __ATOMIC_ACQ_REL) == 0) {
+            free((void *)c->from);
+            *c->src = NULL;
+        }
+    }
     join_labels(j);
     return NULL;
 }
-
-/* Records of a part from which its join runs on two threads. */
-#define IL_JOIN_SPLIT 100000
 
 static void
 join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
 {
     size_t n = d->n + d2->n, cap = d->cap;
-    struct join_recs j = {d, d2, map, d->n, cap, d2->n ? 0 : d->nslots};
-    pthread_t t;
-    int two =
-        d2->n >= IL_JOIN_SPLIT && il_two_cpus() && pthread_create(&t, NULL, join_cols, &j) == 0;
-    if (two) {
-        join_labels(&j);
-        pthread_join(t, NULL);
-    } else {
-        join_cols(&j);
+    struct join_recs j;
+    memset(&j, 0, sizeof j);
+    j.d = d;
+    j.d2 = d2;
+    j.map = map;
+    j.n0 = d->n;
+    j.cap = cap;
+    j.next = d2->n ? 0 : d->nslots;
+    j.chunk = IL_JOIN_CHUNK;
+    size_t split = IL_JOIN_SPLIT;
+#ifdef IL_TEST_PARTS
+    if (getenv("IL_TEST_JOIN") && strtoull(getenv("IL_TEST_JOIN"), NULL, 10) > 0) {
+        j.chunk = strtoull(getenv("IL_TEST_JOIN"), NULL, 10);
+        split = 1;
     }
+#endif
+    /* the room for the values' columns made here, before the threads */
+    join_col(&j, (void **)&d->val, (void **)&d2->val, d2->n, sizeof *d->val);
+    join_col(&j, (void **)&d->den, (void **)&d2->den, d2->n, sizeof *d->den);
+    join_col(&j, (void **)&d->addr, (void **)&d2->addr, d2->n, 2 * sizeof *d->addr);
+    join_col(&j, (void **)&d->flag, (void **)&d2->flag, d2->n, sizeof *d->flag);
+    join_col(&j, (void **)&d->env, (void **)&d2->env, d2->n, sizeof *d->env);
+    join_col(&j, (void **)&d->wall, (void **)&d2->wall, d2->n, sizeof *d->wall);
+    join_ivcol(&j);
+    pthread_t t;
+    int two = d2->n >= split && il_two_cpus() && pthread_create(&t, NULL, join_part, &j) == 0;
+    join_part(&j);
+    if (two)
+        pthread_join(t, NULL);
+#ifdef IL_TEST_PARTS
+    il_test_joins += (size_t)two;
+#endif
     if (n > cap)
         d->cap = n;
     d->n = n;

@@ -35,7 +35,8 @@ $(B)/libexec/interloper-%: $(B)/stats/%.o $(STATS_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATS_LIB) $(STATS_LIBS)
 
 # The tests' variant of report, whose reading in parts takes IL_TEST_TAKE
-# bytes at a time and says how many parts it read (stats/read.c,
+# bytes at a time and says how many parts it read, and whose join of the
+# parts runs on two threads IL_TEST_JOIN bytes at a time (stats/read.c,
 # IL_TEST_PARTS); report itself has no such knob.
 STATS_PARTS = $(B)/tests/interloper-report-parts
 $(B)/tests/parts/read.o: stats/read.c stats/il_stats.h

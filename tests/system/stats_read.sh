@@ -470,21 +470,30 @@ try "takes of one line or of 4 KiB in the tests' variant: many parts, as one rea
 if built && [ -x "$B/tests/interloper-report-parts" ]; then
 	# build/tests/interloper-report-parts (stats.mk, IL_TEST_PARTS) takes
 	# IL_TEST_TAKE bytes at a time and steals from 2 * IL_TEST_TAKE left,
-	# so that parts are many whatever the timing, and says how many
+	# so that parts are many whatever the timing, and says how many; with
+	# IL_TEST_JOIN (here with takes of 4 KiB) it joins every part on two
+	# threads, that many bytes of the values' columns at a time (13: chunks
+	# that end within a value), and says how many joins ran on two
 	if il_two; then
 		for slow in first second; do
 			parts 6000 "$slow" many nolong >"$T/v.jsonl"
 			for take in 1 4096; do
+				join=0
+				[ "$take" = 4096 ] && join=13
 				for args in "--by system" "--json --compare system=A --setup setup" "--by phase,late"; do
 					# shellcheck disable=SC2086 # the options, split
-					IL_TEST_TAKE=$take "$B/tests/interloper-report-parts" $args "$T/v.jsonl" >"$T/a.out" 2>"$T/a.err0"
+					IL_TEST_TAKE=$take IL_TEST_JOIN=$join "$B/tests/interloper-report-parts" $args "$T/v.jsonl" >"$T/a.out" 2>"$T/a.err0"
 					_ra=$?
-					grep -v '^il-test-parts: ' "$T/a.err0" >"$T/a.err"
+					grep -v '^il-test-' "$T/a.err0" >"$T/a.err"
 					# shellcheck disable=SC2086,SC2002
 					cat "$T/v.jsonl" | "$B/libexec/interloper-report" $args - >"$T/b.out" 2>"$T/b.err"
 					assert_eq "$_ra" "$?" "$slow, takes of $take, $args: exit status"
 					n=$(sed -n 's/^il-test-parts: //p' "$T/a.err0")
 					assert_true "$slow, takes of $take, $args: parts taken from each other ($n)" test "${n:-0}" -ge 3
+					if [ "$join" != 0 ]; then
+						nj=$(sed -n 's/^il-test-joins: //p' "$T/a.err0")
+						assert_true "$slow, takes of $take, $args: parts joined on two threads ($nj)" test "${nj:-0}" -ge 2
+					fi
 					for _x in out err; do
 						norm "$T/a.$_x" "$T/v.jsonl" "$T/a.$_x.n"
 						norm "$T/b.$_x" - "$T/b.$_x.n"

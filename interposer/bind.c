@@ -68,7 +68,6 @@
     X(B_FORK, "__fork")                                                                            \
     X(B_LIBC_VERSION, "gnu_get_libc_version")                                                      \
     X(B_ENVIRON, "__environ")                                                                      \
-    X(B_SINGLE_THREADED, "__libc_single_threaded")                                                 \
     X(B_DLSYM, "dlsym")                                                                            \
     X(B_IO_LIST_UNLOCK, "_IO_list_unlock")
 #define B_NEXT B_QUICK_EXIT
@@ -231,7 +230,6 @@ il_bind(void)
         if (!found[k] && (dl || (dl = (void *(*)(void *, const char *))find_dlsym())))
             found[k] = dl(k < B_NEXT ? RTLD_NEXT : RTLD_DEFAULT, names[k].name);
     il.real_exit = (void (*)(int))found[B_EXIT];
-    il.single_threaded = found[B_SINGLE_THREADED];
     __atomic_store_n(&il.real_start_main, found[B_START_MAIN], __ATOMIC_RELEASE);
     __atomic_store_n(&bound, 1, __ATOMIC_RELEASE);
 }

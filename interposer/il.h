@@ -173,12 +173,6 @@ struct il_main_args {
 struct il_state {
     struct il_main_args main_args; /* first: trampoline.S reads it at il+0 */
     void (*real_exit)(int);
-    /* glibc's __libc_single_threaded (2.32), as il_bind found it, or NULL:
-     * true until the process's first pthread_create, and never again; the
-     * copy found first, which the program's code and libstdc++ read (where
-     * the program has a copy relocation of it, pthread_create sets that
-     * copy too) */
-    const volatile char *single_threaded;
     void *real_start_main;
     int secure; /* AT_SECURE, or an unsupported glibc: the library stands aside */
     volatile int phase;

@@ -340,11 +340,6 @@ may_signal(void)
  * is worse.  In the cases above, and where unshare is refused (a
  * seccomp filter), the descriptor is moved up to ours at once, which
  * leaves only the moment in between.
- * A process that never had a second thread (glibc's
- * __libc_single_threaded, true until the first pthread_create) shares
- * its table with nobody: its table is its own already, without the
- * system call.  Only a thread made by a raw clone, which glibc does not
- * see (no C library's thread is one), is left out of that.
  * Returns 1 when the table is our own now.
  */
 static int
@@ -354,8 +349,7 @@ own_table(void)
     if (il.end_how == IL_HOW_EXEC || il.end_how == IL_HOW_SIGNAL || k == IL_END_EARLY ||
         (k == IL_END_EXITPATH && il.exit_early_handlers))
         return 0;
-    const volatile char *one = il.single_threaded;
-    return (one && *one) || il_sc6(SYS_unshare, CLONE_FILES, 0, 0, 0, 0, 0) == 0;
+    return il_sc6(SYS_unshare, CLONE_FILES, 0, 0, 0, 0, 0) == 0;
 }
 
 static long

@@ -276,21 +276,4 @@ for how in return exit _exit; do
 	assert_true "the record file is valid" valid stray.jsonl
 done
 
-# The descriptor table of its own costs a system call that a process which
-# never had a second thread does not need (glibc's __libc_single_threaded):
-# the one with a thread above takes it, a program with none does not.
-try "the record's private descriptor table: taken where a thread ran, not in a process that never had one"
-if ! command -v strace >/dev/null; then
-	skip "no strace here to see the unshare"
-else
-	rm -f st.jsonl
-	INTERLOPER_OUTPUT="$T/st.jsonl" strace -f -e trace=unshare -o one.out \
-		-E LD_PRELOAD="$LIB" "$P" hello >/dev/null
-	INTERLOPER_OUTPUT="$T/st.jsonl" strace -f -e trace=unshare -o two.out \
-		-E LD_PRELOAD="$LIB" "$PROGS/strayout" exit >/dev/null 2>&1
-	assert_eq "$(grep -c 'unshare(CLONE_FILES)' one.out) $(grep -c 'unshare(CLONE_FILES)' two.out)" \
-		"0 1" "unshare calls: one thread, two threads"
-	assert_eq "$(nrec st.jsonl)" 2 "a record each"
-fi
-
 done_testing

@@ -42,15 +42,10 @@ $(B)/interposer/%.o: interposer/%.S
 # instructions); the price is that the ELF headers and read-only data are
 # mapped executable with the code, as every binutils before 2.31 linked
 # them (the package already builds the library without the stack
-# protector and fortify, debian/rules, for the same reason).  And its
-# zero-initialised state is zeros in the file (interposer/state.ld), so
-# that the writable segment is mapped by one mmap too, not a second,
-# anonymous one for a .bss (one system call in every process; the price,
-# about 490 KiB of zeros in the file).
+# protector and fortify, debian/rules, for the same reason).
 IL_SOFLAGS = -shared -nostartfiles -nodefaultlibs -Wl,--version-script=interposer/exports.map -Wl,-z,now \
-	-Wl,-z,relro -Wl,-z,noseparate-code -Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed -Wl,-Bsymbolic-functions \
-	-Wl,-T,interposer/state.ld
-$(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map interposer/interposer.mk interposer/state.ld
+	-Wl,-z,relro -Wl,-z,noseparate-code -Wl,-z,nodelete -Wl,--hash-style=gnu -Wl,--as-needed -Wl,-Bsymbolic-functions
+$(LIB): $(IL_CORE_OBJ) $(IL_HOOK_OBJ) interposer/exports.map interposer/interposer.mk
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(IL_CORE_OBJ) $(IL_HOOK_OBJ) $(IL_SOFLAGS)
 	@printf '%s\n' $(IL_SAFE:%=$(B)/interposer/%.o) >$(B)/interposer/safe.list
 
@@ -67,5 +62,5 @@ $(B)/tests/delay/%.o: interposer/%.c
 	$(CC) $(CPPFLAGS) -DIL_TEST_DELAYS $(ALL_CFLAGS) $(IL_PIC) -Iinterposer -c $< -o $@
 
 $(LIB_DELAY): $(filter-out $(IL_DELAYED:%=$(B)/interposer/%.o),$(IL_CORE_OBJ) $(IL_HOOK_OBJ)) \
-		$(IL_DELAY_OBJ) interposer/exports.map interposer/interposer.mk interposer/state.ld
+		$(IL_DELAY_OBJ) interposer/exports.map interposer/interposer.mk
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(IL_SOFLAGS)

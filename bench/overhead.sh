@@ -69,12 +69,6 @@ for t in valgrind.bin strace cc; do
 done
 VG=$(command -v valgrind.bin)
 ST=$(command -v strace)
-command -v bash >/dev/null || {
-	echo "bench/overhead.sh: needs bash (a descriptor above 9 for the run spec)" >&2
-	exit 1
-}
-# where the drivers hand the run spec to the image they start (il_names.h)
-RUNFD=$(sed -n 's/^#define IL_RUN_FD \([0-9]*\).*/\1/p' include/il_names.h)
 rm -rf "$OUT"
 mkdir -p "$OUT/cwd"
 cc -O2 -o "$OUT/spawn" bench/spawn.c
@@ -168,29 +162,26 @@ variant() { # CONF plain|floor|lib: its environment file
 
 # launch CONF VARIANT TOOL...: TOOL... env -i VARS PROG, in this process
 # (so that PROG keeps its pid, which interloper run's spec names), with
-# the configuration's spec in place, as the drivers leave it: in its file,
-# and open at RUNFD (bash: dash opens no descriptor above 9), and ASLR off.
+# the configuration's spec in place.
 launch() {
 	c=$1 envf=$(variant "$1" "$2")
 	shift 2
 	(
 		cd "$OUT/cwd"
-		exec bash -c '
-			c=$1 envf=$2 prog=$3 runfd=$4
-			shift 4
+		exec sh -c '
+			c=$1 envf=$2 prog=$3
+			shift 3
 			if [ -f "$c.spec" ]; then
 				spec=$(sed -n "s/^INTERLOPER_RUN=//p" "$envf")
 				mkdir -p "${spec%/*}"
 				chmod 700 "${spec%/*}"
 				sed "s/^pid [1-9][0-9]*\$/pid $$/" "$c.spec" >"$spec"
-				eval "exec $runfd<\"\$spec\""
-				set -- setarch "$(uname -m)" -R "$@"
 			fi
 			IFS="
 "
 			set -f
 			exec "$@" /usr/bin/env -i $(cat "$envf") "$prog"
-		' sh "$OUT/$c" "$envf" "$PROG" "$RUNFD" "$@"
+		' sh "$OUT/$c" "$envf" "$PROG" "$@"
 	)
 }
 
@@ -232,16 +223,14 @@ if untraced_ok && "$PERF" stat -x, -e syscalls:sys_enter_ioctl -o /dev/null -- /
 fi
 untraced() { # CONF VARIANT: the median of 5 runs; their ioctls to $OUT/CONF.VARIANT.ioctl
 	# perf stat forks PROG: interloper run's spec must name that pid, so a
-	# shell between them puts its own there, opens it at RUNFD again (sed
-	# made a new file) and execs (plain does the same)
+	# shell between them puts its own there and execs (plain does the same)
 	_spec=$(sed -n 's/^INTERLOPER_RUN=//p' "$OUT/$1.env")
 	: >"$OUT/$1.$2.ioctl"
 	for _i in 1 2 3 4 5; do
 		# shellcheck disable=SC2016 # expanded by that shell
 		launch "$1" "$2" "$PERF" stat -x, -e raw_syscalls:sys_enter$IOCTL -o "$OUT/perfstat" -- \
-			bash -c 'if [ -n "$1" ]; then sed -i "s/^pid [1-9][0-9]*\$/pid $$/" "$1"
-				eval "exec $2<\"\$1\""; fi
-				shift 2; exec "$@"' sh "$_spec" "$RUNFD" >/dev/null 2>&1
+			sh -c 'if [ -n "$1" ]; then sed -i "s/^pid [1-9][0-9]*\$/pid $$/" "$1"; fi
+				shift; exec "$@"' sh "$_spec" >/dev/null 2>&1
 		sed -n 's/^\([0-9][0-9]*\),.*sys_enter_ioctl.*/\1/p' "$OUT/perfstat" >>"$OUT/$1.$2.ioctl"
 		sed -n 's/^\([0-9][0-9]*\),.*raw_syscalls:sys_enter.*/\1/p' "$OUT/perfstat"
 	done | sort -n | sed -n 3p

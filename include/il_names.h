@@ -159,15 +159,6 @@
  * by INTERLOPER_RUN (DESIGN.md, "Labels"): its first line, then one
  * "KEY VALUE" line each. */
 #define IL_RUN_SCHEMA "interloper-run/1"
-/* The driver also hands the spec to the image it starts in a descriptor,
- * open for reading at this number (not close-on-exec), where the target
- * loads the library (il_loads_library) and the descriptor limit allows:
- * the image reads it with one pread and closes it before main, two
- * system calls where opening the file by its path takes four; images
- * started later (a shell's children) find it closed and read the file.
- * Below every descriptor the library places (IL_FD_MAX down, one per
- * event and a copy of stderr). */
-#define IL_RUN_FD 960
 #define IL_RUN_PID "pid"
 #define IL_RUN_OUTPUT "output"
 #define IL_RUN_SUMMARY "summary"
@@ -177,12 +168,6 @@
  * the machine it runs the program on: the library then reads neither
  * uname nor /proc/cpuinfo in each measured process */
 #define IL_RUN_MACHINE "machine"
-/* "aslr off" where the driver turned address-space randomisation off for
- * the program (personality ADDR_NO_RANDOMIZE, which its children inherit):
- * an image whose stack starts at the top then needs no system call to
- * know it is not randomized (setup.c, randomized) */
-#define IL_RUN_ASLR "aslr"
-#define IL_RUN_ASLR_OFF "off"
 /* one of the library's settings, "set INTERLOPER_X=value", as the variable
  * would say it (libinterloper(7)): the drivers' per-run settings (strict,
  * the stack and heap offsets, the pin, events, backend) travel here, not

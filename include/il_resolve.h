@@ -54,8 +54,6 @@ IL_HIDDEN int il_perf_has_pmu(void);
 /* Is fd open on an anonymous inode (a perf event, eventfd, epoll...),
  * which has no file type? */
 IL_HIDDEN int il_fd_anon(int fd);
-/* run_spec.c: does the file load the library when exec'd? */
-IL_HIDDEN int il_loads_library(int dir, const char *path, int fd, int depth);
 
 /* backends.c: the empty window calibrated once by a driver, with the
  * library's own code and the children's settings (the spec's "set"

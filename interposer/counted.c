@@ -59,6 +59,57 @@ counting(void)
     return il.pid != (pid_t)il_sys_getpid() && il.counts_children ? il.pid : 0;
 }
 
+/* Does the file carry file capabilities?  Exec'ing it as a user who gains
+ * them is AT_SECURE, like set-user-ID: ld.so then ignores a preload given
+ * by path, and nobody would take the memfd. */
+static int
+has_file_caps(int fd)
+{
+    return il_sc6(SYS_fgetxattr, fd, (long)"security.capability", 0, 0, 0, 0) >= 0;
+}
+
+/* Does the file at (dir, path), or fd when path is NULL, load the library
+ * when exec'd: a dynamic ELF, or a script whose interpreter is one, and
+ * neither set-user-ID, set-group-ID nor capability-bearing?  depth bounds
+ * the #! chain. */
+static int
+loads_library(int dir, const char *path, int fd, int depth)
+{
+    long f = path ? il_sys_openat(dir, path, O_RDONLY | O_CLOEXEC, 0) : fd;
+    if (f < 0)
+        return 0;
+    struct stat st;
+    unsigned char h[256];
+    int ok = 0;
+    long n = il_sys_fstat((int)f, &st) == 0 && S_ISREG(st.st_mode) &&
+                     !(st.st_mode & (S_ISUID | S_ISGID)) && !has_file_caps((int)f)
+                 ? il_sys_pread((int)f, h, sizeof h - 1, 0)
+                 : -1;
+    if (n >= 4 && h[0] == '#' && h[1] == '!' && depth > 0) {
+        h[n] = 0;
+        char *p = (char *)h + 2, *e;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        for (e = p; *e && *e != ' ' && *e != '\t' && *e != '\n'; e++)
+            ;
+        *e = 0;
+        ok = *p == '/' && loads_library(AT_FDCWD, p, -1, depth - 1);
+    } else if (n >= (long)sizeof(Elf64_Ehdr) && !memcmp(h, ELFMAG, SELFMAG) &&
+               h[EI_CLASS] == ELFCLASS64) {
+        Elf64_Ehdr eh;
+        memcpy(&eh, h, sizeof eh);
+        Elf64_Phdr ph[32];
+        size_t want = (size_t)eh.e_phnum * sizeof ph[0];
+        if (eh.e_phentsize == sizeof ph[0] && want <= sizeof ph &&
+            il_sys_pread((int)f, ph, want, (long)eh.e_phoff) == (long)want)
+            for (int i = 0; i < eh.e_phnum; i++)
+                ok |= ph[i].p_type == PT_INTERP;
+    }
+    if (path)
+        il_sys_close((int)f);
+    return ok;
+}
+
 static int
 preloads_us(char *const envp[])
 {
@@ -109,7 +160,7 @@ il_counted_give(int dir, const char *path, int fd, char *const envp[])
     /* under a lower limit the new image looks only once it knows it, which
      * one with INTERLOPER_BACKEND=none never asks (il_counted_late) */
     if (!who || !preloads_us(envp) || (top < IL_FD_MAX && backend_none(envp)) ||
-        !ours_or_free(top) || !il_loads_library(dir, path, fd, 2))
+        !ours_or_free(top) || !loads_library(dir, path, fd, 2))
         return -1;
     long m = IL_SC(SYS_memfd_create, "interloper-counted", MFD_CLOEXEC | MFD_ALLOW_SEALING, 0);
     if (m < 0)

@@ -251,7 +251,6 @@ struct il_state {
 
     /* the spec from interloper run (run_spec.c) */
     int run_loaded, run_summary;
-    int run_aslr_off; /* the spec's "aslr off": the driver turned it off */
     pid_t run_pid;
     const char *run_floor; /* the driver's floor line, after its key, or NULL */
     int floor_driver;      /* the record's floor is the driver's (il_run_floor) */
@@ -423,7 +422,6 @@ IL_HIDDEN void il_others_leave(void);
 IL_HIDDEN void il_signals_install(void);
 
 /* run_spec.c: the spec from interloper run */
-IL_HIDDEN void il_run_take(void);
 IL_HIDDEN void il_run_load(void);
 IL_HIDDEN int il_run_wants_summary(void);
 IL_HIDDEN void il_run_end(int measured);

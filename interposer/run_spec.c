@@ -33,17 +33,6 @@
  * that the library can neither eat the program's stdin nor hang on a
  * FIFO, nor take its output and labels from someone else.  The
  * descriptor is closed before main.
- *
- * The image a driver starts itself gets the spec in a descriptor too, at
- * IL_RUN_FD (il_names.h), which our constructor reads and closes before
- * the program's own constructors run (il_run_take): two system calls,
- * where the file by its path takes four.  It was opened by the driver,
- * this process's parent or this process itself, so it needs no check of
- * its owner or kind; and pread takes nothing from a pipe, socket or
- * terminal (ESPIPE) and moves no file's offset, so a descriptor of the
- * program's own at that number (in an image the driver did not start:
- * the driver's was closed) is left as it was, and closed only when it
- * holds a spec.
  */
 #include <elf.h>
 #include <errno.h>
@@ -58,74 +47,6 @@
 #define SPEC_MAX 16384
 static char spec[SPEC_MAX + 8];
 
-/* Does the file carry file capabilities?  Exec'ing it as a user who gains
- * them is AT_SECURE, like set-user-ID: ld.so then ignores a preload given
- * by path, and nobody would take what is handed over. */
-static int
-has_file_caps(int fd)
-{
-    return il_sc6(SYS_fgetxattr, fd, (long)"security.capability", 0, 0, 0, 0) >= 0;
-}
-
-/* Does the file at (dir, path), or fd when path is NULL, load the library
- * when exec'd: a dynamic ELF, or a script whose interpreter is one, and
- * neither set-user-ID, set-group-ID nor capability-bearing?  depth bounds
- * the #! chain.  The exec hooks ask before they hand a child the
- * counted-in marker (counted.c), the drivers before they hand the spec's
- * descriptor (tools/launch.c): a program that does not load the library
- * would keep either. */
-int
-il_loads_library(int dir, const char *path, int fd, int depth)
-{
-    long f = path ? il_sys_openat(dir, path, O_RDONLY | O_CLOEXEC, 0) : fd;
-    if (f < 0)
-        return 0;
-    struct stat st;
-    unsigned char h[256];
-    int ok = 0;
-    long n = il_sys_fstat((int)f, &st) == 0 && S_ISREG(st.st_mode) &&
-                     !(st.st_mode & (S_ISUID | S_ISGID)) && !has_file_caps((int)f)
-                 ? il_sys_pread((int)f, h, sizeof h - 1, 0)
-                 : -1;
-    if (n >= 4 && h[0] == '#' && h[1] == '!' && depth > 0) {
-        h[n] = 0;
-        char *p = (char *)h + 2, *e;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        for (e = p; *e && *e != ' ' && *e != '\t' && *e != '\n'; e++)
-            ;
-        *e = 0;
-        ok = *p == '/' && il_loads_library(AT_FDCWD, p, -1, depth - 1);
-    } else if (n >= (long)sizeof(Elf64_Ehdr) && !memcmp(h, ELFMAG, SELFMAG) &&
-               h[EI_CLASS] == ELFCLASS64) {
-        Elf64_Ehdr eh;
-        memcpy(&eh, h, sizeof eh);
-        Elf64_Phdr ph[32];
-        size_t want = (size_t)eh.e_phnum * sizeof ph[0];
-        if (eh.e_phentsize == sizeof ph[0] && want <= sizeof ph &&
-            il_sys_pread((int)f, ph, want, (long)eh.e_phoff) == (long)want)
-            for (int i = 0; i < eh.e_phnum; i++)
-                ok |= ph[i].p_type == PT_INTERP;
-    }
-    if (path)
-        il_sys_close((int)f);
-    return ok;
-}
-
-/* The spec's length in spec[], from the driver's descriptor; 0: none */
-static long taken;
-
-/* Called by our constructor where INTERLOPER_RUN is set. */
-void
-il_run_take(void)
-{
-    long n = il_sys_pread(IL_RUN_FD, spec, SPEC_MAX - 1, 0);
-    if (n < (long)sizeof IL_RUN_SCHEMA || !il_same_bytes(spec, IL_RUN_SCHEMA "\n", sizeof IL_RUN_SCHEMA))
-        return;
-    il_sys_close(IL_RUN_FD);
-    taken = n;
-}
-
 static void
 refuse(const char *why)
 {
@@ -136,11 +57,12 @@ refuse(const char *why)
     il_config_error(&il.cfg, IL_V_RUN, il.cfg.run_spec, what);
 }
 
-/* The spec by its path, into spec[]: its length, or -1 when refused
- * (said already). */
-static long
-read_path(const char *path)
+void
+il_run_load(void)
 {
+    const char *path = il.cfg.run_spec;
+    if (!path[0])
+        return;
     long fd = il_sys_open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
     struct stat st;
     /* the user: the real uid the kernel gave at exec (AT_UID), which
@@ -161,7 +83,7 @@ read_path(const char *path)
         if (fd >= 0)
             il_sys_close((int)fd);
         refuse(why);
-        return -1;
+        return;
     }
     /* as many bytes as it holds (one read, unless the file grows) */
     long n = 0, r;
@@ -169,22 +91,8 @@ read_path(const char *path)
            (r = il_sys_read((int)fd, spec + n, SPEC_MAX - 1 - (size_t)n)) > 0)
         n += r;
     il_sys_close((int)fd);
-    return n;
-}
-
-void
-il_run_load(void)
-{
-    const char *path = il.cfg.run_spec;
-    long n = taken;
-    taken = 0;
-    if (!path[0])
-        return;
-    if (!n)
-        n = read_path(path);
     if (n <= 0 || !il_same_bytes(spec, IL_RUN_SCHEMA "\n", sizeof IL_RUN_SCHEMA)) {
-        if (n >= 0)
-            refuse("cannot read it as a spec of " IL_RUN_SCHEMA);
+        refuse("cannot read it as a spec of " IL_RUN_SCHEMA);
         return;
     }
     spec[n] = 0;
@@ -213,8 +121,6 @@ il_run_load(void)
             lab = v, lab_n = (size_t)(nl - v);
         else if ((v = IS(IL_RUN_MACHINE)))
             mach = v;
-        else if ((v = IS(IL_RUN_ASLR)))
-            il.run_aslr_off = il_same_bytes(v, IL_RUN_ASLR_OFF, sizeof IL_RUN_ASLR_OFF);
         else if ((v = IS(IL_RUN_FLOOR)))
             il.run_floor = v;
     }

@@ -112,11 +112,7 @@ affinity(char *out, size_t n)
  * without a system call: unrandomized it is the highest user page below
  * 2^47 (the kernel's STACK_TOP, for 4- and 5-level page tables alike);
  * randomized it lies a random number of pages lower (0 of them once in
- * 2^22 runs, which the system calls then settle).  Where the driver says
- * it turned randomization off (the run spec's "aslr off", il_run_load
- * first), a stack at the top settles it too: randomized, it would have to
- * be both turned on again between the driver and this image (a program
- * that calls personality, a set-user-ID exec) and moved by 0 pages.
+ * 2^22 runs, which the system calls then settle).
  */
 static int
 randomized(void)
@@ -124,8 +120,6 @@ randomized(void)
 #if defined(__x86_64__)
     if (il.stack_top && il.stack_top != 0x7ffffffff000UL)
         return 1;
-    if (il.stack_top && il.run_aslr_off)
-        return 0;
 #endif
     long pers = il_sys_personality(0xffffffff);
     if (pers >= 0 && (pers & ADDR_NO_RANDOMIZE))

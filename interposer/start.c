@@ -71,19 +71,14 @@ il_ctor_body(int argc, char **argv, char **envp)
     for (const unsigned long *a = il.auxv; a && a[0] != AT_NULL; a += 2)
         if (a[0] == AT_SECURE && a[1])
             il.secure = 1; /* setuid and the like: the variables are not ours to trust */
-    if (!il.secure && !il_glibc_check()) {
+    if (!il.secure && !il_glibc_check())
         il.secure = 1; /* internals we have not read: stand aside, as under AT_SECURE */
-        if (il_getenv(envp, IL_V_RUN))
-            il_run_take(); /* but take the driver's descriptor away */
-    }
     if (il.secure)
         return;
     il.pid = (pid_t)il_sys_getpid();
     il.err_fd = -1;
     il.envp = envp;
     il_config_parse(&il.cfg, NULL, envp);
-    if (il.cfg.run_spec[0])
-        il_run_take(); /* the driver's descriptor, before the program's constructors */
     /* registered first, run last */
     on_exit(il_exit_record, NULL);
     on_exit(il_exit_lock, NULL);
@@ -208,8 +203,8 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
         clock_gettime(CLOCK_MONOTONIC, &t);
     il.main_tid = pid; /* glibc calls main in the process's first thread */
     il.counted_late = il_counted_late; /* before the first descriptor of ours is placed */
-    il_run_load(); /* first: its "aslr" line saves a system call in il_setup_facts */
     il_setup_facts(argc, argv, envp);
+    il_run_load();
     if (!il.run_machine)
         il_cpu_brand(); /* before main, which may turn CPUID off (setup.c) */
     il_output_prepare();

@@ -246,9 +246,6 @@ void il_spec_dir(struct il_spec *s, const char *me, int dry);
  * errno. */
 int il_spec_write(struct il_spec *s, long pid, const char *output, int summary,
                   const char *labels_json, const struct il_slots *slots);
-/* The spec, open close-on-exec, for the caller to dup2 to IL_RUN_FD in
- * the process that execs prog, or -1 (the image reads the file). */
-int il_spec_fd(const struct il_spec *s, const char *prog);
 /* Remove the spec directory and what interloper put in it. */
 void il_spec_remove(struct il_spec *s);
 /* Remove the spec directories of runs and sweeps that have ended without
@@ -264,10 +261,10 @@ int il_parse_cpus(const char *s, cpu_set_t *set, char *canon, size_t canonsz, co
 
 /* Start path with argv and env in a child that dies with this process
  * (PR_SET_PDEATHSIG), its stdin, stdout, stderr on in, out, err (-1: ours),
- * on the CPUs in cpus (NULL: ours), with spec_fd at IL_RUN_FD (-1: none).
- * The pid, or -1 with errno (exec failed or could not start). */
+ * on the CPUs in cpus (NULL: ours).  The pid, or -1 with errno (exec failed
+ * or could not start). */
 pid_t il_spawn(const char *path, char *const argv[], char *const env[], int in, int out, int err,
-               const cpu_set_t *cpus, int spec_fd);
+               const cpu_set_t *cpus);
 /* The child leads a process group of its own.  il_spawn_watch: start, once,
  * the watcher that kills the group of the run under way when this process
  * ends, even by SIGKILL; il_spawn_started tells it the run's group.

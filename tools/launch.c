@@ -189,8 +189,6 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
         il_buf_printf(&f, IL_RUN_SET " " IL_V_BACKEND "=%s\n", c->backend);
     if (c->strict)
         il_buf_str(&f, IL_RUN_SET " " IL_V_STRICT "=1\n");
-    if (!c->aslr) /* il_set_aslr turns it off before the program starts */
-        il_buf_str(&f, IL_RUN_ASLR " " IL_RUN_ASLR_OFF "\n");
     s->fixed = f.p;
     s->cpus = c->have_cpus ? &c->cpus : NULL;
     env_put(e, il_xasprintf(IL_V_RUN "=%s", spec));
@@ -332,25 +330,6 @@ il_spec_write(struct il_spec *s, long pid, const char *output, int summary, cons
     il_buf_free(&b);
     errno = e;
     return rc;
-}
-
-/*
- * The spec in a descriptor too, for the image about to start (il_names.h,
- * IL_RUN_FD): the image reads it with one pread and closes it before its
- * program's constructors, two system calls where the file by its path
- * takes four (images started later read the file).  Only where the
- * program loads the library (il_loads_library: else it would keep the
- * descriptor) and IL_RUN_FD is free in this process (a descriptor the
- * program would inherit is never replaced).  A close-on-exec descriptor
- * of the spec, for the caller to dup2 to IL_RUN_FD in the process that
- * execs, or -1: then the image reads the file.
- */
-int
-il_spec_fd(const struct il_spec *s, const char *prog)
-{
-    if (fcntl(IL_RUN_FD, F_GETFD) >= 0 || errno != EBADF || !il_loads_library(AT_FDCWD, prog, -1, 2))
-        return -1;
-    return open(s->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 }
 
 /* What interloper may leave in a spec directory. */
@@ -531,7 +510,7 @@ il_set_aslr(const char *me, int on)
  */
 pid_t
 il_spawn(const char *path, char *const argv[], char *const env[], int in, int out, int errfd,
-         const cpu_set_t *cpus, int spec_fd)
+         const cpu_set_t *cpus)
 {
     sigset_t all, old;
     sigfillset(&all);
@@ -556,8 +535,6 @@ il_spawn(const char *path, char *const argv[], char *const env[], int in, int ou
             child_errno = errno;
             _exit(127);
         }
-        if (spec_fd >= 0)
-            dup2(spec_fd, IL_RUN_FD); /* else the library reads the file (il_spec_fd) */
         sigprocmask(SIG_SETMASK, &old, NULL);
         execve(path, argv, env);
         child_errno = errno;

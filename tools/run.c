@@ -416,9 +416,6 @@ main(int argc, char **argv)
         errno = e;
         err(1, "--cpu %s: cannot run there", c->cpus_text);
     }
-    int sfd = il_spec_fd(&spec, path);
-    if (sfd >= 0)
-        dup2(sfd, IL_RUN_FD); /* else the library reads the file (il_spec_fd) */
     execve(path, pargv, env.v);
     int e = errno;
     il_spec_remove(&spec);

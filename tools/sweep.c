@@ -415,7 +415,7 @@ prepare(struct state *st, const struct il_system *y, const char *runid)
     char *argv[] = {"/bin/sh", "-c", (char *)y->prepare, NULL};
     int dn = open("/dev/null", O_RDWR | O_CLOEXEC);
     int out = st->s->show_output ? -1 : dn;
-    pid_t p = il_spawn("/bin/sh", argv, environ, dn, out, out, NULL, -1);
+    pid_t p = il_spawn("/bin/sh", argv, environ, dn, out, out, NULL);
     if (p < 0)
         err(1, "--prepare: cannot run /bin/sh");
     il_spawn_started(p);
@@ -458,11 +458,8 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
         prepare(st, y, runid);
     char **argv = st->argv[r->cell % s->d.nsys];
     argv[0] = (char *)path;
-    int sfd = il_spec_fd(&st->spec, path);
     pid_t p = il_spawn(path, argv, st->env.v, st->in_fd, st->out_fd, st->err_fd,
-                       s->c.have_cpus ? &s->c.cpus : NULL, sfd);
-    if (sfd >= 0)
-        close(sfd);
+                       s->c.have_cpus ? &s->c.cpus : NULL);
     if (p < 0)
         err(1, "run %s: cannot execute %s", runid, path);
     il_spawn_started(p);

@@ -110,7 +110,7 @@ il_sweep_report(const struct il_sweep *s, char *why, size_t whysz)
         err(1, "cannot run interloper report: pipe");
     extern char **environ;
     int efd = memfd_create("report-err", MFD_CLOEXEC);
-    pid_t p = il_spawn(prog, argv, environ, dn, pfd[1], efd >= 0 ? efd : dn, NULL, -1);
+    pid_t p = il_spawn(prog, argv, environ, dn, pfd[1], efd >= 0 ? efd : dn, NULL);
     if (p < 0)
         err(1, "cannot run %s", prog);
     close(pfd[1]);

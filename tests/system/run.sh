@@ -363,51 +363,6 @@ run --backend none -- sh -c 'cat "$INTERLOPER_RUN"' >spec.out
 assert_eq "$(grep -c '^floor ' spec.out)|$(last '.get("floor_source")')|$(last '["floor"]')" "0|null|{}" \
 	"backend none: no floor line, no floor, no source"
 
-# The spec in a descriptor (il_names.h, IL_RUN_FD) for the image run
-# starts: read with one pread and closed before the program's own
-# constructors, which never see it; the images that image starts find it
-# closed and read the file, labels and all.
-RUNFD=$(sed -n 's/^#define IL_RUN_FD \([0-9]*\).*/\1/p' "$TOP/include/il_names.h")
-try "the image run starts takes the spec from descriptor $RUNFD before its constructors; its children read the file"
-cat >ctor.c <<EOF
-#include <fcntl.h>
-#include <stdio.h>
-static int seen = -1;
-__attribute__((constructor)) static void look(void) { seen = fcntl($RUNFD, F_GETFD) >= 0; }
-int main(void) { printf("%d\\n", seen); return 0; }
-EOF
-cc -o ctor ctor.c
-rm -f res.jsonl
-run --label k=v_lbl -- ./ctor >out
-assert_eq "$(cat out)" 0 "the program's constructor finds no descriptor $RUNFD"
-assert_eq "$(last '["labels"]["k"]')" v_lbl "the record has the spec's labels"
-rm -f res.jsonl
-# shellcheck disable=SC2016 # the child's
-run --label k=v_lbl -- sh -c './ctor; ./ctor; ls /proc/$$/fd' >out
-assert_eq "$(sed -n 1,2p out | tr '\n' ' ')" "0 0 " "nor do the children's"
-assert_eq "$(grep -cx "$RUNFD" out)" 0 "nor the shell's descriptors"
-assert_eq "$(jget res.jsonl '[x["labels"]["k"] for x in r]')" '["v_lbl", "v_lbl", "v_lbl", "v_lbl"]' \
-	"every record labelled: the shell's, the children's (by the file)"
-if command -v strace >/dev/null; then
-	strace -f -e trace=pread64,openat -o trace.out sh "$IL" run -q --output "$T/res.jsonl" \
-		-- sh -c './ctor; ./ctor' >/dev/null 2>&1
-	assert_eq "$(grep -c "pread64($RUNFD, \"interloper-run/1" trace.out)" 1 "one image read the descriptor"
-	assert_eq "$(grep -c 'interloper-run\.[A-Za-z0-9]*/spec", O_RDONLY|O_NOCTTY|O_NONBLOCK' trace.out)" 2 \
-		"two read the file"
-fi
-
-try "a descriptor $RUNFD of the caller's reaches the program as it was, and the spec comes from the file"
-printf 'the caller_s file\n' >mine
-rm -f res.jsonl
-# shellcheck disable=SC2016 # the child's
-python3 -c 'import os, sys
-fd = os.open("mine", os.O_RDONLY)
-os.dup2(fd, int(sys.argv[1]))
-os.execvp("sh", ["sh"] + sys.argv[2:])' "$RUNFD" "$IL" run -q --output "$T/res.jsonl" --label k=v_lbl \
-	-- sh -c 'cat /proc/$$/fd/'"$RUNFD" >out
-assert_eq "$(cat out)" "the caller_s file" "the program reads its descriptor"
-assert_eq "$(last '["labels"]["k"]')" v_lbl "the record has the spec's labels"
-
 try "no spec directory is left behind"
 set -- "$TMPDIR"/interloper-run.*
 [ -e "$1" ] && ls -d "$@" >&2

@@ -295,21 +295,4 @@ assert_match "$?:$(cat err)" "^1:interloper sweep: --output -: a sweep needs a r
 il sweep --stack-offset 0x10k --system A=bin/A/prog 2>err
 assert_eq "$(cat err)" "interloper sweep: --stack-offset 0x10k: not a byte count; expected a number of bytes such as 4096, 0x1000 or 4k (applied in 16-byte steps)" "the library's words"
 
-# The spec in a descriptor (il_names.h, IL_RUN_FD) for each run's image:
-# taken before its program's constructors, so that neither the program
-# nor the processes it starts see it; those read the file.
-RUNFD=$(sed -n 's/^#define IL_RUN_FD \([0-9]*\).*/\1/p' "$TOP/include/il_names.h")
-try "each run's image takes the spec from descriptor $RUNFD: no program sees it, every record is labelled"
-mkdir -p bin/F
-# shellcheck disable=SC2016 # the script's
-printf '#!/bin/sh\nls /proc/$$/fd\nls /proc/self/fd\n' >bin/F/prog
-chmod +x bin/F/prog
-rm -f fd.jsonl
-il sweep -q --show-output --reps 2 --system F=bin/F/prog --output fd.jsonl >out
-assert_eq "$?" 0 "status"
-assert_match "$(cat out)" "^0" "the descriptors listed"
-assert_eq "$(grep -cx "$RUNFD" out)" 0 "not $RUNFD, in the script nor in its child"
-assert_eq "$(rj fd.jsonl '[x["labels"]["system"] for x in r]')" '["F", "F", "F", "F", "F", "F"]' \
-	"every record labelled: the script's and its two children's, in each run"
-
 done_testing

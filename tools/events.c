@@ -28,8 +28,9 @@ static const struct il_cmd cmd = {
     .name = "interloper events",
     .synopsis = "[--json] [--list] [EVENT...]",
     .about = "Lists the counter backends (perf, papi, none), whether each works here and\n"
-             "why not, then resolves each EVENT (default: $INTERLOPER_EVENTS, or the\n"
-             "default events) to its backend and encoding and tries to open it.",
+             "why not, and the PMUs libpfm4 finds, then resolves each EVENT (default:\n"
+             "$INTERLOPER_EVENTS, or the default events) to its backend and encoding and\n"
+             "tries to open it.",
     .more = "Generic names: cycles, instructions, branches, branch-misses,\n"
             "cache-references, cache-misses, task-clock, cpu-clock, page-faults,\n"
             "minor-faults, major-faults, context-switches, cpu-migrations (and more\n"

@@ -1,4 +1,4 @@
-# A small lit suite run by tests/system/lit.sh with interloper run as the
+# A small lit suite run by tests/system/harness.sh with interloper run as the
 # wrapper of every measured command, the way the LLVM test-suite runs its
 # programs under TEST_SUITE_RUN_UNDER.  lit substitutes %{run_under} with
 # the parameter run_under (lit --param run_under="interloper run ... --").

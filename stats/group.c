@@ -195,10 +195,14 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     size_t ksz = nkey * sizeof(uint32_t);
     size_t n = d->n;
     int two = n >= IL_GROUP_SPLIT && il_two_cpus();
-    uint32_t *gidx = il_xcalloc_huge(n, sizeof *gidx);
+    /* With values, gidx is the start of the block that the gathering
+     * fills after the placing (xs): all of its pages are touched with
+     * recs's here, and none is new after */
+    size_t xsz = take ? sizeof *gs->xs : sizeof(uint32_t);
+    char *block = il_xcalloc_huge(n, xsz);
+    uint32_t *gidx = (uint32_t *)block;
     gs->recs = il_xcalloc_huge(n, sizeof *gs->recs);
-    struct gb_shared touch = {0, 2 * n * sizeof *gidx, (char *)gidx, (char *)gs->recs,
-                              n * sizeof *gidx};
+    struct gb_shared touch = {0, n * (xsz + sizeof *gs->recs), block, (char *)gs->recs, n * xsz};
     if (two)
         gb_both(gb_touch, &touch, &touch, 1);
     struct gb_part part[2];
@@ -259,7 +263,6 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     free(pos1);
     free(map);
     free(count);
-    free(gidx);
     for (int h = 0; h < 2; h++) {
         il_hset_free(&part[h].set);
         free(part[h].count);
@@ -268,7 +271,7 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
         /* the values gathered in the groups' order: read and written a
          * group at a time (following the permutation's cycles in place
          * missed the cache at every step) */
-        gs->xs = il_xcalloc_huge(n, sizeof *gs->xs);
+        gs->xs = (double *)block; /* gidx is read no more */
         struct gb_shared ga = {0, n};
         ga.xs = gs->xs;
         ga.take = take;
@@ -276,6 +279,8 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
         gb_both(gb_gather, &ga, &ga, two);
         gs->spare = take; /* the caller's scratch, or freed with gs */
         gs->nspare = n;
+    } else {
+        free(block);
     }
     off = 0;
     for (size_t i = 0; i < ng; i++) {

@@ -14,9 +14,17 @@ STATS_TARGETS += $(STATS_CMDS:%=$(B)/libexec/interloper-%)
 STATS_UNIT = $(patsubst tests/stats/%.c,$(B)/tests/unit/%,$(wildcard tests/stats/test_stats_*.c))
 UNIT_TESTS += $(STATS_UNIT)
 
-$(B)/stats/%.o: stats/%.c stats/il_stats.h
+# Every function of the statistics starts on a 64-byte boundary: where the
+# scanner's loop (tmpl.c's tmpl_match, about half of the report's
+# instructions) began was chance, moved by any change elsewhere, and cost
+# up to 12% of the report's CPU time (at a million records 0.486 s 16
+# bytes past a boundary, 0.429 s on one: the same code).
+STATS_ALIGN = -falign-functions=64
+
+# (stats.mk among the prerequisites: a change of these flags rebuilds)
+$(B)/stats/%.o: stats/%.c stats/il_stats.h stats/stats.mk
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(STATS_ALIGN) -c $< -o $@
 
 # The allocation helpers, the project's one generator (for resampling too),
 # its one hash set, its option layer, the CSV field, the reader of record
@@ -39,9 +47,9 @@ $(B)/libexec/interloper-%: $(B)/stats/%.o $(STATS_LIB)
 # parts runs on two threads IL_TEST_JOIN bytes at a time (stats/read.c,
 # IL_TEST_PARTS); report itself has no such knob.
 STATS_PARTS = $(B)/tests/interloper-report-parts
-$(B)/tests/parts/read.o: stats/read.c stats/il_stats.h
+$(B)/tests/parts/read.o: stats/read.c stats/il_stats.h stats/stats.mk
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DIL_TEST_PARTS $(ALL_CFLAGS) -Istats -c $< -o $@
+	$(CC) $(CPPFLAGS) -DIL_TEST_PARTS $(ALL_CFLAGS) $(STATS_ALIGN) -Istats -c $< -o $@
 $(STATS_PARTS): $(B)/stats/report.o $(B)/tests/parts/read.o $(STATS_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(B)/stats/report.o $(B)/tests/parts/read.o $(STATS_LIB) \
 		$(STATS_LIBS)

@@ -181,10 +181,12 @@ gb_both(void *(*fn)(void *), void *a, void *b, int two)
 
 /* take: d->val, moved into gs (gathered in the groups' order, its room then gs->spare); NULL:
  * no values.  With many records and two CPUs, each pass over the records
- * runs on two threads, one a half: the second half's groups are found in a
- * set of its own and mapped to the first's after, and its records placed
- * after the first half's in each group, so the groups, their order and
- * their runs' order are one thread's. */
+ * runs on two threads: the scan and the placing one a half (the second
+ * half's groups are found in a set of its own and mapped to the first's
+ * after, and its records placed after the first half's in each group, so
+ * the groups, their order and their runs' order are one thread's), the
+ * first touch of the new arrays and the gathering of the values a chunk at
+ * a time by whichever thread is free. */
 static void
 group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take,
          struct il_groups *gs)

@@ -402,7 +402,8 @@ void il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data 
  * and analyze.c). */
 int il_two_cpus(void);
 /* Transparent huge pages for the large block p of n bytes from malloc
- * (MADV_HUGEPAGE; nothing below a few MiB, or where the kernel has none):
+ * (MADV_HUGEPAGE; nothing below 2 MiB, IL_HUGE_MIN, or where the kernel has
+ * none):
  * a page fault, and the freeing at the end, for 2 MiB of a column instead
  * of 4 KiB.  Returns p. */
 void *il_huge(void *p, size_t n);

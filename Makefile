@@ -46,7 +46,7 @@ endif
 # Debian packages the build and the tests need (doc/install.md says why).
 DEB_PACKAGES = gcc make libc6-dev libpapi-dev libpfm4-dev libjansson-dev libcmocka-dev \
 	libgsl-dev gnuplot-nox mandoc shellcheck valgrind strace linux-perf \
-	python3 gzip binutils lld util-linux zlib1g-dev libzstd-dev zstd clang clang-format
+	python3 gzip binutils lld util-linux zlib1g-dev libzstd-dev zstd clang clang-format mawk
 # Only for tests, which skip without them: a real Slurm and GNU parallel for
 # interloper sweep's scale-out (installed with no daemon started), and
 # what builds and checks the Debian package (tests/system/debian.sh), and

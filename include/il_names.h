@@ -142,6 +142,7 @@
 #define IL_V_INHERIT "INTERLOPER_INHERIT"
 #define IL_V_STRICT "INTERLOPER_STRICT"
 #define IL_V_DEBUG "INTERLOPER_DEBUG"
+#define IL_V_QUIET "INTERLOPER_QUIET"
 #define IL_V_RUN "INTERLOPER_RUN" /* the run spec's path (below) */
 /* set by interloper run and sweep: the environment's pad, always last */
 #define IL_V_PAD "INTERLOPER_PAD"

@@ -152,6 +152,7 @@ struct il_config {
 
     int strict;
     int debug;
+    int quiet; /* INTERLOPER_QUIET: no warnings on stderr (il_msg) */
     int nerrors;
 
     /* buffers: valid up to their terminators, never cleared wholesale;

@@ -427,6 +427,12 @@ parse_debug(struct il_config *cfg, const char *var, const char *v)
     cfg->debug = parse_bool(cfg, var, v);
 }
 
+static void
+parse_quiet(struct il_config *cfg, const char *var, const char *v)
+{
+    cfg->quiet = parse_bool(cfg, var, v);
+}
+
 #define VAR_KEY(n, c) ((unsigned)(n) << 8 | (unsigned char)(c))
 
 /*
@@ -447,7 +453,8 @@ parse_debug(struct il_config *cfg, const char *var, const char *v)
     X(INHERIT, parse_inherit)                                                                      \
     X(RUN, parse_run)                                                                              \
     X(STRICT, parse_strict)                                                                        \
-    X(DEBUG, parse_debug)
+    X(DEBUG, parse_debug)                                                                          \
+    X(QUIET, parse_quiet)
 #define P_ENUM(k, fn) P_##k,
 enum { P_NONE, IL_PARSERS(P_ENUM) };
 #undef P_ENUM
@@ -471,6 +478,7 @@ static const struct il_var {
     VAR(IL_V_RUN, P_RUN),
     VAR(IL_V_STRICT, P_STRICT),
     VAR(IL_V_DEBUG, P_DEBUG),
+    VAR(IL_V_QUIET, P_QUIET),
     VAR(IL_V_PAD, P_NONE),
     VAR(IL_V_LIBRARY, P_NONE),
     VAR(IL_V_LIBEXEC, P_NONE),

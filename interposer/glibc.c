@@ -54,6 +54,9 @@ il_glibc_check(void)
         il.glibc_minor = minor;
         return 1;
     }
+    /* said before the run spec is read: INTERLOPER_QUIET in the
+     * environment silences it, interloper run -q cannot */
+    il_config_parse(&il.cfg, NULL, il_environ());
     il_msg("glibc ", v ? v : "(unknown)",
            " is not one the library supports (2.34 to 2.42: it leans on their exit and stdio "
            "internals); it stands aside: nothing is measured, no record is written");

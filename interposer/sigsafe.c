@@ -171,9 +171,20 @@ il_write_all(int fd, const char *s, size_t n)
     return il_write_upto(fd, s, n, &done, &budget);
 }
 
-/* One line on stderr: "interloper: " a b c "\n", with one write(2). */
+/* One line on stderr: "interloper: " a b c "\n", with one write(2);
+ * a warning, which INTERLOPER_QUIET (interloper run -q) silences.  The
+ * record keeps every fact a warning states. */
 void
 il_msg(const char *a, const char *b, const char *c)
+{
+    if (!il.cfg.quiet)
+        il_say(a, b, c);
+}
+
+/* The same line, said whatever INTERLOPER_QUIET says: why the library
+ * stops the program, and the lines INTERLOPER_DEBUG asked for. */
+void
+il_say(const char *a, const char *b, const char *c)
 {
     char line[IL_ERROR_MAX + IL_ERRSHORT + 64];
     size_t n = 0;
@@ -201,7 +212,7 @@ il_debug(const char *a, const char *b, const char *c)
     p = il_fmt_i64(p, il_sys_getpid());
     p = il_cat(p, "]: ");
     il_strlcpy(p, a ? a : "", sizeof line - (size_t)(p - line));
-    il_msg(line, b, c);
+    il_say(line, b, c);
 }
 
 /*

@@ -110,7 +110,7 @@ counters_start(void)
 static void
 stop_before_main(const char *var)
 {
-    il_msg(var, ": stopping before main with exit status 127", NULL);
+    il_say(var, ": stopping before main with exit status 127", NULL);
     il_sys_exit_group(127);
 }
 
@@ -122,12 +122,15 @@ stop_before_main(const char *var)
 static int
 report_problems(void)
 {
+    /* under INTERLOPER_STRICT each is why the program stops: said even
+     * when INTERLOPER_QUIET */
+    void (*say)(const char *, const char *, const char *) = il.cfg.strict ? il_say : il_msg;
     int n = 0;
     for (int i = 0; i < il.cfg.nerrors; i++, n++)
-        il_msg(il.cfg.errors[i], NULL, NULL);
+        say(il.cfg.errors[i], NULL, NULL);
     for (int i = 0; i < il.nlate; i++, n++)
         if (strncmp(il.late_errors[i], "not counted: ", 13)) /* said already */
-            il_msg(il.late_errors[i], NULL, NULL);
+            say(il.late_errors[i], NULL, NULL);
     const char *v = il.cfg.events_value;
     for (int i = 0; i < il.nev; i++) {
         if (il.ev[i].ok || il.counted_in || !strncmp(il.ev[i].error, "not counted: ", 13))
@@ -145,7 +148,7 @@ report_problems(void)
         p = il_cat(p, il.ev[i].name);
         p = il_cat(p, ": ");
         il_strlcpy(p, il.ev[i].error, sizeof line - (size_t)(p - line));
-        il_msg(line, NULL, NULL);
+        say(line, NULL, NULL);
         il_late_error(line, "");
     }
     return n;
@@ -240,7 +243,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     if (il_record_prefix() < 0)
         il_late_error("cannot map the record buffer; no record will be written", "");
     for (int i = late; i < il.nlate; i++)
-        il_msg(il.late_errors[i], NULL, NULL); /* the prefix's: said here */
+        (il.cfg.strict ? il_say : il_msg)(il.late_errors[i], NULL, NULL); /* the prefix's */
     if (il.cfg.strict && il.nlate > late)
         stop_before_main(IL_V_STRICT);
     debug_step("record prefix", &t);

@@ -74,7 +74,8 @@ static const struct il_opt opts[] = {
      IL_O_STRICT},
     {"no-strict", 0, IL_OPT_FLAG, NULL, "undo --strict (the default here; sweep is strict)",
      IL_O_NO_STRICT},
-    {"quiet", 'q', IL_OPT_FLAG, NULL, "no summary on stderr", IL_O_QUIET},
+    {"quiet", 'q', IL_OPT_FLAG, NULL, "no summary and no warnings from the library on stderr",
+     IL_O_QUIET},
     {"dry-run", 'n', IL_OPT_FLAG, NULL, "print the environment and the command, run nothing",
      IL_O_DRY},
     {0},
@@ -330,6 +331,10 @@ environment(const struct run *r, const char *lib, struct il_spec *spec, struct i
         il_spec_clean_stale();
     il_spec_dir(spec, ME, c->dry);
     il_env_build(env, slots, c, lib, r->first, spec->path, IL_PAD_MAX, 0);
+    /* -q: no warnings from the library either, through the spec, not the
+     * program's environment */
+    if (c->quiet)
+        slots->fixed = il_xasprintf("%s" IL_RUN_SET " " IL_V_QUIET "=1\n", slots->fixed);
     il_env_setup(slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, 0);
     size_t base = il_env_bytes(env), pad = (size_t)r->env_add;
     if (r->v_size) {

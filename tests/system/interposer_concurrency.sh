@@ -62,12 +62,14 @@ i=0
 while [ ! -e started ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
 SH
 if own_ipc; then
-	unshare --ipc sh -s "$T" "$LIB" <<'SH' >ov.out 2>&1
-T=$1 LIB=$2
+	unshare --ipc sh -s "$T" "$LIB" "$IL" <<'SH' >ov.out 2>&1
+T=$1 LIB=$2 IL=$3
 cd "$T" || exit 1
 name=a
 . ./until_go.sh
 INTERLOPER_OUTPUT=b.jsonl LD_PRELOAD=$LIB /bin/true 2>b.err
+INTERLOPER_QUIET=1 INTERLOPER_OUTPUT=bq.jsonl LD_PRELOAD=$LIB /bin/true 2>bq.err
+"$IL" run -q -o "$T/br.jsonl" -- /bin/true 2>br.err
 : >go
 wait
 INTERLOPER_OUTPUT=c.jsonl LD_PRELOAD=$LIB /bin/true 2>c.err
@@ -84,6 +86,10 @@ SH
 		'[["exec", false], ["return", false]]' "D: an image and the one it execs, alone"
 	assert_match "$(cat b.err)" "^interloper: another program measured by interloper ran on this machine during this measurement" "B's stderr"
 	assert_eq "$(grep -c . a.err)" 1 "A's stderr: the one line"
+	assert_eq "$(jget bq.jsonl 'r[0]["others_measured"]'):$(wc -c <bq.err | tr -d ' ')" "true:0" \
+		"INTERLOPER_QUIET=1: the record says A was running, stderr says nothing"
+	assert_eq "$(jget br.jsonl 'r[0]["others_measured"]'):$(wc -c <br.err | tr -d ' ')" "true:0" \
+		"interloper run -q: the record says A was running, stderr says nothing"
 	assert_eq "$(wc -c <c.err | tr -d ' ')" 0 "C's stderr: nothing"
 	assert_eq "$(wc -c <ov.out | tr -d ' ')" 0 "nothing else said"
 fi

@@ -81,6 +81,30 @@ assert_eq "$?" 0 "status"
 assert_eq "$(wc -c <err | tr -d ' ')" 0 "nothing on stderr"
 assert_eq "$(nrec r.jsonl)" 1 "records"
 
+try "INTERLOPER_QUIET=1: no warning on stderr, the record keeps the error; a stop is still said"
+rm -f r.jsonl
+INTERLOPER_QUIET=1 INTERLOPER_EVENT=cycles INTERLOPER_STACK_OFFSET=12abc INTERLOPER_OUTPUT=r.jsonl \
+	LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$?" 0 "status"
+assert_eq "$(cat out)" "$(cat out0)" "stdout"
+assert_eq "$(wc -c <err | tr -d ' ')" 0 "nothing on stderr"
+assert_eq "$(jget r.jsonl 'len(r[0]["errors"])')" 2 "the record's errors"
+INTERLOPER_QUIET=1 INTERLOPER_STRICT=1 INTERLOPER_STACK_OFFSET=12abc INTERLOPER_OUTPUT=r.jsonl \
+	LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$?" 127 "with INTERLOPER_STRICT=1: status"
+assert_match "$(head -n 1 err)" "^interloper: INTERLOPER_STACK_OFFSET=12abc: not a byte count" "why it stops"
+assert_match "$(tail -n 1 err)" "^interloper: INTERLOPER_STRICT: stopping before main" "that it stops"
+INTERLOPER_QUIET=1 INTERLOPER_DEBUG=1 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_match "$(cat err)" "^interloper: debug" "INTERLOPER_DEBUG=1's lines, asked for"
+"$IL" run -q -e task-clock,bogus-event -o "$T/q.jsonl" -- "$P" hello >out 2>err
+assert_eq "$?:$(wc -c <err | tr -d ' ')" "0:0" "interloper run -q: status, nothing on stderr"
+assert_eq "$(cat out)" "$(cat out0)" "interloper run -q: stdout"
+assert_match "$(jget q.jsonl '" | ".join(r[0]["errors"])')" "bogus-event: unknown event" "interloper run -q: the record's error"
+"$IL" run -q -n -- "$P" hello >dry
+assert_eq "$(grep -c '^INTERLOPER_QUIET' dry):$(grep -c '^set INTERLOPER_QUIET=1$' dry)" "0:1" \
+	"run -q: in the spec's set lines, not the program's environment"
+bad INTERLOPER_QUIET maybe "not a boolean"
+
 try "INTERLOPER_DEBUG=1 talks on stderr only"
 INTERLOPER_DEBUG=1 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" "$P" hello >out 2>err
 assert_match "$(cat err)" "^interloper: debug" "debug lines"

@@ -111,6 +111,9 @@ assert_eq "$?" 3 "the program's status"
 assert_eq "$(cat "$T/g.out")" out "its output"
 assert_eq "$(cat "$T/g.err")" "interloper: glibc 2.99 is not one the library supports (2.34 to 2.42: it leans on their exit and stdio internals); it stands aside: nothing is measured, no record is written" "the one line"
 assert_true "no record" [ ! -e "$T/g.jsonl" ]
+IL_TEST_GLIBC=2.99 INTERLOPER_QUIET=1 INTERLOPER_OUTPUT="$T/g.jsonl" LD_PRELOAD="$B/tests/libinterloper-delay.so" \
+	sh -c 'echo out; exit 3' >"$T/g.out" 2>"$T/g.err"
+assert_eq "$?:$(cat "$T/g.out"):$(wc -c <"$T/g.err" | tr -d ' ')" "3:out:0" "INTERLOPER_QUIET=1: the same, and nothing said"
 INTERLOPER_OUTPUT="$T/g0.jsonl" LD_PRELOAD="$B/tests/libinterloper-delay.so" /bin/true 2>"$T/g0.err"
 assert_eq "$(nrec "$T/g0.jsonl"):$(wc -c <"$T/g0.err" | tr -d ' ')" "1:0" "this glibc ($(ldd --version | head -n 1 | sed 's/.* //')): a record, nothing said"
 

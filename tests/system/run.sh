@@ -250,7 +250,7 @@ assert_eq "$(grep '^INTERLOPER_' out | sed 's/=.*//' | tr '\n' ' ')" "INTERLOPER
 assert_eq "$(last '["setup"]["stack_offset_requested"], r[-1]["setup"]["heap_offset"], r[-1]["setup"]["stack_pinned"], list(r[-1]["events"])')" \
 	"(64, 4096, True, ['page-faults'])" "the settings, applied"
 run -n --stack-offset 64 --stack-pin --events page-faults -- env >out
-assert_eq "$(grep '^set ' out | tr '\n' ' ')" "set INTERLOPER_EVENTS=page-faults set INTERLOPER_STACK_OFFSET=64 set INTERLOPER_STACK_PIN=auto " \
+assert_eq "$(grep '^set ' out | tr '\n' ' ')" "set INTERLOPER_EVENTS=page-faults set INTERLOPER_QUIET=1 set INTERLOPER_STACK_OFFSET=64 set INTERLOPER_STACK_PIN=auto " \
 	"-n prints the spec's set lines"
 
 try "the setup's id label comes from the factors; --label overrides it"

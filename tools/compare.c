@@ -302,6 +302,11 @@ main(int argc, char **argv)
     systems(&s, &o);
     s.output = s.c.output;
     il_sweep_check(&s);
+    /* -n: the links were for the checks just made; the plan printed next
+     * names them, but a dry run killed while it prints (| head: SIGPIPE)
+     * would never remove them */
+    if (s.c.dry)
+        il_compare_links_remove(&o.c);
     /* a results file of the plan's own (compare-PLAN.jsonl) is new: the
      * seed just drawn is its; one given with -o is resumed as a sweep's */
     if (!s.c.output)

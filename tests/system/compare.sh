@@ -61,6 +61,14 @@ assert_match "$(cat err)" "^interloper compare: run .* wrote other output than r
 il compare -q --seed 3 --setups 1 -r 1 -w 0 --max-runs 4 -o d2.jsonl bin/A/probe bin/BB/probe -- busy 1 >out 2>err
 assert_eq "$?:$(find . -name 'interloper-compare.*' | wc -l)" "1:0" "programs refused so: their links are removed too"
 
+try "-n with paths of different lengths leaves no links, even when killed while it prints"
+# newuser11 F10: | head ended the dry run by SIGPIPE, before its atexit
+il compare -q -n --seed 3 -r 30 bin/A/probe bin/BB/probe -- busy 1 2>err | head -n 1 >out
+assert_eq "$(wc -l <out | tr -d ' '):$(find . -name 'interloper-compare.*' | wc -l)" "1:0" "a line printed, no links left"
+il compare -q -n --seed 3 bin/A/probe bin/BB/probe -- busy 1 >out 2>err
+assert_eq "$?:$(find . -name 'interloper-compare.*' | wc -l)" "0:0" "ended: no links left"
+assert_match "$(tail -n 1 out)" "/interloper-compare\.[^/]+/[0-9]_*/probe busy 1" "the plan names the links"
+
 try "--prepare runs before each run, unmeasured; one that fails stops it in one line"
 il compare -q --seed 4 --setups 1 -r 1 -w 0 --max-runs 2 -o p.jsonl --prepare "echo x >>$T/prep.log" \
 	bin/A/probe bin/BB/probe -- hello >out 2>err

@@ -174,12 +174,19 @@ program(const char *prog, char *first, size_t firstsz)
 {
     char *path = il_find_program(prog);
     struct stat st;
+    /* a shell's statuses: 127 not found, 126 found but not executable */
     if (!path)
-        errx(1, "%s: not found in PATH", prog);
-    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-        errx(1, "%s: not a program file", prog);
+        errx(127, "%s: not found in PATH", prog);
+    if (stat(path, &st) < 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            errx(127, "%s: no such file", prog);
+        err(126, "%s", prog);
+    }
+    if (!S_ISREG(st.st_mode))
+        errx(126, "%s: not a program file (%s)", prog,
+             S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
     if (access(path, X_OK) < 0)
-        errx(1, "%s: not executable", prog);
+        errx(126, "%s: not executable", prog);
     int warn;
     const char *why = il_preloadable(path, &warn, first, firstsz);
     if (why) {

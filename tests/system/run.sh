@@ -158,8 +158,17 @@ for args in "--env-size lots" "--stack-offset -4" "--stack-offset 7" "--aslr may
 	assert_eq "$?:$(wc -l <err | tr -d ' '):$(wc -c <out | tr -d ' ')" "1:1:0" "$args"
 	assert_match "$(cat err)" "^interloper run: " "$args message"
 done
-run -- /nonexistent/prog >out 2>err
-assert_match "$(cat err)" "^interloper run: /nonexistent/prog: not a program file" "missing program"
+
+try "a program that cannot be executed: a shell's status, 127 not found, 126 not executable"
+# newuser11 F9: both were status 1, "not a program file"
+printf 'text\n' >notexec
+mkdir -p adir
+for c in "/nonexistent/prog:127:no such file" "il-no-such-program-here:127:not found in PATH" \
+	"./notexec:126:not executable" "./adir:126:not a program file (a directory)"; do
+	run -- "${c%%:*}" >out 2>err
+	assert_eq "$?:$(wc -l <err | tr -d ' '):$(wc -c <out | tr -d ' ')" "$(echo "$c" | cut -d: -f2):1:0" "${c%%:*}: status, one line"
+	assert_eq "$(cat err)" "interloper run: ${c%%:*}: ${c##*:}" "${c%%:*}: the line"
+done
 
 try "an AddressSanitizer program: its runtime first in LD_PRELOAD, then the library (issue 17)"
 # The shared ASan runtime ends the program with status 1 before main when

@@ -146,6 +146,8 @@ struct il_config {
 
     unsigned long stack_offset_req; /* as requested */
     unsigned long stack_offset;     /* applied: rounded down to 16 */
+    const char *stack_offset_text;  /* as given, for messages */
+    int stack_offset_spec;          /* given by a driver's --stack-offset (the run spec) */
     enum il_pin stack_pin;
     uintptr_t stack_pin_addr;
     unsigned long heap_offset;

@@ -349,6 +349,7 @@ parse_stack_offset(struct il_config *cfg, const char *var, const char *v)
     }
     cfg->stack_offset_req = (unsigned long)n;
     cfg->stack_offset = (unsigned long)n & ~15UL;
+    cfg->stack_offset_text = v;
 }
 
 static void
@@ -624,6 +625,10 @@ il_config_set(struct il_config *cfg, const char *kv)
     if (kv[n] != '=')
         il_config_error(cfg, v->name, kv + n,
                         "no = in the run spec's set line; expected NAME=value");
-    else if (kv[n + 1]) /* empty: unset, as an empty variable is */
+    else if (kv[n + 1]) { /* empty: unset, as an empty variable is */
         parse_var(v, cfg, kv + n + 1);
+        /* the drivers' option of that name: what its problem is told as */
+        if (v->parser == P_STACK_OFFSET)
+            cfg->stack_offset_spec = 1;
+    }
 }

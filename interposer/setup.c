@@ -220,14 +220,6 @@ il_cpu_brand(void)
 #endif
 }
 
-static void
-setup_error(const char *var, uintptr_t val, const char *what)
-{
-    char v[24];
-    il_fmt_hex(v, val);
-    il_config_error(&il.cfg, var, v, what);
-}
-
 /*
  * The stack pointer of the call to main: glibc_sp without either knob,
  * the pin, and the offset below either.  16-byte aligned, as at a call.
@@ -286,8 +278,11 @@ il_main_stack(uintptr_t glibc_sp)
     il.stack_offset = il.cfg.stack_offset;
     if (il.stack_offset && il.stack_top &&
         il.stack_top - (base - il.stack_offset) + IL_STACK_ROOM > limit) {
-        setup_error(IL_V_STACK_OFFSET, il.stack_offset,
-                    "leaves too little stack under ulimit -s; main runs without the offset");
+        /* as the user gave it: interloper run's or sweep's option, or
+         * the variable */
+        il_config_error(&il.cfg, il.cfg.stack_offset_spec ? "--stack-offset" : IL_V_STACK_OFFSET,
+                        il.cfg.stack_offset_text,
+                        "leaves too little stack under ulimit -s; main runs without the offset");
         il.stack_offset = 0;
     }
     il.main_sp = base - il.stack_offset;

@@ -79,6 +79,8 @@ unsigned long long il_arg_stack_offset(const struct il_optp *p, const char *v);
 unsigned long long il_arg_heap_offset(const struct il_optp *p, const char *v);
 /* --env-size, --env-add: a byte count up to IL_ENV_MAX. */
 unsigned long long il_arg_env_bytes(const struct il_optp *p, const char *v);
+/* --env-add: a pad, at most IL_PAD_MAX, the kernel's limit for one variable */
+unsigned long long il_arg_env_add(const struct il_optp *p, const char *v);
 /* A whole number from lo to hi, decimal; else "OPT V: expected ...". */
 unsigned long long il_arg_count(const struct il_optp *p, const char *v, unsigned long long lo,
                                 unsigned long long hi);

@@ -66,16 +66,30 @@ il_arg_heap_offset(const struct il_optp *p, const char *v)
     return cfg.heap_offset;
 }
 
-unsigned long long
-il_arg_env_bytes(const struct il_optp *p, const char *v)
+/* a byte count up to max, or one line that says why (too, then the
+ * limit) */
+static unsigned long long
+env_bytes(const struct il_optp *p, const char *v, unsigned long long max, const char *too)
 {
     unsigned long long n;
-    int rc = il_parse_size(v, IL_ENV_MAX, &n);
+    int rc = il_parse_size(v, max, &n);
     if (rc == IL_ERANGE)
-        il_opt_bad(p, v, "too large; expected at most %llu", IL_ENV_MAX);
+        il_opt_bad(p, v, "%s; expected at most %llu", too, max);
     if (rc < 0)
         il_opt_bad(p, v, "not a byte count; expected a number such as 4096, 0x1000 or 4k");
     return n;
+}
+
+unsigned long long
+il_arg_env_bytes(const struct il_optp *p, const char *v)
+{
+    return env_bytes(p, v, IL_ENV_MAX, "too large");
+}
+
+unsigned long long
+il_arg_env_add(const struct il_optp *p, const char *v)
+{
+    return env_bytes(p, v, IL_PAD_MAX, "above the kernel's limit for one variable");
 }
 
 int

@@ -126,7 +126,7 @@ parse(struct run *r, int argc, char **argv)
             r->env_size = il_arg_env_bytes(&p, r->v_size = p.val);
             break;
         case O_ENV_ADD:
-            r->env_add = il_arg_env_bytes(&p, r->v_add = p.val);
+            r->env_add = il_arg_env_add(&p, r->v_add = p.val);
             break;
         case O_STACK_OFFSET:
             r->stack_offset = il_arg_stack_offset(&p, r->v_stack = p.val);

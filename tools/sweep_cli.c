@@ -530,7 +530,7 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
         s->env_vars_given = 1;
         break;
     case O_ENV_ADD:
-        s->d.env = list(p, v, &s->d.nenv, il_arg_env_bytes);
+        s->d.env = list(p, v, &s->d.nenv, il_arg_env_add);
         break;
     case O_STACK_OFFSET:
         s->d.stack = list(p, v, &s->d.nstack, il_arg_stack_offset);

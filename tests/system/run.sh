@@ -159,6 +159,30 @@ for args in "--env-size lots" "--stack-offset -4" "--stack-offset 7" "--aslr may
 	assert_match "$(cat err)" "^interloper run: " "$args message"
 done
 
+try "--env-add above the kernel's limit for one variable: the real limit, before anything runs"
+# newuser11: "expected at most 8388608", the parser's cap, not the limit
+for n in 131057 99999999; do
+	run --env-add "$n" -- "$P" hello >out 2>err
+	assert_eq "$?:$(cat err)" "1:interloper run: --env-add $n: above the kernel's limit for one variable; expected at most 131056" "run --env-add $n"
+	sh "$IL" sweep -n --env-add "0,$n" --system "a=$P" >out 2>err
+	assert_eq "$?:$(cat err)" "1:interloper sweep: --env-add $n: above the kernel's limit for one variable; expected at most 131056" "sweep --env-add $n"
+done
+run -n --env-add 131056 -- "$P" hello >out
+assert_eq "$(grep -c '^INTERLOPER_PAD=' out)" 1 "131056 is taken"
+
+try "a stack offset beyond ulimit -s is told as given: the option, or the variable"
+# newuser11: "INTERLOPER_STACK_OFFSET=0x989680" for --stack-offset 10000000
+(
+	# shellcheck disable=SC3045 # ulimit -s: in every shell the tests run under
+	ulimit -s 8192
+	sh "$IL" run --output "$T/so.jsonl" --stack-offset 10000000 -- "$P" hello >out 2>err
+	INTERLOPER_STACK_OFFSET=9M INTERLOPER_OUTPUT="$T/so2.jsonl" LD_PRELOAD="$LIB" "$P" hello >out2 2>err2
+)
+msg="leaves too little stack under ulimit -s; main runs without the offset"
+assert_eq "$(head -n 1 err)" "interloper: --stack-offset=10000000: $msg" "interloper run --stack-offset"
+assert_eq "$(jget so.jsonl 'r[0]["errors"][0]')" "--stack-offset=10000000: $msg" "the record's error"
+assert_eq "$(cat err2)" "interloper: INTERLOPER_STACK_OFFSET=9M: $msg" "INTERLOPER_STACK_OFFSET"
+
 try "a program that cannot be executed: a shell's status, 127 not found, 126 not executable"
 # newuser11 F9: both were status 1, "not a program file"
 printf 'text\n' >notexec

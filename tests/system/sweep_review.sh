@@ -25,7 +25,7 @@ assert_eq "$(grep -c "ended with status 127" err)" 1 "stopped at the first run"
 il sweep -q --seed 4 --reps 1 --stack-offset 0,16m --system A=bin/A/prog \
 	--system B=bin/B/prog --output off.jsonl -- layout >out 2>err
 assert_eq "$?" 1 "an offset not applied: status"
-assert_match "$(cat err)" "STACK_OFFSET" "the offset is named"
+assert_match "$(cat err)" "interloper: --stack-offset=16777216: leaves too little stack" "the offset is named, as given"
 il sweep -q --no-strict --seed 4 --reps 1 --events no_such_event --system A=bin/A/prog \
 	--system B=bin/B/prog --output ev2.jsonl -- layout >out 2>err
 assert_eq "$?" 0 "--no-strict goes on"

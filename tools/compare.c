@@ -81,9 +81,6 @@ static const struct il_cmd cmd = {
              "interval is within --until percent or --max-time has passed; then a\n"
              "summary.  A COMMAND is a program (ARGS after -- go to each), or a shell\n"
              "command.",
-    .more = "Its defaults, not the sweep's: --env-add 0:4080:16 (the stack's 256 places\n"
-            "in a page), --setups 8 (doubled until --until), --warmup 1, --until 1,\n"
-            "--max-time 10m, --output compare-PLAN.jsonl.",
     .man = "interloper-compare(1)",
     .opts = opts,
     .bit = IL_CMD_COMPARE,

@@ -340,8 +340,11 @@ enum {
 };
 
 /* sweep's options; interloper compare takes those not marked for the
- * sweep alone (its commands are its systems; it runs on one machine) */
+ * sweep alone (its commands are its systems; it runs on one machine).
+ * An option whose default or meaning differs has an entry for each
+ * (SW, CMP), so that each command's --help states its own. */
 #define SW IL_CMD_SWEEP
+#define CMP IL_CMD_COMPARE
 const struct il_opt il_sweep_opts[] = {
     {.head = "systems and setups (LIST: A:B:STEP from A to B, or a comma list)"},
     {"system", 0, IL_OPT_VALUE, "NAME=PROG",
@@ -352,7 +355,11 @@ const struct il_opt il_sweep_opts[] = {
      "the first N layouts of interloper link's manifest, all of\n"
      "them, or a comma list of ids (one id: 05,)",
      O_LAYOUTS},
-    {"env-add", 0, IL_OPT_VALUE, "LIST", "environment pads in bytes (default 0)", O_ENV_ADD},
+    {"env-add", 0, IL_OPT_VALUE, "LIST", "environment pads in bytes (default 0)", O_ENV_ADD, SW},
+    {"env-add", 0, IL_OPT_VALUE, "LIST",
+     "environment pads in bytes (default 0:4080:16, the\n"
+     "stack's 256 places in a page)",
+     O_ENV_ADD, CMP},
     {"env-base", 0, IL_OPT_VALUE, "N",
      "every setup's environment is N + its env_add bytes\n"
      "(default: the results file's, else this one's size)",
@@ -371,16 +378,25 @@ const struct il_opt il_sweep_opts[] = {
      O_STACK_PIN, 0, pin_word},
     {"aslr", 0, IL_OPT_VALUE, "off|on", "ASLR (default off); on: every run is a setup of its own",
      IL_O_ASLR},
-    {"setups", 0, IL_OPT_VALUE, "K", "draw K of the setups at random (default: all)", O_SETUPS},
+    {"setups", 0, IL_OPT_VALUE, "K", "draw K of the setups at random (default: all)", O_SETUPS,
+     SW},
+    {"setups", 0, IL_OPT_VALUE, "K",
+     "draw K of the setups at random (default 8, doubled\n"
+     "until --until is met)",
+     O_SETUPS, CMP},
     {"reps", 'r', IL_OPT_VALUE, "R", "runs of each system in each setup (default 3)", O_REPS},
     {"warmup", 'w', IL_OPT_VALUE, "N",
      "first, N runs of each system in each setup, labelled\n"
-     "warmup (left out by interloper report)",
-     O_WARMUP},
+     "warmup (left out by interloper report; default 0)",
+     O_WARMUP, SW},
+    {"warmup", 'w', IL_OPT_VALUE, "N",
+     "first, N runs of each command in each setup, labelled\n"
+     "warmup (left out by interloper report; default 1)",
+     O_WARMUP, CMP},
     {"seed", 0, IL_OPT_VALUE, "S",
      "seed of the draws and the order, 0 to 4294967295\n"
      "(default: the results file's, else drawn; it is in\n"
-     "every record; --shard needs it)",
+     "every record)",
      O_SEED},
     {.head = "the runs"},
     {"input", 0, IL_OPT_VALUE, "FILE", "every run's stdin, a regular file (default /dev/null)",
@@ -397,21 +413,42 @@ const struct il_opt il_sweep_opts[] = {
     {"no-strict", 0, IL_OPT_FLAG, NULL,
      "let runs go on past the library's problems (default:\n"
      "strict, such a run fails and the sweep stops)",
-     IL_O_NO_STRICT},
+     IL_O_NO_STRICT, SW},
+    {"no-strict", 0, IL_OPT_FLAG, NULL,
+     "let runs go on past the library's problems (default:\n"
+     "strict, such a run fails and the comparison stops)",
+     IL_O_NO_STRICT, CMP},
     {"no-hold", 0, IL_OPT_FLAG, NULL, "do not hold the software events' kernel switches on",
      O_NO_HOLD},
     {.head = "results"},
-    {"bench", 0, IL_OPT_VALUE, "NAME", "the bench label (default: PROG's file name)", O_BENCH},
-    {"output", 'o', IL_OPT_VALUE, "FILE", "results file (default ./interloper.jsonl)", IL_O_OUTPUT},
+    {"bench", 0, IL_OPT_VALUE, "NAME", "the bench label (default: PROG's file name)", O_BENCH,
+     SW},
+    {"bench", 0, IL_OPT_VALUE, "NAME",
+     "the bench label (default: the program's file name;\n"
+     "shell commands: the first command's name)",
+     O_BENCH, CMP},
+    {"output", 'o', IL_OPT_VALUE, "FILE", "results file (default ./interloper.jsonl)", IL_O_OUTPUT,
+     SW},
+    {"output", 'o', IL_OPT_VALUE, "FILE",
+     "results file (default compare-PLAN.jsonl, PLAN the\n"
+     "plan's id)",
+     IL_O_OUTPUT, CMP},
     {"until", 0, IL_OPT_VALUE, "PCT",
      "add setups until every ratio to the first system has a\n"
      "95% interval within +-PCT percent (interloper report)",
-     O_UNTIL},
+     O_UNTIL, SW},
+    {"until", 0, IL_OPT_VALUE, "PCT",
+     "add setups until every ratio to the first command has\n"
+     "a 95% interval within +-PCT percent (interloper\n"
+     "report; default 1)",
+     O_UNTIL, CMP},
     {"metric", 'm', IL_OPT_VALUE, "NAME", "the metric --until watches (default wall)", O_METRIC},
     {"max-runs", 0, IL_OPT_VALUE, "N", "with --until, at most N runs", O_MAX_RUNS},
     {.head = "scale-out", .only = SW},
-    {"shard", 0, IL_OPT_VALUE, "I/N", "run only the I-th of N disjoint parts of the plan", O_SHARD,
-     SW},
+    {"shard", 0, IL_OPT_VALUE, "I/N",
+     "run only the I-th of N disjoint parts of the plan\n"
+     "(needs --seed)",
+     O_SHARD, SW},
     {"runs", 0, IL_OPT_VALUE, "FILE",
      "run only the runs FILE lists, one id a line (as\n"
      "interloper record merge writes the runs missing)",
@@ -438,7 +475,11 @@ const struct il_opt il_sweep_opts[] = {
      "print the plan, one run per line with the interloper run\n"
      "command that makes it (with --slurm: the script; nothing\n"
      "written or submitted)",
-     IL_O_DRY},
+     IL_O_DRY, SW},
+    {"dry-run", 'n', IL_OPT_FLAG, NULL,
+     "print the first batch, one run per line with the\n"
+     "interloper run command that makes it; run nothing",
+     IL_O_DRY, CMP},
     {"quiet", 'q', IL_OPT_FLAG, NULL, "no progress on stderr", IL_O_QUIET},
     {0},
 };

@@ -101,4 +101,22 @@ il compare --export-csv adir bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper compare: --export-csv adir: a directory" "an export path that is a directory"
 assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 7 "no results file left by a refused comparison"
 
+try "--help states compare's own defaults, in the option lines, and no option of the sweep's alone"
+# newuser11 F8: sweep's defaults in the lines, compare's in a footer, and
+# --shard and --slurm, which compare refuses
+il compare --help >help
+opt() { grep -A2 -- "^ *\(-., \)\?--$1 " help | tr -s ' \n' ' '; }
+assert_match "$(opt env-add)" "\(default 0:4080:16, the stack's 256 places in a page\)" "--env-add"
+assert_match "$(opt setups)" "\(default 8, doubled until --until is met\)" "--setups"
+assert_match "$(opt warmup)" "default 1\)" "--warmup"
+assert_match "$(opt until)" "default 1\)" "--until"
+assert_match "$(opt output)" "\(default compare-PLAN.jsonl" "--output"
+assert_eq "$(grep -c -e 'interloper.jsonl' -e 'default: all' -e '--shard' -e '--slurm' -e 'sweep' help)" 0 \
+	"nothing of the sweep's: its defaults, --shard, --slurm"
+il sweep --help >help
+assert_match "$(opt output)" "\(default ./interloper.jsonl\)" "sweep --help: its own --output"
+assert_match "$(opt setups)" "\(default: all\)" "sweep --help: its own --setups"
+il compare -n --seed 5 bin/A/probe bin/BB/probe >plan 2>/dev/null
+assert_eq "$(grep -c 'warmup' plan):$(cut -f3 plan | sort -u | wc -l)" "16:8" "the plan: a warm-up run of each command in each of 8 setups"
+
 done_testing

@@ -168,6 +168,12 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
     for (char **v = environ; *v; v++) {
         if (!strncmp(*v, IL_V_PREFIX, strlen(IL_V_PREFIX)))
             continue;
+        /* the shell's "_", the path of the command it ran (interloper, or
+         * nice, env, ...): in no run's environment, so that the same run
+         * or sweep started another way has the same environment (a
+         * resumed sweep's must be) */
+        if (!strncmp(*v, "_=", 2))
+            continue;
         if (c->env_clean) {
             int kept = !strncmp(*v, "PATH=", 5) || !strncmp(*v, "HOME=", 5);
             for (size_t k = 0; k < c->nkeep && !kept; k++) {

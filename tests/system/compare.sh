@@ -119,4 +119,18 @@ assert_match "$(opt setups)" "\(default: all\)" "sweep --help: its own --setups"
 il compare -n --seed 5 bin/A/probe bin/BB/probe >plan 2>/dev/null
 assert_eq "$(grep -c 'warmup' plan):$(cut -f3 plan | sort -u | wc -l)" "16:8" "the plan: a warm-up run of each command in each of 8 setups"
 
+try "resuming from another shell or under nice: the shell's _ is in no run's environment"
+# newuser11 F7: bash sets _ to the path of the command it runs (nice, then
+# interloper), so the environment's size changed between the two starts
+# and the resume was refused; a _ that reached the program would have
+# moved its stack
+env _=/x sh "$IL" compare -q --seed 9 --setups 1 -r 1 -w 0 --max-runs 4 --no-check-output \
+	-o u.jsonl bin/A/probe bin/BB/probe -- busy 1 >out 2>err
+assert_eq "$?:$(cat err)" "0:" "first start"
+env _=/a/path/much/longer/than/the/first/start/had/for/its/command sh "$IL" compare -q --seed 9 \
+	--setups 2 -r 1 -w 0 --max-runs 8 --no-check-output -o u.jsonl bin/A/probe bin/BB/probe -- busy 1 >out 2>err
+assert_eq "$?:$(cat err)" "0:" "resumed with a longer _"
+assert_eq "$(rj u.jsonl 'len(r)'):$(rj u.jsonl 'len({x["setup"]["env_bytes"] - int(x["labels"]["env_add"]) for x in r})')" \
+	"8:1" "every run, one base size"
+
 done_testing

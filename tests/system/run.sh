@@ -123,11 +123,12 @@ assert_eq "$(($(last '["setup"]["heap_start"]') - h0))" 8192 "heap"
 
 # The shell in front may reorder variables (dash exports in hash order);
 # names and values are what must not change.
-try "the program's own environment variables are unchanged, but for the pad"
-env FOO=bar "$P" env | grep -v -e '^INTERLOPER_' -e '^LD_PRELOAD=' | sort >plain.env
-env FOO=bar sh "$IL" run -q --output "$T/res.jsonl" --env-add 100 -- "$P" env |
+try "the program's own environment variables are unchanged, but for the pad and the shell's _"
+env FOO=bar "$P" env | grep -v -e '^INTERLOPER_' -e '^LD_PRELOAD=' -e '^_=' | sort >plain.env
+env FOO=bar _=/usr/bin/nice sh "$IL" run -q --output "$T/res.jsonl" --env-add 100 -- "$P" env |
 	grep -v -e '^INTERLOPER_' -e '^LD_PRELOAD=' | sort >run.env
 assert_eq "$(cat run.env)" "$(cat plain.env)" "variables and values"
+assert_eq "$(env _=/usr/bin/nice sh "$IL" run -q -n -- "$P" env | grep -c '^_=')" 0 "no _ (-n)"
 
 try "--env-clean keeps PATH, HOME and --keep names only"
 env FOO=bar BAZ=1 sh "$IL" run -q --output "$T/res.jsonl" --env-clean --keep FOO -- "$P" env |

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "il_resolve.h"
 #include "sweep.h"
 
 /* ------------------------------------------------------------ lists */
@@ -880,10 +881,63 @@ il_sweep_option(struct il_sweep *s, struct il_optp *p)
     return sweep_option(s, p);
 }
 
+/* Is name one of the comma-separated list's? */
+static int
+in_list(const char *list, const char *name, size_t n)
+{
+    for (const char *p = list; *p;) {
+        size_t l = strcspn(p, ",");
+        if (l == n && !strncmp(p, name, n))
+            return 1;
+        p += l + (p[l] == ',');
+    }
+    return 0;
+}
+
+/* -m's events: each must be one that every run records, or the report
+ * behind --until and the summary fails after the first batch has run
+ * (newuser11 F4, F16).  Refused now, in one line naming -m and the
+ * events: the given --events, else the library's defaults here, which
+ * depend on the machine (cycles and instructions with a PMU). */
+static void
+metric_events(const struct il_sweep *s)
+{
+    static const char *const times[] = {"wall", "user", "sys", "maxrss"};
+    const char *m = s->metric, *ev = s->c.events;
+    if (!ev)
+        ev = s->c.backend && !strcmp(s->c.backend, "none") ? ""
+             : s->c.backend && !strcmp(s->c.backend, "papi")
+                 ? "perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES"
+             : il_perf_has_pmu() ? "cycles,instructions"
+                                 : "task-clock,page-faults,context-switches";
+    for (const char *p = m; *p;) {
+        size_t n = strcspn(p, "/"), t = 0;
+        while (t < sizeof times / sizeof *times &&
+               (strlen(times[t]) != n || strncmp(p, times[t], n)))
+            t++;
+        if (t == sizeof times / sizeof *times && !in_list(ev, p, n)) {
+            struct perf_event_attr a;
+            char *name = il_xasprintf("%.*s", (int)n, p);
+            const char *how =
+                il_event_generic(name, &a) != 0
+                    ? "not an event name the library knows (see interloper events)"
+                : s->c.events ? "add it to --events"
+                              : il_xasprintf("give --events %s%s%s", ev, *ev ? "," : "", name);
+            errx(1,
+                 "-m %s: %s is not among the events every run records (%s%s); %s, or give -m "
+                 "wall, user, sys, maxrss%s%s",
+                 m, name, s->c.events ? "--events " : "without --events, the defaults here: ",
+                 *ev ? ev : "none", how, *ev ? " or one of " : "", ev);
+        }
+        p += n + (p[n] == '/');
+    }
+}
+
 void
 il_sweep_check(struct il_sweep *s)
 {
     check_options(s);
+    metric_events(s);
     if (s->output && !strcmp(s->output, "-"))
         errx(1, "--output -: a sweep needs a results file, which it resumes from; give a file "
                 "name");

@@ -133,4 +133,22 @@ assert_eq "$?:$(cat err)" "0:" "resumed with a longer _"
 assert_eq "$(rj u.jsonl 'len(r)'):$(rj u.jsonl 'len({x["setup"]["env_bytes"] - int(x["labels"]["env_add"]) for x in r})')" \
 	"8:1" "every run, one base size"
 
+try "-m naming an event that no run records: refused before any run, naming -m and the events"
+# newuser11 F4, F16: found by the report after the first batch had run
+for c in "--events page-faults -m task-clock:task-clock:--events page-faults:add it to --events" \
+	"--events page-faults -m task_clock:task_clock:--events page-faults:not an event name" \
+	"--events task-clock -m cycles/task-clock:cycles:--events task-clock:add it to --events"; do
+	args=$(echo "$c" | cut -d: -f1) ev=$(echo "$c" | cut -d: -f2) list=$(echo "$c" | cut -d: -f3)
+	# shellcheck disable=SC2086 # options as words
+	il compare -q --max-runs 4 -o m.jsonl $args bin/A/probe bin/BB/probe -- busy 1 >out 2>err
+	assert_eq "$?:$(wc -l <err | tr -d ' ')" "1:1" "$args: status, one line"
+	assert_match "$(cat err)" "^interloper compare: -m [^ ]+: $ev is not among the events every run records \\($list\\); " "$args: the line"
+	assert_match "$(cat err)" "$(echo "$c" | cut -d: -f4)" "$args: what to do"
+	assert_true "$args: nothing run" [ ! -e m.jsonl ]
+done
+il sweep -q -n --events page-faults -m task-clock --system a=bin/A/probe --system b=bin/BB/probe >out 2>err
+assert_eq "$?:$(cut -d' ' -f1-5 err)" "1:interloper sweep: -m task-clock: task-clock" "sweep -n too"
+il compare -q -n --events page-faults,task-clock -m task-clock/page-faults bin/A/probe bin/BB/probe >out 2>err
+assert_eq "$?" 0 "-m among the events: taken"
+
 done_testing

@@ -38,6 +38,9 @@ enum {
     O_EXPORT_MARKDOWN,
     O_EXPORT_CSV,
 };
+/* compare's ids, sweep's (which its table includes) and the shared ones
+ * are three ranges (il_tools.h) */
+_Static_assert((int)O_EXPORT_CSV < (int)IL_O_EVENTS, "compare's option ids meet the shared ones");
 
 static const struct il_opt opts[] = {
     {.head = "the commands (programs, or shell commands as hyperfine runs them)"},

@@ -47,11 +47,15 @@ struct il_common {
     int quiet, dry;
 };
 
-/* The ids of the shared options (a command's own start at 1).  The
- * entries of those whose help is the same for run and sweep are in
- * il_setup_opts, which both tables include; the others each command
- * describes in its own words, with these ids. */
+/* The ids of the shared options (a command's own start at 1, sweep's at
+ * IL_O_SWEEP_FIRST: interloper compare's table includes sweep's beside its
+ * own, and an id both used meant compare's option to the switch: its
+ * --stack-offset 64 wrote an export named 64, review11c).  The entries of
+ * those whose help is the same for run and sweep are in il_setup_opts,
+ * which both tables include; the others each command describes in its own
+ * words, with these ids. */
 enum {
+    IL_O_SWEEP_FIRST = 200,
     IL_O_EVENTS = 100,
     IL_O_BACKEND,
     IL_O_ENV_CLEAN,

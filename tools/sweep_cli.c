@@ -309,7 +309,7 @@ runs_list(struct il_sweep *s)
 /* ------------------------------------------------------------ the options */
 
 enum {
-    O_SYSTEM = 1,
+    O_SYSTEM = IL_O_SWEEP_FIRST, /* apart from compare's own ids (il_tools.h) */
     O_LAYOUTS,
     O_ENV_ADD,
     O_ENV_BASE,

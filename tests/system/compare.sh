@@ -151,4 +151,16 @@ assert_eq "$?:$(cut -d' ' -f1-5 err)" "1:interloper sweep: -m task-clock: task-c
 il compare -q -n --events page-faults,task-clock -m task-clock/page-faults bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?" 0 "-m among the events: taken"
 
+try "sweep's options in compare mean what they mean in sweep (their ids once met compare's own)"
+# review11c: --stack-offset was taken as --export-json (an export named 64,
+# no offset), --env-base as --prepare (its value run by sh), --env-add as
+# --max-time
+il compare -q -n --seed 3 --stack-offset 64 --heap-offset 32 --env-add 0,16 --setups 2 \
+	bin/A/probe bin/BB/probe >out 2>err
+assert_eq "$?" 0 "taken"
+assert_eq "$(cut -f5 out | sort -u)" "stack_offset 64" "every run's stack offset"
+assert_eq "$(cut -f6 out | sort -u)" "heap_offset 32" "every run's heap offset"
+assert_eq "$(cut -f4 out | sort -u | tr '\n' ' ')" "env_add 0 env_add 16 " "the environment sizes"
+assert_eq "$(find . -maxdepth 1 \( -name 64 -o -name 32 \) | wc -l | tr -d ' ')" 0 "no file named for a value"
+
 done_testing

@@ -85,7 +85,9 @@ room_for_counters(int later)
     il_cat(p, ", too low to keep counters and leave the program 64 free");
     for (int i = 0; i < il.nev; i++)
         il_strlcpy(il.ev[i].error, why, sizeof il.ev[i].error);
-    il_msg(why, NULL, NULL);
+    /* under INTERLOPER_STRICT the reason the program stops (report_problems
+     * does not say a "not counted: " line again): said even when quiet */
+    (il.cfg.strict ? il_say : il_msg)(why, NULL, NULL);
     il_late_error(why, "; nothing was counted");
     return 0;
 }

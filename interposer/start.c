@@ -122,9 +122,11 @@ stop_before_main(const char *var)
 static int
 report_problems(void)
 {
-    /* under INTERLOPER_STRICT each is why the program stops: said even
-     * when INTERLOPER_QUIET */
-    void (*say)(const char *, const char *, const char *) = il.cfg.strict ? il_say : il_msg;
+    /* under INTERLOPER_STRICT each is why the program stops, and a pin
+     * that failed stops it too (its reason is among them): said even when
+     * INTERLOPER_QUIET (review11c) */
+    void (*say)(const char *, const char *, const char *) =
+        il.cfg.strict || il.pin_failed ? il_say : il_msg;
     int n = 0;
     for (int i = 0; i < il.cfg.nerrors; i++, n++)
         say(il.cfg.errors[i], NULL, NULL);

@@ -104,6 +104,17 @@ assert_match "$(jget q.jsonl '" | ".join(r[0]["errors"])')" "bogus-event: unknow
 assert_eq "$(grep -c '^INTERLOPER_QUIET' dry):$(grep -c '^set INTERLOPER_QUIET=1$' dry)" "0:1" \
 	"run -q: in the spec's set lines, not the program's environment"
 bad INTERLOPER_QUIET maybe "not a boolean"
+# review11c: every reason the program is stopped for is said under quiet,
+# not only that it stops
+INTERLOPER_QUIET=1 INTERLOPER_STACK_PIN=0x7fffffffffff0 INTERLOPER_OUTPUT=r.jsonl \
+	LD_PRELOAD="$LIB" "$P" hello >out 2>err
+assert_eq "$?:$(wc -l <err | tr -d ' ')" "127:2" "a pin that cannot be reached: status, two lines"
+assert_match "$(head -n 1 err)" "^interloper: INTERLOPER_STACK_PIN=0x7fffffffffff0: " "why it stops"
+# shellcheck disable=SC3045 # ulimit -n: in every shell the tests run under
+(ulimit -n 20 && INTERLOPER_QUIET=1 INTERLOPER_STRICT=1 INTERLOPER_OUTPUT=r.jsonl \
+	LD_PRELOAD="$LIB" "$P" hello >out 2>err)
+assert_eq "$?" 127 "strict, under ulimit -n 20: status"
+assert_match "$(head -n 1 err)" "^interloper: not counted: the descriptor limit" "why it stops"
 
 try "INTERLOPER_DEBUG=1 talks on stderr only"
 INTERLOPER_DEBUG=1 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" "$P" hello >out 2>err

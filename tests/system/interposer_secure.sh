@@ -114,6 +114,10 @@ assert_true "no record" [ ! -e "$T/g.jsonl" ]
 IL_TEST_GLIBC=2.99 INTERLOPER_QUIET=1 INTERLOPER_OUTPUT="$T/g.jsonl" LD_PRELOAD="$B/tests/libinterloper-delay.so" \
 	sh -c 'echo out; exit 3' >"$T/g.out" 2>"$T/g.err"
 assert_eq "$?:$(cat "$T/g.out"):$(wc -c <"$T/g.err" | tr -d ' ')" "3:out:0" "INTERLOPER_QUIET=1: the same, and nothing said"
+IL_TEST_GLIBC=2.99 INTERLOPER_QUIET=1 INTERLOPER_STRICT=1 INTERLOPER_OUTPUT="$T/g.jsonl" \
+	LD_PRELOAD="$B/tests/libinterloper-delay.so" sh -c 'echo out; exit 3' >"$T/g.out" 2>"$T/g.err"
+assert_eq "$?:$(cat "$T/g.out"):$(grep -c 'is not one the library supports' "$T/g.err")" "3:out:1" \
+	"and INTERLOPER_STRICT=1 (a strict measurement left undone): said all the same (review11c)"
 INTERLOPER_OUTPUT="$T/g0.jsonl" LD_PRELOAD="$B/tests/libinterloper-delay.so" /bin/true 2>"$T/g0.err"
 assert_eq "$(nrec "$T/g0.jsonl"):$(wc -c <"$T/g0.err" | tr -d ' ')" "1:0" "this glibc ($(ldd --version | head -n 1 | sed 's/.* //')): a record, nothing said"
 

@@ -881,13 +881,17 @@ il_sweep_option(struct il_sweep *s, struct il_optp *p)
     return sweep_option(s, p);
 }
 
-/* Is name one of the comma-separated list's? */
+/* Is name one of the comma-separated list's?  Blanks around an item are
+ * not part of it, as the library reads the list (interposer/config.c). */
 static int
 in_list(const char *list, const char *name, size_t n)
 {
     for (const char *p = list; *p;) {
-        size_t l = strcspn(p, ",");
-        if (l == n && !strncmp(p, name, n))
+        p += strspn(p, " \t");
+        size_t l = strcspn(p, ","), k = l;
+        while (k && (p[k - 1] == ' ' || p[k - 1] == '\t'))
+            k--;
+        if (k == n && !strncmp(p, name, n))
             return 1;
         p += l + (p[l] == ',');
     }

@@ -150,6 +150,10 @@ il sweep -q -n --events page-faults -m task-clock --system a=bin/A/probe --syste
 assert_eq "$?:$(cut -d' ' -f1-5 err)" "1:interloper sweep: -m task-clock: task-clock" "sweep -n too"
 il compare -q -n --events page-faults,task-clock -m task-clock/page-faults bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?" 0 "-m among the events: taken"
+# blanks around an event are not part of it, as the library reads the list
+# (review11d)
+il compare -q -n --events 'task-clock, page-faults' -m page-faults bin/A/probe bin/BB/probe >out 2>err
+assert_eq "$?" 0 "-m among events given with blanks: taken"
 
 try "sweep's options in compare mean what they mean in sweep (their ids once met compare's own)"
 # review11c: --stack-offset was taken as --export-json (an export named 64,

@@ -199,7 +199,18 @@ il_say(const char *a, const char *b, const char *c)
         n += l;
     }
     line[n++] = '\n';
+    /* a standard error that is a pipe nobody reads raises SIGPIPE: ours
+     * to take, not the program's, which it would kill before main
+     * (review11d): blocked around the write, and one it raised taken */
+    il_sigset pipe = IL_SIGBIT(SIGPIPE), old, before, now;
+    il_sys_sigprocmask(SIG_BLOCK, &pipe, &old);
+    il_sys_sigpending(&before);
     il_write_all(2, line, n);
+    if (!(before & pipe) && il_sys_sigpending(&now) == 0 && (now & pipe)) {
+        struct timespec zero = {0, 0};
+        il_sys_sigtimedwait(&pipe, &zero);
+    }
+    il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void

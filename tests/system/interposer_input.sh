@@ -189,4 +189,15 @@ if os.fork() == 0:
 		"the lost counter says why"
 done
 
+try "a warning to a standard error that is a pipe nobody reads: the program runs as without the library"
+# review11d: the warning's write raised SIGPIPE and killed the program
+# before main (status -13, no output)
+got=$(python3 -c '
+import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+env = dict(os.environ, INTERLOPER_EVENTS="bogus", INTERLOPER_OUTPUT="/dev/null", LD_PRELOAD=sys.argv[1])
+p = subprocess.run(sys.argv[2:], stderr=w, stdout=subprocess.PIPE, env=env)
+print(p.returncode, p.stdout.decode().strip())' "$LIB" "$P" hello)
+assert_eq "$got" "0 $(cat out0)" "status and output"
+
 done_testing

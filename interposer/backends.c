@@ -87,7 +87,7 @@ room_for_counters(int later)
         il_strlcpy(il.ev[i].error, why, sizeof il.ev[i].error);
     /* under INTERLOPER_STRICT the reason the program stops (report_problems
      * does not say a "not counted: " line again): said even when quiet */
-    (il.cfg.strict ? il_say : il_msg)(why, NULL, NULL);
+    il_warn(il.cfg.strict, why, NULL, NULL);
     il_late_error(why, "; nothing was counted");
     return 0;
 }

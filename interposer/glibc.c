@@ -59,7 +59,7 @@ il_glibc_check(void)
      * strict measurement or a pinned stack was asked for, which standing
      * aside leaves undone with no record (review11c) */
     il_config_parse(&il.cfg, NULL, il_environ());
-    (il.cfg.strict || il.cfg.stack_pin != IL_PIN_NONE ? il_say : il_msg)("glibc ", v ? v : "(unknown)",
+    il_warn(il.cfg.strict || il.cfg.stack_pin != IL_PIN_NONE, "glibc ", v ? v : "(unknown)",
            " is not one the library supports (2.34 to 2.42: it leans on their exit and stdio "
            "internals); it stands aside: nothing is measured, no record is written");
     return 0;

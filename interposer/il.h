@@ -312,6 +312,8 @@ IL_HIDDEN int il_write_all(int fd, const char *s, size_t n);
 IL_HIDDEN int il_write_upto(int fd, const char *s, size_t n, size_t *done, int *budget_ms);
 IL_HIDDEN void il_msg(const char *a, const char *b, const char *c);
 IL_HIDDEN void il_say(const char *a, const char *b, const char *c);
+IL_HIDDEN void il_warn(int stops, const char *a, const char *b, const char *c);
+IL_HIDDEN void il_sig_take(uint64_t before, uint64_t mask); /* il_sigsets (sys.h) */
 IL_HIDDEN void il_debug(const char *a, const char *b, const char *c);
 IL_HIDDEN const char *il_errname(int err, char *buf);
 IL_HIDDEN pid_t il_gettid(void);

@@ -502,14 +502,8 @@ void
 il_output_settle(il_sigset unused)
 {
     (void)unused;
-    if (!looked)
-        return;
-    il_sigset now;
-    il_sys_sigpending(&now);
-    il_sigset ours = now & ~before_ours & (IL_SIGBIT(SIGPIPE) | IL_SIGBIT(SIGXFSZ));
-    struct timespec zero = {0, 0};
-    while (ours && il_sys_sigtimedwait(&ours, &zero) > 0)
-        ;
+    if (looked)
+        il_sig_take(before_ours, IL_SIGBIT(SIGPIPE) | IL_SIGBIT(SIGXFSZ));
 }
 
 /* The record on stderr, after "interloper: record: ", in one writev(2). */

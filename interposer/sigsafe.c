@@ -177,8 +177,31 @@ il_write_all(int fd, const char *s, size_t n)
 void
 il_msg(const char *a, const char *b, const char *c)
 {
-    if (!il.cfg.quiet)
+    il_warn(0, a, b, c);
+}
+
+/* A warning, or, where stops, why the library stops the program, which is
+ * said under INTERLOPER_QUIET too (review11c). */
+void
+il_warn(int stops, const char *a, const char *b, const char *c)
+{
+    if (stops || !il.cfg.quiet)
         il_say(a, b, c);
+}
+
+/* Take the signals of mask that our own writes raised: pending now, not
+ * in before (what was pending before them), so that they never reach the
+ * program (the record's writing, output.c, and il_say). */
+void
+il_sig_take(il_sigset before, il_sigset mask)
+{
+    il_sigset now;
+    if (il_sys_sigpending(&now) < 0)
+        return;
+    il_sigset ours = now & ~before & mask;
+    struct timespec zero = {0, 0};
+    while (ours && il_sys_sigtimedwait(&ours, &zero) > 0)
+        ;
 }
 
 /* The same line, said whatever INTERLOPER_QUIET says: why the library
@@ -202,14 +225,11 @@ il_say(const char *a, const char *b, const char *c)
     /* a standard error that is a pipe nobody reads raises SIGPIPE: ours
      * to take, not the program's, which it would kill before main
      * (review11d): blocked around the write, and one it raised taken */
-    il_sigset pipe = IL_SIGBIT(SIGPIPE), old, before, now;
+    il_sigset pipe = IL_SIGBIT(SIGPIPE), old, before = 0;
     il_sys_sigprocmask(SIG_BLOCK, &pipe, &old);
     il_sys_sigpending(&before);
     il_write_all(2, line, n);
-    if (!(before & pipe) && il_sys_sigpending(&now) == 0 && (now & pipe)) {
-        struct timespec zero = {0, 0};
-        il_sys_sigtimedwait(&pipe, &zero);
-    }
+    il_sig_take(before, pipe);
     il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
 }
 

@@ -125,14 +125,13 @@ report_problems(void)
     /* under INTERLOPER_STRICT each is why the program stops, and a pin
      * that failed stops it too (its reason is among them): said even when
      * INTERLOPER_QUIET (review11c) */
-    void (*say)(const char *, const char *, const char *) =
-        il.cfg.strict || il.pin_failed ? il_say : il_msg;
+    int stops = il.cfg.strict || il.pin_failed;
     int n = 0;
     for (int i = 0; i < il.cfg.nerrors; i++, n++)
-        say(il.cfg.errors[i], NULL, NULL);
+        il_warn(stops, il.cfg.errors[i], NULL, NULL);
     for (int i = 0; i < il.nlate; i++, n++)
         if (strncmp(il.late_errors[i], "not counted: ", 13)) /* said already */
-            say(il.late_errors[i], NULL, NULL);
+            il_warn(stops, il.late_errors[i], NULL, NULL);
     const char *v = il.cfg.events_value;
     for (int i = 0; i < il.nev; i++) {
         if (il.ev[i].ok || il.counted_in || !strncmp(il.ev[i].error, "not counted: ", 13))
@@ -150,7 +149,7 @@ report_problems(void)
         p = il_cat(p, il.ev[i].name);
         p = il_cat(p, ": ");
         il_strlcpy(p, il.ev[i].error, sizeof line - (size_t)(p - line));
-        say(line, NULL, NULL);
+        il_warn(stops, line, NULL, NULL);
         il_late_error(line, "");
     }
     return n;
@@ -245,7 +244,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     if (il_record_prefix() < 0)
         il_late_error("cannot map the record buffer; no record will be written", "");
     for (int i = late; i < il.nlate; i++)
-        (il.cfg.strict ? il_say : il_msg)(il.late_errors[i], NULL, NULL); /* the prefix's */
+        il_warn(il.cfg.strict, il.late_errors[i], NULL, NULL); /* the prefix's */
     if (il.cfg.strict && il.nlate > late)
         stop_before_main(IL_V_STRICT);
     debug_step("record prefix", &t);

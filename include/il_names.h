@@ -191,6 +191,13 @@
 #define IL_RUN_FLOOR_DEFAULT "default"
 #define IL_RUN_FLOOR_SPEC "spec"
 
+/* The default events (without INTERLOPER_EVENTS), as the drivers and
+ * interloper events name them; the library's own tables of them, with
+ * their encodings, are in interposer/backends.c (events_setup). */
+#define IL_DEFAULT_EVENTS_HW "cycles,instructions" /* where there is a PMU */
+#define IL_DEFAULT_EVENTS_SW "task-clock,page-faults,context-switches"
+#define IL_DEFAULT_EVENTS_PAPI "perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES"
+
 /* ------------------------------------------------------------ sweep lines */
 /* interloper sweep's own lines in a results file, beside the records:
  * {"schema":"interloper-sweep/1","kind":"plan"|"machine"|"output"|"extent",

@@ -141,7 +141,8 @@ events_setup(void)
     if (c->events_default) {
         /* cycles and instructions where a PMU exists, else software
          * events; the probe costs one perf_event_open */
-        /* arrays, not pointers: nothing for the loader to relocate */
+        /* arrays, not pointers: nothing for the loader to relocate; the
+         * same names as include/il_names.h's IL_DEFAULT_EVENTS_* */
         static const char hw[][16] = {"cycles", "instructions"};
         static const uint64_t hw_config[] = {PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_INSTRUCTIONS};
         static const char sw[][24] = {"task-clock", "page-faults", "context-switches"};

@@ -163,12 +163,17 @@ backends(int text)
         for (size_t i = 0; i < json_array_size(pmus); i++)
             printf(" %s", json_string_value(json_array_get(pmus, i)));
         printf("\n");
-        printf("default events here: %s\n",
-               hw ? "cycles, instructions" : "task-clock, page-faults, context-switches");
+        printf("default events here: ");
+        for (const char *d = hw ? IL_DEFAULT_EVENTS_HW : IL_DEFAULT_EVENTS_SW; *d; d++)
+            if (*d == ',')
+                printf(", ");
+            else
+                putchar(*d);
+        printf("\n");
     }
     json_object_set_new(
         b, "default_events",
-        json_string(hw ? "cycles,instructions" : "task-clock,page-faults,context-switches"));
+        json_string(hw ? IL_DEFAULT_EVENTS_HW : IL_DEFAULT_EVENTS_SW));
     return b;
 }
 

@@ -911,9 +911,9 @@ metric_events(const struct il_sweep *s)
     if (!ev)
         ev = s->c.backend && !strcmp(s->c.backend, "none") ? ""
              : s->c.backend && !strcmp(s->c.backend, "papi")
-                 ? "perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES"
-             : il_perf_has_pmu() ? "cycles,instructions"
-                                 : "task-clock,page-faults,context-switches";
+                 ? IL_DEFAULT_EVENTS_PAPI
+             : il_perf_has_pmu() ? IL_DEFAULT_EVENTS_HW
+                                 : IL_DEFAULT_EVENTS_SW;
     for (const char *p = m; *p;) {
         size_t n = strcspn(p, "/"), t = 0;
         while (t < sizeof times / sizeof *times &&

@@ -111,17 +111,19 @@ for c in during:_exit:9:false during:raise:143:false during:quick:9:false during
 	# the writer waits 3 s, past the end)
 	p=.
 	[ "$when" = after ] && p=never
-	timeout 60 "$E" record-race "$when" "$how" "$p" >out0 2>/dev/null
+	# (stderr kept: a failure says what the program said, e.g. exitpaths'
+	# own "internal failure at line N")
+	timeout 60 "$E" record-race "$when" "$how" "$p" >out0 2>err0
 	rc0=$?
 	if [ "$when" = after ]; then
-		assert_eq "$rc0" 0 "status without the library"
+		assert_eq "$rc0" 0 "status without the library (stderr: $(head -c 300 err0))"
 	else
-		assert_eq "$rc0" "$st" "status without the library"
+		assert_eq "$rc0" "$st" "status without the library (stderr: $(head -c 300 err0))"
 	fi
 	rm -f r.jsonl
 	IL_TEST_DELAY=record_open:1000 INTERLOPER_OUTPUT=r.jsonl timeout -s KILL 60 \
-		env LD_PRELOAD="$DL" "$E" record-race "$when" "$how" "$T/r.jsonl" >out 2>/dev/null
-	assert_eq "$?" "$st" "status with the library (137: hung)"
+		env LD_PRELOAD="$DL" "$E" record-race "$when" "$how" "$T/r.jsonl" >out 2>err
+	assert_eq "$?" "$st" "status with the library (137: hung; stderr: $(head -c 300 err))"
 	assert_eq "$(cat out)" "$(cat out0)" "stdout"
 	assert_eq "$(nrec r.jsonl)" 1 "records"
 	assert_eq "$(jget r.jsonl '[r[0]["exit"][k] for k in ("how", "status", "certain")]')" \

@@ -136,13 +136,20 @@ capture() { # NAME, then the driver's command, which runs the capture script
 		exit 1
 	}
 	echo "$name" >>"$OUT/confs"
-	spec=$(sed -n 's/^INTERLOPER_RUN=//p' "$OUT/$name.env")
-	echo "${spec%/*}" >>"$OUT/specdirs"
+	sed -n 's/^INTERLOPER_RUN=//p' "$OUT/$name.env" >>"$OUT/specs"
 }
-# the spec directories this script puts back, removed at the end
-: >"$OUT/specdirs"
+# specdir SPEC: a sweep's spec is DIR/spec, in a directory of its own;
+# interloper run's is a file of its own, in TMPDIR (nothing to make)
+specdir() {
+	case $1 in */spec) echo "${1%/*}" ;; esac
+}
+# the specs this script puts back (and their directories), removed at the end
+: >"$OUT/specs"
 cleanup() {
-	while read -r d; do rm -rf "$d"; done <"$OUT/specdirs"
+	while read -r f; do
+		d=$(specdir "$f")
+		if [ -n "$d" ]; then rm -rf "$d"; else rm -f "$f"; fi
+	done <"$OUT/specs"
 }
 trap cleanup EXIT
 capture sweep "$LX/interloper-sweep" -q --reps 1 --output "$OUT/sweep.jsonl" \
@@ -173,8 +180,11 @@ launch() {
 			shift 3
 			if [ -f "$c.spec" ]; then
 				spec=$(sed -n "s/^INTERLOPER_RUN=//p" "$envf")
-				mkdir -p "${spec%/*}"
-				chmod 700 "${spec%/*}"
+				case $spec in */spec)
+					mkdir -p "${spec%/*}"
+					chmod 700 "${spec%/*}"
+					;;
+				esac
 				sed "s/^pid [1-9][0-9]*\$/pid $$/" "$c.spec" >"$spec"
 			fi
 			IFS="
@@ -316,7 +326,7 @@ echo "bench/overhead.sh: wall time, $RUNS interleaved runs each ..." >&2
 words() { tr '\n' ' ' <"$(variant "$1" "$2")"; }
 spawn_all() { # [hold]
 	sweepspec=$(sed -n 's/^INTERLOPER_RUN=//p' "$OUT/sweep.env")
-	mkdir -p "${sweepspec%/*}"
+	mkdir -p "$(specdir "$sweepspec")"
 	cp "$OUT/sweep.spec" "$sweepspec"
 	# shellcheck disable=SC2046 # one word per variable: none holds a blank
 	# shellcheck disable=SC2046

@@ -5,8 +5,10 @@
  * labels or print a summary when it ends.  Labels must not travel through
  * the program's environment either: values of different lengths would
  * change the environment size between the systems compared (DESIGN.md,
- * "Labels").  So interloper run writes a small spec file in a private
- * directory and passes only its path, of constant length:
+ * "Labels").  So interloper run writes a small spec file of its own,
+ * $TMPDIR/interloper-run.XXXXXXXX.spec (0600; a sweep's is "spec" in a
+ * directory of its own, 0700, beside its run's files), and passes only
+ * its path, of constant length:
  *
  *     interloper-run/1
  *     pid 12345
@@ -24,7 +26,7 @@
  * The library reads it before main (il_run_load), writes the labels into
  * the record and the record into the results file, and when the image
  * that interloper run exec'd ends for good, prints the summary and
- * removes the spec and its directory (il_run_end, signal-safe).  With
+ * removes the spec (il_run_end, signal-safe).  With
  * "pid 0" (interloper sweep) the driver removes it, never the library.
  *
  * The spec must be a regular file owned by the user: it is opened
@@ -287,8 +289,10 @@ il_summary_print(int fd)
 
 /*
  * After the record is written: when the image interloper run exec'd ends
- * (not by exec), print the summary if asked and remove the spec and its
- * directory.  Async-signal-safe.
+ * (not by exec), print the summary if asked and remove the spec: one
+ * unlink, for the file of its own interloper run makes (launch.c,
+ * il_spec_file), and the directory too where an older interloper run put
+ * the spec in one ("DIR/spec").  Async-signal-safe.
  */
 void
 il_run_end(int measured)
@@ -301,12 +305,12 @@ il_run_end(int measured)
         il_summary_print(il_stderr_fd());
     const char *path = il.cfg.run_spec; /* NUL-terminated, shorter than IL_PATH_MAX */
     il_sys_unlink(path);
-    /* the last slash, from the end: the spec's own name is short; the
-     * directory, the path up to it */
-    const char *slash = path + strlen(path);
-    while (slash > path && *slash != '/')
-        slash--;
-    if (slash != path) {
+    /* "DIR/spec": the directory, the path up to the last slash (no system
+     * call to tell: a file of its own is named ".spec" at the end, never
+     * "/spec", and the driver's TMPDIR is never removed) */
+    size_t len = strlen(path);
+    const char *slash = len > sizeof "/spec" - 1 ? path + len - (sizeof "/spec" - 1) : NULL;
+    if (slash && il_same_bytes(slash, "/spec", sizeof "/spec")) {
         char dir[IL_PATH_MAX];
         size_t n = (size_t)(slash - path);
         il_copy_short(dir, path, n);

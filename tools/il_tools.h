@@ -240,22 +240,31 @@ size_t il_env_bytes(const struct il_env *e);
 
 /* The run spec (DESIGN.md, "Labels"). */
 struct il_spec {
-    char dir[IL_PATH_MAX - 16];
-    char path[IL_PATH_MAX]; /* dir/spec: INTERLOPER_RUN */
+    char dir[IL_PATH_MAX - 16]; /* "": a spec file of its own (il_spec_file) */
+    char path[IL_PATH_MAX]; /* dir/spec, or the file: INTERLOPER_RUN */
     char tmp[IL_PATH_MAX];  /* dir/spec.new, renamed onto path */
     int exchange;           /* swap the two names (renameat2 RENAME_EXCHANGE) */
+    int fd;                 /* the file's, open until it is written; -1: none */
 };
-/* A private directory $TMPDIR/interloper-run.XXXXXXXX (0700): the path
- * is of one length for every run.  With dry, only the name's shape. */
+/* A private directory $TMPDIR/interloper-run.XXXXXXXX (0700), for a
+ * sweep's spec and files: the path is of one length for every run.  With
+ * dry, only the name's shape. */
 void il_spec_dir(struct il_spec *s, const char *me, int dry);
-/* Write the spec atomically, with the slots' "set" lines: 0, or -1 with
- * errno. */
+/* interloper run's spec, a file of its own made at once (mkstemp: 0600,
+ * never an existing one), $TMPDIR/interloper-run.XXXXXXXX.spec, as long as
+ * a directory's spec path.  With dry, only the name's shape. */
+void il_spec_file(struct il_spec *s, int dry);
+/* Write the spec, with the slots' "set" lines (atomically where it is in
+ * a directory; a spec file of its own is read only once the program is
+ * exec'd): 0, or -1 with errno. */
 int il_spec_write(struct il_spec *s, long pid, const char *output, int summary,
                   const char *labels_json, const struct il_slots *slots);
-/* Remove the spec directory and what interloper put in it. */
+/* Remove the spec file, or the spec directory and what interloper put in
+ * it. */
 void il_spec_remove(struct il_spec *s);
-/* Remove the spec directories of runs and sweeps that have ended without
- * removing theirs (killed): never one whose owner still runs. */
+/* Remove the spec files and directories of runs and sweeps that have
+ * ended without removing theirs (killed): never one whose owner still
+ * runs. */
 void il_spec_clean_stale(void);
 /* The owner file of a sweep's spec directory (its spec says pid 0). */
 void il_spec_owner(struct il_spec *s);

@@ -257,6 +257,8 @@ tmpdir(void)
 }
 
 #define SPEC_PREFIX "interloper-run."
+/* interloper run's spec file: as long a name as a directory's "/spec" */
+#define SPEC_SUFFIX ".spec"
 
 /*
  * The floor line (il_names.h, IL_RUN_FLOOR): the empty window calibrated
@@ -287,7 +289,31 @@ il_spec_dir(struct il_spec *s, const char *me, int dry)
     snprintf(s->path, sizeof s->path, "%s/spec", s->dir);
     snprintf(s->tmp, sizeof s->tmp, "%s/spec.new", s->dir);
     s->exchange = 1;
+    s->fd = -1;
     (void)me;
+}
+
+/*
+ * interloper run's spec: one file, where a sweep needs a directory for
+ * its run's files and a second name to swap.  A directory bought run
+ * nothing a file of its own does not: mkstemp makes it, 0600, and never
+ * opens one that exists (O_EXCL), so no other user's file or link can be
+ * taken for it, and the library checks it is a regular file of the
+ * user's, not followed through a link; no reader exists before the
+ * program is exec'd, so it needs no atomic rename; stale ones are found
+ * by the same name's prefix and pid line (il_spec_clean_stale).  And the
+ * program's process removes one name, not two (one system call fewer).
+ */
+void
+il_spec_file(struct il_spec *s, int dry)
+{
+    s->dir[0] = 0;
+    s->tmp[0] = 0;
+    s->exchange = 0;
+    s->fd = -1;
+    snprintf(s->path, sizeof s->path, "%s/" SPEC_PREFIX "XXXXXXXX" SPEC_SUFFIX, tmpdir());
+    if (!dry && (s->fd = mkostemps(s->path, sizeof SPEC_SUFFIX - 1, O_CLOEXEC)) < 0)
+        err(1, "cannot make the run spec in %s", tmpdir());
 }
 
 /*
@@ -318,6 +344,16 @@ il_spec_write(struct il_spec *s, long pid, const char *output, int summary, cons
                                 " %d\n" IL_RUN_LABELS " %s\n" IL_RUN_MACHINE " %s\n",
                   pid, output, summary, labels_json, machine);
     il_buf_printf(&b, "%s%s%s", slots->fixed ? slots->fixed : "", slots->setup, floor);
+    if (!s->dir[0]) { /* a file of its own, which nothing reads yet */
+        int rc = s->fd < 0 || pwrite(s->fd, b.p, b.n, 0) != (ssize_t)b.n ? -1 : 0;
+        int e = s->fd < 0 ? EBADF : errno;
+        if (s->fd >= 0 && close(s->fd) < 0 && rc == 0)
+            rc = -1, e = errno;
+        s->fd = -1;
+        il_buf_free(&b);
+        errno = e;
+        return rc;
+    }
     int fd = open(s->tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     int rc =
         fd < 0 || pwrite(fd, b.p, b.n, 0) != (ssize_t)b.n || ftruncate(fd, (off_t)b.n) < 0 ? -1 : 0;
@@ -344,6 +380,13 @@ static const char *const spec_files[] = {"spec", "spec.new", "owner", "rec", "ou
 void
 il_spec_remove(struct il_spec *s)
 {
+    if (!s->dir[0]) {
+        if (s->fd >= 0)
+            close(s->fd);
+        s->fd = -1;
+        unlink(s->path);
+        return;
+    }
     for (const char *const *f = spec_files; *f; f++) {
         char p[IL_PATH_MAX + 16];
         snprintf(p, sizeof p, "%s/%s", s->dir, *f);
@@ -364,29 +407,40 @@ il_spec_owner(struct il_spec *s)
     close(fd);
 }
 
-/* The pid a file in dir names: the spec's "pid N" line, or for a sweep's
- * spec ("pid 0") the owner file; its change time in *when.  0: none. */
+/* The pid a spec names ("pid N"), name in dfd; its change time in
+ * *when.  0: none, or "pid 0" (a sweep's). */
+static long
+spec_pid(int dfd, const char *name, time_t *when)
+{
+    char b[256];
+    struct stat st;
+    long pid = 0;
+    int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, b, sizeof b - 1);
+    if (n > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        b[n] = 0;
+        const char *p = strstr(b, "\n" IL_RUN_PID " ");
+        if (p)
+            pid = strtol(p + sizeof IL_RUN_PID + 1, NULL, 10);
+        *when = st.st_mtime;
+    }
+    close(fd);
+    return pid;
+}
+
+/* The pid a spec directory names: its spec's, or for a sweep's spec
+ * ("pid 0") the owner file's; its change time in *when.  0: none. */
 static long
 owner_of(int dfd, time_t *when)
 {
     char b[256];
     struct stat st;
-    long pid = 0;
-    int fd = openat(dfd, "spec", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd >= 0) {
-        ssize_t n = read(fd, b, sizeof b - 1);
-        if (n > 0 && fstat(fd, &st) == 0) {
-            b[n] = 0;
-            const char *p = strstr(b, "\n" IL_RUN_PID " ");
-            if (p)
-                pid = strtol(p + sizeof IL_RUN_PID + 1, NULL, 10);
-            *when = st.st_mtime;
-        }
-        close(fd);
-        if (pid > 0)
-            return pid;
-    }
-    fd = openat(dfd, "owner", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    long pid = spec_pid(dfd, "spec", when);
+    if (pid > 0)
+        return pid;
+    int fd = openat(dfd, "owner", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
         return 0;
     ssize_t n = read(fd, b, sizeof b - 1);
@@ -437,13 +491,22 @@ started(long pid)
     return boot + atoll(q) / sysconf(_SC_CLK_TCK);
 }
 
+/* Has the owner pid, which wrote its file at when, ended? */
+static int
+ended(long pid, time_t when)
+{
+    long long s = pid > 0 ? started(pid) : 0;
+    return pid > 0 && (s < 0 || s > (long long)when + 2);
+}
+
 /*
- * A spec directory is stale when its owner has ended: the process is gone,
- * or the pid now belongs to a process that started after the owner wrote
- * its file (a reused pid; start times are known to a second, so only a
- * process that started 2 s later counts).  A directory without a readable
- * owner is being made, or is not ours to judge: left alone.  So a live
- * run's spec is never removed, whatever runs beside it.
+ * A spec directory, or interloper run's spec file, is stale when its owner
+ * has ended: the process is gone, or the pid now belongs to a process that
+ * started after the owner wrote its file (a reused pid; start times are
+ * known to a second, so only a process that started 2 s later counts).
+ * One without a readable owner is being made, or is not ours to judge:
+ * left alone.  So a live run's spec is never removed, whatever runs beside
+ * it.
  */
 void
 il_spec_clean_stale(void)
@@ -458,16 +521,24 @@ il_spec_clean_stale(void)
         if (strncmp(de->d_name, SPEC_PREFIX, sizeof SPEC_PREFIX - 1))
             continue;
         struct stat st;
-        if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
-            st.st_uid != me)
+        if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_uid != me)
+            continue;
+        size_t len = strlen(de->d_name);
+        time_t when = 0;
+        if (S_ISREG(st.st_mode) && len > sizeof SPEC_SUFFIX &&
+            !strcmp(de->d_name + len - (sizeof SPEC_SUFFIX - 1), SPEC_SUFFIX)) {
+            long pid = spec_pid(dirfd(d), de->d_name, &when); /* sets when */
+            if (ended(pid, when))
+                unlinkat(dirfd(d), de->d_name, 0);
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode))
             continue;
         int dfd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (dfd < 0)
             continue;
-        time_t when = 0;
-        long pid = owner_of(dfd, &when);
-        long long s = pid > 0 ? started(pid) : 0;
-        if (pid > 0 && (s < 0 || s > (long long)when + 2)) {
+        long pid = owner_of(dfd, &when); /* sets when */
+        if (ended(pid, when)) {
             for (const char *const *f = spec_files; *f; f++)
                 unlinkat(dfd, *f, 0);
             unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);

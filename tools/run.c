@@ -336,7 +336,7 @@ environment(const struct run *r, const char *lib, struct il_spec *spec, struct i
     const struct il_common *c = &r->c;
     if (!c->dry)
         il_spec_clean_stale();
-    il_spec_dir(spec, ME, c->dry);
+    il_spec_file(spec, c->dry);
     il_env_build(env, slots, c, lib, r->first, spec->path, IL_PAD_MAX, 0);
     /* -q: no warnings from the library either, through the spec, not the
      * program's environment */

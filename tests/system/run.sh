@@ -260,6 +260,51 @@ kill "$live"
 wait "$live" 2>/dev/null
 rm -rf "$TMPDIR/interloper-run.livelive"
 
+try "interloper run's spec is a file of its own; a stale one is removed, a live run's never is"
+spec() { # FILE PID: a spec by hand
+	printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$2" >"$1"
+}
+sleep 30 &
+live=$!
+spec "$TMPDIR/interloper-run.XXdeadbf.spec" "$dead"
+spec "$TMPDIR/interloper-run.XXlivelv.spec" "$live"
+spec "$TMPDIR/interloper-run.XXreused.spec" "$live"
+touch -d '1 hour ago' "$TMPDIR/interloper-run.XXreused.spec"
+# another user's name or a file not ending in .spec: not ours to judge
+spec "$TMPDIR/interloper-run.XXnotspc" "$dead"
+# shellcheck disable=SC2016 # the program's shell expands it
+run -- sh -c 'ls -ld "$INTERLOPER_RUN"; cat "$INTERLOPER_RUN"' >spec.out
+assert_match "$(head -n 1 spec.out)" "^-rw------- .*$TMPDIR/interloper-run\.XX[A-Za-z0-9]{6}\.spec\$" \
+	"mode 0600, a regular file in TMPDIR, as long a path as a directory's /spec"
+assert_match "$(sed -n 3p spec.out)" "^pid [1-9][0-9]*\$" "with its pid line"
+assert_true "the dead run's is gone" [ ! -e "$TMPDIR/interloper-run.XXdeadbf.spec" ]
+assert_true "the live one's stays" [ -f "$TMPDIR/interloper-run.XXlivelv.spec" ]
+assert_true "one whose pid was reused is gone" [ ! -e "$TMPDIR/interloper-run.XXreused.spec" ]
+assert_true "a name without .spec stays" [ -f "$TMPDIR/interloper-run.XXnotspc" ]
+kill "$live"
+wait "$live" 2>/dev/null
+rm -f "$TMPDIR/interloper-run.XXlivelv.spec" "$TMPDIR/interloper-run.XXnotspc"
+
+try "the program's process removes the spec file, and never the directory it is in"
+# by hand, in a directory of nothing else, as TMPDIR may be: a spec in a
+# directory of its own ("DIR/spec", an older interloper run's) goes with
+# its directory; one of its own (".spec") leaves its directory alone
+mkdir -m 700 own
+sh -c 'printf "interloper-run/1\npid %s\noutput %s\nsummary 0\nlabels {}\n" $$ "$1/res.jsonl" >own/x.spec
+	exec env INTERLOPER_RUN="$1/own/x.spec" LD_PRELOAD="$2" "$0" hello' "$P" "$T" "$LIB" >/dev/null
+assert_true "the file is gone" [ ! -e own/x.spec ]
+assert_true "its directory stays" [ -d own ]
+mkdir -m 700 own/d
+sh -c 'printf "interloper-run/1\npid %s\noutput %s\nsummary 0\nlabels {}\n" $$ "$1/res.jsonl" >own/d/spec
+	exec env INTERLOPER_RUN="$1/own/d/spec" LD_PRELOAD="$2" "$0" hello' "$P" "$T" "$LIB" >/dev/null
+assert_true "a directory's spec goes with its directory" [ ! -e own/d ]
+if command -v strace >/dev/null; then
+	strace -f -o trace.out sh "$IL" run -q --output "$T/res.jsonl" -- "$P" hello >/dev/null 2>&1
+	assert_eq "$(awk '/execve\("[^"]*probe"/ && / = 0$/ { p = $1 } p && $1 == p && /unlink|rmdir/' trace.out |
+		sed 's/^[0-9]* *//; s/interloper-run\.XX[A-Za-z0-9]*/S/')" \
+		"unlinkat(AT_FDCWD, \"$TMPDIR/S.spec\", 0) = 0" "one unlink, of the spec, in the program's image"
+fi
+
 try "sizes are read by the library's rules, and refused in its words"
 run --stack-offset 0x10k -- "$P" hello >/dev/null 2>err
 assert_eq "$?" 1 "status"

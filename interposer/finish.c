@@ -150,7 +150,8 @@ il_write_record(void)
         il_be_do(il.be, IL_BE_STOP_READ);
         clock_gettime(CLOCK_MONOTONIC, &il.t1);
         il_sys_getrusage(RUSAGE_SELF, &il.ru1);
-        il_sys_getrusage(RUSAGE_CHILDREN, &il.ru1c);
+        if (il.inherit == IL_INHERIT_ALL) /* as at the start (counters_start) */
+            il_sys_getrusage(RUSAGE_CHILDREN, &il.ru1c);
         /* the driver's calibration where it stands for ours, else our own */
         il.floor_driver = il_run_floor();
         if (!il.floor_driver)

@@ -580,7 +580,8 @@ put_events(struct out *o)
 }
 
 /* The measured window's usage; under INHERIT=all the waited-for
- * children's too, since they count into the record. */
+ * children's too, since they count into the record (and only then are
+ * they asked for: counters_start, il_write_record). */
 void
 il_usage(struct il_usage *u)
 {

@@ -100,7 +100,11 @@ counters_start(void)
 {
     clock_gettime(CLOCK_REALTIME, &il.start_real);
     il_sys_getrusage(RUSAGE_SELF, &il.ru0);
-    il_sys_getrusage(RUSAGE_CHILDREN, &il.ru0c);
+    /* the waited-for children's usage counts in the record under
+     * INHERIT=all alone (il_usage): under threads or none each child's is
+     * in a record of its own, and nothing asks for it (two system calls) */
+    if (il.inherit == IL_INHERIT_ALL)
+        il_sys_getrusage(RUSAGE_CHILDREN, &il.ru0c);
     clock_gettime(CLOCK_MONOTONIC, &il.t0);
     il_be_do(il.be, IL_BE_ENABLE);
 }

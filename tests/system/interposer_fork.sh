@@ -26,6 +26,28 @@ for mode in threads none; do
 	assert_eq "$(jget r.jsonl 'r[1]["inherit"]')" "$mode" "inherit mode recorded"
 done
 
+try "a waited child's usage is in the record's times under INHERIT=all only, and asked for only then"
+# the child of fork-noexec spins for 30 ms of CPU time; the parent waits
+for mode in all threads none; do
+	rm -f r.jsonl
+	INTERLOPER_INHERIT=$mode same_as_without r.jsonl "$E" fork-noexec
+	cpu=$(jget r.jsonl '[x["times"]["user_ns"] + x["times"]["sys_ns"] for x in r][-1]')
+	if [ "$mode" = all ]; then
+		assert_true "all: the parent's user+sys ($cpu ns) holds the child's 30 ms" [ "$cpu" -gt 25000000 ]
+	else
+		assert_true "$mode: the parent's user+sys ($cpu ns) does not" [ "$cpu" -lt 25000000 ]
+	fi
+	if command -v strace >/dev/null; then
+		# the parent's image, and under threads or none the child's record too
+		strace -f -e trace=getrusage -o trace.out env INTERLOPER_INHERIT=$mode INTERLOPER_OUTPUT=/dev/null \
+			LD_PRELOAD="$LIB" "$E" fork-noexec >/dev/null 2>&1
+		want=0
+		[ "$mode" = all ] && want=2
+		assert_eq "$(grep -c 'RUSAGE_CHILDREN' trace.out)|$(grep -c 'RUSAGE_SELF' trace.out)" \
+			"$want|$([ "$mode" = all ] && echo 2 || echo 4)" "$mode: getrusage of the children, of the process"
+	fi
+done
+
 try "INHERIT=all: an exec'd child is counted in its parent's record, not by counters of its own"
 rm -f r.jsonl
 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" sh -c "$PROGS/probe busy 200 >/dev/null; ls /proc/self/fd >fds" >out

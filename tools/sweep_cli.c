@@ -28,16 +28,20 @@ list(const struct il_optp *p, const char *v, size_t *n,
     char *w = il_xstrdup(v), *c1 = strchr(w, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (c1 && c2 && !strchr(c2 + 1, ':')) {
         *c1 = *c2 = 0;
-        unsigned long long from = elem(p, w), to = elem(p, c1 + 1), step;
+        /* B bounds the values and need not be one: each value is
+         * checked below, so 0:131060:16 is taken (its last is 131056) */
+        unsigned long long from = elem(p, w), to, step;
+        if (il_parse_size(c1 + 1, ~0ULL, &to) < 0)
+            to = elem(p, c1 + 1); /* refuses it, in elem's words */
         if (il_parse_size(c2 + 1, ~0ULL, &step) < 0 || step == 0)
             il_opt_bad(p, v, "expected A:B:STEP with a STEP of at least 1");
         if (from > to)
             il_opt_bad(p, v, "expected A:B:STEP with A <= B");
         if ((to - from) / step >= 1000000)
             il_opt_bad(p, v, "more than a million values");
-        for (unsigned long long x = from; x <= to; x += step) {
+        for (unsigned long long i = 0; i <= (to - from) / step; i++) {
             char t[32];
-            snprintf(t, sizeof t, "%llu", x);
+            snprintf(t, sizeof t, "%llu", from + i * step);
             out = il_xrealloc(out, (k + 1) * sizeof *out);
             out[k++] = elem(p, t);
         }
@@ -347,7 +351,7 @@ enum {
 #define SW IL_CMD_SWEEP
 #define CMP IL_CMD_COMPARE
 const struct il_opt il_sweep_opts[] = {
-    {.head = "systems and setups (LIST: A:B:STEP from A to B, or a comma list)"},
+    {.head = "systems and setups (LIST: A:B:STEP from A up to B, or a comma list)"},
     {"system", 0, IL_OPT_VALUE, "NAME=PROG",
      "a system and its program (repeatable); PROG may hold\n"
      "{layout}, replaced by each layout's id",

@@ -170,6 +170,15 @@ for n in 131057 99999999; do
 done
 run -n --env-add 131056 -- "$P" hello >out
 assert_eq "$(grep -c '^INTERLOPER_PAD=' out)" 1 "131056 is taken"
+# review11c LOW-1: a range's end bounds its values and is not one of
+# them: 0:131060:16 ends at 131056 (refused for its end on fac2000)
+sh "$IL" sweep -n --seed 1 --reps 1 --env-add 0:131060:16 --system "a=$P" >out 2>err
+assert_eq "$?:$(cat err)" "0:" "sweep --env-add 0:131060:16 taken"
+assert_eq "$(grep -c '	env_add 131056	' out):$(grep -c '	env_add 131072	' out)" "1:0" "its last value is 131056"
+sh "$IL" sweep -n --env-add 131040:200000:16 --system "a=$P" >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper sweep: --env-add 131072: above the kernel's limit for one variable; expected at most 131056" "a range with a value above the limit: that value named"
+sh "$IL" sweep -n --env-add 0:2x:16 --system "a=$P" >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper sweep: --env-add 2x: not a byte count; expected a number such as 4096, 0x1000 or 4k" "a range's end that is no number"
 
 try "a stack offset beyond ulimit -s is told as given: the option, or the variable"
 # newuser11: "INTERLOPER_STACK_OFFSET=0x989680" for --stack-offset 10000000

@@ -150,9 +150,13 @@ struct il_config {
     int stack_offset_spec;          /* given by a driver's --stack-offset (the run spec) */
     enum il_pin stack_pin;
     uintptr_t stack_pin_addr;
+    int stack_pin_spec; /* ... by its --stack-pin */
     unsigned long heap_offset;
+    const char *heap_offset_text; /* as given, for messages */
+    int heap_offset_spec;         /* ... by its --heap-offset */
 
     int strict;
+    int strict_spec; /* ... by its --strict */
     int debug;
     int quiet; /* INTERLOPER_QUIET: no warnings on stderr (il_msg) */
     int nerrors;

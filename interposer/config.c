@@ -385,7 +385,7 @@ parse_heap_offset(struct il_config *cfg, const char *var, const char *v)
                                     "4096, 0x1000 or 4k%s",
                   NULL);
     else
-        cfg->heap_offset = (unsigned long)n;
+        cfg->heap_offset = (unsigned long)n, cfg->heap_offset_text = v;
 }
 
 static void
@@ -630,5 +630,11 @@ il_config_set(struct il_config *cfg, const char *kv)
         /* the drivers' option of that name: what its problem is told as */
         if (v->parser == P_STACK_OFFSET)
             cfg->stack_offset_spec = 1;
+        else if (v->parser == P_STACK_PIN)
+            cfg->stack_pin_spec = 1;
+        else if (v->parser == P_HEAP_OFFSET)
+            cfg->heap_offset_spec = 1;
+        else if (v->parser == P_STRICT)
+            cfg->strict_spec = 1;
     }
 }

@@ -267,7 +267,8 @@ il_main_stack(uintptr_t glibc_sp)
             p = il_cat(p, " (main's stack pointer would be ");
             p = il_fmt_hex(p, want);
             il_cat(p, ")");
-            il_config_error(&il.cfg, IL_V_STACK_PIN, il.cfg.pin_text, what);
+            il_config_error(&il.cfg, il.cfg.stack_pin_spec ? "--stack-pin" : IL_V_STACK_PIN,
+                            il.cfg.pin_text, what);
             il.pin_failed = 1;
         } else {
             base = want;
@@ -300,9 +301,9 @@ il_heap_apply(void)
     if (il.cfg.heap_offset) {
         void *(*sbrk_fn)(intptr_t) = (void *(*)(intptr_t))dlsym(RTLD_DEFAULT, "sbrk");
         if (!sbrk_fn || sbrk_fn((intptr_t)il.cfg.heap_offset) == (void *)-1) {
-            char v[24];
-            il_fmt_u64(v, il.cfg.heap_offset);
-            il_config_error(&il.cfg, IL_V_HEAP_OFFSET, v,
+            /* as the user gave it, as the stack offset's */
+            il_config_error(&il.cfg, il.cfg.heap_offset_spec ? "--heap-offset" : IL_V_HEAP_OFFSET,
+                            il.cfg.heap_offset_text,
                             "sbrk failed, the heap is not moved; expected a smaller offset");
         } else {
             il.heap_offset = il.cfg.heap_offset;

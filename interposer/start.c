@@ -109,8 +109,9 @@ counters_start(void)
     il_be_do(il.be, IL_BE_ENABLE);
 }
 
-/* INTERLOPER_STRICT or INTERLOPER_STACK_PIN (var) stops the process
- * before main, and says so last. */
+/* INTERLOPER_STRICT or INTERLOPER_STACK_PIN (var; the drivers' option
+ * when their run spec set it) stops the process before main, and says so
+ * last. */
 static void
 stop_before_main(const char *var)
 {
@@ -240,9 +241,9 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
      * process that never runs main is no other measurement */
     int problems = report_problems();
     if (il.pin_failed)
-        stop_before_main(IL_V_STACK_PIN);
+        stop_before_main(il.cfg.stack_pin_spec ? "--stack-pin" : IL_V_STACK_PIN);
     if (il.cfg.strict && problems)
-        stop_before_main(IL_V_STRICT);
+        stop_before_main(il.cfg.strict_spec ? "--strict" : IL_V_STRICT);
     il_others_enter(); /* two system calls; before the prefix, which asks whether alone */
     int late = il.nlate;
     if (il_record_prefix() < 0)
@@ -250,7 +251,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     for (int i = late; i < il.nlate; i++)
         il_warn(il.cfg.strict, il.late_errors[i], NULL, NULL); /* the prefix's */
     if (il.cfg.strict && il.nlate > late)
-        stop_before_main(IL_V_STRICT);
+        stop_before_main(il.cfg.strict_spec ? "--strict" : IL_V_STRICT);
     debug_step("record prefix", &t);
     if (il.cfg.debug) {
         char b[64];

@@ -219,6 +219,11 @@ struct il_slots {
     char *pad;       /* IL_V_PAD "=" then padmax bytes */
     size_t padmax, padlen;
     const cpu_set_t *cpus; /* --cpu: where the children run, or NULL */
+    /* run's --stack-offset and --heap-offset as typed (2m), set after
+     * il_env_build: the spec carries them so that the library's messages
+     * say what was typed (it reads them by the same rules); NULL, the
+     * numbers */
+    const char *stack_text, *heap_text;
 };
 #define IL_PAD_PREFIX IL_V_PAD "="
 /* the kernel takes no single string longer than MAX_ARG_STRLEN (32 pages) */

@@ -219,10 +219,15 @@ il_env_setup(struct il_slots *s, unsigned long long stack_offset, unsigned long 
 {
     char *p = s->setup, *end = s->setup + sizeof s->setup;
     p[0] = 0;
-    if (stack_offset)
+    if (stack_offset && s->stack_text && strlen(s->stack_text) <= 32)
+        p += snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_STACK_OFFSET "=%s\n",
+                      s->stack_text);
+    else if (stack_offset)
         p += snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_STACK_OFFSET "=%llu\n",
                       stack_offset);
-    if (heap_offset)
+    if (heap_offset && s->heap_text && strlen(s->heap_text) <= 32)
+        p += snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_HEAP_OFFSET "=%s\n", s->heap_text);
+    else if (heap_offset)
         p += snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_HEAP_OFFSET "=%llu\n", heap_offset);
     if (pin == IL_PINMODE_ADDR)
         snprintf(p, (size_t)(end - p), IL_RUN_SET " " IL_V_STACK_PIN "=0x%llx\n",

@@ -338,6 +338,8 @@ environment(const struct run *r, const char *lib, struct il_spec *spec, struct i
         il_spec_clean_stale();
     il_spec_file(spec, c->dry);
     il_env_build(env, slots, c, lib, r->first, spec->path, IL_PAD_MAX, 0);
+    slots->stack_text = r->v_stack;
+    slots->heap_text = r->v_heap;
     /* -q: no warnings from the library either, through the spec, not the
      * program's environment */
     if (c->quiet)

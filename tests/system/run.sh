@@ -193,6 +193,40 @@ assert_eq "$(head -n 1 err)" "interloper: --stack-offset=10000000: $msg" "interl
 assert_eq "$(jget so.jsonl 'r[0]["errors"][0]')" "--stack-offset=10000000: $msg" "the record's error"
 assert_eq "$(cat err2)" "interloper: INTERLOPER_STACK_OFFSET=9M: $msg" "INTERLOPER_STACK_OFFSET"
 
+try "run's offsets, pin and strictness are told as the options typed, never as variables the user did not set"
+# review11c LOW-2: "--stack-offset=10485760" for --stack-offset 10m;
+# LOW-3: "INTERLOPER_STACK_PIN=...: cannot be reached" and
+# "INTERLOPER_STACK_PIN: stopping before main" for --stack-pin
+(
+	# shellcheck disable=SC3045 # ulimit -s: in every shell the tests run under
+	ulimit -s 8192
+	sh "$IL" run --output "$T/so3.jsonl" --stack-offset 10m -- "$P" hello >out 2>err
+)
+assert_eq "$(head -n 1 err)" "interloper: --stack-offset=10m: $msg" "--stack-offset 10m"
+assert_eq "$(jget so3.jsonl 'r[0]["errors"][0]')" "--stack-offset=10m: $msg" "the record's error"
+sh "$IL" run --output "$T/pin.jsonl" --stack-pin 0x7fffffffffff0 -- "$P" hello >out 2>err
+assert_eq "$?:$(wc -c <out | tr -d ' ')" "127:0" "an unreachable pin stops the program"
+assert_match "$(head -n 1 err)" "^interloper: --stack-pin=0x7fffffffffff0: cannot be reached" "why, as the option"
+assert_eq "$(tail -n 1 err)" "interloper: --stack-pin: stopping before main with exit status 127" "that it stops, as the option"
+sh "$IL" run --output "$T/strict.jsonl" --strict -e no_such_event_x -- "$P" hello >out 2>err
+assert_eq "$?:$(tail -n 1 err)" "127:interloper: --strict: stopping before main with exit status 127" "--strict"
+assert_eq "$(grep -c INTERLOPER_STRICT err)" 0 "no variable named"
+# the heap: an offset sbrk cannot give under a data limit
+rm -f err err2
+(
+	# shellcheck disable=SC3045 # ulimit -d: in every shell the tests run under
+	ulimit -d 65536 2>/dev/null || exit 0
+	sh "$IL" run --output "$T/heap.jsonl" --heap-offset 512m -- "$P" hello >out 2>err
+	INTERLOPER_HEAP_OFFSET=0x20000000 INTERLOPER_OUTPUT="$T/heap2.jsonl" LD_PRELOAD="$LIB" "$P" hello >out2 2>err2
+)
+hmsg="sbrk failed, the heap is not moved; expected a smaller offset"
+if [ -s err ] && [ -s err2 ]; then
+	assert_eq "$(head -n 1 err)" "interloper: --heap-offset=512m: $hmsg" "--heap-offset 512m"
+	assert_eq "$(cat err2)" "interloper: INTERLOPER_HEAP_OFFSET=0x20000000: $hmsg" "INTERLOPER_HEAP_OFFSET as given"
+else
+	skip "ulimit -d 65536 is refused here, or sbrk moved 512m under it"
+fi
+
 try "a program that cannot be executed: a shell's status, 127 not found, 126 not executable"
 # newuser11 F9: both were status 1, "not a program file"
 printf 'text\n' >notexec

@@ -171,8 +171,9 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
         /* the shell's "_", the path of the command it ran (interloper, or
          * nice, env, ...): in no run's environment, so that the same run
          * or sweep started another way has the same environment (a
-         * resumed sweep's must be) */
-        if (!strncmp(*v, "_=", 2))
+         * resumed sweep's must be); but where --env-clean --keep _ asks
+         * for it (review11c: it was dropped, silently) */
+        if (!strncmp(*v, "_=", 2) && !c->env_clean)
             continue;
         if (c->env_clean) {
             int kept = !strncmp(*v, "PATH=", 5) || !strncmp(*v, "HOME=", 5);

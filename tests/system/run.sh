@@ -134,6 +134,12 @@ try "--env-clean keeps PATH, HOME and --keep names only"
 env FOO=bar BAZ=1 sh "$IL" run -q --output "$T/res.jsonl" --env-clean --keep FOO -- "$P" env |
 	grep -v -e '^INTERLOPER_' -e '^LD_PRELOAD=' | cut -d= -f1 | sort >clean.env
 assert_eq "$(tr '\n' ' ' <clean.env)" "FOO HOME PATH " "names"
+# review11c LOW-4: the shell's _, left out of every run's environment, is
+# kept where --keep _ asks for it (dropped silently on fe1d660)
+env _=/usr/bin/nice sh "$IL" run -q --output "$T/res.jsonl" --env-clean --keep _ -- "$P" env >keep.env
+assert_eq "$(grep -c '^_=/usr/bin/nice$' keep.env)" 1 "--keep _: the shell's _ kept"
+env _=/usr/bin/nice sh "$IL" run -q --output "$T/res.jsonl" --env-clean -- "$P" env >keep.env
+assert_eq "$(grep -c '^_=' keep.env)" 0 "without it, left out"
 
 try "a static program: one clear line, nothing run"
 printf 'int main(void){return 0;}\n' >s.c

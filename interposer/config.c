@@ -618,7 +618,22 @@ il_config_set(struct il_config *cfg, const char *kv)
 {
     size_t n = name_len(kv);
     const struct il_var *v = is_ours(kv) && n >= sizeof IL_V_PREFIX ? find_var(kv, n) : NULL;
-    if (!v || v->parser == P_NONE || v->parser == P_RUN) {
+    if (!v) {
+        /* interloper run writes only names its library reads: one it
+         * does not know is a library older than the command (another
+         * build's, through INTERLOPER_LIBRARY; review11c) */
+        char name[64];
+        size_t nl = n < 63 ? n : 63;
+        memcpy(name, kv, nl);
+        name[nl] = 0;
+        add_error(cfg, name, kv[n] == '=' ? kv + n + 1 : "",
+                  "in the run spec, a setting this library does not know: it is older than the "
+                  "interloper command that wrote the spec; expected the library of that build "
+                  "(INTERLOPER_LIBRARY)%s",
+                  NULL);
+        return;
+    }
+    if (v->parser == P_NONE || v->parser == P_RUN) {
         unknown_var(cfg, kv, n);
         return;
     }

@@ -361,6 +361,12 @@ struct il_data {
     size_t files, lines, records, selected, malformed, notrecord, unsupported, missing, nofloor,
         noenv, badvalue, sweep_lines, warmup, failed, multiplexed, notcounted, per_records,
         counted_elsewhere;        /* records whose counts are another's (counted_in) */
+    /* Records read with IL_R_SIGNAL or IL_R_NONZERO (push, and the parts'
+     * join): none of the records has either while it is 0, so that
+     * il_prepare need not look at every record's flags to find no failed
+     * run (at ten million records 1.5 ms of serial work); records dropped
+     * later are not taken off. */
+    size_t flagged;
     double mux_frac;              /* the lowest running/enabled among multiplexed records */
     size_t present[IL_MAX_SLOTS]; /* records carrying each slot's label */
     char **keys;                  /* every label name of every record */

@@ -554,6 +554,7 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
     if (d->addr)
         memcpy(d->addr + 2 * d->n, r->addr, sizeof r->addr);
     d->flag[d->n] = r->flag;
+    d->flagged += (r->flag & (IL_R_SIGNAL | IL_R_NONZERO)) != 0;
     if (d->env)
         d->env[d->n] = r->env;
     if (d->wall)

@@ -47,11 +47,12 @@ mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, s
     size_t slots[IL_MAX_SLOTS], nk = key_slots(o, slots);
     *nsig = *nstat = 0;
     where[0] = '\0';
+    /* no record failed: none was read so (d->flagged), or none is left */
     size_t r = 0;
-    while (r < d->n && !(d->flag[r] & (IL_R_NONZERO | IL_R_SIGNAL)))
+    while (d->flagged && r < d->n && !(d->flag[r] & (IL_R_NONZERO | IL_R_SIGNAL)))
         r++;
-    if (r == d->n)
-        return; /* no record failed */
+    if (r == d->n || !d->flagged)
+        return;
     struct il_groups gs;
     il_group_by(d, slots, nk, &gs);
     for (size_t g = 0; g < gs.ng; g++) {

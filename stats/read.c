@@ -680,6 +680,7 @@ join(struct rd *rd, struct part *h, size_t line0)
     if (d2->multiplexed && (!d->multiplexed || d2->mux_frac < d->mux_frac))
         d->mux_frac = d2->mux_frac;
     d->multiplexed += d2->multiplexed;
+    d->flagged += d2->flagged;
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
         d->present[s] += d2->present[s];
 }

@@ -444,6 +444,18 @@ if built; then
 		same "$slow half slow: one bad line near the end" "$T/l.jsonl" --json --by system
 	done
 	assert_match "$(tail -c 40 "$T/p.jsonl")" 'all_ticks":11000}}$' "the last line without its newline"
+	# failed runs only in the part after the cut, or only in the first
+	# (il_prepare looks for them only where records so flagged were read:
+	# each part's count joined)
+	for at in 39999 2; do
+		awk -v at="$at" 'NR == at + 1 { sub(/"how": ?"return"/, "\"how\":\"signal\"") } { print }' "$T/p.jsonl" >"$T/f.jsonl"
+		same "a run killed by a signal, record $at" "$T/f.jsonl" --by system
+		assert_match "$(cat "$T/a.err")" "1 failed runs were left out \(1 died of a signal" "record $at: left out"
+		if [ -x "$B/tests/interloper-report-parts" ]; then
+			IL_TEST_TAKE=4096 "$B/tests/interloper-report-parts" --by system "$T/f.jsonl" >/dev/null 2>"$T/c.err"
+			assert_match "$(cat "$T/c.err")" "1 failed runs were left out \(1 died of a signal" "record $at, takes of 4 KiB: left out"
+		fi
+	done
 	# parts of more than IL_JOIN_SPLIT (100,000) records: their join's
 	# columns and labels on two threads
 	parts 250000 second many >"$T/p.jsonl"

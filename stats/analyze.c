@@ -541,6 +541,33 @@ plan(struct il_report *r)
 }
 
 void
+il_report_release(struct il_report *r)
+{
+    struct il_data *d = &r->d;
+    void *b[2 * IL_MAX_SLOTS + 12];
+    size_t n = 0;
+    for (size_t s = 0; s < d->nslots; s++) {
+        b[n++] = d->labn[s];
+        b[n++] = d->labc[s];
+        d->labn[s] = NULL;
+        d->labc[s] = NULL;
+    }
+    void **col[] = {(void **)&d->val,  (void **)&d->den,     (void **)&d->ivcol,
+                    (void **)&d->addr, (void **)&d->flag,    (void **)&d->env,
+                    (void **)&d->wall, (void **)&r->gs.xs,   (void **)&r->gs.recs,
+                    (void **)&r->gs.spare};
+    for (size_t i = 0; i < sizeof col / sizeof col[0]; i++) {
+        b[n++] = *col[i];
+        *col[i] = NULL;
+    }
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        r->gs.g[g].x = NULL;
+        r->gs.g[g].rec = NULL;
+    }
+    il_release(b, n);
+}
+
+void
 il_analyze(const struct il_opts *o, struct il_report *r)
 {
     size_t key[IL_MAX_SLOTS], nkey = 0;

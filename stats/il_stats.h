@@ -417,6 +417,10 @@ void *il_huge(void *p, size_t n);
 void *il_xrealloc_huge(void *p, size_t n);
 void *il_xcalloc_huge(size_t n, size_t size);
 void il_data_free(struct il_data *d);
+/* Free the n blocks of b (NULL ones skipped), whose memory is read no
+ * more, first giving their pages back to the kernel on two threads where
+ * there are many (read.c: the exit would free them on one). */
+void il_release(void **b, size_t n);
 size_t il_sel_slot(struct il_sel *sel, const char *name); /* add or find */
 /* The data slot of a kept label, or SIZE_MAX (prep.c). */
 size_t il_data_slot(const struct il_data *d, const char *name);
@@ -1133,6 +1137,9 @@ struct il_report {
 };
 
 void il_analyze(const struct il_opts *o, struct il_report *r);
+/* What r holds in large blocks released (il_release) and set NULL: for
+ * the end of a program that reads r no more (report.c). */
+void il_report_release(struct il_report *r);
 /* "0.7% faster" style change for ratio x (in the report's direction). */
 void il_change(char *buf, size_t n, double x, int timey, int speedup);
 /* Per-group summaries with the design's intervals (describe_groups). */

@@ -522,4 +522,32 @@ else
 	skip "the tests' variant is not built; run make tests-build"
 fi
 
+try "the memory given back before the exit on two threads: the same output and status"
+if built && [ -x "$B/tests/interloper-report-parts" ]; then
+	# report gives the pages of its columns back on two threads before it
+	# exits (read.c, il_release), from 16 MiB; the tests' variant does so
+	# a page at a time at any size with IL_TEST_RELEASE, and says how many
+	# pages (or 2 MiB chunks) it gave back
+	if il_two; then
+		parts 6000 first many nolong >"$T/r.jsonl"
+		for args in "--by system" "--json --compare system=A --setup setup" "--by phase,late --csv"; do
+			# shellcheck disable=SC2086 # the options, split
+			IL_TEST_RELEASE=1 "$B/tests/interloper-report-parts" $args "$T/r.jsonl" >"$T/a.out" 2>"$T/a.err0"
+			_ra=$?
+			grep -v '^il-test-' "$T/a.err0" >"$T/a.err"
+			# shellcheck disable=SC2086 # the options, split
+			"$B/libexec/interloper-report" $args "$T/r.jsonl" >"$T/b.out" 2>"$T/b.err"
+			assert_eq "$_ra" "$?" "$args: exit status"
+			n=$(sed -n 's/^il-test-released: //p' "$T/a.err0")
+			assert_true "$args: given back on two threads ($n)" test "${n:-0}" -ge 2
+			assert_true "$args: the same output" cmp -s "$T/a.out" "$T/b.out"
+			assert_true "$args: the same warnings" cmp -s "$T/a.err" "$T/b.err"
+		done
+	else
+		skip "one CPU: the exit frees the memory"
+	fi
+else
+	skip "the tests' variant is not built; run make tests-build"
+fi
+
 _finish_case

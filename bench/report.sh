@@ -19,7 +19,10 @@
 #   report --compare --setup   CPU <= 2 x report; peer >= 3 x it
 #   memory                     <= 32 bytes a record beyond the per-setup
 #                              results ((RSS at 10M - RSS at 1M) / 9M)
-#   wall                       <= CPU / 2 (two threads read a file)
+#   wall                       <= CPU / 2 (two threads read a file); with
+#                              two sizes also the wall/CPU of the work
+#                              that grows with records, which the serial
+#                              start and output do not weigh on
 #   .gz, .zst                  CPU <= the plain file's + the decompressor's
 #   plot (--plots, 1M)         CPU <= 2 x report
 set -eu
@@ -144,6 +147,25 @@ for n in "$@"; do
 		for (c in cpu) if (c ~ /^plot/) printf "%s/report CPU %.2f\n", c, cpu[c] / cpu["report"]
 	}' "$out"
 done
+
+# Wall time over CPU time of what the larger file adds (the split part):
+# (wall at N2 - wall at N1) / (CPU at N2 - CPU at N1), of the medians.
+# The steps whose time does not grow with records (the program's start,
+# its options, the output) cancel; those that grow but run on one thread
+# (what stays serial of the join, the exit's freeing) stay in it.
+if [ $# -ge 2 ]; then
+	for c in "report" "report --json"; do
+		awk -v c="$c" -v n1="$1" -v n2="$2" '
+		{ name = $0; sub(/ [0-9.]+ [0-9.]+ [0-9.]+$/, "", name) }
+		NR == FNR && name == c { c1 = $(NF - 2); w1 = $(NF - 1) }
+		NR != FNR && name == c { c2 = $(NF - 2); w2 = $(NF - 1) }
+		END {
+			if (c2 > c1)
+				printf "%s: wall/CPU of the work that grows with records, %d to %d: %.3f ((%.3f s - %.3f s) / (%.3f s - %.3f s))\n",
+				    c, n1, n2, (w2 - w1) / (c2 - c1), w2, w1, c2, c1
+		}' "$dir/times-$1" "$dir/times-$2"
+	done
+fi
 
 # Memory per record beyond what does not grow with records: the report's
 # peak RSS between the first two sizes, over their difference.

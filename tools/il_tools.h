@@ -74,6 +74,9 @@ extern const struct il_opt il_setup_opts[];
 void il_common_init(struct il_common *c);
 /* Handle a shared option (its id one of IL_O_*); 1 if it was one. */
 int il_common_option(struct il_optp *p, struct il_common *c);
+/* The shared options together, once all are parsed: exits with one line
+ * on a combination that cannot be meant. */
+void il_common_check(const struct il_common *c);
 /* The variable VAR=VALUE by the library's parser: exits with the library's
  * message, given as "OPT VALUE: what", when it refuses it. */
 void il_check_var(const struct il_optp *p, const char *var, const char *value,

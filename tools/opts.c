@@ -266,6 +266,19 @@ const struct il_opt il_setup_opts[] = {
     {0},
 };
 
+void
+il_common_check(const struct il_common *c)
+{
+    if (c->nkeep && !c->env_clean)
+        errx(1, "--keep only matters with --env-clean; add --env-clean or drop --keep");
+    /* the library ignores the events under none, and says so in every
+     * run, a stop under --strict (review11d) */
+    if (c->events && c->backend && !strcmp(c->backend, "none"))
+        errx(1, "--events %s: the none backend counts no event, so it would ignore them; drop "
+                "--events or --backend none",
+             c->events);
+}
+
 int
 il_common_option(struct il_optp *p, struct il_common *c)
 {

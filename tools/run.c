@@ -153,8 +153,7 @@ parse(struct run *r, int argc, char **argv)
         errx(1, "no program given; expected interloper run [options] -- PROG [ARGS...]");
     if (r->v_size && r->v_add)
         errx(1, "--env-size and --env-add do not go together; choose one");
-    if (r->c.nkeep && !r->c.env_clean)
-        errx(1, "--keep only matters with --env-clean; add --env-clean or drop --keep");
+    il_common_check(&r->c);
     if (r->v_seed && (r->v_size || r->v_add))
         errx(1, "--randomize draws the environment pad, so it does not go with %s",
              r->v_size ? "--env-size" : "--env-add");

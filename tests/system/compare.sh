@@ -154,6 +154,25 @@ assert_eq "$?" 0 "-m among the events: taken"
 # (review11d)
 il compare -q -n --events 'task-clock, page-faults' -m page-faults bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?" 0 "-m among events given with blanks: taken"
+# review11d: with --slurm the runs are on the nodes, whose defaults this
+# machine cannot tell (it was refused or taken by this machine's PMU):
+# not probed, not checked, and said (not under -q)
+il sweep --slurm 2 --seed 1 -m cycles -o sl.jsonl --system a=bin/A/probe --system b=bin/A/probe >out 2>err
+assert_eq "$?:$(grep -c '^interloper sweep: -m cycles: cycles not checked: without --events the runs record the library.s defaults on the nodes, which depend on their PMU' err)" \
+	"0:1" "--slurm without --events: -m's event not checked, and said"
+assert_true "the script written" [ -s sl.sbatch ]
+il sweep --slurm 2 --seed 1 --events page-faults -m cycles -o sl2.jsonl --system a=bin/A/probe \
+	--system b=bin/A/probe >out 2>err
+assert_eq "$?:$(cut -d' ' -f1-5 err)" "1:interloper sweep: -m cycles: cycles" "--slurm with --events: checked against them"
+# review11d: the none backend ignores the events (the library says so in
+# every run, a stop under --strict): refused in one line, by each driver
+for cmd in "sweep -n -m task-clock --system a=bin/A/probe" "compare -q -n -m task-clock bin/A/probe bin/BB/probe" \
+	"run -n -- bin/A/probe"; do
+	# shellcheck disable=SC2046 # the command's words
+	il $(echo "$cmd" | cut -d' ' -f1) --backend none --events task-clock $(echo "$cmd" | cut -d' ' -f2-) >out 2>err
+	assert_eq "$?:$(cat err)" "1:interloper ${cmd%% *}: --events task-clock: the none backend counts no event, so it would ignore them; drop --events or --backend none" \
+		"${cmd%% *} --backend none --events: refused"
+done
 
 try "sweep's options in compare mean what they mean in sweep (their ids once met compare's own)"
 # review11c: --stack-offset was taken as --export-json (an export named 64,

@@ -257,6 +257,9 @@
 /* the plan line: the number of environment strings of every run, the pad
  * and fillers included (--env-vars); absent in files before 0.2.1 */
 #define IL_M_ENV_VARS "env_vars"
+/* the plan line's: each variable of this start's runs' environment, but
+ * the pad, and its bytes (names only, never values) */
+#define IL_M_ENV_NAMES "env_names"
 #define IL_M_LAUNCH "launch"
 #define IL_M_WHY "why"
 /* kind "machine": a snapshot (IL_M_MACHINE) when the sweep starts, every

@@ -55,6 +55,7 @@ struct state {
     struct il_launches done;      /* the runs the results file has */
     unsigned long long file_base; /* the results file's env_base, if have_file_base */
     unsigned long long file_vars; /* and its env_vars (0: an older file, without) */
+    json_t *file_names;           /* and its env_names (NULL: an older file, without) */
     int have_file_base;
     size_t extra;             /* bytes the pad adds to reach the plan's base */
     char launch[40];          /* the launch under way: nonce-counter */
@@ -110,6 +111,9 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
             st->file_base = (unsigned long long)json_integer_value(eb);
             st->file_vars =
                 (unsigned long long)json_integer_value(json_object_get(j, IL_M_ENV_VARS));
+            json_t *names = json_object_get(j, IL_M_ENV_NAMES);
+            if (json_is_object(names))
+                st->file_names = json_incref(names);
         }
     } else
         plan = il_record_label(j, IL_L_PLAN);
@@ -790,6 +794,85 @@ open_files(struct state *st)
  * environment's own size; the pad absorbs a smaller environment, and a
  * larger one is refused.
  */
+/* The variables of an environment, but the pad's, each with its bytes
+ * (IL_M_ENV_NAMES): what the plan line keeps of it. */
+static json_t *
+env_names(const struct il_env *e)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < e->n; i++) {
+        size_t n = strcspn(e->v[i], "=");
+        if (n == sizeof IL_V_PAD - 1 && !strncmp(e->v[i], IL_V_PAD, n))
+            continue;
+        char *name = il_xasprintf("%.*s", (int)n, e->v[i]);
+        json_t *had = json_object_get(o, name); /* a name twice: both count */
+        json_int_t b = (json_int_t)strlen(e->v[i]) + 1 + (had ? json_integer_value(had) : 0);
+        json_object_set_new(o, name, json_integer(b));
+        free(name);
+    }
+    return o;
+}
+
+/* Where this environment differs from the plan line's (newuser11 F7: the
+ * refusal named no variable): "; against its first start's environment,
+ * here: FOO is new (12 bytes), PWD is 9 bytes longer", what grew first,
+ * the most first, at most 4; "" without a plan line's names. */
+struct env_diff {
+    const char *name;
+    json_int_t d, was; /* bytes more here (less: negative); was -1: new */
+};
+
+static int
+by_growth(const void *a, const void *b)
+{
+    json_int_t x = ((const struct env_diff *)a)->d, y = ((const struct env_diff *)b)->d;
+    return (x < y) - (x > y);
+}
+
+static char *
+env_differs(const json_t *base, const struct il_env *e)
+{
+    if (!base)
+        return il_xstrdup("");
+    json_t *here = env_names(e);
+    struct env_diff *w = il_xcalloc(json_object_size(here) + json_object_size(base) + 1, sizeof *w);
+    size_t nw = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach(here, k, v)
+    {
+        json_t *o = json_object_get(base, k);
+        json_int_t was = o ? json_integer_value(o) : -1;
+        json_int_t d = json_integer_value(v) - (o ? was : 0);
+        if (d)
+            w[nw++] = (struct env_diff){k, d, was};
+    }
+    json_object_foreach((json_t *)base, k, v)
+    {
+        if (!json_object_get(here, k))
+            w[nw++] = (struct env_diff){k, -json_integer_value(v), json_integer_value(v)};
+    }
+    qsort(w, nw, sizeof *w, by_growth);
+    struct il_buf b = {0};
+    il_buf_str(&b, "");
+    for (size_t i = 0; i < nw && i < 4; i++) {
+        il_buf_printf(&b, "%s%s is ",
+                      i ? ", " : "; against its first start's environment, here: ", w[i].name);
+        if (w[i].was < 0)
+            il_buf_printf(&b, "new (%lld bytes)", (long long)w[i].d);
+        else if (w[i].d == -w[i].was)
+            il_buf_printf(&b, "gone (%lld bytes)", (long long)w[i].was);
+        else
+            il_buf_printf(&b, "%lld bytes %s", (long long)(w[i].d < 0 ? -w[i].d : w[i].d),
+                          w[i].d < 0 ? "shorter" : "longer");
+    }
+    if (nw > 4)
+        il_buf_printf(&b, ", and %zu more", nw - 4);
+    free(w);
+    json_decref(here); /* the names were its keys: used above only */
+    return b.p;
+}
+
 static void
 env_base(struct state *st, const char *lib, size_t padmax)
 {
@@ -807,11 +890,11 @@ env_base(struct state *st, const char *lib, size_t padmax)
         s->env_vars = vars;
     if (s->env_vars && vars > s->env_vars)
         errx(1,
-             "the environment here has %llu variables more than the plan's %llu (%s): a setup "
+             "the environment here has %llu variables more than the plan's %llu (%s%s): a setup "
              "must have one environment in every run; unset variables (env -u NAME), or start "
              "another results file, with --env-clean [--keep NAME] or a larger --env-vars",
              (unsigned long long)(vars - s->env_vars), s->env_vars,
-             s->env_vars_given ? "--env-vars" : from);
+             s->env_vars_given ? "--env-vars" : from, env_differs(st->file_names, &st->env));
     if (s->env_vars && vars < s->env_vars) {
         fillers = (size_t)(s->env_vars - vars);
         free(st->env.v);
@@ -835,10 +918,11 @@ env_base(struct state *st, const char *lib, size_t padmax)
     if (here > s->env_base)
         errx(1,
              "the environment here is %llu bytes larger than the plan's base of %llu bytes "
-             "(%s): a setup must have one size in every run; unset variables (env -u NAME), "
+             "(%s%s): a setup must have one size in every run; unset variables (env -u NAME), "
              "or start another results file, with --env-clean [--keep NAME] or a larger "
              "--env-base",
-             (unsigned long long)(here - s->env_base), s->env_base, from);
+             (unsigned long long)(here - s->env_base), s->env_base, from,
+             env_differs(st->file_names, &st->env));
     st->extra = (size_t)(s->env_base - here);
     if (st->extra + padmax > IL_PAD_MAX)
         errx(1,
@@ -1190,6 +1274,7 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
     sigaction(SIGHUP, &sa, NULL);
 
     json_t *line = il_meta_plan_line(s, identity, st.id, &st.plan);
+    json_object_set_new(line, IL_M_ENV_NAMES, env_names(&st.env));
     il_meta_write(st.res_fd, s->output, line);
     json_decref(line);
     line = machine_line(&st, IL_M_WHEN_START);

@@ -157,6 +157,16 @@ env IL_TEST_EXTRA=1234567890123456789012345678901234567890 "$IL" sweep -q --seed
 assert_eq "$?" 1 "a resume in a larger environment is refused"
 assert_match "$(cat err)" "32 bytes larger" "it names the extra bytes"
 assert_eq "$(recs es.jsonl)" 8 "nothing ran"
+# newuser11 F7: and the variables, from the plan line's names and sizes
+# (names only: no value is in the results file)
+assert_match "$(cat err)" "; against its first start's environment, here: IL_TEST_EXTRA is 32 bytes longer\)" \
+	"it names the variable that grew"
+assert_eq "$(grep -m 1 '"env_names"' es.jsonl | python3 -c 'import json, sys; print(json.load(sys.stdin)["env_names"]["IL_TEST_EXTRA"])'):$(grep -c 12345678 es.jsonl)" \
+	"23:0" "the plan line: each variable's bytes, never its value"
+env IL_TEST_EXTRA=12345678 IL_TEST_NEW_ONE=abcdefghijklmnopqrstuvwxyz0123456789 "$IL" sweep -q --seed 6 \
+	--reps 2 --env-add 0,64 --system A=bin/S1/sh --system B=bin/S2/sh --output es.jsonl -- -c "$fail" \
+	>/dev/null 2>err
+assert_match "$(cat err)" "here: IL_TEST_NEW_ONE is new \(53 bytes\)" "a new variable: named"
 rm flag1
 il sweep -q --seed 6 --reps 2 --env-add 0,64 --system A=bin/S1/sh --system B=bin/S2/sh \
 	--output es.jsonl -- -c "$fail" >/dev/null 2>err

@@ -60,6 +60,7 @@ struct il_sweep {
     unsigned long long env_vars; /* and env_vars strings; 0: not fixed (an older plan) */
     int env_vars_given;
     const char *input, *expect, *metric;
+    int metric_given; /* -m; else wall, which the summary's header says when --events */
     char input_sha[65], expect_sha[65];
     int check_output, show_output, keep_going, hold;
     const char *estimator; /* the report's --estimator for --until and the summary; NULL: mean */

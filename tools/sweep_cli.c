@@ -447,7 +447,10 @@ const struct il_opt il_sweep_opts[] = {
      "a 95% interval within +-PCT percent (interloper\n"
      "report; default 1)",
      O_UNTIL, CMP},
-    {"metric", 'm', IL_OPT_VALUE, "NAME", "the metric --until watches (default wall)", O_METRIC},
+    {"metric", 'm', IL_OPT_VALUE, "NAME",
+     "the metric --until watches and the summary shows\n"
+     "(default wall, also with --events)",
+     O_METRIC},
     {"max-runs", 0, IL_OPT_VALUE, "N", "with --until, at most N runs", O_MAX_RUNS},
     {.head = "scale-out", .only = SW},
     {"shard", 0, IL_OPT_VALUE, "I/N",
@@ -633,6 +636,7 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
     }
     case O_METRIC:
         s->metric = v;
+        s->metric_given = 1;
         break;
     case O_MAX_RUNS:
         s->max_runs = il_arg_count(p, v, 1, ~0ULL);

@@ -292,10 +292,18 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
         if (sys && strlen(sys) > w)
             w = strlen(sys);
     }
-    il_buf_printf(&b, "\n%s: %s, %s \u00b1 sd of the runs, %zu runs in %zu setups\n", e->me,
-                  il_json_str(rep, IL_R_METRIC),
+    /* with --events and no -m the summary is still in wall time: said,
+     * as a reader expects the events (newuser11 F2) */
+    char *dflt = !s->metric_given && s->c.events
+                     ? il_xasprintf(" (-m's default; the runs also recorded --events %s: give -m "
+                                    "for one)",
+                                    s->c.events)
+                     : il_xstrdup("");
+    il_buf_printf(&b, "\n%s: %s%s, %s \u00b1 sd of the runs, %zu runs in %zu setups\n", e->me,
+                  il_json_str(rep, IL_R_METRIC), dflt,
                   estimator_words(il_json_str(rep, IL_R_ESTIMATOR), ew, sizeof ew), e->runs,
                   e->setups);
+    free(dflt);
     json_array_foreach(groups, i, g)
     {
         json_t *lab = json_object_get(g, IL_R_LABELS);

@@ -42,6 +42,17 @@ il sweep --seed 2 --reps 1 --env-add 0:192:64 --system A=bin/A/probe --system B=
 	--no-check-output --output one.jsonl -- busy 1 2>err
 assert_match "$(cat err)" "single setups ranged from .*; beyond noise: could not be tested \(" "could not be tested, and why"
 
+try "with --events and no -m the summary is in wall time, and its header says so"
+# newuser11 F2: the summary's numbers were wall time beside a README that
+# reported the events; -m follows the user, and the default is said
+il sweep --seed 2 --reps 1 --env-add 0:64:64 --events task-clock --system A=bin/A/probe \
+	--system B=bin/B/probe --no-check-output --output ev.jsonl -- busy 1 2>err
+assert_eq "$(grep -c "^interloper sweep: wall (-m's default; the runs also recorded --events task-clock: give -m for one), mean ± sd of the runs" err)" \
+	1 "--events without -m: wall, said"
+il sweep --seed 2 --reps 1 --env-add 0:64:64 --events task-clock -m task-clock --system A=bin/A/probe \
+	--system B=bin/B/probe --no-check-output --output ev2.jsonl -- busy 1 2>err
+assert_eq "$(grep -c '^interloper sweep: task-clock, mean ± sd of the runs' err)" 1 "-m task-clock: as asked, nothing added"
+
 try "a sweep of shells: the commands they fork are counted in the shell's record, one run each"
 mkdir -p s1 s2
 cp /bin/dash s1/sh

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compare.h"
@@ -191,12 +192,36 @@ parse(struct il_sweep *s, struct opts *o, int argc, char **argv)
                      o->nprepare, o->c.ncmd);
 }
 
+/* A command of one word with a '/' names a program: one that is not an
+ * executable file is refused now, in run's words, not run as a shell
+ * command that fails in every run (newuser11 F5: status 127 after the
+ * first batch, and a hint at --no-strict). */
+static void
+paths_exist(const struct il_compare *c)
+{
+    for (size_t i = 0; i < c->ncmd; i++) {
+        const char *w = c->cmd[i];
+        struct stat st;
+        if (!strchr(w, '/') || strpbrk(w, IL_SHELL_CHARS))
+            continue; /* a shell command, or a layout's template */
+        if (stat(w, &st) < 0)
+            errx(1, "%s: %s; a COMMAND with a / is a program's path", w,
+                 errno == ENOENT || errno == ENOTDIR ? "no such file" : strerror(errno));
+        if (!S_ISREG(st.st_mode))
+            errx(1, "%s: not a program file (%s)", w,
+                 S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+        if (access(w, X_OK) < 0)
+            errx(1, "%s: not executable", w);
+    }
+}
+
 /* The commands as the sweep's systems. */
 static void
 systems(struct il_sweep *s, struct opts *o)
 {
     struct il_compare *c = &o->c;
     size_t n = c->ncmd;
+    paths_exist(c);
     c->name = il_xcalloc(n, sizeof *c->name);
     c->path = il_xcalloc(n, sizeof *c->path);
     c->padded = il_xcalloc(n, sizeof *c->padded);

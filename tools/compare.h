@@ -27,6 +27,9 @@ struct il_compare {
 
 /* Are these commands programs, each one word naming an executable file? */
 int il_compare_programs(struct il_compare *c);
+/* a command with one of these is a shell command, not a program's name */
+#define IL_SHELL_CHARS " \t\n;|&<>()$`\\\"'*?[]{}~="
+
 /* The systems' names: --name, else what tells the commands apart. */
 void il_compare_names(struct il_compare *c);
 /* The programs' paths of one length (links when needed; 1 if made). */

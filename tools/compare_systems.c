@@ -142,7 +142,7 @@ il_compare_programs(struct il_compare *c)
 {
     for (size_t i = 0; i < c->ncmd; i++) {
         const char *w = c->cmd[i];
-        if (!*w || (strpbrk(w, " \t\n;|&<>()$`\\\"'*?[]{}~=") && !strstr(w, "{layout}")))
+        if (!*w || (strpbrk(w, IL_SHELL_CHARS) && !strstr(w, "{layout}")))
             return 0;
         if (strstr(w, "{layout}"))
             continue;

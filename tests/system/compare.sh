@@ -174,6 +174,19 @@ for cmd in "sweep -n -m task-clock --system a=bin/A/probe" "compare -q -n -m tas
 		"${cmd%% *} --backend none --events: refused"
 done
 
+try "a path that is no program: refused before anything runs, in one line"
+# newuser11 F5: it ran as a shell command, failed with 127 in every run,
+# and the sweep's line suggested --no-strict
+mkdir -p adir
+printf 'text\n' >notexec
+rm -f p.jsonl
+for c in "./no/such/prog:no such file; a COMMAND with a / is a program's path" \
+	"./adir:not a program file (a directory)" "./notexec:not executable"; do
+	il compare -q --max-runs 200 -o p.jsonl "${c%%:*}" bin/A/probe >out 2>err
+	assert_eq "$?:$(cat err)" "1:interloper compare: ${c%%:*}: ${c#*:}" "${c%%:*}"
+	assert_true "${c%%:*}: nothing run" [ ! -e p.jsonl ]
+done
+
 try "sweep's options in compare mean what they mean in sweep (their ids once met compare's own)"
 # review11c: --stack-offset was taken as --export-json (an export named 64,
 # no offset), --env-base as --prepare (its value run by sh), --env-add as

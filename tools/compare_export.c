@@ -70,9 +70,19 @@ static void
 export_json(const char *path, const struct il_sweep *s, json_t *rep, const struct il_ending *e)
 {
     json_t *sys = json_array();
-    for (size_t k = 0; k < s->nsys; k++)
-        json_array_append_new(sys, json_pack("{s:s,s:s?}", "name", s->sys[k].name, "command",
-                                             e->commands ? e->commands[k] : NULL));
+    for (size_t k = 0; k < s->nsys; k++) {
+        /* its runs that failed (--keep-going), left out of the report */
+        const struct il_failures *fk = e->failures ? &e->failures[k] : NULL;
+        json_t *why = json_object();
+        for (size_t c = 0; fk && c < fk->ncause; c++)
+            if (fk->cause[c].n)
+                json_object_set_new(why, fk->cause[c].name, json_integer((json_int_t)fk->cause[c].n));
+        json_array_append_new(
+            sys, json_pack("{s:s,s:s?,s:I,s:I,s:o}", "name", s->sys[k].name, "command",
+                           e->commands ? e->commands[k] : NULL, "failed",
+                           (json_int_t)(fk ? fk->failed : 0), "warm_up_failed",
+                           (json_int_t)(fk ? fk->warm_failed : 0), "failed_why", why));
+    }
     json_t *o =
         json_pack("{s:s,s:I,s:s,s:O?,s:s,s:f,s:I,s:I,s:o,s:s,s:O}", "schema", IL_COMPARE_SCHEMA,
                   "seed", (json_int_t)s->d.seed, "plan", e->plan, "machine", e->machine, "stopped",
@@ -155,6 +165,13 @@ export_markdown(const char *path, const struct il_sweep *s, json_t *rep, const s
     fputc('\n', f);
     json_array_foreach(json_object_get(rep, IL_R_COMPARISONS), i, c) fprintf(
         f, "- %s\n", il_json_str(c, IL_R_VERDICT) ? il_json_str(c, IL_R_VERDICT) : "no verdict");
+    for (size_t k = 0; e->failures && k < s->nsys; k++) {
+        struct il_buf b = {0};
+        il_failures_words(&b, s->sys[k].name, &e->failures[k]);
+        if (b.n)
+            fprintf(f, "- %s\n", b.p);
+        il_buf_free(&b);
+    }
     fprintf(f, "\n%s; %s %s, %zu runs in %zu setups, %.1f s; seed %u, plan %s, machine %s.\n",
             e->stopped, il_json_str(rep, IL_R_METRIC), il_json_str(rep, IL_R_ESTIMATOR), e->runs,
             e->setups, e->seconds, s->d.seed, e->plan,
@@ -176,7 +193,7 @@ export_csv(const char *path, const struct il_sweep *s, json_t *rep, const struct
     char *tmp;
     FILE *f = open_tmp(path, &tmp);
     fputs("system,command,metric,unit,estimator,estimate,sd,median,min,max,n,ratio,ci_lo,ci_hi,"
-          "verdict\n",
+          "verdict,failed,failed_why\n",
           f);
     for (size_t k = 0; k < s->nsys; k++) {
         if (subtracted(s, k))
@@ -206,6 +223,14 @@ export_csv(const char *path, const struct il_sweep *s, json_t *rep, const struct
         csv_num(f, bounded ? json_number_value(json_array_get(ci, 1)) : NAN);
         fputc(',', f);
         il_csv_field(f, c && il_json_str(c, IL_R_VERDICT) ? il_json_str(c, IL_R_VERDICT) : "");
+        /* its measured runs that failed, left out of n (warm-ups apart) */
+        const struct il_failures *fk = e->failures ? &e->failures[k] : NULL;
+        struct il_buf b = {0};
+        if (fk)
+            il_failures_words(&b, NULL, fk);
+        fprintf(f, ",%zu,", fk ? fk->failed : 0);
+        il_csv_field(f, b.n ? b.p : "");
+        il_buf_free(&b);
         fputc('\n', f);
     }
     close_tmp(f, path, tmp);

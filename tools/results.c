@@ -306,3 +306,160 @@ il_log_end(const char *log, char *out, size_t n)
     fclose(f);
     return 0;
 }
+
+/* ------------------------------------------------------------ failed runs */
+
+/* What il_results_failures reads: each run's system, whether it is a
+ * warm-up, and its last launch's cause of failure (0: none), packed in
+ * the id set's value: cause << 16 | warm << 15 | system. */
+struct tally {
+    const struct il_sweep *s;
+    const char *plan;
+    struct il_idset runs;
+    struct il_failures *f;
+};
+
+static long *
+tally_run(struct tally *t, const char *run)
+{
+    const char *slash = run ? strchr(run, '/') : NULL, *last = run ? strrchr(run, '/') : NULL;
+    if (!slash)
+        return NULL;
+    size_t k = 0;
+    while (k < t->s->nsys && (strlen(t->s->sys[k].name) != (size_t)(slash - run) ||
+                              strncmp(t->s->sys[k].name, run, (size_t)(slash - run))))
+        k++;
+    if (k == t->s->nsys)
+        return NULL;
+    int added;
+    long *v = il_idset_add(&t->runs, run, &added);
+    *v = (long)k | (last[1] == 'w' ? 1L << 15 : 0);
+    return v;
+}
+
+/* the index + 1 of a cause among system k's, added if new */
+static long
+tally_cause(struct tally *t, size_t k, const char *name)
+{
+    struct il_failures *f = &t->f[k];
+    for (size_t i = 0; i < f->ncause; i++)
+        if (!strcmp(f->cause[i].name, name))
+            return (long)i + 1;
+    if (f->ncause == IL_FAIL_CAUSES) {
+        snprintf(f->cause[f->ncause].name, sizeof f->cause[0].name, "other causes");
+        return (long)++f->ncause;
+    }
+    snprintf(f->cause[f->ncause].name, sizeof f->cause[0].name, "%.47s", name);
+    return (long)++f->ncause;
+}
+
+static int
+tally_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
+{
+    struct tally *t = ctx;
+    (void)lineno, (void)raw, (void)n;
+    enum il_line kind = il_line_kind(j);
+    if (kind == IL_LINE_RECORD) {
+        /* a launch's records: the run is there (its cause cleared), unless
+         * a failed line follows them */
+        const char *plan = il_record_label(j, IL_L_PLAN);
+        if (plan && !strcmp(plan, t->plan))
+            tally_run(t, il_record_label(j, IL_L_RUN));
+        return 0;
+    }
+    const char *k = json_string_value(json_object_get(j, IL_M_KIND));
+    const char *plan = json_string_value(json_object_get(j, IL_M_PLAN));
+    if (kind != IL_LINE_SWEEP || !k || strcmp(k, IL_M_KIND_FAILED) || !plan ||
+        strcmp(plan, t->plan))
+        return 0;
+    long *v = tally_run(t, json_string_value(json_object_get(j, IL_M_RUN)));
+    if (!v)
+        return 0;
+    json_t *sig = json_object_get(j, IL_M_SIGNAL), *st = json_object_get(j, IL_M_STATUS);
+    const char *why = json_string_value(json_object_get(j, IL_M_WHY));
+    char name[64];
+    if (json_is_integer(sig))
+        snprintf(name, sizeof name, "SIG%s",
+                 sigabbrev_np((int)json_integer_value(sig))
+                     ? sigabbrev_np((int)json_integer_value(sig))
+                     : "?");
+    else if (json_is_integer(st) && json_integer_value(st))
+        snprintf(name, sizeof name, "status %lld", (long long)json_integer_value(st));
+    else
+        snprintf(name, sizeof name, "%.40s", why ? why : "failed");
+    *v |= tally_cause(t, (size_t)(*v & 0x7fff), name) << 16;
+    return 0;
+}
+
+struct il_failures *
+il_results_failures(const struct il_sweep *s, const char *plan)
+{
+    struct tally t = {.s = s, .plan = plan};
+    t.f = il_xcalloc(s->nsys, sizeof *t.f);
+    if (il_results_scan(s->me, s->output, 0, tally_line, &t) < 0) {
+        il_idset_free(&t.runs);
+        free(t.f);
+        return NULL;
+    }
+    size_t any = 0;
+    for (size_t k = 0; k < s->nsys; k++)
+        for (size_t c = 0; c < t.f[k].ncause; c++)
+            t.f[k].cause[c].n = 0; /* counted below, by each run's last launch */
+    for (size_t i = 0; i < t.runs.set.n; i++) {
+        long v = t.runs.val[i], c = v >> 16;
+        struct il_failures *f = &t.f[v & 0x7fff];
+        int warm = (v >> 15) & 1;
+        f->runs += !warm;
+        if (!c)
+            continue;
+        f->cause[c - 1].n++;
+        f->failed += !warm;
+        f->warm_failed += warm;
+        any++;
+    }
+    il_idset_free(&t.runs);
+    if (!any) {
+        free(t.f);
+        return NULL;
+    }
+    return t.f;
+}
+
+/* the causes, "SIGSEGV" or "5 SIGSEGV, 1 status 3" */
+static void
+cause_words(struct il_buf *b, const struct il_failures *f)
+{
+    size_t causes = 0;
+    for (size_t c = 0; c < f->ncause; c++)
+        causes += f->cause[c].n > 0;
+    const char *sep = "";
+    for (size_t c = 0; c < f->ncause; c++) {
+        if (!f->cause[c].n)
+            continue;
+        if (causes > 1)
+            il_buf_printf(b, "%s%zu %s", sep, f->cause[c].n, f->cause[c].name);
+        else
+            il_buf_str(b, f->cause[c].name);
+        sep = ", ";
+    }
+}
+
+void
+il_failures_words(struct il_buf *b, const char *sys, const struct il_failures *f)
+{
+    size_t w = f->warm_failed;
+    if (!f->failed && !w)
+        return;
+    if (sys)
+        il_buf_printf(b, "%s: ", sys);
+    if (!f->failed)
+        il_buf_printf(b, "%zu warm-up run%s failed (", w, w == 1 ? "" : "s");
+    else if (f->failed == f->runs)
+        il_buf_printf(b, "every one of its %zu runs failed (", f->runs);
+    else
+        il_buf_printf(b, "%zu of %zu runs failed (", f->failed, f->runs);
+    cause_words(b, f);
+    il_buf_str(b, f->failed && f->failed < f->runs ? "), left out" : ")");
+    if (f->failed && w)
+        il_buf_printf(b, "; and %zu warm-up run%s", w, w == 1 ? "" : "s");
+}

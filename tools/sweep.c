@@ -73,6 +73,7 @@ struct state {
     size_t bufcap;
     unsigned char *measured; /* measured[i]: drawn setup i has runs (the summary's count) */
     size_t nmeasured, setups_measured;
+    int had_failed; /* the results file held a failed line when resumed */
 };
 
 /* Drawn setup i has a run in the results file (--max-time may end a
@@ -129,6 +130,7 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
                              il_fnv1a(raw, n));
     } else {
         const char *k = json_string_value(json_object_get(j, IL_M_KIND));
+        st->had_failed |= k && !strcmp(k, IL_M_KIND_FAILED);
         if (k && !strcmp(k, IL_M_KIND_FAILED))
             il_launch_failed(&st->done, json_string_value(json_object_get(j, IL_M_RUN)),
                              json_string_value(json_object_get(j, IL_M_LAUNCH)));
@@ -1308,5 +1310,9 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
     e->setups = st.setups_measured;
     e->plan = st.id;
     e->machine = machine;
+    /* the summary says how many runs of each system failed (--keep-going),
+     * this sweep's and those of the file it resumed */
+    if (st.failed || st.had_failed)
+        e->failures = il_results_failures(s, st.id);
     return st.failed ? 1 : 0;
 }

@@ -159,6 +159,25 @@ int il_launch_state(struct il_launches *l, const char *run);
 /* the same, and the run marked as one of the plan's */
 int il_launch_plan(struct il_launches *l, const char *run);
 
+/* The runs of each system that failed, from a results file's failed lines
+ * (a run's last launch decides: a retry that succeeded is not failed). */
+#define IL_FAIL_CAUSES 4
+struct il_failures {
+    size_t runs;        /* its measured runs (warm-ups apart) in the file, failed or not */
+    size_t failed;      /* of those, the ones whose last launch failed */
+    size_t warm_failed; /* its warm-up runs that failed */
+    size_t ncause;
+    struct il_fail_cause {
+        char name[48]; /* SIGSEGV, status 3, wrote no record; "other" */
+        size_t n;
+    } cause[IL_FAIL_CAUSES + 1];
+};
+/* One for each of s's systems, or NULL when no run of plan failed. */
+struct il_failures *il_results_failures(const struct il_sweep *s, const char *plan);
+/* "B: 2 of 6 runs failed (SIGSEGV), left out" (without a newline) in b
+ * (sys NULL: without "B: "), or nothing when none of f's runs failed. */
+void il_failures_words(struct il_buf *b, const char *sys, const struct il_failures *f);
+
 /* The last line of a task's log (where a refused task says why), its last
  * state when progress was redrawn in place with \r; 0, or -1 if the log
  * cannot be read. */
@@ -237,6 +256,7 @@ struct il_ending {
     json_t *machine;             /* il_machine()'s, at the start */
     const char *const *commands; /* each system's command, or NULL */
     const char *note;            /* a line on what was measured, or NULL */
+    struct il_failures *failures; /* each system's failed runs, or NULL: none */
 };
 /* A string or number of a report's JSON object (NULL, NAN when absent). */
 const char *il_json_str(json_t *o, const char *k);

@@ -341,6 +341,13 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
     }
     if (!json_array_size(cmps))
         il_buf_str(&b, "  no comparison: the report found one system only\n");
+    /* runs that failed (--keep-going) are not in the numbers above */
+    for (size_t k = 0; e->failures && k < s->nsys; k++)
+        if (e->failures[k].failed || e->failures[k].warm_failed) {
+            il_buf_str(&b, "  ");
+            il_failures_words(&b, s->sys[k].name, &e->failures[k]);
+            il_buf_str(&b, "\n");
+        }
     if (e->note)
         il_buf_printf(&b, "  %s\n", e->note);
     json_t *sub = json_object_get(rep, IL_R_SUBTRACTED);

@@ -31,6 +31,16 @@ print(json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v)
 PY
 }
 
+# crasher OK BAD COUNT: two programs (shell scripts): OK exits 0; BAD
+# counts its runs in the file COUNT and kills itself with SIGSEGV in its
+# 1st, 4th, 7th, ... run
+crasher() {
+	printf '#!/bin/sh\nexit 0\n' >"$1"
+	# shellcheck disable=SC2016 # the script's own $(...) and $$
+	printf '#!/bin/sh\nn=$(cat %s 2>/dev/null || echo 0)\necho $((n + 1)) >%s\n[ $((n %% 3)) -ne 0 ] || kill -SEGV $$\n' "$3" "$3" >"$2"
+	chmod +x "$1" "$2"
+}
+
 # slurm_cluster N: a private Slurm cluster of N nodes in $T/cl
 # (scripts/slurm-cluster.sh), its daemons stopped by pid when the test
 # ends, SLURM_CONF set; or the case skipped, saying why, and status 1.

@@ -35,7 +35,7 @@ v=$(python3 -c 'import json; v = json.load(open("rep.json"))["comparisons"][0]["
 assert_match "$(cat out)" "$(printf '%s' "$v" | sed 's/[][().*+?^$|\\]/\\&/g')" "the verdict is interloper report's"
 assert_eq "$(python3 -c 'import json; j = json.load(open("c.json")); print(j["schema"], j["seed"], j["records"], [s["name"] for s in j["systems"]], j["report"]["comparisons"][0]["verdict"][:20])')" \
 	"interloper-compare/1 7 c.jsonl ['A', 'BB'] ${v%"${v#????????????????????}"}" "--export-json: the facts and the report"
-assert_eq "$(head -1 c.csv)" "system,command,metric,unit,estimator,estimate,sd,median,min,max,n,ratio,ci_lo,ci_hi,verdict" "--export-csv's columns"
+assert_eq "$(head -1 c.csv)" "system,command,metric,unit,estimator,estimate,sd,median,min,max,n,ratio,ci_lo,ci_hi,verdict,failed,failed_why" "--export-csv's columns"
 assert_eq "$(python3 -c 'import csv; r = list(csv.DictReader(open("c.csv"))); print(len(r), r[0]["system"], r[0]["ratio"], r[1]["system"], r[1]["n"])')" \
 	"2 A 1 BB 4" "--export-csv: one row per program, the baseline's ratio 1"
 assert_match "$(sed -n 3p c.md)" '^\| A \| bin/A/probe \| ' "--export-markdown: a table, a row per program"
@@ -53,6 +53,35 @@ assert_match "$(cat out)" "measured: sh -c COMMAND, the shell and all it runs" "
 assert_match "$(cat out)" "subtracted from each run: the mean of its setup's runs of system=shell" "says what is subtracted"
 assert_match "$(cat out)" "--subtract system=shell s.jsonl" "the full report's command subtracts it too"
 assert_eq "$(cut -d, -f1 s.csv | tr '\n' ' ')" "system cmd1 cmd2 " "the shell alone is not a row of the export"
+
+try "--keep-going: the summary and the exports say how many runs of each command failed (outside12 F16)"
+# B kills itself with SIGSEGV in its 1st, 4th, 7th... run (a counter
+# file): the runs left are compared, and that they are survivors is said
+mkdir -p bin/K
+crasher bin/K/a bin/K/b "$T/count"
+il compare --keep-going --seed 3 --setups 2 -r 3 -w 1 --max-runs 16 --until 0.0001 -o k.jsonl \
+	--export-json k.json --export-markdown k.md --export-csv k.csv bin/K/a bin/K/b >out 2>err
+assert_eq "$?" 1 "status: runs failed"
+# B's 8 runs: 2 warm-ups, 6 measured; counts 0, 3, 6 crashed, wherever they fell
+fm=$(rj k.jsonl 'len([x for x in m if x.get("kind") == "failed" and "/r" in x["run"]])')
+fw=$(rj k.jsonl 'len([x for x in m if x.get("kind") == "failed" and "/w" in x["run"]])')
+assert_eq "$((fm + fw))" 3 "three failed lines, each SIGSEGV of B ($(rj k.jsonl '[x["run"] for x in m if x.get("kind") == "failed"]'))"
+words="$fm of 6 runs failed (SIGSEGV), left out"
+[ "$fw" -gt 0 ] && words="$words; and $fw warm-up run$([ "$fw" -gt 1 ] && echo s)"
+[ "$fm" -eq 0 ] && words="$fw warm-up run$([ "$fw" -gt 1 ] && echo s) failed (SIGSEGV)"
+assert_eq "$(grep 'failed' out)" "  b: $words" "the summary's line"
+assert_eq "$(grep -c '^  a: ' out)" 0 "no line for the command whose runs all ran"
+assert_eq "$(grep '^- b:' k.md)" "- b: $words" "--export-markdown"
+assert_eq "$(python3 -c 'import csv; r = list(csv.DictReader(open("k.csv"))); print([(x["system"], x["failed"], x["failed_why"]) for x in r])')" \
+	"[('a', '0', ''), ('b', '$fm', '$words')]" "--export-csv: failed, failed_why"
+assert_eq "$(python3 -c 'import json; j = json.load(open("k.json")); print([(s["name"], s["failed"], s["warm_up_failed"], s["failed_why"]) for s in j["systems"]])')" \
+	"[('a', 0, 0, {}), ('b', $fm, $fw, {'SIGSEGV': 3})]" "--export-json: each system's failed runs"
+# resumed: the three failed runs retried (counts 8, 9, 10): the second
+# fails again, the others are no longer failed (a run's last launch decides)
+il compare --keep-going --seed 3 --setups 2 -r 3 -w 1 --max-runs 16 --until 0.0001 -o k.jsonl \
+	bin/K/a bin/K/b >out 2>err
+assert_match "$(grep '^  b: ' out)" '^  b: (1 of 6 runs failed \(SIGSEGV\), left out|1 warm-up run failed \(SIGSEGV\))$' \
+	"resumed: the retries that ran are not counted ($(grep 'retrying' err))"
 
 try "commands whose outputs differ are refused, in one line"
 il compare -q --seed 3 --setups 1 -r 1 -w 0 --max-runs 4 -o d.jsonl 'echo a' 'echo b' >out 2>err
@@ -99,7 +128,7 @@ assert_eq "$?:$(cat err)" "1:interloper compare: --export-json nodir/x.json: the
 mkdir adir
 il compare --export-csv adir bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper compare: --export-csv adir: a directory" "an export path that is a directory"
-assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 7 "no results file left by a refused comparison"
+assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 8 "no results file left by a refused comparison"
 
 try "--help states compare's own defaults, in the option lines, and no option of the sweep's alone"
 # newuser11 F8: sweep's defaults in the lines, compare's in a footer, and

@@ -65,6 +65,18 @@ assert_eq "$(python3 -c 'import json; print([g["n"] for g in json.load(open("rep
 	"the report counts the runs, not the children"
 assert_match "$(cat err)" "A       [0-9.]+ ms" "and so does the summary"
 
+try "--keep-going: the summary says how many runs of each system failed, and why (outside12 F16)"
+# B's every third run (a counter file) kills itself with SIGSEGV
+mkdir -p bin/K
+crasher bin/K/a bin/K/b "$T/count"
+il sweep --keep-going --seed 2 --reps 3 --env-add 0,64 --system A=bin/K/a --system B=bin/K/b \
+	--output k.jsonl 2>err
+assert_eq "$?" 1 "status: runs failed"
+assert_eq "$(rj k.jsonl '[x["signal"] for x in m if x.get("kind") == "failed"]')" "[11, 11]" "two failed lines (counts 0 and 3 of 6)"
+assert_eq "$(grep '^  [AB]: ' err)" "  B: 2 of 6 runs failed (SIGSEGV), left out" "the summary's line, for B alone"
+at=$(grep -n 'B: 2 of 6' err | cut -d: -f1)
+assert_eq "$(sed -n "$((at + 1))p" err | cut -c1-19)" "  the plan's 12 run" "beside the verdict, before why it ended"
+
 try "no summary with one system, with -q, or for a shard"
 il sweep --seed 2 --reps 1 --system A=bin/A/probe --output a.jsonl -- hello >/dev/null 2>err
 assert_eq "$(grep -c 'sd of the runs' err)" 0 "one system"

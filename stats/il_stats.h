@@ -472,13 +472,16 @@ il_lab_set(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap)
     }
     il_lab_put(d, s, rec, id, cap);
 }
-/* Slot s of d2's records as d's records n0.. (room made), d2's string ids
- * as d's by map: the same as il_lab_set record by record, one table
- * lookup a record when both slots index their values in 2 bytes and d's
- * can take all of d2's, nothing when both have one and the same value;
- * else 0 (nothing done). */
-int il_lab_append(struct il_data *d, size_t s, size_t n0, const struct il_data *d2,
-                  const uint32_t *map);
+/* How slot s of d2's records becomes d's records n0.., d2's string ids as
+ * d's by map, as il_lab_set would make them record by record:
+ * IL_LAB_SAME when both have one and the same value (nothing to add);
+ * IL_LAB_TABLE when both index their values in 2 bytes and d's can take
+ * all of d2's, which are added to d's: *to then holds d2's indices as
+ * d's, so that d's column n0 + i is to[d2->labn[s][i]] (the caller copies
+ * and frees *to); else IL_LAB_EACH (il_lab_set record by record). */
+enum il_lab_join { IL_LAB_EACH, IL_LAB_SAME, IL_LAB_TABLE };
+enum il_lab_join il_lab_join_how(struct il_data *d, size_t s, size_t n0, const struct il_data *d2,
+                                 const uint32_t *map, uint16_t **to);
 /* Free slot s's column and values (labk[s] stays). */
 void il_lab_free(struct il_data *d, size_t s);
 /* "bench, rep, setup, system" (at most 24 named). */

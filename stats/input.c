@@ -626,26 +626,23 @@ il_lab_free(struct il_data *d, size_t s)
     memset(&d->labd[s], 0, sizeof d->labd[s]);
 }
 
-int
-il_lab_append(struct il_data *d, size_t s, size_t n0, const struct il_data *d2, const uint32_t *map)
+enum il_lab_join
+il_lab_join_how(struct il_data *d, size_t s, size_t n0, const struct il_data *d2,
+                const uint32_t *map, uint16_t **to)
 {
     const struct il_labdict *b = &d2->labd[s];
     struct il_labdict *a = &d->labd[s];
+    *to = NULL;
     if (!d2->labn[s] && !d2->labc[s] && n0 && !d->labn[s] && !d->labc[s])
-        return map[d2->labk[s]] == d->labk[s]; /* one value in both: nothing to add */
+        return map[d2->labk[s]] == d->labk[s] ? IL_LAB_SAME : IL_LAB_EACH;
     if (!d->labn[s] || !d2->labn[s] || a->n + b->n > IL_LAB_NARROW)
-        return 0;
+        return IL_LAB_EACH;
     /* d2's values are in the order its records first had them: added to
      * a's in that order, as record by record */
-    uint16_t *to = il_xcalloc(b->n ? b->n : 1, sizeof *to);
+    *to = il_xcalloc(b->n ? b->n : 1, sizeof **to);
     for (size_t k = 0; k < b->n; k++)
-        to[k] = (uint16_t)(lab_index(a, map[b->v[k]]) - 1);
-    const uint16_t *from = d2->labn[s];
-    uint16_t *dst = d->labn[s] + n0;
-    for (size_t i = 0; i < d2->n; i++)
-        dst[i] = to[from[i]];
-    free(to);
-    return 1;
+        (*to)[k] = (uint16_t)(lab_index(a, map[b->v[k]]) - 1);
+    return IL_LAB_TABLE;
 }
 
 void

@@ -441,12 +441,15 @@ join_labvals(struct il_data *d, const struct il_data *d2, const uint32_t *map)
  * threads.  The values' columns are copied a chunk at a time, each thread
  * taking the next (copied, atomic), and a part's column is freed by the
  * thread that copies its last chunk, so that the join holds little of the
- * part beside the whole; then each label's column, taken in turn (next) by
- * the two.  The integer column, rare, is joined before.  Chunks rather
- * than a column each: the copies write new memory, whose first touch costs
- * far more where the host of a virtual machine had taken the pages back
+ * part beside the whole; then the label columns whose values one table
+ * maps (IL_LAB_TABLE, made before the threads), likewise a chunk at a
+ * time; then each other label's column, taken in turn (next) by the two.
+ * The integer column, rare, is joined before.  Chunks rather than a
+ * column each: the copies write new memory, whose first touch costs far
+ * more where the host of a virtual machine had taken the pages back
  * (group.c), and the values' column alone was most of the work (at ten
- * million records one thread took 88 ms, the other 20). */
+ * million records one thread took 88 ms, the other 20); a label's column
+ * each left one thread up to 4 ms alone at the end. */
 struct join_col {
     char *dst;           /* where the part's values go */
     const char *from;    /* the part's column */
@@ -457,6 +460,16 @@ struct join_col {
 };
 
 #define IL_JOIN_COLS 6
+
+/* A label's column mapped by a table (IL_LAB_TABLE), in chunks. */
+struct join_lab {
+    uint16_t *dst;       /* where the part's indices go */
+    const uint16_t *from;
+    uint16_t *to;        /* the part's indices as the whole's */
+    size_t s, n2;        /* the slot, the part's records */
+    size_t first, count; /* its chunks' numbers among all */
+    size_t left;         /* its chunks not yet copied (atomic) */
+};
 /* Bytes copied at a time, and the records of a part from which its join
  * runs on two threads.  The tests' variant (IL_TEST_PARTS) joins every
  * part on two threads, IL_TEST_JOIN bytes at a time, when that is set,
@@ -469,7 +482,9 @@ struct join_recs {
     const uint32_t *map;
     size_t n0, cap;
     struct join_col col[IL_JOIN_COLS];
-    size_t ncol, nchunk, chunk;
+    struct join_lab lab[IL_MAX_SLOTS];
+    uint8_t each[IL_MAX_SLOTS]; /* label slots joined record by record */
+    size_t ncol, nlab, ncolchunk, nchunk, chunk, labchunk, room;
     size_t copied; /* the next chunk to copy (atomic) */
     size_t next;   /* the next label slot to join (atomic) */
 };
@@ -495,24 +510,57 @@ join_col(struct join_recs *j, void **a, void **b, size_t n2, size_t size)
     j->nchunk += c->count;
 }
 
-/* Label slots of j, taken in turn, until none is left. */
+/* The label columns of j, before the threads: room for the part's
+ * records, and how each joins (a table's chunks, or record by record). */
 static void
-join_labels(struct join_recs *j)
+join_labels_prep(struct join_recs *j)
 {
     struct il_data *d = j->d, *d2 = j->d2;
-    size_t n0 = j->n0, cap = j->cap, n = n0 + d2->n, room = n > cap ? n : cap;
-    size_t s;
-    while ((s = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < d->nslots) {
-        /* the part's values as the ids of those before it (map), added
-         * record by record as push adds them: one value in both is still
-         * no column */
+    size_t n0 = j->n0, cap = j->cap, n = n0 + d2->n;
+    j->room = n > cap ? n : cap;
+    for (size_t s = 0; s < d->nslots && d2->n; s++) {
         if (n > cap && d->labn[s])
             d->labn[s] = il_xrealloc_huge(d->labn[s], n * sizeof *d->labn[s]);
         if (n > cap && d->labc[s])
             d->labc[s] = il_xrealloc_huge(d->labc[s], n * sizeof *d->labc[s]);
-        if (!il_lab_append(d, s, n0, d2, j->map))
-            for (size_t i = 0; i < d2->n; i++)
-                il_lab_set(d, s, n0 + i, j->map[il_lab(d2, i, s)], room);
+        uint16_t *to;
+        switch (il_lab_join_how(d, s, n0, d2, j->map, &to)) {
+        case IL_LAB_SAME:
+            il_lab_free(d2, s);
+            break;
+        case IL_LAB_TABLE: {
+            struct join_lab *l = &j->lab[j->nlab++];
+            l->dst = d->labn[s] + n0;
+            l->from = d2->labn[s];
+            l->to = to;
+            l->s = s;
+            l->n2 = d2->n;
+            l->first = j->nchunk;
+            l->count = l->left = (d2->n + j->labchunk - 1) / j->labchunk;
+            j->nchunk += l->count;
+            break;
+        }
+        case IL_LAB_EACH:
+            j->each[s] = 1;
+            break;
+        }
+    }
+}
+
+/* Label slots of j joined record by record, taken in turn, until none is
+ * left: the part's values as the ids of those before it (map), added
+ * record by record as push adds them (one value in both is still no
+ * column). */
+static void
+join_labels(struct join_recs *j)
+{
+    struct il_data *d = j->d, *d2 = j->d2;
+    size_t s;
+    while ((s = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < d->nslots) {
+        if (!j->each[s])
+            continue;
+        for (size_t i = 0; i < d2->n; i++)
+            il_lab_set(d, s, j->n0 + i, j->map[il_lab(d2, i, s)], j->room);
         il_lab_free(d2, s);
     }
 }
@@ -541,14 +589,28 @@ join_ivcol(struct join_recs *j)
     }
 }
 
-/* One thread's share of join j: chunks of the values' columns, then label
- * slots. */
+/* One thread's share of join j: chunks of the values' columns and of the
+ * label columns a table maps, then the other label slots. */
 static void *
 join_part(void *arg)
 {
     struct join_recs *j = arg;
     size_t k;
     while ((k = __atomic_fetch_add(&j->copied, 1, __ATOMIC_RELAXED)) < j->nchunk) {
+        if (k >= j->ncolchunk) {
+            struct join_lab *l = j->lab;
+            while (k >= l->first + l->count)
+                l++;
+            size_t i0 = (k - l->first) * j->labchunk,
+                   i1 = l->n2 - i0 < j->labchunk ? l->n2 : i0 + j->labchunk;
+            for (size_t i = i0; i < i1; i++)
+                l->dst[i] = l->to[l->from[i]];
+            if (__atomic_sub_fetch(&l->left, 1, __ATOMIC_ACQ_REL) == 0) {
+                free(l->to);
+                il_lab_free(j->d2, l->s);
+            }
+            continue;
+        }
         struct join_col *c = j->col;
         while (k >= c->first + c->count)
             c++;
@@ -592,6 +654,9 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
     join_col(&j, (void **)&d->env, (void **)&d2->env, d2->n, sizeof *d->env);
     join_col(&j, (void **)&d->wall, (void **)&d2->wall, d2->n, sizeof *d->wall);
     join_ivcol(&j);
+    j.ncolchunk = j.nchunk;
+    j.labchunk = j.chunk / sizeof(uint16_t) ? j.chunk / sizeof(uint16_t) : 1;
+    join_labels_prep(&j);
     pthread_t t;
     int two = d2->n >= split && il_two_cpus() && pthread_create(&t, NULL, join_part, &j) == 0;
     join_part(&j);

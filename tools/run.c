@@ -62,7 +62,8 @@ static const struct il_opt opts[] = {
      O_RANDOMIZE},
     {"pass", 0, IL_OPT_VALUE, "N",
      "this invocation's pass, 0, 1, ... (default: counted per\n"
-     "command in FILE.passes beside the results file)",
+     "command in FILE.passes beside the results file; remove it\n"
+     "with the results file to start over)",
      O_PASS},
     {"reps", 'r', IL_OPT_VALUE, "R",
      "with --randomize, R passes in a row share a setup (default 1)", O_REPS},

@@ -13,6 +13,14 @@
  * "COUNT KEY" per command, KEY a hash of the command's labels, directory
  * and argument vector; read, incremented and rewritten under flock(2), so
  * that copies a harness runs at once each get passes of their own).
+ * The counts belong to the results file: a first line "results SIZE"
+ * keeps its size at the last count, and a results file found smaller
+ * (removed or truncated to start over, while the counts went on) is
+ * refused in one line, since its next passes would start past 0 where
+ * another system's start at 0, and no pass would pair (review of session
+ * 12: a harness's first, failed run left counts behind).  A results file
+ * only grows: the library appends and never cuts, so copies running at
+ * once never see it shrink.
  *
  * Pass i is repetition i % R + 1 of the (i / R)-th setup of bench's draw:
  * a permutation of the environment pads drawn from the seed and the bench
@@ -28,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "il_hset.h"
@@ -83,17 +92,24 @@ il_draw_next_pass(const char *output, const char *key, int dry)
         err(1, "--randomize: %s", path);
     struct il_buf out = {0};
     char line[128];
-    unsigned long pass = 0;
+    unsigned long pass = 0, counted = 0;
+    unsigned long long had = 0, size = 0;
     int found = 0;
-    il_buf_str(&out, "");
+    struct stat st;
+    if (stat(output, &st) == 0 && S_ISREG(st.st_mode))
+        size = (unsigned long long)st.st_size;
+    il_buf_printf(&out, "results %llu\n", size);
     while (fgets(line, sizeof line, f)) {
         unsigned long n;
         char k[32];
+        if (sscanf(line, "results %llu", &had) == 1)
+            continue;
         if (sscanf(line, "%lu %31s", &n, k) != 2 || strlen(k) != 16)
             errx(1,
                  "--randomize: %s: '%.*s' is not a line 'COUNT KEY' of interloper run; "
                  "remove the file to count passes from 0",
                  path, (int)strcspn(line, "\n"), line);
+        counted += n;
         if (!strcmp(k, hash)) {
             pass = n;
             found = 1;
@@ -101,6 +117,12 @@ il_draw_next_pass(const char *output, const char *key, int dry)
         }
         il_buf_printf(&out, "%lu %s\n", n, k);
     }
+    if (size < had)
+        errx(1,
+             "--randomize: %s holds %llu bytes, fewer than the %llu it held when %s counted "
+             "its %lu passes (removed or cut since); remove %s to count passes from 0 for "
+             "this results file, or give each pass with --pass N",
+             output, size, had, path, counted, path);
     if (!found)
         il_buf_printf(&out, "1 %s\n", hash);
     /* the file only ever grows: rewritten in place, under the lock */

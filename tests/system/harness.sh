@@ -106,6 +106,20 @@ il run -q --randomize 9 -r 2 --pass 5 -o p.jsonl -- /bin/true
 assert_match "$(grep '^labels' dry.out)" '"pass":"1"' "-n shows the next pass"
 assert_eq "$(python3 -c 'import json; print([(x["labels"]["pass"], x["labels"]["rep"]) for x in map(json.loads, open("p.jsonl"))])')" \
 	"[('0', '1'), ('1', '1'), ('5', '2')]" "passes 0 and 1 counted, not the dry run's; --pass 5 with -r 2 is rep 2"
+# the counts belong to the results file: removed (to start over after a
+# failed first run), its next pass would be 2 where another system's is 0,
+# and no pass would pair (outside review, session 12): refused until the
+# counter is removed too
+rm p.jsonl
+il run -q --randomize 9 -o p.jsonl -- /bin/echo ran >out 2>err
+assert_eq "$?:$(cat out)" "1:" "a results file removed since the count: refused, the program not run"
+assert_match "$(cat err)" "^interloper run: --randomize: $T/p.jsonl holds 0 bytes, fewer than the [0-9]+ it held when $T/p.jsonl.passes counted its 2 passes \\(removed or cut since\\); remove $T/p.jsonl.passes to count passes from 0 .*--pass N$" "says what and how"
+assert_eq "$(wc -l <err)" 1 "in one line"
+rm p.jsonl.passes
+il run -q --randomize 9 -o p.jsonl -- /bin/true
+il run -q --randomize 9 -o p.jsonl -- /bin/true
+assert_eq "$(python3 -c 'import json; print([x["labels"]["pass"] for x in map(json.loads, open("p.jsonl"))])')" \
+	"['0', '1']" "counted from 0 again once the counter is removed"
 il run --randomize 9 --env-add 16 -- /bin/true >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper run: --randomize draws the environment pad, so it does not go with --env-add" "--env-add"
 il run --pass 1 -- /bin/true >out 2>err

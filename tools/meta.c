@@ -201,7 +201,9 @@ il_meta_plan_line(const struct il_sweep *s, json_t *identity, const char *id,
         json_array_append_new(sys, y);
     }
     json_object_set_new(l, IL_M_SYSTEMS, sys);
-    json_t *cmd = json_pack("[s,s]", "interloper", "sweep");
+    /* the command as typed, compare's as compare's (s->me, "interloper
+     * compare" or "interloper sweep"), so that it replays */
+    json_t *cmd = json_pack("[s,s]", "interloper", strrchr(s->me, ' ') + 1);
     for (int i = 1; i < s->argc; i++)
         json_array_append_new(cmd, str(s->argv[i]));
     json_object_set_new(l, IL_M_COMMAND, cmd);

@@ -28,6 +28,8 @@ assert_eq "$(rj c.jsonl 'len({len(x["argv"][0]) for x in r})'):$(rj c.jsonl 'sor
 	'1:["probe"]' "every run's argv[0] has one length and keeps the file name"
 assert_eq "$(find . -name 'interloper-compare.*' | wc -l)" 0 "the links' directory is removed"
 assert_eq "$(rj c.jsonl 'len(r)')" 8 "--max-runs 8: the first batch, 2 setups x 2 systems x 2 reps"
+assert_eq "$(python3 -c 'import json, sys; print([x["command"][:3] for x in map(json.loads, open("c.jsonl")) if "command" in x])')" \
+	"[['interloper', 'compare', '--seed']]" "the plan line's command is compare's, as typed (it replays)"
 assert_match "$(cat out)" "ended by --max-runs 8 before --until 0.0001%" "the summary says which limit ended it"
 assert_match "$(cat out)" "seed 7, plan [0-9a-f]{12}, machine " "the summary names the seed, plan and machine"
 il report --json --compare system=A --setup setup c.jsonl >rep.json 2>/dev/null

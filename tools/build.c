@@ -203,7 +203,7 @@ out_dir(const char *dir)
 /* The orders of a manifest (interloper-link(1), "The manifest"), one
  * string per binary, its objects joined by blanks; and the program. */
 static char **
-orders(const char *path, size_t *n, char **program)
+orders(const char *path, size_t *n, char **program, char **layouts)
 {
     json_error_t je;
     json_t *m = json_load_file(path, 0, &je);
@@ -226,6 +226,30 @@ orders(const char *path, size_t *n, char **program)
         }
         out[i] = b.p ? b.p : il_xstrdup("");
     }
+    /* the layouts to measure: all, or, where two binaries are one (01 is
+     * 00 again where the alphabetical order is the build's; link warned),
+     * the ids of each binary's first copy (outside review, session 12) */
+    struct il_buf lay = {0};
+    int dup = 0;
+    for (size_t i = 0; i < *n; i++) {
+        json_t *bi = json_array_get(bins, i);
+        const char *sha = json_string_value(json_object_get(bi, "sha256"));
+        const char *id = json_string_value(json_object_get(bi, "id"));
+        int again = 0;
+        for (size_t j = 0; j < i && sha && !again; j++)
+        {
+            const char *o = json_string_value(json_object_get(json_array_get(bins, j), "sha256"));
+            again = o && !strcmp(sha, o);
+        }
+        dup |= again;
+        if (!again && id)
+            il_buf_printf(&lay, "%s%s", lay.n ? "," : "", id);
+    }
+    if (!dup || !lay.n) {
+        il_buf_free(&lay);
+        il_buf_printf(&lay, "%zu", *n);
+    }
+    *layouts = lay.p;
     json_decref(m);
     return out;
 }
@@ -381,7 +405,7 @@ build_one(const struct build *b, const struct sys *y, const char *sd, const char
  * the orders of SEED; their objects, and the program's name. */
 static char **
 relink_one(const struct build *b, const struct sys *y, const char *sd, const char *libexec,
-           const char *seed, size_t *no, char **prog)
+           const char *seed, size_t *no, char **prog, char **layouts)
 {
     char why[64], line[1100];
     char *links = il_xasprintf("%s/links", sd), *linkd = il_xasprintf("%s/link", sd);
@@ -425,7 +449,7 @@ relink_one(const struct build *b, const struct sys *y, const char *sd, const cha
     close(efd);
     free(lerr);
     char *man = il_xasprintf("%s/manifest.json", linkd);
-    char **ord = orders(man, no, prog);
+    char **ord = orders(man, no, prog, layouts);
     free(man);
     free(link);
     free(links);
@@ -435,7 +459,8 @@ relink_one(const struct build *b, const struct sys *y, const char *sd, const cha
 
 /* What to measure next, on stderr. */
 static void
-summary(const struct build *b, const char *prog, size_t norders, const char *seed)
+summary(const struct build *b, const char *prog, size_t norders, const char *layouts,
+        const char *seed)
 {
     struct il_buf m = {0};
     for (size_t i = 0; i < b->nsys; i++) {
@@ -447,8 +472,8 @@ summary(const struct build *b, const char *prog, size_t norders, const char *see
     }
     fprintf(stderr,
             "interloper build: %zu system%s of %s, %zu binaries each in the same orders "
-            "(seed %s), in %s; measure them with interloper sweep --layouts %zu%s\n",
-            b->nsys, b->nsys == 1 ? "" : "s", prog, norders, seed, b->dir, norders, m.p);
+            "(seed %s), in %s; measure them with interloper sweep --layouts %s%s\n",
+            b->nsys, b->nsys == 1 ? "" : "s", prog, norders, seed, b->dir, layouts, m.p);
     il_buf_free(&m);
 }
 
@@ -470,7 +495,7 @@ main(int argc, char **argv)
     char *top = out_dir(b.dir);
     const char *libexec = il_libexec_dir();
     char **env = make_env();
-    char **first = NULL, *prog0 = NULL;
+    char **first = NULL, *prog0 = NULL, *lay0 = NULL;
     size_t norders = 0;
     for (size_t i = 0; i < b.nsys; i++) {
         const struct sys *y = &b.sys[i];
@@ -479,12 +504,15 @@ main(int argc, char **argv)
             err(1, "%s", sd);
         build_one(&b, y, sd, libexec, env);
         size_t no;
-        char **ord = relink_one(&b, y, sd, libexec, seed, &no, &prog);
+        char *lay;
+        char **ord = relink_one(&b, y, sd, libexec, seed, &no, &prog, &lay);
         if (!first) {
             first = ord;
             norders = no;
             prog0 = prog;
+            lay0 = lay;
         } else {
+            free(lay);
             for (size_t j = 0; j < no && j < norders; j++)
                 if (strcmp(ord[j], first[j]))
                     errx(1,
@@ -499,7 +527,7 @@ main(int argc, char **argv)
         free(sd);
     }
     if (!b.quiet)
-        summary(&b, prog0, norders, seed);
+        summary(&b, prog0, norders, lay0, seed);
     free(top);
     free(env);
     return 0;

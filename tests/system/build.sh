@@ -101,4 +101,26 @@ else
 	skip "needs the tools built, cc and make"
 fi
 
+try "a build that links in name order: binary 01 is 00 again, and neither build nor sweep counts it twice"
+if ready; then
+	mkdir "$T/ab"
+	printf 'int f(void);\nint main(void) { return f(); }\n' >"$T/ab/a.c"
+	printf 'int f(void) { return 0; }\n' >"$T/ab/b.c"
+	# shellcheck disable=SC2016 # make's variables, for make
+	printf 'ab: a.o b.o\n\t$(CC) $(CFLAGS) -o $@ a.o b.o\n' >"$T/ab/Makefile"
+	il build -k 2 -s 3 -d "$T/abb" --system O1=CFLAGS=-O1 --system O2=CFLAGS=-O2 "$T/ab" ab \
+		>/dev/null 2>"$T/err"
+	assert_eq "$?" 0 "exit status ($(tail -n 1 "$T/err"))"
+	assert_match "$(tail -n 1 "$T/err")" "measure them with interloper sweep --layouts 00 --system" \
+		"the summary leaves binary 01 out"
+	sh "$IL" sweep -q -n --seed 1 --reps 1 --layouts 2 --system "O1=$T/abb/O1/link/ab.{layout}" \
+		--system "O2=$T/abb/O2/link/ab.{layout}" >"$T/plan" 2>"$T/err"
+	assert_eq "$?:$(lines "$T/plan")" "0:4" "sweep runs them as asked"
+	assert_eq "$(cat "$T/err")" "interloper sweep: warning: --system O1: layouts 00 and 01 are one binary (one SHA-256), which the report counts as two layouts; leave 01 out of --layouts
+interloper sweep: warning: --system O2: layouts 00 and 01 are one binary (one SHA-256), which the report counts as two layouts; leave 01 out of --layouts" \
+		"and says, per system, that two layouts are one binary"
+else
+	skip "needs the tools built, cc and make"
+fi
+
 done_testing

@@ -135,20 +135,29 @@ il_compare_names(struct il_compare *c)
 
 /* ------------------------------------------------------------ programs */
 
+static int
+exec_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
 /* Are these commands programs (each one word, an executable file)?  Sets
- * c->path[] when they are. */
+ * c->path[] when they are.  A path with a '/' that names an executable
+ * file is a program even with blanks or a shell's characters in it ("dir
+ * a/puz zle" once ran as sh -c and failed: outside review, session 12). */
 int
 il_compare_programs(struct il_compare *c)
 {
     for (size_t i = 0; i < c->ncmd; i++) {
         const char *w = c->cmd[i];
-        if (!*w || (strpbrk(w, IL_SHELL_CHARS) && !strstr(w, "{layout}")))
+        if (!*w || (strpbrk(w, IL_SHELL_CHARS) && !strstr(w, "{layout}") &&
+                    !(strchr(w, '/') && exec_file(w))))
             return 0;
         if (strstr(w, "{layout}"))
             continue;
         char *p = il_find_program(w);
-        struct stat st;
-        if (!p || stat(p, &st) < 0 || !S_ISREG(st.st_mode) || access(p, X_OK) < 0) {
+        if (!p || !exec_file(p)) {
             free(p);
             return 0;
         }

@@ -741,9 +741,11 @@ dry_run(struct state *st, const struct il_run *runs, size_t n)
         il_buf_word(&b, s->output);
         il_buf_str(&b, " -- ");
         il_buf_word(&b, path);
-        for (size_t k = 0; k < s->nargs; k++) {
+        /* the system's own arguments (compare's sh -c COMMAND, padded), or
+         * the sweep's ARGS: as the runs take them (outside12 F5) */
+        for (char **a = st->argv[r->cell % s->d.nsys] + 1; *a; a++) {
             il_buf_str(&b, " ");
-            il_buf_word(&b, s->args[k]);
+            il_buf_word(&b, *a);
         }
         il_buf_str(&b, " < ");
         il_buf_word(&b, s->input ? s->input : "/dev/null");
@@ -1227,6 +1229,7 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
             err(1, "cannot read %s", s->output);
         il_spec_dir(&st.spec, s->me, 1);
         env_base(&st, lib, (size_t)padmax);
+        argvs(&st);
         dry_run(&st, runs, nruns);
         return 0;
     }

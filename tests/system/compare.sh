@@ -149,6 +149,15 @@ assert_match "$(opt output)" "\(default ./interloper.jsonl\)" "sweep --help: its
 assert_match "$(opt setups)" "\(default: all\)" "sweep --help: its own --setups"
 il compare -n --seed 5 bin/A/probe bin/BB/probe >plan 2>/dev/null
 assert_eq "$(grep -c 'warmup' plan):$(cut -f3 plan | sort -u | wc -l)" "16:8" "the plan: a warm-up run of each command in each of 8 setups"
+mkdir -p 'sp a/A' 'sp a/B' && cp bin/A/probe 'sp a/A/' && cp bin/A/probe 'sp a/B/'
+il compare -n --seed 5 -o n.jsonl 'sp a/A/probe' 'sp a/B/probe' >plan 2>/dev/null
+assert_match "$(grep -m 1 'system=B ' plan)" " -- 'sp a/B/probe' < /dev/null\$" \
+	"a program's path with a blank is the program, not a shell command"
+il compare -n --seed 5 -o n.jsonl 'sort in.txt' 'sort -r in.txt' >plan 2>/dev/null
+assert_match "$(grep -m 1 'system=cmd2 ' plan)" " -- [^ ]*sh -c 'sort -r in\.txt' < /dev/null\$" \
+	"-n: a shell command's line runs sh -c COMMAND, as the runs do (it ran sh alone)"
+assert_match "$(grep -m 1 'system=cmd1 ' plan)" " -- [^ ]*sh -c 'sort in\.txt *' < /dev/null\$" \
+	"the shorter command padded, as measured"
 
 try "resuming from another shell or under nice: the shell's _ is in no run's environment"
 # newuser11 F7: bash sets _ to the path of the command it runs (nice, then

@@ -6,7 +6,7 @@
  * the program's environment either: values of different lengths would
  * change the environment size between the systems compared (DESIGN.md,
  * "Labels").  So interloper run writes a small spec file of its own,
- * $TMPDIR/interloper-run.XXXXXXXX.spec (0600; a sweep's is "spec" in a
+ * $TMPDIR/./interloper-run.XXXXXX.spec (0600; a sweep's is "spec" in a
  * directory of its own, 0700, beside its run's files), and passes only
  * its path, of constant length:
  *

@@ -259,7 +259,7 @@ struct il_spec {
  * dry, only the name's shape. */
 void il_spec_dir(struct il_spec *s, const char *me, int dry);
 /* interloper run's spec, a file of its own made at once (mkstemp: 0600,
- * never an existing one), $TMPDIR/interloper-run.XXXXXXXX.spec, as long as
+ * never an existing one), $TMPDIR/./interloper-run.XXXXXX.spec, as long as
  * a directory's spec path.  With dry, only the name's shape. */
 void il_spec_file(struct il_spec *s, int dry);
 /* Write the spec, with the slots' "set" lines (atomically where it is in

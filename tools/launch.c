@@ -263,8 +263,14 @@ tmpdir(void)
 }
 
 #define SPEC_PREFIX "interloper-run."
-/* interloper run's spec file: as long a name as a directory's "/spec" */
 #define SPEC_SUFFIX ".spec"
+/* interloper run's spec file, $TMPDIR/./interloper-run.XXXXXX.spec: as
+ * long a path as a directory's $TMPDIR/interloper-run.XXXXXXXX/spec was,
+ * and its last slash after "/.": a library older than the spec file (from
+ * INTERLOPER_LIBRARY) removes the directory up to that slash at the
+ * program's end, which was $TMPDIR itself once the spec was gone from it,
+ * and is now "$TMPDIR/.", which rmdir(2) refuses (EINVAL) */
+#define SPEC_FILE "/./" SPEC_PREFIX "XXXXXX" SPEC_SUFFIX
 
 /*
  * The floor line (il_names.h, IL_RUN_FLOOR): the empty window calibrated
@@ -317,7 +323,7 @@ il_spec_file(struct il_spec *s, int dry)
     s->tmp[0] = 0;
     s->exchange = 0;
     s->fd = -1;
-    snprintf(s->path, sizeof s->path, "%s/" SPEC_PREFIX "XXXXXXXX" SPEC_SUFFIX, tmpdir());
+    snprintf(s->path, sizeof s->path, "%s" SPEC_FILE, tmpdir());
     if (!dry && (s->fd = mkostemps(s->path, sizeof SPEC_SUFFIX - 1, O_CLOEXEC)) < 0)
         err(1, "cannot make the run spec in %s", tmpdir());
 }

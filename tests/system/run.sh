@@ -323,7 +323,7 @@ touch -d '1 hour ago' "$TMPDIR/interloper-run.XXreused.spec"
 spec "$TMPDIR/interloper-run.XXnotspc" "$dead"
 # shellcheck disable=SC2016 # the program's shell expands it
 run -- sh -c 'ls -ld "$INTERLOPER_RUN"; cat "$INTERLOPER_RUN"' >spec.out
-assert_match "$(head -n 1 spec.out)" "^-rw------- .*$TMPDIR/interloper-run\.XX[A-Za-z0-9]{6}\.spec\$" \
+assert_match "$(head -n 1 spec.out)" "^-rw------- .*$TMPDIR/\./interloper-run\.[A-Za-z0-9]{6}\.spec\$" \
 	"mode 0600, a regular file in TMPDIR, as long a path as a directory's /spec"
 assert_match "$(sed -n 3p spec.out)" "^pid [1-9][0-9]*\$" "with its pid line"
 assert_true "the dead run's is gone" [ ! -e "$TMPDIR/interloper-run.XXdeadbf.spec" ]
@@ -333,6 +333,17 @@ assert_true "a name without .spec stays" [ -f "$TMPDIR/interloper-run.XXnotspc" 
 kill "$live"
 wait "$live" 2>/dev/null
 rm -f "$TMPDIR/interloper-run.XXlivelv.spec" "$TMPDIR/interloper-run.XXnotspc"
+
+try "a library of an older build, which removes the spec's directory too, cannot remove TMPDIR"
+# what such a library does at the program's end (70ca7ba's il_run_end):
+# unlink the spec, then rmdir the path up to its last slash; TMPDIR here
+# holds nothing else, as a job's own TMPDIR may
+mkdir -m 700 lone
+# shellcheck disable=SC2016 # the program's shell expands it
+TMPDIR=$T/lone run -- sh -c 'rm "$INTERLOPER_RUN"; rmdir "${INTERLOPER_RUN%/*}" 2>/dev/null; echo $?' >old.out
+assert_eq "$(cat old.out)" 1 "the rmdir fails (the path ends in /.)"
+assert_true "TMPDIR stays" [ -d lone ]
+rmdir lone
 
 try "the program's process removes the spec file, and never the directory it is in"
 # by hand, in a directory of nothing else, as TMPDIR may be: a spec in a
@@ -350,8 +361,8 @@ assert_true "a directory's spec goes with its directory" [ ! -e own/d ]
 if command -v strace >/dev/null; then
 	strace -f -o trace.out sh "$IL" run -q --output "$T/res.jsonl" -- "$P" hello >/dev/null 2>&1
 	assert_eq "$(awk '/execve\("[^"]*probe"/ && / = 0$/ { p = $1 } p && $1 == p && /unlink|rmdir/' trace.out |
-		sed 's/^[0-9]* *//; s/interloper-run\.XX[A-Za-z0-9]*/S/')" \
-		"unlinkat(AT_FDCWD, \"$TMPDIR/S.spec\", 0) = 0" "one unlink, of the spec, in the program's image"
+		sed 's/^[0-9]* *//; s/interloper-run\.[A-Za-z0-9]*/S/')" \
+		"unlinkat(AT_FDCWD, \"$TMPDIR/./S.spec\", 0) = 0" "one unlink, of the spec, in the program's image"
 fi
 
 try "sizes are read by the library's rules, and refused in its words"

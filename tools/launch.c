@@ -245,11 +245,11 @@ il_env_setup(struct il_slots *s, unsigned long long stack_offset, unsigned long 
 
 /* ------------------------------------------------------------ the spec */
 
-/* Where spec directories go: $TMPDIR (absolute, and without '%', which
- * the library's output paths expand), else /dev/shm, in memory, where
- * making and removing a directory and a file per run costs nothing like
- * it does on a disk file system (on ext4 mounted with discard, more than
- * the preloaded program itself), else /tmp. */
+/* Where run specs and sweeps' spec directories go: $TMPDIR (absolute,
+ * and without '%', which the library's output paths expand), else
+ * /dev/shm, in memory, where making and removing a file per run costs
+ * nothing like it does on a disk file system (on ext4 mounted with
+ * discard, more than the preloaded program itself), else /tmp. */
 static const char *
 tmpdir(void)
 {
@@ -508,7 +508,12 @@ static int
 ended(long pid, time_t when)
 {
     long long s = pid > 0 ? started(pid) : 0;
-    return pid > 0 && (s < 0 || s > (long long)when + 2);
+    /* gone only on proof: /proc/PID/stat unreadable (no /proc in a chroot
+     * or sandbox) is not that, kill(2)'s ESRCH is (review12a: every live
+     * run's spec was removed where /proc was not mounted) */
+    if (pid > 0 && s < 0)
+        return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+    return pid > 0 && s > (long long)when + 2;
 }
 
 /*

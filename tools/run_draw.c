@@ -13,14 +13,18 @@
  * "COUNT KEY" per command, KEY a hash of the command's labels, directory
  * and argument vector; read, incremented and rewritten under flock(2), so
  * that copies a harness runs at once each get passes of their own).
- * The counts belong to the results file: a first line "results SIZE"
- * keeps its size at the last count, and a results file found smaller
- * (removed or truncated to start over, while the counts went on) is
- * refused in one line, since its next passes would start past 0 where
- * another system's start at 0, and no pass would pair (review of session
- * 12: a harness's first, failed run left counts behind).  A results file
- * only grows: the library appends and never cuts, so copies running at
- * once never see it shrink.
+ * The counts belong to the results file: the first count makes it (empty,
+ * if it is not there: the library appends to it) and a first line
+ * "results SIZE DEV:INO" keeps its identity and its size at the last
+ * count.  A results file that is gone, another file, or smaller (removed
+ * or truncated to start over, while the counts went on) is refused in one
+ * line, since its next passes would start past 0 where another system's
+ * start at 0, and no pass would pair (outside review, session 12: a
+ * harness's first, failed run left counts behind).  A results file only
+ * grows: the library appends and never cuts, and the file exists from the
+ * first count on, so copies running at once never see it shrink or go.
+ * Not for an output that is not a regular file or is a pattern ('%'): no
+ * one file holds the records.
  *
  * Pass i is repetition i % R + 1 of the (i / R)-th setup of bench's draw:
  * a permutation of the environment pads drawn from the seed and the bench
@@ -93,16 +97,41 @@ il_draw_next_pass(const char *output, const char *key, int dry)
     struct il_buf out = {0};
     char line[128];
     unsigned long pass = 0, counted = 0;
-    unsigned long long had = 0, size = 0;
-    int found = 0;
+    unsigned long long had = 0, hdev = 0, hino = 0, size = 0, dev = 0, ino = 0;
+    int found = 0, tied = !strchr(output, '%'), known = 0;
     struct stat st;
-    if (stat(output, &st) == 0 && S_ISREG(st.st_mode))
+    if (tied && stat(output, &st) == 0) {
+        tied = S_ISREG(st.st_mode);
+        known = 1;
+    }
+    int fresh = 1; /* no count yet: the results file may be made now */
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "results %llu %llu:%llu", &had, &hdev, &hino) == 3) {
+            fresh = 0;
+            continue;
+        }
+        /* (the counts lines, read below again) */
+        fresh = 0;
+        break;
+    }
+    rewind(f);
+    if (tied && !known && fresh && !dry) {
+        int o = open(output, O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK | O_CLOEXEC, 0666);
+        if (o < 0 || fstat(o, &st) < 0)
+            err(1, "--randomize: cannot make the results file %s", output);
+        close(o);
+        known = 1;
+    }
+    if (tied && known) {
         size = (unsigned long long)st.st_size;
-    il_buf_printf(&out, "results %llu\n", size);
+        dev = (unsigned long long)st.st_dev;
+        ino = (unsigned long long)st.st_ino;
+    }
+    il_buf_printf(&out, "results %llu %llu:%llu\n", size, dev, ino);
     while (fgets(line, sizeof line, f)) {
         unsigned long n;
         char k[32];
-        if (sscanf(line, "results %llu", &had) == 1)
+        if (!strncmp(line, "results ", 8))
             continue;
         if (sscanf(line, "%lu %31s", &n, k) != 2 || strlen(k) != 16)
             errx(1,
@@ -117,12 +146,14 @@ il_draw_next_pass(const char *output, const char *key, int dry)
         }
         il_buf_printf(&out, "%lu %s\n", n, k);
     }
-    if (size < had)
+    if (tied && hino && counted &&
+        (!known || dev != hdev || ino != hino || size < had))
         errx(1,
-             "--randomize: %s holds %llu bytes, fewer than the %llu it held when %s counted "
-             "its %lu passes (removed or cut since); remove %s to count passes from 0 for "
-             "this results file, or give each pass with --pass N",
-             output, size, had, path, counted, path);
+             "--randomize: %s is %s since %s counted its %lu passes (removed, replaced or "
+             "cut); remove %s to count passes from 0 for this results file, or give each "
+             "pass with --pass N",
+             output, !known ? "gone" : size < had ? "smaller" : "another file", path, counted,
+             path);
     if (!found)
         il_buf_printf(&out, "1 %s\n", hash);
     /* the file only ever grows: rewritten in place, under the lock */

@@ -281,7 +281,7 @@ programs(struct il_sweep *s, struct il_system *y)
         for (size_t j = 0; j < i && !dup; j++)
             if ((dup = !strcmp(y->sha256[i], y->sha256[j])))
                 fprintf(stderr,
-                        "%s: warning: --system %s: layouts %s and %s are one binary (one "
+                        "%s: warning: system %s: layouts %s and %s are one binary (one "
                         "SHA-256), which the report counts as two layouts; leave %s out of "
                         "--layouts\n",
                         s->me, y->name, s->d.lay[j], s->d.lay[i], s->d.lay[i]);

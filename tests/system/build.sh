@@ -130,8 +130,8 @@ if ready; then
 	sh "$IL" sweep -q -n --seed 1 --reps 1 --layouts 2 --system "O1=$T/abb/O1/link/ab.{layout}" \
 		--system "O2=$T/abb/O2/link/ab.{layout}" >"$T/plan" 2>"$T/err"
 	assert_eq "$?:$(lines "$T/plan")" "0:4" "sweep runs them as asked"
-	assert_eq "$(cat "$T/err")" "interloper sweep: warning: --system O1: layouts 00 and 01 are one binary (one SHA-256), which the report counts as two layouts; leave 01 out of --layouts
-interloper sweep: warning: --system O2: layouts 00 and 01 are one binary (one SHA-256), which the report counts as two layouts; leave 01 out of --layouts" \
+	assert_eq "$(cat "$T/err")" "interloper sweep: warning: system O1: layouts 00 and 01 are one binary (one SHA-256), which the report counts as two layouts; leave 01 out of --layouts
+interloper sweep: warning: system O2: layouts 00 and 01 are one binary (one SHA-256), which the report counts as two layouts; leave 01 out of --layouts" \
 		"and says, per system, that two layouts are one binary"
 else
 	skip "needs the tools built, cc and make"

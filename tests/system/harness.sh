@@ -113,13 +113,35 @@ assert_eq "$(python3 -c 'import json; print([(x["labels"]["pass"], x["labels"]["
 rm p.jsonl
 il run -q --randomize 9 -o p.jsonl -- /bin/echo ran >out 2>err
 assert_eq "$?:$(cat out)" "1:" "a results file removed since the count: refused, the program not run"
-assert_match "$(cat err)" "^interloper run: --randomize: $T/p.jsonl holds 0 bytes, fewer than the [0-9]+ it held when $T/p.jsonl.passes counted its 2 passes \\(removed or cut since\\); remove $T/p.jsonl.passes to count passes from 0 .*--pass N$" "says what and how"
+assert_match "$(cat err)" "^interloper run: --randomize: $T/p.jsonl is gone since $T/p.jsonl.passes counted its 2 passes \\(removed, replaced or cut\\); remove $T/p.jsonl.passes to count passes from 0 .*--pass N$" "says what and how"
 assert_eq "$(wc -l <err)" 1 "in one line"
 rm p.jsonl.passes
 il run -q --randomize 9 -o p.jsonl -- /bin/true
 il run -q --randomize 9 -o p.jsonl -- /bin/true
 assert_eq "$(python3 -c 'import json; print([x["labels"]["pass"] for x in map(json.loads, open("p.jsonl"))])')" \
 	"['0', '1']" "counted from 0 again once the counter is removed"
+# outside12's own case: one pass counted (before its record was there),
+# the results removed, then every system's passes: refused, not A 1,2,3
+# against B 0,1,2; and a file truncated (seen from the count after one
+# that saw a record: a count is taken before its run's record), or another
+# file put in its place
+rm p.jsonl p.jsonl.passes
+il run -q --randomize 9 -o p.jsonl --label system=A -- /bin/true
+rm p.jsonl
+il run -q --randomize 9 -o p.jsonl --label system=A -- /bin/true >out 2>err
+assert_match "$?:$(cat err)" "^1:interloper run: --randomize: $T/p.jsonl is gone since .* counted its 1 passes" "one count, then removed: refused"
+rm p.jsonl.passes
+il run -q --randomize 9 -o p.jsonl --label system=A -- /bin/true
+il run -q --randomize 9 -o p.jsonl --label system=B -- /bin/true
+: >p.jsonl
+il run -q --randomize 9 -o p.jsonl --label system=A -- /bin/true >out 2>err
+assert_match "$?:$(cat err)" "^1:interloper run: --randomize: $T/p.jsonl is smaller since " "truncated: refused"
+rm p.jsonl.passes
+il run -q --randomize 9 -o p.jsonl --label system=A -- /bin/true
+cp p.jsonl q.jsonl && mv q.jsonl p.jsonl
+il run -q --randomize 9 -o p.jsonl --label system=A -- /bin/true >out 2>err
+assert_match "$?:$(cat err)" "^1:interloper run: --randomize: $T/p.jsonl is another file since " "replaced: refused"
+rm p.jsonl p.jsonl.passes
 il run --randomize 9 --env-add 16 -- /bin/true >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper run: --randomize draws the environment pad, so it does not go with --env-add" "--env-add"
 il run --pass 1 -- /bin/true >out 2>err

@@ -334,6 +334,25 @@ kill "$live"
 wait "$live" 2>/dev/null
 rm -f "$TMPDIR/interloper-run.XXlivelv.spec" "$TMPDIR/interloper-run.XXnotspc"
 
+try "without /proc, a live run's spec is left alone: an owner is gone only when kill says so"
+# review12a: an unreadable /proc/PID/stat (a chroot or sandbox without
+# /proc) counted as ended, and every live run's spec was removed
+if ! unshare -m sh -c 'umount -l /proc' 2>/dev/null; then
+	skip "cannot unmount /proc in a mount namespace of its own here (unshare -m, as root)"
+else
+	sleep 30 &
+	live=$!
+	spec "$TMPDIR/interloper-run.XXnoproc.spec" "$live"
+	spec "$TMPDIR/interloper-run.XXdeadnp.spec" "$dead"
+	unshare -m sh -c 'umount -l /proc && exec "$@"' sh sh "$IL" run -q -o "$T/np.jsonl" -- /bin/echo ran >np.out
+	assert_eq "$?:$(cat np.out)" "0:ran" "the run ran without /proc"
+	assert_true "the live one's stays" [ -f "$TMPDIR/interloper-run.XXnoproc.spec" ]
+	assert_true "the dead one's is gone" [ ! -e "$TMPDIR/interloper-run.XXdeadnp.spec" ]
+	kill "$live"
+	wait "$live" 2>/dev/null
+	rm -f "$TMPDIR/interloper-run.XXnoproc.spec"
+fi
+
 try "a library of an older build, which removes the spec's directory too, cannot remove TMPDIR"
 # what such a library does at the program's end (70ca7ba's il_run_end):
 # unlink the spec, then rmdir the path up to its last slash; TMPDIR here

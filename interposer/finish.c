@@ -162,13 +162,13 @@ il_write_record(void)
     } else {
         if (ph == IL_PHASE_RUNNING)
             il_be_do(il.be, IL_BE_STOP_READ);
-        n = il_record_premain(pre, sizeof pre);
+        n = il_record_premain(pre, sizeof pre, ph == IL_PHASE_RUNNING);
     }
     il_sigset pending = il_output_pending();
     if (il_output_write(line, n, why, sizeof why) < 0) {
         /* the record says where it went, and why */
         il_late_error(why, "");
-        n = measured ? il_record_finish() : il_record_premain(pre, sizeof pre);
+        n = measured ? il_record_finish() : il_record_premain(pre, sizeof pre, ph == IL_PHASE_RUNNING);
         il_output_fallback(line, n);
     }
     il_output_settle(pending);

@@ -366,7 +366,7 @@ struct il_written {
 IL_HIDDEN const struct il_written *il_record_written(void);
 IL_HIDDEN int il_record_prefix(void);
 IL_HIDDEN size_t il_record_finish(void);
-IL_HIDDEN size_t il_record_premain(char *buf, size_t cap);
+IL_HIDDEN size_t il_record_premain(char *buf, size_t cap, int reached_main);
 
 /* summary.c: the perf-stat-like summary, shared with interloper record */
 IL_HIDDEN void il_summary_print(int fd);

@@ -688,12 +688,14 @@ il_record_finish(void)
 
 /*
  * The process ended before main (a constructor called exit, _exit or
- * exec, or died): no prefix, no counters.  A short record, written
- * entirely now into buf, which holds at least 2 KiB (its fixed pieces
- * take less than one).
+ * exec, or died), or reached it without the record's buffer (reached_main
+ * 1: the note that it ended before main would be false, and the
+ * error says why nothing was measured): no prefix, no counters.  A short
+ * record, written entirely now into buf, which holds at least 2 KiB (its
+ * fixed pieces take less than one).
  */
 size_t
-il_record_premain(char *buf, size_t cap)
+il_record_premain(char *buf, size_t cap, int reached_main)
 {
     struct out o = {buf, buf + cap - 1024};
     PUT(&o, "{\"" IL_F_SCHEMA "\":\"" IL_SCHEMA "\",\"" IL_F_VERSION "\":");
@@ -705,7 +707,7 @@ il_record_premain(char *buf, size_t cap)
     PUT(&o, ",\"" IL_F_ARGV "\":[]");
     put_exit(&o);
     PUT(&o, ",\"" IL_F_BACKEND "\":\"none\",\"" IL_F_EVENTS "\":{}");
-    put_errors(&o, 1);
+    put_errors(&o, !reached_main);
     *o.p++ = '}';
     *o.p++ = '\n';
     return (size_t)(o.p - buf);

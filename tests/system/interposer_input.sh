@@ -163,6 +163,8 @@ EOC
 		assert_eq "$rc:$(cksum <out)" "0:$(cksum <out0n)" "the program: status and stdout"
 		assert_eq "$(grep -c '^interloper: cannot map the record buffer; nothing is measured' err)" 1 "why, under quiet"
 		assert_match "$(jget nm.jsonl '" | ".join(r[0]["errors"])')" "cannot map the record buffer" "the record says it too"
+		assert_eq "$(jget nm.jsonl '"before main" in " | ".join(r[0]["errors"])')" false \
+			"and not that it ended before main, which it reached (fix12)"
 	fi
 else
 	skip "needs cc"

@@ -146,7 +146,7 @@ test_record_premain(void **state)
     memset(&il, 0, sizeof il);
     il.end_how = IL_HOW__EXIT;
     il.end_status = 7;
-    size_t n = il_record_premain(buf, sizeof buf);
+    size_t n = il_record_premain(buf, sizeof buf, 0);
     json_error_t e;
     json_t *r = json_loadb(buf, n, 0, &e);
     assert_non_null(r);
@@ -154,6 +154,12 @@ test_record_premain(void **state)
                         "_exit");
     assert_non_null(
         strstr(json_string_value(json_array_get(json_object_get(r, "errors"), 0)), "before main"));
+    json_decref(r);
+    /* main reached without the record's buffer: no such note */
+    n = il_record_premain(buf, sizeof buf, 1);
+    r = json_loadb(buf, n, 0, &e);
+    assert_non_null(r);
+    assert_int_equal(json_array_size(json_object_get(r, "errors")), 0);
     json_decref(r);
 }
 

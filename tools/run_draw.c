@@ -16,7 +16,8 @@
  * The counts belong to the results file: the first count makes it (empty,
  * if it is not there: the library appends to it) and a first line
  * "results SIZE DEV:INO" keeps its identity and its size at the last
- * count.  A results file that is gone, another file, or smaller (removed
+ * count (the inode compared, not the device, which an NFS remount or a
+ * reboot may renumber: review12d).  A results file that is gone, another file, or smaller (removed
  * or truncated to start over, while the counts went on) is refused in one
  * line, since its next passes would start past 0 where another system's
  * start at 0, and no pass would pair (outside review, session 12: a
@@ -147,7 +148,7 @@ il_draw_next_pass(const char *output, const char *key, int dry)
         il_buf_printf(&out, "%lu %s\n", n, k);
     }
     if (tied && hino && counted &&
-        (!known || dev != hdev || ino != hino || size < had))
+        (!known || ino != hino || size < had))
         errx(1,
              "--randomize: %s is %s since %s counted its %lu passes (removed, replaced or "
              "cut); remove %s to count passes from 0 for this results file, or give each "

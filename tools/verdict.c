@@ -68,30 +68,9 @@ report_args(const struct il_sweep *s, char **argv, char words[IL_REPORT_WORDS][I
 {
     int k = 0;
     char *cmp = words[0], *sub = words[1], *setup = words[2];
-    /* The setups' design.  Where exactly two of the factors vary (the
-     * environment's size and the link order, say), setups that share a
-     * layout share its effect: they are not independent, and an interval
-     * over them as if they were covers about half the time (interloper-
-     * report(1), "crossed-as-one"), so the report's crossed model,
-     * --setup A,B (Mytkowicz et al., section 4: both factors bias; Kalibera
-     * and Jones, section 9.3: the variance at the level the setups share).
-     * One factor, or more than the two the model takes: the setup label.
-     * (Outside review, session 12: the summary said 2.0% slower [1.3%,
-     * 2.7%] over 16 link orders where the crossed report says [-1.0%, 5.1%].) */
-    const char *f[4];
-    int nf = 0;
-    if (s->d.nenv > 1)
-        f[nf++] = IL_L_ENV_ADD;
-    if (s->d.nlay > 1)
-        f[nf++] = IL_L_LAYOUT;
-    if (s->d.nstack > 1)
-        f[nf++] = IL_L_STACK_OFFSET;
-    if (s->d.nheap > 1)
-        f[nf++] = IL_L_HEAP_OFFSET;
-    if (nf == 2 && !s->d.aslr)
-        snprintf(setup, IL_REPORT_WORD, "%s,%s", f[0], f[1]);
-    else
-        snprintf(setup, IL_REPORT_WORD, "%s", IL_L_SETUP);
+    /* the setups' design, as the setups measured so far allow it
+     * (sweep.c, design_update) */
+    snprintf(setup, IL_REPORT_WORD, "%s", s->setup_design[0] ? s->setup_design : IL_L_SETUP);
     snprintf(cmp, IL_REPORT_WORD, "%s=%s", IL_L_SYSTEM, s->d.sys[0]);
     argv[k++] = "--metric";
     argv[k++] = (char *)s->metric;

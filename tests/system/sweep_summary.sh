@@ -37,6 +37,21 @@ assert_match "$(sed -n 8p sum)" "^  the plan's 16 runs ran, after [0-9.]+ s$" "w
 assert_match "$(sed -n 9p sum)" "^  seed 2, plan $plan, machine [^ ]+ \(.*, CPUs [0-9,-]+\)$" "seed, plan, machine"
 assert_match "$(sed -n 10p sum)" "^  records in s.jsonl; the full report.*: interloper report --metric wall --compare system=A --setup setup s.jsonl$" "the full report"
 
+try "two setup factors: crossed where the setups let the report fit it, else the repeating factor's values as units"
+# review12d: with 256 environment sizes each drawn once, the crossed model
+# had too few cells, the report failed, and with it --until and the summary
+il sweep --seed 3 --reps 1 --setups 8 --env-add 0:4080:16 --stack-offset 0,64 --system A=bin/A/probe \
+	--system B=bin/B/probe --no-check-output --output sparse.jsonl -- busy 1 2>err
+assert_eq "$?:$(grep -c 'no summary' err)" "0:0" "status, and a summary"
+assert_match "$(tail -n 1 err)" " --compare system=A --setup stack_offset sparse.jsonl$" \
+	"8 sizes drawn once, 2 offsets: each offset a unit"
+il report --compare system=A --setup stack_offset sparse.jsonl >/dev/null 2>&1
+assert_eq "$?" 0 "that report runs"
+il sweep --seed 3 --reps 1 --env-add 0,16,32 --stack-offset 0,64 --system A=bin/A/probe \
+	--system B=bin/B/probe --no-check-output --output full.jsonl -- busy 1 2>err
+assert_match "$(tail -n 1 err)" " --compare system=A --setup env_add,stack_offset full.jsonl$" \
+	"every pair of 3 sizes and 2 offsets: crossed"
+
 try "with one run a setup, whether setups differ beyond noise could not be tested, and the summary says so"
 il sweep --seed 2 --reps 1 --env-add 0:192:64 --system A=bin/A/probe --system B=bin/B/probe \
 	--no-check-output --output one.jsonl -- busy 1 2>err

@@ -221,7 +221,10 @@ systems(struct il_sweep *s, struct opts *o)
 {
     struct il_compare *c = &o->c;
     size_t n = c->ncmd;
-    paths_exist(c);
+    /* not with --prepare, which may make the program before the first run
+     * (it then runs as a shell command, as before e122dd8: review12d) */
+    if (!o->nprepare)
+        paths_exist(c);
     c->name = il_xcalloc(n, sizeof *c->name);
     c->path = il_xcalloc(n, sizeof *c->path);
     c->padded = il_xcalloc(n, sizeof *c->padded);

@@ -227,6 +227,12 @@ for c in "./no/such/prog:no such file; a COMMAND with a / is a program's path" \
 	assert_eq "$?:$(cat err)" "1:interloper compare: ${c%%:*}: ${c#*:}" "${c%%:*}"
 	assert_true "${c%%:*}: nothing run" [ ! -e p.jsonl ]
 done
+# but a program that --prepare makes before each run is not there yet
+# (review12d): it runs, as a shell command, as it did before that check
+mkdir -p tt && cp /bin/true tt/t && rm -rf mk
+il compare -q --seed 4 --setups 1 -r 1 -w 0 --max-runs 4 --until 0.0001 -o mk.jsonl \
+	--prepare "mkdir -p mk && cp /bin/true mk/t" ./mk/t ./tt/t >out 2>err
+assert_eq "$?" 0 "a program --prepare makes: taken ($(tail -n 1 err))"
 
 try "sweep's options in compare mean what they mean in sweep (their ids once met compare's own)"
 # review11c: --stack-offset was taken as --export-json (an export named 64,

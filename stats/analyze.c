@@ -242,6 +242,17 @@ il_group_intervals(struct il_report *r)
         drop_runs(r, 1);
 }
 
+/* Each group's records measured while another measured program ran
+ * (others_measured, libinterloper(7)): a harness run in parallel, lit -j2. */
+static void
+count_others(struct il_report *r)
+{
+    r->others = il_xcalloc(r->gs.ng, sizeof *r->others);
+    for (size_t g = 0; g < r->gs.ng; g++)
+        for (size_t i = 0; i < r->gs.g[g].n; i++)
+            r->others[g] += (r->d.flag[r->gs.g[g].rec[i]] & IL_R_OTHERS) != 0;
+}
+
 /* With --levels or --setup the run sequence follows the design, which the
  * intervals model; the dependence warning would only repeat that.  With
  * --levels the pooled runs also carry every level's effects, so that their
@@ -267,6 +278,8 @@ warn_groups(const struct il_report *r)
         /* the design-following test dropped for a free shuffle (setupfx.c) */
         if (r->gsu && r->gsu[g].has_test && !r->gsu[g].blocked && r->gsu[g].free_why)
             il_warn_item(IL_W_FREE, r->gname[g], r->gsu[g].free_why);
+        if (r->others && r->others[g])
+            il_warn_item(IL_W_OTHERS, r->gname[g], r->others[g], gr->n);
     }
 }
 
@@ -588,6 +601,8 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     }
     il_group_by_take(&r->d, key, nkey, &r->gs);
     describe_groups(r);
+    if (r->d.others) /* before drop_runs frees the flags */
+        count_others(r);
     r->lean = o->tool == IL_TOOL_REPORT && o->design != IL_D_FLAT && !o->nlevels && !o->attribute &&
               o->fmt != IL_FMT_GOBENCH;
     if (r->lean)

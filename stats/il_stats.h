@@ -106,6 +106,7 @@ enum il_wkind {
     IL_W_DISTURBED,       /* item: what the sweep's machine lines say (disturb.c) */
     IL_W_SUBTRACT,        /* runs left out, label, value */
     IL_W_FREE,            /* items: group, why its setup-effect test exchanged runs freely */
+    IL_W_OTHERS,          /* items: group, records, of n */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -320,6 +321,7 @@ int il_numbers_runs(const char *name);
 #define IL_R_SIGNAL 2  /* exit.how is "signal" */
 #define IL_R_NONZERO 4 /* exit.status is not 0 */
 #define IL_R_STATUS 8  /* the record has an exit status */
+#define IL_R_OTHERS 16 /* others_measured: another measured program ran meanwhile */
 
 /* A label slot's values: v[i] the string id of index i, at[id] its index
  * + 1 (0: none yet, or id >= nat). */
@@ -367,6 +369,9 @@ struct il_data {
      * run (at ten million records 1.5 ms of serial work); records dropped
      * later are not taken off. */
     size_t flagged;
+    /* Records read with IL_R_OTHERS, likewise (none: no group is looked at
+     * for [others-measured]). */
+    size_t others;
     double mux_frac;              /* the lowest running/enabled among multiplexed records */
     size_t present[IL_MAX_SLOTS]; /* records carrying each slot's label */
     char **keys;                  /* every label name of every record */
@@ -1119,6 +1124,7 @@ struct il_report {
     struct il_units *units; /* per group, with a design */
     int lean;               /* the runs are read through the units only (analyze.c, drop_runs) */
     struct il_gsetups *gsu; /* per group, with a design (report only) */
+    size_t *others;         /* per group, its records with others_measured (NULL: none read) */
     size_t cmp_pos;         /* key position of the compared label */
     uint32_t base_id;
     struct il_cmp *cmp;

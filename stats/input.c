@@ -200,6 +200,7 @@ setup_paths(struct rd *rd)
     il_path_set(&p[P_COUNTED_IN], IL_F_COUNTED_IN, NULL, NULL);
     il_path_set(&p[P_MAIN_SP], IL_F_SETUP, IL_F_MAIN_SP, NULL);
     il_path_set(&p[P_HEAP_START], IL_F_SETUP, IL_F_HEAP_START, NULL);
+    il_path_set(&p[P_OTHERS], IL_F_OTHERS, NULL, NULL);
     rd->host_slot = rd->warm_slot = SIZE_MAX;
     for (size_t i = 0; i < sel->nslots; i++) {
         il_path_set(&p[P_LABEL0 + i], IL_F_LABELS, sel->slot_name[i], NULL);
@@ -555,6 +556,7 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         memcpy(d->addr + 2 * d->n, r->addr, sizeof r->addr);
     d->flag[d->n] = r->flag;
     d->flagged += (r->flag & (IL_R_SIGNAL | IL_R_NONZERO)) != 0;
+    d->others += (r->flag & IL_R_OTHERS) != 0;
     if (d->env)
         d->env[d->n] = r->env;
     if (d->wall)
@@ -1064,6 +1066,8 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         if (st != 0)
             r.flag |= IL_R_NONZERO;
     }
+    if (span_is(f[P_OTHERS], "true"))
+        r.flag |= IL_R_OTHERS;
     push(d, &r, rd->ids);
     if (sel->want_labels)
         collect_labels(rd, f[P_LABELS]);

@@ -32,6 +32,7 @@ enum {
     P_COUNTED_IN,
     P_MAIN_SP,
     P_HEAP_START,
+    P_OTHERS,
     P_LABEL0
 };
 

@@ -142,7 +142,7 @@ combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
                 d->wall[f] += d->wall[r];
             allint = allint && (d->flag[r] & IL_R_INT) &&
                      !__builtin_add_overflow(isum, il_ival(d, r), &isum);
-            d->flag[f] |= d->flag[r] & (IL_R_SIGNAL | IL_R_NONZERO);
+            d->flag[f] |= d->flag[r] & (IL_R_SIGNAL | IL_R_NONZERO | IL_R_OTHERS);
         }
         if (!allint)
             d->flag[f] &= (uint8_t)~IL_R_INT;

@@ -142,6 +142,12 @@ static const struct wdef defs[IL_W_COUNT] = {
                    "each pass as the records' passes ask",
                    "drift between passes can pass for a setup effect there: label every run with "
                    "its pass, or give --passes none if the runs do not drift"},
+    [IL_W_OTHERS] = {"others-measured", "%s: %zu of %zu",
+                     "records measured while another program measured by interloper ran on "
+                     "the machine (others_measured)",
+                     "it shared the CPUs and caches, so these runs may be slowed and spread "
+                     "at random; they are kept: measure one benchmark at a time (a harness "
+                     "with -j1, not lit -j2 or make -j)"},
 };
 
 #define IL_W_SHOWN 6 /* items named in one aggregated line */

@@ -300,4 +300,35 @@ if built; then
 else
 	skip "the statistics programs are not built; run make"
 fi
+try "records measured beside another measured program are named per group ([others-measured]); none, no word"
+if built; then
+	# lit -j2 under the harness prefix (outside12 F17): the library's line
+	# on stderr is silenced by -q, so the report is where it is said; 17
+	# and 2 of 20, past the warnings' first room of 16
+	for s in A B; do for i in $(seq 1 20); do
+		o=false
+		{ [ "$s" = A ] && [ "$i" -le 17 ]; } || { [ "$s" = B ] && [ "$i" -le 2 ]; } && o=true
+		printf '{"schema":"interloper/1","labels":{"system":"%s","rep":"%s","setup":"e%s","run":"%s/p%s"},"others_measured":%s,"times":{"wall_ns":%s}}\n' \
+			"$s" "$i" $((i % 4)) "$s" $((i % 4)) "$o" $((1000 + (i * 7) % 11))
+	done; done >"$T/others.jsonl"
+	sh "$IL" report --by system "$T/others.jsonl" >/dev/null 2>"$T/err"
+	assert_match "$(cat "$T/err")" "records measured while another program measured by interloper ran on the machine \(others_measured\): system=A: 17 of 20; system=B: 2 of 20; .*measure one benchmark at a time.* \[others-measured\]" "text: each group's count"
+	assert_eq "$(grep -c others-measured "$T/err")" 1 "one line"
+	w=$(sh "$IL" report --by system --json "$T/others.jsonl" 2>/dev/null | js '[x for x in r["warnings"] if "[others-measured]" in x]')
+	assert_match "$w" "system=A: 17 of 20; system=B: 2 of 20" "the JSON warnings array"
+	sh "$IL" report --compare system=A --setup setup "$T/others.jsonl" >/dev/null 2>"$T/err"
+	assert_match "$(cat "$T/err")" "system=A: 17 of 20; system=B: 2 of 20.*\[others-measured\]" "with a design (the runs' flags freed early)"
+	sh "$IL" report --by system --per run "$T/others.jsonl" >/dev/null 2>"$T/err"
+	assert_match "$(cat "$T/err")" "system=A: 4 of 4; system=B: 2 of 4.*\[others-measured\]" "--per: a run of several records is one, flagged when any of them is"
+	sh "$IL" report --by system --quiet-warning others-measured "$T/others.jsonl" >/dev/null 2>"$T/err"
+	assert_eq "$(grep -c others-measured "$T/err")" 0 "--quiet-warning others-measured"
+	sed 's/"others_measured":true/"others_measured":false/' "$T/others.jsonl" >"$T/none.jsonl"
+	sed 's/"others_measured":[a-z]*,//' "$T/others.jsonl" >"$T/absent.jsonl"
+	for f in none absent; do
+		sh "$IL" report --by system "$T/$f.jsonl" >/dev/null 2>"$T/err"
+		assert_eq "$(grep -c others-measured "$T/err")" 0 "$f: no warning"
+	done
+else
+	skip "the statistics programs are not built; run make"
+fi
 done_testing

@@ -125,7 +125,20 @@ ci_words(char *buf, size_t n, double est, double lo, double hi, int timey, int s
 {
     char a[64], b[64];
     int d = ci_decimals(est, lo, hi);
-    if (speedup && (hi < 1 || lo > 1))
+    if (lo <= 0 && est > 0) {
+        /* Fieller's bounded interval reaches below a ratio of 0 when the
+         * numerator's mean is not clearly above 0: its lower end is no
+         * time ("120.6% faster"), so it is said in words, as an
+         * exclusive or unbounded set is (outside12 F12); the JSON keeps
+         * the number */
+        const char *num = speedup ? "the baseline" : "the value";
+        if (speedup)
+            snprintf(b, sizeof b, "%.*f", d + 2, hi);
+        else
+            il_change(b, sizeof b, hi, timey, 0);
+        snprintf(buf, n, "95%% CI from a ratio below zero to %s (%s%s is not clearly above zero)",
+                 b, hi < 1 ? "" : "no difference can be claimed; ", num);
+    } else if (speedup && (hi < 1 || lo > 1))
         snprintf(buf, n, "95%% CI [%.*f, %.*f]", d + 2, lo, d + 2, hi);
     else if (speedup)
         snprintf(buf, n, "95%% CI [%.*f, %.*f] (no difference can be claimed)", d + 2, lo, d + 2,

@@ -158,4 +158,41 @@ EOF
 else
 	skip "the statistics programs are not built; run make"
 fi
+try "a ratio interval whose lower end is below 0 says so in words, in text, markdown and csv; JSON keeps the numbers"
+if built; then
+	# outside12 F12: O3's setup means 30606, 30695 and 64095 ns (lit, 3
+	# passes): Fieller's bounded interval reached below 0, printed as
+	# "120.6% faster", no time at all
+	negrec() { # FILE BASE1 BASE2 BASE3
+		for s in 1 2 3; do for r in 1 2; do
+			case $s in 1) a=$2 b=30606 ;; 2) a=$3 b=30695 ;; 3) a=$4 b=64095 ;; esac
+			printf '{"schema":"interloper/1","labels":{"system":"O2","setup":"s%s","rep":"%s"},"times":{"wall_ns":%s}}\n' "$s" "$r" $((a + r * 10))
+			printf '{"schema":"interloper/1","labels":{"system":"O3","setup":"s%s","rep":"%s"},"times":{"wall_ns":%s}}\n' "$s" "$r" $((b + r * 10))
+		done; done >"$1"
+	}
+	negrec "$T/neg.jsonl" 30000 30100 29900
+	want='O3 vs O2: 39.3% slower, 95% CI from a ratio below zero to 201.3% slower (no difference can be claimed; the value is not clearly above zero), over 3 paired'
+	for f in text markdown csv; do
+		opt=--$f
+		[ "$f" = text ] && opt=
+		# shellcheck disable=SC2086 # no option for text
+		sh "$IL" report $opt --compare system=O2 --setup setup "$T/neg.jsonl" >"$T/neg.$f" 2>/dev/null
+		assert_eq "$(grep -cF "$want" "$T/neg.$f")" 1 "$f: the verdict"
+		assert_eq "$(grep -c 'faster' "$T/neg.$f")" 0 "$f: no end said as a time faster"
+	done
+	j=$(sh "$IL" report --json --compare system=O2 --setup setup "$T/neg.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$j" | js 'r["comparisons"][0]["ci_kind"]')" bounded "JSON: still bounded"
+	assert_eq "$(printf '%s' "$j" | js '"%.6g %.6g" % tuple(r["comparisons"][0]["ci"])')" "-0.203546 3.0128" "JSON: its numbers"
+	v=$(printf '%s' "$j" | js 'r["comparisons"][0]["verdict"]')
+	assert_eq "${v%%" setups (setup;"*}" "$want" "JSON: the verdict's words"
+	negrec "$T/neg2.jsonl" 1000000 1000100 999900
+	sh "$IL" report --compare system=O2 --setup setup "$T/neg2.jsonl" >"$T/neg2.out" 2>/dev/null
+	assert_match "$(cat "$T/neg2.out")" "O3 vs O2: 95\\.8% faster, 95% CI from a ratio below zero to 91\\.0% faster \\(the value is not clearly above zero\\), over 3 paired" \
+		"an interval wholly below 1: the difference stands, its lower end in words"
+	sh "$IL" report --speedup --compare system=O3 --setup setup "$T/neg.jsonl" >"$T/neg3.out" 2>/dev/null
+	assert_match "$(cat "$T/neg3.out")" "O2 vs O3: speedup 1\\.393, 95% CI from a ratio below zero to 3\\.013 \\(no difference can be claimed; the baseline is not clearly above zero\\)" \
+		"--speedup: the baseline is the numerator"
+else
+	skip "the statistics programs are not built; run make"
+fi
 done_testing

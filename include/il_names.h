@@ -251,6 +251,8 @@
 #define IL_M_KIND_FAILED "failed"
 #define IL_M_SIGNAL "signal"
 #define IL_M_RECORDS "records"
+/* kind "failed" of a run killed at --timeout: the limit, in seconds */
+#define IL_M_TIMEOUT "timeout"
 /* the plan line: the environment's size, in bytes, of the setup with
  * env_add 0; every setup's is this plus its env_add (--env-base) */
 #define IL_M_ENV_BASE "env_base"

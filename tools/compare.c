@@ -61,7 +61,8 @@ static const struct il_opt opts[] = {
     {.head = "when to stop"},
     {"max-time", 0, IL_OPT_VALUE, "TIME",
      "stop after this long, at the end of a setup's runs\n"
-     "(default 10m; s, m, h suffixes)",
+     "(default 10m; s, m, h suffixes; a run under way is\n"
+     "ended by --timeout only)",
      O_MAX_TIME},
     {.head = "the result"},
     {"estimator", 0, IL_OPT_VALUE, "E",

@@ -297,6 +297,13 @@ pid_t il_spawn(const char *path, char *const argv[], char *const env[], int in, 
 void il_spawn_watch(void);
 void il_spawn_started(pid_t p);
 int il_spawn_reap(pid_t p, volatile sig_atomic_t *stop);
+/* il_spawn_reap with a limit in seconds (0: none): past it the group is
+ * sent SIGTERM, then SIGKILL IL_SPAWN_GRACE seconds later, and *over is
+ * set; tick(ctx, seconds so far), if given, every IL_SPAWN_TICK seconds */
+#define IL_SPAWN_GRACE 5.0
+#define IL_SPAWN_TICK 10.0
+int il_spawn_reap_within(pid_t p, volatile sig_atomic_t *stop, double limit, int *over,
+                         void (*tick)(void *ctx, double waited), void *ctx);
 
 /* ------------------------------------------------------------ hold.c helpers (holdev.c) */
 /* Open one disabled counter of each software-event kind, close-on-exec;

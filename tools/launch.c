@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -711,33 +713,94 @@ il_spawn_started(pid_t p)
     watch(p);
 }
 
+/* A descriptor that polls readable when process p ends, or -1 where
+ * there is none (pidfd_open, Linux 5.3) */
+static int
+pid_fd(pid_t p)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, p, 0);
+#else
+    (void)p;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
 /*
  * Wait for the child p; on the first of our own signals (*stop set by the
- * handler), pass it to the child's group.  When the child has ended, and
- * while its zombie keeps the group's id from being reused, kill whatever
- * is left of its group: its background children must not run into the
- * next run, nor outlive the sweep.
+ * handler), pass it to the child's group.  With a limit (seconds; 0: none),
+ * a child still running at the limit has its group sent SIGTERM, and
+ * SIGKILL IL_SPAWN_GRACE seconds later (*over set); tick (if not NULL) is
+ * called every IL_SPAWN_TICK seconds of the wait with the time so far.
+ * When the child has ended, and while its zombie keeps the group's id from
+ * being reused, kill whatever is left of its group: its background
+ * children must not run into the next run, nor outlive the sweep.
  */
 int
-il_spawn_reap(pid_t p, volatile sig_atomic_t *stop)
+il_spawn_reap_within(pid_t p, volatile sig_atomic_t *stop, double limit, int *over,
+                     void (*tick)(void *ctx, double waited), void *ctx)
 {
     siginfo_t si;
-    int forwarded = 0, status;
+    int forwarded = 0, status, fd = limit > 0 || tick ? pid_fd(p) : -1;
+    /* without a pidfd, a tick alone is not worth polling for (a look
+     * every 20 ms would slow a sweep of short runs): the wait blocks */
+    int timed = limit > 0 || (tick && fd >= 0);
+    double t0 = il_now(), next = limit > 0 ? limit : 0, ticked = 0;
+    int sent = 0; /* 0: nothing, 1: SIGTERM, 2: SIGKILL */
+    if (over)
+        *over = 0;
     for (;;) {
         if (stop && *stop && !forwarded) {
             kill(-p, *stop);
             forwarded = 1;
         }
         memset(&si, 0, sizeof si);
-        if (waitid(P_PID, (id_t)p, &si, WEXITED | WNOWAIT) == 0)
+        int r = waitid(P_PID, (id_t)p, &si, WEXITED | WNOWAIT | (timed ? WNOHANG : 0));
+        if (r == 0 && si.si_pid == p)
             break;
-        if (errno != EINTR)
+        if (r < 0 && errno != EINTR)
             err(1, "waitid");
+        if (!timed)
+            continue;
+        double waited = il_now() - t0;
+        if (tick && fd >= 0 && waited - ticked >= IL_SPAWN_TICK) {
+            ticked = waited;
+            tick(ctx, waited);
+        }
+        if (next > 0 && waited >= next && sent < 2) {
+            /* past the limit: asked to end, then made to */
+            kill(-p, sent ? SIGKILL : SIGTERM);
+            sent++;
+            next = waited + IL_SPAWN_GRACE;
+            if (over)
+                *over = 1;
+        }
+        /* until the child ends, the next tick or the limit, at most */
+        double until = tick && fd >= 0 ? ticked + IL_SPAWN_TICK - waited : 1e9;
+        if (next > 0 && sent < 2 && next - waited < until)
+            until = next - waited;
+        int ms = until <= 0 ? 0 : until > 60 ? 60000 : (int)(until * 1000) + 1;
+        if (fd >= 0) {
+            struct pollfd pf = {.fd = fd, .events = POLLIN};
+            poll(&pf, 1, ms); /* EINTR: a signal of ours, seen above */
+        } else {
+            struct timespec ts = {0, 20 * 1000 * 1000}; /* no pidfd: look every 20 ms */
+            nanosleep(&ts, NULL);
+        }
     }
+    if (fd >= 0)
+        close(fd);
     kill(-p, SIGKILL);
     while (waitpid(p, &status, 0) < 0)
         if (errno != EINTR)
             err(1, "waitpid");
     watch(0);
     return status;
+}
+
+int
+il_spawn_reap(pid_t p, volatile sig_atomic_t *stop)
+{
+    return il_spawn_reap_within(p, stop, 0, NULL, NULL, NULL);
 }

@@ -378,7 +378,9 @@ tally_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
     json_t *sig = json_object_get(j, IL_M_SIGNAL), *st = json_object_get(j, IL_M_STATUS);
     const char *why = json_string_value(json_object_get(j, IL_M_WHY));
     char name[64];
-    if (json_is_integer(sig))
+    if (json_is_number(json_object_get(j, IL_M_TIMEOUT)))
+        snprintf(name, sizeof name, "--timeout");
+    else if (json_is_integer(sig))
         snprintf(name, sizeof name, "SIG%s",
                  sigabbrev_np((int)json_integer_value(sig))
                      ? sigabbrev_np((int)json_integer_value(sig))
@@ -454,6 +456,8 @@ il_failures_words(struct il_buf *b, const char *sys, const struct il_failures *f
         il_buf_printf(b, "%s: ", sys);
     if (!f->failed)
         il_buf_printf(b, "%zu warm-up run%s failed (", w, w == 1 ? "" : "s");
+    else if (f->failed == f->runs && f->runs == 1)
+        il_buf_str(b, "its one run failed (");
     else if (f->failed == f->runs)
         il_buf_printf(b, "every one of its %zu runs failed (", f->runs);
     else

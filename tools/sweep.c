@@ -74,6 +74,8 @@ struct state {
     unsigned char *measured; /* measured[i]: drawn setup i has runs (the summary's count) */
     size_t nmeasured, setups_measured;
     int had_failed; /* the results file held a failed line when resumed */
+    char runid[512];     /* the run under way */
+    const char *current; /* a run gone on for a while, in the progress line's words */
 };
 
 /* Drawn setup i has a run in the results file (--max-time may end a
@@ -242,9 +244,26 @@ progress(struct state *st, int last)
     clock_text(t, el, sizeof el);
     if (st->ran)
         clock_text(t / (double)st->ran * (double)(st->todo - st->ran), eta, sizeof eta);
-    fprintf(stderr, "%s%s: %zu/%zu runs, %zu failed, %s elapsed, ETA %s%s",
+    fprintf(stderr, "%s%s: %zu/%zu runs, %zu failed, %s elapsed, ETA %s%s%s",
             st->tty ? "\r\033[K" : "", st->s->me, st->ran, st->todo, st->failed, el, eta,
-            st->tty ? (last ? "\n" : "") : "\n");
+            st->current ? st->current : "", st->tty ? (last ? "\n" : "") : "\n");
+}
+
+/* A run that has gone on for a while: the progress line names it, so that
+ * one that hangs is seen (every IL_SPAWN_TICK seconds of it). */
+static void
+running(void *ctx, double waited)
+{
+    struct state *st = ctx;
+    char el[32], what[700];
+    clock_text(waited, el, sizeof el);
+    snprintf(what, sizeof what, "; run %s running for %s", st->runid, el);
+    if (st->s->timeout > 0)
+        snprintf(what + strlen(what), sizeof what - strlen(what), " (--timeout %g s)",
+                 st->s->timeout);
+    st->current = what;
+    progress(st, 0);
+    st->current = NULL;
 }
 
 /* ------------------------------------------------------------ ending */
@@ -534,7 +553,9 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     if (p < 0)
         err(1, "run %s: cannot execute %s", runid, path);
     il_spawn_started(p);
-    int status = il_spawn_reap(p, &stop_sig);
+    int over;
+    snprintf(st->runid, sizeof st->runid, "%s", runid);
+    int status = il_spawn_reap_within(p, &stop_sig, s->timeout, &over, running, st);
     if (stop_sig)
         interrupted(st); /* the run is discarded: the signal disturbed it */
 
@@ -561,9 +582,16 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
         copy_through(st->err_fd, 2);
     }
 
-    int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    int ok = !over && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     char what[256] = "";
-    if (!ok && WIFEXITED(status))
+    if (over)
+        /* whatever it did when told to end, it ran past the limit */
+        snprintf(what, sizeof what, "ran past --timeout %g s and was %s", s->timeout,
+                 WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL
+                     ? "killed (SIGTERM, then SIGKILL)"
+                 : WIFSIGNALED(status) ? "killed (SIGTERM)"
+                                       : "stopped (SIGTERM)");
+    else if (!ok && WIFEXITED(status))
         snprintf(what, sizeof what, "ended with status %d%s", WEXITSTATUS(status),
                  WEXITSTATUS(status) == 127 && s->c.strict
                      ? " (if the library stopped it, for a problem it names below: fix that, "
@@ -620,6 +648,8 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             l, WIFSIGNALED(status) ? IL_M_SIGNAL : IL_M_STATUS,
             json_integer(WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status)));
         json_object_set_new(l, IL_M_RECORDS, json_integer((json_int_t)count_lines(st->buf, n)));
+        if (over)
+            json_object_set_new(l, IL_M_TIMEOUT, json_real(s->timeout));
         char *text = json_dumps(l, JSON_COMPACT | JSON_PRESERVE_ORDER);
         json_decref(l);
         if (!text)
@@ -1213,6 +1243,15 @@ il_sweep_summary(const struct il_sweep *s, const struct il_ending *e, FILE *f)
         il_verdict(f, s, rep, e);
     else
         fprintf(stderr, "%s: no summary: %s\n", s->me, failed);
+    /* the runs that failed are said all the same (in the summary, when
+     * there is one) */
+    for (size_t k = 0; !rep && e->failures && k < s->nsys; k++) {
+        struct il_buf b = {0};
+        il_failures_words(&b, s->sys[k].name, &e->failures[k]);
+        if (b.n)
+            fprintf(stderr, "%s: %s\n", s->me, b.p);
+        il_buf_free(&b);
+    }
     return rep;
 }
 

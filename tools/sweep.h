@@ -68,6 +68,7 @@ struct il_sweep {
     int per_launch;        /* a run is the records of one launch (report --per launch) */
     double until;          /* 0: no --until */
     double max_time;       /* seconds; 0: no --max-time */
+    double timeout;        /* --timeout: a run's limit, seconds; 0: none */
     const char *subtract;  /* a system whose time is subtracted (compare's shell alone) */
     int compare;           /* interloper compare's: its defaults and its results file */
     unsigned long long max_runs;

@@ -343,6 +343,7 @@ enum {
     O_EXPECT_OUTPUT,
     O_NO_CHECK_OUTPUT,
     O_KEEP_GOING,
+    O_TIMEOUT,
     O_NO_HOLD,
     O_BENCH,
     O_UNTIL,
@@ -428,6 +429,11 @@ const struct il_opt il_sweep_opts[] = {
     {"keep-going", 0, IL_OPT_FLAG, NULL, "go on after a run that fails (default: stop); the\n"
      "summary says how many failed",
      O_KEEP_GOING},
+    {"timeout", 0, IL_OPT_VALUE, "TIME",
+     "kill a run still running after TIME (s, m, h suffixes):\n"
+     "SIGTERM to its group, SIGKILL 5 s later; it fails\n"
+     "(default: no limit)",
+     O_TIMEOUT},
     {.incl = il_setup_opts},
     {"no-strict", 0, IL_OPT_FLAG, NULL,
      "let runs go on past the library's problems (default:\n"
@@ -637,6 +643,9 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
         break;
     case O_KEEP_GOING:
         s->keep_going = 1;
+        break;
+    case O_TIMEOUT:
+        s->timeout = il_arg_seconds(p, v, 0, 1e9, "expected a time such as 90s, 10m or 2h");
         break;
     case O_NO_HOLD:
         s->hold = 0;

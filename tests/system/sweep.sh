@@ -252,6 +252,41 @@ assert_eq "$?" 1 "status"
 assert_eq "$(rj fail2.jsonl '[x["exit"]["status"] for x in r]')" '[3, 3, 3]' "every run kept, its status in the record"
 assert_eq "$(rj fail2.jsonl 'm[-1]["sweep"]["failed"]')" 3 "counted"
 
+try "--timeout: a run that hangs is killed with its group, written failed naming the limit (outside12 F14)"
+# B hangs (a sleep of its own, in its process group); A ends at once.  The
+# limit is 3 s so that A's runs end within it on a loaded machine; nothing
+# here asserts a duration.
+mkdir -p bin/H bin/G
+printf '#!/bin/sh\nexit 0\n' >bin/H/p
+printf '#!/bin/sh\nsleep 6543\n' >bin/G/p
+chmod +x bin/H/p bin/G/p
+il sweep -q --seed 1 --reps 1 --timeout 3 --system A=bin/H/p --system B=bin/G/p --output hang.jsonl 2>err
+assert_eq "$?" 1 "status: the sweep stops"
+assert_eq "$(grep -c '' err):$(head -n 1 err)" \
+	"1:interloper sweep: run B/e0/r1 ran past --timeout 3 s and was killed (SIGTERM); stopping (--keep-going goes on)" \
+	"one line naming the run and the limit"
+assert_eq "$(rj hang.jsonl '[(x["run"], x["timeout"], x["signal"]) for x in m if x.get("kind") == "failed"]')" \
+	'[["B/e0/r1", 3.0, 15]]' "the failed line: the run, the limit, the signal"
+assert_eq "$(rj hang.jsonl 'm[-1]["sweep"]["stopped"]')" "a run failed" "the end line"
+assert_eq "$(pgrep -f 'sleep 6543' | wc -l)" 0 "the run's group is gone with it"
+# a program that ignores SIGTERM (so does its sleep): SIGKILL after the grace
+printf '#!/bin/sh\ntrap "" TERM\nsleep 6543\n' >bin/G/p
+il sweep --keep-going --seed 1 --reps 1 --timeout 3 --system A=bin/H/p --system B=bin/G/p \
+	--output hang2.jsonl 2>err
+assert_eq "$?" 1 "--keep-going: status"
+assert_eq "$(rj hang2.jsonl '[(x["run"], x["signal"], x["why"]) for x in m if x.get("kind") == "failed"]')" \
+	'[["B/e0/r1", 9, "ran past --timeout 3 s and was killed (SIGTERM, then SIGKILL)"]]' "SIGTERM ignored: SIGKILL"
+assert_eq "$(rj hang2.jsonl 'len([x for x in r if x["labels"]["system"] == "A"])')" 1 "--keep-going: A's run ran"
+assert_eq "$(grep 'B: ' err)" "interloper sweep: B: its one run failed (--timeout)" "said without a summary (B has no run left)"
+assert_eq "$(pgrep -f 'sleep 6543' | wc -l)" 0 "nothing left running"
+il compare -q --seed 1 --setups 1 -r 1 -w 0 --max-runs 2 --until 0.0001 --timeout 3 -o hang3.jsonl \
+	bin/H/p bin/G/p >out 2>err
+assert_eq "$?:$(rj hang3.jsonl '[x["timeout"] for x in m if x.get("kind") == "failed"]')" "1:[3.0]" "compare takes it too"
+il sweep -q --seed 1 --timeout 0 --system A=bin/H/p --output x.jsonl 2>err
+assert_eq "$?:$(cat err)" "1:interloper sweep: --timeout 0: expected a time such as 90s, 10m or 2h" "0 refused"
+il sweep -q --seed 1 --timeout 5x --system A=bin/H/p --output x.jsonl 2>err
+assert_match "$(cat err)" "^interloper sweep: --timeout 5x: expected a time" "a bad unit refused"
+
 try "--warmup N: first N runs of each system in each setup, labelled warmup"
 il sweep -q --seed 6 --reps 2 --warmup 2 --env-add 0,64 --system A=bin/A/prog --system B=bin/B/prog \
 	--output warm.jsonl -- hello

@@ -21,6 +21,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,6 +354,10 @@ main(int argc, char **argv)
         if (rep && (o.x.json || o.x.markdown || o.x.csv))
             il_compare_export(&o.x, &s, rep, &e);
         json_decref(rep);
+        /* a summary whose reader went away (| head, SIGPIPE taken as an
+         * interruption): ended as the signal would have, the links gone */
+        if ((fflush(stdout) != 0 || ferror(stdout)) && errno == EPIPE)
+            rc = 128 + SIGPIPE;
     }
     json_decref(e.machine);
     return rc;

@@ -464,6 +464,7 @@ interrupted(struct state *st)
     snprintf(why, sizeof why, "interrupted by %s",
              sig == SIGINT    ? "SIGINT"
              : sig == SIGTERM ? "SIGTERM"
+             : sig == SIGPIPE ? "SIGPIPE"
                               : "SIGHUP");
     progress(st, 1);
     end_line(st, why);
@@ -1383,6 +1384,11 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    /* the reader of --show-output's copies or of the progress lines gone
+     * (| head): an interruption, ended as the others are (the spec
+     * directory, compare's links removed), not a death by the signal;
+     * a measured program's SIGPIPE is its own (the default again at exec) */
+    sigaction(SIGPIPE, &sa, NULL);
 
     json_t *line = il_meta_plan_line(s, identity, st.id, &st.plan);
     json_object_set_new(line, IL_M_ENV_NAMES, env_names(&st.env));

@@ -100,6 +100,29 @@ il compare -q -n --seed 3 bin/A/probe bin/BB/probe -- busy 1 >out 2>err
 assert_eq "$?:$(find . -name 'interloper-compare.*' | wc -l)" "0:0" "ended: no links left"
 assert_match "$(tail -n 1 out)" "/interloper-compare\.[^/]+/[0-9]_*/probe busy 1" "the plan names the links"
 
+try "--show-output into a reader that goes away: interrupted, no links left (outside12 F11)"
+# each run copies /etc/services through; head takes one line and goes, and
+# the next copy meets a pipe with no reader
+mkdir -p bin/S bin/SS
+printf '#!/bin/sh\ncat /etc/services\n' >bin/S/p
+cp bin/S/p bin/SS/p
+chmod +x bin/S/p bin/SS/p
+{
+	il compare --show-output --seed 1 --setups 2 -r 2 -w 0 --max-runs 8 --until 0.0001 -o sp.jsonl \
+		bin/S/p bin/SS/p 2>err
+	echo $? >rc
+} | head -n 1 >out
+assert_eq "$(cat rc):$(wc -l <out | tr -d ' '):$(find . -name 'interloper-compare.*' | wc -l)" "141:1:0" \
+	"status 128 + SIGPIPE, a line read, no links left"
+assert_match "$(tail -n 1 err)" "^interloper compare: interrupted after [0-9]+ of 8 runs; rerun the same command to resume$" "said as an interruption"
+assert_eq "$(rj sp.jsonl 'm[-1]["sweep"]["stopped"]')" "interrupted by SIGPIPE" "the end line"
+# the summary alone into a reader already gone: the status says so
+{
+	il compare -q --seed 1 --setups 2 -r 1 -w 0 --max-runs 4 --until 0.0001 -o sq.jsonl bin/S/p bin/SS/p
+	echo $? >rc
+} | true
+assert_eq "$(cat rc):$(find . -name 'interloper-compare.*' | wc -l)" "141:0" "a summary nobody reads: 141, no links left"
+
 try "--prepare runs before each run, unmeasured; one that fails stops it in one line"
 il compare -q --seed 4 --setups 1 -r 1 -w 0 --max-runs 2 -o p.jsonl --prepare "echo x >>$T/prep.log" \
 	bin/A/probe bin/BB/probe -- hello >out 2>err
@@ -130,7 +153,7 @@ assert_eq "$?:$(cat err)" "1:interloper compare: --export-json nodir/x.json: the
 mkdir adir
 il compare --export-csv adir bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper compare: --export-csv adir: a directory" "an export path that is a directory"
-assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 8 "no results file left by a refused comparison"
+assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 10 "no results file left by a refused comparison"
 
 try "--help states compare's own defaults, in the option lines, and no option of the sweep's alone"
 # newuser11 F8: sweep's defaults in the lines, compare's in a footer, and

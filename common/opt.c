@@ -252,6 +252,11 @@ il_opt_next(struct il_optp *p)
     if (o->arg == IL_OPT_VALUE) {
         if (inl)
             p->val = inl;
+        else if (p->i < p->argc && !strcmp(p->argv[p->i], "--"))
+            /* the end of the options, never a value: -o -- ./prog would
+             * write a file named -- and run nothing under the option */
+            il_opt_usage(c, "%s: expected a value%s%s, found -- (the end of the options)",
+                         p->spelled, o->meta ? ", " : "", o->meta ? o->meta : "");
         else if (p->i < p->argc)
             p->val = p->argv[p->i++];
         else

@@ -32,6 +32,22 @@ assert_eq "$?:$(cat err)" "1:interloper record summary: unknown option --bogus; 
 assert_eq "$?:$(cat err)" "1:interloper record label: --output: expected a value, OUT; see interloper record label --help" \
 	"record label --output"
 
+try "an option's value is never the -- that ends the options: refused in one line, nothing run (outside12 F10)"
+# run -o -- ./prog wrote a file named -- and ran the program unlabelled
+"$B/libexec/interloper-run" -e task-clock -o -- /bin/true >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper run: -o: expected a value, FILE, found -- (the end of the options); see interloper run --help" "run -o --"
+assert_true "no file named --" [ ! -e ./-- ]
+"$B/libexec/interloper-run" --output -- /bin/true >out 2>err
+assert_match "$?:$(cat err)" "^1:interloper run: --output: expected a value, FILE, found -- " "run --output --"
+"$B/libexec/interloper-sweep" --system A=/bin/true --output -- >out 2>err
+assert_match "$?:$(cat err)" "^1:interloper sweep: --output: expected a value, FILE, found -- " "sweep"
+"$B/libexec/interloper-report" --metric -- x.jsonl >out 2>err
+assert_match "$?:$(cat err)" "^1:interloper report: --metric: expected a value, NAME, found -- " "report"
+"$B/libexec/interloper-record" label --output -- >out 2>err
+assert_match "$?:$(cat err)" "^1:interloper record label: --output: expected a value, OUT, found -- " "an operation"
+"$B/libexec/interloper-run" -q -e task-clock --output=-- /bin/true >out 2>err
+assert_eq "$?:$(grep -c '"schema"' ./--)" "0:1" "a value written in its option's word is the user's: --output=-- is a file"
+
 try "each man page's SYNOPSIS and option list name exactly its command's options"
 python3 - "$B" "$TOP" <<'PY' >mandiff.txt
 import os, re, subprocess, sys

@@ -76,18 +76,19 @@ export_json(const char *path, const struct il_sweep *s, json_t *rep, const struc
         json_t *why = json_object();
         for (size_t c = 0; fk && c < fk->ncause; c++)
             if (fk->cause[c].n)
-                json_object_set_new(why, fk->cause[c].name, json_integer((json_int_t)fk->cause[c].n));
-        json_array_append_new(
-            sys, json_pack("{s:s,s:s?,s:I,s:I,s:o}", "name", s->sys[k].name, "command",
-                           e->commands ? e->commands[k] : NULL, "failed",
-                           (json_int_t)(fk ? fk->failed : 0), "warm_up_failed",
-                           (json_int_t)(fk ? fk->warm_failed : 0), "failed_why", why));
+                json_object_set_new(why, fk->cause[c].name,
+                                    json_integer((json_int_t)fk->cause[c].n));
+        json_array_append_new(sys,
+                              json_pack("{s:s,s:s?,s:I,s:I,s:o}", "name", s->sys[k].name, "command",
+                                        e->commands ? e->commands[k] : NULL, "failed",
+                                        (json_int_t)(fk ? fk->failed : 0), "warmup_failed",
+                                        (json_int_t)(fk ? fk->warm_failed : 0), "failed_why", why));
     }
-    json_t *o =
-        json_pack("{s:s,s:I,s:s,s:O?,s:s,s:f,s:I,s:I,s:o,s:s,s:O}", "schema", IL_COMPARE_SCHEMA,
-                  "seed", (json_int_t)s->d.seed, "plan", e->plan, "machine", e->machine, "stopped",
-                  e->stopped, "seconds", e->seconds, "runs", (json_int_t)e->runs, "setups",
-                  (json_int_t)e->setups, "systems", sys, "records", s->output, "report", rep);
+    json_t *o = json_pack(
+        "{s:s,s:I,s:s,s:O?,s:s,s:f,s:I,s:I,s:I,s:o,s:s,s:O}", "schema", IL_COMPARE_SCHEMA, "seed",
+        (json_int_t)s->d.seed, "plan", e->plan, "machine", e->machine, "stopped", e->stopped,
+        "seconds", e->seconds, "runs", (json_int_t)e->runs, "warmup_runs", (json_int_t)e->warmups,
+        "setups", (json_int_t)e->setups, "systems", sys, "records", s->output, "report", rep);
     char *tmp;
     FILE *f = open_tmp(path, &tmp);
     if (json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
@@ -172,9 +173,11 @@ export_markdown(const char *path, const struct il_sweep *s, json_t *rep, const s
             fprintf(f, "- %s\n", b.p);
         il_buf_free(&b);
     }
-    fprintf(f, "\n%s; %s %s, %zu runs in %zu setups, %.1f s; seed %u, plan %s, machine %s.\n",
+    fprintf(f,
+            "\n%s; %s %s, %zu runs in %zu setups (and %zu warm-up runs, left out), %.1f s; seed "
+            "%u, plan %s, machine %s.\n",
             e->stopped, il_json_str(rep, IL_R_METRIC), il_json_str(rep, IL_R_ESTIMATOR), e->runs,
-            e->setups, e->seconds, s->d.seed, e->plan,
+            e->setups, e->warmups, e->seconds, s->d.seed, e->plan,
             il_json_str(e->machine, IL_F_HOST) ? il_json_str(e->machine, IL_F_HOST) : "?");
     close_tmp(f, path, tmp);
 }

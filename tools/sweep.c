@@ -65,6 +65,7 @@ struct state {
     char ref_sha[65], ref_run[IL_PATH_MAX + 600];
     unsigned long long ref_bytes;
     size_t planned, skipped, todo, ran, failed;
+    size_t warm; /* warm-up runs of those ran and skipped */
     double t0, shown;
     double snapped; /* when the last machine snapshot was taken */
     int tty;
@@ -73,7 +74,7 @@ struct state {
     size_t bufcap;
     unsigned char *measured; /* measured[i]: drawn setup i has runs (the summary's count) */
     size_t nmeasured, setups_measured;
-    int had_failed; /* the results file held a failed line when resumed */
+    int had_failed;      /* the results file held a failed line when resumed */
     char runid[512];     /* the run under way */
     const char *current; /* a run gone on for a while, in the progress line's words */
 };
@@ -668,6 +669,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     if (n && il_write_full(st->res_fd, st->buf, n) < 0)
         err(1, "cannot append to %s", s->output);
     st->ran++;
+    st->warm += r->warm;
     measured(st, r->setup);
     if (what[0]) {
         st->failed++;
@@ -1105,6 +1107,7 @@ batches(struct state *st, struct il_run *runs, size_t nruns, struct stop *sp)
             int there = il_launch_state(&st->done, runid);
             if (there > 0) {
                 st->skipped++;
+                st->warm += runs[i].warm;
                 measured(st, runs[i].setup);
             } else
                 todo++;
@@ -1421,7 +1424,8 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
     e->me = s->me;
     e->stopped = words;
     e->seconds = il_now() - st.t0;
-    e->runs = st.ran + st.skipped;
+    e->runs = st.ran + st.skipped - st.warm;
+    e->warmups = st.warm;
     e->setups = st.setups_measured;
     e->plan = st.id;
     e->machine = machine;

@@ -250,14 +250,16 @@ struct il_ending;
 int il_sweep_execute(struct il_sweep *s, struct il_ending *e);
 /* How a sweep ended, for the summary. */
 struct il_ending {
-    const char *me;              /* "interloper sweep" */
-    const char *stopped;         /* why it stopped, in words */
-    double seconds;              /* how long it ran */
-    size_t runs, setups;         /* runs measured (all of the results file's), setups with runs */
-    const char *plan;            /* the plan's id */
-    json_t *machine;             /* il_machine()'s, at the start */
-    const char *const *commands; /* each system's command, or NULL */
-    const char *note;            /* a line on what was measured, or NULL */
+    const char *me;               /* "interloper sweep" */
+    const char *stopped;          /* why it stopped, in words */
+    double seconds;               /* how long it ran */
+    size_t runs;                  /* runs measured (all of the results file's), warm-ups apart */
+    size_t setups;                /* setups with runs */
+    size_t warmups;               /* warm-up runs (all of the results file's) */
+    const char *plan;             /* the plan's id */
+    json_t *machine;              /* il_machine()'s, at the start */
+    const char *const *commands;  /* each system's command, or NULL */
+    const char *note;             /* a line on what was measured, or NULL */
     struct il_failures *failures; /* each system's failed runs, or NULL: none */
 };
 /* A string or number of a report's JSON object (NULL, NAN when absent). */

@@ -426,7 +426,8 @@ const struct il_opt il_sweep_opts[] = {
      O_EXPECT_OUTPUT},
     {"no-check-output", 0, IL_OPT_FLAG, NULL, "do not check that all runs write the same stdout",
      O_NO_CHECK_OUTPUT},
-    {"keep-going", 0, IL_OPT_FLAG, NULL, "go on after a run that fails (default: stop); the\n"
+    {"keep-going", 0, IL_OPT_FLAG, NULL,
+     "go on after a run that fails (default: stop); the\n"
      "summary says how many failed",
      O_KEEP_GOING},
     {"timeout", 0, IL_OPT_VALUE, "TIME",

@@ -303,11 +303,16 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
                                     "for one)",
                                     s->c.events)
                      : il_xstrdup("");
-    il_buf_printf(&b, "\n%s: %s%s, %s \u00b1 sd of the runs, %zu runs in %zu setups\n", e->me,
+    il_buf_printf(&b, "\n%s: %s%s, %s \u00b1 sd of the runs, %zu runs in %zu setups", e->me,
                   il_json_str(rep, IL_R_METRIC), dflt,
                   estimator_words(il_json_str(rep, IL_R_ESTIMATOR), ew, sizeof ew), e->runs,
                   e->setups);
     free(dflt);
+    /* the warm-up runs are not in the numbers: counted apart */
+    if (e->warmups)
+        il_buf_printf(&b, " (and %zu warm-up run%s, left out)", e->warmups,
+                      e->warmups == 1 ? "" : "s");
+    il_buf_str(&b, "\n");
     json_array_foreach(groups, i, g)
     {
         json_t *lab = json_object_get(g, IL_R_LABELS);

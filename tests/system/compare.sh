@@ -72,11 +72,17 @@ words="$fm of 6 runs failed (SIGSEGV), left out"
 [ "$fw" -gt 0 ] && words="$words; and $fw warm-up run$([ "$fw" -gt 1 ] && echo s)"
 [ "$fm" -eq 0 ] && words="$fw warm-up run$([ "$fw" -gt 1 ] && echo s) failed (SIGSEGV)"
 assert_eq "$(grep 'failed' out)" "  b: $words" "the summary's line"
+assert_eq "$(grep 'sd of the runs' out)" \
+	"interloper compare: wall, mean ± sd of the runs, 12 runs in 2 setups (and 4 warm-up runs, left out)" \
+	"the header counts the measured runs, the warm-ups apart (outside12 F7)"
+assert_eq "$(python3 -c 'import json; j = json.load(open("k.json")); print(j["runs"], j["warmup_runs"], j["setups"])')" \
+	"12 4 2" "--export-json: runs, warmup_runs, setups"
+assert_match "$(tail -n 1 k.md)" ", 12 runs in 2 setups \(and 4 warm-up runs, left out\), " "--export-markdown: the same counts"
 assert_eq "$(grep -c '^  a: ' out)" 0 "no line for the command whose runs all ran"
 assert_eq "$(grep '^- b:' k.md)" "- b: $words" "--export-markdown"
 assert_eq "$(python3 -c 'import csv; r = list(csv.DictReader(open("k.csv"))); print([(x["system"], x["failed"], x["failed_why"]) for x in r])')" \
 	"[('a', '0', ''), ('b', '$fm', '$words')]" "--export-csv: failed, failed_why"
-assert_eq "$(python3 -c 'import json; j = json.load(open("k.json")); print([(s["name"], s["failed"], s["warm_up_failed"], s["failed_why"]) for s in j["systems"]])')" \
+assert_eq "$(python3 -c 'import json; j = json.load(open("k.json")); print([(s["name"], s["failed"], s["warmup_failed"], s["failed_why"]) for s in j["systems"]])')" \
 	"[('a', 0, 0, {}), ('b', $fm, $fw, {'SIGSEGV': 3})]" "--export-json: each system's failed runs"
 # resumed: the three failed runs retried (counts 8, 9, 10): the second
 # fails again, the others are no longer failed (a run's last launch decides)

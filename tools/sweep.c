@@ -122,18 +122,24 @@ cmp_u64(const void *a, const void *b)
 static void
 design_update(struct state *st)
 {
+    static struct il_design_pick pick;
     struct il_sweep *s = st->s;
-    s->setup_design[0] = 0;
+    s->pick = &pick;
+    pick.use[0] = pick.fallback[0] = 0;
     if (s->d.aslr)
         return;
     static const char *const name[4] = {IL_L_ENV_ADD, IL_L_LAYOUT, IL_L_STACK_OFFSET,
                                         IL_L_HEAP_OFFSET};
-    size_t k = 0, nd[4] = {0};
+    /* the setups the report will read: those measured here, or, where this
+     * process runs a part of the plan (--runs, a shard), every one drawn
+     * (review12e: the summary of a --runs rerun reads the whole file) */
+    int part = s->runs_file || s->shard_n;
+    size_t n = part ? st->plan.drawn : st->nmeasured, k = 0, nd[4] = {0};
     unsigned long long *v[4];
     for (int f = 0; f < 4; f++)
-        v[f] = il_xcalloc(st->nmeasured + 1, sizeof *v[f]);
-    for (size_t i = 0; i < st->nmeasured; i++) {
-        if (!st->measured[i])
+        v[f] = il_xcalloc(n + 1, sizeof *v[f]);
+    for (size_t i = 0; i < n; i++) {
+        if (!part && !st->measured[i])
             continue;
         unsigned long long env, stack, heap;
         long lay;
@@ -153,10 +159,12 @@ design_update(struct state *st)
     if (nv != 2)
         return;
     int a = vary[0], b = vary[1], u = nd[a] <= nd[b] ? a : b;
+    if (nd[u] < k)
+        snprintf(pick.fallback, sizeof pick.fallback, "%s", name[u]);
     if (k + 1 > nd[a] + nd[b])
-        snprintf(s->setup_design, sizeof s->setup_design, "%s,%s", name[a], name[b]);
-    else if (nd[u] < k)
-        snprintf(s->setup_design, sizeof s->setup_design, "%s", name[u]);
+        snprintf(pick.use, sizeof pick.use, "%s,%s", name[a], name[b]);
+    else
+        memcpy(pick.use, pick.fallback, sizeof pick.use);
 }
 
 /* ------------------------------------------------------------ resume */

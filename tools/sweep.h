@@ -64,7 +64,12 @@ struct il_sweep {
     char input_sha[65], expect_sha[65];
     int check_output, show_output, keep_going, hold;
     const char *estimator; /* the report's --estimator for --until and the summary; NULL: mean */
-    char setup_design[64]; /* the report's --setup for the setups measured so far; "": setup */
+    /* the report's --setup for the setups measured so far, and the one
+     * it falls back to where the first has too few cells (sweep.c,
+     * design_update); NULL or "": setup */
+    struct il_design_pick {
+        char use[64], fallback[64];
+    } *pick;
     int per_launch;        /* a run is the records of one launch (report --per launch) */
     double until;          /* 0: no --until */
     double max_time;       /* seconds; 0: no --max-time */

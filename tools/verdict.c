@@ -70,7 +70,8 @@ report_args(const struct il_sweep *s, char **argv, char words[IL_REPORT_WORDS][I
     char *cmp = words[0], *sub = words[1], *setup = words[2];
     /* the setups' design, as the setups measured so far allow it
      * (sweep.c, design_update) */
-    snprintf(setup, IL_REPORT_WORD, "%s", s->setup_design[0] ? s->setup_design : IL_L_SETUP);
+    snprintf(setup, IL_REPORT_WORD, "%s",
+             s->pick && s->pick->use[0] ? s->pick->use : IL_L_SETUP);
     snprintf(cmp, IL_REPORT_WORD, "%s=%s", IL_L_SYSTEM, s->d.sys[0]);
     argv[k++] = "--metric";
     argv[k++] = (char *)s->metric;
@@ -101,8 +102,25 @@ report_args(const struct il_sweep *s, char **argv, char words[IL_REPORT_WORDS][I
     return k;
 }
 
+static json_t *report_once(const struct il_sweep *s, char *why, size_t whysz);
+
+/* The report with the sweep's design; where the crossed model finds too
+ * few cells in the file (failed runs left out, setups of a batch an
+ * interruption cut short: review12e), again with the design it falls
+ * back to, which the summary then names. */
 json_t *
 il_sweep_report(const struct il_sweep *s, char *why, size_t whysz)
+{
+    json_t *r = report_once(s, why, whysz);
+    if (!r && s->pick && strcmp(s->pick->use, s->pick->fallback) && strstr(why, "too few cells")) {
+        memcpy(s->pick->use, s->pick->fallback, sizeof s->pick->use);
+        r = report_once(s, why, whysz);
+    }
+    return r;
+}
+
+static json_t *
+report_once(const struct il_sweep *s, char *why, size_t whysz)
 {
     char *prog = report_path(), words[IL_REPORT_WORDS][IL_REPORT_WORD];
     char *argv[IL_REPORT_ARGS + 3];

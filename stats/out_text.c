@@ -306,13 +306,19 @@ assumption(FILE *fp, const struct il_report *r, int md)
                 "(setups - 1 df); it assumes the setups are independent draws from the "
                 "setups they stand for\n",
                 pre, o->est.name, o->d_label[0]);
-        /* a comparison whose sides share no setup is not paired */
-        for (size_t i = 0; i < r->ncmp; i++)
-            if (r->cmp[i].paired == 0 && !r->cmp[i].few)
+        /* a comparison whose sides share no setup is not paired; with
+         * --by, named with its group as its verdict is (outside12 F2) */
+        for (size_t i = 0; i < r->ncmp; i++) {
+            const struct il_cmp *c = &r->cmp[i];
+            int all = strcmp(c->unit, "all") == 0;
+            if (c->paired == 0 && !c->few)
                 fprintf(fp,
-                        "%sinterval of %s: no setup was measured on both sides, so the setups of "
-                        "the two sides are compared unpaired, by their %s (Fieller, Welch df)\n",
-                        pre, il_str(&r->d.st, r->gs.g[r->cmp[i].g].key[r->cmp_pos]), o->est.name);
+                        "%sinterval of %s%s%s%s: no setup was measured on both sides, so the "
+                        "setups of the two sides are compared unpaired, by their %s (Fieller, "
+                        "Welch df)\n",
+                        pre, il_str(&r->d.st, r->gs.g[c->g].key[r->cmp_pos]), all ? "" : " (",
+                        all ? "" : c->unit, all ? "" : ")", o->est.name);
+        }
     }
 }
 

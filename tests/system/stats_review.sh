@@ -47,6 +47,16 @@ gen '[({"system": s, "setup": str(u)}, int(1000 * (1.1 if s == "B" else 1) + ran
 rep --compare system=A --setup setup nosh.jsonl >nosh.out 2>nosh.err
 assert_match "$(cat nosh.out)" "interval of B: no setup was measured on both sides, so the setups of the two sides are compared unpaired" "the note"
 assert_match "$(cat nosh.err)" "9 setups have only one side .*0 are paired" "the warning"
+# with --by, the note names the group it is about, as its verdict does
+# (outside12 F2: "interval of O3" under a table of 25 benchmarks); here
+# bench p shares no setup, bench q every one
+gen '([({"bench": "p", "system": s, "setup": str(u)}, int(1000 * (1.1 if s == "B" else 1) + random.randint(0, 30)))
+       for s in "AB" for u in (range(4) if s == "A" else range(4, 9)) for r in range(3)] +
+      [({"bench": "q", "system": s, "setup": str(u)}, int(1000 * (1.1 if s == "B" else 1) + random.randint(0, 30)))
+       for s in "AB" for u in range(4) for r in range(3)])' >nosh2.jsonl
+rep --by bench --compare system=A --setup setup nosh2.jsonl >nosh2.out 2>/dev/null
+assert_match "$(cat nosh2.out)" "interval of B \\(bench=p\\): no setup was measured on both sides" "--by: the note names its group"
+assert_eq "$(grep -c 'no setup was measured on both sides' nosh2.out)" 1 "only for it"
 
 try "a verdict keeps the digits of a change too small for one decimal, and its ends apart"
 # counters near 2.5e12 with a CV of 1e-9: B is higher by 3.5e-9

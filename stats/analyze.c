@@ -260,6 +260,15 @@ count_others(struct il_report *r)
 static void
 warn_groups(const struct il_report *r)
 {
+    /* [first-run]'s advice: only what applies to the records (outside12
+     * F8: compare's records, whose warm-up run was already left out, were
+     * told to add one) */
+    enum il_wkind first = IL_W_FIRST_NOREP;
+    for (size_t i = 0; i < r->d.nkeys; i++)
+        if (strcmp(r->d.keys[i], IL_L_REP) == 0)
+            first = IL_W_FIRST;
+    if (r->d.warmup)
+        first = r->o->sel.include_warmup ? IL_W_FIRST_INCL : IL_W_FIRST_WARM;
     for (size_t g = 0; g < r->gs.ng; g++) {
         const struct il_group *gr = &r->gs.g[g];
         const struct il_diag *dg = &r->diag[g];
@@ -268,7 +277,7 @@ warn_groups(const struct il_report *r)
         if (dg->outliers && !r->o->nlevels)
             il_warn_item(IL_W_OUTLIERS, r->gname[g], dg->outliers, gr->n);
         if (dg->first_special)
-            il_warn_item(IL_W_FIRST, r->gname[g], dg->first_z);
+            il_warn_item(first, r->gname[g], dg->first_z);
         if (dg->has_lb && dg->lb_p < 0.05 && r->o->design == IL_D_FLAT)
             il_warn_item(IL_W_DEPENDENT, r->gname[g], dg->lb_p, dg->acf[0]);
         /* A floor with a heavy upper tail (Kelly's skewness). */

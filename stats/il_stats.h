@@ -84,6 +84,9 @@ enum il_wkind {
     IL_W_FEW,             /* items: group, n */
     IL_W_OUTLIERS,        /* items: group, k, n */
     IL_W_FIRST,           /* items: group, z */
+    IL_W_FIRST_NOREP,     /* the same, where no record has a rep label */
+    IL_W_FIRST_WARM,      /* the same, where warm-up runs were left out */
+    IL_W_FIRST_INCL,      /* the same, where --include-warmup kept them */
     IL_W_DEPENDENT,       /* items: group, p, acf1 */
     IL_W_NOBASE,          /* items: group; then "label=baseline" */
     IL_W_UNPAIRED,        /* comparison, unpaired, paired */

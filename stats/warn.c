@@ -52,6 +52,21 @@ static const struct wdef defs[IL_W_COUNT] = {
     [IL_W_FIRST] = {"first-run", "%s (modified z = %.1f)", "the first run differs from the rest",
                     "it is kept: add a warm-up run, or leave such runs out with --where "
                     "LABEL!=VALUE (e.g. --where rep!=1)"},
+    /* the same, with only the advice that applies (outside12 F8) */
+    [IL_W_FIRST_NOREP] = {"first-run", "%s (modified z = %.1f)",
+                          "the first run differs from the rest",
+                          "it is kept: add a warm-up run (one labelled warmup=1 is left out), "
+                          "or leave such runs out with --where LABEL!=VALUE on a label that "
+                          "marks them"},
+    [IL_W_FIRST_WARM] = {"first-run", "%s (modified z = %.1f)",
+                         "the first run differs from the rest",
+                         "it is kept: warm-up runs were already left out before it, so more "
+                         "of them may be needed, or it was disturbed (other load, a frequency "
+                         "change)"},
+    [IL_W_FIRST_INCL] = {"first-run", "%s (modified z = %.1f)",
+                         "the first run differs from the rest",
+                         "it is kept: it may be a warm-up run, kept by --include-warmup; "
+                         "without it they are left out"},
     [IL_W_DEPENDENT] = {"dependent", "%s (Ljung-Box p = %.2g, lag-1 autocorrelation %.2f)",
                         "successive runs are correlated",
                         "the interval assumes independent runs and may be too narrow: "

@@ -117,6 +117,24 @@ if built; then
 		"the warning names --where LABEL!=VALUE"
 	err=$(sh "$IL" report --where 'rep!=1' "$T/first-run.jsonl" 2>&1 >/dev/null)
 	assert_eq "$(printf '%s\n' "$err" | grep -c 'first run')" 0 "following it removes the warning"
+	# only the advice that applies (outside12 F8, newuser11): no rep label,
+	# no rep!=1; a warm-up already left out (compare's), no "add one"
+	sed 's/"rep"/"iter"/' "$T/first-run.jsonl" >"$T/first-norep.jsonl"
+	err=$(sh "$IL" report "$T/first-norep.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" 'the first run differs from the rest: all \(modified z = [0-9.]*\); it is kept: add a warm-up run \(one labelled warmup=1 is left out\), or leave such runs out with --where LABEL!=VALUE on a label that marks them \[first-run\]' \
+		"no rep label: no rep!=1"
+	{
+		printf '{"schema":"interloper/1","labels":{"rep":"0","warmup":"1"},"times":{"wall_ns":900,"user_ns":1,"sys_ns":0}}\n'
+		cat "$T/first-run.jsonl"
+	} >"$T/first-warm.jsonl"
+	err=$(sh "$IL" report "$T/first-warm.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" 'the first run differs from the rest: all \(modified z = [0-9.]*\); it is kept: warm-up runs were already left out before it, so more of them may be needed, or it was disturbed \(other load, a frequency change\) \[first-run\]' \
+		"a warm-up left out: neither 'add a warm-up run' nor rep!=1"
+	err=$(sh "$IL" report --include-warmup "$T/first-warm.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" 'the first run differs from the rest: all \(modified z = [0-9.]*\); it is kept: it may be a warm-up run, kept by --include-warmup; without it they are left out \[first-run\]' \
+		"--include-warmup: the warm-up is the first run"
+	err=$(sh "$IL" report --quiet-warning first-run "$T/first-warm.jsonl" 2>&1 >/dev/null)
+	assert_eq "$(printf '%s\n' "$err" | grep -c 'first run')" 0 "--quiet-warning first-run silences each"
 else
 	skip "the statistics programs are not built; run make"
 fi

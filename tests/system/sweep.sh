@@ -256,9 +256,13 @@ try "--timeout: a run that hangs is killed with its group, written failed naming
 # B hangs (a sleep of its own, in its process group); A ends at once.  The
 # limit is 3 s so that A's runs end within it on a loaded machine; nothing
 # here asserts a duration.
+# The sleep's length is this test's own (its shell's pid), so that the
+# check for what is left running sees no other copy of this test (CI runs
+# two clones at once: a fixed "sleep 6543" matched the other's, 2 of 2)
+hang=9$$
 mkdir -p bin/H bin/G
 printf '#!/bin/sh\nexit 0\n' >bin/H/p
-printf '#!/bin/sh\nsleep 6543\n' >bin/G/p
+printf '#!/bin/sh\nsleep %s\n' "$hang" >bin/G/p
 chmod +x bin/H/p bin/G/p
 il sweep -q --seed 1 --reps 1 --timeout 3 --system A=bin/H/p --system B=bin/G/p --output hang.jsonl 2>err
 assert_eq "$?" 1 "status: the sweep stops"
@@ -268,9 +272,9 @@ assert_eq "$(grep -c '' err):$(head -n 1 err)" \
 assert_eq "$(rj hang.jsonl '[(x["run"], x["timeout"], x["signal"]) for x in m if x.get("kind") == "failed"]')" \
 	'[["B/e0/r1", 3.0, 15]]' "the failed line: the run, the limit, the signal"
 assert_eq "$(rj hang.jsonl 'm[-1]["sweep"]["stopped"]')" "a run failed" "the end line"
-assert_eq "$(pgrep -f 'sleep 6543' | wc -l)" 0 "the run's group is gone with it"
+assert_eq "$(pgrep -f "^sleep $hang\$" | wc -l)" 0 "the run's group is gone with it"
 # a program that ignores SIGTERM (so does its sleep): SIGKILL after the grace
-printf '#!/bin/sh\ntrap "" TERM\nsleep 6543\n' >bin/G/p
+printf '#!/bin/sh\ntrap "" TERM\nsleep %s\n' "$hang" >bin/G/p
 il sweep --keep-going --seed 1 --reps 1 --timeout 3 --system A=bin/H/p --system B=bin/G/p \
 	--output hang2.jsonl 2>err
 assert_eq "$?" 1 "--keep-going: status"
@@ -278,7 +282,7 @@ assert_eq "$(rj hang2.jsonl '[(x["run"], x["signal"], x["why"]) for x in m if x.
 	'[["B/e0/r1", 9, "ran past --timeout 3 s and was killed (SIGTERM, then SIGKILL)"]]' "SIGTERM ignored: SIGKILL"
 assert_eq "$(rj hang2.jsonl 'len([x for x in r if x["labels"]["system"] == "A"])')" 1 "--keep-going: A's run ran"
 assert_eq "$(grep 'B: ' err)" "interloper sweep: B: its one run failed (--timeout)" "said without a summary (B has no run left)"
-assert_eq "$(pgrep -f 'sleep 6543' | wc -l)" 0 "nothing left running"
+assert_eq "$(pgrep -f "^sleep $hang\$" | wc -l)" 0 "nothing left running"
 il compare -q --seed 1 --setups 1 -r 1 -w 0 --max-runs 2 --until 0.0001 --timeout 3 -o hang3.jsonl \
 	bin/H/p bin/G/p >out 2>err
 assert_eq "$?:$(rj hang3.jsonl '[x["timeout"] for x in m if x.get("kind") == "failed"]')" "1:[3.0]" "compare takes it too"

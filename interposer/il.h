@@ -367,6 +367,10 @@ IL_HIDDEN const struct il_written *il_record_written(void);
 IL_HIDDEN int il_record_prefix(void);
 IL_HIDDEN size_t il_record_finish(void);
 IL_HIDDEN size_t il_record_premain(char *buf, size_t cap, int reached_main);
+/* why a record that reached main has no counts (start.c, a process's and
+ * a forked child's) */
+#define IL_WHY_NO_BUFFER                                                                           \
+    "cannot map the record buffer; nothing is measured, the record is a short one without counts"
 
 /* summary.c: the perf-stat-like summary, shared with interloper record */
 IL_HIDDEN void il_summary_print(int fd);

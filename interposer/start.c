@@ -252,9 +252,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
      * prefix's other lines */
     int unmeasured = il_record_prefix() < 0;
     if (unmeasured)
-        il_late_error("cannot map the record buffer; nothing is measured, the record is a short "
-                      "one without counts",
-                      "");
+        il_late_error(IL_WHY_NO_BUFFER, "");
     for (int i = late; i < il.nlate; i++)
         il_warn(il.cfg.strict || unmeasured, il.late_errors[i], NULL, NULL);
     if (il.cfg.strict && il.nlate > late)
@@ -318,7 +316,8 @@ il_child_restart(void)
     __atomic_store_n(&il.phase, IL_PHASE_INIT, __ATOMIC_SEQ_CST);
     il_be_do(il.be, IL_BE_AFTER_FORK);
     il_others_enter();
-    il_record_prefix();
+    if (il_record_prefix() < 0) /* the record says why it has no counts (review12e) */
+        il_late_error(IL_WHY_NO_BUFFER, "");
     __atomic_store_n(&il.phase, IL_PHASE_RUNNING, __ATOMIC_SEQ_CST);
     counters_start();
 }

@@ -165,6 +165,15 @@ EOC
 		assert_match "$(jget nm.jsonl '" | ".join(r[0]["errors"])')" "cannot map the record buffer" "the record says it too"
 		assert_eq "$(jget nm.jsonl '"before main" in " | ".join(r[0]["errors"])')" false \
 			"and not that it ended before main, which it reached (fix12)"
+		# a forked child (INTERLOPER_INHERIT=none: a record of its own)
+		# whose buffer cannot be mapped either says why too (review12e)
+		rm -f nf.jsonl
+		# shellcheck disable=SC2016,SC2046 # the shell's $?; one word per line of args
+		./nomap /usr/bin/env INTERLOPER_INHERIT=none INTERLOPER_QUIET=1 INTERLOPER_OUTPUT="$T/nf.jsonl" \
+			LD_PRELOAD="$LIB" /bin/sh -c '(exit 3); echo $?' $(cat args) >out 2>/dev/null
+		assert_eq "$(cat out):$(nrec nf.jsonl)" "3:2" "the shell and its forked child, a record each"
+		assert_eq "$(jget nf.jsonl '[any("cannot map the record buffer" in e for e in x["errors"]) for x in r]')" \
+			"[true, true]" "each says why it has no counts"
 	fi
 else
 	skip "needs cc"

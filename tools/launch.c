@@ -547,7 +547,10 @@ il_spec_clean_stale(void)
         if (S_ISREG(st.st_mode) && len > sizeof SPEC_SUFFIX &&
             !strcmp(de->d_name + len - (sizeof SPEC_SUFFIX - 1), SPEC_SUFFIX)) {
             long pid = spec_pid(dirfd(d), de->d_name, &when); /* sets when */
-            if (ended(pid, when))
+            /* an empty one a minute old: its run was killed between making
+             * and writing it (a live run writes it within milliseconds:
+             * review12a, such files were never removed) */
+            if (ended(pid, when) || (!st.st_size && time(NULL) - st.st_mtime > 60))
                 unlinkat(dirfd(d), de->d_name, 0);
             continue;
         }

@@ -321,6 +321,10 @@ spec "$TMPDIR/interloper-run.XXreused.spec" "$live"
 touch -d '1 hour ago' "$TMPDIR/interloper-run.XXreused.spec"
 # another user's name or a file not ending in .spec: not ours to judge
 spec "$TMPDIR/interloper-run.XXnotspc" "$dead"
+# empty: an hour old, its run killed before writing it; a fresh one being made
+: >"$TMPDIR/interloper-run.XXemptyo.spec"
+touch -d '1 hour ago' "$TMPDIR/interloper-run.XXemptyo.spec"
+: >"$TMPDIR/interloper-run.XXemptyn.spec"
 # shellcheck disable=SC2016 # the program's shell expands it
 run -- sh -c 'ls -ld "$INTERLOPER_RUN"; cat "$INTERLOPER_RUN"' >spec.out
 assert_match "$(head -n 1 spec.out)" "^-rw------- .*$TMPDIR/\./interloper-run\.[A-Za-z0-9]{6}\.spec\$" \
@@ -330,6 +334,9 @@ assert_true "the dead run's is gone" [ ! -e "$TMPDIR/interloper-run.XXdeadbf.spe
 assert_true "the live one's stays" [ -f "$TMPDIR/interloper-run.XXlivelv.spec" ]
 assert_true "one whose pid was reused is gone" [ ! -e "$TMPDIR/interloper-run.XXreused.spec" ]
 assert_true "a name without .spec stays" [ -f "$TMPDIR/interloper-run.XXnotspc" ]
+assert_true "an empty one an hour old is gone" [ ! -e "$TMPDIR/interloper-run.XXemptyo.spec" ]
+assert_true "a fresh empty one stays" [ -f "$TMPDIR/interloper-run.XXemptyn.spec" ]
+rm -f "$TMPDIR/interloper-run.XXemptyn.spec"
 kill "$live"
 wait "$live" 2>/dev/null
 rm -f "$TMPDIR/interloper-run.XXlivelv.spec" "$TMPDIR/interloper-run.XXnotspc"

@@ -25,6 +25,10 @@
 #define IL_R_INPUT "input"             /* what was read and left out */
 #define IL_R_GROUPS "groups"           /* [] */
 #define IL_R_COMPARISONS "comparisons" /* [], with --compare */
+/* the words of the report's one line where a crossed --setup A,B has too
+ * few cells to fit (stats/comparisons.c); the sweep's summary then asks
+ * again with one label (tools/verdict.c) */
+#define IL_R_TOO_FEW_CELLS "the crossed design has too few cells"
 #define IL_R_SUITE "suite"             /* the one suite, when there is one */
 #define IL_R_SUITES "suites"           /* [] */
 #define IL_R_LEVELS "levels"

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "il_prng.h"
+#include "il_report.h"
 #include "il_stats.h"
 
 /* A stream of --seed for the contrasts' intervals (robust.c, setupfx.c and
@@ -1016,7 +1017,7 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
         int e = il_dvar_init(&dv, k, fa, o->design == IL_D_CROSSED ? fb : NULL);
         if (e == IL_SE_UNBAL)
             errx(1,
-                 "%s: --setup %s,%s: the crossed design has too few cells (%zu for %zu x %zu "
+                 "%s: --setup %s,%s: " IL_R_TOO_FEW_CELLS " (%zu for %zu x %zu "
                  "values); cross more values, or use one label",
                  name, o->setup[0], o->setup[1], k, dv.I, dv.J);
         if (!e)

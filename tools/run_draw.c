@@ -98,24 +98,15 @@ il_draw_next_pass(const char *output, const char *key, int dry)
     struct il_buf out = {0};
     char line[128];
     unsigned long pass = 0, counted = 0;
-    unsigned long long had = 0, hdev = 0, hino = 0, size = 0, dev = 0, ino = 0;
+    unsigned long long had = 0, hino = 0, size = 0, dev = 0, ino = 0;
     int found = 0, tied = !strchr(output, '%'), known = 0;
-    struct stat st;
+    struct stat st, pst;
     if (tied && stat(output, &st) == 0) {
         tied = S_ISREG(st.st_mode);
         known = 1;
     }
-    int fresh = 1; /* no count yet: the results file may be made now */
-    while (fgets(line, sizeof line, f)) {
-        if (sscanf(line, "results %llu %llu:%llu", &had, &hdev, &hino) == 3) {
-            fresh = 0;
-            continue;
-        }
-        /* (the counts lines, read below again) */
-        fresh = 0;
-        break;
-    }
-    rewind(f);
+    /* no count yet (the counter empty): the results file may be made now */
+    int fresh = fstat(fd, &pst) == 0 && pst.st_size == 0;
     if (tied && !known && fresh && !dry) {
         int o = open(output, O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK | O_CLOEXEC, 0666);
         if (o < 0 || fstat(o, &st) < 0)
@@ -132,8 +123,12 @@ il_draw_next_pass(const char *output, const char *key, int dry)
     while (fgets(line, sizeof line, f)) {
         unsigned long n;
         char k[32];
-        if (!strncmp(line, "results ", 8))
+        /* the device is written for a reader's sake, not compared */
+        if (!strncmp(line, "results ", 8)) {
+            if (sscanf(line, "results %llu %*[0-9]:%llu", &had, &hino) != 2)
+                had = hino = 0; /* an older counter's: nothing to compare */
             continue;
+        }
         if (sscanf(line, "%lu %31s", &n, k) != 2 || strlen(k) != 16)
             errx(1,
                  "--randomize: %s: '%.*s' is not a line 'COUNT KEY' of interloper run; "

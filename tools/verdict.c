@@ -112,7 +112,7 @@ json_t *
 il_sweep_report(const struct il_sweep *s, char *why, size_t whysz)
 {
     json_t *r = report_once(s, why, whysz);
-    if (!r && s->pick && strcmp(s->pick->use, s->pick->fallback) && strstr(why, "too few cells")) {
+    if (!r && s->pick && strcmp(s->pick->use, s->pick->fallback) && strstr(why, IL_R_TOO_FEW_CELLS)) {
         memcpy(s->pick->use, s->pick->fallback, sizeof s->pick->use);
         r = report_once(s, why, whysz);
     }

@@ -287,19 +287,23 @@ assert_true "the records say that others ran at the same time" \
 assert_eq "$(jget par.jsonl 'len(r)')" 800 "records"
 assert_eq "$(jget par.jsonl 'len(set((x["labels"]["loop"], x["labels"]["k"]) for x in r))')" 800 "each labelled, each once"
 
+spec() { # FILE PID: a spec by hand
+	printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$2" >"$1"
+}
+
 try "a stale spec directory (its run was killed) is removed; a live run's never is"
 mkdir -m 700 "$TMPDIR/interloper-run.deadbeef" "$TMPDIR/interloper-run.livelive"
 sh -c 'exit 0' &
 dead=$!
 wait $dead
-printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$dead" >"$TMPDIR/interloper-run.deadbeef/spec"
+spec "$TMPDIR/interloper-run.deadbeef/spec" "$dead"
 sleep 30 &
 live=$!
-printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$live" >"$TMPDIR/interloper-run.livelive/spec"
+spec "$TMPDIR/interloper-run.livelive/spec" "$live"
 # a spec written an hour ago naming a pid that a process started since has
 # taken: its run has ended, the pid was reused
 mkdir -m 700 "$TMPDIR/interloper-run.reusedpd"
-printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$live" >"$TMPDIR/interloper-run.reusedpd/spec"
+spec "$TMPDIR/interloper-run.reusedpd/spec" "$live"
 touch -d '1 hour ago' "$TMPDIR/interloper-run.reusedpd/spec"
 run -- "$P" hello >/dev/null
 assert_true "the dead run's is gone" [ ! -e "$TMPDIR/interloper-run.deadbeef" ]
@@ -310,9 +314,6 @@ wait "$live" 2>/dev/null
 rm -rf "$TMPDIR/interloper-run.livelive"
 
 try "interloper run's spec is a file of its own; a stale one is removed, a live run's never is"
-spec() { # FILE PID: a spec by hand
-	printf 'interloper-run/1\npid %s\noutput -\nsummary 0\nlabels {}\n' "$2" >"$1"
-}
 sleep 30 &
 live=$!
 spec "$TMPDIR/interloper-run.XXdeadbf.spec" "$dead"

@@ -34,6 +34,11 @@ il_catch_signals(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
+    /* restarted: a read, write or open the signal interrupts goes on (its
+     * caller then sees il_interrupted at the next wait or run) instead of
+     * failing with EINTR and exit 1 where 143 is due (link.sh's SIGTERM
+     * case got 1 once, with two CI clones at once) */
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);

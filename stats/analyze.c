@@ -253,6 +253,93 @@ count_others(struct il_report *r)
             r->others[g] += (r->d.flag[r->gs.g[g].rec[i]] & IL_R_OTHERS) != 0;
 }
 
+struct argrec {
+    uint64_t cell; /* the setup: the design labels' ids */
+    uint32_t args;
+};
+
+static int
+cmp_argrec(const void *a, const void *b)
+{
+    const struct argrec *x = a, *y = b;
+    if (x->cell != y->cell)
+        return x->cell < y->cell ? -1 : 1;
+    return (x->args > y->args) - (x->args < y->args);
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Each group whose runs were made with different arguments (the pseudo-
+ * label args: argv after the program) within one setup (the whole group
+ * without a design), its count of distinct argument lists: one program
+ * run with several inputs (an interpreter's scripts, SPEC's workloads
+ * under one bench label) pooled as one sample (outside12 F18).  Arguments
+ * that change only from one setup to the next ({layout} in a sweep's
+ * command) follow the design and are not counted.  Not with --per, whose
+ * runs are several processes by design, nor where args is a level or
+ * the groups' own label. */
+static void
+count_args(struct il_report *r)
+{
+    const struct il_opts *o = r->o;
+    const struct il_data *d = &r->d;
+    size_t as = il_data_slot(d, IL_PSEUDO_ARGS);
+    if (as == SIZE_MAX || (!d->labn[as] && !d->labc[as]) || o->per)
+        return; /* one list, or none, for every record */
+    for (size_t i = 0; i < o->nby; i++)
+        if (o->by_slot[i] == as)
+            return;
+    if ((o->cmp_label && o->cmp_slot == as) ||
+        (o->design != IL_D_FLAT && o->design_slot[0] == as) ||
+        (o->design == IL_D_CROSSED && o->design_slot[1] == as))
+        return;
+    size_t cap = 0;
+    struct argrec *a = NULL;
+    uint32_t *u = NULL;
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        const struct il_group *gr = &r->gs.g[g];
+        if (gr->n > cap) {
+            cap = gr->n;
+            a = il_xrealloc(a, cap * sizeof *a);
+            u = il_xrealloc(u, cap * sizeof *u);
+        }
+        size_t n = 0;
+        for (size_t i = 0; i < gr->n; i++) {
+            size_t rec = gr->rec[i];
+            uint32_t id = il_lab(d, rec, as);
+            if (id == IL_MISSING_ID)
+                continue; /* no argv (another writer's record) */
+            uint64_t cell = 0;
+            if (o->design != IL_D_FLAT)
+                cell = il_lab(d, rec, o->design_slot[0]);
+            if (o->design == IL_D_CROSSED)
+                cell = cell << 32 | il_lab(d, rec, o->design_slot[1]);
+            a[n] = (struct argrec){cell, id};
+            u[n++] = id;
+        }
+        qsort(a, n, sizeof *a, cmp_argrec);
+        int mixed = 0;
+        for (size_t i = 1; i < n && !mixed; i++)
+            mixed = a[i].cell == a[i - 1].cell && a[i].args != a[i - 1].args;
+        if (!mixed)
+            continue;
+        qsort(u, n, sizeof *u, cmp_u32);
+        size_t k = 1;
+        for (size_t i = 1; i < n; i++)
+            k += u[i] != u[i - 1];
+        if (!r->nargs)
+            r->nargs = il_xcalloc(r->gs.ng, sizeof *r->nargs);
+        r->nargs[g] = k;
+    }
+    free(a);
+    free(u);
+}
+
 /* With --levels or --setup the run sequence follows the design, which the
  * intervals model; the dependence warning would only repeat that.  With
  * --levels the pooled runs also carry every level's effects, so that their
@@ -289,6 +376,8 @@ warn_groups(const struct il_report *r)
             il_warn_item(IL_W_FREE, r->gname[g], r->gsu[g].free_why);
         if (r->others && r->others[g])
             il_warn_item(IL_W_OTHERS, r->gname[g], r->others[g], gr->n);
+        if (r->nargs && r->nargs[g])
+            il_warn_item(IL_W_ARGS, r->gname[g], r->nargs[g]);
     }
 }
 
@@ -612,6 +701,7 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     describe_groups(r);
     if (r->d.others) /* before drop_runs frees the flags */
         count_others(r);
+    count_args(r); /* before drop_runs frees the label columns */
     r->lean = o->tool == IL_TOOL_REPORT && o->design != IL_D_FLAT && !o->nlevels && !o->attribute &&
               o->fmt != IL_FMT_GOBENCH;
     if (r->lean)

@@ -99,7 +99,8 @@ static const struct il_opt opts[] = {
      O_PER},
     {"by", 'b', IL_OPT_VALUE, "LABEL,...",
      "one group per combination of these labels; 'host' is the\n"
-     "record's host unless a label of that name exists",
+     "record's host and 'args' its arguments (argv after the\n"
+     "program) unless a label of that name exists",
      O_BY, REPORT | PLOT},
     {"compare", 'c', IL_OPT_VALUE, "L=BASE", "ratio of every other value of L to BASE", O_COMPARE,
      REPORT | PLOT},
@@ -344,10 +345,11 @@ assign_slots(struct il_opts *o)
     if (o->sub_label)
         o->sub_slot = il_sel_slot(sel, o->sub_label);
     o->pass_slot = o->passes ? il_sel_slot(sel, o->passes) : SIZE_MAX;
-    /* Labels the report looks at on its own: warm-up runs, the host, and
-     * the design labels that interloper sweep writes. */
+    /* Labels the report looks at on its own: warm-up runs, the host, the
+     * arguments ([mixed-args]), and the design labels that interloper sweep writes. */
     il_sel_slot(sel, IL_L_WARMUP);
     il_sel_slot(sel, IL_PSEUDO_HOST);
+    il_sel_slot(sel, IL_PSEUDO_ARGS);
     il_sel_slot(sel, IL_L_SETUP);
     il_sel_slot(sel, IL_L_REP);
     il_sel_slot(sel, IL_L_ENV_ADD);

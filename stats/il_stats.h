@@ -110,6 +110,7 @@ enum il_wkind {
     IL_W_SUBTRACT,        /* runs left out, label, value */
     IL_W_FREE,            /* items: group, why its setup-effect test exchanged runs freely */
     IL_W_OTHERS,          /* items: group, records, of n */
+    IL_W_ARGS,            /* items: group, distinct argument lists */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -285,6 +286,12 @@ struct il_where {
 /* The label name that reads the record's top-level "host" when the
  * record's labels have no label of that name (interloper-report(1)). */
 #define IL_PSEUDO_HOST IL_F_HOST
+/* The label name that reads the record's argv after the program (its
+ * arguments, each shell-quoted where it must be, joined by blanks) when
+ * the record's labels have no label of that name: one program run with
+ * several inputs (an interpreter, SPEC's workloads) is told apart by it
+ * (interloper-report(1), [mixed-args]). */
+#define IL_PSEUDO_ARGS "args"
 
 struct il_sel {
     const char *metric;       /* as given: NAME or NUM/DEN */
@@ -1128,6 +1135,7 @@ struct il_report {
     int lean;               /* the runs are read through the units only (analyze.c, drop_runs) */
     struct il_gsetups *gsu; /* per group, with a design (report only) */
     size_t *others;         /* per group, its records with others_measured (NULL: none read) */
+    size_t *nargs;          /* per group, its argument lists if mixed in a setup (NULL: none) */
     size_t cmp_pos;         /* key position of the compared label */
     uint32_t base_id;
     struct il_cmp *cmp;

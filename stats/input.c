@@ -201,11 +201,15 @@ setup_paths(struct rd *rd)
     il_path_set(&p[P_MAIN_SP], IL_F_SETUP, IL_F_MAIN_SP, NULL);
     il_path_set(&p[P_HEAP_START], IL_F_SETUP, IL_F_HEAP_START, NULL);
     il_path_set(&p[P_OTHERS], IL_F_OTHERS, NULL, NULL);
-    rd->host_slot = rd->warm_slot = SIZE_MAX;
+    il_path_set(&p[P_ARGV], IL_F_ARGV, NULL, NULL);
+    rd->host_slot = rd->warm_slot = rd->args_slot = SIZE_MAX;
+    rd->args_whole.n[0] = rd->args_whole.n[1] = rd->args_rest.n[0] = rd->args_rest.n[1] = -1;
     for (size_t i = 0; i < sel->nslots; i++) {
         il_path_set(&p[P_LABEL0 + i], IL_F_LABELS, sel->slot_name[i], NULL);
         if (strcmp(sel->slot_name[i], IL_PSEUDO_HOST) == 0)
             rd->host_slot = i;
+        if (strcmp(sel->slot_name[i], IL_PSEUDO_ARGS) == 0)
+            rd->args_slot = i;
         if (strcmp(sel->slot_name[i], IL_L_WARMUP) == 0)
             rd->warm_slot = i;
     }
@@ -240,7 +244,7 @@ label_id(struct rd *rd, struct il_span sp)
     return il_strtab_intern(&rd->d->st, s, n);
 }
 
-/* Whether the n bytes at a and b (n at most 40, a label value's) are
+/* Whether the n bytes at a and b (a label value's, or a cached argv) are
  * equal: words compared, the last one overlapping, without a call. */
 static inline int
 bytes_eq(const char *a, const char *b, size_t n)
@@ -359,6 +363,142 @@ slot_id(struct rd *rd, size_t k, int p)
     if (c >= 0 && (rd->tm.same >> p & 1) && rd->tgen[c][k] == rd->tm.gen[c])
         return rd->tid[c][k];
     return slot_id_read(rd, k, p);
+}
+
+/* The end of the JSON value at s (valid JSON, before e). */
+static const char *
+value_end(const char *s, const char *e)
+{
+    int depth = 0;
+    for (; s < e; s++) {
+        if (*s == '"') {
+            for (s++; s < e && *s != '"'; s++)
+                if (*s == '\\')
+                    s++;
+        } else if (*s == '[' || *s == '{') {
+            depth++;
+        } else if (*s == ']' || *s == '}') {
+            if (depth-- == 0)
+                return s;
+        } else if (*s == ',' && depth == 0) {
+            return s;
+        }
+    }
+    return e;
+}
+
+/* Append argument a (n bytes) to rd->buf at *o, after a blank unless it is
+ * the first, quoted for a POSIX shell unless every byte is one that needs
+ * no quoting: so that two lists of arguments read the same only when they
+ * are the same, and a group's name can be pasted into a command line. */
+static void
+args_put(struct rd *rd, size_t *o, const char *a, size_t n)
+{
+    static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                               "@%+=:,./_-";
+    size_t need = *o + 4 * n + 4;
+    if (rd->bufcap < need) {
+        rd->bufcap = 2 * need;
+        rd->buf = il_xrealloc(rd->buf, rd->bufcap);
+    }
+    char *b = rd->buf;
+    if (*o)
+        b[(*o)++] = ' ';
+    size_t q = n == 0;
+    for (size_t i = 0; i < n && !q; i++)
+        q = !a[i] || !strchr(safe, a[i]);
+    if (!q) {
+        memcpy(b + *o, a, n);
+        *o += n;
+        return;
+    }
+    b[(*o)++] = '\'';
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] == '\'') {
+            memcpy(b + *o, "'\\''", 4);
+            *o += 4;
+        } else {
+            b[(*o)++] = a[i];
+        }
+    }
+    b[(*o)++] = '\'';
+}
+
+/* The id that cache c holds for the n bytes at s: 1 with *id; else 0. */
+static inline int
+cache_get(const struct il_args_cache *c, const char *s, size_t n, uint32_t *id)
+{
+    for (int k = 0; k < 2; k++)
+        if (c->n[k] == (int)n && bytes_eq(c->t[k], s, n)) {
+            *id = c->id[k];
+            return 1;
+        }
+    return 0;
+}
+
+/* Remember id for the n bytes at s in cache c, in place of the entry
+ * remembered before the other. */
+static void
+cache_put(struct il_args_cache *c, const char *s, size_t n, uint32_t id)
+{
+    if (n > IL_ARGS_CACHE)
+        return;
+    int k = c->old;
+    memcpy(c->t[k], s, n);
+    c->n[k] = (int)n;
+    c->id[k] = id;
+    c->old = !k;
+}
+
+/* The string id of the pseudo-label args of a record whose argv is sp (a
+ * JSON array): its elements after the first (the program, which differs
+ * by design between systems and layouts), as args_put writes them, ""
+ * for none; IL_MISSING_ID for no argv, or one without a program.  The
+ * last two argv seen whole (a sweep's systems take turns) are answered
+ * without a look inside them; then the last two lists of arguments (a
+ * sweep's layouts, one program each). */
+static uint32_t
+args_id(struct rd *rd, struct il_span sp)
+{
+    uint32_t id;
+    if (!sp.p || sp.p[0] != '[')
+        return IL_MISSING_ID;
+    if (cache_get(&rd->args_whole, sp.p, sp.n, &id))
+        return id;
+    const char *e = sp.p + sp.n - 1, *s = sp.p + 1; /* e: the closing ']' */
+    while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+        s++;
+    if (s >= e)
+        return IL_MISSING_ID;
+    s = value_end(s, e); /* the program */
+    size_t raw = (size_t)(e - s);
+    if (cache_get(&rd->args_rest, s, raw, &id)) {
+        cache_put(&rd->args_whole, sp.p, sp.n, id);
+        return id;
+    }
+    const char *p = s;
+    size_t o = 0;
+    char *tmp = il_xmalloc(raw + 1);
+    while (p < e && *p == ',') {
+        p++;
+        while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+            p++;
+        const char *v = p;
+        p = value_end(p, e);
+        size_t vn = (size_t)(p - v);
+        while (vn &&
+               (v[vn - 1] == ' ' || v[vn - 1] == '\t' || v[vn - 1] == '\n' || v[vn - 1] == '\r'))
+            vn--;
+        if (vn >= 2 && v[0] == '"')
+            args_put(rd, &o, tmp, il_json_unescape(v + 1, vn - 2, tmp));
+        else
+            args_put(rd, &o, v, vn); /* not a string: its JSON text */
+    }
+    free(tmp);
+    id = il_strtab_intern(&rd->d->st, o ? rd->buf : "", o);
+    cache_put(&rd->args_rest, s, raw, id);
+    cache_put(&rd->args_whole, sp.p, sp.n, id);
+    return id;
 }
 
 void
@@ -1012,6 +1152,9 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         if (k == rd->host_slot && rd->ids[k] == IL_MISSING_ID && f[P_HOST].p &&
             f[P_HOST].p[0] == '"')
             rd->ids[k] = slot_id(rd, IL_MAX_SLOTS, P_HOST);
+        /* The pseudo-label args: the record's argv after the program. */
+        if (k == rd->args_slot && rd->ids[k] == IL_MISSING_ID)
+            rd->ids[k] = args_id(rd, f[P_ARGV]);
         d->present[k] += rd->ids[k] != IL_MISSING_ID;
     }
     if (!where_ok(rd))

@@ -33,12 +33,23 @@ enum {
     P_MAIN_SP,
     P_HEAP_START,
     P_OTHERS,
+    P_ARGV,
     P_LABEL0
 };
 
 #define IL_MAX_SHOWN 10      /* malformed lines named one by one */
 #define IL_EVENT_SAMPLE 1000 /* records whose event names are collected */
+#define IL_ARGS_CACHE 256    /* bytes of argv text whose args id is remembered */
 #define IL_LV_HINTS 32       /* labels whose place is remembered (note_label) */
+
+/* Two texts (their JSON, at most IL_ARGS_CACHE bytes; n -1: none) and
+ * their ids, the older one replaced next (input.c, args_id). */
+struct il_args_cache {
+    char t[2][IL_ARGS_CACHE];
+    int n[2];
+    uint32_t id[2];
+    int old;
+};
 
 /* A bad line: where, and what. */
 struct il_badline {
@@ -80,6 +91,10 @@ struct rd {
     struct il_badline first; /* the first bad line (file NULL: none) */
     size_t host_slot;        /* the slot named "host", or SIZE_MAX */
     size_t warm_slot;        /* the slot named "warmup", or SIZE_MAX */
+    size_t args_slot;        /* the slot named "args", or SIZE_MAX */
+    /* The pseudo-label args of the last two records' argv (whole), and of
+     * the last two whose args were made (their argv after the program). */
+    struct il_args_cache args_whole, args_rest;
     /* Per slot, and the host field last: the last two label values read
      * (their JSON text), the most recent first, and their ids. */
     char last[IL_MAX_SLOTS + 1][2][40];

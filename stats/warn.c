@@ -163,6 +163,14 @@ static const struct wdef defs[IL_W_COUNT] = {
                      "it shared the CPUs and caches, so these runs may be slowed and spread "
                      "at random; they are kept: measure one benchmark at a time (a harness "
                      "with -j1, not lit -j2 or make -j)"},
+    [IL_W_ARGS] = {"mixed-args", "%s: %zu argument lists",
+                   "groups whose runs were made with different arguments (the argv after the "
+                   "program)",
+                   "they are pooled as one sample (one mean, one spread, one ratio) as if of "
+                   "one workload: if they are different inputs, give each its own group by "
+                   "adding the pseudo-label args to --by (e.g. --by bench,args), or label each "
+                   "input and add that label; arguments that change only from one setup to "
+                   "the next are the setup's and not counted"},
 };
 
 #define IL_W_SHOWN 6 /* items named in one aggregated line */

@@ -331,4 +331,95 @@ if built; then
 else
 	skip "the statistics programs are not built; run make"
 fi
+try "one program run with several inputs: [mixed-args] names each group and its count; --by args splits them"
+if built; then
+	# outside12 F18: an interpreter run with two scripts under one bench
+	# label (a harness's prefix), both systems, a setup per pass; the
+	# 37 ms input then reads as a first run that differs, in a group
+	# with a cv of 50%
+	# argrec SYSTEM PASS VALUE ARGV_JSON [LABELS]
+	argrec() {
+		printf '{"schema":"interloper/1","labels":{"bench":"lua","system":"%s","setup":"p%s","rep":"%s"%s},"argv":%s,"exit":{"how":"return","status":0,"signal":0},"times":{"wall_ns":%s}}\n' \
+			"$1" "$2" "$2" "${5:-}" "$4" "$3"
+	}
+	for p in 1 2 3; do for s in O2 O3; do
+		argrec "$s" "$p" $((13000000 + p * 1000)) "[\"$s/lua\",\"fibo.lua\",\"27\"]"
+		argrec "$s" "$p" $((37000000 + p * 1000)) "[\"$s/lua\",\"nbody.lua\",\"20000\"]"
+	done; done >"$T/args.jsonl"
+	sh "$IL" report --by bench --compare system=O2 --setup setup "$T/args.jsonl" >/dev/null 2>"$T/err"
+	assert_match "$(cat "$T/err")" "groups whose runs were made with different arguments \(the argv after the program\): bench=lua system=O2: 2 argument lists; bench=lua system=O3: 2 argument lists; they are pooled as one sample.*--by bench,args.* \[mixed-args\]$" "named, with the count and the fix"
+	assert_eq "$(grep -c mixed-args "$T/err")" 1 "one line"
+	w=$(sh "$IL" report --by bench,system --json "$T/args.jsonl" 2>/dev/null | js '[x for x in r["warnings"] if "[mixed-args]" in x]')
+	assert_match "$w" "bench=lua system=O2: 2 argument lists" "the JSON warnings array, without a design"
+	out=$(sh "$IL" report --by bench,args --compare system=O2 --setup setup --json "$T/args.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js '[(g["labels"]["args"], g["labels"]["system"], g["n"], g["mean"]) for g in r["groups"]]')" \
+		"[('fibo.lua 27', 'O2', 3, 13002000), ('fibo.lua 27', 'O3', 3, 13002000), ('nbody.lua 20000', 'O2', 3, 37002000), ('nbody.lua 20000', 'O3', 3, 37002000)]" \
+		"--by bench,args: one group per input, paired across systems (their programs differ)"
+	assert_eq "$(grep -cE 'mixed-args|first-run' "$T/err")" 0 "split: no word of mixed arguments, nor a first run"
+	out=$(sh "$IL" report --where 'args=nbody.lua 20000' --json "$T/args.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js '(r["groups"][0]["n"], r["groups"][0]["mean"])')" "(6, 37002000)" "--where args=..."
+	assert_eq "$(grep -c mixed-args "$T/err")" 0 "--where args=...: one list"
+	# a label args, where the records carry one, is the label
+	awk '{ sub(/"rep":/, "\"args\":\"all\",\"rep\":") } { print }' "$T/args.jsonl" >"$T/argl.jsonl"
+	out=$(sh "$IL" report --by args --json "$T/argl.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js '[(g["labels"]["args"], g["n"]) for g in r["groups"]]')" "[('all', 12)]" "a label args is read first"
+	assert_eq "$(grep -c mixed-args "$T/err")" 0 "grouped by it: no warning"
+	# --per sums a run's processes, whose arguments differ by design
+	sh "$IL" report --by bench --per rep "$T/args.jsonl" >/dev/null 2>"$T/err"
+	assert_eq "$(grep -c mixed-args "$T/err")" 0 "--per: not looked at"
+	# arguments that change with the setup only (a sweep's {layout} in
+	# the command) are the setup's; without the design they are pooled
+	for p in 1 2; do for l in 0 1 2 3; do for s in O2 O3; do
+		printf '{"schema":"interloper/1","labels":{"system":"%s","layout":"%s","rep":"%s"},"argv":["run","bin.%s"],"times":{"wall_ns":%s}}\n' \
+			"$s" "$l" "$p" "$l" $((1000 + l * 10 + p))
+	done; done; done >"$T/lay.jsonl"
+	sh "$IL" report --compare system=O2 --setup layout "$T/lay.jsonl" >/dev/null 2>"$T/err"
+	assert_eq "$(grep -c mixed-args "$T/err")" 0 "arguments that follow the setup: not counted"
+	sh "$IL" report --compare system=O2 "$T/lay.jsonl" >/dev/null 2>"$T/err"
+	assert_match "$(cat "$T/err")" "system=O2: 4 argument lists; system=O3: 4 argument lists; .*\[mixed-args\]" "without the design: pooled, said"
+	# the same, crossed with a second factor: one list per layout in each
+	# (env_add, layout) cell
+	awk '{ sub(/"rep":/, "\"env_add\":\"" (NR % 2) "\",\"rep\":") } { print }' "$T/lay.jsonl" >"$T/lay2.jsonl"
+	sh "$IL" report --compare system=O2 --setup env_add,layout "$T/lay2.jsonl" >/dev/null 2>"$T/err"
+	assert_eq "$(grep -c mixed-args "$T/err")" 0 "crossed design: a list per cell, not counted"
+	# no argv (another writer's records), or one list for all: no word
+	sed 's/"argv":\[[^]]*\],//' "$T/args.jsonl" >"$T/noargv.jsonl"
+	sh "$IL" report --by bench "$T/noargv.jsonl" >/dev/null 2>"$T/err"
+	assert_eq "$(grep -c mixed-args "$T/err")" 0 "no argv: no word"
+	# quoting: "a b" is not "a" "b"; a quote and an escape; a program
+	# alone is the list ""; 40 lists in one group (past a table of 16), one
+	# longer than the cache of 256 bytes, taking turns
+	long=$(printf 'x%.0s' $(seq 1 300))
+	{
+		for i in $(seq 1 40); do
+			printf '{"schema":"interloper/1","labels":{"g":"1"},"argv":["p","in%s"],"times":{"wall_ns":5}}\n' "$i"
+			printf '{"schema":"interloper/1","labels":{"g":"1"},"argv":["p","%s"],"times":{"wall_ns":5}}\n' "$long"
+		done
+		printf '{"schema":"interloper/1","labels":{"g":"2"},"argv":["p","a b"],"times":{"wall_ns":5}}\n'
+		printf '{"schema":"interloper/1","labels":{"g":"2"},"argv":["p","a","b"],"times":{"wall_ns":5}}\n'
+		printf '{"schema":"interloper/1","labels":{"g":"3"},"argv":["p","it'"'"'s","t\\u0041\\"q"],"times":{"wall_ns":5}}\n'
+		printf '{"schema":"interloper/1","labels":{"g":"3"},"argv":["q"],"times":{"wall_ns":5}}\n'
+		printf '{"schema":"interloper/1","labels":{"g":"3"},"argv":[ "q" , "" ],"times":{"wall_ns":5}}\n'
+	} >"$T/quote.jsonl"
+	sh "$IL" report --by g "$T/quote.jsonl" >/dev/null 2>"$T/err"
+	assert_match "$(cat "$T/err")" "g=1: 41 argument lists; g=2: 2 argument lists; g=3: 3 argument lists;" "counted: 41, 2 and 3"
+	out=$(sh "$IL" report --by g,args --json "$T/quote.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '"|".join(sorted(g["labels"]["args"] for g in r["groups"] if g["labels"]["g"] != "1"))')" \
+		"|''|'a b'|'it'\\''s' 'tA\"q'|a b" "shell-quoted where they must be, so that lists differ"
+	assert_eq "$(printf '%s' "$out" | js 'len([g for g in r["groups"] if g["labels"]["g"] == "1" and g["n"] == 40])')" 1 "the long list: one group of 40"
+	# read in parts by two threads: the same as one reading
+	if [ -x "$B/tests/interloper-report-parts" ]; then
+		for i in $(seq 1 20); do cat "$T/quote.jsonl" "$T/args.jsonl"; done >"$T/many.jsonl"
+		IL_TEST_TAKE=1 "$B/tests/interloper-report-parts" --by g,bench,args "$T/many.jsonl" >"$T/a.out" 2>"$T/a.err0"
+		"$B/libexec/interloper-report" --by g,bench,args - <"$T/many.jsonl" >"$T/b.out" 2>"$T/b.err"
+		assert_true "in parts: the same groups" cmp -s "$T/a.out" "$T/b.out"
+		IL_TEST_TAKE=1 "$B/tests/interloper-report-parts" --by g,bench "$T/many.jsonl" >/dev/null 2>"$T/a.err0"
+		"$B/libexec/interloper-report" --by g,bench - <"$T/many.jsonl" >/dev/null 2>"$T/b.err"
+		assert_eq "$(grep mixed-args "$T/a.err0")" "$(grep mixed-args "$T/b.err")" "in parts: the same warning"
+		assert_match "$(cat "$T/b.err")" "g=\(none\) bench=lua: 2 argument lists; g=1 bench=\(none\): 41 argument lists" "of the interleaved files"
+	fi
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 done_testing

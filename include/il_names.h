@@ -176,6 +176,13 @@
  * LD_PRELOAD, INTERLOPER_RUN and the pad; read by config.c's one table,
  * after the environment (a setting here wins) */
 #define IL_RUN_SET "set"
+/* "strict default": the spec's strictness (its set line) is the driver's
+ * default (sweep's and compare's, which --no-strict turns off), not an
+ * option the user gave: the library's stop line says so (review12b L1:
+ * it said "--strict", an option sweep and compare refuse).  A library
+ * that does not know the line ignores it. */
+#define IL_RUN_STRICT "strict"
+#define IL_RUN_STRICT_DEFAULT "default"
 /* the floor the driver calibrated once, with the library's own code and
  * the children's settings (backends.c, il_floor_line):
  *     floor perf default|spec N FLAGS VALUE ...

@@ -138,8 +138,10 @@ struct il_config {
     int nevents;
     int events_default;       /* 1 when INTERLOPER_EVENTS was unset or empty */
     const char *events_value; /* its value as given (environment or run spec), for messages */
+    int events_spec;          /* given by a driver's --events (the run spec) */
 
     enum il_backend_kind backend;
+    int backend_spec; /* ... by its --backend */
     enum il_inherit inherit;
     int output_stderr;   /* INTERLOPER_OUTPUT is "-" */
     int output_fallback; /* ... or malformed: stderr, the record marked as fallen back */
@@ -156,7 +158,8 @@ struct il_config {
     int heap_offset_spec;         /* ... by its --heap-offset */
 
     int strict;
-    int strict_spec; /* ... by its --strict */
+    int strict_spec;    /* ... by its --strict, or its default (strict_default) */
+    int strict_default; /* ... the driver's default (sweep, compare: the spec's strict line) */
     int debug;
     int quiet; /* INTERLOPER_QUIET: no warnings on stderr (il_msg) */
     int nerrors;

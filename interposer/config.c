@@ -643,7 +643,11 @@ il_config_set(struct il_config *cfg, const char *kv)
     else if (kv[n + 1]) { /* empty: unset, as an empty variable is */
         parse_var(v, cfg, kv + n + 1);
         /* the drivers' option of that name: what its problem is told as */
-        if (v->parser == P_STACK_OFFSET)
+        if (v->parser == P_EVENTS)
+            cfg->events_spec = 1;
+        else if (v->parser == P_BACKEND)
+            cfg->backend_spec = 1;
+        else if (v->parser == P_STACK_OFFSET)
             cfg->stack_offset_spec = 1;
         else if (v->parser == P_STACK_PIN)
             cfg->stack_pin_spec = 1;

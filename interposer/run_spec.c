@@ -125,6 +125,8 @@ il_run_load(void)
             mach = v;
         else if ((v = IS(IL_RUN_FLOOR)))
             il.run_floor = v;
+        else if ((v = IS(IL_RUN_STRICT)))
+            il.cfg.strict_default = !strcmp(v, IL_RUN_STRICT_DEFAULT);
     }
 #undef IS
     int dash = out && out_n == 1 && out[0] == '-';

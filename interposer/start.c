@@ -119,6 +119,16 @@ stop_before_main(const char *var)
     il_sys_exit_group(127);
 }
 
+/* Strictness as the user gave it: run's --strict, sweep's and compare's
+ * default, or the variable (review12b L1). */
+static const char *
+strict_name(void)
+{
+    if (!il.cfg.strict_spec)
+        return IL_V_STRICT;
+    return il.cfg.strict_default ? "strict, the default (--no-strict turns it off)" : "--strict";
+}
+
 /*
  * Tell the user, once, on stderr, about every problem found before main:
  * one line each, naming the variable and its value.  Problems with events
@@ -144,10 +154,17 @@ report_problems(void)
         n++;
         char line[IL_ERROR_MAX];
         char *p = line;
-        if (il.cfg.events_default) {
-            p = il_cat(p, IL_V_EVENTS " (default)");
-        } else {
-            p = il_cat(p, IL_V_EVENTS "=");
+        /* named as the user gave them: a driver's options (the run spec's
+         * set lines), else the variable (review12b L1) */
+        if (il.cfg.backend_spec) {
+            p = il_cat(p, "--backend=");
+            p = il_cat(p, il_backend_name(il.cfg.backend));
+            p = il_cat(p, ", ");
+        }
+        if (il.cfg.events_default)
+            p = il_cat(p, il.run_loaded ? "--events (default)" : IL_V_EVENTS " (default)");
+        else {
+            p = il_cat(p, il.cfg.events_spec ? "--events=" : IL_V_EVENTS "=");
             p = il_catn(p, v ? v : "", 80);
         }
         p = il_cat(p, ": ");
@@ -243,7 +260,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     if (il.pin_failed)
         stop_before_main(il.cfg.stack_pin_spec ? "--stack-pin" : IL_V_STACK_PIN);
     if (il.cfg.strict && problems)
-        stop_before_main(il.cfg.strict_spec ? "--strict" : IL_V_STRICT);
+        stop_before_main(strict_name());
     il_others_enter(); /* two system calls; before the prefix, which asks whether alone */
     int late = il.nlate;
     /* without the buffer, the record is the short one of a process that
@@ -256,7 +273,7 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     for (int i = late; i < il.nlate; i++)
         il_warn(il.cfg.strict || unmeasured, il.late_errors[i], NULL, NULL);
     if (il.cfg.strict && il.nlate > late)
-        stop_before_main(il.cfg.strict_spec ? "--strict" : IL_V_STRICT);
+        stop_before_main(strict_name());
     debug_step("record prefix", &t);
     if (il.cfg.debug) {
         char b[64];

@@ -37,6 +37,7 @@ struct il_common {
     size_t nkeep;
     const char *events, *backend;
     int strict;
+    int strict_default; /* strict unless --no-strict (sweep, compare): the spec says so */
     int aslr; /* 0 off (the default), 1 on */
     int have_cpus;
     cpu_set_t cpus;

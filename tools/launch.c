@@ -198,6 +198,8 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
         il_buf_printf(&f, IL_RUN_SET " " IL_V_BACKEND "=%s\n", c->backend);
     if (c->strict)
         il_buf_str(&f, IL_RUN_SET " " IL_V_STRICT "=1\n");
+    if (c->strict && c->strict_default) /* the library's stop line names no --strict */
+        il_buf_str(&f, IL_RUN_STRICT " " IL_RUN_STRICT_DEFAULT "\n");
     s->fixed = f.p;
     s->cpus = c->have_cpus ? &c->cpus : NULL;
     env_put(e, il_xasprintf(IL_V_RUN "=%s", spec));

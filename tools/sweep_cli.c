@@ -894,7 +894,7 @@ il_sweep_defaults(struct il_sweep *s, int argc, char **argv)
      * not applied) stops the run before main, so the sweep stops at its
      * first run and says why, instead of labelling runs with setups that
      * were never applied (review R3, finding 2) */
-    s->c.strict = 1;
+    s->c.strict = s->c.strict_default = 1;
     s->argc = argc;
     s->argv = argv;
     s->d.reps = 3;

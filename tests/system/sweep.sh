@@ -252,6 +252,30 @@ assert_eq "$?" 1 "status"
 assert_eq "$(rj fail2.jsonl '[x["exit"]["status"] for x in r]')" '[3, 3, 3]' "every run kept, its status in the record"
 assert_eq "$(rj fail2.jsonl 'm[-1]["sweep"]["failed"]')" 3 "counted"
 
+try "a run the library stops: its lines name the driver's options, not the variables (review12b L1)"
+# sweep and compare are strict by default and refuse --strict; -e and
+# --backend are what the user typed, INTERLOPER_EVENTS/_BACKEND are not
+il sweep -q --seed 1 --reps 1 -e no_such_event_x --system A=bin/A/prog --output strict.jsonl 2>err
+assert_eq "$?" 1 "sweep: status"
+assert_eq "$(grep -c 'interloper: --events=no_such_event_x: no_such_event_x: ' err)" 1 "sweep: the event's line names --events"
+assert_eq "$(tail -n 1 err)" \
+	"interloper sweep: | interloper: strict, the default (--no-strict turns it off): stopping before main with exit status 127" \
+	"sweep: the stop names its default and --no-strict, not --strict"
+il compare -q --seed 1 -e no_such_event_x --output strictc.jsonl bin/A/prog bin/B/prog 2>err
+assert_eq "$?" 1 "compare: status"
+assert_eq "$(grep -c 'interloper: --events=no_such_event_x: ' err):$(grep -c 'strict, the default (--no-strict turns it off): stopping before main' err)" \
+	1:1 "compare: --events, and strictness as its default"
+il run --strict -e no_such_event_x -o strictr.jsonl -- bin/A/prog 2>err
+assert_eq "$?:$(tail -n 1 err)" "127:interloper: --strict: stopping before main with exit status 127" "run: --strict, as typed"
+assert_eq "$(grep -c 'INTERLOPER_' err)" 0 "run: no variable named"
+il run --backend papi -e no_such_event_x -o strictp.jsonl -- bin/A/prog >/dev/null 2>err
+if ! grep -q '^interloper run: ' err; then # not refused by run: the library ran
+	assert_eq "$(grep -c '^interloper: --backend=papi, --events=no_such_event_x: no_such_event_x: ' err):$(grep -c 'INTERLOPER_' err)" \
+		1:0 "run: --backend and --events, as typed"
+else
+	skip "--backend papi: not in this build ($(head -n 1 err))"
+fi
+
 try "--timeout: a run that hangs is killed with its group, written failed naming the limit (outside12 F14)"
 # B hangs (a sleep of its own, in its process group); A ends at once.  The
 # limit is 3 s so that A's runs end within it on a loaded machine; nothing

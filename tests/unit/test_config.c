@@ -234,7 +234,10 @@ test_spec_settings(void **state)
     (void)state;
     assert_int_equal(
         parse("INTERLOPER_EVENTS=task-clock,page-faults", "INTERLOPER_STACK_OFFSET=32", NULL), 0);
+    /* the variables: their problems are told in the variables' names */
+    assert_false(cfg.events_spec || cfg.backend_spec || cfg.stack_offset_spec || cfg.strict_spec);
     il_config_set(&cfg, "INTERLOPER_EVENTS=context-switches");
+    il_config_set(&cfg, "INTERLOPER_BACKEND=perf");
     il_config_set(&cfg, "INTERLOPER_STACK_OFFSET=4k");
     il_config_set(&cfg, "INTERLOPER_STRICT=1");
     il_config_set(&cfg, "INTERLOPER_HEAP_OFFSET=");
@@ -245,6 +248,8 @@ test_spec_settings(void **state)
     assert_int_equal(cfg.stack_offset, 4096);
     assert_true(cfg.strict);
     assert_int_equal(cfg.heap_offset, 0);
+    /* the spec's: told by the driver's options (review12b L1) */
+    assert_true(cfg.events_spec && cfg.backend_spec && cfg.stack_offset_spec && cfg.strict_spec);
     il_config_set(&cfg, "INTERLOPER_STACK_PIN=nowhere");
     il_config_set(&cfg, "INTERLOPER_NOPE=1");
     il_config_set(&cfg, "INTERLOPER_RUN=/x");

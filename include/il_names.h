@@ -150,6 +150,10 @@
 #define IL_V_LIBRARY "INTERLOPER_LIBRARY"
 #define IL_V_LIBEXEC "INTERLOPER_LIBEXEC"
 #define IL_V_FRONT "INTERLOPER_FRONT"
+/* ... and, where its shell is bash, which execs the subcommand without the
+ * shell's "_", the value "_" had in the front's environment, for the
+ * drivers' --keep _ (scripts/interloper; review12b L2) */
+#define IL_V_UNDERSCORE "INTERLOPER_UNDERSCORE"
 /* read and set by interloper cc (interloper-cc(1)) */
 #define IL_V_CC "INTERLOPER_CC"
 #define IL_V_CC_LINKS "INTERLOPER_CC_LINKS"

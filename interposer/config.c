@@ -484,6 +484,7 @@ static const struct il_var {
     VAR(IL_V_LIBRARY, P_NONE),
     VAR(IL_V_LIBEXEC, P_NONE),
     VAR(IL_V_FRONT, P_NONE),
+    VAR(IL_V_UNDERSCORE, P_NONE),
     VAR(IL_V_CC, P_NONE),
     VAR(IL_V_CC_LINKS, P_NONE),
     VAR(IL_V_CC_ACTIVE, P_NONE),

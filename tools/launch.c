@@ -167,6 +167,9 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
     memset(s, 0, sizeof *s);
     e->cap = 64;
     e->v = il_xcalloc(e->cap, sizeof *e->v);
+    /* the front's "_" where its shell (bash) took it out: in place of
+     * the one that shell may have given (scripts/interloper) */
+    const char *front_us = c->env_clean ? getenv(IL_V_UNDERSCORE) : NULL;
     for (char **v = environ; *v; v++) {
         if (!strncmp(*v, IL_V_PREFIX, strlen(IL_V_PREFIX)))
             continue;
@@ -175,7 +178,7 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
          * or sweep started another way has the same environment (a
          * resumed sweep's must be); but where --env-clean --keep _ asks
          * for it (review11c: it was dropped, silently) */
-        if (!strncmp(*v, "_=", 2) && !c->env_clean)
+        if (!strncmp(*v, "_=", 2) && (!c->env_clean || front_us))
             continue;
         if (c->env_clean) {
             int kept = !strncmp(*v, "PATH=", 5) || !strncmp(*v, "HOME=", 5);
@@ -188,6 +191,11 @@ il_env_build(struct il_env *e, struct il_slots *s, const struct il_common *c, co
         }
         env_put(e, *v);
     }
+    for (size_t k = 0; front_us && k < c->nkeep; k++)
+        if (!strcmp(c->keep[k], "_")) {
+            env_put(e, il_xasprintf("_=%s", front_us));
+            break;
+        }
     env_put(e, preload_with(lib, first, env_get(e, "LD_PRELOAD")));
     /* the run's fixed settings, for the spec (il_spec_write) */
     struct il_buf f = {0};

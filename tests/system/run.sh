@@ -141,6 +141,22 @@ assert_eq "$(grep -c '^_=/usr/bin/nice$' keep.env)" 1 "--keep _: the shell's _ k
 env _=/usr/bin/nice sh "$IL" run -q --output "$T/res.jsonl" --env-clean -- "$P" env >keep.env
 assert_eq "$(grep -c '^_=' keep.env)" 0 "without it, left out"
 
+try "--keep _ where the front script's shell is bash (review12b L2)"
+# bash (/bin/sh on Fedora, Arch) execs the subcommand without _; the front
+# takes it from its own /proc/PID/environ (scripts/interloper)
+if ! command -v bash >/dev/null; then
+	skip "--keep _ under bash: no bash here"
+elif [ ! -r /proc/self/environ ]; then
+	skip "--keep _ under bash: no /proc here, and without it bash's front keeps no _ (interloper-run(1))"
+else
+	env _=/usr/bin/nice bash "$IL" run -q --output "$T/res.jsonl" --env-clean --keep _ -- "$P" env >keep.env
+	assert_eq "$(grep -c '^_=/usr/bin/nice$' keep.env)" 1 "--keep _ under bash: the shell's _ kept"
+	env -u _ bash "$IL" run -q --output "$T/res.jsonl" --env-clean --keep _ -- "$P" env >keep.env
+	assert_eq "$(grep -c '^_=' keep.env)" 0 "--keep _ under bash, no _ to keep: none made up"
+	env _=/usr/bin/nice bash "$IL" run -q --output "$T/res.jsonl" --env-clean --keep FOO -- "$P" env >keep.env
+	assert_eq "$(grep -c '^_=' keep.env)" 0 "under bash, without --keep _: left out"
+fi
+
 try "a static program: one clear line, nothing run"
 printf 'int main(void){return 0;}\n' >s.c
 if cc -static -o static.bin s.c 2>/dev/null; then

@@ -334,9 +334,19 @@ main(int argc, char **argv)
     il_sweep_check(&s);
     /* -n: the links were for the checks just made; the plan printed next
      * names them, but a dry run killed while it prints (| head: SIGPIPE)
-     * would never remove them */
-    if (s.c.dry)
+     * would never remove them.  So they go now, and the line that makes
+     * them again is said, even under -q: without it no line of the plan
+     * runs as printed (review12b L4) */
+    if (s.c.dry && o.c.links) {
+        char *how = il_compare_links_line(&o.c);
+        fprintf(stderr,
+                "%s: -n: the lines below run the programs through links that -n removes "
+                "before it ends; to run a line as printed, make them first: %s (and rm -r "
+                "%s after)\n",
+                IL_COMPARE_ME, how, o.c.links);
+        free(how);
         il_compare_links_remove(&o.c);
+    }
     /* a results file of the plan's own (compare-PLAN.jsonl) is new: the
      * seed just drawn is its; one given with -o is resumed as a sweep's */
     if (!s.c.output)

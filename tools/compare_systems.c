@@ -196,6 +196,36 @@ il_compare_links_remove(struct il_compare *c)
     c->links = NULL;
 }
 
+/* "mkdir -p D/1 D/2__ && ln -s TARGET D/1/prog && ...": the links as
+ * they are now, made again by a shell: -n removes them before it ends,
+ * and the lines of its plan name them (review12b L4) */
+char *
+il_compare_links_line(const struct il_compare *c)
+{
+    if (!c->links)
+        return NULL;
+    struct il_buf b = {0};
+    il_buf_str(&b, "mkdir -p");
+    for (size_t i = 0; i < c->ncmd; i++) {
+        char *slash = strrchr(c->path[i], '/');
+        *slash = 0;
+        il_buf_str(&b, " ");
+        il_buf_word(&b, c->path[i]);
+        *slash = '/';
+    }
+    for (size_t i = 0; i < c->ncmd; i++) {
+        char *to = il_xcalloc(1, IL_PATH_MAX);
+        if (readlink(c->path[i], to, IL_PATH_MAX - 1) < 0)
+            err(1, "%s: cannot read the link %s", IL_COMPARE_ME, c->path[i]);
+        il_buf_str(&b, " && ln -s ");
+        il_buf_word(&b, to);
+        il_buf_str(&b, " ");
+        il_buf_word(&b, c->path[i]);
+        free(to);
+    }
+    return b.p;
+}
+
 /*
  * Each program's path for the sweep.  Paths of one length are kept as
  * given (the user sees them in every record's argv); others get links of

@@ -507,7 +507,8 @@ const struct il_opt il_sweep_opts[] = {
      IL_O_DRY, SW},
     {"dry-run", 'n', IL_OPT_FLAG, NULL,
      "print the first batch, one run per line with the\n"
-     "interloper run command that makes it; run nothing",
+     "interloper run command that makes it (on stderr, how to\n"
+     "make the links it names); run nothing",
      IL_O_DRY, CMP},
     {"quiet", 'q', IL_OPT_FLAG, NULL, "no progress on stderr", IL_O_QUIET},
     {0},

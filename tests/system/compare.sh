@@ -105,6 +105,17 @@ assert_eq "$(wc -l <out | tr -d ' '):$(find . -name 'interloper-compare.*' | wc 
 il compare -q -n --seed 3 bin/A/probe bin/BB/probe -- busy 1 >out 2>err
 assert_eq "$?:$(find . -name 'interloper-compare.*' | wc -l)" "0:0" "ended: no links left"
 assert_match "$(tail -n 1 out)" "/interloper-compare\.[^/]+/[0-9]_*/probe busy 1" "the plan names the links"
+# review12b L4: so no line ran as printed; -n says how to make them again
+make=$(sed -n 's/^interloper compare: -n: .*, make them first: \(.*\) (and rm -r .*/\1/p' err)
+assert_match "$make" "^mkdir -p .* && ln -s .* && ln -s " "-n gives the line that makes the links (under -q too)"
+sh -c "$make"
+line=$(tail -n 1 out | cut -f 8)
+link=$(printf '%s\n' "$line" | sed 's/.* -- \([^ ]*\) busy 1 .*/\1/')
+res=$(printf '%s\n' "$line" | sed 's/.* --output \([^ ]*\) .*/\1/')
+mkdir replay # its results file apart from those the cases below count
+(cd replay && eval "sh \"\$IL\" ${line#interloper }" >/dev/null)
+assert_eq "$?:$(rj "replay/$res" 'r[-1]["argv"][0]')" "0:$link" "a line of the plan runs as printed, through the link it names"
+rm -r "$(sed -n 's/.*(and rm -r \(.*\) after)$/\1/p' err)"
 
 try "--show-output into a reader that goes away: interrupted, no links left (outside12 F11)"
 # each run copies /etc/services through; head takes one line and goes, and

@@ -287,7 +287,7 @@ systems(struct il_sweep *s, struct opts *o)
                 errx(1, "command %zu is empty", k + 1);
         }
     } else {
-        il_compare_paths(c, IL_COMPARE_ME);
+        il_compare_paths(c);
         if (c->links && !s->c.quiet)
             fprintf(stderr,
                     "%s: the programs' paths differ in length, which would move the stack; "

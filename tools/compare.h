@@ -33,7 +33,7 @@ int il_compare_programs(struct il_compare *c);
 /* The systems' names: --name, else what tells the commands apart. */
 void il_compare_names(struct il_compare *c);
 /* The programs' paths of one length (links when needed; 1 if made). */
-int il_compare_paths(struct il_compare *c, const char *me);
+int il_compare_paths(struct il_compare *c);
 void il_compare_links_remove(struct il_compare *c);
 /* The shell line that makes the links again (-n), or NULL without links. */
 char *il_compare_links_line(const struct il_compare *c);

@@ -168,12 +168,12 @@ il_compare_programs(struct il_compare *c)
 
 /* The links directory: $TMPDIR/interloper-compare.XXXXXX, of one length. */
 static char *
-links_dir(const char *me)
+links_dir(void)
 {
     const char *t = getenv("TMPDIR");
     char *d = il_xasprintf("%s/interloper-compare.XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(d))
-        err(1, "%s: cannot make a directory for the programs' links (%s)", me, d);
+        err(1, "cannot make a directory for the programs' links (%s)", d);
     return d;
 }
 
@@ -216,7 +216,7 @@ il_compare_links_line(const struct il_compare *c)
     for (size_t i = 0; i < c->ncmd; i++) {
         char *to = il_xcalloc(1, IL_PATH_MAX);
         if (readlink(c->path[i], to, IL_PATH_MAX - 1) < 0)
-            err(1, "%s: cannot read the link %s", IL_COMPARE_ME, c->path[i]);
+            err(1, "cannot read the link %s", c->path[i]);
         il_buf_str(&b, " && ln -s ");
         il_buf_word(&b, to);
         il_buf_str(&b, " ");
@@ -232,7 +232,7 @@ il_compare_links_line(const struct il_compare *c)
  * one length that keep each file name.  Returns 1 when links were made.
  */
 int
-il_compare_paths(struct il_compare *c, const char *me)
+il_compare_paths(struct il_compare *c)
 {
     size_t len = 0, same = 1, maxbase = 0;
     for (size_t i = 0; i < c->ncmd; i++) {
@@ -257,11 +257,11 @@ il_compare_paths(struct il_compare *c, const char *me)
     }
     if (layout)
         errx(1,
-             "%s: the layouts' paths differ in length (%s, %s), and their manifests name "
+             "the layouts' paths differ in length (%s, %s), and their manifests name "
              "them, so no link can even them out: give interloper build system names of one "
              "length",
-             me, c->cmd[0], c->cmd[1]);
-    c->links = links_dir(me);
+             c->cmd[0], c->cmd[1]);
+    c->links = links_dir();
     size_t width = 0; /* digits of the largest index */
     for (size_t n = c->ncmd; n; n /= 10)
         width++;
@@ -269,7 +269,7 @@ il_compare_paths(struct il_compare *c, const char *me)
         char *abs = il_find_program(c->cmd[i]);
         char *real = abs ? realpath(abs, NULL) : NULL;
         if (!real)
-            err(1, "%s: %s", me, c->cmd[i]);
+            err(1, "%s", c->cmd[i]);
         const char *b = strrchr(c->cmd[i], '/');
         b = b ? b + 1 : c->cmd[i];
         /* D/<index padded with '_'>/<file name>: one length for all */
@@ -283,10 +283,10 @@ il_compare_paths(struct il_compare *c, const char *me)
             have++;
         }
         if (mkdir(sub, 0700) < 0)
-            err(1, "%s: cannot make %s", me, sub);
+            err(1, "cannot make %s", sub);
         c->path[i] = il_xasprintf("%s/%s", sub, b);
         if (symlink(real, c->path[i]) < 0)
-            err(1, "%s: cannot link %s to %s", me, c->path[i], real);
+            err(1, "cannot link %s to %s", c->path[i], real);
         free(sub);
         free(abs);
         free(real);

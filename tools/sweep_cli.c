@@ -822,6 +822,73 @@ check_sha256(const struct il_sweep *s)
                      s->bin_sha[k]);
 }
 
+/* Do two orders (manifest arrays of object names) hold the same objects? */
+static int
+same_objects(json_t *a, json_t *b)
+{
+    if (json_array_size(a) != json_array_size(b))
+        return 0;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        size_t j = 0;
+        while (j < json_array_size(b) && !json_equal(json_array_get(a, i), json_array_get(b, j)))
+            j++;
+        if (j == json_array_size(b))
+            return 0;
+    }
+    return 1;
+}
+
+/* A manifest's seed, for a message: "seed 42", or "". */
+static char *
+manifest_seed(const struct il_system *y)
+{
+    char *dir;
+    json_t *m = manifest(y, &dir);
+    json_t *seed = json_object_get(m, "seed");
+    char *s = json_is_integer(seed)
+                  ? il_xasprintf(", seed %" JSON_INTEGER_FORMAT, json_integer_value(seed))
+                  : il_xstrdup("");
+    json_decref(m);
+    free(dir);
+    return s;
+}
+
+/*
+ * A layout id is one level of the layout factor, which the report crosses
+ * with the systems: it must be one link order in every system, as
+ * interloper build makes them (build.c refuses systems whose orders
+ * differ).  Systems of the same objects linked in other orders (another
+ * seed, another -k) are refused; systems of different objects cannot have
+ * one order, and are only warned about: their layouts are paired by id
+ * alone (outside12 F20).
+ */
+static void
+check_orders(const struct il_sweep *s)
+{
+    const struct il_system *y0 = &s->sys[0];
+    for (size_t k = 1; k < s->nsys; k++) {
+        const struct il_system *y = &s->sys[k];
+        for (size_t i = 0; i < s->d.nlay; i++) {
+            if (!y0->order[i] || !y->order[i] || json_equal(y0->order[i], y->order[i]))
+                continue;
+            if (!same_objects(y0->order[i], y->order[i])) {
+                fprintf(stderr,
+                        "%s: warning: systems %s and %s link different objects, so a layout "
+                        "id is not one link order in both: their layouts are paired by id "
+                        "alone\n",
+                        s->me, y0->name, y->name);
+                break;
+            }
+            char *s0 = manifest_seed(y0), *s1 = manifest_seed(y);
+            errx(1,
+                 "--layouts: layout %s is one link order in system %s (%s%s) and another in "
+                 "%s (%s%s); one id must be one order in every system: relink them with one "
+                 "seed (interloper link -s SEED), or make them with interloper build",
+                 s->d.lay[i], y0->name, y0->tmpl, s0, y->name, y->tmpl, s1);
+        }
+    }
+}
+
 /* The systems' programs, once: each layout's binary checked, paths of one
  * length; the design's names; the bench label's default. */
 static void
@@ -845,6 +912,8 @@ systems(struct il_sweep *s)
                      y->name, y->tmpl, y->path[i], l, plen);
         }
     }
+    if (s->d.nlay)
+        check_orders(s);
     if (s->nbin_sha)
         check_sha256(s);
     s->d.nsys = s->nsys;

@@ -154,6 +154,28 @@ else
 		'[["00", "original", "lay/p.00", "e0-l00"], ["02", "random", "lay/p.02", "e0-l02"], ["03", "random", "lay/p.03", "e0-l03"]]' "one record per layout"
 	assert_eq "$(rj res3.jsonl 'sorted(b["order"] == {x["id"]: x["order"] for x in json.load(open("lay/manifest.json"))["binaries"]}[b["layout"]] for b in m[0]["systems"][0]["binaries"])')" \
 		'[true, true, true]' "the plan line carries each layout's link order, as the manifest has it (report --attribute)"
+	# outside12 F20: a layout id is one level of the factor the report
+	# crosses with the systems: one order in each, or refused
+	il link -q -k 4 -s 1 -d la1 -- cc -o p m.o f.o g.o >/dev/null
+	il link -q -k 4 -s 2 -d la2 -- cc -o p m.o f.o g.o >/dev/null
+	printf 'int h(void){return 2;}\n' >h.c
+	cc -c h.c
+	il link -q -k 4 -s 1 -d la3 -- cc -o p m.o f.o g.o h.o >/dev/null
+	il sweep -n --seed 1 --reps 1 --layouts all --system 'X=lay/p.{layout}' --system 'Y=la1/p.{layout}' >out 2>err
+	assert_eq "$?:$(wc -l <out | tr -d ' '):$(grep -c . err)" "0:8:0" "two systems linked with one seed: taken, nothing said"
+	il sweep -n --seed 1 --reps 1 --layouts all --system 'X=lay/p.{layout}' --system 'Y=la2/p.{layout}' >out 2>err
+	assert_eq "$?:$(wc -l <out | tr -d ' ')" "1:0" "the same objects in other orders (another seed): refused"
+	assert_match "$(cat err)" "^interloper sweep: --layouts: layout 0[1-3] is one link order in system X \(lay/p.\{layout\}, seed 1\) and another in Y \(la2/p.\{layout\}, seed 2\); one id must be one order in every system: relink them with one seed" \
+		"in one line, naming the layout, the systems and their seeds"
+	il compare -n --seed 1 --layouts all 'lay/p.{layout}' 'la2/p.{layout}' >out 2>err
+	assert_match "$?:$(grep -c . err):$(cat err)" "^1:1:interloper compare: --layouts: layout 0[1-3] is one link order in system" "compare refuses them too"
+	il sweep -n --seed 1 --reps 1 --layouts all --system 'X=lay/p.{layout}' --system 'Z=la3/p.{layout}' >out 2>err
+	assert_eq "$?:$(wc -l <out | tr -d ' '):$(cat err)" \
+		"0:8:interloper sweep: warning: systems X and Z link different objects, so a layout id is not one link order in both: their layouts are paired by id alone" \
+		"different objects: one warning, the sweep goes on"
+	mkdir -p lay22 && cp lay/manifest.json lay/p.0* lay22/
+	il compare -n --seed 1 --layouts all 'lay/p.{layout}' 'lay22/p.{layout}' >out 2>err
+	assert_match "$?:$(cat err)" "^1:interloper compare: the layouts' paths differ in length" "compare's refusal of layout paths: its name once"
 	assert_eq "$(il sweep -n --seed 1 --reps 1 --layouts 2 --system 'X=lay/p.{layout}' | cut -f5 | tr '\n' ' ')" \
 		"layout 00 layout 01 " "--layouts 2: the manifest's first two"
 	assert_eq "$(il sweep -n --seed 1 --reps 1 --layouts all --system 'X=lay/p.{layout}' | wc -l | tr -d ' ')" 4 "all"

@@ -214,6 +214,24 @@ assert_eq "$?:$(cat err)" "0:" "resumed with a longer _"
 assert_eq "$(rj u.jsonl 'len(r)'):$(rj u.jsonl 'len({x["setup"]["env_bytes"] - int(x["labels"]["env_add"]) for x in r})')" \
 	"8:1" "every run, one base size"
 
+try "a rerun that stops before the file's last batch: the summary and the exports count the file's runs (outside12 F21)"
+# the first start runs 4 batches (2, 4, 8 setups; --max-runs 40 stops the
+# fourth); the rerun, --max-runs 8, stops after the first, whose runs are
+# all there; the report reads the whole file, 8 setups, and so must the
+# counts (on 82a31f7: "4 runs in 2 setups")
+il compare -q --seed 3 --setups 2 -r 1 -w 1 --max-runs 40 --until 0.0001 --no-check-output \
+	-o rr.jsonl bin/A/probe bin/BB/probe -- busy 1 >out 2>err
+assert_eq "$?:$(rj rr.jsonl 'len(r)'):$(rj rr.jsonl 'len({x["labels"]["setup"] for x in r})')" "0:32:8" \
+	"the first start: 8 setups x 2 systems x (1 + 1 warm-up)"
+il compare -q --seed 3 --setups 2 -r 1 -w 1 --max-runs 8 --until 0.0001 --no-check-output \
+	-o rr.jsonl --export-markdown rr.md --export-json rr.json bin/A/probe bin/BB/probe -- busy 1 >out 2>err
+assert_eq "$?:$(rj rr.jsonl 'len(r)')" "0:32" "the rerun: nothing to run"
+assert_match "$(cat out)" ", 16 runs in 8 setups \(and 16 warm-up runs, left out\)" "the summary: the file's runs"
+assert_match "$(tail -n 1 rr.md)" "^ended by --max-runs 8 .*, 16 runs in 8 setups \(and 16 warm-up runs, left out\), " \
+	"--export-markdown's last line: the same"
+assert_eq "$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps([j["runs"], j["setups"], j["warmup_runs"]]))' rr.json)" \
+	"[16, 8, 16]" "--export-json: the same"
+
 try "-m naming an event that no run records: refused before any run, naming -m and the events"
 # newuser11 F4, F16: found by the report after the first batch had run
 for c in "--events page-faults -m task-clock:task-clock:--events page-faults:add it to --events" \

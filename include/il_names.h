@@ -202,6 +202,21 @@
 #define IL_RUN_FLOOR_DEFAULT "default"
 #define IL_RUN_FLOOR_SPEC "spec"
 
+/* interloper run's spec file, in TMPDIR behind "/./" (tools/launch.c):
+ *     interloper-run.PPPPPPP.NNNNNNNNNN.XXXXXX.spec
+ * the run's pid (the process the program is exec'd in) and the inode of
+ * its pid namespace, zero-padded to a constant length (the environment's
+ * size must not move with the pid), then mkstemp's six characters.  The
+ * library reads them from INTERLOPER_RUN when the spec is gone, to tell
+ * a descendant exec'd after the run ended, which stands aside, from a
+ * spec lost during a live run, which it says (run_spec.c).  A sweep's
+ * spec directories share the prefix. */
+#define IL_RUN_FILE_PREFIX "interloper-run."
+#define IL_RUN_FILE_SUFFIX ".spec"
+#define IL_RUN_FILE_PID 7 /* digits: Linux's pids stay below 2^22 (PID_MAX_LIMIT) */
+#define IL_RUN_FILE_NS 10 /* digits: an inode number of 32 bits */
+#define IL_RUN_FILE_RANDOM 6
+
 /* The default events (without INTERLOPER_EVENTS), as the drivers and
  * interloper events name them; the library's own tables of them, with
  * their encodings, are in interposer/backends.c (events_setup). */

@@ -98,6 +98,38 @@ il_copy_short(char *d, const char *s, size_t n)
     }
 }
 
+/* The pid and pid namespace inode in the name of interloper run's spec
+ * file (il_names.h, IL_RUN_FILE_PREFIX), the end of path, len bytes: 1
+ * and both set where path ends in such a name (after a slash), else 0
+ * (an older build's name, a sweep's DIR/spec). */
+static inline int
+il_run_file_owner(const char *path, size_t len, long *pid, unsigned long *ns)
+{
+    enum {
+        PRE = sizeof IL_RUN_FILE_PREFIX - 1,
+        NAME = PRE + IL_RUN_FILE_PID + 1 + IL_RUN_FILE_NS + 1 + IL_RUN_FILE_RANDOM +
+               sizeof IL_RUN_FILE_SUFFIX - 1
+    };
+    if (len <= NAME)
+        return 0;
+    const char *n = path + len - NAME, *p = n + PRE;
+    if (n[-1] != '/' || !il_same_bytes(n, IL_RUN_FILE_PREFIX, PRE) ||
+        !il_same_bytes(path + len - (sizeof IL_RUN_FILE_SUFFIX - 1), IL_RUN_FILE_SUFFIX,
+                       sizeof IL_RUN_FILE_SUFFIX - 1) ||
+        p[IL_RUN_FILE_PID] != '.' || p[IL_RUN_FILE_PID + 1 + IL_RUN_FILE_NS] != '.')
+        return 0;
+    unsigned long v[2] = {0, 0};
+    for (int k = 0, w = IL_RUN_FILE_PID; k < 2; k++, p++, w = IL_RUN_FILE_NS)
+        for (const char *e = p + w; p < e; p++) {
+            if ((unsigned)(*p - '0') > 9)
+                return 0;
+            v[k] = v[k] * 10 + (unsigned long)(*p - '0');
+        }
+    *pid = (long)v[0];
+    *ns = v[1];
+    return 1;
+}
+
 /* Error codes: 0 or one of these, negative, as in libpfm4. */
 enum il_err {
     IL_OK = 0,

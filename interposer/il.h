@@ -174,7 +174,8 @@ struct il_state {
     struct il_main_args main_args; /* first: trampoline.S reads it at il+0 */
     void (*real_exit)(int);
     void *real_start_main;
-    int secure; /* AT_SECURE, or an unsupported glibc: the library stands aside */
+    int secure; /* AT_SECURE, an unsupported glibc, or a run that has ended
+                   (run_spec.c): the library stands aside */
     volatile int phase;
 
     /* the end of the process (finish.c) */

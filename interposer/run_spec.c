@@ -38,6 +38,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -59,6 +60,40 @@ refuse(const char *why)
     il_config_error(&il.cfg, IL_V_RUN, il.cfg.run_spec, what);
 }
 
+/*
+ * Has the run whose spec was at path ended?  Only on proof: the spec is
+ * also gone during a live run where a descendant runs in a chroot or a
+ * mount namespace of its own, or after a cleaner emptied TMPDIR, and
+ * there its records must not be lost without a word (review12d).  The
+ * proof: the pid in the spec's name (the process interloper run exec'd
+ * the program in) means that process here, since this process is in the
+ * same pid namespace (a descendant may be in a namespace of its own,
+ * where the pid is another's or nobody's), and there that pid is no
+ * process (ESRCH), or one that has ended and not been waited for yet (a
+ * zombie: the run's own, or one that took its pid after it ended).
+ * Anything else, a pid reused by a live process included, is no proof.
+ */
+static int
+run_ended(const char *path)
+{
+    long pid;
+    unsigned long ns;
+    struct stat st;
+    if (!il_run_file_owner(path, strlen(path), &pid, &ns) || pid <= 0 || !ns ||
+        il_sys_stat("/proc/self/ns/pid", &st, 0) < 0 || st.st_ino != ns)
+        return 0;
+    long fd = il_sys_pidfd_open(pid);
+    if (fd == -ESRCH)
+        return 1;
+    if (fd < 0) /* before Linux 5.3, or out of descriptors */
+        return il_sys_kill(pid, 0) == -ESRCH;
+    struct pollfd p = {(int)fd, POLLIN, 0};
+    struct timespec now = {0, 0};
+    int gone = il_sys_ppoll(&p, 1, &now) == 1 && (p.revents & POLLIN);
+    il_sys_close((int)fd);
+    return gone;
+}
+
 void
 il_run_load(void)
 {
@@ -73,6 +108,15 @@ il_run_load(void)
     unsigned long uid = il_auxval(AT_UID, ~0UL);
     if (uid == ~0UL)
         uid = (unsigned long)il_sys_getuid();
+    if (fd == -ENOENT && run_ended(path)) {
+        /* a descendant exec'd after the run ended (a background child
+         * that outlived the program): outside the measurement, it stands
+         * aside as under AT_SECURE, silently, and writes no record
+         * (review12b: a line on the stderr -q was to keep quiet, and an
+         * unlabelled record in a stray ./interloper.jsonl) */
+        il.secure = 1;
+        return;
+    }
     if (fd < 0 || il_sys_fstat((int)fd, &st) < 0 || !S_ISREG(st.st_mode) ||
         st.st_uid != (uid_t)uid) {
         char e[64], why[IL_ERROR_MAX];

@@ -231,6 +231,8 @@ il_main_prepare(int argc, char **argv, char **envp, uintptr_t entry)
     il.counted_late = il_counted_late; /* before the first descriptor of ours is placed */
     il_setup_facts(argc, argv, envp);
     il_run_load();
+    if (il.secure)
+        return tail ? entry : 0; /* a run that has ended (run_spec.c) */
     if (!il.run_machine)
         il_cpu_brand(); /* before main, which may turn CPUID off (setup.c) */
     il_output_prepare();

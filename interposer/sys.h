@@ -226,6 +226,19 @@ il_sys_tgkill(long pid, long tid, int sig)
     return IL_SC(SYS_tgkill, pid, tid, sig);
 }
 static inline long
+il_sys_kill(long pid, int sig)
+{
+    return IL_SC(SYS_kill, pid, sig, 0);
+}
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434 /* one number on every architecture (Linux 5.3) */
+#endif
+static inline long
+il_sys_pidfd_open(long pid)
+{
+    return IL_SC(SYS_pidfd_open, pid, 0, 0);
+}
+static inline long
 il_sys_ppoll(struct pollfd *f, unsigned n, const struct timespec *t)
 {
     return il_sc6(SYS_ppoll, (long)f, n, (long)t, 0, 8, 0);

@@ -255,13 +255,14 @@ struct il_spec {
     int exchange;           /* swap the two names (renameat2 RENAME_EXCHANGE) */
     int fd;                 /* the file's, open until it is written; -1: none */
 };
-/* A private directory $TMPDIR/interloper-run.XXXXXXXX (0700), for a
- * sweep's spec and files: the path is of one length for every run.  With
- * dry, only the name's shape. */
+/* A private directory $TMPDIR/interloper-run.PID.NS.XXXXXXXX (0700), for a
+ * sweep's spec and files: the path is of one length for every run, and as
+ * long as interloper run's spec file's.  With dry, only the name's shape. */
 void il_spec_dir(struct il_spec *s, const char *me, int dry);
 /* interloper run's spec, a file of its own made at once (mkstemp: 0600,
- * never an existing one), $TMPDIR/./interloper-run.XXXXXX.spec, as long as
- * a directory's spec path.  With dry, only the name's shape. */
+ * never an existing one), $TMPDIR/./interloper-run.PID.NS.XXXXXX.spec, of
+ * a constant length (il_names.h), as long as a directory's spec path.
+ * With dry, only the name's shape. */
 void il_spec_file(struct il_spec *s, int dry);
 /* Write the spec, with the slots' "set" lines (atomically where it is in
  * a directory; a spec file of its own is read only once the program is

@@ -274,15 +274,53 @@ tmpdir(void)
     return "/tmp";
 }
 
-#define SPEC_PREFIX "interloper-run."
-#define SPEC_SUFFIX ".spec"
-/* interloper run's spec file, $TMPDIR/./interloper-run.XXXXXX.spec: as
- * long a path as a directory's $TMPDIR/interloper-run.XXXXXXXX/spec was,
- * and its last slash after "/.": a library older than the spec file (from
+#define SPEC_PREFIX IL_RUN_FILE_PREFIX
+#define SPEC_SUFFIX IL_RUN_FILE_SUFFIX
+/* interloper run's spec file, $TMPDIR/./interloper-run.P.N.XXXXXX.spec
+ * (il_names.h: the run's pid and pid namespace, of a constant length),
+ * its last slash after "/.": a library older than the spec file (from
  * INTERLOPER_LIBRARY) removes the directory up to that slash at the
  * program's end, which was $TMPDIR itself once the spec was gone from it,
  * and is now "$TMPDIR/.", which rmdir(2) refuses (EINVAL) */
-#define SPEC_FILE "/./" SPEC_PREFIX "XXXXXX" SPEC_SUFFIX
+#define SPEC_FILE "/./" SPEC_PREFIX "%0*ld.%0*lu.XXXXXX" SPEC_SUFFIX
+/* a sweep's spec directory, $TMPDIR/interloper-run.P.N.XXXXXXXX, whose
+ * spec path, DIR/spec, is exactly as long as interloper run's file: the
+ * same run started by either has an environment of one size (sweep.sh, a
+ * hand-written loop of interloper run and the sweep) */
+#define SPEC_DIR "/" SPEC_PREFIX "%0*ld.%0*lu.XXXXXXXX"
+_Static_assert(sizeof SPEC_DIR + sizeof "/spec" - 1 == sizeof SPEC_FILE, "one length");
+
+/* v, where it has at most digits digits, else 0 */
+static unsigned long
+fit(unsigned long v, int digits)
+{
+    unsigned long x = v;
+    while (digits-- > 0)
+        x /= 10;
+    return x ? 0 : v;
+}
+
+/* The inode of this process's pid namespace; 0 where /proc cannot say. */
+static unsigned long
+pid_ns(void)
+{
+    struct stat st;
+    return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long)st.st_ino : 0;
+}
+
+/* A spec's name's pid and pid namespace: this process's (interloper run's
+ * program is exec'd in it), each 0 where too long for its digits, which
+ * Linux never gives (no proof of the run's end then, run_spec.c). */
+static long
+name_pid(void)
+{
+    return (long)fit((unsigned long)getpid(), IL_RUN_FILE_PID);
+}
+static unsigned long
+name_ns(void)
+{
+    return fit(pid_ns(), IL_RUN_FILE_NS);
+}
 
 /*
  * The floor line (il_names.h, IL_RUN_FLOOR): the empty window calibrated
@@ -307,7 +345,8 @@ driver_floor(const struct il_slots *slots, char *line, size_t cap)
 void
 il_spec_dir(struct il_spec *s, const char *me, int dry)
 {
-    snprintf(s->dir, sizeof s->dir, "%s/" SPEC_PREFIX "XXXXXXXX", tmpdir());
+    snprintf(s->dir, sizeof s->dir, "%s" SPEC_DIR, tmpdir(), IL_RUN_FILE_PID, name_pid(),
+             IL_RUN_FILE_NS, name_ns());
     if (!dry && !mkdtemp(s->dir))
         err(1, "cannot make a directory for the run spec in %s", tmpdir());
     snprintf(s->path, sizeof s->path, "%s/spec", s->dir);
@@ -335,7 +374,10 @@ il_spec_file(struct il_spec *s, int dry)
     s->tmp[0] = 0;
     s->exchange = 0;
     s->fd = -1;
-    snprintf(s->path, sizeof s->path, "%s" SPEC_FILE, tmpdir());
+    /* the process the program is exec'd in, which the name outlives: its
+     * pid, and its pid namespace, where the pid means that process */
+    snprintf(s->path, sizeof s->path, "%s" SPEC_FILE, tmpdir(), IL_RUN_FILE_PID, name_pid(),
+             IL_RUN_FILE_NS, name_ns());
     if (!dry && (s->fd = mkostemps(s->path, sizeof SPEC_SUFFIX - 1, O_CLOEXEC)) < 0)
         err(1, "cannot make the run spec in %s", tmpdir());
 }

@@ -344,9 +344,11 @@ touch -d '1 hour ago' "$TMPDIR/interloper-run.XXemptyo.spec"
 : >"$TMPDIR/interloper-run.XXemptyn.spec"
 # shellcheck disable=SC2016 # the program's shell expands it
 run -- sh -c 'ls -ld "$INTERLOPER_RUN"; cat "$INTERLOPER_RUN"' >spec.out
-assert_match "$(head -n 1 spec.out)" "^-rw------- .*$TMPDIR/\./interloper-run\.[A-Za-z0-9]{6}\.spec\$" \
-	"mode 0600, a regular file in TMPDIR, as long a path as a directory's /spec"
+assert_match "$(head -n 1 spec.out)" "^-rw------- .*$TMPDIR/\./interloper-run\.[0-9]{7}\.[0-9]{10}\.[A-Za-z0-9]{6}\.spec\$" \
+	"mode 0600, a regular file in TMPDIR, named after the run's pid and pid namespace, zero-padded"
 assert_match "$(sed -n 3p spec.out)" "^pid [1-9][0-9]*\$" "with its pid line"
+assert_eq "$(sed -n 's/.*interloper-run\.0*\([0-9]*\)\..*/\1/p' spec.out)" "$(sed -n 's/^pid //p' spec.out)" \
+	"the name's pid is the pid line's"
 assert_true "the dead run's is gone" [ ! -e "$TMPDIR/interloper-run.XXdeadbf.spec" ]
 assert_true "the live one's stays" [ -f "$TMPDIR/interloper-run.XXlivelv.spec" ]
 assert_true "one whose pid was reused is gone" [ ! -e "$TMPDIR/interloper-run.XXreused.spec" ]
@@ -388,6 +390,85 @@ assert_eq "$(cat old.out)" 1 "the rmdir fails (the path ends in /.)"
 assert_true "TMPDIR stays" [ -d lone ]
 rmdir lone
 
+# released: the background descendant in $1 goes on; wait for its $1/done.txt
+released() {
+	echo go >"$1/go"
+	n=0
+	while [ ! -s "$1/done.txt" ] && [ "$n" -lt 1200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	assert_eq "$(cat "$1/done.txt" 2>/dev/null)" "done" "the descendant ran, after the run had ended"
+}
+# bgrun DIR CMD: a run whose program leaves CMD behind, in the background,
+# waiting for DIR/go (a FIFO: a builtin read, no program exec'd meanwhile)
+bgrun() {
+	mkdir "$1"
+	mkfifo "$1/go"
+	(cd "$1" && sh "$IL" run -q -o "$T/$1.jsonl" -- /bin/sh -c "(read x <go; $2; echo done >done.txt) & echo started" \
+		>out 2>err)
+	assert_eq "$?:$(cat "$1/out")" 0:started "the run"
+}
+
+try "a descendant exec'd after the run ended stands aside: no record, no line"
+# review12b: its spec gone, it said a line on the stderr -q was to keep
+# quiet and wrote an unlabelled record into a stray ./interloper.jsonl
+bgrun bgd /bin/true
+released bgd
+assert_eq "$(cat bgd/err)" "" "nothing said"
+assert_true "no stray record file" [ ! -e bgd/interloper.jsonl ]
+assert_eq "$(nrec bgd.jsonl)" 1 "the run's own record, and no other"
+
+try "a spec gone during a live run is still said, and the record still written"
+# review12d: a descendant in a chroot or a mount namespace of its own, or
+# a cleaner that emptied TMPDIR, finds no spec while the run goes on: no
+# proof that the run ended, so the records are not lost without a word
+mkdir live
+# shellcheck disable=SC2016 # the program's shell expands it
+(cd live && sh "$IL" run -q -o "$T/live.jsonl" -- /bin/sh -c 'rm "$INTERLOPER_RUN"; /bin/echo child' >out 2>err)
+assert_eq "$?:$(cat live/out)" 0:child "the run"
+assert_match "$(cat live/err)" "^interloper: INTERLOPER_RUN=.*: not a regular file of yours \(ENOENT" "the line"
+assert_eq "$(nrec live/interloper.jsonl)" 1 "the record, in INTERLOPER_OUTPUT's default"
+
+try "a descendant in a pid namespace of its own has no proof either: it says so"
+# the pid in the spec's name is the driver's view; in another namespace
+# it is another process's, or nobody's
+if ! unshare -pf --mount-proc /bin/true 2>/dev/null; then
+	skip "cannot make a pid namespace here (unshare -pf --mount-proc, as root)"
+else
+	bgrun pns "unshare -pf --mount-proc /bin/echo inside >/dev/null"
+	released pns
+	assert_match "$(cat pns/err)" "^interloper: INTERLOPER_RUN=.*: not a regular file of yours \(ENOENT" "the line"
+	assert_eq "$(wc -l <pns/err | tr -d ' '):$(nrec pns/interloper.jsonl)" 1:1 "once, from the program inside (unshare itself stands aside)"
+fi
+
+try "a descendant exec'd after the run ended, its process not yet waited for: stands aside"
+# a harness that waits for the run later: the run's process is a zombie,
+# which kill(pid, 0) cannot tell from a live one (a pidfd can)
+mkdir zom
+mkfifo zom/go
+# shellcheck disable=SC2016 # the program's shell expands it
+(cd zom && python3 -c '
+import os, subprocess, sys, time
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE)
+print(p.stdout.readline().decode().strip())
+while open("/proc/%d/stat" % p.pid).read().rsplit(")", 1)[1].split()[0] != "Z":
+    time.sleep(0.02)
+print("zombie")
+sys.stdout.flush()
+with open("go", "w") as f:
+    f.write("go\n")
+for i in range(1200):
+    if os.path.exists("done.txt") and os.path.getsize("done.txt"):
+        break
+    time.sleep(0.05)
+print(p.wait())
+' sh "$IL" run -q -o "$T/zom.jsonl" -- /bin/sh -c '(read x <go; /bin/true; echo done >done.txt) & echo started' >out 2>err)
+assert_eq "$(tr '\n' ' ' <zom/out)" "started zombie 0 " "the run ended, then the descendant ran, then it was waited for"
+assert_eq "$(cat zom/done.txt 2>/dev/null)" "done" "the descendant ran"
+assert_eq "$(cat zom/err)" "" "nothing said"
+assert_true "no stray record file" [ ! -e zom/interloper.jsonl ]
+
 try "the program's process removes the spec file, and never the directory it is in"
 # by hand, in a directory of nothing else, as TMPDIR may be: a spec in a
 # directory of its own ("DIR/spec", an older interloper run's) goes with
@@ -404,7 +485,7 @@ assert_true "a directory's spec goes with its directory" [ ! -e own/d ]
 if command -v strace >/dev/null; then
 	strace -f -o trace.out sh "$IL" run -q --output "$T/res.jsonl" -- "$P" hello >/dev/null 2>&1
 	assert_eq "$(awk '/execve\("[^"]*probe"/ && / = 0$/ { p = $1 } p && $1 == p && /unlink|rmdir/' trace.out |
-		sed 's/^[0-9]* *//; s/interloper-run\.[A-Za-z0-9]*/S/')" \
+		sed 's/^[0-9]* *//; s/interloper-run\.[A-Za-z0-9.]*\.spec/S.spec/')" \
 		"unlinkat(AT_FDCWD, \"$TMPDIR/./S.spec\", 0) = 0" "one unlink, of the spec, in the program's image"
 fi
 

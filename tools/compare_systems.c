@@ -166,12 +166,13 @@ il_compare_programs(struct il_compare *c)
     return 1;
 }
 
-/* The links directory: $TMPDIR/interloper-compare.XXXXXX, of one length. */
+/* The links directory: $TMPDIR/interloper-compare.XXXXXX (/tmp where
+ * TMPDIR is unset or cannot be used), of one length. */
 static char *
 links_dir(void)
 {
-    const char *t = getenv("TMPDIR");
-    char *d = il_xasprintf("%s/interloper-compare.XXXXXX", t && *t ? t : "/tmp");
+    const char *t = il_tmpdir_env(0);
+    char *d = il_xasprintf("%s/interloper-compare.XXXXXX", t ? t : "/tmp");
     if (!mkdtemp(d))
         err(1, "cannot make a directory for the programs' links (%s)", d);
     return d;

@@ -247,6 +247,12 @@ void il_env_setup(struct il_slots *s, unsigned long long stack_offset,
                   size_t pad);
 size_t il_env_bytes(const struct il_env *e);
 
+/* $TMPDIR where interloper's own files can go there (absolute, without
+ * '%', a directory this user can make files in), else NULL; a TMPDIR set
+ * but not taken is said in one line, once, unless quiet (outside12 F9:
+ * a harness's TMPDIR=/nonexistent stopped every run). */
+const char *il_tmpdir_env(int quiet);
+
 /* The run spec (DESIGN.md, "Labels"). */
 struct il_spec {
     char dir[IL_PATH_MAX - 16]; /* "": a spec file of its own (il_spec_file) */
@@ -262,8 +268,10 @@ void il_spec_dir(struct il_spec *s, const char *me, int dry);
 /* interloper run's spec, a file of its own made at once (mkstemp: 0600,
  * never an existing one), $TMPDIR/./interloper-run.PID.NS.XXXXXX.spec, of
  * a constant length (il_names.h), as long as a directory's spec path.
- * With dry, only the name's shape. */
-void il_spec_file(struct il_spec *s, int dry);
+ * With dry, only the name's shape.  A
+ * TMPDIR that cannot take it is said in one line, unless quiet; so is it
+ * by il_spec_dir, unless dry. */
+void il_spec_file(struct il_spec *s, int dry, int quiet);
 /* Write the spec, with the slots' "set" lines (atomically where it is in
  * a directory; a spec file of its own is read only once the program is
  * exec'd): 0, or -1 with errno. */

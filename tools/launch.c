@@ -258,17 +258,63 @@ il_env_setup(struct il_slots *s, unsigned long long stack_offset, unsigned long 
 /* ------------------------------------------------------------ the spec */
 
 /* Where run specs and sweeps' spec directories go: $TMPDIR (absolute,
- * and without '%', which the library's output paths expand), else
- * /dev/shm, in memory, where making and removing a file per run costs
- * nothing like it does on a disk file system (on ext4 mounted with
- * discard, more than the preloaded program itself), else /tmp. */
+ * without '%', which the library's output paths expand, and a directory
+ * this user can make files in), else /dev/shm, in memory, where making
+ * and removing a file per run costs nothing like it does on a disk file
+ * system (on ext4 mounted with discard, more than the preloaded program
+ * itself), else /tmp.  A TMPDIR set but not taken is said (il_tmpdir_env):
+ * outside12 F9, a harness's TMPDIR=/nonexistent stopped every run before
+ * its program ran, where the spec, which nothing but the library reads,
+ * can go elsewhere. */
+static const char *tmpdir_not; /* why TMPDIR was not taken, or NULL */
+
+static const char *
+tmpdir_env(void)
+{
+    static int looked;
+    static const char *dir;
+    if (looked++)
+        return dir;
+    const char *t = getenv("TMPDIR");
+    struct stat st;
+    if (!t || !*t)
+        return NULL;
+    if (t[0] != '/')
+        tmpdir_not = "not an absolute path";
+    else if (strchr(t, '%'))
+        tmpdir_not = "a path with %, which the library's output paths expand";
+    else if (strlen(t) >= IL_PATH_MAX - 64)
+        tmpdir_not = "too long a path";
+    else if (stat(t, &st) < 0)
+        tmpdir_not = strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        tmpdir_not = strerror(ENOTDIR);
+    else if (access(t, W_OK | X_OK) < 0)
+        tmpdir_not = strerror(errno);
+    else
+        dir = t;
+    return dir;
+}
+
+const char *
+il_tmpdir_env(int quiet)
+{
+    static int said;
+    const char *t = tmpdir_env();
+    if (tmpdir_not && !quiet && !said++)
+        warnx("TMPDIR=%s: %s; interloper's own files go in /dev/shm or /tmp instead (set "
+              "TMPDIR to a directory of yours, or unset it)",
+              getenv("TMPDIR"), tmpdir_not);
+    return t;
+}
+
 static const char *
 tmpdir(void)
 {
-    const char *t = getenv("TMPDIR");
-    if (t && t[0] == '/' && !strchr(t, '%') && strlen(t) < IL_PATH_MAX - 64)
-        return t;
+    const char *t = tmpdir_env();
     struct stat st;
+    if (t)
+        return t;
     if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK | X_OK) == 0)
         return "/dev/shm";
     return "/tmp";
@@ -347,6 +393,7 @@ il_spec_dir(struct il_spec *s, const char *me, int dry)
 {
     snprintf(s->dir, sizeof s->dir, "%s" SPEC_DIR, tmpdir(), IL_RUN_FILE_PID, name_pid(),
              IL_RUN_FILE_NS, name_ns());
+    il_tmpdir_env(dry);
     if (!dry && !mkdtemp(s->dir))
         err(1, "cannot make a directory for the run spec in %s", tmpdir());
     snprintf(s->path, sizeof s->path, "%s/spec", s->dir);
@@ -368,8 +415,9 @@ il_spec_dir(struct il_spec *s, const char *me, int dry)
  * program's process removes one name, not two (one system call fewer).
  */
 void
-il_spec_file(struct il_spec *s, int dry)
+il_spec_file(struct il_spec *s, int dry, int quiet)
 {
+    il_tmpdir_env(quiet);
     s->dir[0] = 0;
     s->tmp[0] = 0;
     s->exchange = 0;

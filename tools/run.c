@@ -336,7 +336,7 @@ environment(const struct run *r, const char *lib, struct il_spec *spec, struct i
     const struct il_common *c = &r->c;
     if (!c->dry)
         il_spec_clean_stale();
-    il_spec_file(spec, c->dry);
+    il_spec_file(spec, c->dry, c->quiet);
     il_env_build(env, slots, c, lib, r->first, spec->path, IL_PAD_MAX, 0);
     slots->stack_text = r->v_stack;
     slots->heap_text = r->v_heap;
@@ -410,6 +410,10 @@ main(int argc, char **argv)
     if (r.v_seed)
         draw(&r, abs_out, &argv[i]);
     char *lab = labels(&r, argv[i]);
+    /* before the spec is made: a refusal leaves nothing behind (review12a:
+     * an --aslr error left the spec until the next run) */
+    if (!c->dry)
+        il_set_aslr(ME, c->aslr);
     struct il_spec spec;
     struct il_env env;
     struct il_slots slots;
@@ -423,7 +427,6 @@ main(int argc, char **argv)
         errno = e;
         err(1, "cannot write the run spec %s", spec.path);
     }
-    il_set_aslr(ME, c->aslr);
     if (c->have_cpus && sched_setaffinity(0, sizeof c->cpus, &c->cpus) < 0) {
         int e = errno;
         il_spec_remove(&spec);

@@ -121,62 +121,31 @@ try "a record without counts (its buffer cannot be mapped): why, said under INTE
 # The buffer is mapped (anonymous, private, MAP_NORESERVE) when the
 # command line does not fit the static one: 40,000 arguments, and a
 # seccomp filter refuses that kind of mmap (ENOMEM) in the measured image.
-if command -v cc >/dev/null 2>&1 && cat >nomap.c <<'EOC' && cc -o nomap nomap.c 2>/dev/null; then
-#include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-int main(int argc, char **argv)
-{
-    struct sock_filter f[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 0, 3),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[3])),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOMEM),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog p = {sizeof f / sizeof f[0], f};
-    if (argc < 2 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p))
-        return perror("nomap"), 125;
-    execv(argv[1], argv + 1);
-    return perror(argv[1]), 126;
-}
-EOC
-	seq 1 40000 | sed 's/.*/x/' >args
-	rm -f nm.jsonl
-	# shellcheck disable=SC2046 # one word per line of args
-	./nomap /usr/bin/env INTERLOPER_QUIET=1 INTERLOPER_OUTPUT="$T/nm.jsonl" LD_PRELOAD="$LIB" \
-		"$P" hello $(cat args) >out 2>err
-	rc=$?
-	# shellcheck disable=SC2046 # the same
-	"$P" hello $(cat args) >out0n
-	if [ "$rc" -eq 125 ]; then
-		skip "seccomp filters cannot be installed here"
-	else
-		assert_eq "$rc:$(cksum <out)" "0:$(cksum <out0n)" "the program: status and stdout"
-		assert_eq "$(grep -c '^interloper: cannot map the record buffer; nothing is measured' err)" 1 "why, under quiet"
-		assert_match "$(jget nm.jsonl '" | ".join(r[0]["errors"])')" "cannot map the record buffer" "the record says it too"
-		assert_eq "$(jget nm.jsonl '"before main" in " | ".join(r[0]["errors"])')" false \
-			"and not that it ended before main, which it reached (fix12)"
-		# a forked child (INTERLOPER_INHERIT=none: a record of its own)
-		# whose buffer cannot be mapped either says why too (review12e)
-		rm -f nf.jsonl
-		# shellcheck disable=SC2016,SC2046 # the shell's $?; one word per line of args
-		./nomap /usr/bin/env INTERLOPER_INHERIT=none INTERLOPER_QUIET=1 INTERLOPER_OUTPUT="$T/nf.jsonl" \
-			LD_PRELOAD="$LIB" /bin/sh -c '(exit 3); echo $?' $(cat args) >out 2>/dev/null
-		assert_eq "$(cat out):$(nrec nf.jsonl)" "3:2" "the shell and its forked child, a record each"
-		assert_eq "$(jget nf.jsonl '[any("cannot map the record buffer" in e for e in x["errors"]) for x in r]')" \
-			"[true, true]" "each says why it has no counts"
-	fi
+seq 1 40000 | sed 's/.*/x/' >args
+rm -f nm.jsonl
+# shellcheck disable=SC2046 # one word per line of args
+"$PROGS/refuse" mmap-noreserve /usr/bin/env INTERLOPER_QUIET=1 INTERLOPER_OUTPUT="$T/nm.jsonl" LD_PRELOAD="$LIB" \
+	"$P" hello $(cat args) >out 2>err
+rc=$?
+# shellcheck disable=SC2046 # the same
+"$P" hello $(cat args) >out0n
+if [ "$rc" -eq 125 ]; then
+	skip "seccomp filters cannot be installed here"
 else
-	skip "needs cc"
+	assert_eq "$rc:$(cksum <out)" "0:$(cksum <out0n)" "the program: status and stdout"
+	assert_eq "$(grep -c '^interloper: cannot map the record buffer; nothing is measured' err)" 1 "why, under quiet"
+	assert_match "$(jget nm.jsonl '" | ".join(r[0]["errors"])')" "cannot map the record buffer" "the record says it too"
+	assert_eq "$(jget nm.jsonl '"before main" in " | ".join(r[0]["errors"])')" false \
+		"and not that it ended before main, which it reached (fix12)"
+	# a forked child (INTERLOPER_INHERIT=none: a record of its own)
+	# whose buffer cannot be mapped either says why too (review12e)
+	rm -f nf.jsonl
+	# shellcheck disable=SC2016,SC2046 # the shell's $?; one word per line of args
+	"$PROGS/refuse" mmap-noreserve /usr/bin/env INTERLOPER_INHERIT=none INTERLOPER_QUIET=1 INTERLOPER_OUTPUT="$T/nf.jsonl" \
+		LD_PRELOAD="$LIB" /bin/sh -c '(exit 3); echo $?' $(cat args) >out 2>/dev/null
+	assert_eq "$(cat out):$(nrec nf.jsonl)" "3:2" "the shell and its forked child, a record each"
+	assert_eq "$(jget nf.jsonl '[any("cannot map the record buffer" in e for e in x["errors"]) for x in r]')" \
+		"[true, true]" "each says why it has no counts"
 fi
 
 try "INTERLOPER_DEBUG=1 talks on stderr only"

@@ -626,6 +626,41 @@ run --backend none -- sh -c 'cat "$INTERLOPER_RUN"' >spec.out
 assert_eq "$(grep -c '^floor ' spec.out)|$(last '.get("floor_source")')|$(last '["floor"]')" "0|null|{}" \
 	"backend none: no floor line, no floor, no source"
 
+try "a TMPDIR that cannot be used: the spec goes in /dev/shm or /tmp, said in one line (not under -q)"
+# outside12 F9: TMPDIR=/nonexistent stopped every run of a harness before
+# its program ran
+rm -f res.jsonl
+TMPDIR=/nonexistent/il-$$ sh "$IL" run --output "$T/res.jsonl" -- "$P" hello >out 2>err
+assert_eq "$?:$(cat out)" "0:hello from probe" "the run"
+assert_eq "$(grep -c '^interloper run: TMPDIR=' err)" 1 "one line"
+assert_match "$(grep '^interloper run: TMPDIR=' err)" \
+	"^interloper run: TMPDIR=/nonexistent/il-$$: No such file or directory; interloper's own files go in /dev/shm or /tmp instead \(set TMPDIR to a directory of yours, or unset it\)\$" \
+	"what, where, and the fix"
+assert_eq "$(nrec res.jsonl)" 1 "the record"
+TMPDIR=/nonexistent/il-$$ sh "$IL" run -q --output "$T/res.jsonl" -- "$P" hello >out 2>err
+assert_eq "$?:$(cat out):$(cat err)" "0:hello from probe:" "-q: the run, and nothing said"
+TMPDIR=$T/res.jsonl sh "$IL" run -q -n -- "$P" hello >out 2>err
+assert_match "$(grep '^INTERLOPER_RUN=' out)" "^INTERLOPER_RUN=(/dev/shm|/tmp)/\./interloper-run\." "a file for TMPDIR: not taken"
+cp /bin/true ./p1
+cp /bin/true ./p22
+TMPDIR=/nonexistent/il-$$ sh "$IL" compare -r 1 -w 0 --max-time 1s -o "$T/cmp.jsonl" ./p1 ./p22 >out 2>err
+assert_eq "$?:$(grep -c 'TMPDIR=/nonexistent' err)" 0:1 "interloper compare (its links and its spec directory): runs, one line"
+assert_true "its records" [ -s cmp.jsonl ]
+
+try "a personality that cannot be changed (--aslr): refused, and no spec is left behind"
+# review12a: the spec was made before the personality was set, and the
+# refusal left it until the next run; a seccomp filter refuses personality(2)
+mkdir -m 700 pers
+TMPDIR=$T/pers "$PROGS/refuse" personality /bin/sh "$IL" run -q --output "$T/pers.jsonl" -- "$P" hello >out 2>err
+rc=$?
+if [ "$rc" -eq 125 ]; then
+	skip "seccomp filters cannot be installed here"
+else
+	assert_eq "$rc:$(cat out)" 1: "refused, the program not run"
+	assert_match "$(cat err)" "^interloper run: --aslr off: cannot read the personality" "the line"
+	assert_eq "$(find pers -name 'interloper-run.*' | wc -l | tr -d ' ')" 0 "no spec left"
+fi
+
 try "no spec directory is left behind"
 set -- "$TMPDIR"/interloper-run.*
 [ -e "$1" ] && ls -d "$@" >&2

@@ -165,6 +165,12 @@
  * "KEY VALUE" line each. */
 #define IL_RUN_SCHEMA "interloper-run/1"
 #define IL_RUN_PID "pid"
+/* after the pid line, where the pid is the driver's own (interloper run):
+ * when that process started, in clock ticks since boot (/proc/PID/stat's
+ * starttime), which no change of the wall clock moves; a later driver
+ * tells a pid taken by another process since from the owner by it
+ * (tools/launch.c, il_spec_clean_stale).  The library ignores it. */
+#define IL_RUN_STARTED "started"
 #define IL_RUN_OUTPUT "output"
 #define IL_RUN_SUMMARY "summary"
 #define IL_RUN_LABELS "labels"

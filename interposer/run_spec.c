@@ -6,12 +6,13 @@
  * the program's environment either: values of different lengths would
  * change the environment size between the systems compared (DESIGN.md,
  * "Labels").  So interloper run writes a small spec file of its own,
- * $TMPDIR/./interloper-run.XXXXXX.spec (0600; a sweep's is "spec" in a
- * directory of its own, 0700, beside its run's files), and passes only
- * its path, of constant length:
+ * $TMPDIR/./interloper-run.PID.NS.XXXXXX.spec (0600, il_names.h; a
+ * sweep's is "spec" in a directory of its own, 0700, beside its run's
+ * files), and passes only its path, of constant length:
  *
  *     interloper-run/1
  *     pid 12345
+ *     started 8812345
  *     output /abs/path/results.jsonl
  *     summary 1
  *     labels {"bench":"bzip2","system":"O3"}
@@ -19,6 +20,7 @@
  *     set INTERLOPER_STRICT=1
  *     set INTERLOPER_STACK_OFFSET=4096
  *
+ * ("started", for the drivers' cleanup of stale specs, is not read here.)
  * The "set" lines are the driver's settings for this run, as the variables
  * would say them, read by config.c's table after the environment: they are
  * not in the program's environment, which is the experiment's factor.

@@ -268,9 +268,8 @@ void il_spec_dir(struct il_spec *s, const char *me, int dry);
 /* interloper run's spec, a file of its own made at once (mkstemp: 0600,
  * never an existing one), $TMPDIR/./interloper-run.PID.NS.XXXXXX.spec, of
  * a constant length (il_names.h), as long as a directory's spec path.
- * With dry, only the name's shape.  A
- * TMPDIR that cannot take it is said in one line, unless quiet; so is it
- * by il_spec_dir, unless dry. */
+ * With dry, only the name's shape.  A TMPDIR that cannot take it is said
+ * in one line, unless quiet; so is it by il_spec_dir, unless dry. */
 void il_spec_file(struct il_spec *s, int dry, int quiet);
 /* Write the spec, with the slots' "set" lines (atomically where it is in
  * a directory; a spec file of its own is read only once the program is

@@ -350,8 +350,59 @@ fit(unsigned long v, int digits)
 static unsigned long
 pid_ns(void)
 {
+    static unsigned long ns;
+    static int looked;
     struct stat st;
-    return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long)st.st_ino : 0;
+    if (!looked++ && stat("/proc/self/ns/pid", &st) == 0)
+        ns = (unsigned long)st.st_ino;
+    return ns;
+}
+
+/* Is /proc of this process's pid namespace (its pid there getpid's)?
+ * After a pid namespace is entered without a /proc of its own, /proc/PID
+ * is another process. */
+static int
+proc_ours(void)
+{
+    static int ours = -1;
+    if (ours < 0) {
+        char b[32], me[32];
+        ssize_t n = readlink("/proc/self", b, sizeof b - 1);
+        if (n > 0)
+            b[n] = 0;
+        snprintf(me, sizeof me, "%ld", (long)getpid());
+        ours = n > 0 && !strcmp(b, me);
+    }
+    return ours;
+}
+
+/* When process pid started, in clock ticks since boot (/proc/PID/stat's
+ * starttime, which no step of the wall clock moves); -1 where /proc does
+ * not say (no such process, no /proc of this pid namespace's). */
+static long long
+start_ticks(long pid)
+{
+    char p[64], b[1024];
+    if (!proc_ours())
+        return -1;
+    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, b, sizeof b - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    b[n] = 0;
+    /* after the command's ")": field 3 is the state, field 22 starttime */
+    char *q = strrchr(b, ')');
+    if (!q)
+        return -1;
+    int field = 2;
+    for (q++; *q && field < 22; q++)
+        if (*q == ' ')
+            field++;
+    return *q ? atoll(q) : -1;
 }
 
 /* A spec's name's pid and pid namespace: this process's (interloper run's
@@ -453,10 +504,14 @@ il_spec_write(struct il_spec *s, long pid, const char *output, int summary, cons
     if (!floored++) /* a driver's children share its settings */
         driver_floor(slots, floor, sizeof floor);
     struct il_buf b = {0};
+    il_buf_printf(&b, IL_RUN_SCHEMA "\n" IL_RUN_PID " %ld\n", pid);
+    long long t = pid > 0 && pid == (long)getpid() ? start_ticks(pid) : -1;
+    if (t >= 0)
+        il_buf_printf(&b, IL_RUN_STARTED " %lld\n", t);
     il_buf_printf(&b,
-                  IL_RUN_SCHEMA "\n" IL_RUN_PID " %ld\n" IL_RUN_OUTPUT " %s\n" IL_RUN_SUMMARY
-                                " %d\n" IL_RUN_LABELS " %s\n" IL_RUN_MACHINE " %s\n",
-                  pid, output, summary, labels_json, machine);
+                  IL_RUN_OUTPUT " %s\n" IL_RUN_SUMMARY " %d\n" IL_RUN_LABELS " %s\n" IL_RUN_MACHINE
+                                " %s\n",
+                  output, summary, labels_json, machine);
     il_buf_printf(&b, "%s%s%s", slots->fixed ? slots->fixed : "", slots->setup, floor);
     if (!s->dir[0]) { /* a file of its own, which nothing reads yet */
         int rc = s->fd < 0 || pwrite(s->fd, b.p, b.n, 0) != (ssize_t)b.n ? -1 : 0;
@@ -512,68 +567,88 @@ il_spec_remove(struct il_spec *s)
 void
 il_spec_owner(struct il_spec *s)
 {
-    char p[IL_PATH_MAX + 16], pid[32];
+    char p[IL_PATH_MAX + 16], pid[80];
     snprintf(p, sizeof p, "%s/owner", s->dir);
-    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    /* the pid, when it started (ticks since boot, -1 unknown) and its
+     * pid namespace (0 unknown): what il_spec_clean_stale judges by */
+    long me = (long)getpid();
+    int n = snprintf(pid, sizeof pid, "%ld %lld %lu\n", me, start_ticks(me), pid_ns());
     int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0 || il_write_full(fd, pid, (size_t)n) < 0)
         err(1, "cannot write %s", p);
     close(fd);
 }
 
-/* The pid a spec names ("pid N"), name in dfd; its change time in
- * *when.  0: none, or "pid 0" (a sweep's). */
-static long
-spec_pid(int dfd, const char *name, time_t *when)
+/* An owner, as a spec or a sweep's owner file names it: its pid (0:
+ * none, or "pid 0", a sweep's spec), when it started (ticks since boot;
+ * -1: not said, an older build's), its pid namespace (0: not said), and
+ * when its file was written (the file's change time). */
+struct owner {
+    long pid;
+    long long ticks;
+    unsigned long ns;
+    time_t when;
+};
+
+/* The owner a spec names ("pid N", then "started T"), name in dfd. */
+static void
+spec_owner(int dfd, const char *name, struct owner *o)
 {
     char b[256];
     struct stat st;
-    long pid = 0;
+    o->pid = 0;
+    o->ticks = -1;
     int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
-        return 0;
+        return;
     ssize_t n = read(fd, b, sizeof b - 1);
     if (n > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         b[n] = 0;
         const char *p = strstr(b, "\n" IL_RUN_PID " ");
         if (p)
-            pid = strtol(p + sizeof IL_RUN_PID + 1, NULL, 10);
-        *when = st.st_mtime;
+            o->pid = strtol(p + sizeof IL_RUN_PID + 1, NULL, 10);
+        if ((p = strstr(b, "\n" IL_RUN_STARTED " ")))
+            o->ticks = strtoll(p + sizeof IL_RUN_STARTED + 1, NULL, 10);
+        o->when = st.st_mtime;
     }
     close(fd);
-    return pid;
 }
 
-/* The pid a spec directory names: its spec's, or for a sweep's spec
- * ("pid 0") the owner file's; its change time in *when.  0: none. */
-static long
-owner_of(int dfd, time_t *when)
+/* The owner of a spec directory: its spec's, or for a sweep's spec
+ * ("pid 0") the owner file's, "PID TICKS NS" (an older build's: "PID"). */
+static void
+dir_owner(int dfd, struct owner *o)
 {
     char b[256];
     struct stat st;
-    long pid = spec_pid(dfd, "spec", when);
-    if (pid > 0)
-        return pid;
+    spec_owner(dfd, "spec", o);
+    if (o->pid > 0)
+        return;
     int fd = openat(dfd, "owner", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
-        return 0;
+        return;
     ssize_t n = read(fd, b, sizeof b - 1);
     if (n > 0 && fstat(fd, &st) == 0) {
         b[n] = 0;
-        pid = strtol(b, NULL, 10);
-        *when = st.st_mtime;
+        char *e;
+        o->pid = strtol(b, &e, 10);
+        if (*e == ' ') {
+            o->ticks = strtoll(e + 1, &e, 10);
+            if (*e == ' ')
+                o->ns = strtoul(e + 1, NULL, 10);
+        }
+        o->when = st.st_mtime;
     }
     close(fd);
-    return pid;
 }
 
-/* When process pid started, in seconds since the epoch (to a second);
- * -1 if it does not exist. */
+/* When the system booted, on the wall clock, as /proc/stat says it now
+ * (a step of the wall clock moves it: only for an older build's spec,
+ * which names no start in ticks) */
 static long long
-started(long pid)
+boot_time(void)
 {
     static long long boot = -1;
-    char p[64], b[1024];
     if (boot < 0) {
         FILE *f = fopen("/proc/stat", "re");
         char line[256];
@@ -585,47 +660,37 @@ started(long pid)
         if (boot < 0)
             boot = 0;
     }
-    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
-    int fd = open(p, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, b, sizeof b - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    b[n] = 0;
-    /* after the command's ")" : field 3 is the state, field 22 starttime */
-    char *q = strrchr(b, ')');
-    if (!q)
-        return -1;
-    int field = 2;
-    for (q++; *q && field < 22; q++)
-        if (*q == ' ')
-            field++;
-    return boot + atoll(q) / sysconf(_SC_CLK_TCK);
+    return boot;
 }
 
-/* Has the owner pid, which wrote its file at when, ended? */
+/* Has the owner ended?  Only on proof: in another pid namespace its pid
+ * means nothing here, and a process alive under its pid is it, unless
+ * that process started at another time (its pid taken since).  So a live
+ * run's spec is never removed: not where /proc is not mounted (review12a:
+ * every one was), nor when the wall clock is stepped (review12a: the
+ * start times, taken on it, moved past the specs' times). */
 static int
-ended(long pid, time_t when)
+ended(const struct owner *o)
 {
-    long long s = pid > 0 ? started(pid) : 0;
-    /* gone only on proof: /proc/PID/stat unreadable (no /proc in a chroot
-     * or sandbox) is not that, kill(2)'s ESRCH is (review12a: every live
-     * run's spec was removed where /proc was not mounted) */
-    if (pid > 0 && s < 0)
-        return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
-    return pid > 0 && s > (long long)when + 2;
+    if (o->pid <= 0 || (o->ns && pid_ns() && o->ns != pid_ns()))
+        return 0;
+    if (kill((pid_t)o->pid, 0) < 0 && errno == ESRCH)
+        return 1;
+    long long s = start_ticks(o->pid);
+    if (s < 0)
+        return 0; /* no /proc of this pid namespace's: alive, as kill says */
+    if (o->ticks >= 0)
+        return s != o->ticks;
+    /* an older build's: started 2 s after the spec was written (start
+     * times are known to a second) */
+    return boot_time() + s / sysconf(_SC_CLK_TCK) > (long long)o->when + 2;
 }
 
 /*
  * A spec directory, or interloper run's spec file, is stale when its owner
- * has ended: the process is gone, or the pid now belongs to a process that
- * started after the owner wrote its file (a reused pid; start times are
- * known to a second, so only a process that started 2 s later counts).
- * One without a readable owner is being made, or is not ours to judge:
- * left alone.  So a live run's spec is never removed, whatever runs beside
- * it.
+ * has ended (ended).  One without a readable owner is being made, or is
+ * not ours to judge: left alone.  So a live run's spec is never removed,
+ * whatever runs beside it.
  */
 void
 il_spec_clean_stale(void)
@@ -643,14 +708,20 @@ il_spec_clean_stale(void)
         if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_uid != me)
             continue;
         size_t len = strlen(de->d_name);
-        time_t when = 0;
+        struct owner o = {0, -1, 0, 0};
         if (S_ISREG(st.st_mode) && len > sizeof SPEC_SUFFIX &&
             !strcmp(de->d_name + len - (sizeof SPEC_SUFFIX - 1), SPEC_SUFFIX)) {
-            long pid = spec_pid(dirfd(d), de->d_name, &when); /* sets when */
+            spec_owner(dirfd(d), de->d_name, &o);
+            /* its pid namespace, from its name (an older build's has none) */
+            char slashed[NAME_MAX + 2];
+            long npid;
+            snprintf(slashed, sizeof slashed, "/%s", de->d_name);
+            if (!il_run_file_owner(slashed, len + 1, &npid, &o.ns))
+                o.ns = 0;
             /* an empty one a minute old: its run was killed between making
              * and writing it (a live run writes it within milliseconds:
              * review12a, such files were never removed) */
-            if (ended(pid, when) || (!st.st_size && time(NULL) - st.st_mtime > 60))
+            if (ended(&o) || (!st.st_size && time(NULL) - st.st_mtime > 60))
                 unlinkat(dirfd(d), de->d_name, 0);
             continue;
         }
@@ -659,8 +730,8 @@ il_spec_clean_stale(void)
         int dfd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
         if (dfd < 0)
             continue;
-        long pid = owner_of(dfd, &when); /* sets when */
-        if (ended(pid, when)) {
+        dir_owner(dfd, &o);
+        if (ended(&o)) {
             for (const char *const *f = spec_files; *f; f++)
                 unlinkat(dfd, *f, 0);
             unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);

@@ -360,6 +360,43 @@ kill "$live"
 wait "$live" 2>/dev/null
 rm -f "$TMPDIR/interloper-run.XXlivelv.spec" "$TMPDIR/interloper-run.XXnotspc"
 
+try "a spec's owner is judged by its start in ticks since boot, which a step of the wall clock does not move"
+# review12a: start times were taken on the wall clock (boot time plus
+# ticks) against the spec's time, so a clock stepped forward made every
+# live run's spec look like one whose pid a later process had taken
+sleep 30 &
+live=$!
+ticks=$(sed 's/.*) //' "/proc/$live/stat" | cut -d' ' -f20)
+ns=$(stat -L -c %i /proc/self/ns/pid)
+# as if written an hour before the clock was stepped: the owner's start
+# says it is the same process
+printf 'interloper-run/1\npid %s\nstarted %s\noutput -\n' "$live" "$ticks" >"$TMPDIR/interloper-run.XXstepd.spec"
+touch -d '1 hour ago' "$TMPDIR/interloper-run.XXstepd.spec"
+# a fresh one whose pid another process took: its start says so
+printf 'interloper-run/1\npid %s\nstarted %s\noutput -\n' "$live" "$((ticks - 1))" >"$TMPDIR/interloper-run.XXtaken.spec"
+# a dead pid, in another pid namespace (its name says which): not ours to judge
+other=$(printf 'interloper-run.%07d.%010d.XXothr.spec' "$dead" "$((ns + 1))")
+spec "$TMPDIR/$other" "$dead"
+# a sweep's directory, its owner file naming its start
+mkdir -m 700 "$TMPDIR/interloper-run.ownstepd" "$TMPDIR/interloper-run.owntaken"
+printf '%s %s %s\n' "$live" "$ticks" "$ns" >"$TMPDIR/interloper-run.ownstepd/owner"
+touch -d '1 hour ago' "$TMPDIR/interloper-run.ownstepd/owner"
+printf '%s %s %s\n' "$live" "$((ticks + 1))" "$ns" >"$TMPDIR/interloper-run.owntaken/owner"
+run -- "$P" hello >/dev/null
+assert_true "the live run's stays, though written an hour before" [ -f "$TMPDIR/interloper-run.XXstepd.spec" ]
+assert_true "one whose pid was taken is gone, though fresh" [ ! -e "$TMPDIR/interloper-run.XXtaken.spec" ]
+assert_true "another pid namespace's stays" [ -f "$TMPDIR/$other" ]
+assert_true "a live sweep's directory stays" [ -f "$TMPDIR/interloper-run.ownstepd/owner" ]
+assert_true "one whose pid was taken is gone" [ ! -e "$TMPDIR/interloper-run.owntaken" ]
+kill "$live"
+wait "$live" 2>/dev/null
+rm -rf "$TMPDIR/interloper-run.XXstepd.spec" "$TMPDIR/${other:?}" "$TMPDIR/interloper-run.ownstepd"
+
+try "a run's spec names when its process started, in ticks since boot"
+# shellcheck disable=SC2016 # the program's shell expands it
+run -- sh -c 'cat "$INTERLOPER_RUN"; sed "s/.*) //" /proc/$$/stat | cut -d" " -f20' >spec.out
+assert_eq "$(sed -n 's/^started //p' spec.out)" "$(tail -n 1 spec.out)" "the started line: the run's process's start, in ticks"
+
 try "without /proc, a live run's spec is left alone: an owner is gone only when kill says so"
 # review12a: an unreadable /proc/PID/stat (a chroot or sandbox without
 # /proc) counted as ended, and every live run's spec was removed

@@ -66,7 +66,7 @@ struct state {
     unsigned long long ref_bytes;
     size_t planned, skipped, todo, ran, failed;
     size_t warm; /* warm-up runs of those ran and skipped */
-    size_t later, later_warm; /* the file's runs of batches after the last one run (later) */
+    size_t kept, kept_warm; /* the file's runs this sweep neither ran nor skipped (kept) */
     double t0, shown;
     double snapped; /* when the last machine snapshot was taken */
     int tty;
@@ -1093,14 +1093,27 @@ out_of_time(const struct state *st, const struct il_run *r, uint32_t *prev_block
 }
 
 /*
- * The runs of the plan's batches after batch `last` that the results file
- * holds already, counted, not run: the summary and the exports describe
- * the data the report reads, the whole file, and a rerun of a finished
- * file stops at its first --until check (outside12 F21: a rerun's export
- * said "64 runs in 8 setups" of a file of 768+768 runs in 256 setups).
- * Up to the first batch with none of its runs there, whose drawing is
- * undone: the design of a shard or --runs rerun takes every setup drawn.
+ * The summary and the exports describe the data the report reads: the
+ * whole results file.  A run of the plan that the file holds, which this
+ * sweep neither runs nor skips (--runs leaves it out; a batch after the
+ * last one walked), is counted here (outside12 F21: a rerun of a finished
+ * file stopped at its first --until check, and its export said "64 runs
+ * in 8 setups" of a file of 768+768 runs in 256 setups).  1: it is there.
  */
+static int
+kept(struct state *st, const struct il_run *r, const char *runid)
+{
+    if (il_launch_state(&st->done, runid) <= 0)
+        return 0;
+    st->kept++;
+    st->kept_warm += r->warm;
+    measured(st, r->setup);
+    return 1;
+}
+
+/* The file's runs of the batches after batch `last`, up to the first
+ * batch with none there, whose drawing is undone: the design of a shard
+ * or --runs rerun takes every setup drawn (design_update). */
 static void
 later(struct state *st, unsigned last, uint32_t block)
 {
@@ -1110,12 +1123,7 @@ later(struct state *st, unsigned last, uint32_t block)
         for (size_t i = 0; i < nruns; i++) {
             char runid[512];
             il_plan_run_id(&st->plan, &runs[i], runid, sizeof runid);
-            if (!in_shard(st->s, &runs[i], runid) || il_launch_state(&st->done, runid) <= 0)
-                continue;
-            there++;
-            st->later++;
-            st->later_warm += runs[i].warm;
-            measured(st, runs[i].setup);
+            there += kept(st, &runs[i], runid);
         }
         if (nruns)
             block = runs[nruns - 1].block + 1;
@@ -1145,8 +1153,10 @@ batches(struct state *st, struct il_run *runs, size_t nruns, struct stop *sp)
         for (size_t i = 0; i < nruns; i++) {
             char runid[512];
             il_plan_run_id(&st->plan, &runs[i], runid, sizeof runid);
-            if (!in_shard(s, &runs[i], runid))
+            if (!in_shard(s, &runs[i], runid)) {
+                kept(st, &runs[i], runid);
                 continue;
+            }
             st->planned++;
             int there = il_launch_state(&st->done, runid);
             if (there > 0) {
@@ -1469,8 +1479,8 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
     e->me = s->me;
     e->stopped = words;
     e->seconds = il_now() - st.t0;
-    e->runs = st.ran + st.skipped - st.warm + st.later - st.later_warm;
-    e->warmups = st.warm + st.later_warm;
+    e->runs = st.ran + st.skipped - st.warm + st.kept - st.kept_warm;
+    e->warmups = st.warm + st.kept_warm;
     e->setups = st.setups_measured;
     e->plan = st.id;
     e->machine = machine;

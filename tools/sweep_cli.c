@@ -94,10 +94,21 @@ subst(const char *tmpl, const char *id)
     return b.p;
 }
 
+/* A system as the user gave it, for messages: sweep's --system
+ * NAME=PROGRAM, compare's COMMAND (review12b L5: compare's said --system,
+ * an option compare does not have).  Each message exits: not freed. */
+static char *
+given(const struct il_sweep *s, const struct il_system *y)
+{
+    if (strcmp(s->me, IL_SWEEP_ME))
+        return il_xstrdup(y->tmpl);
+    return il_xasprintf("--system %s=%s", y->name, y->tmpl);
+}
+
 /* DIR/manifest.json beside the layouts' binaries, as interloper link
  * writes it: binaries[].id, .file, .kind, .sha256 */
 static json_t *
-manifest(const struct il_system *y, char **dir)
+manifest(const struct il_sweep *s, const struct il_system *y, char **dir)
 {
     const char *brace = strstr(y->tmpl, "{layout}");
     const char *slash = NULL;
@@ -105,17 +116,16 @@ manifest(const struct il_system *y, char **dir)
         if (*p == '/')
             slash = p;
     if (strchr(brace + 8, '/'))
-        errx(1, "--system %s=%s: {layout} must be in the file name, not a directory", y->name,
-             y->tmpl);
+        errx(1, "%s: {layout} must be in the file name, not a directory", given(s, y));
     *dir = slash ? il_xasprintf("%.*s", (int)(slash - y->tmpl), y->tmpl) : il_xstrdup(".");
     char *path = il_xasprintf("%s/manifest.json", *dir);
     json_error_t je;
     json_t *m = json_load_file(path, 0, &je);
     if (!m)
         errx(1,
-             "--system %s=%s: cannot read %s (%s); expected the manifest interloper link "
-             "writes beside the binaries",
-             y->name, y->tmpl, path, je.text);
+             "%s: cannot read %s (%s); expected the manifest interloper link writes beside "
+             "the binaries",
+             given(s, y), path, je.text);
     if (!json_is_array(json_object_get(m, "binaries")))
         errx(1, "%s: no binaries[] array; expected a manifest of interloper link", path);
     free(path);
@@ -141,9 +151,8 @@ layouts(struct il_sweep *s)
 {
     char *dir;
     if (!strstr(s->sys[0].tmpl, "{layout}"))
-        errx(1, "--system %s=%s: --layouts given, but the program has no {layout}", s->sys[0].name,
-             s->sys[0].tmpl);
-    json_t *m = manifest(&s->sys[0], &dir);
+        errx(1, "%s: --layouts given, but the program has no {layout}", given(s, &s->sys[0]));
+    json_t *m = manifest(s, &s->sys[0], &dir);
     json_t *bins = json_object_get(m, "binaries");
     const char *v = s->layouts;
     size_t n = 0;
@@ -205,65 +214,60 @@ programs(struct il_sweep *s, struct il_system *y)
     int has = strstr(y->tmpl, "{layout}") != NULL;
     if (has && !s->d.nlay)
         errx(1,
-             "--system %s=%s: {layout} without --layouts; add --layouts all (or a count, or "
-             "ids)",
-             y->name, y->tmpl);
+             "%s: {layout} without --layouts; add --layouts all (or a count, or ids)",
+             given(s, y));
     if (!has && s->d.nlay)
-        errx(1, "--system %s=%s: --layouts given, but the program has no {layout}", y->name,
-             y->tmpl);
+        errx(1, "%s: --layouts given, but the program has no {layout}", given(s, y));
     char *dir = NULL;
-    json_t *m = has ? manifest(y, &dir) : NULL;
+    json_t *m = has ? manifest(s, y, &dir) : NULL;
     for (size_t i = 0; i < n; i++) {
         char *p = has ? subst(y->tmpl, s->d.lay[i]) : il_find_program(y->tmpl);
         struct stat st, mst;
         if (!p || stat(p, &st) < 0 || !S_ISREG(st.st_mode) || access(p, X_OK) < 0)
-            errx(1, "--system %s=%s: %s is not an executable file", y->name, y->tmpl,
-                 p ? p : y->tmpl);
+            errx(1, "%s: %s is not an executable file", given(s, y), p ? p : y->tmpl);
         int warn;
         char first[sizeof s->first];
         const char *why = il_preloadable(p, &warn, first, sizeof first);
         if (why)
-            errx(1, "--system %s=%s: LD_PRELOAD cannot apply to %s (%s)", y->name, y->tmpl, p, why);
+            errx(1, "%s: LD_PRELOAD cannot apply to %s (%s)", given(s, y), p, why);
         if (!s->first_of) {
             snprintf(s->first, sizeof s->first, "%s", first);
             s->first_of = p;
         } else if (strcmp(first, s->first)) {
             /* every run has one LD_PRELOAD: the environment's size is a factor */
             errx(1,
-                 "--system %s=%s: %s needs %s first in LD_PRELOAD and %s needs %s; every run of "
-                 "a sweep has the same: compare sanitizer builds with sanitizer builds of the "
-                 "same runtime",
-                 y->name, y->tmpl, p, *first ? first : "nothing", s->first_of,
+                 "%s: %s needs %s first in LD_PRELOAD and %s needs %s; every run of a sweep "
+                 "has the same: compare sanitizer builds with sanitizer builds of the same "
+                 "runtime",
+                 given(s, y), p, *first ? first : "nothing", s->first_of,
                  *s->first ? s->first : "nothing");
         }
         if (warn)
             errx(1,
-                 "--system %s=%s: %s does not start through __libc_start_main, so nothing "
-                 "would be measured",
-                 y->name, y->tmpl, p);
+                 "%s: %s does not start through __libc_start_main, so nothing would be "
+                 "measured",
+                 given(s, y), p);
         y->path[i] = p;
         y->sha256[i] = il_xmalloc(65);
         if (il_sha256_file(p, y->sha256[i]) < 0)
-            err(1, "--system %s=%s: cannot read %s", y->name, y->tmpl, p);
+            err(1, "%s: cannot read %s", given(s, y), p);
         if (!m)
             continue;
         json_t *b = binary(m, s->d.lay[i]);
         if (!b)
-            errx(1, "--system %s=%s: layout %s is not in %s/manifest.json", y->name, y->tmpl,
-                 s->d.lay[i], dir);
+            errx(1, "%s: layout %s is not in %s/manifest.json", given(s, y), s->d.lay[i], dir);
         const char *file = json_string_value(json_object_get(b, "file"));
         char *mpath =
             file ? (file[0] == '/' ? il_xstrdup(file) : il_xasprintf("%s/%s", dir, file)) : NULL;
         if (!mpath || stat(mpath, &mst) < 0 || mst.st_dev != st.st_dev || mst.st_ino != st.st_ino)
-            errx(1, "--system %s=%s: layout %s is %s in %s/manifest.json, not %s", y->name, y->tmpl,
-                 s->d.lay[i], mpath ? mpath : "(no file)", dir, p);
+            errx(1, "%s: layout %s is %s in %s/manifest.json, not %s", given(s, y), s->d.lay[i], mpath ? mpath : "(no file)", dir, p);
         free(mpath);
         const char *sha = json_string_value(json_object_get(b, "sha256"));
         if (sha && strcmp(sha, y->sha256[i]))
             errx(1,
-                 "--system %s=%s: %s is not the binary interloper link made (its SHA-256 is "
-                 "not the manifest's); relink, or give the manifest that goes with it",
-                 y->name, y->tmpl, p);
+                 "%s: %s is not the binary interloper link made (its SHA-256 is not the "
+                 "manifest's); relink, or give the manifest that goes with it",
+                 given(s, y), p);
         y->kind[i] = json_string_value(json_object_get(b, "kind"));
         /* the link order, for report's --attribute (the objects' positions) */
         y->order[i] = json_object_get(b, IL_M_ORDER);
@@ -275,16 +279,34 @@ programs(struct il_sweep *s, struct il_system *y)
     /* two layouts that are one binary (interloper link's original and
      * alphabetical orders agree where the build links in name order) are
      * two levels of the layout factor with one effect: the report would
-     * count one layout twice (outside review, session 12) */
-    int dup = 0;
-    for (size_t i = 1; i < n && s->d.nlay && !dup; i++)
-        for (size_t j = 0; j < i && !dup; j++)
-            if ((dup = !strcmp(y->sha256[i], y->sha256[j])))
-                fprintf(stderr,
-                        "%s: warning: system %s: layouts %s and %s are one binary (one "
-                        "SHA-256), which the report counts as two layouts; leave %s out of "
-                        "--layouts\n",
-                        s->me, y->name, s->d.lay[j], s->d.lay[i], s->d.lay[i]);
+     * count one layout twice (outside review, session 12); one line for
+     * each binary, naming all its layouts (review12b L5: the first pair
+     * only) */
+    for (size_t j = 0; j < n && s->d.nlay; j++) {
+        size_t same = 0, first = 1;
+        for (size_t i = 0; i < j && first; i++)
+            first = strcmp(y->sha256[i], y->sha256[j]) != 0;
+        for (size_t i = j + 1; i < n && first; i++)
+            same += !strcmp(y->sha256[i], y->sha256[j]);
+        if (!first || !same)
+            continue;
+        struct il_buf ids = {0}, out = {0};
+        il_buf_str(&ids, s->d.lay[j]);
+        for (size_t i = j + 1, k = 0; i < n; i++) {
+            if (strcmp(y->sha256[i], y->sha256[j]))
+                continue;
+            il_buf_printf(&ids, "%s%s", ++k == same ? " and " : ", ", s->d.lay[i]);
+            il_buf_printf(&out, "%s%s", k > 1 ? "," : "", s->d.lay[i]);
+        }
+        char times[32];
+        snprintf(times, sizeof times, "%zu", same + 1);
+        fprintf(stderr,
+                "%s: warning: system %s: layouts %s are one binary (one SHA-256), which the "
+                "report counts as %s layouts; leave %s out of --layouts\n",
+                s->me, y->name, ids.p, same == 1 ? "two" : times, out.p);
+        il_buf_free(&ids);
+        il_buf_free(&out);
+    }
     if (m) {
         y->link = json_object();
         json_object_set(y->link, "command", json_object_get(m, "command"));
@@ -815,10 +837,10 @@ check_sha256(const struct il_sweep *s)
         for (size_t i = 0; i < per; i++, k++)
             if (strcmp(s->sys[y].sha256[i], s->bin_sha[k]))
                 errx(1,
-                     "--system %s=%s: %s here has SHA-256 %.16s..., the plan's binary "
-                     "%.16s...: not the binary the plan was made with (a build of this "
-                     "node's own?); give every node the same binary",
-                     s->sys[y].name, s->sys[y].tmpl, s->sys[y].path[i], s->sys[y].sha256[i],
+                     "%s: %s here has SHA-256 %.16s..., the plan's binary %.16s...: not "
+                     "the binary the plan was made with (a build of this node's own?); give "
+                     "every node the same binary",
+                     given(s, &s->sys[y]), s->sys[y].path[i], s->sys[y].sha256[i],
                      s->bin_sha[k]);
 }
 
@@ -838,19 +860,19 @@ same_objects(json_t *a, json_t *b)
     return 1;
 }
 
-/* A manifest's seed, for a message: "seed 42", or "". */
+/* A manifest's seed, for a message: ", seed 42", or "". */
 static char *
-manifest_seed(const struct il_system *y)
+manifest_seed(const struct il_sweep *s, const struct il_system *y)
 {
     char *dir;
-    json_t *m = manifest(y, &dir);
+    json_t *m = manifest(s, y, &dir);
     json_t *seed = json_object_get(m, "seed");
-    char *s = json_is_integer(seed)
-                  ? il_xasprintf(", seed %" JSON_INTEGER_FORMAT, json_integer_value(seed))
-                  : il_xstrdup("");
+    char *words = json_is_integer(seed)
+                      ? il_xasprintf(", seed %" JSON_INTEGER_FORMAT, json_integer_value(seed))
+                      : il_xstrdup("");
     json_decref(m);
     free(dir);
-    return s;
+    return words;
 }
 
 /*
@@ -879,7 +901,7 @@ check_orders(const struct il_sweep *s)
                         s->me, y0->name, y->name);
                 break;
             }
-            char *s0 = manifest_seed(y0), *s1 = manifest_seed(y);
+            char *s0 = manifest_seed(s, y0), *s1 = manifest_seed(s, y);
             errx(1,
                  "--layouts: layout %s is one link order in system %s (%s%s) and another in "
                  "%s (%s%s); one id must be one order in every system: relink them with one "
@@ -906,10 +928,10 @@ systems(struct il_sweep *s)
                 plen = l;
             else if (l != plen)
                 errx(1,
-                     "--system %s=%s: %s has a path of %zu bytes, another system's has %zu; "
-                     "paths of different lengths shift the stack between systems: use paths "
-                     "of one length (bin/O2/prog and bin/O3/prog, say)",
-                     y->name, y->tmpl, y->path[i], l, plen);
+                     "%s: %s has a path of %zu bytes, another system's has %zu; paths of "
+                     "different lengths shift the stack between systems: use paths of one "
+                     "length (bin/O2/prog and bin/O3/prog, say)",
+                     given(s, y), y->path[i], l, plen);
         }
     }
     if (s->d.nlay)

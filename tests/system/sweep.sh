@@ -173,6 +173,19 @@ else
 	assert_eq "$?:$(wc -l <out | tr -d ' '):$(cat err)" \
 		"0:8:interloper sweep: warning: systems X and Z link different objects, so a layout id is not one link order in both: their layouts are paired by id alone" \
 		"different objects: one warning, the sweep goes on"
+	# review12b L5: three layouts that are one binary are named together
+	# (the warning named the first pair only), and compare names its
+	# commands, not --system, an option it does not have
+	mkdir -p dup && cp lay/manifest.json lay/p.0* dup/ && cp dup/p.00 dup/p.01 && cp dup/p.00 dup/p.02
+	python3 -c 'import json; f = "dup/manifest.json"; m = json.load(open(f)); b = m["binaries"]
+for x in b[1:3]: x["sha256"] = b[0]["sha256"]
+json.dump(m, open(f, "w"))'
+	il sweep -n --seed 1 --reps 1 --layouts all --system 'X=dup/p.{layout}' >/dev/null 2>err
+	assert_eq "$?:$(cat err)" \
+		"0:interloper sweep: warning: system X: layouts 00, 01 and 02 are one binary (one SHA-256), which the report counts as 3 layouts; leave 01,02 out of --layouts" \
+		"three layouts of one binary: one line naming all three"
+	il compare -n --seed 1 --layouts all 'lay/p.{layout}' 'xyz/p.{layout}' >/dev/null 2>err
+	assert_match "$?:$(cat err)" "^1:interloper compare: xyz/p.\{layout\}: cannot read xyz/manifest.json" "compare names the command as given"
 	mkdir -p lay22 && cp lay/manifest.json lay/p.0* lay22/
 	il compare -n --seed 1 --layouts all 'lay/p.{layout}' 'lay22/p.{layout}' >out 2>err
 	assert_match "$?:$(cat err)" "^1:interloper compare: the layouts' paths differ in length" "compare's refusal of layout paths: its name once"

@@ -240,7 +240,9 @@ struct il_state {
     int out_warned;   /* the output was said unwritable before main */
     int out_not_file; /* before main it was there, and not a regular file */
     int err_fd;       /* our copy of stderr, when records or the summary go there */
-    dev_t err_dev;
+    int err2;         /* descriptor 2 at the constructor: 0 not looked, 1 open (err_dev,
+                       * err_ino), -1 closed */
+    dev_t err_dev;    /* the file descriptor 2 was then: the only one we write to */
     ino_t err_ino;
 
     /* the record: the prefix (identity and argv) is written before main,
@@ -390,6 +392,7 @@ IL_HIDDEN void il_output_fallback(const char *line, size_t n);
 IL_HIDDEN void il_output_check(void);
 IL_HIDDEN uint64_t il_output_pending(void); /* an il_sigset (sys.h) */
 IL_HIDDEN void il_output_settle(uint64_t before);
+IL_HIDDEN void il_note_stderr(void);
 IL_HIDDEN void il_keep_stderr(void);
 IL_HIDDEN int il_stderr_fd(void);
 

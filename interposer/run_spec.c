@@ -349,8 +349,9 @@ il_run_end(int measured)
      * il.pid is this process (il_measured): no getpid */
     if (!il.run_loaded || !il.run_pid || il.pid != il.run_pid)
         return;
-    if (il.run_summary && measured)
-        il_summary_print(il_stderr_fd());
+    int fd;
+    if (il.run_summary && measured && (fd = il_stderr_fd()) >= 0)
+        il_summary_print(fd);
     const char *path = il.cfg.run_spec; /* NUL-terminated, shorter than IL_PATH_MAX */
     il_sys_unlink(path);
     /* "DIR/spec": the directory, the path up to the last slash (no system

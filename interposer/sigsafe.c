@@ -225,10 +225,13 @@ il_say(const char *a, const char *b, const char *c)
     /* a standard error that is a pipe nobody reads raises SIGPIPE: ours
      * to take, not the program's, which it would kill before main
      * (review11d): blocked around the write, and one it raised taken */
+    int fd = il_stderr_fd();
+    if (fd < 0)
+        return; /* closed, or now a file of the program's (output.c) */
     il_sigset pipe = IL_SIGBIT(SIGPIPE), old, before = 0;
     il_sys_sigprocmask(SIG_BLOCK, &pipe, &old);
     il_sys_sigpending(&before);
-    il_write_all(2, line, n);
+    il_write_all(fd, line, n);
     il_sig_take(before, pipe);
     il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -258,6 +258,34 @@ else
 	assert_match "$(cat err)" "INTERLOPER_RUN=$T/spec: not a regular file of yours" "the line"
 fi
 
+# Standard error is the file descriptor 2 was when the program started,
+# and nothing else (outside13 F2): a program that closes 1 and 2 and opens
+# files of its own gets them as 1 and 2, and a program started with 2
+# closed gets its first file as 2; the library's lines (a warning, the
+# record that has nowhere else to go, interloper run's summary) must never
+# land in them.
+try "a program's own file at descriptor 2: none of the library's lines in it"
+rm -f d1.txt d2.txt
+INTERLOPER_OUTPUT=/dev/full LD_PRELOAD="$LIB" "$PROGS/reopen12" close
+assert_eq "$?" 0 "status"
+assert_eq "$(cat d1.txt)" "data1 fd 1" "the file at 1"
+assert_eq "$(cat d2.txt)" "data2 fd 2" "the file at 2: the program's line alone"
+
+try "started with stderr closed: the program's file at 2 gets no summary, warning or record"
+rm -f out.txt fo.jsonl
+"$IL" run -e task-clock -o "$T/fo.jsonl" -- "$PROGS/reopen12" fopen 2>&-
+assert_eq "$?" 0 "status"
+assert_eq "$(cat out.txt)" "result 42 fd 2" "the program's file: its line alone"
+assert_eq "$(nrec fo.jsonl)" 1 "the record, in the results file"
+rm -f out.txt
+INTERLOPER_OUTPUT=/dev/full LD_PRELOAD="$LIB" "$PROGS/reopen12" fopen 2>&-
+assert_eq "$(cat out.txt)" "result 42 fd 2" "the file, the record with nowhere to go"
+
+try "stderr left as it was: the warning and the record are still said there"
+INTERLOPER_OUTPUT=/dev/full LD_PRELOAD="$LIB" "$PROGS/reopen12" fopen 2>err
+assert_match "$(cat err)" "cannot write the record to /dev/full" "the warning"
+assert_eq "$(grep -c '^interloper: record: {' err)" 1 "the record"
+
 # The record file is opened at the end at the lowest free descriptor: in a
 # program that closed its stdout while another thread goes on writing to
 # fd 1, that thread's bytes must never land in the record file.  The test

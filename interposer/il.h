@@ -315,6 +315,8 @@ IL_HIDDEN int il_write_all(int fd, const char *s, size_t n);
 IL_HIDDEN int il_write_upto(int fd, const char *s, size_t n, size_t *done, int *budget_ms);
 IL_HIDDEN void il_msg(const char *a, const char *b, const char *c);
 IL_HIDDEN void il_say(const char *a, const char *b, const char *c);
+IL_HIDDEN void il_note_stderr(void);
+IL_HIDDEN int il_stderr_fd(void); /* where a line for stderr goes, or -1 */
 IL_HIDDEN void il_warn(int stops, const char *a, const char *b, const char *c);
 IL_HIDDEN void il_sig_take(uint64_t before, uint64_t mask); /* il_sigsets (sys.h) */
 IL_HIDDEN void il_debug(const char *a, const char *b, const char *c);
@@ -392,9 +394,7 @@ IL_HIDDEN void il_output_fallback(const char *line, size_t n);
 IL_HIDDEN void il_output_check(void);
 IL_HIDDEN uint64_t il_output_pending(void); /* an il_sigset (sys.h) */
 IL_HIDDEN void il_output_settle(uint64_t before);
-IL_HIDDEN void il_note_stderr(void);
 IL_HIDDEN void il_keep_stderr(void);
-IL_HIDDEN int il_stderr_fd(void);
 
 /* finish.c: the ender and the record */
 enum { IL_CLAIMED, IL_MINE, IL_OTHER }; /* il_claim's answers */

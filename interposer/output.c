@@ -44,39 +44,6 @@
 #include "sys.h"
 
 /*
- * Standard error is the file descriptor 2 was at the constructor, and
- * nothing else.  A program started with it closed (`2>&-`, as cron and
- * daemons start programs), or that closes it and opens a file of its own,
- * which then gets number 2 (open(2) returns the lowest free one), must
- * find in that file only what it wrote: no warning, summary or record of
- * ours (outside13 F2: they went into the program's data file).  So the
- * library notes the file once, with one fstat(2) as the constructor's
- * first look, and writes to descriptor 2 only while it is still that
- * file; otherwise the line is not said (the record's "errors" keep every
- * fact a warning states).
- */
-void
-il_note_stderr(void)
-{
-    struct stat st;
-    if (il_sys_fstat(2, &st) < 0) {
-        il.err2 = -1;
-        return;
-    }
-    il.err2 = 1;
-    il.err_dev = st.st_dev;
-    il.err_ino = st.st_ino;
-}
-
-/* Is fd the file descriptor 2 was at the constructor? */
-static int
-is_stderr(int fd)
-{
-    struct stat st;
-    return il_sys_fstat(fd, &st) == 0 && st.st_dev == il.err_dev && st.st_ino == il.err_ino;
-}
-
-/*
  * Many programs close their stderr on the way out (coreutils' close_stdout
  * does, from an atexit handler), before our record or summary is written.
  * When either goes to stderr by request, keep a copy of the descriptor,
@@ -97,19 +64,6 @@ il_keep_stderr(void)
     int fd = il_fd_keep_dup(2);
     if (fd >= 0)
         il.err_fd = fd;
-}
-
-/* Where a line for standard error goes: our copy while it is still that
- * file, else descriptor 2 while it is, else -1 (nowhere: a write to it
- * fails with EBADF and changes nothing). */
-int
-il_stderr_fd(void)
-{
-    if (il.err_fd >= 0 && is_stderr(il.err_fd))
-        return il.err_fd;
-    if (!il.err2)
-        return 2; /* before the constructor's look: as the process was started */
-    return il.err2 > 0 && is_stderr(2) ? 2 : -1;
 }
 
 /*

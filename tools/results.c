@@ -467,3 +467,41 @@ il_failures_words(struct il_buf *b, const char *sys, const struct il_failures *f
     if (f->failed && w)
         il_buf_printf(b, "; and %zu warm-up run%s", w, w == 1 ? "" : "s");
 }
+
+/*
+ * Is there a system every measured run of which failed?  Then the
+ * report's numbers would be of failed runs (its own rule leaves out a
+ * non-zero status only where other runs of the group exit 0: outside13
+ * F9), so there are none to give: its name, and why in words (with the
+ * option for a status that is the program's normal end); NULL if none.
+ */
+const char *
+il_failures_all(const struct il_sweep *s, const struct il_failures *f, char *why, size_t n)
+{
+    for (size_t k = 0; f && k < s->nsys; k++) {
+        if (!f[k].runs || f[k].failed < f[k].runs)
+            continue;
+        struct il_buf b = {0};
+        cause_words(&b, &f[k]);
+        int st = -1;
+        size_t causes = 0;
+        for (size_t c = 0; c < f[k].ncause; c++)
+            if (f[k].cause[c].n) {
+                causes++;
+                if (sscanf(f[k].cause[c].name, "status %d", &st) != 1)
+                    st = -1;
+            }
+        snprintf(why, n,
+                 "every measured run of %s failed (%s), so there are no numbers of its runs to "
+                 "give%s%.0d%s",
+                 s->sys[k].name, b.p ? b.p : "?",
+                 causes == 1 && st > 0 ? "; if that status is its normal end, rerun with "
+                                         "--expect-status "
+                                       : "",
+                 causes == 1 && st > 0 ? st : 0,
+                 causes == 1 && st > 0 ? " (the rerun resumes, and retries them)" : "");
+        il_buf_free(&b);
+        return s->sys[k].name;
+    }
+    return NULL;
+}

@@ -593,7 +593,8 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
         copy_through(st->err_fd, 2);
     }
 
-    int ok = !over && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    /* its status, against --expect-status (0 unless said) */
+    int ok = !over && WIFEXITED(status) && WEXITSTATUS(status) == s->expect_status;
     char what[256] = "";
     if (over)
         /* whatever it did when told to end, it ran past the limit */
@@ -633,7 +634,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
             json_object_set_new(l, IL_M_RUN, json_string(runid));
             json_object_set_new(l, IL_M_STDOUT_SHA256, json_string(sha));
             json_object_set_new(l, IL_M_STDOUT_BYTES, json_integer((json_int_t)bytes));
-            json_object_set_new(l, IL_M_STATUS, json_integer(0));
+            json_object_set_new(l, IL_M_STATUS, json_integer(s->expect_status));
             il_meta_write(st->res_fd, s->output, l);
             json_decref(l);
         } else if (strcmp(sha, st->ref_sha)) {
@@ -683,8 +684,15 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     if (what[0]) {
         st->failed++;
         progress(st, 1);
-        fprintf(stderr, "%s: run %s %s%s\n", s->me, runid, what,
-                s->keep_going ? "" : "; stopping (--keep-going goes on)");
+        /* a status the program always ends with (grep without a match,
+         * diff, a test that exits 1): said once, with the option for it */
+        char hint[96] = "";
+        if (!over && WIFEXITED(status) && st->failed == 1 && WEXITSTATUS(status) != s->expect_status &&
+            WEXITSTATUS(status) < 126) /* 126, 127: the shell's "cannot execute", "not found" */
+            snprintf(hint, sizeof hint, "; if %d is its normal status, give --expect-status %d",
+                     WEXITSTATUS(status), WEXITSTATUS(status));
+        fprintf(stderr, "%s: run %s %s%s%s\n", s->me, runid, what,
+                s->keep_going ? "" : "; stopping (--keep-going goes on)", hint);
         stderr_tail(st);
         if (!s->keep_going) {
             end_line(st, "a run failed");
@@ -1200,7 +1208,12 @@ batches(struct state *st, struct il_run *runs, size_t nruns, struct stop *sp)
         double widest;
         progress(st, 1);
         design_update(st);
-        int precise = il_until_check(s, sp->until, sizeof sp->until, &widest);
+        /* a system none of whose runs succeeded has no numbers to judge */
+        struct il_failures *f = st->failed || st->had_failed ? il_results_failures(s, st->id) : NULL;
+        int precise = il_failures_all(s, f, sp->until, sizeof sp->until)
+                          ? 0
+                          : il_until_check(s, sp->until, sizeof sp->until, &widest);
+        free(f);
         if (precise < 0) {
             /* an error of the report's (a --metric no record has, ...)
              * is no reason to add setups */
@@ -1297,7 +1310,9 @@ json_t *
 il_sweep_summary(const struct il_sweep *s, const struct il_ending *e, FILE *f)
 {
     char failed[1024];
-    json_t *rep = il_sweep_report(s, failed, sizeof failed);
+    json_t *rep = il_failures_all(s, e->failures, failed, sizeof failed)
+                      ? NULL
+                      : il_sweep_report(s, failed, sizeof failed);
     if (rep)
         il_verdict(f, s, rep, e);
     else

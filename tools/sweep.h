@@ -63,6 +63,7 @@ struct il_sweep {
     int metric_given; /* -m; else wall, which the summary's header says when --events */
     char input_sha[65], expect_sha[65];
     int check_output, show_output, keep_going, hold;
+    int expect_status; /* --expect-status: a run's status that is success (default 0) */
     const char *estimator; /* the report's --estimator for --until and the summary; NULL: mean */
     /* the report's --setup for the setups measured so far, and the one
      * it falls back to where the first has too few cells (sweep.c,
@@ -184,6 +185,10 @@ struct il_failures *il_results_failures(const struct il_sweep *s, const char *pl
 /* "B: 2 of 6 runs failed (SIGSEGV), left out" (without a newline) in b
  * (sys NULL: without "B: "), or nothing when none of f's runs failed. */
 void il_failures_words(struct il_buf *b, const char *sys, const struct il_failures *f);
+/* The first system of s every measured run of which failed in f, with why
+ * in words (n bytes), or NULL. */
+const char *il_failures_all(const struct il_sweep *s, const struct il_failures *f, char *why,
+                            size_t n);
 
 /* The last line of a task's log (where a refused task says why), its last
  * state when progress was redrawn in place with \r; 0, or -1 if the log

@@ -365,6 +365,7 @@ enum {
     O_EXPECT_OUTPUT,
     O_NO_CHECK_OUTPUT,
     O_KEEP_GOING,
+    O_EXPECT_STATUS,
     O_TIMEOUT,
     O_NO_HOLD,
     O_BENCH,
@@ -452,6 +453,11 @@ const struct il_opt il_sweep_opts[] = {
      "go on after a run that fails (default: stop); the\n"
      "summary says how many failed",
      O_KEEP_GOING},
+    {"expect-status", 0, IL_OPT_VALUE, "N",
+     "a run that exits with status N succeeded, any other\n"
+     "status fails (default 0: grep, diff and tests that\n"
+     "exit 1 as they should give 1)",
+     O_EXPECT_STATUS},
     {"timeout", 0, IL_OPT_VALUE, "TIME",
      "kill a run still running after TIME (s, m, h suffixes):\n"
      "SIGTERM to its group, SIGKILL 5 s later; it fails\n"
@@ -667,6 +673,9 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
         break;
     case O_KEEP_GOING:
         s->keep_going = 1;
+        break;
+    case O_EXPECT_STATUS:
+        s->expect_status = (int)il_arg_count(p, v, 0, 255);
         break;
     case O_TIMEOUT:
         s->timeout = il_arg_seconds(p, v, 0, 1e9, "expected a time such as 90s, 10m or 2h");

@@ -91,6 +91,32 @@ il compare --keep-going --seed 3 --setups 2 -r 3 -w 1 --max-runs 16 --until 0.00
 assert_match "$(grep '^  b: ' out)" '^  b: (1 of 6 runs failed \(SIGSEGV\), left out|1 warm-up run failed \(SIGSEGV\))$' \
 	"resumed: the retries that ran are not counted ($(grep 'retrying' err))"
 
+try "a program whose normal end is status 1: no numbers of failed runs; --expect-status 1 (outside13 F9)"
+# grep without a match exits 1: every run fails by the driver's rule, and
+# the report's own rule (a non-zero status where others exit 0) keeps them
+mkdir -p bin/G/a bin/G/b
+cp /bin/false bin/G/a/f
+cp /bin/false bin/G/b/f
+il compare --seed 3 --setups 2 -r 2 -w 0 --max-runs 8 -o g.jsonl bin/G/a/f bin/G/b/f >out 2>err
+assert_eq "$?" 1 "status: a run failed"
+assert_match "$(cat err)" "ended with status 1; stopping \\(--keep-going goes on\\); if 1 is its normal status, give --expect-status 1" \
+	"the first failure names the option"
+il compare --keep-going --seed 3 --setups 2 -r 2 -w 0 --max-runs 8 -o g.jsonl \
+	--export-json g.json bin/G/a/f bin/G/b/f >out 2>err
+assert_eq "$(grep -c 'sd of the runs' out)" 0 "no numbers in the summary"
+assert_match "$(cat err)" "no summary: every measured run of a failed \\(status 1\\), so there are no numbers of its runs to give; if that status is its normal end, rerun with --expect-status 1" \
+	"said instead"
+assert_true "no export of numbers" test ! -e g.json
+il compare --expect-status 1 --seed 3 --setups 2 -r 2 -w 0 --max-runs 8 -o g.jsonl bin/G/a/f bin/G/b/f >out 2>err
+assert_eq "$?" 0 "--expect-status 1: the rerun resumes and the runs succeed ($(tail -n 1 err))"
+assert_match "$(cat out)" "b vs a: " "the summary compares them"
+assert_eq "$(grep -c 'failed' out)" 0 "nothing failed"
+assert_eq "$(rj g.jsonl 'len({x["labels"]["run"] for x in r})')" 8 "the plan's 8 runs"
+il compare --expect-status 256 bin/G/a/f bin/G/b/f >out 2>err
+assert_eq "$?" 1 "--expect-status 256: refused"
+assert_eq "$(cat err)" "interloper compare: --expect-status 256: expected a whole number from 0 to 255" "in one line"
+rm -f g.jsonl g.json
+
 try "commands whose outputs differ are refused, in one line"
 il compare -q --seed 3 --setups 1 -r 1 -w 0 --max-runs 4 -o d.jsonl 'echo a' 'echo b' >out 2>err
 assert_eq "$?" 1 "status"

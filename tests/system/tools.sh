@@ -18,6 +18,15 @@ sh "$IL" frobnicate >out 2>err
 assert_eq "$?" 1 "status"
 assert_eq "$(cat err)" "interloper: unknown subcommand 'frobnicate'; see interloper --help" "message"
 
+try "a subcommand that is there but cannot be executed (noexec mount, lost mode) is said so (outside13 F4)"
+mkdir -p nx/scripts nx/build/libexec
+cp "$IL" nx/scripts/interloper
+cp "$B/libexec/interloper-run" nx/build/libexec/interloper-run
+chmod 644 nx/build/libexec/interloper-run
+sh nx/scripts/interloper run -- /bin/true >out 2>err
+assert_eq "$?" 1 "status"
+assert_eq "$(cat err)" "interloper: cannot execute $T/nx/scripts/../build/libexec/interloper-run: it is not executable here (its mode, or a file system mounted noexec); build or install interloper where programs may run" "message"
+
 try "interloper events names each backend and whether it works"
 sh "$IL" events >out 2>err
 assert_eq "$?" 0 "status"

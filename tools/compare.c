@@ -339,11 +339,14 @@ main(int argc, char **argv)
      * runs as printed (review12b L4) */
     if (s.c.dry && o.c.links) {
         char *how = il_compare_links_line(&o.c);
+        struct il_buf rm = {0}; /* quoted as the line above is (review13a M1) */
+        il_buf_word(&rm, o.c.links);
         fprintf(stderr,
                 "%s: -n: the lines below run the programs through links that -n removes "
                 "before it ends; to run a line as printed, make them first: %s (and rm -r "
                 "%s after)\n",
-                IL_COMPARE_ME, how, o.c.links);
+                IL_COMPARE_ME, how, rm.p);
+        il_buf_free(&rm);
         free(how);
         il_compare_links_remove(&o.c);
     }

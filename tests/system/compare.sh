@@ -142,6 +142,19 @@ mkdir replay # its results file apart from those the cases below count
 (cd replay && eval "sh \"\$IL\" ${line#interloper }" >/dev/null)
 assert_eq "$?:$(rj "replay/$res" 'r[-1]["argv"][0]')" "0:$link" "a line of the plan runs as printed, through the link it names"
 rm -r "$(sed -n 's/.*(and rm -r \(.*\) after)$/\1/p' err)"
+# review13a M1: the rm line is quoted as the mkdir line is: pasted with a
+# blank in TMPDIR it removes that directory and nothing else
+mkdir -p "my dir" my
+il compare -q -n --seed 3 bin/A/probe bin/BB/probe -- busy 1 >out 2>err </dev/null &&
+	TMPDIR="$T/my dir" il compare -q -n --seed 3 bin/A/probe bin/BB/probe -- busy 1 >out 2>err
+make=$(sed -n 's/^interloper compare: -n: .*, make them first: \(.*\) (and rm -r .*/\1/p' err)
+rmline=$(sed -n 's/.*(and rm -r \(.*\) after)$/\1/p' err)
+sh -c "$make"
+assert_eq "$(find "my dir" -name 'interloper-compare.*' | wc -l | tr -d ' ')" 1 "the links made under a TMPDIR with a blank"
+eval "rm -r $rmline"
+assert_eq "$(find "my dir" -name 'interloper-compare.*' | wc -l | tr -d ' '):$(test -d my && echo kept)" "0:kept" \
+	"the printed rm line removes them and nothing else ($rmline)"
+rm -r "my dir" my
 
 try "--show-output into a reader that goes away: interrupted, no links left (outside12 F11)"
 # each run copies /etc/services through; head takes one line and goes, and

@@ -150,7 +150,9 @@ static const struct il_opt opts[] = {
     {"gobench", 0, IL_OPT_FLAG, NULL, "Go benchmark text (benchstat reads it)", O_GOBENCH, REPORT},
     {"bins", 0, IL_OPT_VALUE, "N", "hist: N bins (default: Freedman-Diaconis or Rice, the more)",
      O_BINS, PLOT},
-    {"size", 0, IL_OPT_VALUE, "W,H", "the figure's size in inches (default 3.4,2.3; seq 7,4.6)",
+    {"size", 0, IL_OPT_VALUE, "W,H",
+     "the figure's size in inches (default 3.4,2.3, wider\n"
+     "past 6 violins; seq 7,4.6)",
      O_SIZE, PLOT},
     {"title", 0, IL_OPT_VALUE, "TEXT", "the plot title ('' for none)", O_TITLE, PLOT},
     {"keep", 0, IL_OPT_VALUE, "DIR", "keep the gnuplot script and data in DIR", O_KEEP, PLOT},

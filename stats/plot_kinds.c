@@ -218,6 +218,38 @@ intervals_decimated(FILE *ci, const struct plot *p, const struct il_setups *s, c
     return 1;
 }
 
+/* Inches a character of the figures' 8-point sans text takes, about. */
+#define IL_PLOT_CHAR_IN 0.061
+
+/* The default size of a figure of nv violins (no --size): 3.4 x 2.3 in
+ * holds 6; from 7 on it is 0.6 in and 0.42 in a violin wide, up to
+ * --size's 20 in,
+ * so that a violin keeps its room and a setup's dot its own violin's
+ * (outside12 F19: 25 benchmarks at 3.4 in overprinted their labels, and
+ * their dots were half in the neighbour's column).  Such a figure is also
+ * heightened by the drop of its tick labels where they slant (30 degrees,
+ * as il_plot_violin decides) and by the y label's length, which the plot
+ * area left after them would cut.  1 when it was widened. */
+static int
+violin_size(struct plot *p, const struct il_report *r, size_t nv, int several, const char *ylab)
+{
+    double w = 0.6 + 0.42 * (double)nv;
+    if (r->o->size_w || w <= p->w)
+        return 0;
+    p->w = fmin(w, 20);
+    size_t chars = 0, maxc = 0;
+    char lab[512];
+    for (size_t i = 0; i < r->ncmp; i++)
+        if (r->cmp[i].has_setups) {
+            tick_label(r, &r->cmp[i], several, lab, sizeof lab);
+            chars += strlen(lab) + 2;
+            maxc = strlen(lab) > maxc ? strlen(lab) : maxc;
+        }
+    double drop = (double)chars > p->w * 11 ? 0.5 * IL_PLOT_CHAR_IN * (double)maxc : 0;
+    p->h = fmin(20, fmax(p->h + drop, 1.1 + drop + 0.9 * IL_PLOT_CHAR_IN * (double)strlen(ylab)));
+    return 1;
+}
+
 void
 il_plot_violin(struct plot *p)
 {
@@ -229,12 +261,26 @@ il_plot_violin(struct plot *p)
     FILE *k = il_plot_data(p, "marks.dat", kpath, sizeof kpath);
     FILE *ci = il_plot_data(p, "intervals.dat", cpath, sizeof cpath);
     double dens[IL_KDE_POINTS], peak = 0, ylo = INFINITY, yhi = -INFINITY;
+    int wide = 0;
     size_t nv = 0, nvt = 0, kslot = il_data_slot(&r->d, IL_L_LAYOUT_KIND), nmark[2] = {0, 0},
            nci = 0;
+    const struct il_cmp *c0 = NULL;
+    int several = 0;
+    for (size_t i = 0; i < r->ncmp; i++) {
+        if (!r->cmp[i].has_setups)
+            continue;
+        if (c0 && r->gs.g[r->cmp[i].g].key[r->cmp_pos] != r->gs.g[c0->g].key[r->cmp_pos])
+            several = 1;
+        c0 = c0 ? c0 : &r->cmp[i];
+    }
+    if (c0)
+        ratio_label(r, c0, several, ylab, sizeof ylab);
     /* First pass: the densities' common scale, so that widths compare. */
     for (int pass = 0; pass < 2; pass++) {
         nvt = nv; /* the violins, known after the first pass */
         nv = 0;
+        if (pass == 1 && c0) /* before the intervals' decimation */
+            wide = violin_size(p, r, nvt, several, ylab);
         for (size_t i = 0; i < r->ncmp; i++) {
             const struct il_cmp *c = &r->cmp[i];
             const struct il_setups *s = &c->su;
@@ -313,15 +359,6 @@ il_plot_violin(struct plot *p)
     il_plot_close(ci, cpath);
     if (!nv)
         errx(1, "violin: no comparison has paired setups; check --compare and --setup");
-    const struct il_cmp *c0 = NULL;
-    int several = 0;
-    for (size_t i = 0; i < r->ncmp; i++) {
-        if (!r->cmp[i].has_setups)
-            continue;
-        if (c0 && r->gs.g[r->cmp[i].g].key[r->cmp_pos] != r->gs.g[c0->g].key[r->cmp_pos])
-            several = 1;
-        c0 = c0 ? c0 : &r->cmp[i];
-    }
     char setup[256];
     snprintf(setup, sizeof setup, "%s%s%s", o->setup[0], o->nsetup == 2 ? " x " : "",
              o->nsetup == 2 ? o->setup[1] : "");
@@ -330,7 +367,6 @@ il_plot_violin(struct plot *p)
         snprintf(title, sizeof title, "per-%s %s vs %s", setup, o->cmp_label, o->cmp_base);
     else
         snprintf(title, sizeof title, "%s, one value per %s", what, setup);
-    ratio_label(r, c0, several, ylab, sizeof ylab);
     il_plot_header(p, "", ylab, title);
     FILE *gp = p->gp;
     size_t nkey = 4 + (nmark[0] > 0) + (nmark[1] > 0);
@@ -345,7 +381,20 @@ il_plot_violin(struct plot *p)
             chars += strlen(lab) + 2;
         }
     fprintf(gp, "set xrange [0.4:%zu.6]\nunset grid\nset grid ytics lc rgb '#e4e4e4' lw 0.6\n", nv);
-    fprintf(gp, "set xtics scale 0 %s(", (double)chars > p->w * 11 ? "rotate by 30 right " : "");
+    int slant = (double)chars > p->w * 11;
+    if (wide && slant) {
+        /* the first label, slanted to the left of its tick, 0.6 of a
+         * violin's room from the axis: a left margin (in characters) that
+         * holds it, where gnuplot's own would cut it */
+        for (size_t i = 0; i < r->ncmp; i++)
+            if (r->cmp[i].has_setups) {
+                tick_label(r, &r->cmp[i], several, lab, sizeof lab);
+                break;
+            }
+        double room = 0.6 * (p->w - 0.6) / ((double)nv + 0.2) / IL_PLOT_CHAR_IN;
+        fprintf(gp, "set lmargin %d\n", (int)fmax(10, ceil(0.87 * (double)strlen(lab) - room) + 1));
+    }
+    fprintf(gp, "set xtics scale 0 %s(", slant ? "rotate by 30 right " : "");
     for (size_t i = 0, n = 0; i < r->ncmp; i++) {
         if (!r->cmp[i].has_setups)
             continue;

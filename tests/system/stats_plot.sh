@@ -153,6 +153,43 @@ else
 	skip "$why"
 fi
 
+try "violin of 25 benchmarks at the default size: widened, so that labels and dots keep their own columns"
+if ready; then
+	# outside12 F19: at 3.4 x 2.3 in, 25 labels overprinted each other and
+	# each violin had 0.07 in for its setups' dots; 25 benchmarks with
+	# names of 8 to 17 characters, 6 setups of 2 runs a side
+	awk 'BEGIN { srand(3); for (b = 0; b < 25; b++) for (s = 0; s < 6; s++) for (y = 0; y < 2; y++) for (r = 1; r <= 2; r++)
+		printf "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"bench%02d_%s\",\"system\":\"%s\",\"setup\":\"s%d\",\"rep\":\"%d\"},\"times\":{\"wall_ns\":%d}}\n", b, substr("abcdefghijkl", 1, b % 10), y ? "O3" : "O2", s, r, 1e6 * (1 + b / 10) * (y ? 1.02 : 1) * (1 + 0.01 * rand()) }' >"$T/v25.jsonl"
+	sh "$IL" plot violin --by bench --compare system=O2 --setup setup --keep "$T/k25" --quiet-warning all \
+		-o "$T/v25.png" "$T/v25.jsonl" >/dev/null 2>&1
+	assert_eq "$(size "$T/v25.png" | cut -d' ' -f1)" 3330 "0.6 in and 0.42 in a violin wide (11.1 in at 300 dots an inch)"
+	assert_true "taller than the default, for the slanted labels and the y label ($(size "$T/v25.png"))" \
+		test "$(size "$T/v25.png" | cut -d' ' -f2)" -gt 690
+	assert_eq "$(cat "$T/k25/gnuplot.err")" "" "gnuplot had room for the tick labels (no warning)"
+	# gnuplot's own plot area: pixels a violin has
+	px=$(cd "$T" && gnuplot -e "load 'k25/plot.gp'; print int((GPVAL_TERM_XMAX - GPVAL_TERM_XMIN) / (GPVAL_X_MAX - GPVAL_X_MIN))" 2>&1 | tail -n 1)
+	assert_true "each violin has 0.3 in or more (got $px pixels)" test "${px:-0}" -ge 90
+	assert_true "each setup's dot within its own violin's column" python3 -c '
+import sys
+blocks = [b for b in open(sys.argv[1]).read().split("\n\n\n") if b.strip()]
+ok = len(blocks) == 25
+for v, b in enumerate(blocks, 1):
+    for line in b.strip().split("\n"):
+        if not line.startswith("#"):
+            ok = ok and abs(float(line.split()[0]) - v) <= 0.3 + 1e-9
+sys.exit(0 if ok else 1)' "$T/k25/intervals.dat"
+	# 6 violins keep the default; --size is kept as given
+	grep -E '"bench0[0-5]_' "$T/v25.jsonl" >"$T/v6.jsonl"
+	sh "$IL" plot violin --by bench --compare system=O2 --setup setup --quiet-warning all \
+		-o "$T/v6.png" "$T/v6.jsonl" >/dev/null 2>&1
+	assert_eq "$(size "$T/v6.png")" "1020 690" "6 violins: the default 3.4 x 2.3 in"
+	sh "$IL" plot violin --by bench --compare system=O2 --setup setup --quiet-warning all --size 6,3 \
+		-o "$T/v25s.png" "$T/v25.jsonl" >/dev/null 2>&1
+	assert_eq "$(size "$T/v25s.png")" "1800 900" "--size as given"
+else
+	skip "$why"
+fi
+
 try "env: one line per system, estimates from the records, whiskers above 0, units in ms"
 if ready; then
 	sh "$IL" plot env --metric task-clock --where bench=b1 --by system --keep "$T/ke" \

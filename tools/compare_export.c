@@ -89,6 +89,11 @@ export_json(const char *path, const struct il_sweep *s, json_t *rep, const struc
         (json_int_t)s->d.seed, "plan", e->plan, "machine", e->machine, "stopped", e->stopped,
         "seconds", e->seconds, "runs", (json_int_t)e->runs, "warmup_runs", (json_int_t)e->warmups,
         "setups", (json_int_t)e->setups, "systems", sys, "records", s->output, "report", rep);
+    if (e->layouts_all) {
+        /* a sample of setups may not hold every layout (outside13 F3) */
+        json_object_set_new(o, "layouts", json_integer((json_int_t)e->layouts));
+        json_object_set_new(o, "layouts_total", json_integer((json_int_t)e->layouts_all));
+    }
     char *tmp;
     FILE *f = open_tmp(path, &tmp);
     if (json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
@@ -173,11 +178,14 @@ export_markdown(const char *path, const struct il_sweep *s, json_t *rep, const s
             fprintf(f, "- %s\n", b.p);
         il_buf_free(&b);
     }
+    char lay[64] = "";
+    if (e->layouts < e->layouts_all)
+        snprintf(lay, sizeof lay, IL_LAYOUTS_OVER, e->layouts, e->layouts_all);
     fprintf(f,
-            "\n%s; %s %s, %zu runs in %zu setups (and %zu warm-up runs, left out), %.1f s; seed "
-            "%u, plan %s, machine %s.\n",
+            "\n%s; %s %s, %zu runs in %zu setups%s (and %zu warm-up runs, left out), %.1f s; "
+            "seed %u, plan %s, machine %s.\n",
             e->stopped, il_json_str(rep, IL_R_METRIC), il_json_str(rep, IL_R_ESTIMATOR), e->runs,
-            e->setups, e->warmups, e->seconds, s->d.seed, e->plan,
+            e->setups, lay, e->warmups, e->seconds, s->d.seed, e->plan,
             il_json_str(e->machine, IL_F_HOST) ? il_json_str(e->machine, IL_F_HOST) : "?");
     close_tmp(f, path, tmp);
 }

@@ -157,6 +157,8 @@ struct il_design {
     int pin_factor;    /* pinned and unpinned runs, interleaved */
     int aslr;          /* ASLR on: every run is a setup of its own */
     size_t setups;     /* K, drawn from the product (the first batch with --until) */
+    int fy_draw;       /* layouts sampled by the product's Fisher-Yates, not in
+                        * cycles (a plan line of sweep order 1: sweep_plan.c) */
     unsigned reps, warmup;
 };
 
@@ -175,6 +177,9 @@ struct il_plan {
     size_t ncell;   /* systems x pin values */
     uint32_t *draw; /* draw[i]: the product index of the i-th drawn setup */
     size_t drawn;
+    int cycles;       /* the layouts drawn in cycles (sweep order 2) */
+    uint32_t *pool;   /* with cycles: each layout's other factors, n / nlay each */
+    uint32_t *perm;   /* with cycles: this cycle's order of the layouts */
     struct il_rng *g; /* stream 1, where the draw stopped */
 };
 

@@ -71,7 +71,9 @@ il_meta_identity(const struct il_sweep *s)
 {
     const struct il_design *d = &s->d;
     json_t *id = json_object();
-    json_object_set_new(id, K_GENERATOR, json_string(IL_PLAN_GENERATOR));
+    json_object_set_new(id, K_GENERATOR, json_string(d->nlay >= 2 && !d->fy_draw
+                                                         ? IL_PLAN_GENERATOR_CYCLES
+                                                         : IL_PLAN_GENERATOR));
     json_object_set_new(id, K_SEED, json_integer(d->seed));
     json_object_set_new(id, K_BENCH, str(s->bench));
     json_t *sys = json_array();
@@ -136,6 +138,21 @@ il_meta_plan_id(json_t *identity, char id[16])
     free(text);
     memcpy(id, hex, 12);
     id[12] = 0;
+}
+
+int
+il_meta_older_draw(json_t *plan_line, const char *id)
+{
+    json_t *identity = json_object_get(plan_line, IL_M_IDENTITY);
+    const char *gen = json_string_value(json_object_get(identity, K_GENERATOR));
+    if (!gen || strcmp(gen, IL_PLAN_GENERATOR))
+        return 0;
+    json_t *now = json_deep_copy(identity);
+    char was[16];
+    json_object_set_new(now, K_GENERATOR, json_string(IL_PLAN_GENERATOR_CYCLES));
+    il_meta_plan_id(now, was);
+    json_decref(now);
+    return !strcmp(was, id);
 }
 
 json_t *
@@ -288,6 +305,9 @@ il_meta_design(json_t *plan, struct il_design *d, const char **why)
     const char *aslr = json_string_value(json_object_get(f, K_ASLR));
     d->aslr = aslr && !strcmp(aslr, "on");
     d->setups = (size_t)json_integer_value(json_object_get(x, K_SETUPS));
+    /* an older plan's layouts, sampled from the whole product */
+    const char *gen = json_string_value(json_object_get(id, K_GENERATOR));
+    d->fy_draw = !gen || strcmp(gen, IL_PLAN_GENERATOR_CYCLES);
     d->reps = (unsigned)json_integer_value(json_object_get(x, K_REPS));
     d->warmup = (unsigned)json_integer_value(json_object_get(x, K_WARMUP));
     for (size_t i = 0; i < d->nsys; i++)

@@ -20,6 +20,9 @@
  * never edited (its "plan.c" is today's sweep_plan.c: changing the words
  * would change every plan id and refuse every resume) */
 #define IL_PLAN_GENERATOR "xoshiro128** seeded through fmix32; sweep order 1 (plan.c)"
+/* the same, for plans with two or more layouts, whose samples draw the
+ * layouts in cycles (sweep_plan.c, sweep order 2) */
+#define IL_PLAN_GENERATOR_CYCLES "xoshiro128** seeded through fmix32; sweep order 2 (sweep_plan.c)"
 
 /* ------------------------------------------------------------ a set of run ids */
 /* Ids in the order first added (set.key[0 .. set.n-1]), each with a value. */
@@ -200,6 +203,9 @@ int il_log_end(const char *path, char *out, size_t n);
  * design back from a plan line (for merge). */
 json_t *il_meta_identity(const struct il_sweep *s);
 void il_meta_plan_id(json_t *identity, char id[16]);
+/* 1 where plan_line is plan id's plan but for its draw: sweep order 1,
+ * whose samples drew the layouts from the whole product (sweep_plan.c) */
+int il_meta_older_draw(json_t *plan_line, const char *id);
 json_t *il_meta_plan_line(const struct il_sweep *s, json_t *identity, const char *id,
                           const struct il_plan *p);
 json_t *il_meta_line(const char *kind, const char *id);
@@ -265,6 +271,7 @@ struct il_ending {
     double seconds;               /* how long it ran */
     size_t runs;                  /* runs measured (all of the results file's), warm-ups apart */
     size_t setups;                /* setups with runs */
+    size_t layouts, layouts_all;  /* layouts with runs, of the plan's (0: not a factor) */
     size_t warmups;               /* warm-up runs (all of the results file's) */
     const char *plan;             /* the plan's id */
     json_t *machine;              /* il_machine()'s, at the start */
@@ -272,6 +279,9 @@ struct il_ending {
     const char *note;             /* a line on what was measured, or NULL */
     struct il_failures *failures; /* each system's failed runs, or NULL: none */
 };
+/* after "N runs in K setups", where not every layout has runs (layouts,
+ * layouts_all): the summary's and the Markdown export's words */
+#define IL_LAYOUTS_OVER " over %zu of the %zu layouts"
 /* A string or number of a report's JSON object (NULL, NAN when absent). */
 const char *il_json_str(json_t *o, const char *k);
 double il_json_num(json_t *o, const char *k);

@@ -420,11 +420,14 @@ const struct il_opt il_sweep_opts[] = {
      O_STACK_PIN, 0, pin_word},
     {"aslr", 0, IL_OPT_VALUE, "off|on", "ASLR (default off); on: every run is a setup of its own",
      IL_O_ASLR},
-    {"setups", 0, IL_OPT_VALUE, "K", "draw K of the setups at random (default: all)", O_SETUPS,
-     SW},
+    {"setups", 0, IL_OPT_VALUE, "K",
+     "draw K of the setups at random (default: all), every\n"
+     "layout once before any twice",
+     O_SETUPS, SW},
     {"setups", 0, IL_OPT_VALUE, "K",
      "draw K of the setups at random (default 8, doubled\n"
-     "until --until is met)",
+     "until --until is met), every layout once before any\n"
+     "twice",
      O_SETUPS, CMP},
     {"reps", 'r', IL_OPT_VALUE, "R", "runs of each system in each setup (default 3)", O_REPS},
     {"warmup", 'w', IL_OPT_VALUE, "N",

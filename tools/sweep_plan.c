@@ -10,6 +10,8 @@
  *                  for i = 0, 1, ...: swap(a[i], a[i + below(n - i)]); the
  *                  first K are drawn, and drawing on extends the same
  *                  sequence, so K setups are a prefix of any larger draw;
+ *                  or, where layouts are a factor and K is below the
+ *                  product (sweep order 2, below), the layouts in cycles;
  *   stream 2+2b    the order of batch b (batch 0 is the plan without
  *                  --until): for each repetition, a shuffle of the batch's
  *                  setups, then in each setup a shuffle of its cells (the
@@ -18,6 +20,32 @@
  *                  setup's cells W times, shuffled each time.
  * With one pin value and no warm-up, batch 0 is exactly the order of the sh
  * sweep this replaces (tests/sweep/old-orders.txt).
+ *
+ * Sweep order 2: the layouts in cycles.  A link order is a build: its
+ * effect is shared by every run of that binary (Mytkowicz et al., section
+ * 4.1: 33 link orders of perlbench moved O3's speedup from 0.92 to 1.10),
+ * so where the layouts vary the summary's interval takes the layout, not
+ * the setup, as its unit, and its degrees of freedom are the layouts
+ * measured less one.  Repetition at the highest level that varies is what
+ * narrows the interval (Kalibera and Jones, ISMM'13, sections 3 and 9),
+ * and a setup spent on a layout measured already adds none.  A draw of K
+ * setups from the whole product measured only 9 of 16 layouts in 16
+ * setups (outside13 F3: 8 degrees of freedom where 15 were paid for).  So
+ * where a sample is drawn (K below the product, --setups or --until's
+ * first batch) and there are two or more layouts, setup i is in cycle
+ * c = i / L, L layouts: at the start of each cycle a shuffle of the
+ * layouts (il_rng_shuffle), and setup i takes the layout at place i mod L
+ * of it, every layout once before any twice; its other factors (env size,
+ * stack, heap offsets: one of m = n / L combinations, env outermost) are
+ * the c-th draw of a partial Fisher-Yates over that layout's own m, so a
+ * layout meets no combination twice: swap(q[c], q[c + below(m - c)]),
+ * both draws on stream 1 in setup order.  K setups are still a prefix of
+ * any larger sample.  The whole product (no sample) keeps the draw above,
+ * its runs and order unchanged; a plan whose layouts would be sampled by
+ * the draw above (a plan line of an older interloper, il_design.fy_draw)
+ * is drawn as it was.  Plans with two or more layouts name sweep order 2
+ * in their identity, so an older file is another plan, not one resumed
+ * with other setups.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +79,15 @@ il_plan_init(struct il_plan *p, const struct il_design *d, const char **why)
     p->draw = il_xcalloc(p->n, sizeof *p->draw);
     for (size_t i = 0; i < p->n; i++)
         p->draw[i] = (uint32_t)i;
+    p->cycles = !d->fy_draw && d->nlay >= 2 && d->setups && d->setups < p->n;
+    if (p->cycles) {
+        /* each layout's combinations of the other factors, 0 .. m-1 */
+        size_t m = p->n / d->nlay;
+        p->pool = il_xcalloc(p->n, sizeof *p->pool);
+        for (size_t i = 0; i < p->n; i++)
+            p->pool[i] = (uint32_t)(i % m);
+        p->perm = il_xcalloc(d->nlay, sizeof *p->perm);
+    }
     p->g = il_xmalloc(sizeof *p->g);
     il_rng_init(p->g, d->seed, 1);
     return 0;
@@ -61,14 +98,40 @@ il_plan_free(struct il_plan *p)
 {
     free(p->draw);
     free(p->g);
-    p->draw = NULL;
+    free(p->pool);
+    free(p->perm);
+    p->draw = p->pool = p->perm = NULL;
     p->g = NULL;
+}
+
+/* The next setup of sweep order 2 (above): the layout at its place in its
+ * cycle's shuffle, the other factors the layout's next combination. */
+static uint32_t
+draw_cycle(struct il_plan *p, size_t i)
+{
+    size_t nlay = p->d->nlay, m = p->n / nlay, c = i / nlay;
+    if (i % nlay == 0) {
+        for (size_t l = 0; l < nlay; l++)
+            p->perm[l] = (uint32_t)l;
+        il_rng_shuffle(p->g, p->perm, nlay);
+    }
+    size_t l = p->perm[i % nlay];
+    uint32_t *q = p->pool + l * m;
+    size_t j = c + il_rng_below(p->g, m - c);
+    uint32_t t = q[c];
+    q[c] = q[j];
+    q[j] = t;
+    /* the product's index: env outermost, then layout, stack, heap */
+    size_t inner = p->n / (p->d->nenv * nlay), combo = q[c];
+    return (uint32_t)(((combo / inner) * nlay + l) * inner + combo % inner);
 }
 
 /* Draw setups until k are drawn. */
 static void
 draw_to(struct il_plan *p, size_t k)
 {
+    for (; p->cycles && p->drawn < k && p->drawn < p->n; p->drawn++)
+        p->draw[p->drawn] = draw_cycle(p, p->drawn);
     for (; p->drawn < k && p->drawn < p->n; p->drawn++) {
         size_t i = p->drawn, j = i + il_rng_below(p->g, p->n - i);
         uint32_t t = p->draw[i];

@@ -326,6 +326,8 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
                   estimator_words(il_json_str(rep, IL_R_ESTIMATOR), ew, sizeof ew), e->runs,
                   e->setups);
     free(dflt);
+    if (e->layouts < e->layouts_all)
+        il_buf_printf(&b, IL_LAYOUTS_OVER, e->layouts, e->layouts_all);
     /* the warm-up runs are not in the numbers: counted apart */
     if (e->warmups)
         il_buf_printf(&b, " (and %zu warm-up run%s, left out)", e->warmups,

@@ -39,13 +39,31 @@ def plan(seed, reps, warmup, k, pin, systems, envs, layouts, stacks, heaps):
                for s in stacks for h in heaps]
     n = len(product)
     k = n if k is None else k
-    # stream 1: a partial Fisher-Yates draws k setups
-    a = list(range(n))
     g = Xoshiro128ss(seed, 1)
-    for i in range(k):
-        j = i + g.below(n - i)
-        a[i], a[j] = a[j], a[i]
-    drawn = a[:k]
+    if layouts and len(layouts) >= 2 and k < n:
+        # sweep order 2: a sample takes the layouts in cycles, a fresh
+        # shuffle of them per cycle, each layout's other factors drawn
+        # without replacement from its own list (interloper-sweep(1))
+        others = [(e, s, h) for e in envs for s in stacks for h in heaps]
+        pools = [list(range(len(others))) for _ in layouts]
+        drawn = []
+        for i in range(k):
+            c, place = divmod(i, len(layouts))
+            if place == 0:
+                perm = list(range(len(layouts)))
+                shuffle(g, perm)
+            q = pools[perm[place]]
+            j = c + g.below(len(others) - c)
+            q[c], q[j] = q[j], q[c]
+            e, s, h = others[q[c]]
+            drawn.append(product.index((e, layouts[perm[place]], s, h)))
+    else:
+        # stream 1: a partial Fisher-Yates draws k setups
+        a = list(range(n))
+        for i in range(k):
+            j = i + g.below(n - i)
+            a[i], a[j] = a[j], a[i]
+        drawn = a[:k]
     cells = [(x, p) for p in ((False, True) if pin else (None,)) for x in systems]
     order, warm = Xoshiro128ss(seed, 2), Xoshiro128ss(seed, 3)
     runs = []  # (block, run id)

@@ -192,6 +192,53 @@ json.dump(m, open(f, "w"))'
 	assert_eq "$(il sweep -n --seed 1 --reps 1 --layouts 2 --system 'X=lay/p.{layout}' | cut -f5 | tr '\n' ' ')" \
 		"layout 00 layout 01 " "--layouts 2: the manifest's first two"
 	assert_eq "$(il sweep -n --seed 1 --reps 1 --layouts all --system 'X=lay/p.{layout}' | wc -l | tr -d ' ')" 4 "all"
+	# outside13 F3: a sample of setups takes every layout once before any
+	# twice (sweep order 2); the whole product keeps its order
+	for c in "5 2 0 9 one all" "8 1 1 all one all" "9 2 0 7 both 2/3" "3 1 0 39 one all"; do
+		# shellcheck disable=SC2086 # the case's words
+		set -- $c
+		pin='' shard='' setups=''
+		[ "$5" = one ] || pin="--stack-pin both"
+		[ "$6" = all ] || shard="--shard $6"
+		[ "$4" = all ] || setups="--setups $4"
+		# shellcheck disable=SC2086 # optional options
+		il sweep -n --seed "$1" --reps "$2" --warmup "$3" $setups $pin $shard --layouts all \
+			--env-add 0:256:64 --stack-offset 0,16 --system 'X=lay/p.{layout}' \
+			--system 'Y=lay/p.{layout}' 2>/dev/null | cut -f2 >got
+		python3 "$TOP/tests/sweep/order_ref.py" "$1" "$2" "$3" "$4" "$5" "$6" X,Y \
+			0,64,128,192,256 00,01,02,03 0,16 0 >want
+		assert_true "layouts, seed $1 ($c): the reference's plan" cmp -s got want
+	done
+	il sweep -n --seed 5 --reps 1 --setups 9 --layouts all --env-add 0:256:64 \
+		--system 'X=lay/p.{layout}' 2>/dev/null | cut -f5 | sort | uniq -c | awk '{ print $1 }' | sort | tr '\n' ' ' >got
+	assert_eq "$(cat got)" "2 2 2 3 " "9 setups of 4 layouts: each layout 2 or 3 times"
+	il sweep --seed 5 --reps 1 --setups 3 --layouts all --env-add 0:256:64 \
+		--system 'X=lay/p.{layout}' --system 'Y=lay/p.{layout}' --output part.jsonl >out 2>&1
+	assert_match "$(cat out)" "6 runs in 3 setups over 3 of the 4 layouts$" "the summary says the layouts measured"
+	(cd lay && il link -q -k 4 -s 1 -d ../lbx -- cc -o p ../m.o ../f.o ../g.o >/dev/null)
+	il compare --seed 5 --reps 1 --warmup 0 --setups 2 --until 50 --max-runs 4 --layouts all \
+		--export-json part.json --export-markdown part.md 'lay/p.{layout}' 'lbx/p.{layout}' >out 2>&1
+	assert_eq "$(python3 -c 'import json; x = json.load(open("part.json")); print(x["layouts"], x["layouts_total"], x["setups"])' 2>&1)" \
+		"2 4 2" "compare's JSON export: 2 of 4 layouts"
+	assert_match "$(cat part.md)" "4 runs in 2 setups over 2 of the 4 layouts " "and its Markdown"
+	il sweep -q --seed 5 --reps 1 --setups 2 --layouts all --env-add 0:256:64 \
+		--system 'X=lay/p.{layout}' --output cyc.jsonl 2>err
+	assert_eq "$(rj cyc.jsonl 'm[0]["identity"]["generator"]')" \
+		"xoshiro128** seeded through fmix32; sweep order 2 (sweep_plan.c)" "the plan names its draw"
+	# the plan line an older interloper wrote for this command (sweep order 1):
+	# refused, not resumed with another sample of setups
+	rj cyc.jsonl 'json.dumps(dict(m[0], identity=dict(m[0]["identity"], generator="xoshiro128** seeded through fmix32; sweep order 1 (plan.c)")), separators=(",", ":"))' >old.jsonl
+	python3 -c 'import hashlib, json, sys
+l = json.loads(open(sys.argv[1]).read())
+l["plan"] = hashlib.sha256(json.dumps(l["identity"], separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()[:12]
+open(sys.argv[1], "w").write(json.dumps(l, separators=(",", ":")) + "\n")' old.jsonl
+	cp old.jsonl old.was
+	il sweep -q --seed 5 --reps 1 --setups 2 --layouts all --env-add 0:256:64 \
+		--system 'X=lay/p.{layout}' --output old.jsonl 2>err
+	assert_eq "$?" 1 "an older draw's file is refused"
+	assert_true "and left as it was" cmp -s old.jsonl old.was
+	assert_match "$(cat err)" "^interloper sweep: old.jsonl holds this plan as an older interloper drew it" "message"
+	assert_eq "$(wc -l <err | tr -d ' ')" 1 "in one line"
 	il sweep -n --seed 1 --reps 1 --layouts 5, --system 'X=lay/p.{layout}' >/dev/null 2>err
 	assert_match "$(cat err)" "^interloper sweep: --layouts 5,: 5 is not in lay/manifest.json" "an id not in the manifest (R3 finding 10)"
 	cp lay/p.01 lay/p.03

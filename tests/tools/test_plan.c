@@ -180,13 +180,105 @@ setup_ids(void **state)
     assert_string_equal(id, "E64-s32-h4096-a0badf00d");
 }
 
+static const char *lay4[] = {"00", "01", "02", "03"};
+
+static struct il_design
+design_layouts(size_t setups)
+{
+    struct il_design d = design();
+    d.nlay = 4;
+    d.lay = lay4;
+    d.setups = setups;
+    return d;
+}
+
+/* sweep order 2 (outside13 F3): a sample takes every layout once before
+ * any twice, each layout meets no other combination twice, and K setups
+ * are still a prefix of a larger sample and of its --until batches */
+static void
+layouts_in_cycles(void **state)
+{
+    (void)state;
+    struct il_design d = design_layouts(23), d2 = design_layouts(83);
+    struct il_plan p, big;
+    size_t n, count[4] = {0};
+    free(batch(&d, &n, &p));
+    assert_int_equal(p.n, 84);
+    assert_true(p.cycles);
+    for (size_t i = 0; i < 23; i++) {
+        unsigned long long e, stack, heap;
+        long lay;
+        il_plan_setup(&p, i, &e, &lay, &stack, &heap);
+        count[lay]++;
+        size_t lo = count[0], hi = count[0];
+        for (int l = 1; l < 4; l++) {
+            lo = count[l] < lo ? count[l] : lo;
+            hi = count[l] > hi ? count[l] : hi;
+        }
+        assert_true(hi - lo <= 1);
+        for (size_t j = 0; j < i; j++)
+            assert_int_not_equal(p.draw[i], p.draw[j]);
+    }
+    free(batch(&d2, &n, &big));
+    for (size_t i = 0; i < 23; i++)
+        assert_int_equal(p.draw[i], big.draw[i]);
+    /* --until's batches: 23, 46, 84, the last one the rest */
+    size_t n1, n2;
+    free(il_plan_batch(&p, 1, 0, &n1));
+    for (size_t i = 0; i < 46; i++)
+        assert_int_equal(p.draw[i], big.draw[i]);
+    free(il_plan_batch(&p, 2, 0, &n2));
+    assert_int_equal(p.drawn, 84);
+    unsigned char seen[84] = {0};
+    for (size_t i = 0; i < 84; i++) {
+        assert_true(p.draw[i] < 84);
+        assert_int_equal(seen[p.draw[i]]++, 0);
+    }
+    il_plan_free(&p);
+    il_plan_free(&big);
+}
+
+/* the whole product, and an older plan's sample (fy_draw), keep the one
+ * Fisher-Yates over the product: their orders are unchanged */
+static void
+whole_product_and_older_plans_unchanged(void **state)
+{
+    (void)state;
+    struct il_design all = design_layouts(0), old = design_layouts(23);
+    old.fy_draw = 1;
+    struct il_plan a, o;
+    size_t n;
+    free(batch(&all, &n, &a));
+    free(batch(&old, &n, &o));
+    assert_false(a.cycles);
+    assert_false(o.cycles);
+    for (size_t i = 0; i < 23; i++)
+        assert_int_equal(o.draw[i], a.draw[i]);
+    /* and an unchanged Fisher-Yates draw: swap(a[i], a[i + below(n - i)]) */
+    struct il_rng g;
+    uint32_t ref[84];
+    il_rng_init(&g, all.seed, 1);
+    for (uint32_t i = 0; i < 84; i++)
+        ref[i] = i;
+    for (size_t i = 0; i < 84; i++) {
+        size_t j = i + il_rng_below(&g, 84 - i);
+        uint32_t t = ref[i];
+        ref[i] = ref[j];
+        ref[j] = t;
+        assert_int_equal(a.draw[i], ref[i]);
+    }
+    il_plan_free(&a);
+    il_plan_free(&o);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(draws_are_prefixes), cmocka_unit_test(shards_partition_the_plan),
         cmocka_unit_test(run_ids_unique),     cmocka_unit_test(warmups_first_order_kept),
-        cmocka_unit_test(setup_ids),
+        cmocka_unit_test(setup_ids),          cmocka_unit_test(layouts_in_cycles),
+        cmocka_unit_test(whole_product_and_older_plans_unchanged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -253,6 +253,28 @@ count_others(struct il_report *r)
             r->others[g] += (r->d.flag[r->gs.g[g].rec[i]] & IL_R_OTHERS) != 0;
 }
 
+/* Each group's records that end in an exec (exit.how "exec"): the library
+ * writes one record per image of an exec chain (libinterloper(7)), all
+ * with the run's labels and pid, so that a launcher that execs the program
+ * (a script ending in exec, env, taskset, nice, setarch -R) gives a run
+ * two records, which are taken here as two runs: the group's mean is the
+ * mean of the launcher's short image and the program's run (outside13
+ * F12: a launcher compared with its own program looked 49% faster).  Not
+ * with --per, which sums the records of a run. */
+static void
+count_execs(struct il_report *r)
+{
+    if (r->o->per)
+        return;
+    for (size_t g = 0; g < r->gs.ng; g++)
+        for (size_t i = 0; i < r->gs.g[g].n; i++)
+            if (r->d.flag[r->gs.g[g].rec[i]] & IL_R_EXEC) {
+                if (!r->execs)
+                    r->execs = il_xcalloc(r->gs.ng, sizeof *r->execs);
+                r->execs[g]++;
+            }
+}
+
 struct argrec {
     uint64_t cell; /* the setup: the design labels' ids */
     uint32_t args;
@@ -378,6 +400,8 @@ warn_groups(const struct il_report *r)
             il_warn_item(IL_W_OTHERS, r->gname[g], r->others[g], gr->n);
         if (r->nargs && r->nargs[g])
             il_warn_item(IL_W_ARGS, r->gname[g], r->nargs[g]);
+        if (r->execs && r->execs[g])
+            il_warn_item(IL_W_EXEC, r->gname[g], r->execs[g], gr->n);
     }
 }
 
@@ -701,6 +725,8 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     describe_groups(r);
     if (r->d.others) /* before drop_runs frees the flags */
         count_others(r);
+    if (r->d.execs)
+        count_execs(r);
     count_args(r); /* before drop_runs frees the label columns */
     r->lean = o->tool == IL_TOOL_REPORT && o->design != IL_D_FLAT && !o->nlevels && !o->attribute &&
               o->fmt != IL_FMT_GOBENCH;

@@ -111,6 +111,7 @@ enum il_wkind {
     IL_W_FREE,            /* items: group, why its setup-effect test exchanged runs freely */
     IL_W_OTHERS,          /* items: group, records, of n */
     IL_W_ARGS,            /* items: group, distinct argument lists */
+    IL_W_EXEC,            /* items: group, records ending in an exec, of n */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -332,6 +333,7 @@ int il_numbers_runs(const char *name);
 #define IL_R_NONZERO 4 /* exit.status is not 0 */
 #define IL_R_STATUS 8  /* the record has an exit status */
 #define IL_R_OTHERS 16 /* others_measured: another measured program ran meanwhile */
+#define IL_R_EXEC 32   /* exit.how is "exec": one image of an exec chain */
 
 /* A label slot's values: v[i] the string id of index i, at[id] its index
  * + 1 (0: none yet, or id >= nat). */
@@ -382,6 +384,8 @@ struct il_data {
     /* Records read with IL_R_OTHERS, likewise (none: no group is looked at
      * for [others-measured]). */
     size_t others;
+    /* Records read with IL_R_EXEC, likewise ([exec-chain]). */
+    size_t execs;
     double mux_frac;              /* the lowest running/enabled among multiplexed records */
     size_t present[IL_MAX_SLOTS]; /* records carrying each slot's label */
     char **keys;                  /* every label name of every record */
@@ -1135,6 +1139,7 @@ struct il_report {
     int lean;               /* the runs are read through the units only (analyze.c, drop_runs) */
     struct il_gsetups *gsu; /* per group, with a design (report only) */
     size_t *others;         /* per group, its records with others_measured (NULL: none read) */
+    size_t *execs;          /* per group, its records that end in an exec (NULL: none read) */
     size_t *nargs;          /* per group, its argument lists if mixed in a setup (NULL: none) */
     size_t cmp_pos;         /* key position of the compared label */
     uint32_t base_id;

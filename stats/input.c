@@ -697,6 +697,7 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
     d->flag[d->n] = r->flag;
     d->flagged += (r->flag & (IL_R_SIGNAL | IL_R_NONZERO)) != 0;
     d->others += (r->flag & IL_R_OTHERS) != 0;
+    d->execs += (r->flag & IL_R_EXEC) != 0;
     if (d->env)
         d->env[d->n] = r->env;
     if (d->wall)
@@ -1211,6 +1212,8 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     }
     if (span_is(f[P_OTHERS], "true"))
         r.flag |= IL_R_OTHERS;
+    if (span_is(f[P_HOW], "\"" IL_HOW_NAME_EXEC "\""))
+        r.flag |= IL_R_EXEC;
     push(d, &r, rd->ids);
     if (sel->want_labels)
         collect_labels(rd, f[P_LABELS]);

@@ -749,6 +749,7 @@ join(struct rd *rd, struct part *h, size_t line0)
     d->multiplexed += d2->multiplexed;
     d->flagged += d2->flagged;
     d->others += d2->others;
+    d->execs += d2->execs;
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
         d->present[s] += d2->present[s];
 }

@@ -171,6 +171,17 @@ static const struct wdef defs[IL_W_COUNT] = {
                    "adding the pseudo-label args to --by (e.g. --by bench,args), or label each "
                    "input and add that label; arguments that change only from one setup to "
                    "the next are the setup's and not counted"},
+    [IL_W_EXEC] = {"exec-chain", "%s: %zu of %zu",
+                   "records that end in an exec (exit.how \"exec\"): each image of an exec "
+                   "chain (a launcher script ending in exec, env, taskset, nice, setarch) "
+                   "writes a record of its own, and each record is taken as a run",
+                   "so the mean and the ratios mix the launcher's short image with the "
+                   "program's runs (a launcher compared with its own program looked twice as "
+                   "fast): measure the program without the launcher, or sum the records of each "
+                   "run with --per LABEL, a label that names each run (run, in the records of "
+                   "sweep and compare); --per also adds the records of children that count "
+                   "themselves (system() and posix_spawn children under INTERLOPER_INHERIT=all) "
+                   "to a parent that counts them already"},
 };
 
 #define IL_W_SHOWN 6 /* items named in one aggregated line */

@@ -119,6 +119,38 @@ preloads_us(char *const envp[])
     return 0;
 }
 
+/*
+ * An exec the library cannot follow (outside13 F13): `env -i PROG`, an
+ * environment without LD_PRELOAD naming the library, or a program that
+ * does not load it (static, set-user-ID, file capabilities).  The new
+ * image then writes no record: this image's record, written at the exec,
+ * is the last, and it says so.  Why in words, or NULL where the new image
+ * measures itself.  Safe in a vfork child (reads only).
+ */
+const char *
+il_exec_unfollowed(int dir, const char *path, int fd, char *const envp[])
+{
+    const char *why = NULL;
+    if (!preloads_us(envp))
+        why = "its environment has no LD_PRELOAD naming the library (env -i, env -u, a "
+              "harness that cleans the environment)";
+    else if (!loads_library(dir, path, fd, 2))
+        why = "it does not load the library (a static program, set-user-ID, or with file "
+              "capabilities)";
+    if (!why)
+        return NULL;
+    /* a file that is neither ELF nor #! fails to exec (ENOEXEC): the
+     * image goes on, measured, and there is nothing to say */
+    long f = path ? il_sys_openat(dir, path, O_RDONLY | O_CLOEXEC, 0) : fd;
+    unsigned char h[4] = {0};
+    long n = f >= 0 ? il_sys_pread((int)f, h, sizeof h, 0) : -1;
+    if (path && f >= 0)
+        il_sys_close((int)f);
+    int program = f < 0 || (n == 4 && !memcmp(h, ELFMAG, SELFMAG)) ||
+                  (n >= 2 && h[0] == '#' && h[1] == '!');
+    return program ? why : NULL;
+}
+
 /* Does the new image's environment say INTERLOPER_BACKEND=none? */
 static int
 backend_none(char *const envp[])

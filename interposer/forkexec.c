@@ -309,6 +309,23 @@ exec_hooked(const struct exec_call *c, char *const argv[], char *const envp[])
         runs = fd_runnable(c->dir) ? c->fdname : NULL;
     else
         runs = runnable_at(c->dir, c->path, c->flags & AT_SYMLINK_NOFOLLOW) ? c->path : NULL;
+    /* the new image measures nothing (env -i, a static program): the
+     * record written now is the last, and it and stderr say why (outside13
+     * F13: silently, the wrapper's start-up was the whole measurement) */
+    const char *lost = runs && il_measured()
+                           ? il_exec_unfollowed(byfd ? AT_FDCWD : c->search ? AT_FDCWD : c->dir,
+                                                byfd ? NULL : runs, byfd ? c->dir : -1, envp)
+                           : NULL;
+    int nlate = il.nlate;
+    if (lost) {
+        char what[IL_ERROR_MAX];
+        char *p = il_cat(what, "exec of ");
+        p = il_catn(p, runs, 200);
+        p = il_cat(p, ": the new image is not measured: ");
+        il_strlcpy(p, lost, sizeof what - (size_t)(p - what));
+        il_late_error(what, "; this record, ending at the exec, is the last of the process");
+        il_msg(what, "; this record, ending at the exec, is the last of the process", NULL);
+    }
     int wrote = exec_begin(runs);
     IL_TEST_DELAY("exec");
     int marker = byfd        ? il_counted_give(AT_FDCWD, NULL, c->dir, envp)
@@ -323,6 +340,8 @@ exec_hooked(const struct exec_call *c, char *const argv[], char *const envp[])
     int err = errno;
     if (marker >= 0)
         il_sys_close(marker);
+    if (lost)
+        il.nlate = nlate; /* it did not happen: the image goes on, measured */
     if (wrote)
         il_resume_after_exec(err);
     errno = err;

@@ -422,6 +422,7 @@ IL_HIDDEN int il_exit_open(void);
 
 /* counted.c */
 IL_HIDDEN int il_counted_give(int dir, const char *path, int fd, char *const envp[]);
+IL_HIDDEN const char *il_exec_unfollowed(int dir, const char *path, int fd, char *const envp[]);
 IL_HIDDEN void il_counted_take(void);
 IL_HIDDEN int il_counted_late(int ask);
 

@@ -103,7 +103,30 @@ EOF2
 	./fdlist-dynamic >count0
 	n0=$(cat count0)
 	assert_eq "$(tr '\n' ' ' <counts)" "$n0 $n0 $n0 " "descriptors seen: static, dynamic (counted), dynamic without the library"
+	# outside13 F13: the measured process itself execs a program that
+	# does not load the library: its record is the last, and says so
+	rm -f r.jsonl
+	INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" sh -c 'exec ./fdlist-static' >out 2>err
+	assert_eq "$?:$(cat out)" "0:$n0" "the static program runs as without the library"
+	assert_match "$(cat err)" "^interloper: exec of \./fdlist-static: the new image is not measured: it does not load the library \(a static program" \
+		"an exec of a static program is said"
+	assert_match "$(jget r.jsonl 'r[-1]["errors"]')" "exec of ./fdlist-static: the new image is not measured" "and in the last record"
 fi
+
+try "an exec the library cannot follow (env -i) is said, in the record and on stderr (outside13 F13)"
+rm -f r.jsonl
+INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" env -i /bin/true >out 2>err
+assert_eq "$?" 0 "status"
+assert_eq "$(nrec r.jsonl)" 1 "one record: env's"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"]')" "exec" "it ends at the exec"
+assert_match "$(jget r.jsonl 'r[0]["errors"][0]')" "^exec of /bin/true: the new image is not measured: its environment has no LD_PRELOAD naming the library .*; this record, ending at the exec, is the last of the process$" "the record says why"
+assert_eq "$(grep -c '^interloper: exec of /bin/true: the new image is not measured' err)" 1 "one line on stderr"
+rm -f r.jsonl
+INTERLOPER_QUIET=1 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" env -i /bin/true >out 2>err
+assert_eq "$(cat err)" "" "INTERLOPER_QUIET: the line is silenced; the record keeps it"
+rm -f r.jsonl
+INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" env A=1 /bin/true >out 2>err
+assert_eq "$(nrec r.jsonl):$(cat err)" "2:" "an exec the library follows: two records, nothing said"
 
 try "no symbol is bound for the library while it counts (fork, exec, exit)"
 rm -f r.jsonl

@@ -200,9 +200,9 @@ out_dir(const char *dir)
     return abs;
 }
 
-/* The orders of a manifest (interloper-link(1), "The manifest"), one
- * string per binary, its objects joined by blanks; and the program. */
-static char **
+/* The orders of a manifest (interloper-link(1), "The manifest"), an array
+ * of each binary's array of object names; and the program. */
+static json_t *
 orders(const char *path, size_t *n, char **program, char **layouts)
 {
     json_error_t je;
@@ -215,16 +215,10 @@ orders(const char *path, size_t *n, char **program, char **layouts)
         errx(1, "%s: not a manifest of interloper link (no binaries or program)", path);
     *program = il_xstrdup(prog);
     *n = json_array_size(bins);
-    char **out = il_xcalloc(*n + 1, sizeof *out);
+    json_t *out = json_array();
     for (size_t i = 0; i < *n; i++) {
-        struct il_buf b = {0};
         json_t *o = json_object_get(json_array_get(bins, i), "order");
-        for (size_t j = 0; j < json_array_size(o); j++) {
-            if (j)
-                il_buf_str(&b, " ");
-            il_buf_str(&b, json_string_value(json_array_get(o, j)));
-        }
-        out[i] = b.p ? b.p : il_xstrdup("");
+        json_array_append_new(out, json_is_array(o) ? json_incref(o) : json_array());
     }
     /* the layouts to measure: all, or, where two binaries are one (01 is
      * 00 again where the alphabetical order is the build's; link warned),
@@ -403,7 +397,7 @@ build_one(const struct build *b, const struct sys *y, const char *sd, const char
 
 /* System Y's recorded link relinked by interloper link into SD/link, in
  * the orders of SEED; their objects, and the program's name. */
-static char **
+static json_t *
 relink_one(const struct build *b, const struct sys *y, const char *sd, const char *libexec,
            const char *seed, size_t *no, char **prog, char **layouts)
 {
@@ -435,7 +429,15 @@ relink_one(const struct build *b, const struct sys *y, const char *sd, const cha
     int efd = open(lerr, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (efd < 0)
         err(1, "%s", lerr);
-    int st = run(lv, -1, efd, environ);
+    /* the binaries' paths, said once every system is built and checked
+     * (outside13 F1: a failed build listed the first system's) */
+    char *lout = il_xasprintf("%s/link.out", sd);
+    int ofd = open(lout, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (ofd < 0)
+        err(1, "%s", lout);
+    free(lout);
+    int st = run(lv, ofd, efd, environ);
+    close(ofd);
     if (!WIFEXITED(st) || WEXITSTATUS(st)) {
         last_line(lerr, line, sizeof line);
         errx(1, "relinking %s failed (%s): %s", y->name, how(st, why, sizeof why), line);
@@ -449,7 +451,7 @@ relink_one(const struct build *b, const struct sys *y, const char *sd, const cha
     close(efd);
     free(lerr);
     char *man = il_xasprintf("%s/manifest.json", linkd);
-    char **ord = orders(man, no, prog, layouts);
+    json_t *ord = orders(man, no, prog, layouts);
     free(man);
     free(link);
     free(links);
@@ -477,6 +479,46 @@ summary(const struct build *b, const char *prog, size_t norders, const char *lay
     il_buf_free(&m);
 }
 
+/* Do system Y's orders name system 0's objects (il_order_renamed)?  0
+ * where every binary's order is system 0's up to a renaming of their
+ * directories; else -1, with the binary and object where they part. */
+static int
+same_orders(json_t *o0, json_t *o1, struct il_dirmap *m, size_t *bin, size_t *obj)
+{
+    for (size_t j = 0; j < json_array_size(o0); j++)
+        if (il_order_renamed(json_array_get(o0, j), json_array_get(o1, j), m, obj) < 0) {
+            *bin = j;
+            return -1;
+        }
+    return 0;
+}
+
+static const char *
+name_at(json_t *o, size_t j, size_t i)
+{
+    const char *s = json_string_value(json_array_get(json_array_get(o, j), i));
+    return s ? s : "(none)";
+}
+
+/* Each system's binaries, as link listed them, once all are checked. */
+static void
+list_binaries(const struct build *b, const char *top)
+{
+    for (size_t i = 0; i < b->nsys; i++) {
+        char *path = il_xasprintf("%s/%s/link.out", top, b->sys[i].name), chunk[4096];
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            err(1, "%s", path);
+        ssize_t got;
+        while ((got = read(fd, chunk, sizeof chunk)) > 0)
+            if (il_write_full(STDOUT_FILENO, chunk, (size_t)got) < 0)
+                err(1, "stdout");
+        close(fd);
+        unlink(path);
+        free(path);
+    }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -495,7 +537,8 @@ main(int argc, char **argv)
     char *top = out_dir(b.dir);
     const char *libexec = il_libexec_dir();
     char **env = make_env();
-    char **first = NULL, *prog0 = NULL, *lay0 = NULL;
+    json_t *first = NULL;
+    char *prog0 = NULL, *lay0 = NULL;
     size_t norders = 0;
     for (size_t i = 0; i < b.nsys; i++) {
         const struct sys *y = &b.sys[i];
@@ -505,27 +548,55 @@ main(int argc, char **argv)
         build_one(&b, y, sd, libexec, env);
         size_t no;
         char *lay;
-        char **ord = relink_one(&b, y, sd, libexec, seed, &no, &prog, &lay);
+        json_t *ord = relink_one(&b, y, sd, libexec, seed, &no, &prog, &lay);
         if (!first) {
             first = ord;
             norders = no;
             prog0 = prog;
             lay0 = lay;
-        } else {
-            free(lay);
-            for (size_t j = 0; j < no && j < norders; j++)
-                if (strcmp(ord[j], first[j]))
-                    errx(1,
-                         "%s and %s linked different objects, so one seed gave them different "
-                         "orders: binary %zu is '%s' for %s and '%s' for %s; build both from "
-                         "the same sources and targets",
-                         b.sys[0].name, y->name, j, first[j], b.sys[0].name, ord[j], y->name);
-            if (no != norders || strcmp(prog, prog0))
-                errx(1, "%s and %s: different programs or numbers of binaries (%s, %s)",
-                     b.sys[0].name, y->name, prog0, prog);
+            free(sd);
+            continue;
         }
+        free(lay);
+        if (no != norders || strcmp(prog, prog0))
+            errx(1, "%s and %s: different programs or numbers of binaries (%s, %s)",
+                 b.sys[0].name, y->name, prog0, prog);
+        struct il_dirmap dm = {0};
+        size_t bj, oi;
+        const char *s0 = b.sys[0].name;
+        if (same_orders(first, ord, &dm, &bj, &oi) < 0) {
+            const char *x = name_at(first, bj, oi), *z = name_at(ord, bj, oi);
+            if (!bj)
+                errx(1,
+                     "%s and %s linked different objects: object %zu of the build's order is "
+                     "'%s' in %s and '%s' in %s; build both from the same sources and targets",
+                     s0, y->name, oi, x, s0, z, y->name);
+            if (dm.n)
+                errx(1,
+                     "%s and %s put their objects in directories of other names ('%.*s' and "
+                     "'%.*s'), which sort them otherwise, so one seed gave them different "
+                     "orders (binary %zu, object %zu: '%s' and '%s'); give every system one "
+                     "object directory with a make variable (for zstd: --system %s=BUILD_DIR=obj/b "
+                     "and the same for each system)",
+                     s0, y->name, (int)dm.p[0].la, dm.p[0].a, (int)dm.p[0].lb, dm.p[0].b, bj, oi,
+                     x, z, s0);
+            errx(1,
+                 "%s and %s linked the same objects in other orders from one seed: binary "
+                 "%zu's object %zu is '%s' in %s and '%s' in %s",
+                 s0, y->name, bj, oi, x, s0, z, y->name);
+        }
+        if (dm.n && !b.quiet)
+            fprintf(stderr,
+                    "interloper build: %s built its objects in directories of other names than "
+                    "%s ('%.*s' for '%.*s'%s): the same objects, in the same orders\n",
+                    y->name, s0, (int)dm.p[0].lb, dm.p[0].b, (int)dm.p[0].la, dm.p[0].a,
+                    dm.n > 1 ? ", and others" : "");
+        free(dm.p);
+        json_decref(ord);
+        free(prog);
         free(sd);
     }
+    list_binaries(&b, top);
     if (!b.quiet)
         summary(&b, prog0, norders, lay0, seed);
     free(top);

@@ -319,6 +319,21 @@ int il_spawn_reap(pid_t p, volatile sig_atomic_t *stop);
 int il_spawn_reap_within(pid_t p, volatile sig_atomic_t *stop, double limit, int *over,
                          void (*tick)(void *ctx, double waited), void *ctx);
 
+/* ------------------------------------------------------------ objname.c */
+/* Two systems' link orders (manifest arrays of object names): the same
+ * objects in the same order up to directories renamed one to one (zstd's
+ * obj/conf_<MD5 of the flags>/), the renaming learnt in *m (zeroed to
+ * start; free m->p).  0, or -1 with the first place they part in *at. */
+struct json_t;
+struct il_dirmap {
+    size_t n;
+    struct il_dirpair {
+        const char *a, *b; /* a directory component of each system's, not ended */
+        size_t la, lb;
+    } *p;
+};
+int il_order_renamed(struct json_t *a, struct json_t *b, struct il_dirmap *m, size_t *at);
+
 /* ------------------------------------------------------------ hold.c helpers (holdev.c) */
 /* Open one disabled counter of each software-event kind, close-on-exec;
  * the number held. */

@@ -894,7 +894,9 @@ manifest_seed(const struct il_sweep *s, const struct il_system *y)
  * differ).  Systems of the same objects linked in other orders (another
  * seed, another -k) are refused; systems of different objects cannot have
  * one order, and are only warned about: their layouts are paired by id
- * alone (outside12 F20).
+ * alone (outside12 F20).  Objects in directories named by the flags
+ * (zstd's obj/conf_MD5: outside13 F1) are the same objects, as interloper
+ * build takes them (objname.c).
  */
 static void
 check_orders(const struct il_sweep *s)
@@ -902,8 +904,11 @@ check_orders(const struct il_sweep *s)
     const struct il_system *y0 = &s->sys[0];
     for (size_t k = 1; k < s->nsys; k++) {
         const struct il_system *y = &s->sys[k];
+        struct il_dirmap dm = {0}; /* objects in directories named by the flags (objname.c) */
+        size_t at;
         for (size_t i = 0; i < s->d.nlay; i++) {
-            if (!y0->order[i] || !y->order[i] || json_equal(y0->order[i], y->order[i]))
+            if (!y0->order[i] || !y->order[i] || json_equal(y0->order[i], y->order[i]) ||
+                !il_order_renamed(y0->order[i], y->order[i], &dm, &at))
                 continue;
             if (!same_objects(y0->order[i], y->order[i])) {
                 fprintf(stderr,
@@ -920,6 +925,7 @@ check_orders(const struct il_sweep *s)
                  "seed (interloper link -s SEED), or make them with interloper build",
                  s->d.lay[i], y0->name, y0->tmpl, s0, y->name, y->tmpl, s1);
         }
+        free(dm.p);
     }
 }
 

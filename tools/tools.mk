@@ -12,7 +12,9 @@ IL_TOOL_COMMON = opts setupid elf launch
 IL_TOOL_COMMON_OBJ = $(IL_TOOL_COMMON:%=$(B)/tools/%.o) $(IL_UTIL_OBJ) $(IL_CORE_OBJ)
 # The plan, results files and their lines: the sweep's, and merge's (which
 # reads gzip and zstd too: link IL_PLAN_LIBS).
-IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o) $(IL_MACHINE_OBJ) $(IL_PRNG_OBJ) $(IL_LINES_OBJ)
+# (and objname.o: the systems' link orders, which sweep_cli.c compares)
+IL_PLAN_OBJ = $(addprefix $(B)/tools/,sweep_plan.o results.o meta.o objname.o) $(IL_MACHINE_OBJ) \
+	$(IL_PRNG_OBJ) $(IL_LINES_OBJ)
 IL_PLAN_LIBS = -lz -lzstd
 IL_SWEEP_OBJ = $(addprefix $(B)/tools/,sweep.o sweep_cli.o machine.o check.o until.o verdict.o \
 	slurm.o holdev.o)
@@ -69,7 +71,7 @@ $(B)/libexec/interloper-link: $(IL_LINK_OBJ)
 
 # interloper build runs make, interloper cc and interloper link per system.
 $(B)/libexec/interloper-build: $(B)/tools/build.o $(B)/tools/linkopts.o $(B)/tools/linkcmd.o \
-		$(IL_TOOL_COMMON_OBJ)
+		$(B)/tools/objname.o $(IL_TOOL_COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ljansson
 

@@ -56,6 +56,69 @@ else
 	skip "needs the tools built, cc and make"
 fi
 
+try "objects in a directory named by the flags (zstd's obj/conf_MD5): the same objects; a renaming that reorders them is one line, stdout empty"
+if ready; then
+	# outside13 F1: zstd 1.5.4's programs/Makefile, BUILD_DIR=obj/conf_<md5 of the flags>
+	mkdir -p "$T/hash"
+	printf 'int f(void);\nint g(void);\nint main(void) { return f() + g() - 3; }\n' >"$T/hash/main.c"
+	printf 'int f(void) { return 1; }\n' >"$T/hash/f.c"
+	printf 'int g(void) { return 2; }\n' >"$T/hash/g.c"
+	# hashmake DIR OBJECTS [RULE...]: a Makefile of prog from OBJECTS, its
+	# objects in DIR, where $(H) is the MD5 of the flags
+	hashmake() {
+		# shellcheck disable=SC2016 # make's variables, not the shell's
+		printf '%s\n' 'H := $(shell echo "$(CFLAGS)" | md5sum | cut -c1-8)' "D := $1" "prog: $2" \
+			'	$(CC) -o $@ $^' '$(D)/%.o: %.c' '	mkdir -p $(D)' '	$(CC) $(CFLAGS) -c -o $@ $<' >"$T/hash/Makefile"
+		shift 2
+		printf '%s\n' "$@" >>"$T/hash/Makefile"
+	}
+	# shellcheck disable=SC2016 # make's variables, not the shell's
+	hashmake 'obj/conf_$(H)' '$(D)/main.o $(D)/f.o $(D)/g.o'
+	il build -k 4 -s 3 -d "$T/hb" --system O1=CFLAGS=-O1 --system O2=CFLAGS=-O2 "$T/hash" prog \
+		>"$T/out" 2>"$T/err"
+	assert_eq "$?" 0 "built ($(head -c 300 "$T/err"))"
+	assert_eq "$(lines "$T/out")" 8 "both systems' binaries on stdout"
+	assert_match "$(cat "$T/err")" "^interloper build: O2 built its objects in directories of other names than O1 \\('conf_f74dda3a' for 'conf_9805e4f1'\\): the same objects, in the same orders" \
+		"said, naming the directories"
+	assert_eq "$(manifest "$T/hb/O2/link/manifest.json" '[[x.split("/")[-1] for x in b["order"]] for b in m["binaries"]]')" \
+		"$(manifest "$T/hb/O1/link/manifest.json" '[[x.split("/")[-1] for x in b["order"]] for b in m["binaries"]]')" \
+		"the same orders"
+	sh "$IL" sweep -n --seed 1 --reps 1 --layouts 4 --system "O1=$T/hb/O1/link/prog.{layout}" \
+		--system "O2=$T/hb/O2/link/prog.{layout}" >"$T/plan" 2>"$T/err"
+	assert_eq "$?:$(lines "$T/plan")" "0:8" "interloper sweep takes them"
+	assert_true "as the same objects, not 'different objects, paired by id alone'" \
+		sh -c "! grep -q 'different objects' '$T/err'"
+	# the flags' directory beside a fixed one: O1's 9805e4f1 sorts before c,
+	# O2's f74dda3a after it, so one seed gives other orders: refused
+	# shellcheck disable=SC2016 # make's variables, not the shell's
+	hashmake 'obj/$(H)' '$(D)/main.o $(D)/f.o obj/c/g.o' 'obj/c/g.o: g.c' '	mkdir -p obj/c' \
+		'	$(CC) $(CFLAGS) -c -o $@ $<'
+	# refused WHAT DIR: the build into DIR is refused, nothing on stdout;
+	# its own line in $T/msg (link's warnings may come first: these tiny
+	# objects give binaries of one layout)
+	refused() {
+		il build -k 4 -s 3 -d "$2" --system O1=CFLAGS=-O1 --system O2=CFLAGS=-O2 "$T/hash" prog \
+			>"$T/out" 2>"$T/err"
+		assert_eq "$?:$(lines "$T/out")" "1:0" "$1: refused, nothing on stdout"
+		grep -v 'interloper link: warning' "$T/err" >"$T/msg"
+	}
+	refused "a renaming that reorders" "$T/hc"
+	assert_match "$(cat "$T/msg")" \
+		"^interloper build: O1 and O2 put their objects in directories of other names \\('9805e4f1' and 'f74dda3a'\\), which sort them otherwise, so one seed gave them different orders \\(binary 1, object 0: 'obj/9805e4f1/f.o' and 'obj/c/g.o'\\); give every system one object directory with a make variable" \
+		"in one line, naming the directories"
+	assert_true "a short line" test "$(wc -c <"$T/msg")" -lt 500
+	# other objects: the first that differs, not every binary's whole order
+	# shellcheck disable=SC2016 # make's variables, not the shell's
+	printf '%s\n' 'O := main.o f.o g.o' 'ifeq ($(CFLAGS),-O2)' 'O := main.o g.o f.o' 'endif' \
+		'prog: $(O)' '	$(CC) -o $@ $^' >"$T/hash/Makefile"
+	refused "other objects" "$T/hd"
+	assert_eq "$(cat "$T/msg")" \
+		"interloper build: O1 and O2 linked different objects: object 1 of the build's order is 'f.o' in O1 and 'g.o' in O2; build both from the same sources and targets" \
+		"the first object that differs, not every binary's order"
+else
+	skip "needs the tools built, cc and make"
+fi
+
 try "without -s a seed is drawn once, for every system"
 if ready; then
 	il build -k 3 -d "$T/c" --system A=CFLAGS=-O1 --system B=CFLAGS=-O2 "$TOP/tests/link" ltp \

@@ -25,6 +25,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -1018,6 +1019,48 @@ env_differs(const json_t *base, const struct il_env *e)
     return b.p;
 }
 
+/*
+ * exec's limit on a run's arguments and environment together: a quarter
+ * of the stack's limit, at most 6 MiB (the kernel's _STK_LIM / 4 * 3), at
+ * least 128 KiB (ARG_MAX); the strings and a pointer to each count
+ * (execve(2), "Limits on size of arguments and environment").  The largest
+ * pad is known before the first run: a plan whose largest setup exceeds
+ * the limit is refused now, not with E2BIG after the setups drawn before
+ * it ran (outside13 F7: 16 setups, then "Argument list too long").
+ */
+static void
+exec_room(const struct state *st, size_t padmax)
+{
+    const struct il_sweep *s = st->s;
+    struct rlimit rl;
+    size_t lim = (size_t)6 << 20;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < lim)
+        lim = (size_t)(rl.rlim_cur / 4);
+    if (lim < 32 * 4096)
+        lim = 32 * 4096;
+    for (size_t k = 0; k < s->nsys; k++) {
+        const struct il_system *y = &s->sys[k];
+        char **args = y->args ? y->args : s->args;
+        size_t n = y->args ? y->nargs : s->nargs, argb = 0;
+        for (size_t i = 0; i < n; i++)
+            argb += strlen(args[i]) + 1;
+        for (size_t i = 0; i < (s->d.nlay ? s->d.nlay : 1); i++) {
+            /* the program's path twice: argv[0] and the file exec'd */
+            size_t path = 2 * (strlen(y->path[i]) + 1);
+            size_t env = (size_t)s->env_base + padmax,
+                   need = env + argb + path + (n + 1 + st->env.n) * sizeof(char *);
+            if (need > lim)
+                errx(1,
+                     "the environment (%zu bytes in %zu variables with --env-add %zu, the "
+                     "largest) and the arguments of %s (%zu bytes) need %zu bytes, above "
+                     "exec's limit of %zu (a quarter of ulimit -s): every such run would fail "
+                     "with E2BIG; clear the environment (--env-clean [--keep NAME]), lower "
+                     "--env-add, or raise ulimit -s",
+                     env, st->env.n, padmax, y->name, argb + path, need, lim);
+        }
+    }
+}
+
 static void
 env_base(struct state *st, const char *lib, size_t padmax)
 {
@@ -1078,6 +1121,7 @@ env_base(struct state *st, const char *lib, size_t padmax)
     free(st->slots.pad);
     il_env_build(&st->env, &st->slots, &s->c, lib, s->first, st->spec.path, st->extra + padmax,
                  fillers);
+    exec_room(st, padmax);
 }
 
 /* One sweep writes a results file at a time: two would run the same runs

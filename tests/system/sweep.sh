@@ -417,6 +417,34 @@ assert_eq "$(rj loop.jsonl 'sorted((x["labels"]["system"], x["labels"]["setup"],
 	"$(rj sw.jsonl 'sorted((x["labels"]["system"], x["labels"]["setup"], x["setup"]["env_bytes"]) for x in r)')" \
 	"(system, setup, env_bytes)"
 
+try "an environment and --env-add above exec's limit: refused before any run, naming the sizes (outside13 F7)"
+# under ulimit -s 1024 exec takes 256 KiB of arguments and environment: an
+# environment 6000 bytes below that runs with --env-add 1000, not 8192
+(
+	# shellcheck disable=SC3045 # dash, bash and busybox sh have it; else SKIP
+	ulimit -s 1024 || exit 3
+	want=$((262144 - 6000 - $(env | wc -c)))
+	i=0
+	while [ "$want" -gt 0 ]; do
+		n=$((want > 60000 ? 60000 : want))
+		export "BIG$i=$(head -c "$n" /dev/zero | tr '\0' x)"
+		want=$((want - n - 10))
+		i=$((i + 1))
+	done
+	il sweep -q --seed 1 --reps 1 --env-add 0,1000 --system A=bin/A/prog --output fits.jsonl -- hello 2>err.fits
+	echo "fits $? $(recs fits.jsonl)"
+	il sweep -q --seed 1 --reps 1 --env-add 0,8192 --system A=bin/A/prog --output big.jsonl -- hello 2>err.big
+	echo "big $? $(recs big.jsonl)"
+) >e2big.out
+if [ $? -eq 3 ]; then
+	skip "ulimit -s 1024 refused"
+else
+	assert_eq "$(tr '\n' ' ' <e2big.out)" "fits 0 2 big 1 0 " "under the limit every run, above it none ($(head -c 200 err.fits))"
+	assert_eq "$(wc -l <err.big | tr -d ' ')" 1 "one line"
+	assert_match "$(cat err.big)" "^interloper sweep: the environment \\([0-9]+ bytes in [0-9]+ variables with --env-add 8192, the largest\\) and the arguments of A \\([0-9]+ bytes\\) need [0-9]+ bytes, above exec's limit of 262144 \\(a quarter of ulimit -s\\)" \
+		"the sizes and the limit"
+fi
+
 try "--help and the man page name the same options, for sweep and for run"
 for c in sweep run; do
 	il "$c" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u >"help.$c"

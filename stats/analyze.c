@@ -253,19 +253,13 @@ count_others(struct il_report *r)
             r->others[g] += (r->d.flag[r->gs.g[g].rec[i]] & IL_R_OTHERS) != 0;
 }
 
-/* Each group's records that end in an exec (exit.how "exec"): the library
- * writes one record per image of an exec chain (libinterloper(7)), all
- * with the run's labels and pid, so that a launcher that execs the program
- * (a script ending in exec, env, taskset, nice, setarch -R) gives a run
- * two records, which are taken here as two runs: the group's mean is the
- * mean of the launcher's short image and the program's run (outside13
- * F12: a launcher compared with its own program looked 49% faster).  Not
- * with --per, which sums the records of a run. */
+/* Each group's records that end in an exec (exit.how "exec") and were
+ * not folded into a next image of their process (il_prepare): the next
+ * image wrote no record (a static program, env -i), or it is not in the
+ * input, so that the record holds only the run's part before the exec. */
 static void
 count_execs(struct il_report *r)
 {
-    if (r->o->per)
-        return;
     for (size_t g = 0; g < r->gs.ng; g++)
         for (size_t i = 0; i < r->gs.g[g].n; i++)
             if (r->d.flag[r->gs.g[g].rec[i]] & IL_R_EXEC) {

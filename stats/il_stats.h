@@ -386,6 +386,14 @@ struct il_data {
     size_t others;
     /* Records read with IL_R_EXEC, likewise ([exec-chain]). */
     size_t execs;
+    /* The images of one exec chain (input.c, chain_note): record from
+     * ended in an exec and record to is the next image of its process, in
+     * input order; il_prepare folds each chain into its last record. */
+    struct il_link {
+        size_t from, to;
+    } *links;
+    size_t nlinks, caplinks;
+    size_t folded; /* records folded into a later image of their process */
     double mux_frac;              /* the lowest running/enabled among multiplexed records */
     size_t present[IL_MAX_SLOTS]; /* records carrying each slot's label */
     char **keys;                  /* every label name of every record */

@@ -202,6 +202,7 @@ setup_paths(struct rd *rd)
     il_path_set(&p[P_HEAP_START], IL_F_SETUP, IL_F_HEAP_START, NULL);
     il_path_set(&p[P_OTHERS], IL_F_OTHERS, NULL, NULL);
     il_path_set(&p[P_ARGV], IL_F_ARGV, NULL, NULL);
+    il_path_set(&p[P_PID], IL_F_PID, NULL, NULL);
     rd->host_slot = rd->warm_slot = rd->args_slot = SIZE_MAX;
     rd->args_whole.n[0] = rd->args_whole.n[1] = rd->args_rest.n[0] = rd->args_rest.n[1] = -1;
     for (size_t i = 0; i < sel->nslots; i++) {
@@ -1105,6 +1106,133 @@ side(struct rd *rd, const struct il_span *f, const char *name, const char *file,
     return 1;
 }
 
+void
+il_link_add(struct il_data *d, size_t from, size_t to)
+{
+    if (d->nlinks == d->caplinks) {
+        d->caplinks = d->caplinks ? 2 * d->caplinks : 64;
+        d->links = il_xrealloc(d->links, d->caplinks * sizeof *d->links);
+    }
+    d->links[d->nlinks++] = (struct il_link){from, to};
+}
+
+static uint64_t
+fnv(uint64_t h, struct il_span sp)
+{
+    for (size_t i = 0; sp.p && i < sp.n; i++)
+        h = (h ^ (unsigned char)sp.p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+/*
+ * Exec chains (outside13 F12).  The library writes a record per image of
+ * a process: an image that execs writes its record then, with exit.how
+ * "exec", and the next image writes its own at its end, with the same pid,
+ * host and labels (libinterloper(7)).  A launcher that execs the program
+ * (a script ending in exec, env, taskset, nice, setarch -R) so makes two
+ * records of one run.  Record rec (ex: it ended in an exec) is linked to
+ * the latest record that ended in an exec with its pid, host and labels
+ * (their JSON text) not yet linked, and left open if it ended in an exec
+ * itself.  A record without a pid is no image of a chain.
+ */
+static size_t
+chains_at(const struct il_chains *c, uint64_t h, int64_t pid)
+{
+    return (size_t)(((h ^ (uint64_t)pid) * 0x9e3779b97f4a7c15ULL) >> 32) & (c->nb - 1);
+}
+
+/* The entries not found yet, in their order, hashed into 2 * cap buckets. */
+static void
+chains_rehash(struct il_chains *c)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->e[i].live)
+            c->e[m++] = c->e[i];
+    c->n = m;
+    if (2 * m >= c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 16;
+        c->e = il_xrealloc(c->e, c->cap * sizeof *c->e);
+    }
+    c->nb = 2 * c->cap;
+    free(c->bucket);
+    c->bucket = il_xmalloc(c->nb * sizeof *c->bucket);
+    for (size_t b = 0; b < c->nb; b++)
+        c->bucket[b] = SIZE_MAX;
+    for (size_t i = 0; i < m; i++) {
+        size_t b = chains_at(c, c->e[i].h, c->e[i].pid);
+        c->e[i].next = c->bucket[b];
+        c->bucket[b] = i;
+    }
+}
+
+void
+il_chains_add(struct il_chains *c, uint64_t h, int64_t pid, size_t rec)
+{
+    if (c->n == c->cap)
+        chains_rehash(c);
+    size_t b = chains_at(c, h, pid);
+    c->e[c->n] = (struct il_chain_open){h, pid, rec, c->bucket[b], 1};
+    c->bucket[b] = c->n++;
+    c->live++;
+}
+
+/* The latest entry of h and pid, taken out: 1 with its record in *rec. */
+static int
+chains_take(struct il_chains *c, uint64_t h, int64_t pid, size_t *rec)
+{
+    if (!c->live)
+        return 0;
+    size_t *at = &c->bucket[chains_at(c, h, pid)];
+    for (size_t i = *at; i != SIZE_MAX; at = &c->e[i].next, i = *at)
+        if (c->e[i].h == h && c->e[i].pid == pid) {
+            *at = c->e[i].next;
+            c->e[i].live = 0;
+            c->live--;
+            *rec = c->e[i].rec;
+            return 1;
+        }
+    return 0;
+}
+
+void
+il_chains_free(struct il_chains *c)
+{
+    free(c->e);
+    free(c->bucket);
+    memset(c, 0, sizeof *c);
+}
+
+/*
+ * Exec chains (outside13 F12).  The library writes a record per image of
+ * a process: an image that execs writes its record then, with exit.how
+ * "exec", and the next image writes its own at its end, with the same pid,
+ * host and labels (libinterloper(7)).  A launcher that execs the program
+ * (a script ending in exec, env, taskset, nice, setarch -R) so makes two
+ * records of one run.  Record rec (ex: it ended in an exec) is linked to
+ * the latest record that ended in an exec with its pid, host and labels
+ * (their JSON text, by a 64-bit hash) not yet linked, and left open if it
+ * ended in an exec itself.  A record without a pid is no image of a chain.
+ */
+static void
+chain_note(struct rd *rd, const struct il_span *f, int ex, size_t rec)
+{
+    int64_t pid;
+    if (il_span_int(f[P_PID], &pid) < 0)
+        return;
+    uint64_t h = fnv(fnv(0xcbf29ce484222325ULL, f[P_HOST]), f[P_LABELS]);
+    size_t from;
+    if (chains_take(&rd->open, h, pid, &from))
+        il_link_add(rd->d, from, rec);
+    if (rd->dry) {
+        if (!rd->open.live)
+            rd->stopped = 1; /* every one found */
+        return;
+    }
+    if (ex)
+        il_chains_add(&rd->open, h, pid, rec);
+}
+
 /* Line s (n bytes), valid JSON with its paths in rd->sc.found, into rd. */
 static void
 rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
@@ -1214,6 +1342,12 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         r.flag |= IL_R_OTHERS;
     if (span_is(f[P_HOW], "\"" IL_HOW_NAME_EXEC "\""))
         r.flag |= IL_R_EXEC;
+    if ((r.flag & IL_R_EXEC) || rd->open.live)
+        chain_note(rd, f, (r.flag & IL_R_EXEC) != 0, rd->dry ? rd->ndry : d->n);
+    if (rd->dry) {
+        rd->ndry++;
+        return;
+    }
     push(d, &r, rd->ids);
     if (sel->want_labels)
         collect_labels(rd, f[P_LABELS]);
@@ -1286,6 +1420,7 @@ il_rd_free(struct rd *rd)
         free(rd->next[k]);
     free(rd->buf);
     free(rd->ev_at);
+    il_chains_free(&rd->open);
     for (size_t i = 0; i < rd->machine.n; i++)
         free(rd->machine.line[i]);
     free(rd->machine.line);

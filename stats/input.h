@@ -34,6 +34,7 @@ enum {
     P_HEAP_START,
     P_OTHERS,
     P_ARGV,
+    P_PID,
     P_LABEL0
 };
 
@@ -74,6 +75,25 @@ struct il_next {
 };
 
 /* The state of reading one stream of lines into one struct il_data. */
+/* Records that ended in an exec, whose next image has not been read yet
+ * (input.c, chain_note): a hash of their host and labels, their pid, their
+ * record; in the order read, looked up by a hash of the first two. */
+struct il_chain_open {
+    uint64_t h;
+    int64_t pid;
+    size_t rec;
+    size_t next; /* the one before it in its bucket, or SIZE_MAX */
+    int live;
+};
+struct il_chains {
+    struct il_chain_open *e;
+    size_t n, cap, live; /* entries (given up ones too), room, not yet found */
+    size_t *bucket;
+    size_t nb;
+};
+void il_chains_add(struct il_chains *c, uint64_t h, int64_t pid, size_t rec);
+void il_chains_free(struct il_chains *c);
+
 struct rd {
     const struct il_sel *sel;
     struct il_data *d;
@@ -121,7 +141,17 @@ struct rd {
     size_t ev_cap;
     size_t schema_line;     /* the line of d->first_schema_other (its text only) */
     struct il_kept machine; /* the sweep's machine lines (disturb.c) */
+    /* Records that ended in an exec, whose next image has not been read
+     * yet: a hash of their host and labels, their pid, their record. */
+    struct il_chains open;
+    /* dry: a second look at a part's lines (read.c, join) for the next
+     * images of open, which is then the records before the part's: each
+     * record it would keep is counted in ndry, not kept, and a match is
+     * linked in d->links with to its number in the part. */
+    int dry;
+    size_t ndry;
 };
+void il_link_add(struct il_data *d, size_t from, size_t to);
 
 void il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d);
 void il_rd_free(struct rd *rd);

@@ -853,6 +853,9 @@ il_out_text(FILE *fp, const struct il_report *r, int md)
             d->n, o->per ? "runs" : "records", d->files, d->files == 1 ? "" : "s");
     if (o->per)
         fprintf(fp, " (%zu records combined per %s)", d->per_records, o->per);
+    if (d->folded)
+        fprintf(fp, "; %zu record%s of exec chains folded into the next image's", d->folded,
+                d->folded == 1 ? "" : "s");
     fputc('\n', fp);
     groups_table(fp, r, md);
     if (r->ncmp)

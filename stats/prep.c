@@ -236,9 +236,77 @@ subtract(const struct il_opts *o, struct il_data *d)
     free(u);
 }
 
+static int
+cmp_link_to(const void *pa, const void *pb)
+{
+    const struct il_link *a = pa, *b = pb;
+    return (a->to > b->to) - (a->to < b->to);
+}
+
+/*
+ * One process's exec chain is one run (outside13 F12): each record that
+ * ended in an exec is folded into the next image's record (chain_note,
+ * input.c), in input order, so that the last image's record holds the
+ * chain: the metric (and a derived metric's numerator and denominator)
+ * and the wall time summed over the images, maxrss their largest (the
+ * kernel's high-water mark of the process), the setup facts (env_bytes,
+ * main_sp, heap_start) the first image's, the labels (the same in every
+ * image) and the arguments (args) the last's; others_measured if any
+ * image had it.  A chain whose last record ended in an exec (its next
+ * image wrote none) stays a record that ended in an exec, for
+ * [exec-chain].
+ */
+static void
+fold_chains(const struct il_opts *o, struct il_data *d)
+{
+    if (!d->nlinks)
+        return;
+    qsort(d->links, d->nlinks, sizeof *d->links, cmp_link_to);
+    uint8_t *keep = il_xmalloc(d->n);
+    memset(keep, 1, d->n);
+    int max1 = o->sel.kind == IL_M_MAXRSS, max2 = o->sel.derived && o->sel.kind2 == IL_M_MAXRSS;
+    for (size_t k = 0; k < d->nlinks; k++) {
+        size_t f = d->links[k].from, t = d->links[k].to;
+        int allint = (d->flag[f] & IL_R_INT) && (d->flag[t] & IL_R_INT);
+        int64_t a = allint ? il_ival(d, f) : 0, b = allint ? il_ival(d, t) : 0, sum = 0;
+        if (max1) {
+            if (d->val[f] > d->val[t]) {
+                d->val[t] = d->val[f];
+                sum = a;
+            } else {
+                sum = b;
+            }
+        } else {
+            d->val[t] += d->val[f];
+            allint = allint && !__builtin_add_overflow(a, b, &sum);
+        }
+        if (allint)
+            il_ival_set(d, t, sum);
+        else
+            d->flag[t] &= (uint8_t)~IL_R_INT;
+        if (d->den)
+            d->den[t] = max2 ? fmax(d->den[t], d->den[f]) : d->den[t] + d->den[f];
+        if (d->wall)
+            d->wall[t] += d->wall[f];
+        if (d->env)
+            d->env[t] = d->env[f];
+        if (d->addr)
+            memcpy(d->addr + 2 * t, d->addr + 2 * f, 2 * sizeof *d->addr);
+        d->flag[t] |= d->flag[f] & IL_R_OTHERS;
+        keep[f] = 0;
+    }
+    d->folded = d->nlinks;
+    il_data_keep(d, keep);
+    free(keep);
+    free(d->links);
+    d->links = NULL;
+    d->nlinks = d->caplinks = 0;
+}
+
 void
 il_prepare(const struct il_opts *o, struct il_data *d)
 {
+    fold_chains(o, d);
     uint8_t *failed = il_xcalloc(d->n, 1);
     size_t nsig, nstat;
     char where[512];

@@ -88,6 +88,7 @@ struct part {
     struct rd *rd;
     struct il_lines l;
     off_t from;
+    off_t to;      /* the end of its range, set before the join */
     size_t lines;  /* the number of lines read */
     char err[300]; /* a read error, said at the join */
     struct rd own;
@@ -234,6 +235,52 @@ read_second(void *arg)
 /* Join part h (whose lines follow line0 lines) to rd. */
 static void join(struct rd *rd, struct part *h, size_t line0);
 
+/* The exec chains across part h, whose records are rd's from base on:
+ * the records before it that ended in an exec and whose next image was
+ * not among them (rd->open) are looked for in h's lines, read again from
+ * its start until each is found (in practice a few lines: an exec's next
+ * image ends soon), by a dry rd that keeps no record but numbers those it
+ * would keep as h's rd did; then h's own links and open records join
+ * rd's.  So the chains are those of one reading in order (chain_note). */
+static void
+join_chains(struct rd *rd, struct part *h, size_t base)
+{
+    struct il_data *d = rd->d, *d2 = &h->d;
+    if (rd->open.live) {
+        struct rd dry;
+        struct il_data dd;
+        il_rd_init(&dry, rd->sel, &dd);
+        dry.defer = 1;
+        dry.dry = 1;
+        for (size_t i = 0; i < rd->open.n; i++)
+            if (rd->open.e[i].live)
+                il_chains_add(&dry.open, rd->open.e[i].h, rd->open.e[i].pid, rd->open.e[i].rec);
+        struct il_lines l;
+        il_lines_share(&l, h->ps->src);
+        il_lines_range(&l, h->from, h->from);
+        il_lines_extend(&l, h->to);
+        size_t lineno = 0;
+        while (!dry.stopped && next_line(&dry, &l, h->ps->file, &lineno, 0) > 0)
+            ;
+        il_lines_close(&l);
+        for (size_t i = 0; i < dd.nlinks; i++)
+            il_link_add(d, dd.links[i].from, base + dd.links[i].to);
+        /* those still open, in their order */
+        il_chains_free(&rd->open);
+        for (size_t i = 0; i < dry.open.n; i++)
+            if (dry.open.e[i].live)
+                il_chains_add(&rd->open, dry.open.e[i].h, dry.open.e[i].pid, dry.open.e[i].rec);
+        il_rd_free(&dry);
+        il_data_free(&dd);
+    }
+    for (size_t i = 0; i < d2->nlinks; i++)
+        il_link_add(d, base + d2->links[i].from, base + d2->links[i].to);
+    for (size_t i = 0; i < h->own.open.n; i++)
+        if (h->own.open.e[i].live)
+            il_chains_add(&rd->open, h->own.open.e[i].h, h->own.open.e[i].pid,
+                          base + h->own.open.e[i].rec);
+}
+
 int
 il_two_cpus(void)
 {
@@ -294,6 +341,8 @@ read_file(struct rd *rd, const char *file)
     pthread_join(t, NULL);
     qsort(ps.p, ps.n, sizeof *ps.p, part_cmp);
     size_t line0 = first.lines;
+    for (size_t i = 0; i < ps.n; i++)
+        ps.p[i]->to = i + 1 < ps.n ? ps.p[i + 1]->from : size;
     for (size_t i = 0; i < ps.n; i++) {
         struct part *h = ps.p[i];
         il_lines_close(&h->l);
@@ -728,8 +777,10 @@ join(struct rd *rd, struct part *h, size_t line0)
         for (size_t id = 0; id < r2->seencap[s]; id++)
             if (r2->seen[s][id])
                 il_seen_set(&rd->seen[s], &rd->seencap[s], map[id]);
+    size_t base = d->n;
     join_records(d, d2, map);
     free(map);
+    join_chains(rd, h, base);
     d->lines += d2->lines;
     d->records += d2->records;
     d->selected += d2->selected;
@@ -907,6 +958,7 @@ il_data_free(struct il_data *d)
     free(d->val);
     free(d->env);
     free(d->wall);
+    free(d->links);
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
         il_lab_free(d, s);
     free(d->first_schema_other);

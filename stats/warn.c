@@ -172,16 +172,12 @@ static const struct wdef defs[IL_W_COUNT] = {
                    "input and add that label; arguments that change only from one setup to "
                    "the next are the setup's and not counted"},
     [IL_W_EXEC] = {"exec-chain", "%s: %zu of %zu",
-                   "records that end in an exec (exit.how \"exec\"): each image of an exec "
-                   "chain (a launcher script ending in exec, env, taskset, nice, setarch) "
-                   "writes a record of its own, and each record is taken as a run",
-                   "so the mean and the ratios mix the launcher's short image with the "
-                   "program's runs (a launcher compared with its own program looked twice as "
-                   "fast): measure the program without the launcher, or sum the records of each "
-                   "run with --per LABEL, a label that names each run (run, in the records of "
-                   "sweep and compare); --per also adds the records of children that count "
-                   "themselves (system() and posix_spawn children under INTERLOPER_INHERIT=all) "
-                   "to a parent that counts them already"},
+                   "records that end in an exec (exit.how \"exec\") with no record of the "
+                   "next image of their process (same pid, host and labels) after them",
+                   "the run's work after the exec is in no record, so such a record, taken as "
+                   "a run, holds only its launcher's part: the image it execs was not measured "
+                   "(a static program, or an environment without LD_PRELOAD: env -i), or its "
+                   "record is missing; measure the program itself"},
 };
 
 #define IL_W_SHOWN 6 /* items named in one aggregated line */

@@ -151,8 +151,10 @@ drop_runs(struct il_report *r, int units)
     }
     free(d->flag);
     free(d->ivcol);
+    free(d->argh);
     d->flag = NULL;
     d->ivcol = NULL;
+    d->argh = NULL;
     if (!units)
         return;
     if (!keep_rec) {
@@ -269,25 +271,50 @@ count_execs(struct il_report *r)
             }
 }
 
-struct argrec {
-    uint64_t cell; /* the setup: the design labels' ids */
-    uint32_t args;
+/*
+ * A set of 64-bit keys (open addressing, linear probing; key 0 is no key)
+ * for count_args: each setup's first hash, and the distinct hashes, in
+ * time linear in the group (two sorts of a million entries were most of
+ * a report's time on a million runs with an argument list each).
+ */
+struct kset {
+    uint64_t *k;
+    uint32_t *v;
+    size_t mask;
 };
 
-static int
-cmp_argrec(const void *a, const void *b)
+static void
+kset_init(struct kset *t, size_t n)
 {
-    const struct argrec *x = a, *y = b;
-    if (x->cell != y->cell)
-        return x->cell < y->cell ? -1 : 1;
-    return (x->args > y->args) - (x->args < y->args);
+    size_t m = 16;
+    while (m < 2 * n)
+        m *= 2;
+    t->k = il_xcalloc(m, sizeof *t->k);
+    t->v = il_xcalloc(m, sizeof *t->v);
+    t->mask = m - 1;
 }
 
-static int
-cmp_u32(const void *a, const void *b)
+/* The slot of key (non-zero), added with value v if new: *isnew says. */
+static size_t
+kset_put(struct kset *t, uint64_t key, uint32_t v, int *isnew)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
+    uint64_t x = key * 0x9E3779B97F4A7C15ULL;
+    size_t i = (size_t)(x >> 32) & t->mask;
+    while (t->k[i] && t->k[i] != key)
+        i = (i + 1) & t->mask;
+    *isnew = !t->k[i];
+    if (*isnew) {
+        t->k[i] = key;
+        t->v[i] = v;
+    }
+    return i;
+}
+
+static void
+kset_free(struct kset *t)
+{
+    free(t->k);
+    free(t->v);
 }
 
 /* Each group whose runs were made with different arguments (the pseudo-
@@ -304,56 +331,57 @@ count_args(struct il_report *r)
 {
     const struct il_opts *o = r->o;
     const struct il_data *d = &r->d;
-    size_t as = il_data_slot(d, IL_PSEUDO_ARGS);
-    if (as == SIZE_MAX || (!d->labn[as] && !d->labc[as]) || o->per)
-        return; /* one list, or none, for every record */
+    size_t as = il_data_slot(d, IL_PSEUDO_ARGS); /* SIZE_MAX unless a command names it */
+    if (!d->argh || o->per)
+        return;
     for (size_t i = 0; i < o->nby; i++)
         if (o->by_slot[i] == as)
+            return;
+    for (size_t i = 0; i < o->nlevels; i++) /* every level, not the first (review13a) */
+        if (o->level_slot[i] == as)
             return;
     if ((o->cmp_label && o->cmp_slot == as) ||
         (o->design != IL_D_FLAT && o->design_slot[0] == as) ||
         (o->design == IL_D_CROSSED && o->design_slot[1] == as))
         return;
-    size_t cap = 0;
-    struct argrec *a = NULL;
-    uint32_t *u = NULL;
     for (size_t g = 0; g < r->gs.ng; g++) {
         const struct il_group *gr = &r->gs.g[g];
-        if (gr->n > cap) {
-            cap = gr->n;
-            a = il_xrealloc(a, cap * sizeof *a);
-            u = il_xrealloc(u, cap * sizeof *u);
-        }
-        size_t n = 0;
-        for (size_t i = 0; i < gr->n; i++) {
+        /* mixed: two runs of one setup with different arguments */
+        struct kset cells;
+        kset_init(&cells, o->design != IL_D_FLAT ? gr->n : 1);
+        int mixed = 0, isnew;
+        for (size_t i = 0; i < gr->n && !mixed; i++) {
             size_t rec = gr->rec[i];
-            uint32_t id = il_lab(d, rec, as);
-            if (id == IL_MISSING_ID)
+            uint32_t h = d->argh[rec];
+            if (!h)
                 continue; /* no argv (another writer's record) */
             uint64_t cell = 0;
             if (o->design != IL_D_FLAT)
                 cell = il_lab(d, rec, o->design_slot[0]);
             if (o->design == IL_D_CROSSED)
                 cell = cell << 32 | il_lab(d, rec, o->design_slot[1]);
-            a[n] = (struct argrec){cell, id};
-            u[n++] = id;
+            /* ids are below 2^32 - 1 (IL_MISSING_ID): cell + 1 is no key 0 */
+            size_t at = kset_put(&cells, cell + 1, h, &isnew);
+            mixed = !isnew && cells.v[at] != h;
         }
-        qsort(a, n, sizeof *a, cmp_argrec);
-        int mixed = 0;
-        for (size_t i = 1; i < n && !mixed; i++)
-            mixed = a[i].cell == a[i - 1].cell && a[i].args != a[i - 1].args;
+        kset_free(&cells);
         if (!mixed)
             continue;
-        qsort(u, n, sizeof *u, cmp_u32);
-        size_t k = 1;
-        for (size_t i = 1; i < n; i++)
-            k += u[i] != u[i - 1];
+        struct kset lists;
+        kset_init(&lists, gr->n);
+        size_t k = 0;
+        for (size_t i = 0; i < gr->n; i++) {
+            uint32_t h = d->argh[gr->rec[i]];
+            if (h) {
+                kset_put(&lists, h, 0, &isnew);
+                k += isnew;
+            }
+        }
+        kset_free(&lists);
         if (!r->nargs)
             r->nargs = il_xcalloc(r->gs.ng, sizeof *r->nargs);
         r->nargs[g] = k;
     }
-    free(a);
-    free(u);
 }
 
 /* With --levels or --setup the run sequence follows the design, which the
@@ -683,6 +711,7 @@ il_report_release(struct il_report *r)
     }
     void **col[] = {(void **)&d->val,  (void **)&d->den,     (void **)&d->ivcol,
                     (void **)&d->addr, (void **)&d->flag,    (void **)&d->env,
+                    (void **)&d->argh,
                     (void **)&d->wall, (void **)&r->gs.xs,   (void **)&r->gs.recs,
                     (void **)&r->gs.spare};
     for (size_t i = 0; i < sizeof col / sizeof col[0]; i++) {

@@ -358,6 +358,7 @@ struct il_data {
     struct il_order *orders; /* the layouts' link orders, from sweeps' plan lines */
     size_t norders;
     uint8_t *flag; /* IL_R_* */
+    uint32_t *argh; /* a hash of each one's argv after the program, 0: none ([mixed-args]) */
     double *env;   /* setup.env_bytes when want_env */
     double *wall;  /* times.wall_ns when want_wall (NAN if absent) */
     /* The label values, column by column (il_lab): every record has

@@ -451,6 +451,44 @@ cache_put(struct il_args_cache *c, const char *s, size_t n, uint32_t id)
     c->old = !k;
 }
 
+/*
+ * A 32-bit hash (FNV-1a) of the arguments of a record whose argv is sp (a
+ * JSON array), after the program, element by element as written; 0 for
+ * no argv.  What [mixed-args] compares (analyze.c): four bytes a record,
+ * where the pseudo-label args interns every distinct list as a string
+ * (review13a M3: 170 MB for a million runs with an output path each),
+ * and only where a command names it.  Two lists written alike hash alike;
+ * two that differ collide with a chance of one in four billion a pair,
+ * which can only hide a warning.
+ */
+static uint32_t
+args_hash(struct il_span sp)
+{
+    if (!sp.p || sp.p[0] != '[')
+        return 0;
+    const char *e = sp.p + sp.n - 1, *s = sp.p + 1;
+    while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+        s++;
+    if (s >= e)
+        return 0;
+    const char *p = value_end(s, e); /* past the program */
+    uint32_t h = 2166136261u;
+    while (p < e && *p == ',') {
+        p++;
+        while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+            p++;
+        const char *v = p;
+        p = value_end(p, e);
+        const char *w = p;
+        while (w > v && (w[-1] == ' ' || w[-1] == '\t' || w[-1] == '\n' || w[-1] == '\r'))
+            w--;
+        for (; v < w; v++)
+            h = (h ^ (unsigned char)*v) * 16777619u;
+        h = (h ^ 0xffu) * 16777619u; /* between elements: a byte no JSON text has */
+    }
+    return h ? h : 1;
+}
+
 /* The string id of the pseudo-label args of a record whose argv is sp (a
  * JSON array): its elements after the first (the program, which differs
  * by design between systems and layouts), as args_put writes them, ""
@@ -660,6 +698,7 @@ struct rec {
     int64_t iv;
     uint64_t addr[2]; /* setup.main_sp, setup.heap_start (--attribute); 0: none */
     uint8_t flag;
+    uint32_t argh;
 };
 
 static void
@@ -675,6 +714,7 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         if (d->addr)
             d->addr = il_xrealloc_huge(d->addr, 2 * d->cap * sizeof *d->addr);
         d->flag = il_xrealloc_huge(d->flag, d->cap * sizeof *d->flag);
+        d->argh = il_xrealloc_huge(d->argh, d->cap * sizeof *d->argh);
         if (d->env)
             d->env = il_xrealloc_huge(d->env, d->cap * sizeof *d->env);
         if (d->wall)
@@ -696,6 +736,7 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
     if (d->addr)
         memcpy(d->addr + 2 * d->n, r->addr, sizeof r->addr);
     d->flag[d->n] = r->flag;
+    d->argh[d->n] = r->argh;
     d->flagged += (r->flag & (IL_R_SIGNAL | IL_R_NONZERO)) != 0;
     d->others += (r->flag & IL_R_OTHERS) != 0;
     d->execs += (r->flag & IL_R_EXEC) != 0;
@@ -834,6 +875,8 @@ il_data_keep(struct il_data *d, const uint8_t *keep)
         if (d->addr)
             memcpy(d->addr + 2 * m, d->addr + 2 * i, 2 * sizeof *d->addr);
         d->flag[m] = d->flag[i];
+        if (d->argh)
+            d->argh[m] = d->argh[i];
         if (d->env)
             d->env[m] = d->env[i];
         if (d->wall)
@@ -1348,6 +1391,7 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         rd->ndry++;
         return;
     }
+    r.argh = args_hash(f[P_ARGV]);
     push(d, &r, rd->ids);
     if (sel->want_labels)
         collect_labels(rd, f[P_LABELS]);

@@ -700,6 +700,7 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
     join_col(&j, (void **)&d->den, (void **)&d2->den, d2->n, sizeof *d->den);
     join_col(&j, (void **)&d->addr, (void **)&d2->addr, d2->n, 2 * sizeof *d->addr);
     join_col(&j, (void **)&d->flag, (void **)&d2->flag, d2->n, sizeof *d->flag);
+    join_col(&j, (void **)&d->argh, (void **)&d2->argh, d2->n, sizeof *d->argh);
     join_col(&j, (void **)&d->env, (void **)&d2->env, d2->n, sizeof *d->env);
     join_col(&j, (void **)&d->wall, (void **)&d2->wall, d2->n, sizeof *d->wall);
     join_ivcol(&j);
@@ -953,6 +954,7 @@ il_data_free(struct il_data *d)
     free(d->keys);
     free(d->den);
     free(d->addr);
+    free(d->argh);
     free(d->ivcol);
     free(d->flag);
     free(d->val);

@@ -313,7 +313,11 @@ parse_output(struct il_config *cfg, const char *var, const char *v)
 {
     char probe[IL_PATH_MAX];
     int rc;
-    if (!strcmp(v, "-")) {
+    /* the names of descriptor 2 are stderr as "-" is: the file it was at
+     * the constructor, not whatever the program has put at 2 since
+     * (review13c M2; sigsafe.c, il_stderr_fd) */
+    if (!strcmp(v, "-") || !strcmp(v, "/dev/stderr") || !strcmp(v, "/dev/fd/2") ||
+        !strcmp(v, "/proc/self/fd/2")) {
         cfg->output_stderr = 1;
         strcpy(cfg->output, "-");
     } else if ((rc = il_expand_output(v, 1, probe, sizeof probe)) < 0 ||

@@ -37,6 +37,7 @@ enum {
     O_PER,
     O_SCALE,
     O_INC_FAILED,
+    O_EXPECT_STATUS,
     O_INC_WARMUP,
     O_ESTIMATOR,
     O_SPEEDUP,
@@ -136,6 +137,11 @@ static const struct il_opt opts[] = {
     {"seed", 0, IL_OPT_VALUE, "S", "their random seed (default 1)", O_SEED, REPORT},
     {"include-failed", 0, IL_OPT_FLAG, NULL,
      "keep runs that died of a signal or failed (exit status)", O_INC_FAILED},
+    {"expect-status", 0, IL_OPT_VALUE, "N",
+     "a run whose status is not N failed (default: a status\n"
+     "other than 0 where other runs of its group exit 0);\n"
+     "sweep's and compare's summary give their own",
+     O_EXPECT_STATUS},
     {"include-warmup", 0, IL_OPT_FLAG, NULL, "keep warm-up runs (label warmup)", O_INC_WARMUP},
     {"quiet-warning", 0, IL_OPT_VALUE, "NAME",
      "silence the warnings named NAME (the name in brackets\n"
@@ -500,6 +506,13 @@ one(int id, char *v, struct il_opts *o, struct later *l)
         break;
     case O_INC_FAILED:
         o->include_failed = 1;
+        break;
+    case O_EXPECT_STATUS:
+        x = number(v, "--expect-status");
+        if (x < 0 || x > 255 || x != floor(x))
+            bad("--expect-status %s: expected a whole number from 0 to 255", v);
+        o->sel.expect_status = (int)x;
+        o->sel.expect_given = 1;
         break;
     case O_INC_WARMUP:
         o->sel.include_warmup = 1;

@@ -301,6 +301,7 @@ struct il_sel {
     enum il_metric_kind kind2;
     int derived; /* NUM/DEN: a ratio of two metrics of the same run */
     int subtract_floor, strict, want_env, want_wall, scale, include_warmup;
+    int expect_status, expect_given; /* --expect-status: the status of a run that did not fail */
     int want_labels; /* note every label of the kept records (struct il_labvals) */
     int want_addr;   /* read setup.main_sp, setup.heap_start and env_bytes (--attribute) */
     const char *slot_name[IL_MAX_SLOTS]; /* label names kept per record */

@@ -1378,7 +1378,8 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         r.flag |= IL_R_SIGNAL;
     if (il_span_int(f[P_STATUS], &st) == 0) {
         r.flag |= IL_R_STATUS;
-        if (st != 0)
+        /* with --expect-status, NONZERO is "not the status expected" */
+        if (st != (sel->expect_given ? sel->expect_status : 0))
             r.flag |= IL_R_NONZERO;
     }
     if (span_is(f[P_OTHERS], "true"))

@@ -39,7 +39,9 @@ key_slots(const struct il_opts *o, size_t *slots)
     return n;
 }
 
-/* Mark failed records: a signal, or non-zero status beside status 0. */
+/* Mark failed records: a signal, or non-zero status beside status 0; with
+ * --expect-status N, any status but N (the drivers' rule, so that their
+ * summary is of the runs they did not call failed: review13c H1). */
 static void
 mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, size_t *nsig,
             size_t *nstat, char *where, size_t wn)
@@ -69,7 +71,7 @@ mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, s
                 failed[gr->rec[i]] = 1;
                 (*nsig)++;
                 here++;
-            } else if ((f & IL_R_NONZERO) && ok) {
+            } else if ((f & IL_R_NONZERO) && (ok || o->sel.expect_given)) {
                 failed[gr->rec[i]] = 1;
                 (*nstat)++;
                 here++;

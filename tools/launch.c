@@ -588,6 +588,7 @@ struct owner {
     long long ticks;
     unsigned long ns;
     time_t when;
+    int named_ns; /* ns is the owner's own word (0: it could not tell), not an older build's none */
 };
 
 /* The owner a spec names ("pid N", then "started T"), name in dfd. */
@@ -634,8 +635,10 @@ dir_owner(int dfd, struct owner *o)
         o->pid = strtol(b, &e, 10);
         if (*e == ' ') {
             o->ticks = strtoll(e + 1, &e, 10);
-            if (*e == ' ')
+            if (*e == ' ') {
                 o->ns = strtoul(e + 1, NULL, 10);
+                o->named_ns = 1;
+            }
         }
         o->when = st.st_mtime;
     }
@@ -672,7 +675,10 @@ boot_time(void)
 static int
 ended(const struct owner *o)
 {
-    if (o->pid <= 0 || (o->ns && pid_ns() && o->ns != pid_ns()))
+    /* a named namespace must be this one, unknown matching unknown only
+     * (review13b M1: an unknown on either side judged another namespace's
+     * pid here, and removed a live run's spec) */
+    if (o->pid <= 0 || (o->named_ns && o->ns != pid_ns()))
         return 0;
     if (kill((pid_t)o->pid, 0) < 0 && errno == ESRCH)
         return 1;
@@ -708,7 +714,7 @@ il_spec_clean_stale(void)
         if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_uid != me)
             continue;
         size_t len = strlen(de->d_name);
-        struct owner o = {0, -1, 0, 0};
+        struct owner o = {0, -1, 0, 0, 0};
         if (S_ISREG(st.st_mode) && len > sizeof SPEC_SUFFIX &&
             !strcmp(de->d_name + len - (sizeof SPEC_SUFFIX - 1), SPEC_SUFFIX)) {
             spec_owner(dirfd(d), de->d_name, &o);
@@ -716,7 +722,8 @@ il_spec_clean_stale(void)
             char slashed[NAME_MAX + 2];
             long npid;
             snprintf(slashed, sizeof slashed, "/%s", de->d_name);
-            if (!il_run_file_owner(slashed, len + 1, &npid, &o.ns))
+            o.named_ns = il_run_file_owner(slashed, len + 1, &npid, &o.ns);
+            if (!o.named_ns)
                 o.ns = 0;
             /* an empty one a minute old: its run was killed between making
              * and writing it (a live run writes it within milliseconds:

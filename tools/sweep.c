@@ -1278,12 +1278,16 @@ batches(struct state *st, struct il_run *runs, size_t nruns, struct stop *sp)
         double widest;
         progress(st, 1);
         design_update(st);
-        /* a system none of whose runs succeeded has no numbers to judge */
+        /* a system none of whose runs succeeded has no numbers to judge:
+         * more setups would only fail the same way (review13c M1) */
         struct il_failures *f = st->failed || st->had_failed ? il_results_failures(s, st->id) : NULL;
-        int precise = il_failures_all(s, f, sp->until, sizeof sp->until)
-                          ? 0
-                          : il_until_check(s, sp->until, sizeof sp->until, &widest);
+        const char *none = il_failures_all(s, f, sp->until, sizeof sp->until);
         free(f);
+        if (none) {
+            sp->why = "every run failed";
+            break;
+        }
+        int precise = il_until_check(s, sp->until, sizeof sp->until, &widest);
         if (precise < 0) {
             /* an error of the report's (a --metric no record has, ...)
              * is no reason to add setups */
@@ -1340,6 +1344,8 @@ ending_words(const struct state *st, const struct stop *sp, char *out, size_t n)
                  sp->until);
     else if (!strcmp(sp->why, "--max-time"))
         snprintf(out, n, "ended by --max-time %s, before the plan's %zu runs", budget, st->planned);
+    else if (!strcmp(sp->why, "every run failed"))
+        snprintf(out, n, "ended before --until %g%%: %s", s->until, sp->until);
     else if (s->until)
         snprintf(out, n, "ended when every setup had run, before --until %g%%: %s", s->until,
                  sp->until);

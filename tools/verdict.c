@@ -60,9 +60,9 @@ failed(int efd, int st, char *why, size_t whysz)
  * compare's --subtract "system=SHELL" and the setup's labels):
  * what --until and the summary read, and what the summary tells the user
  * to run for the whole report.  Up to IL_REPORT_ARGS words. */
-#define IL_REPORT_ARGS 16
+#define IL_REPORT_ARGS 18
 #define IL_REPORT_WORD (IL_SYSTEM_NAME_MAX + 16)
-#define IL_REPORT_WORDS 3
+#define IL_REPORT_WORDS 4
 static int
 report_args(const struct il_sweep *s, char **argv, char words[IL_REPORT_WORDS][IL_REPORT_WORD])
 {
@@ -92,6 +92,12 @@ report_args(const struct il_sweep *s, char **argv, char words[IL_REPORT_WORDS][I
         snprintf(sub, IL_REPORT_WORD, "%s=%s", IL_L_SYSTEM, s->subtract);
         argv[k++] = "--subtract";
         argv[k++] = sub;
+    }
+    if (s->expect_status) {
+        /* the runs the sweep calls failed are those the report leaves out */
+        snprintf(words[3], IL_REPORT_WORD, "%d", s->expect_status);
+        argv[k++] = "--expect-status";
+        argv[k++] = words[3];
     }
     if (s->per_launch) {
         /* a shell's record and those of what it exec'd are one run */

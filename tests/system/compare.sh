@@ -112,6 +112,24 @@ assert_eq "$?" 0 "--expect-status 1: the rerun resumes and the runs succeed ($(t
 assert_match "$(cat out)" "b vs a: " "the summary compares them"
 assert_eq "$(grep -c 'failed' out)" 0 "nothing failed"
 assert_eq "$(rj g.jsonl 'len({x["labels"]["run"] for x in r})')" 8 "the plan's 8 runs"
+# review13c H1: runs of the status expected are the numbers, the others
+# (here status 0) left out, as the report's --expect-status leaves them
+mkdir -p bin/M/a bin/M/b
+# shellcheck disable=SC2016 # the $(...) is the script's, run later
+printf '#!/bin/sh\n[ "$(cat "%s/mcount")" = 1 ] && { echo 0 >"%s/mcount"; exit 0; }\nexit 1\n' "$T" "$T" >bin/M/a/m
+cp bin/M/a/m bin/M/b/m
+chmod +x bin/M/a/m bin/M/b/m
+echo 1 >mcount
+il compare --expect-status 1 --keep-going --seed 3 --setups 2 -r 2 -w 0 --max-runs 8 --no-check-output \
+	-o mix.jsonl bin/M/a/m bin/M/b/m >out 2>err
+il report --json --compare system=a --expect-status 1 mix.jsonl >rep.json 2>/dev/null
+assert_eq "$(python3 -c 'import json; print(sorted(g["n"] for g in json.load(open("rep.json"))["groups"]))')" \
+	"[3, 4]" "the numbers are of the runs of status 1: one run of status 0 left out"
+assert_match "$(cat out)" ": 1 of 4 runs failed \\(ended with status 0\\), left out" "and said so"
+assert_match "$(tail -n 1 out)" " --expect-status 1 mix.jsonl$" "the full report's line says the rule"
+il report --compare system=a --expect-status 1 mix.jsonl >rep 2>rerr
+assert_match "$(cat rerr)" "1 failed runs were left out" "the report alone leaves the same run out"
+rm -f mix.jsonl
 il compare --expect-status 256 bin/G/a/f bin/G/b/f >out 2>err
 assert_eq "$?" 1 "--expect-status 256: refused"
 assert_eq "$(cat err)" "interloper compare: --expect-status 256: expected a whole number from 0 to 255" "in one line"

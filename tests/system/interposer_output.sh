@@ -200,7 +200,7 @@ assert_match "$(grep -v '^interloper: record: ' err)" "^interloper: cannot write
 fallback err >fb.jsonl
 assert_true "the record on stderr" valid fb.jsonl
 
-try "elsewhere links are followed: a link, /dev/stderr"
+try "elsewhere links are followed: a link; /dev/stderr is stderr as - is"
 mkdir plain && ln -s "$T/target.jsonl" plain/r.jsonl
 INTERLOPER_OUTPUT="$T/plain/r.jsonl" LD_PRELOAD="$LIB" "$P" hello >/dev/null 2>err
 assert_eq "$(nrec target.jsonl)" 1 "through the link"
@@ -270,6 +270,11 @@ INTERLOPER_OUTPUT=/dev/full LD_PRELOAD="$LIB" "$PROGS/reopen12" close
 assert_eq "$?" 0 "status"
 assert_eq "$(cat d1.txt)" "data1 fd 1" "the file at 1"
 assert_eq "$(cat d2.txt)" "data2 fd 2" "the file at 2: the program's line alone"
+for out in /dev/stderr /dev/fd/2; do
+	rm -f d1.txt d2.txt
+	INTERLOPER_OUTPUT=$out LD_PRELOAD="$LIB" "$PROGS/reopen12" close
+	assert_eq "$(cat d2.txt)" "data2 fd 2" "INTERLOPER_OUTPUT=$out: the record is not in the file at 2 (review13c M2)"
+done
 
 try "started with stderr closed: the program's file at 2 gets no summary, warning or record"
 rm -f out.txt fo.jsonl

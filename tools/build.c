@@ -139,20 +139,26 @@ how(int st, char *buf, size_t n)
     return buf;
 }
 
-/* The last line of a file with text, for an error message. */
+/* The last line of a file with text, for an error message; with error,
+ * its first that says "error" if one does (a compiler's "error:",
+ * configure's "configure: error: ...", make's "*** ... Error 2"): a
+ * failed make's last line is its "Leaving directory", which says nothing
+ * (outside13 F10). */
 static void
-last_line(const char *path, char *out, size_t n)
+last_line(const char *path, char *out, size_t n, int error)
 {
     FILE *f = fopen(path, "r");
     char line[1024];
     out[0] = '\0';
-    while (f && fgets(line, sizeof line, f))
-        if (line[strspn(line, " \t\r\n")])
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f))
+        if (line[strspn(line, " \t\r\n")]) {
             snprintf(out, n, "%.*s", (int)strcspn(line, "\r\n"), line);
+            found = error && strcasestr(line, "error");
+        }
     if (f)
         fclose(f);
 }
-
 /* The environment for make: the caller's, without what a make that called
  * us hands to its children (its variables and jobserver), so that each
  * system builds the same whoever starts interloper build. */
@@ -331,18 +337,25 @@ build_one(const struct build *b, const struct sys *y, const char *sd, const char
     char *srcd = il_xasprintf("%s/src", sd), *links = il_xasprintf("%s/links", sd);
     char *log = il_xasprintf("%s/build.log", sd);
     char *from = il_xasprintf("%s/.", b->src), why[64], line[1100];
-    char *cp[] = {"cp", "-R", from, srcd, NULL};
+    /* -p: the copy keeps the sources' times, so that a configured tree's
+     * make does not find configure newer than config.status and run it
+     * again (outside13 F10: xz-utils' make re-ran autoconf, automake and
+     * configure, which then failed) */
+    char *cp[] = {"cp", "-R", "-p", from, srcd, NULL};
     int st = run(cp, -1, -1, environ);
     if (!WIFEXITED(st) || WEXITSTATUS(st))
-        errx(1, "cp -R %s %s failed (%s)", from, srcd, how(st, why, sizeof why));
+        errx(1, "cp -R -p %s %s failed (%s)", from, srcd, how(st, why, sizeof why));
     /* make [its words] -C src CC='...interloper-cc' --cc CC --links L -- VARS... ARGS... */
     struct il_buf ccv = {0};
     char *shim = il_xasprintf("%s/interloper-cc", libexec);
-    il_buf_shell(&ccv, shim, NULL);
+    /* each word quoted only where sh needs it: a configure script splits
+     * $CC at blanks without sh's quote removal, so '/x/interloper-cc' was
+     * a path with quotes in it (outside13 F10) */
+    il_buf_word(&ccv, shim);
     il_buf_str(&ccv, " --cc ");
-    il_buf_shell(&ccv, b->cc, NULL);
+    il_buf_word(&ccv, b->cc);
     il_buf_str(&ccv, " --links ");
-    il_buf_shell(&ccv, links, NULL);
+    il_buf_word(&ccv, links);
     il_buf_str(&ccv, " --");
     char *ccarg = il_xasprintf("CC=%s", ccv.p), *mk = il_xstrdup(b->make);
     size_t n = 0;
@@ -364,7 +377,7 @@ build_one(const struct build *b, const struct sys *y, const char *sd, const char
     st = run(mv, lfd, lfd, env);
     close(lfd);
     if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-        last_line(log, line, sizeof line);
+        last_line(log, line, sizeof line, 1);
         errx(1, "the build of %s failed (%s; its output is in %s): %s", y->name,
              how(st, why, sizeof why), log, line);
     }
@@ -439,7 +452,7 @@ relink_one(const struct build *b, const struct sys *y, const char *sd, const cha
     int st = run(lv, ofd, efd, environ);
     close(ofd);
     if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-        last_line(lerr, line, sizeof line);
+        last_line(lerr, line, sizeof line, 0);
         errx(1, "relinking %s failed (%s): %s", y->name, how(st, why, sizeof why), line);
     }
     char chunk[4096];

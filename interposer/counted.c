@@ -68,24 +68,27 @@ has_file_caps(int fd)
     return il_sc6(SYS_fgetxattr, fd, (long)"security.capability", 0, 0, 0, 0) >= 0;
 }
 
-/* Does the file at (dir, path), or fd when path is NULL, load the library
- * when exec'd: a dynamic ELF, or a script whose interpreter is one, and
- * neither set-user-ID, set-group-ID nor capability-bearing?  depth bounds
- * the #! chain. */
+/* What an exec of the file at (dir, path), or fd when path is NULL,
+ * runs: 2 a #! script (its interpreter's path in interp, 256 bytes), 1 a
+ * 64-bit ELF (*dyn: it names an interpreter, so it is dynamic), 0 another
+ * regular file, -1 one that cannot be read or is not regular; *st its
+ * status, and *caps whether it bears file capabilities where caps is not
+ * NULL. */
 static int
-loads_library(int dir, const char *path, int fd, int depth)
+exec_kind(int dir, const char *path, int fd, struct stat *st, char *interp, int *dyn, int *caps)
 {
     long f = path ? il_sys_openat(dir, path, O_RDONLY | O_CLOEXEC, 0) : fd;
     if (f < 0)
-        return 0;
-    struct stat st;
+        return -1;
     unsigned char h[256];
-    int ok = 0;
-    long n = il_sys_fstat((int)f, &st) == 0 && S_ISREG(st.st_mode) &&
-                     !(st.st_mode & (S_ISUID | S_ISGID)) && !has_file_caps((int)f)
+    int kind = -1;
+    *dyn = 0;
+    long n = il_sys_fstat((int)f, st) == 0 && S_ISREG(st->st_mode)
                  ? il_sys_pread((int)f, h, sizeof h - 1, 0)
                  : -1;
-    if (n >= 4 && h[0] == '#' && h[1] == '!' && depth > 0) {
+    if (caps && n >= 0)
+        *caps = has_file_caps((int)f);
+    if (n >= 4 && h[0] == '#' && h[1] == '!') {
         h[n] = 0;
         char *p = (char *)h + 2, *e;
         while (*p == ' ' || *p == '\t')
@@ -93,21 +96,44 @@ loads_library(int dir, const char *path, int fd, int depth)
         for (e = p; *e && *e != ' ' && *e != '\t' && *e != '\n'; e++)
             ;
         *e = 0;
-        ok = *p == '/' && loads_library(AT_FDCWD, p, -1, depth - 1);
+        memcpy(interp, p, (size_t)(e - p) + 1);
+        kind = 2;
     } else if (n >= (long)sizeof(Elf64_Ehdr) && !memcmp(h, ELFMAG, SELFMAG) &&
                h[EI_CLASS] == ELFCLASS64) {
         Elf64_Ehdr eh;
         memcpy(&eh, h, sizeof eh);
         Elf64_Phdr ph[32];
         size_t want = (size_t)eh.e_phnum * sizeof ph[0];
+        kind = -1; /* its program headers unread: nothing known */
         if (eh.e_phentsize == sizeof ph[0] && want <= sizeof ph &&
-            il_sys_pread((int)f, ph, want, (long)eh.e_phoff) == (long)want)
+            il_sys_pread((int)f, ph, want, (long)eh.e_phoff) == (long)want) {
+            kind = 1;
             for (int i = 0; i < eh.e_phnum; i++)
-                ok |= ph[i].p_type == PT_INTERP;
+                *dyn |= ph[i].p_type == PT_INTERP;
+        }
+    } else if (n >= 0) {
+        kind = 0;
     }
     if (path)
         il_sys_close((int)f);
-    return ok;
+    return kind;
+}
+
+/* Does the file at (dir, path), or fd when path is NULL, load the library
+ * when exec'd: a dynamic ELF, or a script whose interpreter is one, and
+ * neither set-user-ID, set-group-ID nor capability-bearing?  depth bounds
+ * the #! chain. */
+static int
+loads_library(int dir, const char *path, int fd, int depth)
+{
+    struct stat st;
+    char interp[256];
+    int dyn, caps = 0, k = exec_kind(dir, path, fd, &st, interp, &dyn, &caps);
+    if (k <= 0 || (st.st_mode & (S_ISUID | S_ISGID)) || caps)
+        return 0;
+    if (k == 2)
+        return depth > 0 && interp[0] == '/' && loads_library(AT_FDCWD, interp, -1, depth - 1);
+    return dyn;
 }
 
 static int
@@ -120,35 +146,58 @@ preloads_us(char *const envp[])
 }
 
 /*
+ * Will an exec of the file at (dir, path), or fd, surely not load the
+ * library, its environment preloading it?  1 only on proof (review13d
+ * M3: a file it cannot read, or an interpreter that is not there, is no
+ * proof): a 64-bit ELF without an interpreter (static), or one whose
+ * set-user-ID or set-group-ID makes the exec secure (owner or group not
+ * ours: root running a set-user-ID-root program is not), or a script
+ * whose interpreter is such a program.  depth bounds the #! chain.
+ */
+static int
+surely_unloaded(int dir, const char *path, int fd, int depth)
+{
+    struct stat st;
+    char interp[256];
+    int dyn, k = exec_kind(dir, path, fd, &st, interp, &dyn, NULL);
+    if (k == 2)
+        return depth > 0 && interp[0] == '/' && surely_unloaded(AT_FDCWD, interp, -1, depth - 1);
+    if (k != 1)
+        return 0;
+    uid_t eu = (uid_t)il_sc6(SYS_geteuid, 0, 0, 0, 0, 0, 0);
+    gid_t eg = (gid_t)il_sc6(SYS_getegid, 0, 0, 0, 0, 0, 0);
+    return !dyn || ((st.st_mode & S_ISUID) && st.st_uid != eu) ||
+           ((st.st_mode & S_ISGID) && st.st_gid != eg);
+}
+
+/*
  * An exec the library cannot follow (outside13 F13): `env -i PROG`, an
  * environment without LD_PRELOAD naming the library, or a program that
- * does not load it (static, set-user-ID, file capabilities).  The new
- * image then writes no record: this image's record, written at the exec,
- * is the last, and it says so.  Why in words, or NULL where the new image
- * measures itself.  Safe in a vfork child (reads only).
+ * surely does not load it (static; set-user-ID of another user).  The
+ * new image then writes no record: this image's record, written at the
+ * exec, is the last, and it says so (finish.c, under the claim).  Why in
+ * words, or NULL where the new image measures itself or nothing is sure.
+ * Reads only: safe in a vfork child and before the claim.
  */
 const char *
 il_exec_unfollowed(int dir, const char *path, int fd, char *const envp[])
 {
-    const char *why = NULL;
-    if (!preloads_us(envp))
-        why = "its environment has no LD_PRELOAD naming the library (env -i, env -u, a "
-              "harness that cleans the environment)";
-    else if (!loads_library(dir, path, fd, 2))
-        why = "it does not load the library (a static program, set-user-ID, or with file "
-              "capabilities)";
-    if (!why)
-        return NULL;
-    /* a file that is neither ELF nor #! fails to exec (ENOEXEC): the
-     * image goes on, measured, and there is nothing to say */
+    if (preloads_us(envp))
+        return surely_unloaded(dir, path, fd, 2)
+                   ? "it does not load the library (a static program, or set-user-ID or "
+                     "set-group-ID of another user)"
+                   : NULL;
+    /* a file that is neither ELF nor #! fails to exec (ENOEXEC), and one
+     * that cannot be read tells nothing: said only for a program */
     long f = path ? il_sys_openat(dir, path, O_RDONLY | O_CLOEXEC, 0) : fd;
     unsigned char h[4] = {0};
     long n = f >= 0 ? il_sys_pread((int)f, h, sizeof h, 0) : -1;
     if (path && f >= 0)
         il_sys_close((int)f);
-    int program = f < 0 || (n == 4 && !memcmp(h, ELFMAG, SELFMAG)) ||
-                  (n >= 2 && h[0] == '#' && h[1] == '!');
-    return program ? why : NULL;
+    if (!(n == 4 && !memcmp(h, ELFMAG, SELFMAG)) && !(n >= 2 && h[0] == '#' && h[1] == '!'))
+        return NULL;
+    return "its environment has no LD_PRELOAD naming the library (env -i, env -u, a harness "
+           "that cleans the environment)";
 }
 
 /* Does the new image's environment say INTERLOPER_BACKEND=none? */

@@ -76,7 +76,7 @@ static void __attribute__((noreturn)) finish_and_end(enum il_how how, int status
 {
     il_sigset old;
     if (il_measured())
-        il_finish_blocked(how, status, 0, NULL, &old);
+        il_finish_blocked(how, status, 0, NULL, NULL, &old);
     for (;;)
         il_sys_exit_group(status);
 }
@@ -309,7 +309,7 @@ il_quick_record(void *arg, int status)
     if (!il_measured())
         return;
     il_sigset old;
-    if (il_finish_blocked(IL_HOW_EXIT, status, 0, NULL, &old))
+    if (il_finish_blocked(IL_HOW_EXIT, status, 0, NULL, NULL, &old))
         for (;;)
             il_sys_exit_group(status); /* signals still blocked, as in _exit */
     il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
@@ -367,7 +367,7 @@ exit(int status)
     if (il.returned == il_self())
         il.returned = 0;
     if (il.phase == IL_PHASE_LOADED)
-        il_finish(IL_HOW_EXIT, status, 0, NULL); /* before our constructor: no entries yet */
+        il_finish(IL_HOW_EXIT, status, 0, NULL, NULL); /* before our constructor: no entries yet */
     exit_admit();
     il.real_exit(status);
     __builtin_unreachable();

@@ -186,7 +186,8 @@ il_write_record(void)
  * otherwise it never returns.
  */
 int
-il_finish_blocked(enum il_how how, int status, int sig, const char *exec_path, il_sigset *old)
+il_finish_blocked(enum il_how how, int status, int sig, const char *exec_path, const char *lost,
+                  il_sigset *old)
 {
     /* claim first, then block signals: the claim is what decides which
      * ending wins, and it should take no longer than it does without us
@@ -219,18 +220,30 @@ il_finish_blocked(enum il_how how, int status, int sig, const char *exec_path, i
         if (kind == IL_END_EARLY && r == IL_CLAIMED)
             il.end_uncertain = 1;
         wrote = il.phase <= IL_PHASE_RUNNING;
+        /* an exec the new image of which measures nothing, said once this
+         * thread writes its record (review13d M2: said before the claim,
+         * it went into another thread's exit record) */
+        if (lost && wrote && how == IL_HOW_EXEC) {
+            char what[IL_ERROR_MAX];
+            char *p = il_cat(what, "exec of ");
+            p = il_catn(p, exec_path ? exec_path : "?", 200);
+            p = il_cat(p, ": the new image is not measured: ");
+            il_strlcpy(p, lost, sizeof what - (size_t)(p - what));
+            il_late_error(what, "; this record, ending at the exec, is the last of the process");
+            il_msg(what, "; this record, ending at the exec, is the last of the process", NULL);
+        }
         il_write_record();
     }
     return wrote;
 }
 
 int
-il_finish(enum il_how how, int status, int sig, const char *exec_path)
+il_finish(enum il_how how, int status, int sig, const char *exec_path, const char *lost)
 {
     if (!il_measured())
         return 0;
     il_sigset old;
-    int wrote = il_finish_blocked(how, status, sig, exec_path, &old);
+    int wrote = il_finish_blocked(how, status, sig, exec_path, lost, &old);
     il_sys_sigprocmask(SIG_SETMASK, &old, NULL);
     return wrote;
 }

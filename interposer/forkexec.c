@@ -258,7 +258,7 @@ search_path(const char *file, char *buf, size_t n)
 /* Write the exec record if this exec will replace a measured image.
  * Returns 1 when a record was written. */
 static int
-exec_begin(const char *shown)
+exec_begin(const char *shown, const char *lost)
 {
     if (!il_measured())
         return 0;
@@ -269,7 +269,7 @@ exec_begin(const char *shown)
     }
     if ((ph != IL_PHASE_RUNNING && ph != IL_PHASE_INIT) || !shown)
         return 0;
-    return il_finish(IL_HOW_EXEC, 0, 0, shown);
+    return il_finish(IL_HOW_EXEC, 0, 0, shown, lost);
 }
 
 static int
@@ -317,16 +317,7 @@ exec_hooked(const struct exec_call *c, char *const argv[], char *const envp[])
                                                 byfd ? NULL : runs, byfd ? c->dir : -1, envp)
                            : NULL;
     int nlate = il.nlate;
-    if (lost) {
-        char what[IL_ERROR_MAX];
-        char *p = il_cat(what, "exec of ");
-        p = il_catn(p, runs, 200);
-        p = il_cat(p, ": the new image is not measured: ");
-        il_strlcpy(p, lost, sizeof what - (size_t)(p - what));
-        il_late_error(what, "; this record, ending at the exec, is the last of the process");
-        il_msg(what, "; this record, ending at the exec, is the last of the process", NULL);
-    }
-    int wrote = exec_begin(runs);
+    int wrote = exec_begin(runs, lost);
     IL_TEST_DELAY("exec");
     int marker = byfd        ? il_counted_give(AT_FDCWD, NULL, c->dir, envp)
                  : c->search ? (runs ? il_counted_give(AT_FDCWD, runs, -1, envp) : -1)
@@ -340,7 +331,7 @@ exec_hooked(const struct exec_call *c, char *const argv[], char *const envp[])
     int err = errno;
     if (marker >= 0)
         il_sys_close(marker);
-    if (lost)
+    if (lost && wrote)
         il.nlate = nlate; /* it did not happen: the image goes on, measured */
     if (wrote)
         il_resume_after_exec(err);

@@ -401,8 +401,11 @@ enum { IL_CLAIMED, IL_MINE, IL_OTHER }; /* il_claim's answers */
 IL_HIDDEN int il_claim(int kind, int how, int status, int sig, const char *exec);
 IL_HIDDEN void il_write_record(void);
 IL_HIDDEN int il_finish_blocked(enum il_how how, int status, int sig, const char *exec_path,
-                                uint64_t *old); /* old: an il_sigset (sys.h) */
-IL_HIDDEN int il_finish(enum il_how how, int status, int sig, const char *exec_path);
+                                const char *lost, uint64_t *old); /* old: an il_sigset (sys.h) */
+/* lost: for an exec the new image of which measures nothing, why (said
+ * in the record and on stderr by the thread that writes it), or NULL */
+IL_HIDDEN int il_finish(enum il_how how, int status, int sig, const char *exec_path,
+                        const char *lost);
 IL_HIDDEN void il_resume_after_exec(int err);
 IL_HIDDEN void il_end_wait(void);
 IL_HIDDEN int il_end_yields(void);

@@ -133,7 +133,7 @@ signal_work(int sig, char **unused1, char **unused2)
 {
     (void)unused1;
     (void)unused2;
-    return il_finish(IL_HOW_SIGNAL, 0, sig, NULL);
+    return il_finish(IL_HOW_SIGNAL, 0, sig, NULL, NULL);
 }
 
 static void

@@ -184,6 +184,10 @@ struct il_plan {
 };
 
 /* 0, or -1 and why (an empty factor, too large a product). */
+/* Does d's plan draw its setups in cycles of the layouts: a sample of a
+ * product with two layouts or more (sweep_plan.c)?  The plan's identity
+ * names that draw (meta.c), and only that one (review13d M1). */
+int il_plan_cycles(const struct il_design *d);
 int il_plan_init(struct il_plan *p, const struct il_design *d, const char **why);
 void il_plan_free(struct il_plan *p);
 /* The number of setups in the first b+1 batches: K, 2K, 4K, ... up to n. */

@@ -71,9 +71,8 @@ il_meta_identity(const struct il_sweep *s)
 {
     const struct il_design *d = &s->d;
     json_t *id = json_object();
-    json_object_set_new(id, K_GENERATOR, json_string(d->nlay >= 2 && !d->fy_draw
-                                                         ? IL_PLAN_GENERATOR_CYCLES
-                                                         : IL_PLAN_GENERATOR));
+    json_object_set_new(id, K_GENERATOR, json_string(il_plan_cycles(d) ? IL_PLAN_GENERATOR_CYCLES
+                                                                        : IL_PLAN_GENERATOR));
     json_object_set_new(id, K_SEED, json_integer(d->seed));
     json_object_set_new(id, K_BENCH, str(s->bench));
     json_t *sys = json_array();

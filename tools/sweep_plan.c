@@ -54,6 +54,15 @@
 #include "il_tools.h"
 
 int
+il_plan_cycles(const struct il_design *d)
+{
+    unsigned long long n = (unsigned long long)d->nenv * (d->nlay ? d->nlay : 1);
+    n *= d->nstack;
+    n *= d->nheap;
+    return !d->fy_draw && d->nlay >= 2 && d->setups && d->setups < n;
+}
+
+int
 il_plan_init(struct il_plan *p, const struct il_design *d, const char **why)
 {
     memset(p, 0, sizeof *p);
@@ -79,7 +88,7 @@ il_plan_init(struct il_plan *p, const struct il_design *d, const char **why)
     p->draw = il_xcalloc(p->n, sizeof *p->draw);
     for (size_t i = 0; i < p->n; i++)
         p->draw[i] = (uint32_t)i;
-    p->cycles = !d->fy_draw && d->nlay >= 2 && d->setups && d->setups < p->n;
+    p->cycles = il_plan_cycles(d);
     if (p->cycles) {
         /* each layout's combinations of the other factors, 0 .. m-1 */
         size_t m = p->n / d->nlay;

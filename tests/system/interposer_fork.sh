@@ -127,6 +127,14 @@ assert_eq "$(cat err)" "" "INTERLOPER_QUIET: the line is silenced; the record ke
 rm -f r.jsonl
 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" env A=1 /bin/true >out 2>err
 assert_eq "$(nrec r.jsonl):$(cat err)" "2:" "an exec the library follows: two records, nothing said"
+# review13d M3: what cannot be known is not said: a script whose
+# interpreter is not there fails to exec (ENOENT), and the image goes on
+printf '#!/nonexistent/interp\n' >badint.sh
+chmod +x badint.sh
+rm -f r.jsonl
+INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" sh -c 'exec ./badint.sh' >out 2>err
+assert_eq "$(grep -c 'not measured' err)" 0 "no line for an exec that fails ($(cat err))"
+assert_eq "$(jget r.jsonl '[e for x in r for e in x.get("errors", []) if "not measured" in e]')" "[]" "no note in a record"
 
 try "no symbol is bound for the library while it counts (fork, exec, exit)"
 rm -f r.jsonl

@@ -75,7 +75,8 @@ il_ctor_body(int argc, char **argv, char **envp)
         il.secure = 1; /* internals we have not read: stand aside, as under AT_SECURE */
     if (il.secure)
         return;
-    il_note_stderr(); /* before the program's constructors can change it */
+    il_note_stderr(); /* before the program's own constructors can change it (not
+                       * those of the libraries it loads, which run before ours) */
     il.pid = (pid_t)il_sys_getpid();
     il.err_fd = -1;
     il.envp = envp;

@@ -238,6 +238,13 @@ systems(struct il_sweep *s, struct opts *o)
              "--shell %s: the commands are programs, run directly; put a shell command in "
              "quotes to run it through the shell",
              c->shell);
+    /* the shell alone, subtracted, ends with 0 (review13e M2) */
+    if (c->shell_mode && s->expect_status)
+        errx(1,
+             "--expect-status %d with shell commands: the shell alone, whose time is "
+             "subtracted, ends with 0; end each command so that it does too (COMMAND; true), or "
+             "give programs",
+             s->expect_status);
     if (c->shell_mode && s->nargs)
         errx(1, "ARGS after -- go to programs; with shell commands, put the arguments in each "
                 "command");

@@ -75,6 +75,11 @@ il_meta_identity(const struct il_sweep *s)
                                                                         : IL_PLAN_GENERATOR));
     json_object_set_new(id, K_SEED, json_integer(d->seed));
     json_object_set_new(id, K_BENCH, str(s->bench));
+    /* a run's success is part of the plan where it is not status 0: a
+     * file judged by another status is not resumed, whose failed runs'
+     * records would stay beside their retries (review13e HIGH-1) */
+    if (s->expect_status)
+        json_object_set_new(id, "expect_status", json_integer(s->expect_status));
     json_t *sys = json_array();
     for (size_t k = 0; k < s->nsys; k++) {
         json_t *y = json_object(), *h = json_array();

@@ -499,7 +499,7 @@ il_failures_all(const struct il_sweep *s, const struct il_failures *f, char *why
                                          "--expect-status "
                                        : "",
                  causes == 1 && st > 0 ? st : 0,
-                 causes == 1 && st > 0 ? " (the rerun resumes, and retries them)" : "");
+                 causes == 1 && st > 0 ? " and another --output (a plan of its own)" : "");
         il_buf_free(&b);
         return s->sys[k].name;
     }

@@ -104,11 +104,14 @@ assert_match "$(cat err)" "ended with status 1; stopping \\(--keep-going goes on
 il compare --keep-going --seed 3 --setups 2 -r 2 -w 0 --max-runs 8 -o g.jsonl \
 	--export-json g.json bin/G/a/f bin/G/b/f >out 2>err
 assert_eq "$(grep -c 'sd of the runs' out)" 0 "no numbers in the summary"
-assert_match "$(cat err)" "no summary: every measured run of a failed \\(status 1\\), so there are no numbers of its runs to give; if that status is its normal end, rerun with --expect-status 1" \
+assert_match "$(cat err)" "no summary: every measured run of a failed \\(status 1\\), so there are no numbers of its runs to give; if that status is its normal end, rerun with --expect-status 1 and another --output" \
 	"said instead"
 assert_true "no export of numbers" test ! -e g.json
 il compare --expect-status 1 --seed 3 --setups 2 -r 2 -w 0 --max-runs 8 -o g.jsonl bin/G/a/f bin/G/b/f >out 2>err
-assert_eq "$?" 0 "--expect-status 1: the rerun resumes and the runs succeed ($(tail -n 1 err))"
+assert_eq "$?:$(grep -c 'another plan' err)" "1:1" "--expect-status 1 is a plan of its own: not resumed into the failed runs' file (review13e H1)"
+rm -f g.jsonl
+il compare --expect-status 1 --seed 3 --setups 2 -r 2 -w 0 --max-runs 8 -o g.jsonl bin/G/a/f bin/G/b/f >out 2>err
+assert_eq "$?" 0 "--expect-status 1: the runs succeed ($(tail -n 1 err))"
 assert_match "$(cat out)" "b vs a: " "the summary compares them"
 assert_eq "$(grep -c 'failed' out)" 0 "nothing failed"
 assert_eq "$(rj g.jsonl 'len({x["labels"]["run"] for x in r})')" 8 "the plan's 8 runs"
@@ -130,6 +133,9 @@ assert_match "$(tail -n 1 out)" " --expect-status 1 mix.jsonl$" "the full report
 il report --compare system=a --expect-status 1 mix.jsonl >rep 2>rerr
 assert_match "$(cat rerr)" "1 failed runs were left out" "the report alone leaves the same run out"
 rm -f mix.jsonl
+il compare --expect-status 1 'exit 1' 'false' >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper compare: --expect-status 1 with shell commands: the shell alone, whose time is subtracted, ends with 0; end each command so that it does too (COMMAND; true), or give programs" \
+	"with shell commands: refused in one line (review13e M2)"
 il compare --expect-status 256 bin/G/a/f bin/G/b/f >out 2>err
 assert_eq "$?" 1 "--expect-status 256: refused"
 assert_eq "$(cat err)" "interloper compare: --expect-status 256: expected a whole number from 0 to 255" "in one line"

@@ -451,83 +451,106 @@ cache_put(struct il_args_cache *c, const char *s, size_t n, uint32_t id)
     c->old = !k;
 }
 
+/* A walk over the elements of a record's argv (a JSON array) after the
+ * first, the program, which differs by design between systems and
+ * layouts: p is past the last element taken, e the closing ']'. */
+struct args_walk {
+    const char *p, *e;
+};
+
+static int
+is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* 0, and w at the arguments, for an argv with a program; -1 for none. */
+static int
+args_start(struct il_span sp, struct args_walk *w)
+{
+    if (!sp.p || sp.p[0] != '[')
+        return -1;
+    const char *e = sp.p + sp.n - 1, *s = sp.p + 1;
+    while (s < e && is_blank(*s))
+        s++;
+    if (s >= e)
+        return -1;
+    w->p = value_end(s, e); /* past the program */
+    w->e = e;
+    return 0;
+}
+
+/* The next argument's text as written, without blanks around it: 1 with
+ * *v and *vn; 0 past the last. */
+static int
+args_next(struct args_walk *w, const char **v, size_t *vn)
+{
+    if (w->p >= w->e || *w->p != ',')
+        return 0;
+    const char *p = w->p + 1;
+    while (p < w->e && is_blank(*p))
+        p++;
+    *v = p;
+    w->p = value_end(p, w->e);
+    *vn = (size_t)(w->p - p);
+    while (*vn && is_blank(p[*vn - 1]))
+        (*vn)--;
+    return 1;
+}
+
 /*
- * A 32-bit hash (FNV-1a) of the arguments of a record whose argv is sp (a
- * JSON array), after the program, element by element as written; 0 for
- * no argv.  What [mixed-args] compares (analyze.c): four bytes a record,
- * where the pseudo-label args interns every distinct list as a string
- * (review13a M3: 170 MB for a million runs with an output path each),
- * and only where a command names it.  Two lists written alike hash alike;
- * two that differ collide with a chance of one in four billion a pair,
- * which can only hide a warning.
+ * A 32-bit hash (FNV-1a) of the arguments of a record whose argv is sp,
+ * element by element as written; 0 for no argv.  What [mixed-args]
+ * compares (analyze.c): four bytes a record, where the pseudo-label args
+ * interns every distinct list as a string (review13a M3: 170 MB for a
+ * million runs with an output path each), and only where a command names
+ * it.  Two lists written alike hash alike; two that differ collide with
+ * a chance of one in four billion a pair, which can only hide a warning.
  */
 static uint32_t
 args_hash(struct il_span sp)
 {
-    if (!sp.p || sp.p[0] != '[')
+    struct args_walk w;
+    if (args_start(sp, &w) < 0)
         return 0;
-    const char *e = sp.p + sp.n - 1, *s = sp.p + 1;
-    while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
-        s++;
-    if (s >= e)
-        return 0;
-    const char *p = value_end(s, e); /* past the program */
     uint32_t h = 2166136261u;
-    while (p < e && *p == ',') {
-        p++;
-        while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-            p++;
-        const char *v = p;
-        p = value_end(p, e);
-        const char *w = p;
-        while (w > v && (w[-1] == ' ' || w[-1] == '\t' || w[-1] == '\n' || w[-1] == '\r'))
-            w--;
-        for (; v < w; v++)
-            h = (h ^ (unsigned char)*v) * 16777619u;
+    const char *v;
+    size_t vn;
+    while (args_next(&w, &v, &vn)) {
+        for (size_t i = 0; i < vn; i++)
+            h = (h ^ (unsigned char)v[i]) * 16777619u;
         h = (h ^ 0xffu) * 16777619u; /* between elements: a byte no JSON text has */
     }
     return h ? h : 1;
 }
 
-/* The string id of the pseudo-label args of a record whose argv is sp (a
- * JSON array): its elements after the first (the program, which differs
- * by design between systems and layouts), as args_put writes them, ""
- * for none; IL_MISSING_ID for no argv, or one without a program.  The
- * last two argv seen whole (a sweep's systems take turns) are answered
- * without a look inside them; then the last two lists of arguments (a
- * sweep's layouts, one program each). */
+/* The string id of the pseudo-label args of a record whose argv is sp:
+ * its arguments, as args_put writes them, "" for none; IL_MISSING_ID for
+ * no argv, or one without a program.  The last two argv seen whole (a
+ * sweep's systems take turns) are answered without a look inside them;
+ * then the last two lists of arguments (a sweep's layouts, one program
+ * each). */
 static uint32_t
 args_id(struct rd *rd, struct il_span sp)
 {
     uint32_t id;
+    struct args_walk w;
     if (!sp.p || sp.p[0] != '[')
         return IL_MISSING_ID;
     if (cache_get(&rd->args_whole, sp.p, sp.n, &id))
         return id;
-    const char *e = sp.p + sp.n - 1, *s = sp.p + 1; /* e: the closing ']' */
-    while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
-        s++;
-    if (s >= e)
+    if (args_start(sp, &w) < 0)
         return IL_MISSING_ID;
-    s = value_end(s, e); /* the program */
-    size_t raw = (size_t)(e - s);
+    const char *s = w.p;
+    size_t raw = (size_t)(w.e - s);
     if (cache_get(&rd->args_rest, s, raw, &id)) {
         cache_put(&rd->args_whole, sp.p, sp.n, id);
         return id;
     }
-    const char *p = s;
-    size_t o = 0;
+    size_t o = 0, vn;
+    const char *v;
     char *tmp = il_xmalloc(raw + 1);
-    while (p < e && *p == ',') {
-        p++;
-        while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-            p++;
-        const char *v = p;
-        p = value_end(p, e);
-        size_t vn = (size_t)(p - v);
-        while (vn &&
-               (v[vn - 1] == ' ' || v[vn - 1] == '\t' || v[vn - 1] == '\n' || v[vn - 1] == '\r'))
-            vn--;
+    while (args_next(&w, &v, &vn)) {
         if (vn >= 2 && v[0] == '"')
             args_put(rd, &o, tmp, il_json_unescape(v + 1, vn - 2, tmp));
         else

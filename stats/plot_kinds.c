@@ -223,20 +223,22 @@ intervals_decimated(FILE *ci, const struct plot *p, const struct il_setups *s, c
 
 /* The default size of a figure of nv violins (no --size): 3.4 x 2.3 in
  * holds 6; from 7 on it is 0.6 in and 0.42 in a violin wide, up to
- * --size's 20 in,
- * so that a violin keeps its room and a setup's dot its own violin's
- * (outside12 F19: 25 benchmarks at 3.4 in overprinted their labels, and
- * their dots were half in the neighbour's column).  Such a figure is also
- * heightened by the drop of its tick labels where they slant (30 degrees,
- * as il_plot_violin decides) and by the y label's length, which the plot
- * area left after them would cut.  1 when it was widened. */
+ * --size's 20 in, so that a violin keeps its room and a setup's dot its
+ * own violin's (outside12 F19: 25 benchmarks at 3.4 in overprinted their
+ * labels, and their dots were half in the neighbour's column).  A figure
+ * whose tick labels slant (30 degrees, as il_plot_violin decides: many
+ * violins, or long labels such as a bench and its args) is also
+ * heightened by their drop and by the y label's length, which the plot
+ * area left after them would cut.  1 when they slant (and il_plot_violin
+ * gives the first label a left margin). */
 static int
 violin_size(struct plot *p, const struct il_report *r, size_t nv, int several, const char *ylab)
 {
-    double w = 0.6 + 0.42 * (double)nv;
-    if (r->o->size_w || w <= p->w)
+    if (r->o->size_w)
         return 0;
-    p->w = fmin(w, 20);
+    double w = 0.6 + 0.42 * (double)nv;
+    if (w > p->w)
+        p->w = fmin(w, 20);
     size_t chars = 0, maxc = 0;
     char lab[512];
     for (size_t i = 0; i < r->ncmp; i++)
@@ -245,7 +247,9 @@ violin_size(struct plot *p, const struct il_report *r, size_t nv, int several, c
             chars += strlen(lab) + 2;
             maxc = strlen(lab) > maxc ? strlen(lab) : maxc;
         }
-    double drop = (double)chars > p->w * 11 ? 0.5 * IL_PLOT_CHAR_IN * (double)maxc : 0;
+    if (!((double)chars > p->w * 11))
+        return 0;
+    double drop = 0.5 * IL_PLOT_CHAR_IN * (double)maxc;
     p->h = fmin(20, fmax(p->h + drop, 1.1 + drop + 0.9 * IL_PLOT_CHAR_IN * (double)strlen(ylab)));
     return 1;
 }
@@ -261,7 +265,7 @@ il_plot_violin(struct plot *p)
     FILE *k = il_plot_data(p, "marks.dat", kpath, sizeof kpath);
     FILE *ci = il_plot_data(p, "intervals.dat", cpath, sizeof cpath);
     double dens[IL_KDE_POINTS], peak = 0, ylo = INFINITY, yhi = -INFINITY;
-    int wide = 0;
+    int slanted = 0;
     size_t nv = 0, nvt = 0, kslot = il_data_slot(&r->d, IL_L_LAYOUT_KIND), nmark[2] = {0, 0},
            nci = 0;
     const struct il_cmp *c0 = NULL;
@@ -280,7 +284,7 @@ il_plot_violin(struct plot *p)
         nvt = nv; /* the violins, known after the first pass */
         nv = 0;
         if (pass == 1 && c0) /* before the intervals' decimation */
-            wide = violin_size(p, r, nvt, several, ylab);
+            slanted = violin_size(p, r, nvt, several, ylab);
         for (size_t i = 0; i < r->ncmp; i++) {
             const struct il_cmp *c = &r->cmp[i];
             const struct il_setups *s = &c->su;
@@ -382,7 +386,7 @@ il_plot_violin(struct plot *p)
         }
     fprintf(gp, "set xrange [0.4:%zu.6]\nunset grid\nset grid ytics lc rgb '#e4e4e4' lw 0.6\n", nv);
     int slant = (double)chars > p->w * 11;
-    if (wide && slant) {
+    if (slanted && slant) {
         /* the first label, slanted to the left of its tick, 0.6 of a
          * violin's room from the axis: a left margin (in characters) that
          * holds it, where gnuplot's own would cut it */

@@ -178,11 +178,17 @@ for v, b in enumerate(blocks, 1):
         if not line.startswith("#"):
             ok = ok and abs(float(line.split()[0]) - v) <= 0.3 + 1e-9
 sys.exit(0 if ok else 1)' "$T/k25/intervals.dat"
-	# 6 violins keep the default; --size is kept as given
+	# 6 violins keep the default width, taller for their slanted labels;
+	# short labels that need not slant keep the default size; --size is
+	# kept as given
 	grep -E '"bench0[0-5]_' "$T/v25.jsonl" >"$T/v6.jsonl"
 	sh "$IL" plot violin --by bench --compare system=O2 --setup setup --quiet-warning all \
 		-o "$T/v6.png" "$T/v6.jsonl" >/dev/null 2>&1
-	assert_eq "$(size "$T/v6.png")" "1020 690" "6 violins: the default 3.4 x 2.3 in"
+	assert_eq "$(size "$T/v6.png" | cut -d' ' -f1)" 1020 "6 violins: the default 3.4 in wide"
+	assert_true "6 violins of slanted labels: taller ($(size "$T/v6.png"))" test "$(size "$T/v6.png" | cut -d' ' -f2)" -gt 690
+	sh "$IL" plot violin --by bench --compare system=O2 --setup env_add,layout --quiet-warning all \
+		-o "$T/v2.png" "$T/r.jsonl" >/dev/null 2>&1
+	assert_eq "$(size "$T/v2.png")" "1020 690" "2 violins of short labels: the default 3.4 x 2.3 in"
 	sh "$IL" plot violin --by bench --compare system=O2 --setup setup --quiet-warning all --size 6,3 \
 		-o "$T/v25s.png" "$T/v25.jsonl" >/dev/null 2>&1
 	assert_eq "$(size "$T/v25s.png")" "1800 900" "--size as given"

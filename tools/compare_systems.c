@@ -64,16 +64,19 @@ free_names(char **v, size_t n)
     }
 }
 
-/* The k-th '/'-separated component of path p, or NULL. */
+/*
+ * The k-th non-empty '/'-separated component of path p, or NULL: an
+ * absolute path's leading '/' (and a doubled one) names no component, so
+ * /x/O2/t and /x/O3/t differ at O2 and O3, as x/O2/t and x/O3/t do.
+ */
 static char *
 component(const char *p, size_t k)
 {
-    for (size_t i = 0; i < k && p; i++) {
-        p = strchr(p, '/');
-        p = p ? p + 1 : NULL;
+    p += strspn(p, "/");
+    for (size_t i = 0; i < k; i++) {
+        p += strcspn(p, "/");
+        p += strspn(p, "/");
     }
-    if (!p)
-        return NULL;
     size_t n = strcspn(p, "/");
     return n ? label_safe(p, n) : NULL;
 }

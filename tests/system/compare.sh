@@ -256,6 +256,9 @@ mkdir -p 'sp a/A' 'sp a/B' && cp bin/A/probe 'sp a/A/' && cp bin/A/probe 'sp a/B
 il compare -n --seed 5 -o n.jsonl 'sp a/A/probe' 'sp a/B/probe' >plan 2>/dev/null
 assert_match "$(grep -m 1 'system=B ' plan)" " -- 'sp a/B/probe' < /dev/null\$" \
 	"a program's path with a blank is the program, not a shell command"
+il compare -n --seed 5 -o n.jsonl "$T/sp a/A/probe" "$T//sp a/B/probe" >plan 2>/dev/null
+assert_eq "$(grep -c ' system=A ' plan):$(grep -c ' system=B ' plan):$(grep -c ' system=cmd' plan)" "32:32:0" \
+	"absolute paths are named by the component where they differ, as relative ones are (outside14 F1)"
 il compare -n --seed 5 -o n.jsonl 'sort in.txt' 'sort -r in.txt' >plan 2>/dev/null
 assert_match "$(grep -m 1 'system=cmd2 ' plan)" " -- [^ ]*sh -c 'sort -r in\.txt' < /dev/null\$" \
 	"-n: a shell command's line runs sh -c COMMAND, as the runs do (it ran sh alone)"

@@ -10,9 +10,13 @@
  *   ACTIVE  how many measured images run now: each adds 1 as it starts,
  *           with SEM_UNDO, so that the kernel takes it back however the
  *           image ends (SIGKILL included), and takes it back itself at
- *           its record (the end or the exec): a process may go on past
- *           its exit record (an exit handler that execs), and the undo
- *           would go with it into the next image;
+ *           its record wherever the process may go on past it (an exec,
+ *           a signal that may not end it, an exit handler or a final
+ *           flush of the program's that runs after the record and may
+ *           exec): the undo would go with it into the next image
+ *           (review10d).  Where nothing of the program runs after the
+ *           record (end_is_final) the kernel's undo at the process's end
+ *           takes it back: one system call fewer;
  *   STARTS  how many have started (modulo its limit), which earlier
  *           versions of the library compare; still counted, in the same
  *           system call, so that they see this one.
@@ -21,9 +25,10 @@
  * per semaphore, the pid of the last process that operated on it
  * (semctl GETPID): at the end, if that is still this image, nobody started
  * or ended since it started, and nobody was running then; anyone who did
- * left its own pid there.  Two system calls before main (the set's id, the
- * count), two at the end, after the counters stopped: none inside the
- * measured window.
+ * left its own pid there (the kernel's undo at a process's end does too:
+ * ipc/sem.c exit_sem).  Two system calls before main (the set's id, the
+ * count), one or two at the end, after the counters stopped: none inside
+ * the measured window.
  *
  * Images counted by an ancestor's counters (counted_in) are part of that
  * measurement, not another one: they neither count nor look.  The set
@@ -105,10 +110,37 @@ il_others_enter(void)
     }
 }
 
+/*
+ * Whether this record's ending is the end of the process, with nothing of
+ * the program run after it: _exit, _Exit and quick_exit (the writer ends
+ * the process right after the record, signals blocked: exit.c
+ * finish_and_end, il_quick_record), and exit()'s ender with no output
+ * left to the final flush and no on_exit handler registered before our
+ * constructor (exit.c exit_entry: glibc's _IO_cleanup with nothing to
+ * write, then _exit; signals blocked to the end; another thread's exec
+ * waits for good, il_end_wait).  Not an exec, which may fail or go on as
+ * another image; not a fatal signal, which does not end pid 1 of a
+ * namespace; not an exit() before our constructor, nor exit's ender with
+ * output left (exit_open, stored before the record), whose handlers or
+ * fopencookie functions may exec (review10d).
+ */
+static int
+end_is_final(void)
+{
+    int k = __atomic_load_n(&il.end_kind, __ATOMIC_SEQ_CST);
+    if (il.end_how == IL_HOW_EXEC || il.end_how == IL_HOW_SIGNAL)
+        return 0;
+    if (k == IL_END_SELF)
+        return 1;
+    return k == IL_END_EXITPATH && !il.exit_early_handlers &&
+           !__atomic_load_n(&il.exit_open, __ATOMIC_SEQ_CST);
+}
+
 /* At the end of the image (its record, or its exec record), after the
- * counters stopped: look again, count this image out, and say it on
- * stderr.  Leaves il.others_state 2 when another measurement ran at any
- * time in between, 1 when none did, 0 when unknown. */
+ * counters stopped: look again, count this image out where the process
+ * may go on, and say it on stderr.  Leaves il.others_state 2 when another
+ * measurement ran at any time in between, 1 when none did, 0 when
+ * unknown. */
 void
 il_others_leave(void)
 {
@@ -119,10 +151,14 @@ il_others_leave(void)
         il.others_state = 0;
     else if (last != il.pid)
         il.others_state = 2;
-    /* out now, whatever the ending: the process may go on past the record
-     * (an exec, or an exit handler run after it that execs: review10d),
-     * and the kernel's undo would carry the note into the next image */
-    sem_add(-1, 0);
+    /* out now where the process may go on past the record (an exec, or
+     * an exit handler run after it that execs: review10d): the kernel's
+     * undo would carry the note into the next image.  Where it cannot,
+     * the undo at its end takes it out, after the record is written: a
+     * measurement that starts in between (the record's writing, the
+     * process's teardown) is told this one ran, which it still does. */
+    if (!end_is_final())
+        sem_add(-1, 0);
     if (il.others_state == 2)
         il_msg("another program measured by interloper ran on this machine during this "
                "measurement: it shared the CPUs and caches, and the record says so "

@@ -18,13 +18,14 @@
  *   exitpaths exec-during-exit N
  *   exitpaths oneshot-view SIG | sysv-view SIG
  *   exitpaths fexecve PATH ARGS... | execveat PATH ARGS...
- *   exitpaths cookie-end _exit|raise|quick|exec   exit(0) while a thread
- *             holds a fopencookie stream with output locked, so that the
- *             output is left to glibc's final flush, after the record; its
- *             write function lets a thread B end the process (_exit(9),
- *             SIGTERM raised in B, quick_exit(9), or an exec of
- *             /bin/sh -c 'exit 13' with an empty environment) and waits
- *             for B for good
+ *   exitpaths cookie-end _exit|raise|quick|exec|execsleep   exit(0)
+ *             while a thread holds a fopencookie stream with output
+ *             locked, so that the output is left to glibc's final flush,
+ *             after the record; its write function lets a thread B end the
+ *             process (_exit(9), SIGTERM raised in B, quick_exit(9), or an
+ *             exec with an empty environment of /bin/sh -c 'exit 13', or
+ *             of /bin/sh that makes the file execd in the current
+ *             directory and sleeps 2 s) and waits for B for good
  *   exitpaths record-race during|after _exit|raise|quick|exec PATH
  *             another thread's doing while exit(0)'s record is written (the
  *             tests hold the record in its window with the delay library,
@@ -260,6 +261,9 @@ cookie_end(void *arg)
     else if (!strcmp(how, "exec")) {
         char *none[] = {NULL};
         execle("/bin/sh", "sh", "-c", "exit 13", (char *)NULL, none);
+    } else if (!strcmp(how, "execsleep")) {
+        char *none[] = {NULL};
+        execle("/bin/sh", "sh", "-c", ": >execd; exec /bin/sleep 2", (char *)NULL, none);
     }
     _exit(9);
 }

@@ -118,6 +118,64 @@ SH
 	assert_eq "$(wc -c <i.err | tr -d ' ')" 0 "I's stderr: nothing"
 fi
 
+try "an image whose output a fopencookie function flushes past its record, which execs, is out at its record"
+# The final flush calls the program's code after exit's record (a stream
+# left with output: exit_open), and that code may exec: the image takes
+# itself out at its record, as for an exec, not at the process's end
+# (others.c end_is_final).  J's write function execs sh, which sleeps
+# with an empty environment (not measured); K, measured meanwhile, is
+# alone.
+if own_ipc; then
+	unshare --ipc sh -s "$T" "$LIB" "$PROGS/exitpaths" <<'SH' >fl.out 2>&1
+T=$1 LIB=$2 E=$3
+cd "$T" || exit 1
+rm -f execd
+INTERLOPER_OUTPUT=j.jsonl LD_PRELOAD=$LIB "$E" cookie-end execsleep >/dev/null 2>j.err &
+i=0
+while [ ! -e execd ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
+INTERLOPER_OUTPUT=k.jsonl LD_PRELOAD=$LIB /bin/true 2>k.err
+wait
+SH
+	assert_eq "$(jget j.jsonl '[(x["exit"]["how"], x["exit"].get("certain")) for x in r]')" '[["exit", false]]' \
+		"J: one record, its exit's, not certain (output left to the flush)"
+	assert_eq "$(jget k.jsonl 'r[0]["others_measured"]')" false "K: alone (J's image went at its record)"
+	assert_eq "$(wc -c <k.err | tr -d ' ')" 0 "K's stderr: nothing"
+fi
+
+try "an image whose ending is final leaves the count to the kernel's undo, and the count is 0 after it"
+# Where nothing of the program runs after the record (exit with nothing
+# left to flush, return, _exit, quick_exit) the image does not take
+# itself out (one system call fewer, issue 17): the kernel's SEM_UNDO
+# does, at the process's end, and a program measured after it is alone.
+if own_ipc; then
+	if ! command -v ipcs >/dev/null; then
+		skip "no ipcs(1) (util-linux) to read the semaphore set"
+	else
+		unshare --ipc sh -s "$T" "$LIB" "$PROGS/exitpaths" <<'SH' >fin.out 2>&1
+T=$1 LIB=$2 E=$3
+cd "$T" || exit 1
+for how in return exit _exit quick; do
+	INTERLOPER_OUTPUT=f-$how.jsonl LD_PRELOAD=$LIB "$E" "$how" 5 >/dev/null 2>f-$how.err
+	echo "$how $? $(ipcs -s -i 0 | awk '$1 == "0" && NF >= 5 { print $2 }')" >>fin.txt
+done
+INTERLOPER_OUTPUT=f-after.jsonl LD_PRELOAD=$LIB /bin/true 2>f-after.err
+SH
+		assert_eq "$(cat fin.txt)" "return 5 0
+exit 5 0
+_exit 5 0
+quick 5 0" "status and the count of measured images after each ending"
+		cat f-*.jsonl >f-all.jsonl
+		assert_eq "$(jget f-all.jsonl '[x["others_measured"] for x in r]')" \
+			"[false, false, false, false, false]" "every one alone"
+		assert_eq "$(cat f-*.err fin.out | wc -c | tr -d ' ')" 0 "nothing said"
+	fi
+	if command -v strace >/dev/null; then
+		strace -f -e trace=semop -o sem.trace unshare --ipc \
+			env INTERLOPER_OUTPUT=/dev/null LD_PRELOAD="$LIB" /bin/true 2>/dev/null
+		assert_eq "$(grep -c 'semop(' sem.trace)" 1 "/bin/true: one semop, the start's"
+	fi
+fi
+
 try "a process stopped before main (INTERLOPER_STRICT, INTERLOPER_STACK_PIN) is no other measurement"
 # It never runs main and writes no record: a measured program that runs
 # meanwhile must not say others_measured for it (dad0c9b had counted it

@@ -31,6 +31,10 @@
 /* an exec'd child under INHERIT=all: the pid of the record whose counters
  * count it; it opens none of its own (events null, with the reason) */
 #define IL_F_COUNTED_IN "counted_in"
+/* true in the record of an image whose exec failed after its exec record
+ * was written: this record covers the whole image, so the exec record of
+ * the same pid, host and start is no measurement of its own */
+#define IL_F_SUPERSEDES_EXEC "supersedes_exec"
 #define IL_F_OTHERS "others_measured" /* another measured program ran meanwhile (others.c) */
 #define IL_F_SETUP "setup"
 #define IL_F_EXIT "exit"

@@ -348,6 +348,14 @@ put_errors(struct out *o, int premain)
         PUT(o, "]");
 }
 
+/* the image's exec failed after its exec record: this one covers it */
+static void
+put_supersedes(struct out *o)
+{
+    if (il.exec_failed_errno)
+        PUT(o, ",\"" IL_F_SUPERSEDES_EXEC "\":true");
+}
+
 static void
 put_exit(struct out *o)
 {
@@ -670,6 +678,7 @@ il_record_finish(void)
         PUT(&o, ",\"" IL_F_COUNTED_IN "\":");
         put_i64(&o, il.counted_in);
     }
+    put_supersedes(&o);
     if (il.others_state) {
         PUT(&o, ",\"" IL_F_OTHERS "\":");
         put_bool(&o, il.others_state == 2);
@@ -705,6 +714,7 @@ il_record_premain(char *buf, size_t cap, int reached_main)
     PUT(&o, ",\"" IL_F_PPID "\":");
     put_i64(&o, il_sys_getppid());
     PUT(&o, ",\"" IL_F_ARGV "\":[]");
+    put_supersedes(&o);
     put_exit(&o);
     PUT(&o, ",\"" IL_F_BACKEND "\":\"none\",\"" IL_F_EVENTS "\":{}");
     put_errors(&o, !reached_main);

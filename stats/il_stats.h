@@ -390,12 +390,16 @@ struct il_data {
     size_t execs;
     /* The images of one exec chain (input.c, chain_note): record from
      * ended in an exec and record to is the next image of its process, in
-     * input order; il_prepare folds each chain into its last record. */
+     * input order; il_prepare folds each chain into its last record.  sup:
+     * to is the same image's record, which supersedes from (its exec
+     * failed) and so covers it: from is left out, not added. */
     struct il_link {
         size_t from, to;
+        int sup;
     } *links;
     size_t nlinks, caplinks;
-    size_t folded; /* records folded into a later image of their process */
+    size_t folded;     /* records folded into a later image of their process */
+    size_t superseded; /* exec records left out: their image's exec failed */
     double mux_frac;              /* the lowest running/enabled among multiplexed records */
     size_t present[IL_MAX_SLOTS]; /* records carrying each slot's label */
     char **keys;                  /* every label name of every record */

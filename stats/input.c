@@ -203,6 +203,8 @@ setup_paths(struct rd *rd)
     il_path_set(&p[P_OTHERS], IL_F_OTHERS, NULL, NULL);
     il_path_set(&p[P_ARGV], IL_F_ARGV, NULL, NULL);
     il_path_set(&p[P_PID], IL_F_PID, NULL, NULL);
+    il_path_set(&p[P_START], IL_F_START, NULL, NULL);
+    il_path_set(&p[P_SUPERSEDES], IL_F_SUPERSEDES_EXEC, NULL, NULL);
     rd->host_slot = rd->warm_slot = rd->args_slot = SIZE_MAX;
     rd->args_whole.n[0] = rd->args_whole.n[1] = rd->args_rest.n[0] = rd->args_rest.n[1] = -1;
     for (size_t i = 0; i < sel->nslots; i++) {
@@ -1173,13 +1175,13 @@ side(struct rd *rd, const struct il_span *f, const char *name, const char *file,
 }
 
 void
-il_link_add(struct il_data *d, size_t from, size_t to)
+il_link_add(struct il_data *d, size_t from, size_t to, int sup)
 {
     if (d->nlinks == d->caplinks) {
         d->caplinks = d->caplinks ? 2 * d->caplinks : 64;
         d->links = il_xrealloc(d->links, d->caplinks * sizeof *d->links);
     }
-    d->links[d->nlinks++] = (struct il_link){from, to};
+    d->links[d->nlinks++] = (struct il_link){from, to, sup};
 }
 
 static uint64_t
@@ -1233,19 +1235,20 @@ chains_rehash(struct il_chains *c)
 }
 
 void
-il_chains_add(struct il_chains *c, uint64_t h, int64_t pid, size_t rec)
+il_chains_add(struct il_chains *c, uint64_t h, uint64_t start, int64_t pid, size_t rec)
 {
     if (c->n == c->cap)
         chains_rehash(c);
     size_t b = chains_at(c, h, pid);
-    c->e[c->n] = (struct il_chain_open){h, pid, rec, c->bucket[b], 1};
+    c->e[c->n] = (struct il_chain_open){h, start, pid, rec, c->bucket[b], 1};
     c->bucket[b] = c->n++;
     c->live++;
 }
 
-/* The latest entry of h and pid, taken out: 1 with its record in *rec. */
+/* The latest entry of h and pid, taken out: 1 with its record in *rec and
+ * the hash of its start in *start. */
 static int
-chains_take(struct il_chains *c, uint64_t h, int64_t pid, size_t *rec)
+chains_take(struct il_chains *c, uint64_t h, int64_t pid, size_t *rec, uint64_t *start)
 {
     if (!c->live)
         return 0;
@@ -1256,6 +1259,7 @@ chains_take(struct il_chains *c, uint64_t h, int64_t pid, size_t *rec)
             c->e[i].live = 0;
             c->live--;
             *rec = c->e[i].rec;
+            *start = c->e[i].start;
             return 1;
         }
     return 0;
@@ -1279,6 +1283,10 @@ il_chains_free(struct il_chains *c)
  * the latest record that ended in an exec with its pid, host and labels
  * (their JSON text, by a 64-bit hash) not yet linked, and left open if it
  * ended in an exec itself.  A record without a pid is no image of a chain.
+ * A record that says supersedes_exec (its image's exec failed after the
+ * exec record was written; review13d) covers that exec record, the one of
+ * its pid, host, labels, start and argv: linked as superseded, left out,
+ * not added (fold_chains).
  */
 static void
 chain_note(struct rd *rd, const struct il_span *f, int ex, size_t rec)
@@ -1287,16 +1295,18 @@ chain_note(struct rd *rd, const struct il_span *f, int ex, size_t rec)
     if (il_span_int(f[P_PID], &pid) < 0)
         return;
     uint64_t h = fnv(fnv(0xcbf29ce484222325ULL, f[P_HOST]), f[P_LABELS]);
+    /* the image: its start (to the second) and argv */
+    uint64_t start = fnv(fnv(0xcbf29ce484222325ULL, f[P_START]), f[P_ARGV]), st;
     size_t from;
-    if (chains_take(&rd->open, h, pid, &from))
-        il_link_add(rd->d, from, rec);
+    if (chains_take(&rd->open, h, pid, &from, &st))
+        il_link_add(rd->d, from, rec, st == start && span_is(f[P_SUPERSEDES], "true"));
     if (rd->dry) {
         if (!rd->open.live)
             rd->stopped = 1; /* every one found */
         return;
     }
     if (ex)
-        il_chains_add(&rd->open, h, pid, rec);
+        il_chains_add(&rd->open, h, start, pid, rec);
 }
 
 /* Line s (n bytes), valid JSON with its paths in rd->sc.found, into rd. */

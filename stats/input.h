@@ -35,6 +35,8 @@ enum {
     P_OTHERS,
     P_ARGV,
     P_PID,
+    P_START,
+    P_SUPERSEDES,
     P_LABEL0
 };
 
@@ -80,6 +82,7 @@ struct il_next {
  * record; in the order read, looked up by a hash of the first two. */
 struct il_chain_open {
     uint64_t h;
+    uint64_t start; /* a hash of the image's start and argv (chain_note) */
     int64_t pid;
     size_t rec;
     size_t next; /* the one before it in its bucket, or SIZE_MAX */
@@ -91,7 +94,7 @@ struct il_chains {
     size_t *bucket;
     size_t nb;
 };
-void il_chains_add(struct il_chains *c, uint64_t h, int64_t pid, size_t rec);
+void il_chains_add(struct il_chains *c, uint64_t h, uint64_t start, int64_t pid, size_t rec);
 void il_chains_free(struct il_chains *c);
 
 struct rd {
@@ -151,7 +154,7 @@ struct rd {
     int dry;
     size_t ndry;
 };
-void il_link_add(struct il_data *d, size_t from, size_t to);
+void il_link_add(struct il_data *d, size_t from, size_t to, int sup);
 
 void il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d);
 void il_rd_free(struct rd *rd);

@@ -563,6 +563,8 @@ il_out_json(FILE *fp, const struct il_report *r)
     set(in, "per_records", o->per ? json_integer((json_int_t)d->per_records) : json_null());
     if (d->folded) /* absent where no record was (the outputs before it) */
         set(in, "exec_folded", json_integer((json_int_t)d->folded));
+    if (d->superseded) /* likewise */
+        set(in, "exec_superseded", json_integer((json_int_t)d->superseded));
     set(in, "multiplexed", json_integer((json_int_t)d->multiplexed));
     set(in, "multiplexed_min_fraction", d->multiplexed ? jnum(d->mux_frac) : json_null());
     set(in, "scaled", json_boolean(o->sel.scale && d->multiplexed));

@@ -856,6 +856,9 @@ il_out_text(FILE *fp, const struct il_report *r, int md)
     if (d->folded)
         fprintf(fp, "; %zu record%s of exec chains folded into the next image's", d->folded,
                 d->folded == 1 ? "" : "s");
+    if (d->superseded)
+        fprintf(fp, "; %zu exec record%s left out, superseded by %s image's own (the exec failed)",
+                d->superseded, d->superseded == 1 ? "" : "s", d->superseded == 1 ? "its" : "their");
     fputc('\n', fp);
     groups_table(fp, r, md);
     if (r->ncmp)

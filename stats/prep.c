@@ -245,6 +245,55 @@ cmp_link_to(const void *pa, const void *pb)
     return (a->to > b->to) - (a->to < b->to);
 }
 
+static int
+cmp_link_from(const void *pa, const void *pb)
+{
+    const struct il_link *a = pa, *b = pb;
+    return (a->from > b->from) - (a->from < b->from);
+}
+
+/*
+ * Exec records superseded by a later record of their image (links sup:
+ * the exec failed, and that record covers the whole image): each is left
+ * out (keep 0), and the chain that led into it leads into the record that
+ * superseded it instead, through as many failed execs as the image made.
+ * The remaining links, in d->links, are the folds.
+ */
+static void
+drop_superseded(struct il_data *d, uint8_t *keep)
+{
+    size_t ns = 0, m = 0;
+    for (size_t k = 0; k < d->nlinks; k++)
+        ns += d->links[k].sup != 0;
+    if (!ns)
+        return;
+    struct il_link *s = il_xmalloc(ns * sizeof *s);
+    for (size_t k = 0; k < d->nlinks; k++) {
+        if (d->links[k].sup) {
+            s[m++] = d->links[k];
+            keep[d->links[k].from] = 0;
+        }
+    }
+    qsort(s, ns, sizeof *s, cmp_link_from);
+    m = 0;
+    for (size_t k = 0; k < d->nlinks; k++) {
+        if (d->links[k].sup)
+            continue;
+        struct il_link l = d->links[k];
+        for (;;) { /* l.to superseded: by which record */
+            struct il_link key = {l.to, 0, 0};
+            const struct il_link *by = bsearch(&key, s, ns, sizeof *s, cmp_link_from);
+            if (!by)
+                break;
+            l.to = by->to;
+        }
+        d->links[m++] = l;
+    }
+    d->nlinks = m;
+    d->superseded = ns;
+    free(s);
+}
+
 /*
  * One process's exec chain is one run (outside13 F12): each record that
  * ended in an exec is folded into the next image's record (chain_note,
@@ -263,9 +312,10 @@ fold_chains(const struct il_opts *o, struct il_data *d)
 {
     if (!d->nlinks)
         return;
-    qsort(d->links, d->nlinks, sizeof *d->links, cmp_link_to);
     uint8_t *keep = il_xmalloc(d->n);
     memset(keep, 1, d->n);
+    drop_superseded(d, keep);
+    qsort(d->links, d->nlinks, sizeof *d->links, cmp_link_to);
     int max1 = o->sel.kind == IL_M_MAXRSS, max2 = o->sel.derived && o->sel.kind2 == IL_M_MAXRSS;
     for (size_t k = 0; k < d->nlinks; k++) {
         size_t f = d->links[k].from, t = d->links[k].to;

@@ -254,7 +254,8 @@ join_chains(struct rd *rd, struct part *h, size_t base)
         dry.dry = 1;
         for (size_t i = 0; i < rd->open.n; i++)
             if (rd->open.e[i].live)
-                il_chains_add(&dry.open, rd->open.e[i].h, rd->open.e[i].pid, rd->open.e[i].rec);
+                il_chains_add(&dry.open, rd->open.e[i].h, rd->open.e[i].start, rd->open.e[i].pid,
+                              rd->open.e[i].rec);
         struct il_lines l;
         il_lines_share(&l, h->ps->src);
         il_lines_range(&l, h->from, h->from);
@@ -264,21 +265,22 @@ join_chains(struct rd *rd, struct part *h, size_t base)
             ;
         il_lines_close(&l);
         for (size_t i = 0; i < dd.nlinks; i++)
-            il_link_add(d, dd.links[i].from, base + dd.links[i].to);
+            il_link_add(d, dd.links[i].from, base + dd.links[i].to, dd.links[i].sup);
         /* those still open, in their order */
         il_chains_free(&rd->open);
         for (size_t i = 0; i < dry.open.n; i++)
             if (dry.open.e[i].live)
-                il_chains_add(&rd->open, dry.open.e[i].h, dry.open.e[i].pid, dry.open.e[i].rec);
+                il_chains_add(&rd->open, dry.open.e[i].h, dry.open.e[i].start, dry.open.e[i].pid,
+                              dry.open.e[i].rec);
         il_rd_free(&dry);
         il_data_free(&dd);
     }
     for (size_t i = 0; i < d2->nlinks; i++)
-        il_link_add(d, base + d2->links[i].from, base + d2->links[i].to);
+        il_link_add(d, base + d2->links[i].from, base + d2->links[i].to, d2->links[i].sup);
     for (size_t i = 0; i < h->own.open.n; i++)
         if (h->own.open.e[i].live)
-            il_chains_add(&rd->open, h->own.open.e[i].h, h->own.open.e[i].pid,
-                          base + h->own.open.e[i].rec);
+            il_chains_add(&rd->open, h->own.open.e[i].h, h->own.open.e[i].start,
+                          h->own.open.e[i].pid, base + h->own.open.e[i].rec);
 }
 
 int

@@ -271,6 +271,9 @@ check(json_t *r)
     }
     if (json_object_get(r, IL_F_ERRORS) && !json_is_array(json_object_get(r, IL_F_ERRORS)))
         return IL_F_ERRORS;
+    json_t *sx = json_object_get(r, IL_F_SUPERSEDES_EXEC);
+    if (sx && !json_is_true(sx))
+        return IL_F_SUPERSEDES_EXEC " (true where present)";
     json_t *fs = json_object_get(r, IL_F_FLOOR_SOURCE);
     if (fs && (!json_is_string(fs) || (strcmp(json_string_value(fs), IL_FLOOR_SOURCE_PROCESS) &&
                                        strcmp(json_string_value(fs), IL_FLOOR_SOURCE_DRIVER))))

@@ -43,7 +43,7 @@ top_level(const char *name)
     static const char *const top[] = {IL_F_SCHEMA, IL_F_VERSION, IL_F_PID,     IL_F_PPID,
                                       IL_F_ARGV,   IL_F_HOST,    IL_F_CPU,     IL_F_KERNEL,
                                       IL_F_START,  IL_F_BACKEND, IL_F_INHERIT, IL_F_COUNTED_IN,
-                                      IL_F_MAXRSS, IL_F_ERRORS,  NULL};
+                                      IL_F_MAXRSS, IL_F_ERRORS,  IL_F_SUPERSEDES_EXEC, NULL};
     for (const char *const *t = top; *t; t++)
         if (!strcmp(name, *t))
             return 1;

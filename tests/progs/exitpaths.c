@@ -4,7 +4,7 @@
  *
  *   exitpaths return N | exit N | _exit N | _Exit N | error N
  *   exitpaths exec PATH ARGS... | execvp FILE ARGS... | execl PATH
- *   exitpaths execfail | execnoexec FILE
+ *   exitpaths execfail | execnoexec FILE | execv-fails FILE ARGS...
  *   exitpaths raise SIG | segv | abort | sigpipe | killthread SIG
  *   exitpaths segv-blocked | segv-ignored   a fault no handler can see: in a
  *             thread with every signal blocked (a thread pool's usual
@@ -465,6 +465,14 @@ main(int argc, char **argv)
         printf("exec failed: %s\n", strerror(errno));
         spin_cpu_ms(30);
         return 4;
+    }
+    if (!strcmp(m, "execv-fails")) {
+        /* the exec fails in the kernel, the environment kept: a script
+         * whose #! interpreter is not there (ENOENT) */
+        execv(argv[2], argv + 2);
+        printf("exec failed: %s\n", strerror(errno));
+        spin_cpu_ms(30);
+        return 0;
     }
     if (!strcmp(m, "raise")) {
         fflush(stdout);

@@ -119,6 +119,9 @@ same_as_without r.jsonl "$E" execnoexec ./noexec.bin
 assert_eq "$(nrec r.jsonl)" 2 "records"
 assert_eq "$(jget r.jsonl 'r[1]["exit"]["status"]')" 4 "final record's status"
 assert_match "$(jget r.jsonl 'r[1]["errors"][0]')" supersedes "the final record says so"
+assert_eq "$(jget r.jsonl '(r[0].get("supersedes_exec"), r[1].get("supersedes_exec"), r[0]["start"] == r[1]["start"], r[0]["argv"] == r[1]["argv"])')" \
+	"(None, True, True, True)" "and marks it supersedes_exec, with the exec record's start and argv"
+assert_true "records are valid" valid r.jsonl
 assert_eq "$(jget r.jsonl 'r[1]["events"]["task-clock"]["value"] > r[0]["events"]["task-clock"]["value"]')" true "counting went on"
 
 done_testing

@@ -5,7 +5,9 @@
 # writes its own (same pid, host and labels): the report folds them into
 # one value, the sum of the images, where it averaged them (a launcher
 # compared with its own program looked 49% faster).  A record that ends
-# in an exec whose next image wrote nothing is named ([exec-chain]).
+# in an exec whose next image wrote nothing is named ([exec-chain]).  An
+# exec record whose exec failed is covered by its image's own record
+# (supersedes_exec): left out, not added (review13d).
 # shellcheck disable=SC1091 # sourced from the tree at run time
 # shellcheck source=tests/lib.sh
 . "$TOP/tests/lib.sh"
@@ -134,6 +136,81 @@ if built && [ -x "$B/tests/interloper-report-parts" ]; then
 	done
 else
 	skip "the statistics programs, or the tests' build of report (make check builds it), are not built"
+fi
+
+# img START ARGV: an image's start and argv (the record's JSON)
+img() {
+	printf '"start":"2026-11-28T00:00:%02dZ","argv":["%s"]' "$1" "$2"
+}
+# SUP: the mark of a record whose image's exec failed after its exec record
+SUP='"supersedes_exec":true'
+
+try "an exec that failed after its record: the record that supersedes it covers it, so it is left out, not added (review13d)"
+if built; then
+	# A: the exec record (300) and the image's own record (1000, the whole
+	# image, supersedes_exec); B: a launcher (100) execs the program,
+	# whose exec fails (300) and which ends (1000): 1100; C: two failed
+	# execs (300, then 600 superseding it) and the end (1000); D: the
+	# launcher's next image's exec record is not in the file, so the
+	# superseding record is of another image (start, argv) and is the
+	# launcher's next: folded, 1100; 20 runs each, interleaved
+	for i in $(seq 1 20); do
+		ex "$(lab A "$i"),$(img 1 prog)" 300
+		ex "$(lab B "$i"),$(img 1 launch)" 100
+		ex "$(lab C "$i"),$(img 2 prog)" 300
+		ex "$(lab D "$i"),$(img 1 launch)" 100
+	done >"$T/s1"
+	for i in $(seq 1 20); do
+		ex "$(lab B "$i"),$(img 1 prog)" 300
+		ex "$(lab C "$i"),$(img 2 prog),$SUP" 600
+	done >"$T/s2"
+	for i in $(seq 1 20); do
+		end "$(lab A "$i"),$(img 1 prog),$SUP" 1000
+		end "$(lab B "$i"),$(img 1 prog),$SUP" 1000
+		end "$(lab C "$i"),$(img 2 prog),$SUP" 1000
+		end "$(lab D "$i"),$(img 2 prog),$SUP" 1000
+	done >"$T/s3"
+	cat "$T/s1" "$T/s2" "$T/s3" >"$T/sup.jsonl"
+	out=$(sh "$IL" report --by system --json "$T/sup.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js '[(g["labels"]["system"], g["n"], g["mean"]) for g in r["groups"]]')" \
+		"[('A', 20, 1000), ('B', 20, 1100), ('C', 20, 1000), ('D', 20, 1100)]" "one value per run, each exec record that failed left out"
+	assert_eq "$(printf '%s' "$out" | js '(r["input"]["exec_superseded"], r["input"]["exec_folded"])')" "(80, 40)" "the JSON input says how many were left out and folded"
+	assert_eq "$(grep -c exec-chain "$T/err")" 0 "no warning"
+	sh "$IL" report --by system "$T/sup.jsonl" >"$T/out" 2>/dev/null
+	assert_match "$(head -1 "$T/out")" "^metric wall \(ns\): 80 records from 1 file; 40 records of exec chains folded into the next image's; 80 exec records left out, superseded by their image's own \(the exec failed\)$" "the text header says so"
+	out=$(sh "$IL" report --by system --per run --json "$T/sup.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '[(g["labels"]["system"], g["n"], g["mean"]) for g in r["groups"]]')" \
+		"[('A', 20, 1000), ('B', 20, 1100), ('C', 20, 1000), ('D', 20, 1100)]" "--per run: the same, nothing added twice"
+	if [ -x "$B/tests/interloper-report-parts" ]; then
+		sh "$IL" report --by system --json "$T/sup.jsonl" >"$T/o.json" 2>/dev/null
+		for take in 1 300 5000; do
+			IL_TEST_TAKE=$take "$B/tests/interloper-report-parts" --by system --json "$T/sup.jsonl" >"$T/p.json" 2>"$T/err"
+			assert_match "$(cat "$T/err")" "il-test-parts: [0-9]" "take $take: read in parts"
+			assert_eq "$(cmp -s "$T/o.json" "$T/p.json" && echo same)" same "take $take: the same output as one reading"
+		done
+	fi
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "a program whose exec of a script with a missing #! interpreter fails, run by interloper run: one run each, its own record's value"
+if built && [ -x "$PROGS/exitpaths" ]; then
+	printf '#!/nonexistent/python\necho hi\n' >"$T/bad.sh"
+	chmod +x "$T/bad.sh"
+	for i in 1 2 3; do
+		sh "$IL" run -q --backend none -o "$T/f.jsonl" -- "$PROGS/exitpaths" execv-fails "$T/bad.sh" >"$T/fout" ||
+			echo "run $i failed" >>"$T/ffail"
+		assert_match "$(cat "$T/fout")" "^exec failed: No such file or directory$" "run $i: the program's own output"
+	done
+	assert_eq "$(cat "$T/ffail" 2>/dev/null)" "" "the runs end as the program does"
+	assert_eq "$(grep -c '"how":"exec"' "$T/f.jsonl")" 3 "each run's exec record is written"
+	assert_eq "$(grep -c '"supersedes_exec":true' "$T/f.jsonl")" 3 "and superseded"
+	want=$(grep supersedes_exec "$T/f.jsonl" | awk '{ match($0, /"wall_ns":[0-9]+/); s += substr($0, RSTART + 10, RLENGTH - 10) } END { printf "%.0f", s / 3 }')
+	out=$(sh "$IL" report --json "$T/f.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js '(r["groups"][0]["n"], round(r["groups"][0]["mean"]), r["input"]["exec_superseded"])')" "(3, $want, 3)" "3 runs, each its superseding record's wall time, not that plus the exec record's"
+	assert_eq "$(grep -c exec-chain "$T/err")" 0 "no [exec-chain]"
+else
+	skip "the statistics programs or the test programs are not built; run make check"
 fi
 
 try "a launcher script that execs the program, run by interloper run: one run each, the sum of its two images"

@@ -170,11 +170,18 @@
 #define IL_RUN_SCHEMA "interloper-run/1"
 #define IL_RUN_PID "pid"
 /* after the pid line, where the pid is the driver's own (interloper run):
+ *     started TICKS TIMENS BOOT
  * when that process started, in clock ticks since boot (/proc/PID/stat's
- * starttime), which no change of the wall clock moves; a later driver
- * tells a pid taken by another process since from the owner by it
- * (tools/launch.c, il_spec_clean_stale).  The library ignores it. */
+ * starttime, -1 unknown), which no change of the wall clock moves; the
+ * inode of the time namespace they were read in (0 unknown), whose boot
+ * offset shifts them; and the boot of the machine, its boot id or
+ * "host:NODENAME" (at most IL_BOOT_WORD_MAX bytes).  A later driver tells
+ * a pid taken by another process since from the owner by them, and
+ * judges only its own boot's specs (tools/launch.c, il_spec_clean_stale;
+ * a sweep's owner file says the same after its pid and pid namespace).
+ * An older build wrote "started TICKS" alone.  The library ignores it. */
 #define IL_RUN_STARTED "started"
+#define IL_BOOT_WORD_MAX 72
 #define IL_RUN_OUTPUT "output"
 #define IL_RUN_SUMMARY "summary"
 #define IL_RUN_LABELS "labels"

@@ -12,7 +12,7 @@
  *
  *     interloper-run/1
  *     pid 12345
- *     started 8812345
+ *     started 8812345 4026531834 a86cd077-d524-44a2-b285-0ef3c4637523
  *     output /abs/path/results.jsonl
  *     summary 1
  *     labels {"bench":"bzip2","system":"O3"}

@@ -31,6 +31,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -346,16 +347,68 @@ fit(unsigned long v, int digits)
     return x ? 0 : v;
 }
 
+/* The inode of this process's namespace /proc/self/ns/NAME, looked up
+ * once (*ns -1 until then); 0 where /proc cannot say. */
+static unsigned long
+ns_inode(const char *name, long long *ns)
+{
+    char p[64];
+    struct stat st;
+    if (*ns < 0) {
+        snprintf(p, sizeof p, "/proc/self/ns/%s", name);
+        *ns = stat(p, &st) == 0 ? (long long)st.st_ino : 0;
+    }
+    return (unsigned long)*ns;
+}
+
 /* The inode of this process's pid namespace; 0 where /proc cannot say. */
 static unsigned long
 pid_ns(void)
 {
-    static unsigned long ns;
-    static int looked;
-    struct stat st;
-    if (!looked++ && stat("/proc/self/ns/pid", &st) == 0)
-        ns = (unsigned long)st.st_ino;
-    return ns;
+    static long long ns = -1;
+    return ns_inode("pid", &ns);
+}
+
+/* The inode of this process's time namespace (Linux 5.6), 0 where /proc
+ * cannot say (or the kernel has none, and so no offsets either): start
+ * ticks read in /proc/PID/stat are shifted by the reader's namespace's
+ * boot-time offset, so two are comparable only when read in one
+ * (review13b M2). */
+static unsigned long
+time_ns(void)
+{
+    static long long ns = -1;
+    return ns_inode("time", &ns);
+}
+
+/*
+ * This boot of this machine, one word: the kernel's boot id (36
+ * characters, new at every boot), or where /proc cannot say, "host:" and
+ * the node name.  A TMPDIR shared by machines (NFS, a cluster's scratch)
+ * holds specs of every machine's runs, and every machine's first pid
+ * namespace has the same inode: a pid means a process only on the boot
+ * whose word the spec names (review13b M3).  Read by the drivers only.
+ */
+static const char *
+boot_word(void)
+{
+    static char w[IL_BOOT_WORD_MAX + 1];
+    if (w[0])
+        return w;
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, w, 36 + 1);
+    if (fd >= 0)
+        close(fd);
+    if (n == 37 && w[36] == '\n' && strspn(w, "0123456789abcdef-") == 36) {
+        w[36] = 0;
+        return w;
+    }
+    struct utsname u;
+    snprintf(w, sizeof w, "host:%s", uname(&u) == 0 ? u.nodename : "");
+    for (char *c = w; *c; c++)
+        if (*c <= ' ' || *c > '~')
+            *c = '_';
+    return w;
 }
 
 /* Is /proc of this process's pid namespace (its pid there getpid's)?
@@ -505,9 +558,8 @@ il_spec_write(struct il_spec *s, long pid, const char *output, int summary, cons
         driver_floor(slots, floor, sizeof floor);
     struct il_buf b = {0};
     il_buf_printf(&b, IL_RUN_SCHEMA "\n" IL_RUN_PID " %ld\n", pid);
-    long long t = pid > 0 && pid == (long)getpid() ? start_ticks(pid) : -1;
-    if (t >= 0)
-        il_buf_printf(&b, IL_RUN_STARTED " %lld\n", t);
+    if (pid > 0 && pid == (long)getpid()) /* the owner, as ended judges it */
+        il_buf_printf(&b, IL_RUN_STARTED " %lld %lu %s\n", start_ticks(pid), time_ns(), boot_word());
     il_buf_printf(&b,
                   IL_RUN_OUTPUT " %s\n" IL_RUN_SUMMARY " %d\n" IL_RUN_LABELS " %s\n" IL_RUN_MACHINE
                                 " %s\n",
@@ -544,7 +596,8 @@ il_spec_write(struct il_spec *s, long pid, const char *output, int summary, cons
 }
 
 /* What interloper may leave in a spec directory. */
-static const char *const spec_files[] = {"spec", "spec.new", "owner", "rec", "out", "err", NULL};
+static const char *const spec_files[] = {"spec",    "spec.new", "owner", "owner.new",
+                                         "rec",     "out",      "err",   NULL};
 
 void
 il_spec_remove(struct il_spec *s)
@@ -567,35 +620,60 @@ il_spec_remove(struct il_spec *s)
 void
 il_spec_owner(struct il_spec *s)
 {
-    char p[IL_PATH_MAX + 16], pid[80];
+    char p[IL_PATH_MAX + 16], tmp[IL_PATH_MAX + 16], line[64 + IL_BOOT_WORD_MAX + 8];
     snprintf(p, sizeof p, "%s/owner", s->dir);
-    /* the pid, when it started (ticks since boot, -1 unknown) and its
-     * pid namespace (0 unknown): what il_spec_clean_stale judges by */
+    snprintf(tmp, sizeof tmp, "%s/owner.new", s->dir);
+    /* the pid, when it started (ticks since boot, -1 unknown, in the time
+     * namespace named next, 0 unknown), its pid namespace (0 unknown) and
+     * its boot (boot_word): what il_spec_clean_stale judges by; written
+     * whole under another name, then renamed, so that a cleaner never
+     * reads a part of it (review13b: "12" of "1234", another pid) */
     long me = (long)getpid();
-    int n = snprintf(pid, sizeof pid, "%ld %lld %lu\n", me, start_ticks(me), pid_ns());
-    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0 || il_write_full(fd, pid, (size_t)n) < 0)
+    int n = snprintf(line, sizeof line, "%ld %lld %lu %lu %s\n", me, start_ticks(me), pid_ns(),
+                     time_ns(), boot_word());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0 || il_write_full(fd, line, (size_t)n) < 0 || close(fd) < 0 || rename(tmp, p) < 0)
         err(1, "cannot write %s", p);
-    close(fd);
 }
 
 /* An owner, as a spec or a sweep's owner file names it: its pid (0:
  * none, or "pid 0", a sweep's spec), when it started (ticks since boot;
- * -1: not said, an older build's), its pid namespace (0: not said), and
+ * -1: not said, an older build's, or unknown), the time namespace those
+ * ticks were read in (0: unknown) and its boot (boot_word; "": an older
+ * build's, which names neither), its pid namespace (0: not said), and
  * when its file was written (the file's change time). */
 struct owner {
     long pid;
     long long ticks;
-    unsigned long ns;
+    unsigned long ns, timens;
     time_t when;
     int named_ns; /* ns is the owner's own word (0: it could not tell), not an older build's none */
+    char boot[IL_BOOT_WORD_MAX + 1];
 };
 
-/* The owner a spec names ("pid N", then "started T"), name in dfd. */
+/* "TIMENS BOOT\n" at p, the end of an owner's start: into o, or nothing
+ * where they are not there whole */
+static void
+owner_boot(const char *p, struct owner *o)
+{
+    char *e;
+    size_t n;
+    if (*p != ' ')
+        return;
+    unsigned long t = strtoul(p + 1, &e, 10);
+    if (*e != ' ' || (n = strcspn(e + 1, " \n")) == 0 || n > IL_BOOT_WORD_MAX || e[1 + n] != '\n')
+        return;
+    o->timens = t;
+    memcpy(o->boot, e + 1, n);
+    o->boot[n] = 0;
+}
+
+/* The owner a spec names ("pid N", then "started T TIMENS BOOT"), name in
+ * dfd; lines only where read whole (a spec being written is read in part) */
 static void
 spec_owner(int dfd, const char *name, struct owner *o)
 {
-    char b[256];
+    char b[512];
     struct stat st;
     o->pid = 0;
     o->ticks = -1;
@@ -605,18 +683,24 @@ spec_owner(int dfd, const char *name, struct owner *o)
     ssize_t n = read(fd, b, sizeof b - 1);
     if (n > 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         b[n] = 0;
-        const char *p = strstr(b, "\n" IL_RUN_PID " ");
-        if (p)
-            o->pid = strtol(p + sizeof IL_RUN_PID + 1, NULL, 10);
-        if ((p = strstr(b, "\n" IL_RUN_STARTED " ")))
-            o->ticks = strtoll(p + sizeof IL_RUN_STARTED + 1, NULL, 10);
+        char *p = strstr(b, "\n" IL_RUN_PID " "), *e;
+        long pid = p ? strtol(p + sizeof IL_RUN_PID + 1, &e, 10) : 0;
+        if (p && *e == '\n')
+            o->pid = pid;
+        if ((p = strstr(b, "\n" IL_RUN_STARTED " "))) {
+            long long t = strtoll(p + sizeof IL_RUN_STARTED + 1, &e, 10);
+            if (*e == '\n' || *e == ' ')
+                o->ticks = t;
+            owner_boot(e, o);
+        }
         o->when = st.st_mtime;
     }
     close(fd);
 }
 
 /* The owner of a spec directory: its spec's, or for a sweep's spec
- * ("pid 0") the owner file's, "PID TICKS NS" (an older build's: "PID"). */
+ * ("pid 0") the owner file's, "PID TICKS NS TIMENS BOOT" (older builds':
+ * "PID TICKS NS", "PID"). */
 static void
 dir_owner(int dfd, struct owner *o)
 {
@@ -636,8 +720,9 @@ dir_owner(int dfd, struct owner *o)
         if (*e == ' ') {
             o->ticks = strtoll(e + 1, &e, 10);
             if (*e == ' ') {
-                o->ns = strtoul(e + 1, NULL, 10);
+                o->ns = strtoul(e + 1, &e, 10);
                 o->named_ns = 1;
+                owner_boot(e, o);
             }
         }
         o->when = st.st_mtime;
@@ -666,12 +751,15 @@ boot_time(void)
     return boot;
 }
 
-/* Has the owner ended?  Only on proof: in another pid namespace its pid
- * means nothing here, and a process alive under its pid is it, unless
- * that process started at another time (its pid taken since).  So a live
- * run's spec is never removed: not where /proc is not mounted (review12a:
- * every one was), nor when the wall clock is stepped (review12a: the
- * start times, taken on it, moved past the specs' times). */
+/* Has the owner ended?  Only on proof: on another boot or machine, or in
+ * another pid namespace, its pid means nothing here, and a process alive
+ * under its pid is it, unless that process started at another time (its
+ * pid taken since), which ticks read in one time namespace tell.  So a
+ * live run's spec is never removed: not where /proc is not mounted
+ * (review12a: every one was), nor when the wall clock is stepped
+ * (review12a: the start times, taken on it, moved past the specs' times),
+ * nor by a run on another machine sharing TMPDIR (review13b M3), nor by
+ * one in another time namespace (review13b M2). */
 static int
 ended(const struct owner *o)
 {
@@ -680,11 +768,16 @@ ended(const struct owner *o)
      * pid here, and removed a live run's spec) */
     if (o->pid <= 0 || (o->named_ns && o->ns != pid_ns()))
         return 0;
+    /* a named boot must be this one (an older build's names none) */
+    if (o->boot[0] && strcmp(o->boot, boot_word()))
+        return 0;
     if (kill((pid_t)o->pid, 0) < 0 && errno == ESRCH)
         return 1;
     long long s = start_ticks(o->pid);
     if (s < 0)
         return 0; /* no /proc of this pid namespace's: alive, as kill says */
+    if (o->boot[0]) /* ticks of this build's: only as read in one time namespace */
+        return o->ticks >= 0 && o->timens == time_ns() && s != o->ticks;
     if (o->ticks >= 0)
         return s != o->ticks;
     /* an older build's: started 2 s after the spec was written (start
@@ -714,7 +807,7 @@ il_spec_clean_stale(void)
         if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_uid != me)
             continue;
         size_t len = strlen(de->d_name);
-        struct owner o = {0, -1, 0, 0, 0};
+        struct owner o = {0, -1, 0, 0, 0, 0, ""};
         if (S_ISREG(st.st_mode) && len > sizeof SPEC_SUFFIX &&
             !strcmp(de->d_name + len - (sizeof SPEC_SUFFIX - 1), SPEC_SUFFIX)) {
             spec_owner(dirfd(d), de->d_name, &o);

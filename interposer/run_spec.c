@@ -62,6 +62,24 @@ refuse(const char *why)
     il_config_error(&il.cfg, IL_V_RUN, il.cfg.run_spec, what);
 }
 
+/* Is this process under a seccomp filter (/proc/self/status "Seccomp:
+ * 2"), or can it not tell?  Read into the spec's buffer, unused yet. */
+static int
+filtered(void)
+{
+    static const char key[] = "\nSeccomp:\t";
+    long fd = il_sys_open("/proc/self/status", O_RDONLY | O_CLOEXEC | O_NOCTTY, 0), n = 0, r;
+    if (fd < 0)
+        return 1;
+    while ((size_t)n < SPEC_MAX - 1 && (r = il_sys_read((int)fd, spec + n, SPEC_MAX - 1 - (size_t)n)) > 0)
+        n += r;
+    il_sys_close((int)fd);
+    for (long i = 0; i + (long)sizeof key < n; i++)
+        if (spec[i] == '\n' && il_same_bytes(spec + i, key, sizeof key - 1))
+            return spec[i + sizeof key - 1] != '0';
+    return 1;
+}
+
 /*
  * Has the run whose spec was at path ended?  Only on proof: the spec is
  * also gone during a live run where a descendant runs in a chroot or a
@@ -74,6 +92,10 @@ refuse(const char *why)
  * process (ESRCH), or one that has ended and not been waited for yet (a
  * zombie: the run's own, or one that took its pid after it ended).
  * Anything else, a pid reused by a live process included, is no proof.
+ * Under a seccomp filter, which may kill the process at a system call it
+ * does not know (older allow-lists, systemd's SystemCallFilter= without
+ * SystemCallErrorNumber=: review13b), pidfd_open (Linux 5.3) is not
+ * tried: kill(2) alone, as before 5.3, which cannot tell a zombie.
  */
 static int
 run_ended(const char *path)
@@ -84,7 +106,7 @@ run_ended(const char *path)
     if (!il_run_file_owner(path, strlen(path), &pid, &ns) || pid <= 0 || !ns ||
         il_sys_stat("/proc/self/ns/pid", &st, 0) < 0 || st.st_ino != ns)
         return 0;
-    long fd = il_sys_pidfd_open(pid);
+    long fd = filtered() ? -ENOSYS : il_sys_pidfd_open(pid);
     if (fd == -ESRCH)
         return 1;
     if (fd < 0) /* before Linux 5.3, or out of descriptors */

@@ -7,7 +7,10 @@
  *       fails with ENOMEM: the library's record buffer, which is mapped
  *       so when the command line does not fit the static one;
  *       tests/system/interposer_input.sh) or personality (personality(2)
- *       fails with EPERM: interloper run's --aslr; tests/system/run.sh).
+ *       fails with EPERM: interloper run's --aslr; tests/system/run.sh),
+ *       or pidfd-kill (pidfd_open(2) kills the process with SIGSYS, as
+ *       a filter of older allow-lists whose default action is to kill
+ *       does: review13b; tests/system/run.sh).
  *       Exit status 125 when the filter cannot be installed here, 126
  *       when PROG cannot be executed, 2 for a bad WHAT.
  */
@@ -39,17 +42,25 @@ main(int argc, char **argv)
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
+    struct sock_filter pidfd_f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 434 /* pidfd_open */, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
     struct sock_fprog p;
     if (argc < 3) {
-        fputs("usage: refuse mmap-noreserve|personality PROG [ARG...]\n", stderr);
+        fputs("usage: refuse mmap-noreserve|personality|pidfd-kill PROG [ARG...]\n", stderr);
         return 2;
     }
     if (!strcmp(argv[1], "mmap-noreserve"))
         p = (struct sock_fprog){sizeof mmap_f / sizeof mmap_f[0], mmap_f};
     else if (!strcmp(argv[1], "personality"))
         p = (struct sock_fprog){sizeof pers_f / sizeof pers_f[0], pers_f};
+    else if (!strcmp(argv[1], "pidfd-kill"))
+        p = (struct sock_fprog){sizeof pidfd_f / sizeof pidfd_f[0], pidfd_f};
     else {
-        fprintf(stderr, "refuse: %s: expected mmap-noreserve or personality\n", argv[1]);
+        fprintf(stderr, "refuse: %s: expected mmap-noreserve, personality or pidfd-kill\n", argv[1]);
         return 2;
     }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p))

@@ -602,6 +602,24 @@ assert_eq "$(cat zom/done.txt 2>/dev/null)" "done" "the descendant ran"
 assert_eq "$(cat zom/err)" "" "nothing said"
 assert_true "no stray record file" [ ! -e zom/interloper.jsonl ]
 
+try "under a seccomp filter that kills at pidfd_open, a descendant after the run and a sweep's wait still live"
+# review13b: an older allow-list's filter, whose default action is to
+# kill, killed such a descendant with SIGSYS where it looked for the
+# run's end, and a sweep with --timeout as it waited for its run
+"$PROGS/refuse" pidfd-kill /bin/true
+if [ $? -eq 125 ]; then
+	skip "cannot install a seccomp filter here"
+else
+	bgrun sec "\"$PROGS/refuse\" pidfd-kill /bin/true; echo \$? >st"
+	released sec
+	assert_eq "$(cat sec/st)" 0 "the descendant's status: its own"
+	assert_eq "$(cat sec/err)" "" "nothing said: it stood aside, the run's pid being no process"
+	assert_true "no stray record file" [ ! -e sec/interloper.jsonl ]
+	"$PROGS/refuse" pidfd-kill /bin/sh "$IL" sweep -q --timeout 60 --seed 1 --reps 2 --system A="$P" \
+		--output "$T/secsw.jsonl" -- hello >/dev/null
+	assert_eq "$?:$(jget secsw.jsonl 'sum(1 for x in r if x.get("kind") is None)')" 0:2 "the sweep, with its two runs"
+fi
+
 try "the program's process removes the spec file, and never the directory it is in"
 # by hand, in a directory of nothing else, as TMPDIR may be: a spec in a
 # directory of its own ("DIR/spec", an older interloper run's) goes with

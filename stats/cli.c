@@ -136,7 +136,9 @@ static const struct il_opt opts[] = {
      O_BOOT, REPORT},
     {"seed", 0, IL_OPT_VALUE, "S", "their random seed (default 1)", O_SEED, REPORT},
     {"include-failed", 0, IL_OPT_FLAG, NULL,
-     "keep runs that died of a signal or failed (exit status)", O_INC_FAILED},
+     "keep runs that died of a signal, failed (exit status) or\n"
+     "that a sweep's \"failed\" line names",
+     O_INC_FAILED},
     {"expect-status", 0, IL_OPT_VALUE, "N",
      "a run whose status is not N failed (default: a status\n"
      "other than 0 where other runs of its group exit 0);\n"

@@ -335,6 +335,7 @@ int il_numbers_runs(const char *name);
 #define IL_R_STATUS 8  /* the record has an exit status */
 #define IL_R_OTHERS 16 /* others_measured: another measured program ran meanwhile */
 #define IL_R_EXEC 32   /* exit.how is "exec": one image of an exec chain */
+#define IL_R_SWEPT 64  /* of a launch a sweep's "failed" line names (read.c, swept) */
 
 /* A label slot's values: v[i] the string id of index i, at[id] its index
  * + 1 (0: none yet, or id >= nat). */
@@ -378,11 +379,15 @@ struct il_data {
         noenv, badvalue, sweep_lines, warmup, failed, multiplexed, notcounted, per_records,
         counted_elsewhere;        /* records whose counts are another's (counted_in) */
     /* Records read with IL_R_SIGNAL or IL_R_NONZERO (push, and the parts'
-     * join): none of the records has either while it is 0, so that
+     * join), or IL_R_SWEPT (il_read): none of the records has either while it is 0, so that
      * il_prepare need not look at every record's flags to find no failed
      * run (at ten million records 1.5 ms of serial work); records dropped
      * later are not taken off. */
     size_t flagged;
+    /* The launches the sweep's "failed" lines name (their label launch),
+     * and the records of them read (IL_R_SWEPT, also in flagged). */
+    struct il_strtab swept;
+    size_t nswept;
     /* Records read with IL_R_OTHERS, likewise (none: no group is looked at
      * for [others-measured]). */
     size_t others;

@@ -224,6 +224,25 @@ setup_paths(struct rd *rd)
         rd->is_where[sel->where[i].slot] = 1;
 }
 
+/* The text of a JSON string span sp (quotes and escapes undone; it may be
+ * in rd->buf), *n bytes. */
+static const char *
+span_text(struct rd *rd, struct il_span sp, size_t *n)
+{
+    const char *s = sp.p + 1;
+    *n = sp.n - 2;
+    if (memchr(s, '\\', *n)) {
+        if (rd->bufcap < *n + 1) {
+            rd->bufcap = 2 * *n + 1;
+            free(rd->buf);
+            rd->buf = il_xmalloc(rd->bufcap);
+        }
+        *n = il_json_unescape(s, *n, rd->buf);
+        s = rd->buf;
+    }
+    return s;
+}
+
 static uint32_t
 label_id(struct rd *rd, struct il_span sp)
 {
@@ -231,19 +250,8 @@ label_id(struct rd *rd, struct il_span sp)
         return IL_MISSING_ID;
     const char *s = sp.p;
     size_t n = sp.n;
-    if (*s == '"') {
-        s++;
-        n -= 2;
-        if (memchr(s, '\\', n)) {
-            if (rd->bufcap < n + 1) {
-                rd->bufcap = 2 * n + 1;
-                free(rd->buf);
-                rd->buf = il_xmalloc(rd->bufcap);
-            }
-            n = il_json_unescape(s, n, rd->buf);
-            s = rd->buf;
-        }
-    }
+    if (*s == '"')
+        s = span_text(rd, sp, &n);
     return il_strtab_intern(&rd->d->st, s, n);
 }
 
@@ -1309,6 +1317,60 @@ chain_note(struct rd *rd, const struct il_span *f, int ex, size_t rec)
         il_chains_add(&rd->open, h, start, pid, rec);
 }
 
+/*
+ * A run the sweep called failed (review13e HIGH-1, HIGH-2): the sweep
+ * writes a line {"kind":"failed","launch":L,...} after the records of
+ * that launch of the run, if it left any, and retries the run on resume
+ * under another launch.  Its status alone does not say so: a run stopped
+ * at --timeout that catches SIGTERM exits 0, one judged by its output or
+ * by another --expect-status has the status the report accepts.  So the
+ * records of every launch a failed line names are the failed run's,
+ * wherever that line is (after them, before them, in another part or
+ * file): il_read flags them IL_R_SWEPT once every line is read, and
+ * il_prepare leaves them out as failed.  A record without the label
+ * launch (no driver) is judged by its exit alone.
+ */
+static void
+swept_line(struct il_data *d, const char *s, size_t n)
+{
+    json_t *j = json_loadb(s, n, 0, NULL);
+    const char *kind = json_string_value(json_object_get(j, IL_M_KIND));
+    json_t *l = json_object_get(j, IL_M_LAUNCH);
+    if (kind && !strcmp(kind, IL_M_KIND_FAILED) && json_is_string(l))
+        il_strtab_intern(&d->swept, json_string_value(l), json_string_length(l));
+    json_decref(j);
+}
+
+uint64_t
+il_launch_hash(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return h ? h : 1;
+}
+
+/* The id among the failed launches (rd->mark->swept) of launch sp, or
+ * UINT32_MAX. */
+static uint32_t
+launch_of(struct rd *rd, struct il_span sp)
+{
+    if (!sp.p || sp.p[0] != '"' || sp.n < 2)
+        return UINT32_MAX;
+    size_t n;
+    const char *s = span_text(rd, sp, &n);
+    uint32_t id = il_hset_find(&rd->mark->swept.set, s, n);
+    return id == IL_HSET_NONE ? UINT32_MAX : id;
+}
+
+void
+il_rd_launches(struct rd *rd)
+{
+    rd->launch_path = P_LABEL0 + (int)rd->sel->nslots;
+    il_path_set(&rd->paths[rd->launch_path], IL_F_LABELS, IL_L_LAUNCH, NULL);
+    rd->sc.npaths = rd->launch_path + 1;
+}
+
 /* Line s (n bytes), valid JSON with its paths in rd->sc.found, into rd. */
 static void
 rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n)
@@ -1318,6 +1380,8 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     struct il_span *f = rd->sc.found;
     if (span_is(f[P_SCHEMA], "\"" IL_SWEEP_SCHEMA "\"")) {
         d->sweep_lines++; /* the sweep's own metadata: not a record */
+        if (!rd->dry && memmem(s, n, "\"" IL_M_KIND_FAILED "\"", strlen(IL_M_KIND_FAILED) + 2))
+            swept_line(d, s, n);
         if (!rd->defer)
             il_disturb_line(d, s, n);
         else if (memmem(s, n, IL_M_KIND_MACHINE, strlen(IL_M_KIND_MACHINE)) ||
@@ -1419,11 +1483,36 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         r.flag |= IL_R_OTHERS;
     if (span_is(f[P_HOW], "\"" IL_HOW_NAME_EXEC "\""))
         r.flag |= IL_R_EXEC;
+    if (rd->dry == 2) {
+        /* il_read's look for the records of failed launches */
+        if (rd->ndry >= rd->stop_at) {
+            rd->stopped = 1; /* appended since */
+            return;
+        }
+        uint32_t id = launch_of(rd, f[rd->launch_path]);
+        if (id != UINT32_MAX && !(rd->mark->flag[rd->ndry] & IL_R_SWEPT)) {
+            rd->mark->flag[rd->ndry] |= IL_R_SWEPT;
+            rd->mark->nswept++;
+        }
+        rd->ndry++;
+        return;
+    }
     if ((r.flag & IL_R_EXEC) || rd->open.live)
         chain_note(rd, f, (r.flag & IL_R_EXEC) != 0, rd->dry ? rd->ndry : d->n);
     if (rd->dry) {
         rd->ndry++;
         return;
+    }
+    if (rd->in_stdin && f[rd->launch_path].p && f[rd->launch_path].p[0] == '"') {
+        if (rd->nstdin_launch == rd->capstdin_launch) {
+            rd->capstdin_launch = rd->capstdin_launch ? 2 * rd->capstdin_launch : 4096;
+            rd->stdin_launch =
+                il_xrealloc(rd->stdin_launch, rd->capstdin_launch * sizeof *rd->stdin_launch);
+        }
+        size_t ln;
+        const char *ls = span_text(rd, f[rd->launch_path], &ln);
+        rd->stdin_launch[rd->nstdin_launch++] =
+            (struct il_launch_hash){d->n, il_launch_hash(ls, ln)};
     }
     r.argh = args_hash(f[P_ARGV]);
     push(d, &r, rd->ids);
@@ -1485,6 +1574,7 @@ il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d)
     if (sel->want_addr)
         d->addr = il_xcalloc(2, sizeof *d->addr);
     il_strtab_init(&d->st);
+    il_strtab_init(&d->swept);
     il_strtab_init(&rd->events);
     setup_paths(rd);
 }
@@ -1498,6 +1588,7 @@ il_rd_free(struct rd *rd)
         free(rd->next[k]);
     free(rd->buf);
     free(rd->ev_at);
+    free(rd->stdin_launch);
     il_chains_free(&rd->open);
     for (size_t i = 0; i < rd->machine.n; i++)
         free(rd->machine.line[i]);

@@ -153,7 +153,25 @@ struct rd {
      * linked in d->links with to its number in the part. */
     int dry;
     size_t ndry;
+    /* The path of label launch (0: not looked for): in the dry look of
+     * il_read for the records of the launches a sweep's failed line names
+     * (dry 2, their flags set in mark), and while the standard input is
+     * read (stdin_launch: each record kept, its number and a hash of its
+     * launch, for il_read to look at once every line is read). */
+    int launch_path;
+    struct il_data *mark;
+    size_t stop_at; /* dry 2: the records read before, up to this file's end */
+    int in_stdin;
+    struct il_launch_hash {
+        size_t rec;
+        uint64_t h;
+    } *stdin_launch;
+    size_t nstdin_launch, capstdin_launch;
 };
+/* Look for label launch too (before any line is read). */
+void il_rd_launches(struct rd *rd);
+/* A 64-bit hash of the n bytes at s (FNV-1a), never 0. */
+uint64_t il_launch_hash(const char *s, size_t n);
 void il_link_add(struct il_data *d, size_t from, size_t to, int sup);
 
 void il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d);

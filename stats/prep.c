@@ -39,19 +39,22 @@ key_slots(const struct il_opts *o, size_t *slots)
     return n;
 }
 
-/* Mark failed records: a signal, or non-zero status beside status 0; with
+/* Mark failed records: of a launch the sweep called failed (IL_R_SWEPT,
+ * whatever its exit), a signal, or non-zero status beside status 0; with
  * --expect-status N, any status but N (the drivers' rule, so that their
- * summary is of the runs they did not call failed: review13c H1). */
+ * summary is of the runs they did not call failed: review13c H1).  The
+ * counts: n[0] swept, n[1] signal, n[2] status. */
 static void
-mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, size_t *nsig,
-            size_t *nstat, char *where, size_t wn)
+mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, size_t *n,
+            char *where, size_t wn)
 {
     size_t slots[IL_MAX_SLOTS], nk = key_slots(o, slots);
-    *nsig = *nstat = 0;
+    const uint8_t bad = IL_R_NONZERO | IL_R_SIGNAL | IL_R_SWEPT;
+    n[0] = n[1] = n[2] = 0;
     where[0] = '\0';
     /* no record failed: none was read so (d->flagged), or none is left */
     size_t r = 0;
-    while (d->flagged && r < d->n && !(d->flag[r] & (IL_R_NONZERO | IL_R_SIGNAL)))
+    while (d->flagged && r < d->n && !(d->flag[r] & bad))
         r++;
     if (r == d->n || !d->flagged)
         return;
@@ -63,27 +66,49 @@ mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, s
         size_t here = 0;
         for (size_t i = 0; i < gr->n; i++) {
             uint8_t f = d->flag[gr->rec[i]];
-            ok |= (f & IL_R_STATUS) && !(f & (IL_R_NONZERO | IL_R_SIGNAL));
+            ok |= (f & IL_R_STATUS) && !(f & bad);
         }
         for (size_t i = 0; i < gr->n; i++) {
             uint8_t f = d->flag[gr->rec[i]];
-            if (f & IL_R_SIGNAL) {
+            int k = f & IL_R_SWEPT    ? 0
+                    : f & IL_R_SIGNAL ? 1
+                    : (f & IL_R_NONZERO) && (ok || o->sel.expect_given) ? 2
+                                                                         : -1;
+            if (k >= 0) {
                 failed[gr->rec[i]] = 1;
-                (*nsig)++;
-                here++;
-            } else if ((f & IL_R_NONZERO) && (ok || o->sel.expect_given)) {
-                failed[gr->rec[i]] = 1;
-                (*nstat)++;
+                n[k]++;
                 here++;
             }
         }
         if (here && !where[0]) {
             char *name = il_group_name(d, &gs, gr->key, " ", SIZE_MAX);
-            snprintf(where, wn, "%s%zu in %s", nk ? "" : "", here, name);
+            snprintf(where, wn, "%zu in %s", here, name);
             free(name);
         }
     }
     il_groups_free(&gs);
+}
+
+/* The [failed] warning's words: the causes of n (mark_failed), where. */
+static void
+failed_words(const struct il_opts *o, const size_t *n, const char *where, char *out, size_t cap)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    if (n[0])
+        k += (size_t)snprintf(out + k, cap - k, "%zu the sweep marked failed", n[0]);
+    if (n[1] && k < cap)
+        k += (size_t)snprintf(out + k, cap - k, "%s%zu died of a signal", k ? ", " : "", n[1]);
+    if (n[2] && k < cap) {
+        if (o->sel.expect_given)
+            k += (size_t)snprintf(out + k, cap - k, "%s%zu exited with a status other than %d",
+                                  k ? ", " : "", n[2], o->sel.expect_status);
+        else
+            k += (size_t)snprintf(out + k, cap - k, "%s%zu exited non-zero where other runs exit 0",
+                                  k ? ", " : "", n[2]);
+    }
+    if (k < cap)
+        snprintf(out + k, cap - k, "; %s", where);
 }
 
 struct pr {
@@ -360,9 +385,9 @@ il_prepare(const struct il_opts *o, struct il_data *d)
 {
     fold_chains(o, d);
     uint8_t *failed = il_xcalloc(d->n, 1);
-    size_t nsig, nstat;
+    size_t nf[3];
     char where[512];
-    mark_failed(o, d, failed, &nsig, &nstat, where, sizeof where);
+    mark_failed(o, d, failed, nf, where, sizeof where);
     if (o->per) {
         /* A run with a failed record failed as a whole. */
         struct pr *t = il_xcalloc(d->n, sizeof *t);
@@ -385,11 +410,11 @@ il_prepare(const struct il_opts *o, struct il_data *d)
         }
         free(t);
     }
-    /* mark_failed marks each of nsig + nstat once: failed is read again
+    /* mark_failed marks each of nf[] once: failed is read again
      * only when --per made more, and cleared only for combine (at ten
      * million records the two passes over untouched pages took 10 ms of
      * the serial work) */
-    size_t nfail = nsig + nstat;
+    size_t nfail = nf[0] + nf[1] + nf[2];
     if (o->per) {
         nfail = 0;
         for (size_t i = 0; i < d->n; i++)
@@ -398,10 +423,7 @@ il_prepare(const struct il_opts *o, struct il_data *d)
     d->failed = nfail;
     if (nfail && !o->include_failed) {
         char what[768];
-        snprintf(what, sizeof what,
-                 "%zu died of a signal, %zu exited non-zero where other runs "
-                 "exit 0; %s",
-                 nsig, nstat, where);
+        failed_words(o, nf, where, what, sizeof what);
         if (nfail == d->n)
             errx(1,
                  "every selected run failed (%s); nothing is left to summarise: "

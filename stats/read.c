@@ -774,6 +774,8 @@ join(struct rd *rd, struct part *h, size_t line0)
             d->keys[d->nkeys++] = il_xstrdup(d2->keys[i]);
         }
     }
+    for (uint32_t id = 1; id < d2->swept.n; id++)
+        il_strtab_intern(&d->swept, il_str(&d2->swept, id), d2->swept.set.len[id - 1]);
     uint32_t *map = join_strings(d, d2);
     join_labvals(d, d2, map);
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
@@ -808,6 +810,73 @@ join(struct rd *rd, struct part *h, size_t line0)
         d->present[s] += d2->present[s];
 }
 
+static int
+cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/*
+ * The records of the launches the sweep's failed lines name (input.c,
+ * swept_line), once every line is read, flagged IL_R_SWEPT: those of the
+ * standard input by the hashes of their launch noted as they were read;
+ * those of the files by a look at their lines again (a dry rd, which
+ * numbers the records it would keep as the reading did), so that a file
+ * without such a line, the usual one, costs nothing more.  upto[i]: the
+ * records read up to the end of files[i].
+ */
+static void
+swept(struct rd *rd, char **files, int nfiles, const size_t *upto)
+{
+    struct il_data *d = rd->d;
+    if (rd->nstdin_launch) {
+        size_t k = d->swept.n - 1;
+        uint64_t *h = il_xmalloc(k * sizeof *h);
+        for (size_t i = 0; i < k; i++)
+            h[i] = il_launch_hash(il_str(&d->swept, (uint32_t)i + 1), d->swept.set.len[i]);
+        qsort(h, k, sizeof *h, cmp_u64);
+        for (size_t i = 0; i < rd->nstdin_launch; i++) {
+            size_t r = rd->stdin_launch[i].rec;
+            if (bsearch(&rd->stdin_launch[i].h, h, k, sizeof *h, cmp_u64) &&
+                !(d->flag[r] & IL_R_SWEPT)) {
+                d->flag[r] |= IL_R_SWEPT;
+                d->nswept++;
+            }
+        }
+        free(h);
+    }
+    struct rd dry;
+    struct il_data dd;
+    il_rd_init(&dry, rd->sel, &dd);
+    il_rd_launches(&dry);
+    dry.defer = 1;
+    dry.dry = 2;
+    dry.mark = d;
+    for (int i = 0; i < nfiles; i++) {
+        if (strcmp(files[i], "-")) {
+            /* up to its records read before (a sweep may be appending) */
+            struct il_lines l;
+            if (il_lines_open(&l, files[i]) < 0)
+                err(1, "%s", files[i]);
+            dry.stop_at = upto[i];
+            dry.stopped = 0;
+            read_lines(&dry, &l, files[i], 1);
+            il_lines_close(&l);
+        } else {
+            dry.ndry = upto[i];
+        }
+        if (dry.ndry != upto[i])
+            errx(1,
+                 "%s changed while it was read (%zu records, then %zu); read it again",
+                 files[i], upto[i] - (i ? upto[i - 1] : 0), dry.ndry - (i ? upto[i - 1] : 0));
+    }
+    il_rd_free(&dry);
+    il_data_free(&dd);
+    for (size_t i = 0; i < d->n; i++)
+        d->flagged += (d->flag[i] & (IL_R_SWEPT | IL_R_SIGNAL | IL_R_NONZERO)) == IL_R_SWEPT;
+}
+
 void
 il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
 {
@@ -822,8 +891,19 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
     il_rd_init(&rd, sel, d);
     /* jansson seeds its hashes once, before the threads explain lines */
     json_object_seed(0);
+    size_t *upto = il_xcalloc((size_t)nfiles + 1, sizeof *upto);
     for (int i = 0; i < nfiles; i++)
+        if (!strcmp(files[i], "-") && !rd.launch_path)
+            il_rd_launches(&rd);
+    for (int i = 0; i < nfiles; i++) {
+        rd.in_stdin = !strcmp(files[i], "-");
         read_file(&rd, files[i]);
+        upto[i] = d->n;
+    }
+    rd.in_stdin = 0;
+    if (d->swept.n > 1)
+        swept(&rd, files, nfiles, upto);
+    free(upto);
     if (rd.shown > IL_MAX_SHOWN)
         il_warn(IL_W_MORE_LINES, rd.shown - IL_MAX_SHOWN);
     if (d->n == 0)
@@ -966,6 +1046,7 @@ il_data_free(struct il_data *d)
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
         il_lab_free(d, s);
     free(d->first_schema_other);
+    il_strtab_free(&d->swept);
     il_disturb_free(d);
     il_orders_free(d);
     il_machines_free(&d->mach);

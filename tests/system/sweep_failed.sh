@@ -1,0 +1,132 @@
+#!/bin/sh
+# A run the sweep called failed is left out of every report of its
+# records, whatever its exit status and wherever the sweep's failed line
+# is (review13e HIGH-1, HIGH-2): the report drops the records of every
+# launch a {"kind":"failed"} line names, and counts them in [failed].
+# isolate: net
+# shellcheck source=tests/lib.sh
+. "$TOP/tests/lib.sh"
+# shellcheck source=tests/sweep/helpers.sh
+. "$TOP/tests/sweep/helpers.sh"
+cd "$T" || exit 1
+mkdir -p bin/A bin/B
+printf '#!/bin/sh\nexit 0\n' >bin/A/p
+# B's second run (of all its runs, through a counter of this test's own)
+# hangs, but ends with status 0 when the sweep's --timeout sends SIGTERM;
+# the sleep's length is this test's own (CI runs two clones at once)
+cat >bin/B/p <<EOF
+#!/bin/sh
+n=\$(cat "$T/cnt" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$T/cnt"
+if [ "\$n" = 1 ]; then
+	trap 'kill \$! 2>/dev/null; exit 0' TERM
+	sleep 7$$ &
+	wait
+fi
+exit 0
+EOF
+chmod +x bin/A/p bin/B/p
+
+# nrun FILE [OPTION...]: "system=n ..." of report --by system
+nrun() {
+	_f=$1
+	shift
+	il report --json --by system "$@" "$_f" 2>"$T/rep.err" | python3 -c 'import json, sys
+j = json.load(sys.stdin)
+print(" ".join("%s=%d" % (g["labels"]["system"], g["n"]) for g in j["groups"]))'
+}
+
+try "a run stopped at --timeout that exits 0 is left out of the report's numbers (review13e HIGH-2)"
+rm -f cnt
+il sweep --keep-going --seed 1 --reps 3 --timeout 1 --system A=bin/A/p --system B=bin/B/p \
+	--output k.jsonl 2>err
+assert_eq "$?" 1 "status: a run failed"
+assert_eq "$(rj k.jsonl '[(x["run"], x["status"], x["timeout"]) for x in m if x.get("kind") == "failed"]')" \
+	'[["B/e0/r2", 0, 1.0]]' "the failed line: status 0, past the limit"
+assert_eq "$(nrun k.jsonl)" "A=3 B=2" "the report leaves it out"
+assert_match "$(cat rep.err)" "1 failed runs were left out \(1 the sweep marked failed; 1 in system=B\); --include-failed keeps them \[failed\]" "and says so"
+assert_eq "$(nrun k.jsonl --include-failed)" "A=3 B=3" "--include-failed keeps it"
+assert_match "$(cat err)" "B: 1 of 3 runs failed \(--timeout\), left out" "the summary says it is left out"
+
+try "a resumed sweep's retried run counts once (review13e HIGH-1)"
+rm -f cnt
+il sweep -q --seed 1 --reps 3 --timeout 1 --system A=bin/A/p --system B=bin/B/p --output r.jsonl 2>err
+assert_eq "$?" 1 "status: the sweep stops at the failed run"
+il sweep -q --seed 1 --reps 3 --timeout 1 --system A=bin/A/p --system B=bin/B/p --output r.jsonl 2>err
+assert_eq "$?" 0 "status: the resume retries it"
+assert_eq "$(rj r.jsonl 'sorted(set(x["labels"]["launch"] for x in r if x["labels"]["run"] == "B/e0/r2")).__len__()')" 2 "two launches of that run in the file"
+assert_eq "$(nrun r.jsonl)" "A=3 B=3" "each run once"
+assert_eq "$(il report --json --by run r.jsonl 2>/dev/null | python3 -c 'import json, sys; print(sorted(set(g["n"] for g in json.load(sys.stdin)["groups"])))')" \
+	"[1]" "every run one value"
+
+try "the failed line before its records, in another file, on the standard input, compressed"
+grep '"kind":"failed"' k.jsonl >f.jsonl
+grep -v '"kind":"failed"' k.jsonl >a.jsonl
+cat f.jsonl a.jsonl >before.jsonl
+assert_eq "$(nrun before.jsonl)" "A=3 B=2" "before its records"
+assert_eq "$(nrun a.jsonl)" "A=3 B=3" "without it: kept (its status is 0)"
+assert_eq "$(il report --json --by system a.jsonl f.jsonl 2>/dev/null | python3 -c 'import json, sys; print([g["n"] for g in json.load(sys.stdin)["groups"]])')" \
+	"[3, 2]" "in a later file"
+assert_eq "$(il report --json --by system f.jsonl a.jsonl 2>/dev/null | python3 -c 'import json, sys; print([g["n"] for g in json.load(sys.stdin)["groups"]])')" \
+	"[3, 2]" "in an earlier file"
+assert_eq "$(nrun - <k.jsonl)" "A=3 B=2" "the standard input"
+assert_eq "$(nrun - <before.jsonl)" "A=3 B=2" "the standard input, the line first"
+assert_eq "$(il report --json --by system a.jsonl - <f.jsonl 2>/dev/null | python3 -c 'import json, sys; print([g["n"] for g in json.load(sys.stdin)["groups"]])')" \
+	"[3, 2]" "the line on the standard input, the records in a file"
+assert_eq "$(il report --json --by system - f.jsonl <a.jsonl 2>/dev/null | python3 -c 'import json, sys; print([g["n"] for g in json.load(sys.stdin)["groups"]])')" \
+	"[3, 2]" "the records on the standard input, the line in a file"
+if command -v gzip >/dev/null 2>&1; then
+	gzip -c k.jsonl >k.jsonl.gz
+	assert_eq "$(nrun k.jsonl.gz)" "A=3 B=2" "gzip"
+fi
+# --where and warm-ups left out before: the records are numbered as read
+assert_eq "$(nrun k.jsonl --where system=B)" "B=2" "--where"
+
+try "records without a launch (no driver) are judged by their exit alone"
+python3 - <<'PY' >nl.jsonl
+import json
+for i in range(4):
+    print(json.dumps({"schema": "interloper/1", "labels": {"system": "A"}, "pid": 10 + i,
+                      "exit": {"how": "return", "status": 0, "signal": 0},
+                      "times": {"wall_ns": 1000 + i}}))
+print(json.dumps({"schema": "interloper-sweep/1", "kind": "failed", "plan": "p", "run": "A/e0/r1",
+                  "launch": "", "why": "x", "status": 0, "records": 1}))
+print(json.dumps({"schema": "interloper-sweep/1", "kind": "failed", "plan": "p", "run": "A/e0/r1",
+                  "why": "no launch", "status": 0, "records": 1}))
+PY
+assert_eq "$(nrun nl.jsonl)" "A=4" "kept"
+assert_eq "$(grep -c 'failed' rep.err)" 0 "no [failed] warning"
+
+try "many launches, failed lines at the start, the middle and the end, across the parts of a two-thread read"
+python3 - <<'PY' >many.jsonl
+import json
+n = 6000
+def failed(i):
+    return json.dumps({"schema": "interloper-sweep/1", "kind": "failed", "plan": "p",
+                       "run": "r%d" % i, "launch": "n-%d" % i, "why": "x", "status": 0, "records": 2})
+print(failed(n - 1))
+for i in range(n):
+    for child in (0, 1):
+        print(json.dumps({"schema": "interloper/1",
+                          "labels": {"system": "AB"[i % 2], "run": "r%d" % i, "launch": "n-%d" % i},
+                          "pid": 100000 + 2 * i + child, "ppid": 1 if child == 0 else 100000 + 2 * i,
+                          "exit": {"how": "return", "status": 0, "signal": 0},
+                          "times": {"wall_ns": 1000 + i % 7}}))
+    if i == n // 2:
+        print(failed(17))
+print(failed(0))
+print(failed(n + 5))
+PY
+assert_eq "$(nrun many.jsonl)" "A=5998 B=5996" "3 launches of 2 records left out"
+assert_match "$(cat rep.err)" "6 failed runs were left out \(6 the sweep marked failed" "counted"
+assert_eq "$(nrun - <many.jsonl)" "A=5998 B=5996" "the standard input"
+if [ -x "$B/tests/interloper-report-parts" ] && [ "$(nproc)" -ge 2 ]; then
+	IL_TEST_TAKE=4096 "$B/tests/interloper-report-parts" --json --by system many.jsonl 2>p.err |
+		python3 -c 'import json, sys; print([g["n"] for g in json.load(sys.stdin)["groups"]])' >p.out
+	assert_eq "$(cat p.out)" "[5998, 5996]" "in parts of 4 KiB"
+	assert_true "many parts ($(sed -n 's/^il-test-parts: //p' p.err))" test "$(sed -n 's/^il-test-parts: //p' p.err)" -ge 3
+else
+	skip "one CPU, or the tests' variant of report is not built"
+fi
+
+done_testing

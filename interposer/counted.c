@@ -28,9 +28,13 @@
 #include <elf.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/vfs.h>
 
 #include "il.h"
+#include "il_fcaps.h"
 #include "sys.h"
 
 #ifndef MFD_CLOEXEC
@@ -68,14 +72,36 @@ has_file_caps(int fd)
     return il_sc6(SYS_fgetxattr, fd, (long)"security.capability", 0, 0, 0, 0) >= 0;
 }
 
+static int
+in_bset(int c)
+{
+    return il_sc6(SYS_prctl, PR_CAPBSET_READ, c, 0, 0, 0, 0) == 1;
+}
+
+/* Does an exec of the open file fd surely run secure by its file
+ * capabilities (il_fcaps.h)? */
+static int
+caps_secure(int fd)
+{
+    unsigned char x[XATTR_CAPS_SZ_3];
+    struct statfs sf;
+    long n = il_sc6(SYS_fgetxattr, fd, (long)"security.capability", (long)x, sizeof x, 0, 0);
+    if (n <= 0 || il_sc6(SYS_fstatfs, fd, (long)&sf, 0, 0, 0, 0) < 0)
+        return 0;
+    return il_fcaps_secure(x, n, (sf.f_flags & ST_NOSUID) != 0, (unsigned)il_sys_getuid(),
+                           il_sc6(SYS_prctl, PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0, 0) == 1, in_bset);
+}
+
 /* What an exec of the file at (dir, path), or fd when path is NULL,
  * runs: 2 a #! script (its interpreter's path in interp, 256 bytes), 1 a
  * 64-bit ELF (*dyn: it names an interpreter, so it is dynamic), 0 another
  * regular file, -1 one that cannot be read or is not regular; *st its
- * status, and *caps whether it bears file capabilities where caps is not
- * NULL. */
+ * status, *caps whether it bears file capabilities where caps is not
+ * NULL, and *secure whether they surely make its exec secure where secure
+ * is not NULL. */
 static int
-exec_kind(int dir, const char *path, int fd, struct stat *st, char *interp, int *dyn, int *caps)
+exec_kind(int dir, const char *path, int fd, struct stat *st, char *interp, int *dyn, int *caps,
+          int *secure)
 {
     long f = path ? il_sys_openat(dir, path, O_RDONLY | O_CLOEXEC, 0) : fd;
     if (f < 0)
@@ -88,6 +114,8 @@ exec_kind(int dir, const char *path, int fd, struct stat *st, char *interp, int 
                  : -1;
     if (caps && n >= 0)
         *caps = has_file_caps((int)f);
+    if (secure)
+        *secure = n >= 0 && caps_secure((int)f);
     if (n >= 4 && h[0] == '#' && h[1] == '!') {
         h[n] = 0;
         char *p = (char *)h + 2, *e;
@@ -128,7 +156,7 @@ loads_library(int dir, const char *path, int fd, int depth)
 {
     struct stat st;
     char interp[256];
-    int dyn, caps = 0, k = exec_kind(dir, path, fd, &st, interp, &dyn, &caps);
+    int dyn, caps = 0, k = exec_kind(dir, path, fd, &st, interp, &dyn, &caps, NULL);
     if (k <= 0 || (st.st_mode & (S_ISUID | S_ISGID)) || caps)
         return 0;
     if (k == 2)
@@ -151,7 +179,8 @@ preloads_us(char *const envp[])
  * M3: a file it cannot read, or an interpreter that is not there, is no
  * proof): a 64-bit ELF without an interpreter (static), or one whose
  * set-user-ID or set-group-ID makes the exec secure (owner or group not
- * ours: root running a set-user-ID-root program is not), or a script
+ * ours: root running a set-user-ID-root program is not), or whose file
+ * capabilities do (il_fcaps.h; outside14 H1), or a script
  * whose interpreter is such a program.  depth bounds the #! chain.
  */
 static int
@@ -159,14 +188,14 @@ surely_unloaded(int dir, const char *path, int fd, int depth)
 {
     struct stat st;
     char interp[256];
-    int dyn, k = exec_kind(dir, path, fd, &st, interp, &dyn, NULL);
+    int dyn, secure = 0, k = exec_kind(dir, path, fd, &st, interp, &dyn, NULL, &secure);
     if (k == 2)
         return depth > 0 && interp[0] == '/' && surely_unloaded(AT_FDCWD, interp, -1, depth - 1);
     if (k != 1)
         return 0;
     uid_t eu = (uid_t)il_sc6(SYS_geteuid, 0, 0, 0, 0, 0, 0);
     gid_t eg = (gid_t)il_sc6(SYS_getegid, 0, 0, 0, 0, 0, 0);
-    return !dyn || ((st.st_mode & S_ISUID) && st.st_uid != eu) ||
+    return !dyn || secure || ((st.st_mode & S_ISUID) && st.st_uid != eu) ||
            ((st.st_mode & S_ISGID) && st.st_gid != eg);
 }
 
@@ -184,8 +213,8 @@ il_exec_unfollowed(int dir, const char *path, int fd, char *const envp[])
 {
     if (preloads_us(envp))
         return surely_unloaded(dir, path, fd, 2)
-                   ? "it does not load the library (a static program, or set-user-ID or "
-                     "set-group-ID of another user)"
+                   ? "it does not load the library (a static program, set-user-ID or "
+                     "set-group-ID of another user, or one that gains file capabilities)"
                    : NULL;
     /* a file that is neither ELF nor #! fails to exec (ENOEXEC), and one
      * that cannot be read tells nothing: said only for a program */

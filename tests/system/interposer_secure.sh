@@ -101,6 +101,43 @@ END
 	assert_eq "$(grep -vF -- "-> $T/" "$T/cap.out" | grep -c interloper)" 0 "descriptors of the library in it"
 fi
 
+try "a program that gains file capabilities: refused by the driver, said by the library at an exec, measured where it gains none"
+# outside14 H1: run by a user other than root it is AT_SECURE, and ld.so
+# ignores LD_PRELOAD: no record, no word; an exec of it ended the
+# measurement in silence
+if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null || ! command -v setpriv >/dev/null ||
+	! command -v setcap >/dev/null || [ ! -d /mnt ]; then
+	skip "needs root, unshare, setpriv, setcap and /mnt"
+else
+	unshare -m sh -s "$T" "$LIB" "$IL" <<'END' >"$T/fc.out" 2>"$T/fc.err"
+set -u
+T=$1 LIB=$2 IL=$3 M=/mnt
+mount -t tmpfs -o mode=755 tmpfs "$M" || exit 3
+cp "$LIB" "$M/libinterloper.so" && cp /bin/true "$M/t-ep" && cp /bin/true "$M/t-p" &&
+	setcap cap_net_raw+ep "$M/t-ep" && setcap cap_net_raw+p "$M/t-p" || exit 3
+mkdir "$M/w" && chmod 1777 "$M/w"
+cd "$M/w" || exit 3
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+for f in t-ep t-p; do
+	nobody env LD_PRELOAD="$M/libinterloper.so" INTERLOPER_OUTPUT="$M/w/$f.jsonl" sh -c "exec $M/$f" 2>>"$M/w/$f.err"
+	echo "$f $? $(wc -l <"$M/w/$f.jsonl") $(grep -c 'gains file capabilities' "$M/w/$f.jsonl") $(grep -c 'gains file capabilities' "$M/w/$f.err")"
+done
+# no_new_privs: it gains nothing, is not secure, and is measured
+nobody --no-new-privs env LD_PRELOAD="$M/libinterloper.so" INTERLOPER_OUTPUT="$M/w/nnp.jsonl" sh -c "exec $M/t-p" 2>"$M/w/nnp.err"
+echo "nnp $? $(wc -l <"$M/w/nnp.jsonl") $(grep -c 'not measured' "$M/w/nnp.jsonl") $(wc -c <"$M/w/nnp.err")"
+# root gains none either
+env LD_PRELOAD="$M/libinterloper.so" INTERLOPER_OUTPUT="$M/w/root.jsonl" sh -c "exec $M/t-ep" 2>"$M/w/root.err"
+echo "root $? $(wc -l <"$M/w/root.jsonl") $(grep -c 'not measured' "$M/w/root.jsonl") $(wc -c <"$M/w/root.err")"
+nobody "$IL" run -q -e task-clock -o "$M/w/d.jsonl" -- "$M/t-ep" 2>"$M/w/d.err"
+echo "driver $? $(cat "$M/w/d.err")"
+cd / && umount "$M"
+END
+	assert_eq "$(sed -n 1,4p "$T/fc.out" | tr '\n' ' ')" "t-ep 0 1 1 1 t-p 0 1 1 1 nnp 0 2 0 0 root 0 2 0 0 " \
+		"the exec's record says it is the last, and a line says it, for nobody only ($(head -n 2 "$T/fc.err"))"
+	assert_eq "$(sed -n 5p "$T/fc.out")" "driver 1 interloper: LD_PRELOAD cannot apply to /mnt/t-ep (it gains file capabilities, and ld.so then ignores LD_PRELOAD)" \
+		"interloper run refuses it before it runs, in one line"
+fi
+
 try "a glibc the library does not support: one line, then it stands aside; the program is unharmed"
 # the tests' variant of the library takes IL_TEST_GLIBC as the C library's
 # version (interposer/testdelay.c); this glibc is a supported one

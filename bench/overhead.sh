@@ -22,7 +22,8 @@
 #   lib    the configuration itself.
 # "added" is lib (or floor) minus plain.  Instructions: valgrind
 # --tool=callgrind, deterministic, of PROG's image alone.  System calls:
-# strace -f, those of PROG's image (after its execve).  Wall time:
+# strace -f, those of PROG's image (after its execve), and a table of
+# them by name, the library's run less the plain one.  Wall time:
 # bench/spawn.c forks and execs each configuration in turn, RUNS times,
 # interleaved; medians, with and without interloper hold.
 # The library's floor calibration takes one to three windows of three
@@ -207,11 +208,18 @@ instructions() {
 	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$OUT/vg.log" | tail -n 1
 }
 
-syscalls() { # CONF VARIANT: PROG's system calls, from its execve on
+syscalls() { # CONF VARIANT: PROG's system calls, from its execve on; their
+	# names, one a line, to $OUT/CONF.VARIANT.calls
 	launch "$1" "$2" env -i "$ST" -D -f -o "$OUT/trace" >/dev/null 2>&1
-	awk -v p="execve(\"$PROG\"" '
-		index($0, p) { n = 0; on = 1; next }
-		on && /^[0-9]+ +[a-z_0-9]+\(/ && !/resumed>/ { n++ }
+	awk -v p="execve(\"$PROG\"" -v names="$OUT/$1.$2.calls" '
+		BEGIN { printf "" >names }
+		index($0, p) { n = 0; on = 1; printf "" >names; next }
+		on && /^[0-9]+ +[a-z_0-9]+\(/ && !/resumed>/ {
+			n++
+			c = $2
+			sub(/\(.*/, "", c)
+			print c >names
+		}
 		END { print n }' "$OUT/trace"
 }
 
@@ -319,6 +327,34 @@ printf 'goals: instructions added <= 25000 (worst %s: %s), <= 2.5 x floor (worst
 	"$worst_i" "$(met "$worst_i" 25000)" "$worst_r" "$(met "$worst_r" 2.5)"
 printf '       system calls added <= 60 (worst %s: %s)\n' "$worst_s" "$(met "$worst_s" 60)"
 [ -z "$UNTRACED" ] || printf '       untraced <= 60 (worst %s: %s; perf stat -e raw_syscalls:sys_enter,\n       median of 5: strace disturbs every calibration window, so the library\n       takes three there)\n' "$worst_u" "$(met "$worst_u" 60)"
+
+# The library's system calls by name: each configuration's strace run
+# less its plain run's (so the loader's own work for the library counts,
+# and under strace every calibration window: three, not one)
+printf '\nsystem calls added by name (strace: the library'"'"'s run less the plain one)\n\n'
+confs=$(tr '\n' ' ' <"$OUT/confs")
+printf '| system call |'
+for c in $confs; do printf ' %s |' "$c"; done
+printf '\n|---|'
+for c in $confs; do printf -- '---|'; done
+echo
+for c in $confs; do
+	sort "$OUT/$c.plain.calls" | uniq -c | awk -v c="$c" '{ print c, $2, -$1 }'
+	sort "$OUT/$c.lib.calls" | uniq -c | awk -v c="$c" '{ print c, $2, $1 }'
+done | awk -v confs="$confs" '
+	{ n[$2 SUBSEP $1] += $3; if (!($2 in seen)) { seen[$2] = 1; order[++k] = $2 } }
+	END {
+		m = split(confs, cs, " ")
+		for (i = 1; i <= k; i++) {
+			line = "| " order[i] " |"; any = 0
+			for (j = 1; j <= m; j++) {
+				v = n[order[i] SUBSEP cs[j]] + 0
+				if (v) any = 1
+				line = line " " v " |"
+			}
+			if (any) print line
+		}
+	}'
 
 # ------------------------------------------------------------ wall time
 [ "$RUNS" -gt 0 ] || exit 0

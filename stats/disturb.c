@@ -23,24 +23,34 @@
 
 struct il_machine_notes {
     struct start {
-        char plan[32];
+        char plan[32], host[72];
         long long steal, all;
     } * start;
     size_t nstart;
-    char **note;
+    /* "plan P at the start" and ": load average ...", of a machine line
+     * whose host is host: the host is said between them where the lines
+     * name several (the shards of a merged file: outside13, two notes of
+     * one plan that named no host) */
+    struct note {
+        char *head, *tail, *host;
+    } * note;
     size_t nnote;
+    char *host; /* the first line's host */
+    int hosts;  /* lines of more than one host */
 };
 
 static void
-note(struct il_machine_notes *m, char *text)
+note(struct il_machine_notes *m, const char *host, char *head, char *tail)
 {
     for (size_t i = 0; i < m->nnote; i++)
-        if (!strcmp(m->note[i], text)) {
-            free(text);
+        if (!strcmp(m->note[i].head, head) && !strcmp(m->note[i].tail, tail) &&
+            !strcmp(m->note[i].host, host)) {
+            free(head);
+            free(tail);
             return;
         }
     m->note = il_xrealloc(m->note, (m->nnote + 1) * sizeof *m->note);
-    m->note[m->nnote++] = text;
+    m->note[m->nnote++] = (struct note){head, tail, il_xstrdup(host)};
 }
 
 /* "0-1,4" -> 3 */
@@ -126,24 +136,33 @@ il_disturb_line(struct il_data *d, const char *s, size_t n)
     const char *plan = json_string_value(json_object_get(j, IL_M_PLAN));
     const char *when = json_string_value(json_object_get(j, IL_M_WHEN));
     json_t *mc = json_object_get(j, IL_M_MACHINE);
+    const char *host = json_string_value(json_object_get(mc, IL_F_HOST));
+    host = host ? host : "?";
+    if (!m->host)
+        m->host = il_xstrdup(host);
+    else if (strcmp(m->host, host))
+        m->hosts = 1;
     int cpus = count_cpus(json_string_value(json_object_get(mc, IL_MF_CPUS_ONLINE)));
     json_t *la = json_object_get(mc, IL_MF_LOADAVG);
     double load = json_number_value(json_array_get(la, 0));
     plan = plan ? plan : "?";
     when = when ? when : "?";
     if (cpus > 0 && json_is_number(json_array_get(la, 0)) && load > cpus)
-        note(m, il_xasprintf("plan %s at the %s: load average %.2f on %d CPU%s", plan, when, load,
-                             cpus, cpus == 1 ? "" : "s"));
+        note(m, host, il_xasprintf("plan %s at the %s", plan, when),
+             il_xasprintf(": load average %.2f on %d CPU%s", load, cpus, cpus == 1 ? "" : "s"));
     json_t *st = json_object_get(mc, IL_MF_STEAL_TICKS),
            *all = json_object_get(mc, IL_MF_ALL_TICKS);
     if (json_is_integer(st) && json_is_integer(all)) {
         size_t i = 0;
-        while (i < m->nstart && strcmp(m->start[i].plan, plan))
+        /* a start pairs with its host's end: two shards' are not one sweep */
+        while (i < m->nstart && (strcmp(m->start[i].plan, plan) ||
+                                 strncmp(m->start[i].host, host, sizeof m->start->host - 1)))
             i++;
         if (!strcmp(when, "start")) {
             if (i == m->nstart) {
                 m->start = il_xrealloc(m->start, (m->nstart + 1) * sizeof *m->start);
-                snprintf(m->start[m->nstart++].plan, sizeof m->start->plan, "%s", plan);
+                snprintf(m->start[m->nstart].plan, sizeof m->start->plan, "%s", plan);
+                snprintf(m->start[m->nstart++].host, sizeof m->start->host, "%s", host);
             }
             m->start[i].steal = json_integer_value(st);
             m->start[i].all = json_integer_value(all);
@@ -153,9 +172,10 @@ il_disturb_line(struct il_data *d, const char *s, size_t n)
             double pct = 100.0 * (double)(json_integer_value(st) - m->start[i].steal) /
                          (double)(json_integer_value(all) - m->start[i].all);
             if (pct >= IL_STEAL_PCT)
-                note(m, il_xasprintf("plan %s: the hypervisor took %.1f%% of the CPUs' time "
-                                     "(steal) during the sweep",
-                                     plan, pct));
+                note(m, host, il_xasprintf("plan %s", plan),
+                     il_xasprintf(": the hypervisor took %.1f%% of the CPUs' time (steal) during "
+                                  "the sweep",
+                                  pct));
             m->start[i].all = 0; /* paired: a later end needs its own start */
         }
     }
@@ -166,8 +186,13 @@ void
 il_disturb_warn(const struct il_data *d)
 {
     const struct il_machine_notes *m = d->machine;
-    for (size_t i = 0; m && i < m->nnote; i++)
-        il_warn_item(IL_W_DISTURBED, m->note[i]);
+    for (size_t i = 0; m && i < m->nnote; i++) {
+        const struct note *n = &m->note[i];
+        char *t = il_xasprintf("%s%s%s%s", n->head, m->hosts ? " on " : "", m->hosts ? n->host : "",
+                               n->tail);
+        il_warn_item(IL_W_DISTURBED, t);
+        free(t);
+    }
 }
 
 void
@@ -176,9 +201,13 @@ il_disturb_free(struct il_data *d)
     struct il_machine_notes *m = d->machine;
     if (!m)
         return;
-    for (size_t i = 0; i < m->nnote; i++)
-        free(m->note[i]);
+    for (size_t i = 0; i < m->nnote; i++) {
+        free(m->note[i].head);
+        free(m->note[i].tail);
+        free(m->note[i].host);
+    }
     free(m->note);
+    free(m->host);
     free(m->start);
     free(m);
     d->machine = NULL;

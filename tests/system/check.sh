@@ -93,4 +93,26 @@ assert_match "$(cat err)" "warning: the machine was disturbed while the records 
 sh "$IL" report quiet.jsonl >/dev/null 2>err
 assert_eq "$(grep -c disturbed err)" 0 "load below the CPUs, 0.5% steal: no warning"
 
+try "a merged file's [disturbed] warning names the host of each shard's lines"
+# outside13: two shards of one plan on two hosts said "plan P at the
+# start: load ...; plan P at the start: load ..." without saying where,
+# and a shard's start was paired with the other's end for the steal
+mh() { # host plan when load steal all
+	printf '{"schema":"interloper-sweep/1","kind":"machine","plan":"%s","when":"%s","machine":{"host":"%s","cpus_online":"0-1","loadavg":[%s,1,1],"steal_ticks":%s,"all_ticks":%s}}\n' \
+		"$2" "$3" "$1" "$4" "$5" "$6"
+}
+{
+	mh node2 p3 start 4.44 5000 20000
+	mh vm p3 start 4.61 100 10000
+	r A 100
+	r A 101
+	mh node2 p3 end 0.5 5005 21000
+	r A 102
+	mh vm p3 end 0.5 105 11000
+} >merged.jsonl
+sh "$IL" report merged.jsonl >/dev/null 2>err
+assert_match "$(cat err)" "records were measured: plan p3 at the start on node2: load average 4.44 on 2 CPUs; plan p3 at the start on vm: load average 4.61 on 2 CPUs; runs were slowed" \
+	"each shard's load, with its host"
+assert_eq "$(grep -c 'hypervisor' err)" 0 "each end paired with its own host's start: 0.5% steal each, no warning"
+
 done_testing

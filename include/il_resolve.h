@@ -43,6 +43,9 @@ struct il_event {
 /* names.c: generic event names */
 IL_HIDDEN int il_event_generic(const char *name, struct perf_event_attr *attr);
 IL_HIDDEN int il_event_is_papi_name(const char *name);
+/* a generic name in lower case, however spelled (names.c) */
+IL_HIDDEN int il_event_fold(char *name, size_t n);
+IL_HIDDEN void il_events_fold(char *list, char sep);
 IL_HIDDEN const char *il_generic_name(int i);
 
 /* backend_perf.c: one counter opened as the library opens it */

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "il_resolve.h"
 #include "interloper.h"
 
 /* texts in arrays, not pointers: a pointer in a table costs every process
@@ -276,6 +277,7 @@ parse_events(struct il_config *cfg, const char *var, const char *v)
             add_error(cfg, var, v, "event name too long; expected names under 128 bytes%s", NULL);
             continue;
         }
+        il_event_fold(name, n); /* TASK-CLOCK is task-clock, recorded so */
         int dup = 0;
         for (int i = 0; i < cfg->nevents; i++)
             if (!strcmp(cfg->events[i], name))

@@ -93,6 +93,76 @@ il_event_generic(const char *name, struct perf_event_attr *attr)
     return IL_ENOEVENT;
 }
 
+/* c, lower case where it is an ASCII capital */
+static char
+lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/*
+ * A generic name as the library records it: in lower case, however the
+ * user spelled it (outside13 F6: "-e TASK-CLOCK" counted task-clock and
+ * recorded it as "TASK-CLOCK", so one event made two metrics, and runs of
+ * two spellings two groups).  name, n bytes, is made lower case in place
+ * where it is a generic name (perf stat's, and its aliases) and modifier
+ * in any case; any other name is left as given (libpfm4's and PAPI's
+ * names are their own).  Returns 1 when it changed name.
+ */
+int
+il_event_fold(char *name, size_t n)
+{
+    size_t k = 0;
+    while (k < n && (name[k] < 'A' || name[k] > 'Z')) /* the common case: nothing to fold */
+        k++;
+    if (k == n)
+        return 0;
+    k = 0;
+    while (k < n && name[k] != ':')
+        k++;
+    for (size_t i = k; i < n; i++) /* nothing, or ":" and u, k, uk or ku */
+        if (i > k && lower(name[i]) != 'u' && lower(name[i]) != 'k')
+            return 0;
+    if (n - k > 3)
+        return 0;
+    for (const struct il_generic *g = il_generic; g->name[0]; g++) {
+        size_t i = 0;
+        if (!k || g->name[0] != lower(name[0])) /* the first letter first */
+            continue;
+        while (i < k && g->name[i] && lower(name[i]) == g->name[i])
+            i++;
+        if (i < k || g->name[k])
+            continue;
+        int changed = 0;
+        for (i = 0; i < n; i++)
+            if (lower(name[i]) != name[i]) {
+                name[i] = lower(name[i]);
+                changed = 1;
+            }
+        return changed;
+    }
+    return 0;
+}
+
+/* A list of names separated by sep (blanks around each allowed), each
+ * folded (il_event_fold) in place. */
+void
+il_events_fold(char *list, char sep)
+{
+    for (char *p = list; *p;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t l = 0;
+        while (p[l] && p[l] != sep)
+            l++;
+        size_t k = l;
+        while (k && (p[k - 1] == ' ' || p[k - 1] == '\t'))
+            k--;
+        il_event_fold(p, k);
+        p += l + (p[l] == sep);
+    }
+}
+
 /* PAPI presets are PAPI_*; PAPI natives of other components use ":::". */
 int
 il_event_is_papi_name(const char *name)

@@ -15,6 +15,7 @@
 
 #include "il_opt.h"
 #include "il_resolve.h"
+#include "il_xalloc.h"
 
 enum { O_JSON = 1, O_LIST };
 
@@ -34,7 +35,8 @@ static const struct il_cmd cmd = {
     .more = "Generic names: cycles, instructions, branches, branch-misses,\n"
             "cache-references, cache-misses, task-clock, cpu-clock, page-faults,\n"
             "minor-faults, major-faults, context-switches, cpu-migrations (and more\n"
-            "with --list); :u or :k after a generic name counts user or kernel only.\n"
+            "with --list); :u or :k after a generic name counts user or kernel only;\n"
+            "in any case, it is the lower-case name (TASK-CLOCK is task-clock).\n"
             "Other names go to libpfm4 (e.g. perf::PAGE-FAULTS, INST_RETIRED:ANY_P),\n"
             "PAPI_* names to libpapi.",
     .man = "interloper-events(1)",
@@ -288,8 +290,11 @@ main(int argc, char **argv)
     int n = 0;
     struct il_config cfg;
     if (op.i < argc) {
-        for (int i = op.i; i < argc && n < IL_MAX_EVENTS; i++)
-            names[n++] = argv[i];
+        for (int i = op.i; i < argc && n < IL_MAX_EVENTS; i++) {
+            char *e = il_xstrdup(argv[i]); /* as the library reads it */
+            il_event_fold(e, strlen(e));
+            names[n++] = e;
+        }
     } else {
         char *const noenv[] = {NULL};
         il_config_parse(&cfg, (const char *(*)(const char *))getenv, noenv);

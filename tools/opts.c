@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "il_resolve.h"
 #include "il_tools.h"
 
 void
@@ -294,10 +295,13 @@ il_common_option(struct il_optp *p, struct il_common *c)
         c->keep = il_xrealloc(c->keep, (c->nkeep + 1) * sizeof *c->keep);
         c->keep[c->nkeep++] = v;
         break;
-    case IL_O_EVENTS:
+    case IL_O_EVENTS: {
         il_check_var(p, IL_V_EVENTS, v, &cfg);
-        c->events = v;
+        char *e = il_xstrdup(v); /* as the library records them (il_event_fold) */
+        il_events_fold(e, ',');
+        c->events = e;
         break;
+    }
     case IL_O_BACKEND:
         il_check_var(p, IL_V_BACKEND, v, &cfg);
         c->backend = v;

@@ -693,10 +693,13 @@ sweep_option(struct il_sweep *s, struct il_optp *p)
             il_opt_bad(p, v, "expected a percentage above 0 and below 100, such as 1 or 0.5");
         break;
     }
-    case O_METRIC:
-        s->metric = v;
+    case O_METRIC: {
+        char *m = il_xstrdup(v); /* its events as the library records them */
+        il_events_fold(m, '/');
+        s->metric = m;
         s->metric_given = 1;
         break;
+    }
     case O_MAX_RUNS:
         s->max_runs = il_arg_count(p, v, 1, ~0ULL);
         break;

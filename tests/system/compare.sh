@@ -319,6 +319,15 @@ assert_eq "$?" 0 "-m among the events: taken"
 # (review11d)
 il compare -q -n --events 'task-clock, page-faults' -m page-faults bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?" 0 "-m among events given with blanks: taken"
+# outside13 F6: an event in capitals is the library's lower-case name in
+# the records, in --events and in -m alike
+il compare -q -n --events TASK-CLOCK -m task-clock bin/A/probe bin/BB/probe >out 2>err
+assert_eq "$?:$(grep -c 'not among' err)" "0:0" "--events TASK-CLOCK, -m task-clock: taken"
+il sweep -q --seed 1 --reps 1 --events Task-Clock -m TASK-CLOCK --system a=bin/A/probe -o case.jsonl -- hello >out 2>err
+assert_eq "$?:$(cat err)" "0:" "sweep --events Task-Clock -m TASK-CLOCK: taken"
+assert_eq "$(rj case.jsonl '[list(x["events"]) for x in r if "events" in x]')" '[["task-clock"]]' "and recorded as task-clock"
+assert_match "$(il sweep -q -n --seed 1 --reps 1 --events Task-Clock --system a=bin/A/probe -o case2.jsonl -- hello)" \
+	" --events task-clock " "the runs' settings name it so"
 # review11d: with --slurm the runs are on the nodes, whose defaults this
 # machine cannot tell (it was refused or taken by this machine's PMU):
 # not probed, not checked, and said (not under -q)

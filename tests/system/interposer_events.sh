@@ -16,6 +16,23 @@ a=$(val a.jsonl page-faults) b=$(val b.jsonl page-faults)
 # 63 MiB more of 4 KiB pages is 16128 more faults; allow a little noise
 assert_true "64 MiB ($b) minus 1 MiB ($a) is about 16128 faults" [ $((b - a)) -ge 15800 ] && [ $((b - a)) -le 16600 ]
 
+try "an event is recorded under one name, however spelled"
+# outside13 F6: -e TASK-CLOCK counted task-clock, recorded "TASK-CLOCK",
+# and one event of runs of two spellings made two metrics
+rm -f case.jsonl
+for e in task-clock TASK-CLOCK Task-Clock; do
+	INTERLOPER_OUTPUT=case.jsonl INTERLOPER_EVENTS="$e,Page-Faults" LD_PRELOAD=$LIB "$P" hello >/dev/null
+done
+assert_eq "$(jget case.jsonl 'sorted(set(k for x in r for k in x["events"]))')" '["page-faults", "task-clock"]' \
+	"two names in three records"
+assert_eq "$(jget case.jsonl 'all(x["events"][k].get("value", 0) > 0 for x in r for k in ["task-clock"])')" true \
+	"counted"
+INTERLOPER_OUTPUT=dup.jsonl INTERLOPER_EVENTS=task-clock,TASK-CLOCK LD_PRELOAD=$LIB "$P" hello 2>dup.err >/dev/null
+assert_match "$(cat dup.err)" "event task-clock named twice; counting it once" "two spellings of one event: named twice"
+assert_eq "$(jget dup.jsonl 'list(r[0]["events"])')" '["task-clock"]' "and counted once"
+assert_match "$(sh "$IL" events TASK-CLOCK 2>&1 | tail -n 1)" "^  task-clock +perf \(generic\)" \
+	"interloper events resolves it as the library does"
+
 try "task-clock is close to the CPU time of a busy loop"
 rm -f r.jsonl
 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD=$LIB "$P" busy 300 >cpu.txt

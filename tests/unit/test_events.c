@@ -61,6 +61,46 @@ test_modifiers(void **state)
     assert_int_equal(il_event_generic("bogus", &a), IL_ENOEVENT);
 }
 
+/* outside13 F6: one event, one name, however the user spelled it */
+static void
+test_fold(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *given, *recorded;
+    } cases[] = {
+        {"TASK-CLOCK", "task-clock"},
+        {"Task-Clock", "task-clock"},
+        {"task-clock", "task-clock"},
+        {"Cycles:U", "cycles:u"},
+        {"INSTRUCTIONS:KU", "instructions:ku"},
+        {"CS", "cs"},
+        {"Page-Faults", "page-faults"},
+        {"INST_RETIRED:ANY_P", "INST_RETIRED:ANY_P"},
+        {"PAPI_TOT_CYC", "PAPI_TOT_CYC"},
+        {"perf::PAGE-FAULTS", "perf::PAGE-FAULTS"},
+        {"TASK-CLOCKS", "TASK-CLOCKS"},
+        {"TASK-CLOC", "TASK-CLOC"},
+        {"CYCLES:X", "CYCLES:X"},
+        {"CYCLES:UKU", "CYCLES:UKU"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char b[64];
+        strcpy(b, cases[i].given);
+        int changed = strcmp(cases[i].given, cases[i].recorded) != 0;
+        assert_int_equal(il_event_fold(b, strlen(b)), changed);
+        assert_string_equal(b, cases[i].recorded);
+    }
+    /* a list: blanks kept, each name folded, the separator's */
+    char l[] = " TASK-CLOCK ,Cycles:U,INST_RETIRED:ANY_P";
+    il_events_fold(l, ',');
+    assert_string_equal(l, " task-clock ,cycles:u,INST_RETIRED:ANY_P");
+    char m[] = "Task-Clock/INSTRUCTIONS";
+    il_events_fold(m, '/');
+    assert_string_equal(m, "task-clock/instructions");
+}
+
 static void
 test_papi_names(void **state)
 {
@@ -162,7 +202,7 @@ main(void)
         cmocka_unit_test(test_generic_names),  cmocka_unit_test(test_modifiers),
         cmocka_unit_test(test_papi_names),     cmocka_unit_test(test_attr_inherit),
         cmocka_unit_test(test_pfm_resolution), cmocka_unit_test(test_perf_open_software),
-        cmocka_unit_test(test_errno_text),
+        cmocka_unit_test(test_errno_text),     cmocka_unit_test(test_fold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

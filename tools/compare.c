@@ -212,8 +212,9 @@ paths_exist(const struct il_compare *c)
         if (!S_ISREG(st.st_mode))
             errx(1, "%s: not a program file (%s)", w,
                  S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-        if (access(w, X_OK) < 0)
-            errx(1, "%s: not executable", w);
+        const char *nx = il_not_executable(w);
+        if (nx)
+            errx(1, "%s: not executable: %s", w, nx);
     }
 }
 

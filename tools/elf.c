@@ -298,3 +298,22 @@ il_preloadable(const char *path, int *warn, char *first, size_t firstsz)
     first[0] = 0;
     return preloadable(path, warn, first, firstsz, 0);
 }
+
+const char *
+il_not_executable(const char *path)
+{
+    static char why[96];
+    struct statvfs fs;
+    struct stat st;
+    if (access(path, X_OK) == 0)
+        return NULL;
+    int e = errno;
+    if (statvfs(path, &fs) == 0 && (fs.f_flag & ST_NOEXEC))
+        return "its file system is mounted noexec (copy it elsewhere, or remount that with exec)";
+    if (e == EACCES && stat(path, &st) == 0) {
+        snprintf(why, sizeof why, "no permission to execute it (mode %04o, owner uid %lu)",
+                 (unsigned)(st.st_mode & 07777), (unsigned long)st.st_uid);
+        return why;
+    }
+    return strerror(e);
+}

@@ -214,6 +214,10 @@ void il_plan_setup_label(const struct il_plan *p, const struct il_run *r, char *
  * name of a library the program needs that must come before any preloaded
  * one (the shared AddressSanitizer runtime), or "". */
 const char *il_preloadable(const char *path, int *warn, char *first, size_t firstsz);
+/* May this process execute the file at path?  NULL, or why not in words
+ * (a noexec mount, the mode: outside13 F5 said "not executable" of a file
+ * of mode 0755 on a noexec mount). */
+const char *il_not_executable(const char *path);
 /* Is this library (a name or a path) one that must come first? */
 int il_first_runtime(const char *name);
 

@@ -185,8 +185,9 @@ program(const char *prog, char *first, size_t firstsz)
     if (!S_ISREG(st.st_mode))
         errx(126, "%s: not a program file (%s)", prog,
              S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-    if (access(path, X_OK) < 0)
-        errx(126, "%s: not executable", prog);
+    const char *nx = il_not_executable(path);
+    if (nx)
+        errx(126, "%s: not executable: %s", prog, nx);
     int warn;
     const char *why = il_preloadable(path, &warn, first, firstsz);
     if (why) {

@@ -223,8 +223,10 @@ programs(struct il_sweep *s, struct il_system *y)
     for (size_t i = 0; i < n; i++) {
         char *p = has ? subst(y->tmpl, s->d.lay[i]) : il_find_program(y->tmpl);
         struct stat st, mst;
-        if (!p || stat(p, &st) < 0 || !S_ISREG(st.st_mode) || access(p, X_OK) < 0)
-            errx(1, "%s: %s is not an executable file", given(s, y), p ? p : y->tmpl);
+        const char *nx = NULL;
+        if (!p || stat(p, &st) < 0 || !S_ISREG(st.st_mode) || (nx = il_not_executable(p)))
+            errx(1, "%s: %s is not an executable file%s%s", given(s, y), p ? p : y->tmpl,
+                 nx ? ": " : "", nx ? nx : "");
         int warn;
         char first[sizeof s->first];
         const char *why = il_preloadable(p, &warn, first, sizeof first);

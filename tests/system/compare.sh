@@ -355,7 +355,8 @@ mkdir -p adir
 printf 'text\n' >notexec
 rm -f p.jsonl
 for c in "./no/such/prog:no such file; a COMMAND with a / is a program's path" \
-	"./adir:not a program file (a directory)" "./notexec:not executable"; do
+	"./adir:not a program file (a directory)" \
+	"./notexec:not executable$(stat -c ': no permission to execute it (mode %04a, owner uid %u)' notexec)"; do
 	il compare -q --max-runs 200 -o p.jsonl "${c%%:*}" bin/A/probe >out 2>err
 	assert_eq "$?:$(cat err)" "1:interloper compare: ${c%%:*}: ${c#*:}" "${c%%:*}"
 	assert_true "${c%%:*}: nothing run" [ ! -e p.jsonl ]

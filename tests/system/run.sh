@@ -253,12 +253,34 @@ try "a program that cannot be executed: a shell's status, 127 not found, 126 not
 # newuser11 F9: both were status 1, "not a program file"
 printf 'text\n' >notexec
 mkdir -p adir
+# (outside13 F5: and why not executable)
 for c in "/nonexistent/prog:127:no such file" "il-no-such-program-here:127:not found in PATH" \
-	"./notexec:126:not executable" "./adir:126:not a program file (a directory)"; do
+	"./notexec:126:not executable$(stat -c ': no permission to execute it (mode %04a, owner uid %u)' notexec)" \
+	"./adir:126:not a program file (a directory)"; do
 	run -- "${c%%:*}" >out 2>err
 	assert_eq "$?:$(wc -l <err | tr -d ' '):$(wc -c <out | tr -d ' ')" "$(echo "$c" | cut -d: -f2):1:0" "${c%%:*}: status, one line"
-	assert_eq "$(cat err)" "interloper run: ${c%%:*}: ${c##*:}" "${c%%:*}: the line"
+	assert_eq "$(cat err)" "interloper run: ${c%%:*}: $(echo "$c" | cut -d: -f3-)" "${c%%:*}: the line"
 done
+
+try "a program on a file system mounted noexec: run, compare and sweep say so (outside13 F5)"
+# the file is mode 0755: "not executable" alone sent the user to its mode
+mkdir -p nxm
+if ! unshare -m sh -c 'mount -t tmpfs -o noexec tmpfs nxm' 2>/dev/null; then
+	skip "cannot mount a file system noexec here (unshare -m, as root)"
+else
+	# shellcheck disable=SC2016 # the inner shell expands them
+	unshare -m sh -c 'mount -t tmpfs -o noexec tmpfs nxm && cp /bin/true nxm/t && chmod 755 nxm/t &&
+		sh "$1" run -q -- ./nxm/t; echo "status $?"
+		sh "$1" compare -q -n ./nxm/t /bin/true >/dev/null; echo "status $?"
+		sh "$1" sweep -q -n --system a=./nxm/t -o nxm.jsonl >/dev/null; echo "status $?"' sh "$IL" >nxm.out 2>&1
+	why="its file system is mounted noexec (copy it elsewhere, or remount that with exec)"
+	assert_eq "$(cat nxm.out)" "interloper run: ./nxm/t: not executable: $why
+status 126
+interloper compare: ./nxm/t: not executable: $why
+status 1
+interloper sweep: --system a=./nxm/t: ./nxm/t is not an executable file: $why
+status 1" "each in one line, with the reason"
+fi
 
 try "an AddressSanitizer program: its runtime first in LD_PRELOAD, then the library (issue 17)"
 # The shared ASan runtime ends the program with status 1 before main when

@@ -71,7 +71,8 @@ filtered(void)
     long fd = il_sys_open("/proc/self/status", O_RDONLY | O_CLOEXEC | O_NOCTTY, 0), n = 0, r;
     if (fd < 0)
         return 1;
-    while ((size_t)n < SPEC_MAX - 1 && (r = il_sys_read((int)fd, spec + n, SPEC_MAX - 1 - (size_t)n)) > 0)
+    while ((size_t)n < SPEC_MAX - 1 &&
+           (r = il_sys_read((int)fd, spec + n, SPEC_MAX - 1 - (size_t)n)) > 0)
         n += r;
     il_sys_close((int)fd);
     for (long i = 0; i + (long)sizeof key < n; i++)

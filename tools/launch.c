@@ -560,7 +560,8 @@ il_spec_write(struct il_spec *s, long pid, const char *output, int summary, cons
     struct il_buf b = {0};
     il_buf_printf(&b, IL_RUN_SCHEMA "\n" IL_RUN_PID " %ld\n", pid);
     if (pid > 0 && pid == (long)getpid()) /* the owner, as ended judges it */
-        il_buf_printf(&b, IL_RUN_STARTED " %lld %lu %s\n", start_ticks(pid), time_ns(), boot_word());
+        il_buf_printf(&b, IL_RUN_STARTED " %lld %lu %s\n", start_ticks(pid), time_ns(),
+                      boot_word());
     il_buf_printf(&b,
                   IL_RUN_OUTPUT " %s\n" IL_RUN_SUMMARY " %d\n" IL_RUN_LABELS " %s\n" IL_RUN_MACHINE
                                 " %s\n",

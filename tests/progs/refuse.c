@@ -60,7 +60,8 @@ main(int argc, char **argv)
     else if (!strcmp(argv[1], "pidfd-kill"))
         p = (struct sock_fprog){sizeof pidfd_f / sizeof pidfd_f[0], pidfd_f};
     else {
-        fprintf(stderr, "refuse: %s: expected mmap-noreserve, personality or pidfd-kill\n", argv[1]);
+        fprintf(stderr, "refuse: %s: expected mmap-noreserve, personality or pidfd-kill\n",
+                argv[1]);
         return 2;
     }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &p))

@@ -751,6 +751,7 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     if (r->d.execs)
         count_execs(r);
     count_args(r); /* before drop_runs frees the label columns */
+    il_passes_find(r); /* before drop_runs frees the groups' records */
     r->lean = o->tool == IL_TOOL_REPORT && o->design != IL_D_FLAT && !o->nlevels && !o->attribute &&
               o->fmt != IL_FMT_GOBENCH;
     if (r->lean)

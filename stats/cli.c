@@ -186,7 +186,8 @@ static const struct il_cmd cmds[] = {
                 "95% interval of the estimate; ratios value/baseline with Fieller intervals that\n"
                 "respect the design (runs paired by setup); the per-setup view of Mytkowicz et\n"
                 "al. with a test of whether setups differ beyond run-to-run noise; the geometric\n"
-                "mean over benchmarks; the variance per level of Kalibera & Jones; warnings.",
+                "mean over benchmarks (per pass too, where a harness ran the systems in passes);\n"
+                "the variance per level of Kalibera & Jones; warnings.",
             .more = "FILE... are records, one a line: plain, gzip or zstd; - is stdin.",
             .man = "interloper-report(1)",
             .opts = opts,

@@ -1126,6 +1126,66 @@ holm(struct il_cmp **cs, size_t m)
     }
 }
 
+/* Suite s's per-pass ratios, "1.176, 1.007, 0.999" (the first 6). */
+static void
+pass_list(char *buf, size_t n, const struct il_suite *s)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t j = 0; j < s->npass_ratio && j < 6 && at < n; j++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%.4g", j ? ", " : "", s->pass_ratio[j]);
+    if (s->npass_ratio > 6 && at < n)
+        snprintf(buf + at, n - at, ", ... (%zu passes)", s->npass_ratio);
+}
+
+/* The harness's passes in suite s's verdict (out, appended) and their
+ * warnings: with passes, a pass's benchmarks share its machine state,
+ * so the interval over the passes is the one that sees a pass-wide
+ * shift (suitepass.c). */
+static void
+suite_passes_words(const struct il_report *r, const struct il_suite *s, const char *what,
+                   char *out, size_t n)
+{
+    const struct il_opts *o = r->o;
+    int timey = il_sel_is_time(&o->sel);
+    char list[256], est[64], ci[256], one[256];
+    const char *va = il_str(&r->d.st, s->value);
+    size_t at = strlen(out);
+    pass_list(list, sizeof list, s);
+    at += (size_t)snprintf(out + at, at < n ? n - at : 0,
+                           "; but the benchmarks ran in passes, system after system (%zu of %s, "
+                           "%zu of %s; %zu benchmarks in every one), and a pass's benchmarks "
+                           "share its machine state",
+                           s->pass_a, va, s->pass_b, o->cmp_base, s->pass_m);
+    if (s->has_pass_ci) {
+        il_change(est, sizeof est, s->pass_gm, timey, o->speedup);
+        ci_words(ci, sizeof ci, s->pass_gm, s->pass_lo, s->pass_hi, timey, o->speedup);
+        snprintf(out + at, at < n ? n - at : 0,
+                 ": with the pass as the unit (Welch's t over the passes, %.3g df), %s, %s; "
+                 "the suite's ratio per pass: %s",
+                 s->pass_df, est, ci, list);
+    } else if (s->npass_ratio)
+        snprintf(out + at, at < n ? n - at : 0,
+                 ", and with one pass a side no interval sees drift between them; the suite's "
+                 "ratio per pass: %s",
+                 list);
+    else
+        snprintf(out + at, at < n ? n - at : 0,
+                 ", and no benchmark ran in every pass, so there is no ratio per pass");
+    if (s->pass_a < 2 && s->pass_b < 2)
+        snprintf(one, sizeof one, "each ran in one pass");
+    else if (s->pass_a < 2 || s->pass_b < 2)
+        snprintf(one, sizeof one, "%s ran in one pass (%s in %zu)",
+                 s->pass_a < 2 ? va : o->cmp_base, s->pass_a < 2 ? o->cmp_base : va,
+                 s->pass_a < 2 ? s->pass_b : s->pass_a);
+    else
+        one[0] = '\0';
+    if (one[0])
+        il_warn(IL_W_ONE_PASS, what, one);
+    else if (s->has_pass_f && s->pass_p < 1 - IL_CONF)
+        il_warn(IL_W_PASS_SHIFT, what, list, s->pass_f, s->pass_df1, s->pass_df2, s->pass_p);
+}
+
 static void
 suite(struct il_report *r)
 {
@@ -1177,9 +1237,10 @@ suite(struct il_report *r)
             s->hi = exp(m + hw);
             s->has_ci = 1;
         }
+        il_suite_passes(r, (const struct il_cmp *const *)cs, s->n, s);
         if (s->n > 1)
             holm(cs, s->n);
-        char what[256], est[64], ci[256], ci2[256], out[1024];
+        char what[256], est[64], ci[256], ci2[256], out[2048];
         snprintf(what, sizeof what, "%s vs %s", il_str(&d->st, v), o->cmp_base);
         if (!s->has_bci)
             il_warn(IL_W_SUITE_ONE, what);
@@ -1198,6 +1259,8 @@ suite(struct il_report *r)
             snprintf(out, sizeof out, "%s, geometric mean over %zu benchmarks: %s, %s", what, s->n,
                      est, ci);
         }
+        if (s->has_passes)
+            suite_passes_words(r, s, what, out, sizeof out);
         s->verdict = il_xstrdup(out);
     }
     free(rat);

@@ -112,6 +112,8 @@ enum il_wkind {
     IL_W_OTHERS,          /* items: group, records, of n */
     IL_W_ARGS,            /* items: group, distinct argument lists */
     IL_W_EXEC,            /* items: group, records ending in an exec, of n */
+    IL_W_PASS_SHIFT,      /* suite, per-pass ratios, F, df1, df2, p */
+    IL_W_ONE_PASS,        /* suite, which side ran in one pass */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -1110,7 +1112,30 @@ struct il_suite {
     int has_ci;
     double blo, bhi; /* interval over benchmarks (k - 1 df in log space) */
     int has_bci;
+    /* The harness's passes (suitepass.c), when the records have them:
+     * passes of the value and of the baseline, the benchmarks measured in
+     * every one, the suite ratio per pass (paired in order), the ratio
+     * and Welch interval over the passes (df), and the F test of the
+     * per-pass ratios against the benchmarks' noise. */
+    int has_passes, has_pass_ci, has_pass_f;
+    size_t pass_a, pass_b, pass_m, npass_ratio;
+    double *pass_ratio;
+    double pass_gm, pass_lo, pass_hi, pass_df;
+    double pass_f, pass_df1, pass_df2, pass_p;
     char *verdict;
+};
+
+/* The passes of a harness (suitepass.c): per value of the compared label
+ * (val), its k passes as record ranges [from, to) in input order; each
+ * group's value index (vof) and its estimate in each pass (est, NAN
+ * where it has no run). */
+struct il_passes {
+    size_t nval;
+    uint32_t *val;
+    size_t *k;
+    size_t **from, **to;
+    size_t *vof;
+    double **est;
 };
 
 /* A group's setup effect (setupfx.c): how much its setups' estimates
@@ -1166,6 +1191,7 @@ struct il_report {
     size_t ncmp;
     struct il_suite *suite;
     size_t nsuite;
+    struct il_passes *passes; /* the harness's passes (NULL: none) */
     int has_levels;
     struct il_levels lv;   /* one group */
     struct il_levels *glv; /* per group with --levels and --compare */
@@ -1203,6 +1229,16 @@ void il_gsetups_free(struct il_gsetups *s);
 void il_prepare(const struct il_opts *o, struct il_data *d);
 /* Errors for label keys that no record carries, and design warnings. */
 void il_check_labels(const struct il_opts *o, const struct il_data *d);
+
+/* ------------------------------------------------------------ suitepass.c */
+/* Whether the records come in passes (a harness run system after system),
+ * and each group's estimate per pass: before the runs are dropped. */
+void il_passes_find(struct il_report *r);
+void il_passes_free(struct il_passes *p);
+/* Suite s's ratio per pass, its interval over the passes and the test of
+ * a pass-wide shift, from comparisons cs[0..ncs) of its value. */
+void il_suite_passes(const struct il_report *r, const struct il_cmp *const *cs, size_t ncs,
+                     struct il_suite *s);
 
 /* ------------------------------------------------------------ comparisons.c */
 void il_compare(struct il_report *r);

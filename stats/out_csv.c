@@ -275,6 +275,17 @@ il_out_csv(FILE *fp, const struct il_report *r)
         interval(fp, s->gm, s->has_bci ? "bounded" : "none", s->blo, s->bhi, s->has_bci,
                  (double)s->n - 1, "benchmarks like these: t in log space", NAN, NAN);
         fputs(",,,,,,,,,,\n", fp);
+        if (s->has_passes && s->npass_ratio) {
+            /* the harness's passes (suitepass.c): n the benchmarks in every pass */
+            char m[160];
+            snprintf(m, sizeof m, "passes: Welch t over %zu and %zu passes; p: F test of a shift",
+                     s->pass_a, s->pass_b);
+            head(fp, r, "suite_passes", a, b, s->pass_m, 0, 0);
+            interval(fp, s->pass_gm, s->has_pass_ci ? "bounded" : "none", s->pass_lo,
+                     s->pass_hi, s->has_pass_ci, s->pass_df, m, s->has_pass_f ? s->pass_p : NAN,
+                     NAN);
+            fputs(",,,,,,,,,,\n", fp);
+        }
     }
     for (size_t g = 0; r->gsu && g < r->gs.ng; g++)
         group_setup_rows(fp, r, g);

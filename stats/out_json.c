@@ -14,7 +14,7 @@
  *       ci is [lo, hi] only when ci_kind is "bounded", else null;
  *       ci_outside is [lo, hi] for "exclusive": the set is <= lo or >= hi;
  *       ci_kind "none" when there is no interval at all
- *   suite.{value,baseline,n,geomean,ci,ci_benchmarks,verdict}, suites[]
+ *   suite.{value,baseline,n,geomean,ci,ci_benchmarks,passes,verdict}, suites[]
  *   levels.{names,reps,S2,T2,share,mean,ci}, highest level first
  *   plan.{levels,costs,cost_measured,reps,target,assurance,estimable,
  *         pilot_needed}; reps follows levels and its top entry is the count
@@ -376,6 +376,24 @@ suite_obj(const struct il_report *r, const struct il_suite *s)
     set(o, "geomean", jnum(s->gm));
     set(o, "ci", jpair(s->lo, s->hi, s->has_ci));
     set(o, "ci_benchmarks", jpair(s->blo, s->bhi, s->has_bci));
+    if (s->has_passes) {
+        /* the harness's passes (suitepass.c); absent without them */
+        json_t *p = json_object(), *per = json_array();
+        set(p, "value", json_integer((json_int_t)s->pass_a));
+        set(p, "baseline", json_integer((json_int_t)s->pass_b));
+        set(p, "benchmarks", json_integer((json_int_t)s->pass_m));
+        for (size_t j = 0; j < s->npass_ratio; j++)
+            json_array_append_new(per, jnum(s->pass_ratio[j]));
+        set(p, "ratio_per_pass", per);
+        set(p, "geomean", s->npass_ratio ? jnum(s->pass_gm) : json_null());
+        set(p, "ci", jpair(s->pass_lo, s->pass_hi, s->has_pass_ci));
+        set(p, "df", s->has_pass_ci ? jnum(s->pass_df) : json_null());
+        set(p, "shift_f", s->has_pass_f ? jnum(s->pass_f) : json_null());
+        set(p, "shift_df", s->has_pass_f ? json_pack("[oo]", jnum(s->pass_df1), jnum(s->pass_df2))
+                                         : json_null());
+        set(p, "shift_p", s->has_pass_f ? jnum(s->pass_p) : json_null());
+        set(o, "passes", p);
+    }
     set(o, "verdict", json_string(s->verdict));
     return o;
 }

@@ -696,6 +696,25 @@ suite_table(FILE *fp, const struct il_report *r, int md)
             r->nsuite && r->suite[0].n > 1
                 ? "; the per-benchmark verdicts are adjusted for their number (Holm)"
                 : "");
+    for (size_t i = 0; i < r->nsuite; i++) {
+        const struct il_suite *s = &r->suite[i];
+        if (!s->has_passes || !s->npass_ratio)
+            continue;
+        /* the harness's passes (suitepass.c): the interval to read */
+        fprintf(fp, "%s%s vs %s ran in passes (%zu and %zu; %zu benchmarks in every one): ",
+                md ? "- " : "  ", il_str(&r->d.st, s->value), r->o->cmp_base, s->pass_a,
+                s->pass_b, s->pass_m);
+        fputs("ratio per pass", fp);
+        for (size_t j = 0; j < s->npass_ratio; j++)
+            fprintf(fp, "%s%s", j ? ", " : " ", num(a, s->pass_ratio[j]));
+        if (s->has_pass_ci)
+            fprintf(fp, "; over the passes %s %s (Welch's t, %.3g df)", num(a, s->pass_gm),
+                    (il_fmt_interval(c, sizeof c, s->pass_lo, s->pass_gm, s->pass_hi), c),
+                    s->pass_df);
+        if (s->has_pass_f)
+            fprintf(fp, "; shift between passes: F = %.3g, p = %.2g", s->pass_f, s->pass_p);
+        fputs("; the intervals over benchmarks take a pass's benchmarks as independent\n", fp);
+    }
 }
 
 /* The top level's T^2 <= 0 left no lower count optimal: say so and what

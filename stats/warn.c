@@ -178,6 +178,24 @@ static const struct wdef defs[IL_W_COUNT] = {
                    "a run, holds only its launcher's part: the image it execs was not measured "
                    "(a static program, or an environment without LD_PRELOAD: env -i), or its "
                    "record is missing; measure the program itself"},
+    /* a harness run system after system (suitepass.c) */
+    [IL_W_PASS_SHIFT] = {"pass-shift",
+                         "%s: the benchmarks ran in passes, system after system, and the "
+                         "suite's ratio differs between passes more than the benchmarks' noise "
+                         "explains (per pass %s; F = %.3g on %.0f and %.0f df, p = %.2g): a "
+                         "pass-wide shift (machine load, drift) moves every benchmark of a pass "
+                         "at once, so the intervals over benchmarks are too narrow; read the "
+                         "interval over the passes, and for a narrower one run more passes, "
+                         "alternating the systems pass by pass, or interleave the systems per "
+                         "benchmark",
+                         0, 0},
+    [IL_W_ONE_PASS] = {"one-pass",
+                       "%s: the benchmarks ran in passes, system after system, and %s, so "
+                       "drift of the machine between the passes cannot be told from the effect, "
+                       "and the intervals over benchmarks do not see it: run the harness several "
+                       "times, alternating the systems pass by pass, or interleave the systems "
+                       "per benchmark",
+                       0, 0},
 };
 
 #define IL_W_SHOWN 6 /* items named in one aggregated line */

@@ -34,7 +34,7 @@
 #include <sys/vfs.h>
 
 #include "il.h"
-#include "il_fcaps.h"
+#include "il_secure.h"
 #include "sys.h"
 
 #ifndef MFD_CLOEXEC
@@ -78,18 +78,27 @@ in_bset(int c)
     return il_sc6(SYS_prctl, PR_CAPBSET_READ, c, 0, 0, 0, 0) == 1;
 }
 
-/* Does an exec of the open file fd surely run secure by its file
- * capabilities (il_fcaps.h)? */
+/* Does an exec of the open file fd, of status st, surely run secure
+ * (il_secure.h)? */
 static int
-caps_secure(int fd)
+exec_secure(int fd, const struct stat *st)
 {
     unsigned char x[XATTR_CAPS_SZ_3];
     struct statfs sf;
     long n = il_sc6(SYS_fgetxattr, fd, (long)"security.capability", (long)x, sizeof x, 0, 0);
-    if (n <= 0 || il_sc6(SYS_fstatfs, fd, (long)&sf, 0, 0, 0, 0) < 0)
+    if (!il_exec_maybe_secure(st->st_mode, n) || il_sc6(SYS_fstatfs, fd, (long)&sf, 0, 0, 0, 0) < 0)
         return 0;
-    return il_fcaps_secure(x, n, (sf.f_flags & ST_NOSUID) != 0, (unsigned)il_sys_getuid(),
-                           il_sc6(SYS_prctl, PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0, 0) == 1, in_bset);
+    struct il_exec_facts f = {st->st_mode,
+                              st->st_uid,
+                              st->st_gid,
+                              (unsigned)il_sys_getuid(),
+                              (unsigned)il_sc6(SYS_getgid, 0, 0, 0, 0, 0, 0),
+                              (sf.f_flags & ST_NOSUID) != 0,
+                              il_sc6(SYS_prctl, PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0, 0) == 1,
+                              x,
+                              n,
+                              in_bset};
+    return il_exec_secure(&f);
 }
 
 /* What an exec of the file at (dir, path), or fd when path is NULL,
@@ -115,7 +124,7 @@ exec_kind(int dir, const char *path, int fd, struct stat *st, char *interp, int 
     if (caps && n >= 0)
         *caps = has_file_caps((int)f);
     if (secure)
-        *secure = n >= 0 && caps_secure((int)f);
+        *secure = n >= 0 && exec_secure((int)f, st);
     if (n >= 4 && h[0] == '#' && h[1] == '!') {
         h[n] = 0;
         char *p = (char *)h + 2, *e;
@@ -178,10 +187,10 @@ preloads_us(char *const envp[])
  * library, its environment preloading it?  1 only on proof (review13d
  * M3: a file it cannot read, or an interpreter that is not there, is no
  * proof): a 64-bit ELF without an interpreter (static), or one whose
- * set-user-ID or set-group-ID makes the exec secure (owner or group not
- * ours: root running a set-user-ID-root program is not), or whose file
- * capabilities do (il_fcaps.h; outside14 H1), or a script
- * whose interpreter is such a program.  depth bounds the #! chain.
+ * set-user-ID, set-group-ID or file capabilities make the exec secure
+ * (il_secure.h: owner or group not ours, no nosuid mount; outside14 H1),
+ * or a script whose interpreter is such a program.  depth bounds the #!
+ * chain.
  */
 static int
 surely_unloaded(int dir, const char *path, int fd, int depth)
@@ -193,10 +202,7 @@ surely_unloaded(int dir, const char *path, int fd, int depth)
         return depth > 0 && interp[0] == '/' && surely_unloaded(AT_FDCWD, interp, -1, depth - 1);
     if (k != 1)
         return 0;
-    uid_t eu = (uid_t)il_sc6(SYS_geteuid, 0, 0, 0, 0, 0, 0);
-    gid_t eg = (gid_t)il_sc6(SYS_getegid, 0, 0, 0, 0, 0, 0);
-    return !dyn || secure || ((st.st_mode & S_ISUID) && st.st_uid != eu) ||
-           ((st.st_mode & S_ISGID) && st.st_gid != eg);
+    return !dyn || secure;
 }
 
 /*

@@ -28,7 +28,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "il_fcaps.h"
+#include "il_secure.h"
 #include "il_tools.h"
 
 /* ELF64 or ELF32 of this machine's byte order; anything else is left to
@@ -213,19 +213,22 @@ in_bset(int c)
     return prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1;
 }
 
-/* Does exec'ing the open file fd gain file capabilities, so that ld.so
- * ignores LD_PRELOAD (il_fcaps.h; outside14 H1: such a program, run by a
- * user other than root, ran unmeasured with no word)? */
+/* Does exec'ing the open file fd (of status st) run secure, so that
+ * ld.so ignores LD_PRELOAD (il_secure.h)?  1 by set-user-ID or
+ * set-group-ID, 2 by file capabilities (outside14 H1: such a program, run
+ * by a user other than root, ran unmeasured with no word), else 0. */
 static int
-caps_secure(int fd)
+exec_secure(int fd, const struct stat *st)
 {
     unsigned char x[XATTR_CAPS_SZ_3];
     struct statfs sf;
     ssize_t n = fgetxattr(fd, "security.capability", x, sizeof x);
-    if (n <= 0 || fstatfs(fd, &sf) < 0)
+    if (!il_exec_maybe_secure(st->st_mode, n) || fstatfs(fd, &sf) < 0)
         return 0;
-    return il_fcaps_secure(x, n, (sf.f_flags & ST_NOSUID) != 0, (unsigned)getuid(),
-                           prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1, in_bset);
+    struct il_exec_facts f = {st->st_mode, st->st_uid, st->st_gid, getuid(), getgid(),
+                              (sf.f_flags & ST_NOSUID) != 0,
+                              prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1, x, n, in_bset};
+    return il_exec_secure(&f);
 }
 
 static const char *
@@ -238,13 +241,10 @@ preloadable(const char *path, int *warn, char *first, size_t firstsz, int depth)
             close(fd);
         return NULL; /* exec will say why */
     }
-    if (st.st_mode & (S_ISUID | S_ISGID)) {
+    int secure = exec_secure(fd, &st);
+    if (secure) {
         close(fd);
-        return "setuid";
-    }
-    if (caps_secure(fd)) {
-        close(fd);
-        return "it gains file capabilities, and ld.so then ignores LD_PRELOAD";
+        return secure == 1 ? "setuid" : "it gains file capabilities, and ld.so then ignores LD_PRELOAD";
     }
     if (!S_ISREG(st.st_mode) || st.st_size < 4) {
         close(fd);

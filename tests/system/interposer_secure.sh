@@ -130,12 +130,25 @@ env LD_PRELOAD="$M/libinterloper.so" INTERLOPER_OUTPUT="$M/w/root.jsonl" sh -c "
 echo "root $? $(wc -l <"$M/w/root.jsonl") $(grep -c 'not measured' "$M/w/root.jsonl") $(wc -c <"$M/w/root.err")"
 nobody "$IL" run -q -e task-clock -o "$M/w/d.jsonl" -- "$M/t-ep" 2>"$M/w/d.err"
 echo "driver $? $(cat "$M/w/d.err")"
+# set-user-ID root, run by nobody: secure; on a nosuid mount neither it nor
+# the capabilities count: measured, and nothing false is said
+cp /bin/true "$M/t-su" && chmod 4755 "$M/t-su" && mkdir "$M/ns" &&
+	mount -t tmpfs -o mode=755,nosuid tmpfs "$M/ns" && cp -p "$M/t-su" "$M/ns/" &&
+	cp "$M/t-ep" "$M/ns/" && setcap cap_net_raw+ep "$M/ns/t-ep" || exit 3
+for f in t-su ns/t-su ns/t-ep; do
+	o=$M/w/$(echo "$f" | tr / _)
+	nobody env LD_PRELOAD="$M/libinterloper.so" INTERLOPER_OUTPUT="$o.jsonl" sh -c "exec $M/$f" 2>"$o.err"
+	echo "$f $? $(wc -l <"$o.jsonl") $(grep -c "not measured" "$o.jsonl") $(grep -c "not measured" "$o.err")"
+done
+umount "$M/ns"
 cd / && umount "$M"
 END
 	assert_eq "$(sed -n 1,4p "$T/fc.out" | tr '\n' ' ')" "t-ep 0 1 1 1 t-p 0 1 1 1 nnp 0 2 0 0 root 0 2 0 0 " \
 		"the exec's record says it is the last, and a line says it, for nobody only ($(head -n 2 "$T/fc.err"))"
 	assert_eq "$(sed -n 5p "$T/fc.out")" "driver 1 interloper: LD_PRELOAD cannot apply to /mnt/t-ep (it gains file capabilities, and ld.so then ignores LD_PRELOAD)" \
 		"interloper run refuses it before it runs, in one line"
+	assert_eq "$(sed -n 6,8p "$T/fc.out" | tr '\n' ' ')" "t-su 0 1 1 1 ns/t-su 0 2 0 0 ns/t-ep 0 2 0 0 " \
+		"set-user-ID root run by nobody: said; on a nosuid mount: measured, nothing said"
 fi
 
 try "a glibc the library does not support: one line, then it stands aside; the program is unharmed"

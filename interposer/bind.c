@@ -51,7 +51,9 @@
  * defines them), the rest wherever first defined but here; dlsym only when
  * asked for (a name the tables cannot resolve, libpfm4 or PAPI, all
  * before main), and _IO_list_unlock only in a process that needs it
- * (il_bind_list_unlock: exit.c's on_exit hook, before main). */
+ * (il_bind_list_unlock: exit.c's on_exit hook, before main); system,
+ * posix_spawn and posix_spawnp, which the library defines too, after it
+ * (RTLD_NEXT), at their first call (il_real_spawn). */
 #define IL_BOUND(X)                                                                                \
     X(B_EXIT, "exit")                                                                              \
     X(B_START_MAIN, "__libc_start_main")                                                           \
@@ -69,7 +71,10 @@
     X(B_LIBC_VERSION, "gnu_get_libc_version")                                                      \
     X(B_ENVIRON, "__environ")                                                                      \
     X(B_DLSYM, "dlsym")                                                                            \
-    X(B_IO_LIST_UNLOCK, "_IO_list_unlock")
+    X(B_IO_LIST_UNLOCK, "_IO_list_unlock")                                                         \
+    X(B_SYSTEM, "system")                                                                          \
+    X(B_POSIX_SPAWN, "posix_spawn")                                                                \
+    X(B_POSIX_SPAWNP, "posix_spawnp")
 #define B_NEXT B_QUICK_EXIT
 
 /* The GNU hash of a name (the loader's dl_new_hash), of a string literal
@@ -177,11 +182,11 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
     d.bloom = (const ElfW(Addr) *)(d.gnu + 4);
     d.buckets = (const uint32_t *)(d.bloom + d.gnu[2]);
     d.chain = d.buckets + d.nbuckets;
-    /* the names defined here too (exit, __libc_start_main, on_exit) only past it,
-     * and still left before */
-    int k = s->lo, left = !s->past_self && k < B_NEXT;
+    /* the names defined here too (exit, __libc_start_main, on_exit; system,
+     * posix_spawn, posix_spawnp) only past it, and still left before */
+    int k = s->lo, left = !s->past_self && (k < B_NEXT || k >= B_SYSTEM);
     if (left)
-        k = B_NEXT;
+        k = k < B_NEXT ? B_NEXT : s->hi;
     for (; k < s->hi; k++)
         if (!found[k] && !(found[k] = (void *)dso_lookup(&d, names[k].name, names[k].len,
                                                          names[k].hash, names[k].word)))
@@ -212,6 +217,45 @@ il_bind_list_unlock(void)
         struct search s = {0, B_IO_LIST_UNLOCK, B_IO_LIST_UNLOCK + 1};
         dl_iterate_phdr(visit, &s);
     }
+}
+
+/*
+ * glibc's system, posix_spawn or posix_spawnp (k), for forkexec.c's hooks
+ * of those names: looked up at the hook's first call, past this library
+ * (RTLD_NEXT, as visit does for them), so that the processes that never
+ * spawn pay nothing.  That first lookup (dl_iterate_phdr and the hash
+ * tables, a few thousand instructions, no symbol bound) is counted,
+ * beside the spawn of a process it starts; dlsym only where the tables
+ * cannot tell.
+ */
+static void *
+real_spawn(int k)
+{
+    void *f = __atomic_load_n(&found[k], __ATOMIC_ACQUIRE);
+    if (f)
+        return f;
+    il_bind();
+    if (dl_iterate_phdr) {
+        struct search s = {0, k, k + 1};
+        dl_iterate_phdr(visit, &s);
+    }
+    f = found[k];
+    if (!f && find_dlsym())
+        f = ((void *(*)(void *, const char *))found[B_DLSYM])(RTLD_NEXT, names[k].name);
+    __atomic_store_n(&found[k], f, __ATOMIC_RELEASE);
+    return f;
+}
+
+void *
+il_real_system(void)
+{
+    return real_spawn(B_SYSTEM);
+}
+
+void *
+il_real_posix_spawn(int p)
+{
+    return real_spawn(p ? B_POSIX_SPAWNP : B_POSIX_SPAWN);
 }
 
 /* Bind what the table names.  Idempotent; called first by whichever of

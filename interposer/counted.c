@@ -22,8 +22,11 @@
  * linked program (or a script whose interpreter is one), not set-user-ID,
  * exec'd with LD_PRELOAD naming this library, and the descriptor is free
  * (or holds one of our counters, which the exec would close anyway).
- * Anywhere else (posix_spawn, system, an exec by system call) the child
- * counts itself, as before.
+ * posix_spawn and system exec inside glibc, past the exec hooks: their
+ * hooks (forkexec.c) put the marker at the top for the spawn's length,
+ * in a process of one thread only (il_counted_spawn).  Anywhere else (a
+ * spawn in a process of several threads, popen, an exec by system call)
+ * the child counts itself, as before.
  */
 #include <elf.h>
 #include <errno.h>
@@ -61,6 +64,19 @@ counting(void)
         return il.counted_in; /* counted itself, and so is what it execs */
     /* a forked child (or vfork child) of a process counting its children */
     return il.pid != (pid_t)il_sys_getpid() && il.counts_children ? il.pid : 0;
+}
+
+/* The pid whose record counts a child this process spawns, or 0: this
+ * process's own while it counts its children, else as counting() says
+ * (an ancestor's, for a counted image or a forked child). */
+static pid_t
+spawn_counting(void)
+{
+    if (il.secure || il.inherit != IL_INHERIT_ALL || !il.pid)
+        return 0;
+    if (il.counted_in || il.pid != (pid_t)il_sys_getpid())
+        return counting();
+    return il.counts_children && il.phase == IL_PHASE_RUNNING ? il.pid : 0;
 }
 
 /* Does the file carry file capabilities?  Exec'ing it as a user who gains
@@ -223,14 +239,26 @@ il_exec_unfollowed(int dir, const char *path, int fd, char *const envp[])
                      "set-group-ID of another user, or one that gains file capabilities)"
                    : NULL;
     /* a file that is neither ELF nor #! fails to exec (ENOEXEC), and one
-     * that cannot be read tells nothing: said only for a program */
+     * that cannot be read tells nothing: said only for a program, or a
+     * script whose interpreter can run (review13d M3: a missing one, the
+     * common bad #!, fails with ENOENT, and the line was said all the same) */
     long f = path ? il_sys_openat(dir, path, O_RDONLY | O_CLOEXEC, 0) : fd;
     unsigned char h[4] = {0};
     long n = f >= 0 ? il_sys_pread((int)f, h, sizeof h, 0) : -1;
     if (path && f >= 0)
         il_sys_close((int)f);
-    if (!(n == 4 && !memcmp(h, ELFMAG, SELFMAG)) && !(n >= 2 && h[0] == '#' && h[1] == '!'))
+    if (n >= 2 && h[0] == '#' && h[1] == '!') {
+        struct stat st;
+        char interp[256];
+        int dyn;
+        if (exec_kind(dir, path, fd, &st, interp, &dyn, NULL, NULL) != 2 ||
+            il_sc6(SYS_faccessat, AT_FDCWD, (long)interp, X_OK, 0, 0, 0) != 0 ||
+            il_sc6(SYS_newfstatat, AT_FDCWD, (long)interp, (long)&st, 0, 0, 0) != 0 ||
+            !S_ISREG(st.st_mode))
+            return NULL;
+    } else if (!(n == 4 && !memcmp(h, ELFMAG, SELFMAG))) {
         return NULL;
+    }
     return "its environment has no LD_PRELOAD naming the library (env -i, env -u, a harness "
            "that cleans the environment)";
 }
@@ -268,10 +296,9 @@ ours_or_free(int fd)
  * exec fails, or -1.  Safe in a vfork child: it writes no memory but its
  * own stack.
  */
-int
-il_counted_give(int dir, const char *path, int fd, char *const envp[])
+static int
+give(pid_t who, int dir, const char *path, int fd, char *const envp[])
 {
-    pid_t who = counting();
     int top = il_fd_top();
     /* under a lower limit the new image looks only once it knows it, which
      * one with INTERLOPER_BACKEND=none never asks (il_counted_late) */
@@ -288,6 +315,121 @@ il_counted_give(int dir, const char *path, int fd, char *const envp[])
         fd2 = top;
     il_sys_close((int)m);
     return fd2;
+}
+
+int
+il_counted_give(int dir, const char *path, int fd, char *const envp[])
+{
+    return give(counting(), dir, path, fd, envp);
+}
+
+/* Is this process one thread: the num_threads of /proc/self/stat, the
+ * 18th field after the command's closing parenthesis, 1?  No when it
+ * cannot be read. */
+static int
+one_thread(void)
+{
+    char b[1024];
+    long fd = il_sys_open("/proc/self/stat", O_RDONLY | O_CLOEXEC, 0);
+    if (fd < 0)
+        return 0;
+    long n = il_sys_read((int)fd, b, sizeof b - 1);
+    il_sys_close((int)fd);
+    if (n <= 0)
+        return 0;
+    b[n] = 0;
+    char *p = strrchr(b, ')'); /* the command may hold one */
+    for (int i = 0; p && i < 18; i++)
+        p = strchr(p + 1, ' ');
+    return p && p[1] == '1' && p[2] == ' ';
+}
+
+/* The counter moved off the top for a spawn's marker: its event plus one
+ * (0: none, as forkexec.c's spawn_marker), its place meanwhile, and the
+ * top (il_counted_spawn). */
+static struct {
+    int ev1, fd, top;
+} moved;
+
+/* Put the counter at top back there (il_counted_spawn): its copy at the
+ * top first, then the event told so, then the copy below closed, so that a
+ * signal handler that reads the counters always finds one of the two. */
+static void
+move_back(void)
+{
+    if (!moved.ev1)
+        return;
+    if (IL_SC(SYS_dup3, moved.fd, moved.top, O_CLOEXEC) == moved.top) {
+        __atomic_store_n(&il.ev[moved.ev1 - 1].fd, moved.top, __ATOMIC_SEQ_CST);
+        il_sys_close(moved.fd);
+    }
+    moved.ev1 = 0;
+}
+
+/*
+ * Called by the hooks of posix_spawn, posix_spawnp and system before
+ * glibc's (forkexec.c): glibc clones and execs the child itself, past the
+ * exec hooks, but its child is counted by this process's counters all the
+ * same (inherited at the clone), so it should have the marker too.  It
+ * can only be given by the descriptor table the clone copies: the marker
+ * sits at the top, not close-on-exec, until il_counted_spawn_end after the
+ * spawn (glibc's clone waits for the child's exec).  Any child made
+ * meanwhile gets it, so only where no other thread can make one: a
+ * process of one thread (a fork in a signal handler is handled by the
+ * fork hook).  The target (path, whose environment is envp) must load the
+ * library, as in il_counted_give.  Where one of this process's own
+ * counters is at the top (the measured process's first, usually), it
+ * makes room: the counter is copied below (close-on-exec), the event told
+ * its new descriptor, and the top closed; il_counted_spawn_end puts it
+ * back.  Returns the marker, or -1.  About 25 system calls in all, in a
+ * process that counts its children only (the child then opens no
+ * counters: system("/bin/true") made 498 in all, where it made 500).
+ */
+int
+il_counted_spawn(const char *path, char *const envp[])
+{
+    pid_t who = spawn_counting();
+    if (!who || !path || !one_thread())
+        return -1;
+    int top = il_fd_top();
+    for (int i = 0; i < il.nev; i++) {
+        if (il.ev[i].fd != top || !ours_or_free(top))
+            continue;
+        long fd = il_sys_fcntl(top, F_DUPFD_CLOEXEC, top > 64 ? top - 64 : 3);
+        if (fd < 0 || fd >= top) {
+            if (fd >= 0)
+                il_sys_close((int)fd);
+            return -1;
+        }
+        moved.ev1 = i + 1;
+        moved.fd = (int)fd;
+        moved.top = top;
+        __atomic_store_n(&il.ev[i].fd, (int)fd, __ATOMIC_SEQ_CST);
+        il_sys_close(top);
+        break;
+    }
+    int m = give(who, AT_FDCWD, path, -1, envp);
+    if (m < 0)
+        move_back();
+    return m;
+}
+
+/* After the spawn: the marker closed, and a counter moved for it back. */
+void
+il_counted_spawn_end(int m)
+{
+    if (m < 0)
+        return;
+    il_sys_close(m);
+    move_back();
+}
+
+/* Is a child this process makes counted by its counters, or an
+ * ancestor's (so that a spawn hook looks further)? */
+int
+il_counted_children(void)
+{
+    return spawn_counting() != 0;
 }
 
 /* Is there a marker at top?  Take it (close it) in any case, so that the

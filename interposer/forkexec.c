@@ -7,7 +7,8 @@
  * close-on-exec.  execve, execv, execvp, execvpe, execl, execlp, execle,
  * fexecve and execveat are hooked; an exec made by a raw system call, or
  * inside glibc (posix_spawn, system), is not, and then the old image
- * writes no record (the new one does).  A failed exec must not lose the measurement, so before
+ * writes no record (the new one does; posix_spawn and system are hooked
+ * only to tell their child whether it is counted, below).  A failed exec must not lose the measurement, so before
  * writing we check that the exec can succeed (the file exists, is a
  * regular file and executable, searching PATH as execvp does); when it
  * cannot, nothing is written and the counters simply keep counting.  If
@@ -27,7 +28,9 @@
  */
 #include <alloca.h>
 #include <errno.h>
+#include <spawn.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -148,6 +151,13 @@ running_here(void)
  * glibc's fork (its atfork handlers included), nor let a child whose
  * backend cannot follow a fork (papi) touch the parent's counters.
  */
+/* The marker a spawn hook put at the top for its spawn's length (spawn
+ * hooks, below), plus one, or 0: a child forked meanwhile (by a signal
+ * handler) closes it, since it may exec a program that does not load the
+ * library.  (Zero when none: no initialised data, which the loader would
+ * map from the file.) */
+static volatile int spawn_marker;
+
 IL_EXPORT pid_t
 fork(void)
 {
@@ -155,6 +165,8 @@ fork(void)
         il.pid = (pid_t)il_sys_getpid(); /* before our constructor: this is the process */
     int measured = running_here();
     pid_t p = __fork();
+    if (p == 0 && spawn_marker)
+        il_sys_close(spawn_marker - 1);
     if (p == 0 && measured && il.inherit != IL_INHERIT_ALL)
         il_child_restart();
     return p;
@@ -319,6 +331,11 @@ exec_hooked(const struct exec_call *c, char *const argv[], char *const envp[])
     int nlate = il.nlate;
     int wrote = exec_begin(runs, lost);
     IL_TEST_DELAY("exec");
+    /* an exec during a spawn hook's call (a signal handler's): not the
+     * spawn's child, so not its marker (closed here only: a vfork child
+     * writes no memory) */
+    if (spawn_marker)
+        il_sys_close(spawn_marker - 1);
     int marker = byfd        ? il_counted_give(AT_FDCWD, NULL, c->dir, envp)
                  : c->search ? (runs ? il_counted_give(AT_FDCWD, runs, -1, envp) : -1)
                              : il_counted_give(c->dir, c->path, -1, envp);
@@ -395,6 +412,81 @@ execveat(int dirfd, const char *path, char *const argv[], char *const envp[], in
 {
     const struct exec_call c = {dirfd, path, flags, 0, 1, "(execveat)"};
     return exec_hooked(&c, argv, envp);
+}
+
+/* ---------------------------------------------------------- spawn */
+
+/*
+ * posix_spawn, posix_spawnp and system.  Why hooked: glibc clones and
+ * execs their child itself, past the exec hooks, and under
+ * INTERLOPER_INHERIT=all the child is counted by this process's counters
+ * (inherited at the clone) while it also counted itself: its record was
+ * taken for a run of its own, and report --per added it again (chain13).
+ * Each hook only hands the child the marker of a counted child (counted.c,
+ * il_counted_spawn) for the length of glibc's own call, then closes it:
+ * the child's record then says counted_in, as an exec'd child's does.
+ * They must never change what the call does or returns, nor errno: glibc's
+ * function is called with the same arguments; the marker is one
+ * descriptor at the top of the range (where a program's own descriptor
+ * would make il_counted_give refuse), in a process of one thread, and
+ * only for a child that loads the library.
+ */
+static int
+spawn_begin(const char *path, char *const envp[])
+{
+    int e = errno, m = il_counted_spawn(path, envp);
+    spawn_marker = m + 1;
+    errno = e;
+    return m;
+}
+
+static void
+spawn_end(int m)
+{
+    if (m < 0)
+        return;
+    spawn_marker = 0;
+    il_counted_spawn_end(m);
+}
+
+typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
+                     const posix_spawnattr_t *, char *const[], char *const[]);
+
+IL_EXPORT int
+posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+            const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+    spawn_fn *real = (spawn_fn *)il_real_posix_spawn(0);
+    int m = spawn_begin(path, envp);
+    int r = real ? real(pid, path, fa, attr, argv, envp) : ENOSYS;
+    spawn_end(m);
+    return r;
+}
+
+/* glibc's posix_spawnp searches the caller's PATH (not envp's), as
+ * execvp does: search_path finds the same file. */
+IL_EXPORT int
+posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+             const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+    char buf[IL_PATH_MAX];
+    spawn_fn *real = (spawn_fn *)il_real_posix_spawn(1);
+    int m = il_counted_children() ? spawn_begin(search_path(file, buf, sizeof buf), envp) : -1;
+    int r = real ? real(pid, file, fa, attr, argv, envp) : ENOSYS;
+    spawn_end(m);
+    return r;
+}
+
+/* glibc's system runs "/bin/sh -c COMMAND" with the process's environment
+ * (system(NULL) too, to see that a shell is there). */
+IL_EXPORT int
+system(const char *command)
+{
+    int (*real)(const char *) = (int (*)(const char *))il_real_system();
+    int m = spawn_begin("/bin/sh", il_environ());
+    int r = real ? real(command) : -1;
+    spawn_end(m);
+    return r;
 }
 
 /* The variadic forms collect their arguments on the stack and go through

@@ -11,6 +11,10 @@
  *             mask), or with SIGSEGV ignored; the kernel kills at once
  *   exitpaths threads-exit N | pthread-exit
  *   exitpaths fork-noexec | fork-exec PATH ARGS... | vfork-exec PATH | vfork-spin
+ *   exitpaths system CMD | spawn PATH ARGS... | spawnp FILE ARGS...
+ *             glibc's system or posix_spawn(p), waited for; the return,
+ *             errno (set to 1234 before) and the child's status printed;
+ *             system-threaded CMD: the same with a second thread waiting
  *   exitpaths sigview SIG | sigreset SIG
  *   exitpaths atexit-work MIB | threads-busy N
  *   exitpaths altstack SIG | sigset SIG | resethand SIG | vfork-sig SIG
@@ -65,6 +69,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +144,15 @@ heavy_atexit(void)
     for (size_t i = 0; i < n; i += 4096)
         p[i] = 1;
     printf("heavy atexit handler touched %zu pages\n", n / 4096);
+}
+
+/* a thread that only waits, for good */
+static void *
+waiter(void *arg)
+{
+    for (;;)
+        pause();
+    return arg;
 }
 
 static void *
@@ -596,6 +610,27 @@ main(int argc, char **argv)
         atexit_mib = (size_t)n;
         atexit(heavy_atexit);
         exit(0);
+    }
+    if (!strcmp(m, "system") || !strcmp(m, "system-threaded") || !strcmp(m, "spawn") ||
+        !strcmp(m, "spawnp")) {
+        pthread_t t;
+        if (!strcmp(m, "system-threaded"))
+            pthread_create(&t, NULL, waiter, NULL);
+        fflush(stdout);
+        errno = 1234;
+        if (!strncmp(m, "system", 6)) {
+            int r = system(argv[2]);
+            printf("system %d errno %d\n", r, errno);
+            return 0;
+        }
+        pid_t p;
+        int st = -1,
+            r = (m[5] ? posix_spawnp : posix_spawn)(&p, argv[2], NULL, NULL, argv + 2, environ);
+        int e = errno;
+        if (!r)
+            waitpid(p, &st, 0);
+        printf("%s %d errno %d status %d\n", m, r, e, st);
+        return 0;
     }
     if (!strcmp(m, "threads-busy")) {
         /* n threads, 50 ms of CPU each */

@@ -87,10 +87,12 @@ for lim in 1000 100; do
 	assert_eq "$(sort fds | tr '\n' ' ')" "$(sort fds0 | tr '\n' ' ')" "the child sees no descriptor of the library's"
 done
 
-try "the marker never reaches a program that does not load the library"
-if ! printf 'int main(void){return 0;}\n' | cc -static -x c -o static - 2>/dev/null; then
-	skip "cannot link a static program here (libc.a missing)"
-else
+# fdlists: fdlist-static and fdlist-dynamic, which print how many
+# descriptors they see; 1 (and nothing built) where no static program can
+# be linked (libc.a missing)
+fdlists() {
+	[ -x fdlist-static ] && return 0
+	printf 'int main(void){return 0;}\n' | cc -static -x c -o static - 2>/dev/null || return 1
 	cat >fdlist.c <<'EOF2'
 #include <dirent.h>
 #include <stdio.h>
@@ -98,6 +100,12 @@ int main(void) { DIR *d = opendir("/proc/self/fd"); struct dirent *e; int n = 0;
 	while ((e = readdir(d))) n += e->d_name[0] != '.'; printf("%d\n", n - 1); return 0; }
 EOF2
 	cc -static -o fdlist-static fdlist.c && cc -o fdlist-dynamic fdlist.c
+}
+
+try "the marker never reaches a program that does not load the library"
+if ! fdlists; then
+	skip "cannot link a static program here (libc.a missing)"
+else
 	rm -f r.jsonl
 	INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" sh -c './fdlist-static; ./fdlist-dynamic; env -u LD_PRELOAD ./fdlist-dynamic' >counts
 	./fdlist-dynamic >count0
@@ -135,6 +143,12 @@ rm -f r.jsonl
 INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" sh -c 'exec ./badint.sh' >out 2>err
 assert_eq "$(grep -c 'not measured' err)" 0 "no line for an exec that fails ($(cat err))"
 assert_eq "$(jget r.jsonl '[e for x in r for e in x.get("errors", []) if "not measured" in e]')" "[]" "no note in a record"
+# nor with an environment without LD_PRELOAD (env -i), whose line was said
+rm -f r.jsonl
+INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" env -i ./badint.sh >out 2>err
+assert_eq "$(grep -c 'not measured' err)" 0 "env -i: no line for an exec that fails ($(cat err))"
+assert_eq "$(jget r.jsonl '[e for x in r for e in x.get("errors", []) if "not measured" in e]')" "[]" "env -i: no note in a record"
+assert_eq "$(jget r.jsonl '[x.get("supersedes_exec") for x in r]')" '[null, true]' "env -i: env's record supersedes its exec record"
 
 try "no symbol is bound for the library while it counts (fork, exec, exit)"
 rm -f r.jsonl
@@ -184,6 +198,74 @@ same_as_without r.jsonl "$E" threads-busy 2
 tc=$(jget r.jsonl 'r[0]["events"]["task-clock"]["value"]')
 # two threads, 50 ms of CPU each: the record holds both
 assert_true "task-clock ($tc) holds both threads' 100 ms" [ "$tc" -gt 90000000 ]
+
+# chain13: glibc's system and posix_spawn exec their child past the exec
+# hooks, and under INHERIT=all the child, counted by the parent's
+# counters, counted itself too: its record was a run of its own.  Their
+# hooks hand it the marker of a counted child (counted.c, il_counted_spawn).
+try "INHERIT=all: a child of system(), posix_spawn or posix_spawnp is counted in its parent's record, as an exec'd child is"
+work="$PROGS/probe busy 50 >/dev/null"
+for mode in system spawn spawnp; do
+	rm -f r.jsonl
+	case $mode in
+	system) same_as_without r.jsonl "$E" system "$work" ;;
+	spawn) same_as_without r.jsonl "$E" spawn /bin/sh -c "$work" ;;
+	spawnp) PATH="/bin:$PATH" same_as_without r.jsonl "$E" spawnp sh -c "$work" ;;
+	esac
+	assert_match "$(cat "$T/out")" "^mode $mode
+$mode 0 errno 1234( status 0)?$" "$mode: what it returned, errno and the child's status, as without the library"
+	assert_true "$mode: valid" valid r.jsonl
+	assert_eq "$(jget r.jsonl 'sorted((x["argv"][0].rsplit("/", 1)[-1], x.get("counted_in") == [y["pid"] for y in r if y["argv"][0].endswith("exitpaths")][0]) for x in r)')" \
+		'[["exitpaths", false], ["probe", true], ["sh", true]]' "$mode: the shell and its child are counted in the parent's record"
+	assert_eq "$(jget r.jsonl 'all(v["value"] is None and "counted in the record of process" in v["error"] for x in r if x.get("counted_in") for v in x["events"].values())')" true \
+		"$mode: the children's events say where they are counted"
+	tc=$(jget r.jsonl '[x for x in r if x["argv"][0].endswith("exitpaths")][0]["events"]["task-clock"]["value"]')
+	assert_true "$mode: the parent's task-clock ($tc ns) holds the child's 50 ms" [ "$tc" -gt 45000000 ]
+done
+rm -f r.jsonl
+INTERLOPER_INHERIT=threads same_as_without r.jsonl "$E" system "$work"
+assert_eq "$(jget r.jsonl '[x.get("counted_in") for x in r]')" '[null, null, null]' "INHERIT=threads: every image counts itself"
+
+try "system() in a process of two threads: the child counts itself, as before (the marker only where no other thread can make a child meanwhile)"
+rm -f r.jsonl
+same_as_without r.jsonl "$E" system-threaded "$PROGS/probe busy 20 >/dev/null"
+assert_eq "$(jget r.jsonl '[(x["argv"][0].rsplit("/", 1)[-1], x.get("counted_in") is not None, x["events"]["task-clock"]["value"] is not None) for x in r if not x["argv"][0].endswith("exitpaths")]')" \
+	'[["probe", true, false], ["sh", false, true]]' "the shell counts itself; its own child is counted in its record"
+
+try "a spawn's marker reaches neither a program that does not load the library nor the parent after it"
+if ! fdlists; then
+	skip "cannot link a static program here (libc.a missing)"
+else
+	for prog in fdlist-static fdlist-dynamic; do
+		rm -f r.jsonl
+		same_as_without r.jsonl "$E" spawn "./$prog"
+		assert_match "$(cat "$T/out")" "^mode spawn
+[0-9]+
+spawn 0 errno 1234 status 0$" "$prog: the descriptors it sees, as without the library"
+		rm -f r.jsonl
+		same_as_without r.jsonl "$E" system "./$prog"
+	done
+	if command -v strace >/dev/null; then
+		rm -f r.jsonl
+		INTERLOPER_OUTPUT=r.jsonl strace -o st -E LD_PRELOAD="$LIB" "$E" system ./fdlist-dynamic >out 2>&1
+		# the parent's own calls: the marker at the top for the spawn, the
+		# counter that was there put back (close-on-exec), its copy closed
+		pp=$(jget r.jsonl '[x["pid"] for x in r if x["argv"][0].endswith("exitpaths")][0]')
+		top=$(sed -n 's/^dup3(\([0-9]*\), \([0-9]*\), 0) *= \2$/\2/p' st | head -1)
+		assert_match "$top" "^[0-9]+$" "the marker went to the top ($top)"
+		assert_eq "$(sed -n "s/^dup3(\([0-9]*\), $top, O_CLOEXEC) *= $top\$/back/p" st)" back "the counter was put back at the top"
+		assert_eq "$(jget r.jsonl '[x for x in r if x["pid"] == '"$pp"'][0]["events"]["task-clock"]["value"] > 0')" true "and counted on"
+	fi
+fi
+
+try "no symbol is bound for the library while it counts (system, posix_spawn)"
+for mode in system spawn; do
+	rm -f r.jsonl
+	LD_DEBUG=bindings INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" "$E" $mode /bin/true >dbg 2>&1
+	pp=$(jget r.jsonl '[x["pid"] for x in r if x["argv"][0].endswith("exitpaths")][0]')
+	late=$(awk -v pp="$pp:" -v m="^mode $mode" 'f && $1 == pp && /binding file [^ ]*libinterloper/ { print } $0 ~ m { f = 1 }' dbg)
+	assert_eq "$late" "" "$mode: bindings for the library after main"
+done
 
 try "a shell pipeline: one record per exec'd image, none for forked shells"
 rm -f r.jsonl

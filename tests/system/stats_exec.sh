@@ -213,6 +213,23 @@ else
 	skip "the statistics programs or the test programs are not built; run make check"
 fi
 
+try "a program that runs another through system(), run by interloper run: one run each, the parent's record (chain13)"
+if built && [ -x "$PROGS/exitpaths" ]; then
+	for i in 1 2 3; do
+		sh "$IL" run -q -e task-clock --label run=$i -o "$T/y.jsonl" -- "$PROGS/exitpaths" system "$PROGS/probe busy 20 >/dev/null" >/dev/null ||
+			echo "run $i failed" >>"$T/yfail"
+	done
+	assert_eq "$(cat "$T/yfail" 2>/dev/null)" "" "the runs succeed"
+	assert_eq "$(wc -l <"$T/y.jsonl" | tr -d ' ')" 9 "three records a run: the program, the shell, the shell's child"
+	out=$(sh "$IL" report -m task-clock --json "$T/y.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js '(r["groups"][0]["n"], r["groups"][0]["min"] > 19e6)')" "(3, True)" \
+		"3 runs, each the program's record, which holds its children's 20 ms (the shell's own record is not a run)"
+	out=$(sh "$IL" report -m task-clock --per run --json "$T/y.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '(r["groups"][0]["n"], r["groups"][0]["max"] < 39e6)')" "(3, True)" "--per run adds nothing twice"
+else
+	skip "the statistics programs or the test programs are not built; run make check"
+fi
+
 try "a launcher script that execs the program, run by interloper run: one run each, the sum of its two images"
 if built; then
 	cp /bin/true "$T/prog"

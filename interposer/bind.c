@@ -52,8 +52,8 @@
  * asked for (a name the tables cannot resolve, libpfm4 or PAPI, all
  * before main), and _IO_list_unlock only in a process that needs it
  * (il_bind_list_unlock: exit.c's on_exit hook, before main); system,
- * posix_spawn and posix_spawnp, which the library defines too, after it
- * (RTLD_NEXT), at their first call (il_real_spawn). */
+ * posix_spawn, posix_spawnp and popen, which the library defines too,
+ * after it (RTLD_NEXT), at their first call (real_spawn). */
 #define IL_BOUND(X)                                                                                \
     X(B_EXIT, "exit")                                                                              \
     X(B_START_MAIN, "__libc_start_main")                                                           \
@@ -74,7 +74,8 @@
     X(B_IO_LIST_UNLOCK, "_IO_list_unlock")                                                         \
     X(B_SYSTEM, "system")                                                                          \
     X(B_POSIX_SPAWN, "posix_spawn")                                                                \
-    X(B_POSIX_SPAWNP, "posix_spawnp")
+    X(B_POSIX_SPAWNP, "posix_spawnp")                                                              \
+    X(B_POPEN, "popen")
 #define B_NEXT B_QUICK_EXIT
 
 /* The GNU hash of a name (the loader's dl_new_hash), of a string literal
@@ -183,7 +184,7 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
     d.buckets = (const uint32_t *)(d.bloom + d.gnu[2]);
     d.chain = d.buckets + d.nbuckets;
     /* the names defined here too (exit, __libc_start_main, on_exit; system,
-     * posix_spawn, posix_spawnp) only past it, and still left before */
+     * posix_spawn, posix_spawnp, popen) only past it, and still left before */
     int k = s->lo, left = !s->past_self && (k < B_NEXT || k >= B_SYSTEM);
     if (left)
         k = k < B_NEXT ? B_NEXT : s->hi;
@@ -220,7 +221,7 @@ il_bind_list_unlock(void)
 }
 
 /*
- * glibc's system, posix_spawn or posix_spawnp (k), for forkexec.c's hooks
+ * glibc's system, posix_spawn, posix_spawnp or popen (k), for forkexec.c's hooks
  * of those names: looked up at the hook's first call, past this library
  * (RTLD_NEXT, as visit does for them), so that the processes that never
  * spawn pay nothing.  That first lookup (dl_iterate_phdr and the hash
@@ -256,6 +257,12 @@ void *
 il_real_posix_spawn(int p)
 {
     return real_spawn(p ? B_POSIX_SPAWNP : B_POSIX_SPAWN);
+}
+
+void *
+il_real_popen(void)
+{
+    return real_spawn(B_POPEN);
 }
 
 /* Bind what the table names.  Idempotent; called first by whichever of

@@ -22,10 +22,10 @@
  * linked program (or a script whose interpreter is one), not set-user-ID,
  * exec'd with LD_PRELOAD naming this library, and the descriptor is free
  * (or holds one of our counters, which the exec would close anyway).
- * posix_spawn and system exec inside glibc, past the exec hooks: their
- * hooks (forkexec.c) put the marker at the top for the spawn's length,
- * in a process of one thread only (il_counted_spawn).  Anywhere else (a
- * spawn in a process of several threads, popen, an exec by system call)
+ * posix_spawn, system and popen exec inside glibc, past the exec hooks:
+ * their hooks (forkexec.c) put the marker at the top for the spawn's
+ * length, in a process of one thread only (il_counted_spawn).  Anywhere
+ * else (a spawn in a process of several threads, an exec by system call)
  * the child counts itself, as before.
  */
 #include <elf.h>
@@ -367,7 +367,7 @@ move_back(void)
 }
 
 /*
- * Called by the hooks of posix_spawn, posix_spawnp and system before
+ * Called by the hooks of posix_spawn, posix_spawnp, system and popen before
  * glibc's (forkexec.c): glibc clones and execs the child itself, past the
  * exec hooks, but its child is counted by this process's counters all the
  * same (inherited at the clone), so it should have the marker too.  It

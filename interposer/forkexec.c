@@ -7,11 +7,12 @@
  * close-on-exec.  execve, execv, execvp, execvpe, execl, execlp, execle,
  * fexecve and execveat are hooked; an exec made by a raw system call, or
  * inside glibc (posix_spawn, system), is not, and then the old image
- * writes no record (the new one does; posix_spawn and system are hooked
- * only to tell their child whether it is counted, below).  A failed exec must not lose the measurement, so before
- * writing we check that the exec can succeed (the file exists, is a
- * regular file and executable, searching PATH as execvp does); when it
- * cannot, nothing is written and the counters simply keep counting.  If
+ * writes no record (the new one does; posix_spawn, system and popen are
+ * hooked only to tell their child whether it is counted, below).  A
+ * failed exec must not lose the measurement, so before writing we check
+ * that the exec can succeed (the file exists, is a regular file and
+ * executable, searching PATH as execvp does); when it cannot, nothing is
+ * written and the counters simply keep counting.  If
  * exec fails anyway after the record was written (ENOEXEC, E2BIG, ...),
  * the counters resume and the image's final record says it supersedes the
  * exec record (finish.c).
@@ -30,6 +31,7 @@
 #include <errno.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -417,7 +419,7 @@ execveat(int dirfd, const char *path, char *const argv[], char *const envp[], in
 /* ---------------------------------------------------------- spawn */
 
 /*
- * posix_spawn, posix_spawnp and system.  Why hooked: glibc clones and
+ * posix_spawn, posix_spawnp, system and popen.  Why hooked: glibc clones and
  * execs their child itself, past the exec hooks, and under
  * INTERLOPER_INHERIT=all the child is counted by this process's counters
  * (inherited at the clone) while it also counted itself: its record was
@@ -485,6 +487,19 @@ system(const char *command)
     int (*real)(const char *) = (int (*)(const char *))il_real_system();
     int m = spawn_begin("/bin/sh", il_environ());
     int r = real ? real(command) : -1;
+    spawn_end(m);
+    return r;
+}
+
+/* glibc's popen runs "/bin/sh -c COMMAND" with the process's environment,
+ * as system does (pclose waits for it). */
+IL_EXPORT FILE *
+popen(const char *command, const char *type)
+{
+    typedef FILE *popen_fn(const char *, const char *);
+    popen_fn *real = (popen_fn *)il_real_popen();
+    int m = spawn_begin("/bin/sh", il_environ());
+    FILE *r = real ? real(command, type) : NULL;
     spawn_end(m);
     return r;
 }

@@ -462,10 +462,11 @@ IL_HIDDEN char **il_environ(void);                                 /* glibc's __
 IL_HIDDEN struct _IO_FILE *il_io_list_all(void);                   /* glibc's _IO_list_all */
 IL_HIDDEN int il_real_on_exit(void (*fn)(int, void *), void *arg); /* glibc's on_exit */
 IL_HIDDEN void il_bind_list_unlock(void); /* find glibc's _IO_list_unlock (bind.c) */
-/* glibc's system, and posix_spawn (p 0) or posix_spawnp (p 1), found at
- * their first call (bind.c) */
+/* glibc's system, popen, and posix_spawn (p 0) or posix_spawnp (p 1),
+ * found at their first call (bind.c) */
 IL_HIDDEN void *il_real_system(void);
 IL_HIDDEN void *il_real_posix_spawn(int p);
+IL_HIDDEN void *il_real_popen(void);
 IL_HIDDEN void il_io_list_unlock(void);   /* call it, where found */
 
 /* start.c */

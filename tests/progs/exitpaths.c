@@ -11,10 +11,11 @@
  *             mask), or with SIGSEGV ignored; the kernel kills at once
  *   exitpaths threads-exit N | pthread-exit
  *   exitpaths fork-noexec | fork-exec PATH ARGS... | vfork-exec PATH | vfork-spin
- *   exitpaths system CMD | spawn PATH ARGS... | spawnp FILE ARGS...
- *             glibc's system or posix_spawn(p), waited for; the return,
- *             errno (set to 1234 before) and the child's status printed;
- *             system-threaded CMD: the same with a second thread waiting
+ *   exitpaths system CMD | spawn PATH ARGS... | spawnp FILE ARGS... | popen CMD
+ *             glibc's system, posix_spawn(p) or popen (read to its end,
+ *             pclose), waited for; the return, errno (set to 1234 before)
+ *             and the child's status printed; system-threaded CMD: the
+ *             same with a second thread waiting
  *   exitpaths sigview SIG | sigreset SIG
  *   exitpaths atexit-work MIB | threads-busy N
  *   exitpaths altstack SIG | sigset SIG | resethand SIG | vfork-sig SIG
@@ -612,7 +613,7 @@ main(int argc, char **argv)
         exit(0);
     }
     if (!strcmp(m, "system") || !strcmp(m, "system-threaded") || !strcmp(m, "spawn") ||
-        !strcmp(m, "spawnp")) {
+        !strcmp(m, "spawnp") || !strcmp(m, "popen")) {
         pthread_t t;
         if (!strcmp(m, "system-threaded"))
             pthread_create(&t, NULL, waiter, NULL);
@@ -621,6 +622,14 @@ main(int argc, char **argv)
         if (!strncmp(m, "system", 6)) {
             int r = system(argv[2]);
             printf("system %d errno %d\n", r, errno);
+            return 0;
+        }
+        if (!strcmp(m, "popen")) {
+            FILE *f = popen(argv[2], "r");
+            int e = errno, c;
+            while (f && (c = getc(f)) != EOF)
+                putchar(c);
+            printf("popen %s errno %d status %d\n", f ? "ok" : "failed", e, f ? pclose(f) : -1);
             return 0;
         }
         pid_t p;

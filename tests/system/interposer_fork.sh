@@ -203,17 +203,17 @@ assert_true "task-clock ($tc) holds both threads' 100 ms" [ "$tc" -gt 90000000 ]
 # hooks, and under INHERIT=all the child, counted by the parent's
 # counters, counted itself too: its record was a run of its own.  Their
 # hooks hand it the marker of a counted child (counted.c, il_counted_spawn).
-try "INHERIT=all: a child of system(), posix_spawn or posix_spawnp is counted in its parent's record, as an exec'd child is"
+try "INHERIT=all: a child of system(), posix_spawn, posix_spawnp or popen is counted in its parent's record, as an exec'd child is"
 work="$PROGS/probe busy 50 >/dev/null"
-for mode in system spawn spawnp; do
+for mode in system spawn spawnp popen; do
 	rm -f r.jsonl
 	case $mode in
-	system) same_as_without r.jsonl "$E" system "$work" ;;
+	system | popen) same_as_without r.jsonl "$E" $mode "$work" ;;
 	spawn) same_as_without r.jsonl "$E" spawn /bin/sh -c "$work" ;;
 	spawnp) PATH="/bin:$PATH" same_as_without r.jsonl "$E" spawnp sh -c "$work" ;;
 	esac
 	assert_match "$(cat "$T/out")" "^mode $mode
-$mode 0 errno 1234( status 0)?$" "$mode: what it returned, errno and the child's status, as without the library"
+$mode (0|ok) errno 1234( status 0)?$" "$mode: what it returned, errno and the child's status, as without the library"
 	assert_true "$mode: valid" valid r.jsonl
 	assert_eq "$(jget r.jsonl 'sorted((x["argv"][0].rsplit("/", 1)[-1], x.get("counted_in") == [y["pid"] for y in r if y["argv"][0].endswith("exitpaths")][0]) for x in r)')" \
 		'[["exitpaths", false], ["probe", true], ["sh", true]]' "$mode: the shell and its child are counted in the parent's record"
@@ -244,6 +244,8 @@ else
 spawn 0 errno 1234 status 0$" "$prog: the descriptors it sees, as without the library"
 		rm -f r.jsonl
 		same_as_without r.jsonl "$E" system "./$prog"
+		rm -f r.jsonl
+		same_as_without r.jsonl "$E" popen "./$prog"
 	done
 	if command -v strace >/dev/null; then
 		rm -f r.jsonl
@@ -258,8 +260,8 @@ spawn 0 errno 1234 status 0$" "$prog: the descriptors it sees, as without the li
 	fi
 fi
 
-try "no symbol is bound for the library while it counts (system, posix_spawn)"
-for mode in system spawn; do
+try "no symbol is bound for the library while it counts (system, posix_spawn, popen)"
+for mode in system spawn popen; do
 	rm -f r.jsonl
 	LD_DEBUG=bindings INTERLOPER_OUTPUT=r.jsonl LD_PRELOAD="$LIB" "$E" $mode /bin/true >dbg 2>&1
 	pp=$(jget r.jsonl '[x["pid"] for x in r if x["argv"][0].endswith("exitpaths")][0]')

@@ -141,8 +141,9 @@ static const struct il_opt opts[] = {
      O_INC_FAILED},
     {"expect-status", 0, IL_OPT_VALUE, "N",
      "a run whose status is not N failed (default: a status\n"
-     "other than 0 where other runs of its group exit 0);\n"
-     "sweep's and compare's summary give their own",
+     "other than 0 where other runs of its group exit 0); a\n"
+     "run's status is its root record's, and a sweep's runs\n"
+     "are judged by its \"failed\" lines",
      O_EXPECT_STATUS},
     {"include-warmup", 0, IL_OPT_FLAG, NULL, "keep warm-up runs (label warmup)", O_INC_WARMUP},
     {"quiet-warning", 0, IL_OPT_VALUE, "NAME",
@@ -353,6 +354,9 @@ assign_slots(struct il_opts *o)
         o->level_slot[i] = il_sel_slot(sel, o->levels[i]);
     if (o->per)
         o->per_slot = il_sel_slot(sel, o->per);
+    /* a run's status is its root's (review13e MEDIUM-1; prep.c) */
+    sel->want_pids = o->per || sel->expect_given;
+    sel->pid_slot = o->per ? o->per_slot : SIZE_MAX;
     if (o->sub_label)
         o->sub_slot = il_sel_slot(sel, o->sub_label);
     o->pass_slot = o->passes ? il_sel_slot(sel, o->passes) : SIZE_MAX;

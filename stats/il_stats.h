@@ -306,6 +306,8 @@ struct il_sel {
     int expect_status, expect_given; /* --expect-status: the status of a run that did not fail */
     int want_labels; /* note every label of the kept records (struct il_labvals) */
     int want_addr;   /* read setup.main_sp, setup.heap_start and env_bytes (--attribute) */
+    int want_pids;   /* tell the records of a run's children (IL_R_CHILD: --per, --expect-status) */
+    size_t pid_slot; /* with want_pids: the slot of --per's label, or SIZE_MAX (host and labels) */
     const char *slot_name[IL_MAX_SLOTS]; /* label names kept per record */
     size_t nslots;
     struct il_where *where; /* same slot: any value and none of the !=
@@ -338,6 +340,7 @@ int il_numbers_runs(const char *name);
 #define IL_R_OTHERS 16 /* others_measured: another measured program ran meanwhile */
 #define IL_R_EXEC 32   /* exit.how is "exec": one image of an exec chain */
 #define IL_R_SWEPT 64  /* of a launch a sweep's "failed" line names (read.c, swept) */
+#define IL_R_CHILD 128 /* with want_pids: a child of another record of its run (read.c) */
 
 /* A label slot's values: v[i] the string id of index i, at[id] its index
  * + 1 (0: none yet, or id >= nat). */
@@ -365,6 +368,11 @@ struct il_data {
     uint32_t *argh; /* a hash of each one's argv after the program, 0: none ([mixed-args]) */
     double *env;   /* setup.env_bytes when want_env */
     double *wall;  /* times.wall_ns when want_wall (NAN if absent) */
+    /* With want_pids, until il_read has flagged IL_R_CHILD: each one's pid
+     * and ppid (-1: none), and without a pid_slot a hash of its host and
+     * labels */
+    int32_t *pid, *ppid;
+    uint32_t *lh;
     /* The label values, column by column (il_lab): every record has
      * labk[s] (a label no record has, or one value for all: the design
      * labels a report looks at on its own are often absent) while slot s

@@ -159,6 +159,7 @@ struct rd {
      * read (stdin_launch: each record kept, its number and a hash of its
      * launch, for il_read to look at once every line is read). */
     int launch_path;
+    int ppid_path; /* the path of ppid, with want_pids (else 0) */
     struct il_data *mark;
     size_t stop_at; /* dry 2: the records read before, up to this file's end */
     int in_stdin;

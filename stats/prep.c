@@ -40,10 +40,11 @@ key_slots(const struct il_opts *o, size_t *slots)
 }
 
 /* Mark failed records: of a launch the sweep called failed (IL_R_SWEPT,
- * whatever its exit), a signal, or non-zero status beside status 0; with
- * --expect-status N, any status but N (the drivers' rule, so that their
- * summary is of the runs they did not call failed: review13c H1).  The
- * counts: n[0] swept, n[1] signal, n[2] status. */
+ * whatever its exit; input.c judges no other exit of a driver's run), a
+ * signal, or non-zero status beside status 0; with --expect-status N, any
+ * status but N.  Not the status of a child's record (IL_R_CHILD, with
+ * --per or --expect-status): a run's status is its root's.  The counts:
+ * n[0] swept, n[1] signal, n[2] status. */
 static void
 mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, size_t *n,
             char *where, size_t wn)
@@ -64,16 +65,18 @@ mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, s
         const struct il_group *gr = &gs.g[g];
         int ok = 0;
         size_t here = 0;
+        /* a run's status is its root record's, not its children's */
         for (size_t i = 0; i < gr->n; i++) {
             uint8_t f = d->flag[gr->rec[i]];
-            ok |= (f & IL_R_STATUS) && !(f & bad);
+            ok |= (f & IL_R_STATUS) && !(f & (bad | IL_R_CHILD));
         }
         for (size_t i = 0; i < gr->n; i++) {
             uint8_t f = d->flag[gr->rec[i]];
             int k = f & IL_R_SWEPT    ? 0
                     : f & IL_R_SIGNAL ? 1
-                    : (f & IL_R_NONZERO) && (ok || o->sel.expect_given) ? 2
-                                                                         : -1;
+                    : (f & IL_R_NONZERO) && !(f & IL_R_CHILD) && (ok || o->sel.expect_given)
+                        ? 2
+                        : -1;
             if (k >= 0) {
                 failed[gr->rec[i]] = 1;
                 n[k]++;

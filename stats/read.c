@@ -510,7 +510,7 @@ struct join_col {
     size_t left;         /* its chunks not yet copied (atomic) */
 };
 
-#define IL_JOIN_COLS 6
+#define IL_JOIN_COLS 10
 
 /* A label's column mapped by a table (IL_LAB_TABLE), in chunks. */
 struct join_lab {
@@ -705,6 +705,9 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
     join_col(&j, (void **)&d->argh, (void **)&d2->argh, d2->n, sizeof *d->argh);
     join_col(&j, (void **)&d->env, (void **)&d2->env, d2->n, sizeof *d->env);
     join_col(&j, (void **)&d->wall, (void **)&d2->wall, d2->n, sizeof *d->wall);
+    join_col(&j, (void **)&d->pid, (void **)&d2->pid, d2->n, sizeof *d->pid);
+    join_col(&j, (void **)&d->ppid, (void **)&d2->ppid, d2->n, sizeof *d->ppid);
+    join_col(&j, (void **)&d->lh, (void **)&d2->lh, d2->n, sizeof *d->lh);
     join_ivcol(&j);
     j.ncolchunk = j.nchunk;
     j.labchunk = j.chunk / sizeof(uint16_t) ? j.chunk / sizeof(uint16_t) : 1;
@@ -877,6 +880,43 @@ swept(struct rd *rd, char **files, int nfiles, const size_t *upto)
         d->flagged += (d->flag[i] & (IL_R_SWEPT | IL_R_SIGNAL | IL_R_NONZERO)) == IL_R_SWEPT;
 }
 
+/*
+ * With want_pids: the records of a run's children flagged IL_R_CHILD, so
+ * that a run's status is its root's (prep.c; review13e MEDIUM-1: with
+ * --expect-status 1 the record of a child that exits 0, as children do,
+ * failed the run under --per).  A child: a record whose ppid is the pid
+ * of another record of its run: with --per, of the same value of its
+ * label (slot); else of the same host and labels (a hash of their text:
+ * a child inherits its parent's labels).  The images of an exec chain
+ * have one pid and are not each other's children.
+ */
+static void
+children(struct il_data *d, size_t slot)
+{
+    size_t n = d->n, nb = 16;
+    while (nb < 2 * n)
+        nb *= 2;
+    uint64_t *t = il_xmalloc(nb * sizeof *t);
+    memset(t, 0xff, nb * sizeof *t); /* UINT64_MAX: empty (no pid is 2^32 - 1) */
+    /* pass 0: every record's (run, pid) into t; pass 1: each one's (run,
+     * ppid) looked up there */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            int32_t p = pass ? d->ppid[i] : d->pid[i];
+            if (p < 0)
+                continue;
+            uint64_t k = (uint64_t)(d->lh ? d->lh[i] : il_lab(d, i, slot)) << 32 | (uint32_t)p;
+            size_t b = (size_t)((k * 0x9e3779b97f4a7c15ULL) >> 17) & (nb - 1);
+            while (t[b] != UINT64_MAX && t[b] != k)
+                b = (b + 1) & (nb - 1);
+            if (!pass)
+                t[b] = k;
+            else if (t[b] == k)
+                d->flag[i] |= IL_R_CHILD;
+        }
+    free(t);
+}
+
 void
 il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
 {
@@ -903,7 +943,17 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
     rd.in_stdin = 0;
     if (d->swept.n > 1)
         swept(&rd, files, nfiles, upto);
+    il_strtab_free(&d->swept); /* flagged: read no more */
     free(upto);
+    if (d->pid && d->flagged)
+        children(d, sel->pid_slot); /* else no status is judged: no need */
+    if (d->pid) {
+        free(d->pid);
+        free(d->ppid);
+        free(d->lh);
+        d->pid = d->ppid = NULL;
+        d->lh = NULL;
+    }
     if (rd.shown > IL_MAX_SHOWN)
         il_warn(IL_W_MORE_LINES, rd.shown - IL_MAX_SHOWN);
     if (d->n == 0)
@@ -1042,6 +1092,9 @@ il_data_free(struct il_data *d)
     free(d->val);
     free(d->env);
     free(d->wall);
+    free(d->pid);
+    free(d->ppid);
+    free(d->lh);
     free(d->links);
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
         il_lab_free(d, s);

@@ -468,6 +468,22 @@ il_failures_words(struct il_buf *b, const char *sys, const struct il_failures *f
         il_buf_printf(b, "; and %zu warm-up run%s", w, w == 1 ? "" : "s");
 }
 
+/* The status every failed run of f ended with, or -1 (another cause, or
+ * several). */
+static int
+one_status(const struct il_failures *f)
+{
+    int st = -1;
+    size_t causes = 0;
+    for (size_t c = 0; c < f->ncause; c++)
+        if (f->cause[c].n) {
+            causes++;
+            if (sscanf(f->cause[c].name, "status %d", &st) != 1)
+                st = -1;
+        }
+    return causes == 1 ? st : -1;
+}
+
 /*
  * Is there a system every measured run of which failed?  Then the
  * report's numbers would be of failed runs (its own rule leaves out a
@@ -483,23 +499,18 @@ il_failures_all(const struct il_sweep *s, const struct il_failures *f, char *why
             continue;
         struct il_buf b = {0};
         cause_words(&b, &f[k]);
-        int st = -1;
-        size_t causes = 0;
-        for (size_t c = 0; c < f[k].ncause; c++)
-            if (f[k].cause[c].n) {
-                causes++;
-                if (sscanf(f[k].cause[c].name, "status %d", &st) != 1)
-                    st = -1;
-            }
+        int st = one_status(&f[k]);
+        /* --expect-status is every system's: advised only where every
+         * system's runs all ended with that status (review13e LOW) */
+        for (size_t j = 0; st > 0 && j < s->nsys; j++)
+            if (f[j].runs && (f[j].failed < f[j].runs || one_status(&f[j]) != st))
+                st = -1;
         snprintf(why, n,
                  "every measured run of %s failed (%s), so there are no numbers of its runs to "
                  "give%s%.0d%s",
                  s->sys[k].name, b.p ? b.p : "?",
-                 causes == 1 && st > 0 ? "; if that status is its normal end, rerun with "
-                                         "--expect-status "
-                                       : "",
-                 causes == 1 && st > 0 ? st : 0,
-                 causes == 1 && st > 0 ? " and another --output (a plan of its own)" : "");
+                 st > 0 ? "; if that status is its normal end, rerun with --expect-status " : "",
+                 st > 0 ? st : 0, st > 0 ? " and another --output (a plan of its own)" : "");
         il_buf_free(&b);
         return s->sys[k].name;
     }

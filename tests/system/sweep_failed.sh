@@ -129,4 +129,81 @@ else
 	skip "one CPU, or the tests' variant of report is not built"
 fi
 
+try "a driver's run is judged by its failed lines alone: its children's exits are not judged again (review13e MEDIUM-1)"
+# a run whose child (a record of its own) ends with status 3 or a signal
+# while the run ends with 0: the sweep did not call it failed
+python3 - <<'PY' >kid.jsonl
+import json
+def rec(sys, i, pid, ppid, status, launch=True, how="return"):
+    labels = {"system": sys, "run": "%s/r%d" % (sys, i)}
+    if launch:
+        labels["launch"] = "k-%s%d" % (sys, i)
+    return json.dumps({"schema": "interloper/1", "labels": labels, "pid": pid, "ppid": ppid,
+                       "host": "h", "exit": {"how": how, "status": status, "signal": 0},
+                       "times": {"wall_ns": 1000 + i}})
+for i in range(4):
+    print(rec("A", i, 200 + i, 100 + i, 3 if i == 0 else 0, how="signal" if i == 1 else "return"))
+    print(rec("A", i, 100 + i, 1, 0))
+    print(rec("B", i, 300 + i, 1, 0))
+PY
+assert_eq "$(nrun kid.jsonl)" "A=8 B=4" "kept"
+assert_eq "$(grep -c 'failed' rep.err)" 0 "no [failed] warning"
+assert_eq "$(nrun kid.jsonl --expect-status 1)" "A=8 B=4" "--expect-status: the sweep's judgement stands"
+sed 's/, "launch": "k-[AB][0-9]"//' kid.jsonl >nolaunch.jsonl
+assert_eq "$(nrun nolaunch.jsonl)" "A=6 B=4" "without a launch: judged by their exit, as before"
+
+try "--per and --expect-status judge a run by its root record, not its children's (review13e MEDIUM-1)"
+# interloper run without a driver (no launch): a script that exits 1, as
+# expected, after a child that exits 0
+for i in 1 2 3; do
+	il run -q -o per.jsonl --backend none --label sys=A --label r="A$i" -- sh -c '/bin/true; exit 1'
+	il run -q -o per.jsonl --backend none --label sys=B --label r="B$i" -- sh -c 'exit 1'
+done
+il run -q -o per.jsonl --backend none --label sys=C --label r=C1 -- sh -c 'exit 0'
+if [ "$(grep -c '"status":0' per.jsonl)" = 4 ]; then
+	il report --json --by sys --per r --expect-status 1 per.jsonl >p.json 2>p.err
+	assert_eq "$(python3 -c 'import json; print(json.dumps([(g["labels"]["sys"], g["n"]) for g in json.load(open("p.json"))["groups"]]))')" \
+		'[["A", 3], ["B", 3]]' "--per: every run kept but C's, whose status is 0"
+	assert_match "$(cat p.err)" "1 failed runs were left out \(1 exited with a status other than 1; 1 in sys=C\)" "said in the option's words"
+	assert_eq "$(il report --json --by sys --expect-status 1 per.jsonl 2>p.err | python3 -c 'import json, sys; print([g["n"] for g in json.load(sys.stdin)["groups"]])')" \
+		"[6, 3]" "without --per: the children's records are not failed"
+	assert_match "$(cat p.err)" "1 failed runs were left out \(1 exited with a status other than 1; 1 in sys=C\)" "only C's"
+else
+	skip "the children wrote no records of their own here ($(grep -c . per.jsonl) records)"
+fi
+
+try "--expect-status is advised only where every system's runs all ended with that status (review13e LOW)"
+mkdir -p bin/F
+printf '#!/bin/sh\nexit 1\n' >bin/F/p
+chmod +x bin/F/p
+il sweep --keep-going --seed 1 --reps 2 --system A=bin/A/p --system F=bin/F/p --output one.jsonl 2>err
+assert_match "$(cat err)" "every measured run of F failed \(status 1\), so there are no numbers of its runs to give" "said"
+assert_eq "$(grep -c 'rerun with --expect-status' err)" 0 "one system of two: no advice (the other ends with 0)"
+il sweep --keep-going --seed 1 --reps 2 --system F=bin/F/p --system G=bin/F/p --output two.jsonl 2>err
+assert_match "$(cat err)" "if that status is its normal end, rerun with --expect-status 1" "both: advised"
+
+try "a run's root judged among 6,000 runs, read in parts: --per and --expect-status alone"
+python3 - <<'PY' >roots.jsonl
+import json
+for i in range(6000):
+    for child in (1, 0):
+        print(json.dumps({"schema": "interloper/1", "labels": {"system": "AB"[i % 2], "run": "r%d" % i},
+                          "pid": 100000 + 2 * i + child, "ppid": 100000 + 2 * i if child else 7,
+                          "host": "h", "exit": {"how": "return", "status": 0 if child else 1, "signal": 0},
+                          "times": {"wall_ns": 1000 + i % 7}}))
+PY
+assert_eq "$(nrun roots.jsonl --per run --expect-status 1)" "A=3000 B=3000" "--per: every run's root exits 1"
+assert_eq "$(grep -c 'failed' rep.err)" 0 "none failed"
+assert_eq "$(nrun roots.jsonl --expect-status 1)" "A=6000 B=6000" "--expect-status: the children's records are not failed"
+assert_eq "$(nrun roots.jsonl --per run)" "A=3000 B=3000" "--per alone: a root's status 1 beside its child's 0 is not failed"
+if [ -x "$B/tests/interloper-report-parts" ] && [ "$(nproc)" -ge 2 ]; then
+	for a in "--per run --expect-status 1" "--expect-status 1"; do
+		# shellcheck disable=SC2086 # the options
+		IL_TEST_TAKE=4096 "$B/tests/interloper-report-parts" --json --by system $a roots.jsonl 2>p.err |
+			python3 -c 'import json, sys; print([g["n"] for g in json.load(sys.stdin)["groups"]])' >p.out
+		# shellcheck disable=SC2086 # the options
+		assert_eq "$(cat p.out):$(grep -c failed p.err)" "$(nrun roots.jsonl $a | sed 's/A=\([0-9]*\) B=\([0-9]*\)/[\1, \2]/'):0" "$a, in parts of 4 KiB"
+	done
+fi
+
 done_testing

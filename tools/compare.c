@@ -56,7 +56,8 @@ static const struct il_opt opts[] = {
      O_SHELL},
     {"prepare", 0, IL_OPT_VALUE, "CMD",
      "run CMD with sh before each run, unmeasured (once: for\n"
-     "every command; once per command: each its own)",
+     "every command; once per command: each its own); a\n"
+     "program it changes stops the runs",
      O_PREPARE},
     {.incl = il_sweep_opts},
     {.head = "when to stop"},

@@ -561,6 +561,43 @@ prepare(struct state *st, const struct il_system *y, const char *runid)
          WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), st->s->output);
 }
 
+/* The program of this launch is still the one the plan hashed (one stat;
+ * a hash only when the file changed): a binary rebuilt while a sweep runs
+ * was measured on as the same system, its old runs and new ones in one
+ * verdict (outside14 H5).  Checked after --prepare, which may rebuild. */
+static void
+program_unchanged(struct state *st, struct il_system *y, size_t lay, const char *runid)
+{
+    char now[65];
+    const char *path = y->path[lay];
+    if (!y->ident || il_program_same(path, y->sha256[lay], &y->ident[lay], now))
+        return;
+    int e = errno;
+    /* compare's links of one length: the user's file */
+    struct stat ls;
+    char *real = lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode) ? realpath(path, NULL) : NULL;
+    char what[160];
+    if (*now)
+        snprintf(what, sizeof what, "its SHA-256 is now %.12s, the plan's %.12s", now,
+                 y->sha256[lay]);
+    else
+        snprintf(what, sizeof what, "it cannot be read now (%s)", strerror(e));
+    char again[64] = "the same command";
+    if (st->s->compare && !st->s->c.output)
+        snprintf(again, sizeof again, "it again with --seed %u", st->s->d.seed);
+    progress(st, 1);
+    fprintf(stderr,
+            "%s: %s changed while the runs went on (%s), before run %s: its runs before and "
+            "after would be of two programs, so nothing more is run; the runs so far are in "
+            "%s: put the measured program back and run %s to resume, or measure the new one "
+            "into another output file\n",
+            st->s->me, real ? real : path, what, runid, st->s->output, again);
+    free(real);
+    end_line(st, "a program changed");
+    finish(st);
+    exit(1);
+}
+
 static void
 run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
 {
@@ -584,6 +621,7 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
     const struct il_system *y = &s->sys[r->cell % s->d.nsys];
     if (y->prepare)
         prepare(st, y, runid);
+    program_unchanged(st, &st->s->sys[r->cell % s->d.nsys], lay >= 0 ? (size_t)lay : 0, runid);
     char **argv = st->argv[r->cell % s->d.nsys];
     argv[0] = (char *)path;
     pid_t p = il_spawn(path, argv, st->env.v, st->in_fd, st->out_fd, st->err_fd,

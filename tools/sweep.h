@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "il_hset.h"
 #include "il_tools.h"
@@ -38,6 +39,7 @@ struct il_system {
     const char *tmpl;  /* PROG as given; may hold {layout} */
     char **path;       /* the program of each layout (one without layouts) */
     char **sha256;     /* its SHA-256, hex */
+    struct stat *ident; /* the file that was hashed: each launch checks it is still that */
     const char **kind; /* each layout's kind from the manifest, or NULL */
     json_t **order;    /* each layout's object order from the manifest, or NULL */
     json_t *link;      /* the manifest's command and cwd, or NULL */
@@ -121,6 +123,14 @@ extern const struct il_opt il_sweep_opts[];
 void il_sweep_defaults(struct il_sweep *s, int argc, char **argv);
 int il_sweep_option(struct il_sweep *s, struct il_optp *p);
 void il_sweep_check(struct il_sweep *s);
+/* A program's SHA-256 and the identity of the file hashed (its fstat,
+ * taken before the hash: a write during it shows as a change); 0, or -1
+ * with errno.  Whether the file at path is still one of that identity and
+ * hash: 1; 0 when it is not (one new SHA-256 in hex, or "" if it cannot
+ * be read); a file of another identity with the same SHA-256 is the same
+ * program, and *ident becomes the new identity (outside14 H5). */
+int il_program_hash(const char *path, char hex[65], struct stat *ident);
+int il_program_same(const char *path, const char *hex, struct stat *ident, char now[65]);
 
 long *il_idset_add(struct il_idset *s, const char *id, int *added);
 long *il_idset_get(struct il_idset *s, const char *id);

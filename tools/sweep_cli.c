@@ -6,6 +6,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,48 @@ layouts(struct il_sweep *s)
     free(dir);
 }
 
+int
+il_program_hash(const char *path, char hex[65], struct stat *ident)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    unsigned long long size;
+    int rc = fstat(fd, ident) < 0 ? -1 : il_sha256_fd(fd, hex, &size);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return rc;
+}
+
+static int
+same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* One stat a launch; the hash only when the file is not the one hashed
+ * (a touch, a chmod, a copy of the same bytes keep the program). */
+int
+il_program_same(const char *path, const char *hex, struct stat *ident, char now[65])
+{
+    struct stat st;
+    *now = 0;
+    if (stat(path, &st) == 0 && same_file(&st, ident))
+        return 1;
+    struct stat id;
+    if (il_program_hash(path, now, &id) < 0) {
+        *now = 0;
+        return 0;
+    }
+    if (strcmp(now, hex))
+        return 0;
+    *ident = id;
+    return 1;
+}
+
 /* The programs of system y, one per layout: each in its manifest. */
 static void
 programs(struct il_sweep *s, struct il_system *y)
@@ -209,6 +252,7 @@ programs(struct il_sweep *s, struct il_system *y)
     size_t n = s->d.nlay ? s->d.nlay : 1;
     y->path = il_xcalloc(n, sizeof *y->path);
     y->sha256 = il_xcalloc(n, sizeof *y->sha256);
+    y->ident = il_xcalloc(n, sizeof *y->ident);
     y->kind = il_xcalloc(n, sizeof *y->kind);
     y->order = il_xcalloc(n, sizeof *y->order);
     int has = strstr(y->tmpl, "{layout}") != NULL;
@@ -251,7 +295,7 @@ programs(struct il_sweep *s, struct il_system *y)
                  given(s, y), p);
         y->path[i] = p;
         y->sha256[i] = il_xmalloc(65);
-        if (il_sha256_file(p, y->sha256[i]) < 0)
+        if (il_program_hash(p, y->sha256[i], &y->ident[i]) < 0)
             err(1, "%s: cannot read %s", given(s, y), p);
         if (!m)
             continue;

@@ -194,7 +194,8 @@ il_lines_open(struct il_lines *l, const char *path)
     unsigned char head[4];
     size_t nh = 0;
     struct stat st;
-    if (fstat(l->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    l->regular = fstat(l->fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (l->regular) {
         ssize_t r;
         do
             r = pread(l->fd, head, sizeof head, 0);

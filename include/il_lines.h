@@ -19,6 +19,7 @@ enum il_lines_kind { IL_LINES_PLAIN, IL_LINES_GZIP, IL_LINES_ZSTD };
 struct il_lines {
     const char *name; /* as given, for messages */
     int fd, own_fd;
+    int regular; /* fd is a regular file (fstat at the open), which can be read again */
     enum il_lines_kind kind;
     char *buf; /* decoded text: [beg, end) not yet returned */
     size_t cap, beg, end;

@@ -1397,8 +1397,11 @@ launch_of(struct rd *rd, struct il_span sp)
 void
 il_rd_launches(struct rd *rd)
 {
+    if (rd->launch_path)
+        return;
     rd->launch_path = rd->sc.npaths++;
     il_path_set(&rd->paths[rd->launch_path], IL_F_LABELS, IL_L_LAUNCH, NULL);
+    il_tmpls_forget(&rd->tm); /* learnt without it, when lines were read */
 }
 
 /* A hash of the bytes of sp, 8 at a time, mixed into h (the last 8

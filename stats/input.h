@@ -155,9 +155,10 @@ struct rd {
     size_t ndry;
     /* The path of label launch (0: not looked for): in the dry look of
      * il_read for the records of the launches a sweep's failed line names
-     * (dry 2, their flags set in mark), and while the standard input is
-     * read (stdin_launch: each record kept, its number and a hash of its
-     * launch, for il_read to look at once every line is read). */
+     * (dry 2, their flags set in mark), and from the first input read
+     * once on (in_stdin: the standard input or any input not a regular
+     * file; stdin_launch: each record of it kept, its number and a hash
+     * of its launch, for il_read to look at once every line is read). */
     int launch_path;
     int ppid_path; /* the path of ppid, with want_pids (else 0) */
     struct il_data *mark;
@@ -169,7 +170,7 @@ struct rd {
     } *stdin_launch;
     size_t nstdin_launch, capstdin_launch;
 };
-/* Look for label launch too (before any line is read). */
+/* Look for label launch too, in the lines read from now on. */
 void il_rd_launches(struct rd *rd);
 /* A 64-bit hash of the n bytes at s (FNV-1a), never 0. */
 uint64_t il_launch_hash(const char *s, size_t n);

@@ -392,7 +392,11 @@ il_prepare(const struct il_opts *o, struct il_data *d)
     char where[512];
     mark_failed(o, d, failed, nf, where, sizeof where);
     if (o->per) {
-        /* A run with a failed record failed as a whole. */
+        /* A run with a failed record failed as a whole; but not through
+         * a record of a launch the sweep called failed (IL_R_SWEPT): a
+         * resumed sweep retries the run under its label in a new launch,
+         * whose records are the run's (review14b HIGH-1), and every
+         * record of the failed launch is flagged itself. */
         struct pr *t = il_xcalloc(d->n, sizeof *t);
         for (size_t i = 0; i < d->n; i++) {
             t[i].id = il_lab(d, i, o->per_slot);
@@ -406,7 +410,7 @@ il_prepare(const struct il_opts *o, struct il_data *d)
                     b++;
             int any = 0;
             for (size_t j = a; j < b; j++)
-                any |= failed[t[j].i];
+                any |= failed[t[j].i] && !(d->flag[t[j].i] & IL_R_SWEPT);
             for (size_t j = a; j < b && any; j++)
                 failed[t[j].i] = 1;
             a = b;

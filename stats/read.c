@@ -297,6 +297,8 @@ part_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Read file into rd; rd->in_stdin then says whether it was read once
+ * (it cannot be read again). */
 static void
 read_file(struct rd *rd, const char *file)
 {
@@ -305,8 +307,14 @@ read_file(struct rd *rd, const char *file)
     first.rd = rd;
     if (il_lines_open(&first.l, file) < 0)
         err(1, "%s", file);
-    /* the standard input is read from where it is, by one thread, even a
-     * regular file (review10a: `(read -r x; report -) < f`) */
+    /* Read once: the standard input, and any input that is not a regular
+     * file, by its descriptor, whatever its name (a pipe, a FIFO,
+     * <(...), /dev/stdin: review14b HIGH-2), which cannot be read again
+     * (swept).  The standard input is read from where it is, by one
+     * thread, even a regular file (review10a: `(read -r x; report -) < f`). */
+    rd->in_stdin = !strcmp(file, "-") || !first.l.regular;
+    if (rd->in_stdin)
+        il_rd_launches(rd);
     off_t size = strcmp(file, "-") ? il_lines_size(&first.l) : -1,
           cut = size > 1 ? il_lines_cut(&first.l, size / 2) : -1;
     if (cut < 0 || cut >= size || !il_two_cpus()) {
@@ -827,10 +835,11 @@ cmp_u64(const void *pa, const void *pb)
  * those of the files by a look at their lines again (a dry rd, which
  * numbers the records it would keep as the reading did), so that a file
  * without such a line, the usual one, costs nothing more.  upto[i]: the
- * records read up to the end of files[i].
+ * records read up to the end of files[i]; once[i]: files[i] was read
+ * once, as the standard input is (read_file), its hashes noted.
  */
 static void
-swept(struct rd *rd, char **files, int nfiles, const size_t *upto)
+swept(struct rd *rd, char **files, int nfiles, const size_t *upto, const char *once)
 {
     struct il_data *d = rd->d;
     if (rd->nstdin_launch) {
@@ -857,7 +866,7 @@ swept(struct rd *rd, char **files, int nfiles, const size_t *upto)
     dry.dry = 2;
     dry.mark = d;
     for (int i = 0; i < nfiles; i++) {
-        if (strcmp(files[i], "-")) {
+        if (!once[i]) {
             /* up to its records read before (a sweep may be appending) */
             struct il_lines l;
             if (il_lines_open(&l, files[i]) < 0)
@@ -932,19 +941,18 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
     /* jansson seeds its hashes once, before the threads explain lines */
     json_object_seed(0);
     size_t *upto = il_xcalloc((size_t)nfiles + 1, sizeof *upto);
-    for (int i = 0; i < nfiles; i++)
-        if (!strcmp(files[i], "-") && !rd.launch_path)
-            il_rd_launches(&rd);
+    char *once = il_xcalloc((size_t)nfiles + 1, 1);
     for (int i = 0; i < nfiles; i++) {
-        rd.in_stdin = !strcmp(files[i], "-");
         read_file(&rd, files[i]);
         upto[i] = d->n;
+        once[i] = (char)rd.in_stdin;
     }
     rd.in_stdin = 0;
     if (d->swept.n > 1)
-        swept(&rd, files, nfiles, upto);
+        swept(&rd, files, nfiles, upto, once);
     il_strtab_free(&d->swept); /* flagged: read no more */
     free(upto);
+    free(once);
     if (d->pid && d->flagged)
         children(d, sel->pid_slot); /* else no status is judged: no need */
     if (d->pid) {

@@ -58,6 +58,8 @@ assert_eq "$(rj r.jsonl 'sorted(set(x["labels"]["launch"] for x in r if x["label
 assert_eq "$(nrun r.jsonl)" "A=3 B=3" "each run once"
 assert_eq "$(il report --json --by run r.jsonl 2>/dev/null | python3 -c 'import json, sys; print(sorted(set(g["n"] for g in json.load(sys.stdin)["groups"])))')" \
 	"[1]" "every run one value"
+assert_eq "$(nrun r.jsonl --per run)" "A=3 B=3" "--per run: the retry is the run (review14b HIGH-1)"
+assert_match "$(cat rep.err)" "^[^[]*1 failed runs were left out \(1 the sweep marked failed; 1 in system=B\)" "the failed attempt left out, counted once"
 
 try "the failed line before its records, in another file, on the standard input, compressed"
 grep '"kind":"failed"' k.jsonl >f.jsonl
@@ -81,6 +83,65 @@ if command -v gzip >/dev/null 2>&1; then
 fi
 # --where and warm-ups left out before: the records are numbered as read
 assert_eq "$(nrun k.jsonl --where system=B)" "B=2" "--where"
+
+try "an input that is not a regular file is read once, whatever its name (review14b HIGH-2)"
+# nrunp FILE...: nrun's figures of report --by system FILE..., within 60 s
+# (an input opened again by name would wait for a writer for ever)
+nrunp() {
+	timeout 60 sh "$IL" report --json --by system "$@" 2>"$T/rep.err" | python3 -c 'import json, sys
+j = json.load(sys.stdin)
+print(" ".join("%s=%d" % (g["labels"]["system"], g["n"]) for g in j["groups"]))'
+}
+mkfifo ff
+cat k.jsonl >ff &
+w=$!
+assert_eq "$(nrunp ff)" "A=3 B=2" "a FIFO"
+kill "$w" 2>/dev/null
+wait "$w"
+# shellcheck disable=SC2002 # a pipe, not the file
+assert_eq "$(cat k.jsonl | nrunp /dev/stdin)" "A=3 B=2" "/dev/stdin, a pipe"
+# shellcheck disable=SC2002 # a pipe, not the file
+assert_eq "$(cat k.jsonl | nrunp /proc/self/fd/0)" "A=3 B=2" "/proc/self/fd/0, a pipe"
+assert_eq "$(nrunp /dev/stdin <k.jsonl)" "A=3 B=2" "/dev/stdin, the file itself"
+cat a.jsonl >ff &
+w=$!
+assert_eq "$(nrunp ff f.jsonl)" "A=3 B=2" "the records in a FIFO, the failed line in a file"
+kill "$w" 2>/dev/null
+wait "$w"
+cat f.jsonl >ff &
+w=$!
+assert_eq "$(nrunp a.jsonl ff)" "A=3 B=2" "the records in a file, the failed line in a FIFO"
+kill "$w" 2>/dev/null
+wait "$w"
+cat a.jsonl >ff &
+w=$!
+assert_eq "$(nrunp - ff <f.jsonl)" "A=3 B=2" "the line on the standard input, the records in a FIFO"
+kill "$w" 2>/dev/null
+wait "$w"
+if command -v gzip >/dev/null 2>&1; then
+	assert_eq "$(gzip -c k.jsonl | nrunp /dev/stdin)" "A=3 B=2" "gzip through a pipe"
+fi
+# records of one shape in a file, then in a pipe: what the reading learnt
+# of the file's lines does not hide the pipe's launches
+python3 - <<'PY'
+import json
+def rec(system, i):
+    return json.dumps({"schema": "interloper/1",
+                       "labels": {"system": system, "run": "r%d" % i, "launch": "n-%d" % i},
+                       "pid": 1000 + i, "exit": {"how": "return", "status": 0, "signal": 0},
+                       "times": {"wall_ns": 1000 + i % 7}})
+with open("sa.jsonl", "w") as f:
+    for i in range(50):
+        print(rec("A", i), file=f)
+with open("sb.jsonl", "w") as f:
+    for i in range(50, 100):
+        print(rec("B", i), file=f)
+    print(json.dumps({"schema": "interloper-sweep/1", "kind": "failed", "plan": "p", "run": "r60",
+                      "launch": "n-60", "why": "x", "status": 0, "records": 1}), file=f)
+PY
+# shellcheck disable=SC2002 # a pipe, not the file
+assert_eq "$(cat sb.jsonl | nrunp sa.jsonl /dev/stdin)" "A=50 B=49" "a file, then a pipe of the same lines"
+assert_eq "$(nrunp sa.jsonl - <sb.jsonl)" "A=50 B=49" "a file, then the standard input"
 
 try "records without a launch (no driver) are judged by their exit alone"
 python3 - <<'PY' >nl.jsonl

@@ -127,6 +127,7 @@ il_disturb_line(struct il_data *d, const char *s, size_t n)
         json_decref(j);
         return;
     }
+    il_twice_line(d, j); /* a sweep's start in two files */
     /* the machines' facts compared, and changes during a sweep (where:
      * the snapshot's time; il_machine.h) */
     il_machines_add(&d->mach, j, NULL);

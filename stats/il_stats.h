@@ -114,6 +114,7 @@ enum il_wkind {
     IL_W_EXEC,            /* items: group, records ending in an exec, of n */
     IL_W_PASS_SHIFT,      /* suite, per-pass ratios, F, df1, df2, p */
     IL_W_ONE_PASS,        /* suite, which side ran in one pass */
+    IL_W_TWICE,           /* file, file, why, more (twice.c) */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -429,6 +430,7 @@ struct il_data {
     char *rec_host[8];       /* the hosts of the selected records (the first 8) */
     size_t nrec_host;
     struct il_machine_notes *machine; /* what the sweep's machine lines say (disturb.c) */
+    struct il_twice *twice;           /* the same runs given twice (twice.c) */
     /* --subtract: the subtracted group's mean over its runs, its runs, units */
     double sub_mean;
     size_t sub_runs, sub_units;
@@ -441,6 +443,17 @@ struct il_data {
 void il_disturb_line(struct il_data *d, const char *s, size_t n);
 void il_disturb_warn(const struct il_data *d);
 void il_disturb_free(struct il_data *d);
+
+/* ------------------------------------------------------------ twice.c */
+/* The same runs given twice: a file given twice, or a sweep's start line
+ * (its sweep_id) in two files (a merged file and its shards): il_read
+ * calls il_twice_files before reading, il_disturb_line il_twice_line for
+ * each machine line (d->files: the file being read), il_read
+ * il_twice_warn after ([twice]). */
+void il_twice_files(struct il_data *d, char **files, int nfiles);
+void il_twice_line(struct il_data *d, json_t *machine_line);
+void il_twice_warn(const struct il_data *d, char **files);
+void il_twice_free(struct il_data *d);
 
 int il_metric_parse(const char *name, enum il_metric_kind *kind);
 /* Split "NUM/DEN" into sel->part[]; one slash, both sides non-empty. */

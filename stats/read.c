@@ -942,6 +942,7 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
     json_object_seed(0);
     size_t *upto = il_xcalloc((size_t)nfiles + 1, sizeof *upto);
     char *once = il_xcalloc((size_t)nfiles + 1, 1);
+    il_twice_files(d, files, nfiles);
     for (int i = 0; i < nfiles; i++) {
         read_file(&rd, files[i]);
         upto[i] = d->n;
@@ -962,6 +963,7 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
         d->pid = d->ppid = NULL;
         d->lh = NULL;
     }
+    il_twice_warn(d, files);
     if (rd.shown > IL_MAX_SHOWN)
         il_warn(IL_W_MORE_LINES, rd.shown - IL_MAX_SHOWN);
     if (d->n == 0)
@@ -1109,6 +1111,7 @@ il_data_free(struct il_data *d)
     free(d->first_schema_other);
     il_strtab_free(&d->swept);
     il_disturb_free(d);
+    il_twice_free(d);
     il_orders_free(d);
     il_machines_free(&d->mach);
     for (size_t i = 0; i < d->nrec_host; i++)

@@ -196,6 +196,10 @@ static const struct wdef defs[IL_W_COUNT] = {
                        "times, alternating the systems pass by pass, or interleave the systems "
                        "per benchmark",
                        0, 0},
+    [IL_W_TWICE] = {"twice",
+                    "%s and %s %s: a run in both is counted twice, as two runs%s; give each "
+                    "run's records once",
+                    0, 0},
 };
 
 #define IL_W_SHOWN 6 /* items named in one aggregated line */

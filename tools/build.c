@@ -15,10 +15,12 @@
  * with argument vectors.  make's recipes do go through sh, so the CC value
  * given to make quotes its words for sh.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +83,8 @@ static const struct il_cmd cmd = {
              "its own make variables, and relink every system in the same K orders from one\n"
              "seed (interloper link), so that interloper sweep can compare them layout by\n"
              "layout (Mytkowicz et al., section 4.1).  The binaries' paths go to stdout.\n"
-             "MAKE-ARGS go to every system's make (targets, VAR=VALUE).",
+             "MAKE-ARGS go to every system's make (targets, VAR=VALUE).  SRCDIR must be\n"
+             "clean (make clean): an object compiled before, with its own flags, is refused.",
     .man = "interloper-build(1)",
     .opts = opts,
 };
@@ -139,11 +142,32 @@ how(int st, char *buf, size_t n)
     return buf;
 }
 
+/* Does a build log's line say an error: the word "error" before a ':'
+ * (a compiler's "error:", "fatal error:", configure's "configure: error:
+ * ...") or a number (make's "Error 2"), or make's ": *** "?  A word, not
+ * the letters: "checking for strerror_r... yes", -Werror, error.o and
+ * error_at_line are no error (outside14 F14); nor is make's "(ignored)". */
+static int
+error_line(const char *line)
+{
+    if (strstr(line, "(ignored)"))
+        return 0;
+    if (strstr(line, ": *** "))
+        return 1;
+    for (const char *p = line; (p = strcasestr(p, "error")); p += 5) {
+        int before = p > line ? (unsigned char)p[-1] : ' ';
+        if (isalnum(before) || before == '_' || before == '-')
+            continue;
+        if (p[5] == ':' || (p[5] == ' ' && isdigit((unsigned char)p[6])))
+            return 1;
+    }
+    return 0;
+}
+
 /* The last line of a file with text, for an error message; with error,
- * its first that says "error" if one does (a compiler's "error:",
- * configure's "configure: error: ...", make's "*** ... Error 2"): a
- * failed make's last line is its "Leaving directory", which says nothing
- * (outside13 F10). */
+ * its first that says an error if one does (error_line): a failed make's
+ * last line is its "Leaving directory", which says nothing (outside13
+ * F10). */
 static void
 last_line(const char *path, char *out, size_t n, int error)
 {
@@ -154,7 +178,7 @@ last_line(const char *path, char *out, size_t n, int error)
     while (f && !found && fgets(line, sizeof line, f))
         if (line[strspn(line, " \t\r\n")]) {
             snprintf(out, n, "%.*s", (int)strcspn(line, "\r\n"), line);
-            found = error && strcasestr(line, "error");
+            found = error && error_line(line);
         }
     if (f)
         fclose(f);
@@ -328,6 +352,96 @@ parse(struct build *b, int argc, char **argv)
     b->nmake_args = (size_t)(argc - p.i);
 }
 
+/* ------------------------------------------------------------ stale objects
+ * A tree built before (./configure && make, then an edit) is copied with
+ * its objects, and make rebuilds only what it finds out of date: every
+ * other object of every system was compiled with the tree's own flags, so
+ * "O2" and "O3" were one build but a file (outside14 H4: 26 of gzip's 27
+ * objects).  The copy keeps the tree's times (cp -p), so an object this
+ * build did not compile is older than its log, made just before make. */
+
+static int
+older(const struct stat *st, const struct timespec *mark)
+{
+    return st->st_mtim.tv_sec < mark->tv_sec ||
+           (st->st_mtim.tv_sec == mark->tv_sec && st->st_mtim.tv_nsec < mark->tv_nsec);
+}
+
+/* Up to three names, then how many more, into *b */
+struct stale {
+    struct il_buf names;
+    size_t n;
+    size_t skip; /* the copy's path and its '/', left off the names */
+};
+
+static void
+stale_add(struct stale *s, const char *path)
+{
+    if (s->n++ < 3)
+        il_buf_printf(&s->names, "%s%s", s->n > 1 ? ", " : "", path + s->skip);
+}
+
+static void
+stale_words(struct stale *s)
+{
+    if (s->n > 3)
+        il_buf_printf(&s->names, " and %zu more", s->n - 3);
+}
+
+/* The objects and archives of the recorded link that lie in the copy
+ * (realpath COPY) and are older than MARK. */
+static void
+stale_linked(const char *links, const char *program, const char *copy,
+             const struct timespec *mark, struct stale *s)
+{
+    struct il_strv w = {0};
+    long bad = 0;
+    if (il_record_read(links, program, &w, &bad) != 1)
+        return; /* interloper link says what is wrong with it */
+    struct il_scan sc;
+    il_scan(w.v + 1, w.n - 1, &sc);
+    size_t lc = strlen(copy);
+    for (size_t i = 1; i < w.n - 1; i++) {
+        if (sc.kind[i] != IL_ARG_OBJECT && sc.kind[i] != IL_ARG_ARCHIVE)
+            continue;
+        const char *a = w.v[i + 1];
+        char *abs = a[0] == '/' ? il_xstrdup(a) : il_xasprintf("%s/%s", w.v[0], a);
+        char *real = realpath(abs, NULL);
+        struct stat st;
+        if (real && !strncmp(real, copy, lc) && real[lc] == '/' && stat(real, &st) == 0 &&
+            older(&st, mark))
+            stale_add(s, real);
+        free(real);
+        free(abs);
+    }
+    il_scan_free(&sc);
+    il_strv_free(&w);
+}
+
+/* nftw has no argument for its callback */
+static struct stale *walk_stale;
+static const struct timespec *walk_mark;
+
+static int
+walk_one(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+    size_t n = strlen(path);
+    if (type == FTW_F && S_ISREG(st->st_mode) && n > 2 && !strcmp(path + n - 2, ".o") &&
+        older(st, walk_mark))
+        stale_add(walk_stale, path);
+    return 0;
+}
+
+/* Every object file of the copy older than MARK (a make that found
+ * nothing to do linked nothing: the tree was built). */
+static void
+stale_tree(const char *copy, const struct timespec *mark, struct stale *s)
+{
+    walk_stale = s;
+    walk_mark = mark;
+    nftw(copy, walk_one, 16, FTW_PHYS);
+}
+
 /* System Y's sources copied into SD/src and built there by make, through
  * interloper cc, which records its links in SD/links. */
 static void
@@ -372,7 +486,8 @@ build_one(const struct build *b, const struct sys *y, const char *sd, const char
     for (size_t j = 0; j < b->nmake_args; j++)
         mv[n++] = b->make_args[j];
     int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (lfd < 0)
+    struct stat ls;
+    if (lfd < 0 || fstat(lfd, &ls) < 0)
         err(1, "%s", log);
     st = run(mv, lfd, lfd, env);
     close(lfd);
@@ -381,6 +496,28 @@ build_one(const struct build *b, const struct sys *y, const char *sd, const char
         errx(1, "the build of %s failed (%s; its output is in %s): %s", y->name,
              how(st, why, sizeof why), log, line);
     }
+    char *copy = realpath(srcd, NULL);
+    if (!copy)
+        err(1, "%s", srcd);
+    struct stale old = {.skip = strlen(copy) + 1};
+    if (access(links, F_OK) < 0)
+        stale_tree(copy, &ls.st_mtim, &old);
+    else
+        stale_linked(links, b->program, copy, &ls.st_mtim, &old);
+    stale_words(&old);
+    if (old.n && access(links, F_OK) < 0)
+        errx(1,
+             "the build of %s linked nothing: %s is built already (%s predate%s this build), "
+             "so make found nothing to compile with %s's variables; run make clean there, or "
+             "give a clean tree",
+             y->name, b->src, old.names.p, old.n > 1 ? "" : "s", y->name);
+    if (old.n)
+        errx(1,
+             "the build of %s linked %zu object%s compiled before it, with the flags %s was "
+             "built with, not %s's (%s): run make clean in %s, or give a clean tree",
+             y->name, old.n, old.n > 1 ? "s" : "", b->src, y->name, old.names.p, b->src);
+    il_buf_free(&old.names);
+    free(copy);
     if (access(links, F_OK) < 0)
         errx(1,
              "the build of %s linked nothing through interloper cc (%s is missing); does "

@@ -225,4 +225,46 @@ else
 	skip "needs the tools built, cc and make"
 fi
 
+try "a tree built before: objects its own make compiled are refused by name, not linked as the system's (outside14 H4)"
+if ready; then
+	mkdir -p "$T/built"
+	printf 'int f(void);\nint g(void);\nint main(void) { return f() + g() - 3; }\n' >"$T/built/main.c"
+	printf 'int f(void) { return 1; }\n' >"$T/built/f.c"
+	printf 'int g(void) { return 2; }\n' >"$T/built/g.c"
+	# shellcheck disable=SC2016 # make's variables, not the shell's
+	printf '%s\n' 'prog: main.o f.o g.o' '	$(CC) -o $@ $^' '%.o: %.c' '	$(CC) $(CFLAGS) -c -o $@ $<' \
+		'clean:' '	rm -f prog *.o' >"$T/built/Makefile"
+	make -s -C "$T/built" CFLAGS=-O0 >/dev/null 2>&1
+	# one edit since: make would rebuild main.o alone, f.o and g.o staying -O0
+	sleep 0.02
+	touch "$T/built/main.c"
+	fails "an edit since the last make" \
+		"the build of O1 linked 2 objects compiled before it, with the flags $T/built was built with, not O1's \\(f\\.o, g\\.o\\): run make clean in $T/built, or give a clean tree$" \
+		il build -k 2 -s 1 -d "$T/bt1" --system O1=CFLAGS=-O1 --system O2=CFLAGS=-O2 "$T/built" prog
+	# no edit: make found nothing to do, and said nothing was linked
+	make -s -C "$T/built" CFLAGS=-O0 >/dev/null 2>&1
+	fails "no edit since the last make" \
+		"the build of O1 linked nothing: $T/built is built already \\((main|f|g)\\.o, (main|f|g)\\.o, (main|f|g)\\.o predate this build\\), so make found nothing to compile with O1's variables; run make clean there, or give a clean tree$" \
+		il build -k 2 -s 1 -d "$T/bt2" --system O1=CFLAGS=-O1 --system O2=CFLAGS=-O2 "$T/built" prog
+	make -s -C "$T/built" clean
+	il build -q -k 2 -s 1 -d "$T/bt3" --system O1=CFLAGS=-O1 --system O2=CFLAGS=-O2 "$T/built" prog >/dev/null 2>"$T/err"
+	assert_eq "$?" 0 "after make clean, built ($(head -c 300 "$T/err"))"
+	assert_true "f.o of O1 and O2 differ: each its own flags" sh -c "! cmp -s '$T/bt3/O1/src/f.o' '$T/bt3/O2/src/f.o'"
+else
+	skip "needs the tools built, cc and make"
+fi
+
+try "a failed build is quoted by its error, not by a word with error in it (outside14 F14)"
+if ready; then
+	mkdir -p "$T/ferr"
+	printf '%s\n' 'prog:' '	@echo "checking for strerror_r... yes"' '	@echo "cc -Werror -c error.c -o error.o"' \
+		'	@echo "checking for error_at_line... no"' '	@echo "make: [Makefile:9: x] Error 1 (ignored)"' \
+		'	@echo "makeinfo: command not found"; exit 127' >"$T/ferr/Makefile"
+	fails "the make's own line" \
+		"the build of O1 failed \\(exit status 2; its output is in $T/fe/O1/build.log\\): make(\\[[0-9]+\\])?: \\*\\*\\* \\[Makefile:[0-9]+: prog\\] Error 127$" \
+		il build -k 2 -s 1 -d "$T/fe" --system O1=CFLAGS=-O1 "$T/ferr" prog
+else
+	skip "needs the tools built, cc and make"
+fi
+
 done_testing

@@ -323,6 +323,12 @@
 #define IL_L_SLURM_NODE "slurm_node"
 #define IL_L_PARALLEL_SLOT "parallel_slot"
 #define IL_L_PARALLEL_SEQ "parallel_seq"
+/* the scheduler's labels above, as one list: the sweep sets them itself,
+ * and they say where and in which job a run ran, not what it measured:
+ * report and plot take them as they take the run's own number (stats/
+ * input.c, il_numbers_runs), never as a design label */
+#define IL_L_SCHEDULER \
+    IL_L_SLURM_JOB, IL_L_SLURM_TASK, IL_L_SLURM_NODE, IL_L_PARALLEL_SLOT, IL_L_PARALLEL_SEQ
 
 /* ------------------------------------------------------------ the link manifest
  * DIR/manifest.json, written by interloper link (interloper-link(1)), read

@@ -996,7 +996,9 @@ skip_value(const char *p, const char *e)
 }
 
 /* Labels that number or place the runs of one series rather than tell
- * series apart: they may vary along a run sequence. */
+ * series apart: they may vary along a run sequence.  The scheduler's
+ * labels (a shard's Slurm task or GNU parallel job slot) say where a run
+ * ran: a merged sweep's runs of one line carry several (outside14 F2). */
 int
 il_numbers_runs(const char *name)
 {
@@ -1018,6 +1020,7 @@ il_numbers_runs(const char *name)
         IL_L_STACK_OFFSET,
         IL_L_HEAP_OFFSET,
         IL_L_LAUNCH,
+        IL_L_SCHEDULER,
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)

@@ -855,11 +855,7 @@ check_options(const struct il_sweep *s)
                                            IL_L_CPUS,
                                            IL_L_OUTPUT_CHECK,
                                            IL_L_LAUNCH,
-                                           IL_L_SLURM_JOB,
-                                           IL_L_SLURM_TASK,
-                                           IL_L_SLURM_NODE,
-                                           IL_L_PARALLEL_SLOT,
-                                           IL_L_PARALLEL_SEQ,
+                                           IL_L_SCHEDULER,
                                            NULL};
         for (const char *const *k = ours; *k; k++)
             if (!strcmp(s->c.labels[i].key, *k))

@@ -190,6 +190,13 @@ parse(struct il_sweep *s, struct opts *o, int argc, char **argv)
     if (o->c.nnames && o->c.nnames != o->c.ncmd)
         il_opt_usage(&cmd, "%zu --name for %zu commands: give one for each, or none", o->c.nnames,
                      o->c.ncmd);
+    /* outside14 F11: two systems of one name were measured, then found
+     * nothing to compare */
+    for (size_t k = 0; k < o->c.nnames; k++)
+        for (size_t j = 0; j < k; j++)
+            if (!strcmp(o->c.names[j], o->c.names[k]))
+                il_opt_usage(&cmd, "--name %s is given twice: one name for each command",
+                             o->c.names[k]);
     if (o->nprepare > 1 && o->nprepare != o->c.ncmd)
         il_opt_usage(&cmd, "%zu --prepare for %zu commands: give one for all, or one for each",
                      o->nprepare, o->c.ncmd);
@@ -268,9 +275,6 @@ systems(struct il_sweep *s, struct opts *o)
             y->args[1] = k < n ? c->padded[k] : il_xasprintf("%-*s", (int)strlen(c->padded[0]), "");
             y->nargs = 2;
             y->no_check_output = k == n;
-            for (size_t j = 0; j < k && k < n; j++)
-                if (!strcmp(c->name[j], c->name[k]))
-                    errx(1, "--name %s is given twice", c->name[k]);
             if (k < n && !strcmp(c->name[k], IL_COMPARE_SHELL))
                 errx(1, "--name %s: the name of the shell's own system; choose another",
                      IL_COMPARE_SHELL);

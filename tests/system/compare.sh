@@ -224,6 +224,9 @@ il compare --max-time 10x bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper compare: --max-time 10x: expected a time such as 90s, 10m or 2h" "--max-time"
 il compare --name a bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper compare: 1 --name for 2 commands: give one for each, or none; see interloper compare --help" "--name"
+il compare --name a --name a bin/A/probe bin/BB/probe >out 2>err
+assert_eq "$?:$(cat err)" "1:interloper compare: --name a is given twice: one name for each command; see interloper compare --help" \
+	"--name twice, refused before any run (outside14 F11: a batch was measured, then nothing to compare)"
 il compare --slurm 2 bin/A/probe bin/BB/probe >out 2>err
 assert_match "$?:$(cat err)" "^1:interloper compare: --slurm is not an option of interloper compare" "a sweep's option of the scale-out is not compare's"
 il compare 'echo a' 'echo a' -- x >out 2>err

@@ -181,6 +181,14 @@ else
 	skip "another user's set-user-ID program needs root to make (chown)"
 fi
 
+try "a script without #!: run by /bin/sh, as execvp and the shells run it"
+# outside14 F5: "cannot execute: Exec format error", status 126, so that a
+# harness's passing test failed under the prefix
+printf 'echo "nosb $#: $*"\nexit 3\n' >nosb.sh && chmod +x nosb.sh
+run -q -o nosb.jsonl -- ./nosb.sh a 'b c' >out 2>err
+assert_eq "$?:$(cat out):$(cat err)" "3:nosb 2: a b c:" "its output and status, nothing said"
+assert_eq "$(nrec nosb.jsonl):$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["argv"])' nosb.jsonl)" "1:['/bin/sh', './nosb.sh', 'a', 'b c']" "a record of the shell that ran it"
+
 try "bad options: one line each, status 1"
 for args in "--env-size lots" "--stack-offset -4" "--stack-offset 7" "--aslr maybe" "--label =x" \
 	"--backend fast" "--frobnicate" "--keep FOO" "--env-size 999999" "--stack-pin=zz" \

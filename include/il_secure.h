@@ -22,8 +22,10 @@
  * proof, so that nothing false is said: a real user other than root; a
  * version 2 attribute, or a version 3 one whose root is uid 0 (one of
  * another root is honoured only in some user namespaces); not on a nosuid
- * mount; and the effective bit, or (without no_new_privs, which keeps the
- * permitted set within ours) a permitted capability in the bounding set.
+ * mount; and the effective bit with every permitted capability in the
+ * bounding set (else the exec fails), or (without no_new_privs, which
+ * keeps the permitted set within ours) a permitted capability in the
+ * bounding set.
  * Pure: the caller gathers the facts by its own system calls (the library
  * has no libc calls on an exec path).
  */
@@ -75,15 +77,17 @@ il_exec_secure(const struct il_exec_facts *f)
     if (!(rev == VFS_CAP_REVISION_2 && n == (long)XATTR_CAPS_SZ_2) &&
         !(rev == VFS_CAP_REVISION_3 && n == (long)XATTR_CAPS_SZ_3 && w[5] == 0))
         return 0;
-    if (w[0] & VFS_CAP_FLAGS_EFFECTIVE)
-        return 2;
-    if (f->nnp)
-        return 0;
-    uint64_t perm = w[1] | (uint64_t)w[3] << 32;
+    uint64_t perm = w[1] | (uint64_t)w[3] << 32, in = 0;
     for (int c = 0; c < 64; c++)
         if ((perm >> c & 1) && f->in_bset(c))
-            return 2;
-    return 0;
+            in |= (uint64_t)1 << c;
+    if (w[0] & VFS_CAP_FLAGS_EFFECTIVE)
+        /* with a permitted capability outside the bounding set the exec
+         * fails (EPERM: bprm_caps_from_vfs_caps) unless our inheritable
+         * set supplies it, which is not looked at: no proof either way
+         * (review14a M2) */
+        return in == perm ? 2 : 0;
+    return !f->nnp && in ? 2 : 0;
 }
 
 #endif

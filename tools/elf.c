@@ -241,21 +241,23 @@ preloadable(const char *path, int *warn, char *first, size_t firstsz, int depth)
             close(fd);
         return NULL; /* exec will say why */
     }
-    int secure = exec_secure(fd, &st);
-    if (secure) {
-        close(fd);
-        return secure == 1 ? "setuid" : "it gains file capabilities, and ld.so then ignores LD_PRELOAD";
-    }
     if (!S_ISREG(st.st_mode) || st.st_size < 4) {
         close(fd);
         return NULL;
     }
     size_t n = (size_t)st.st_size;
     void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+    const unsigned char *p = m;
+    /* a script's own set-user-ID bit and capabilities are ignored: its
+     * interpreter's count (review14a M1) */
+    int secure = m != MAP_FAILED && !(p[0] == '#' && p[1] == '!') ? exec_secure(fd, &st) : 0;
     close(fd);
     if (m == MAP_FAILED)
         return NULL;
-    const unsigned char *p = m;
+    if (secure) {
+        munmap(m, n);
+        return secure == 1 ? "setuid" : "it gains file capabilities, and ld.so then ignores LD_PRELOAD";
+    }
     const char *why = NULL;
     static char sentence[600];
     if (p[0] == '#' && p[1] == '!') {

@@ -141,6 +141,16 @@ for f in t-su ns/t-su ns/t-ep; do
 	echo "$f $? $(wc -l <"$o.jsonl") $(grep -c "not measured" "$o.jsonl") $(grep -c "not measured" "$o.err")"
 done
 umount "$M/ns"
+# a script's own capabilities are ignored (its interpreter's count), and a
+# capability the bounding set lacks fails the exec: no refusal, no note
+# (review14a M1, M2)
+printf '#!/bin/sh\necho script\n' >"$M/s-ep" && chmod 755 "$M/s-ep" && setcap cap_net_raw+ep "$M/s-ep" &&
+	cp /bin/true "$M/t-adm" && setcap cap_sys_admin+ep "$M/t-adm" || exit 3
+nobody "$IL" run -q -e task-clock -o "$M/w/s.jsonl" -- "$M/s-ep" >"$M/w/s.out" 2>"$M/w/s.err"
+echo "script $? $(wc -l <"$M/w/s.jsonl") $(wc -c <"$M/w/s.err")"
+nobody --bounding-set -sys_admin env LD_PRELOAD="$M/libinterloper.so" INTERLOPER_OUTPUT="$M/w/adm.jsonl" \
+	sh -c "exec $M/t-adm" 2>"$M/w/adm.err"
+echo "eperm $? $(grep -c 'not measured' "$M/w/adm.jsonl") $(grep -c 'not measured' "$M/w/adm.err")"
 cd / && umount "$M"
 END
 	assert_eq "$(sed -n 1,4p "$T/fc.out" | tr '\n' ' ')" "t-ep 0 1 1 1 t-p 0 1 1 1 nnp 0 2 0 0 root 0 2 0 0 " \
@@ -149,6 +159,8 @@ END
 		"interloper run refuses it before it runs, in one line"
 	assert_eq "$(sed -n 6,8p "$T/fc.out" | tr '\n' ' ')" "t-su 0 1 1 1 ns/t-su 0 2 0 0 ns/t-ep 0 2 0 0 " \
 		"set-user-ID root run by nobody: said; on a nosuid mount: measured, nothing said"
+	assert_eq "$(sed -n 9,10p "$T/fc.out" | tr '\n' ' ')" "script 0 1 0 eperm 126 0 0 " \
+		"a script with capabilities is measured; an exec that fails for a capability the bounding set lacks is not said to be secure"
 fi
 
 try "a glibc the library does not support: one line, then it stands aside; the program is unharmed"

@@ -10,7 +10,7 @@
  * is_setid), so only where its owner or group is not ours (root running a
  * set-user-ID-root program is not: outside14 F6, the drivers refused it
  * all the same), and neither a nosuid mount nor no_new_privs makes the
- * exec ignore the bit.
+ * exec ignore the bit (fs/exec.c, bprm_fill_uid).
  *
  * File capabilities:
  * Linux's rule (security/commoncap.c: get_file_caps,
@@ -64,7 +64,12 @@ il_exec_secure(const struct il_exec_facts *f)
 {
     if (f->nosuid)
         return 0;
-    if (!f->nnp && (((f->mode & 04000) && f->uid != f->ruid) || ((f->mode & 02000) && f->gid != f->rgid)))
+    /* the kernel applies set-group-ID only with group execute, and
+     * neither bit for an owner or group the user namespace cannot map,
+     * which stat shows as the overflow id, 65534 by default: no proof
+     * there (review14c M3) */
+    if (!f->nnp && (((f->mode & 04000) && f->uid != f->ruid && f->uid != 65534) ||
+                    ((f->mode & 02010) == 02010 && f->gid != f->rgid && f->gid != 65534)))
         return 1;
     uint32_t w[XATTR_CAPS_SZ_3 / 4];
     long n = f->ncaps;

@@ -256,7 +256,9 @@ preloadable(const char *path, int *warn, char *first, size_t firstsz, int depth)
         return NULL;
     if (secure) {
         munmap(m, n);
-        return secure == 1 ? "setuid" : "it gains file capabilities, and ld.so then ignores LD_PRELOAD";
+        if (secure == 2)
+            return "it gains file capabilities, and ld.so then ignores LD_PRELOAD";
+        return (st.st_mode & 04000) && st.st_uid != getuid() ? "setuid" : "setgid";
     }
     const char *why = NULL;
     static char sentence[600];

@@ -174,9 +174,15 @@ run -q -o suid.jsonl -- ./suid.bin hello >out 2>err
 # library measures it
 assert_eq "$?:$(cat out):$(nrec suid.jsonl)" "0:hello from probe:1" "our own set-user-ID program: run and recorded ($(cat err))"
 if [ "$(id -u)" -eq 0 ]; then
-	cp "$P" other.bin && chown 65534 other.bin && chmod u+s other.bin
+	cp "$P" other.bin && chown 1 other.bin && chmod u+s other.bin
 	run -- ./other.bin hello >out 2>err
 	assert_eq "$?:$(cat err)" "1:interloper: LD_PRELOAD cannot apply to ./other.bin (setuid)" "another user's: refused in one line"
+	cp "$P" sgid.bin && chgrp 1 sgid.bin && chmod 2705 sgid.bin
+	run -q -o sgid.jsonl -- ./sgid.bin hello >out 2>err
+	assert_eq "$?:$(nrec sgid.jsonl)" "0:1" "set-group-ID without group execute, which the kernel ignores: measured (review14c M3)"
+	chmod 2755 sgid.bin
+	run -- ./sgid.bin hello >out 2>err
+	assert_eq "$?:$(cat err)" "1:interloper: LD_PRELOAD cannot apply to ./sgid.bin (setgid)" "with it: refused, and named setgid"
 else
 	skip "another user's set-user-ID program needs root to make (chown)"
 fi
@@ -188,6 +194,9 @@ printf 'echo "nosb $#: $*"\nexit 3\n' >nosb.sh && chmod +x nosb.sh
 run -q -o nosb.jsonl -- ./nosb.sh a 'b c' >out 2>err
 assert_eq "$?:$(cat out):$(cat err)" "3:nosb 2: a b c:" "its output and status, nothing said"
 assert_eq "$(nrec nosb.jsonl):$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["argv"])' nosb.jsonl)" "1:['/bin/sh', './nosb.sh', 'a', 'b c']" "a record of the shell that ran it"
+printf '\177ELF\002\001\001\000\000\000' >foreign.bin && head -c 200 /bin/true | tail -c +11 >>foreign.bin && chmod +x foreign.bin
+run -q -o nosb.jsonl -- ./foreign.bin >out 2>err
+assert_eq "$?:$(nrec nosb.jsonl)" "126:1" "an ELF file it cannot execute is no script: status 126, no record of a shell (review14c LOW)"
 
 try "bad options: one line each, status 1"
 for args in "--env-size lots" "--stack-offset -4" "--stack-offset 7" "--aslr maybe" "--label =x" \

@@ -351,6 +351,12 @@ static struct {
     int ev1, fd, top;
 } moved;
 
+/* A spawn is between il_counted_spawn and il_counted_spawn_end: one made
+ * meanwhile (a signal handler's) gets no marker, and moves nothing
+ * (review14d M1: its failure put the counter over the outer marker, which
+ * the outer end then closed: the record lost every value). */
+static volatile sig_atomic_t spawning;
+
 /* Put the counter at top back there (il_counted_spawn): its copy at the
  * top first, then the event told so, then the copy below closed, so that a
  * signal handler that reads the counters always finds one of the two. */
@@ -388,9 +394,12 @@ move_back(void)
 int
 il_counted_spawn(const char *path, char *const envp[])
 {
+    if (spawning)
+        return -1;
     pid_t who = spawn_counting();
     if (!who || !path || !one_thread())
         return -1;
+    spawning = 1;
     int top = il_fd_top();
     for (int i = 0; i < il.nev; i++) {
         if (il.ev[i].fd != top || !ours_or_free(top))
@@ -399,6 +408,7 @@ il_counted_spawn(const char *path, char *const envp[])
         if (fd < 0 || fd >= top) {
             if (fd >= 0)
                 il_sys_close((int)fd);
+            spawning = 0;
             return -1;
         }
         moved.ev1 = i + 1;
@@ -409,8 +419,10 @@ il_counted_spawn(const char *path, char *const envp[])
         break;
     }
     int m = give(who, AT_FDCWD, path, -1, envp);
-    if (m < 0)
+    if (m < 0) {
         move_back();
+        spawning = 0;
+    }
     return m;
 }
 
@@ -422,6 +434,7 @@ il_counted_spawn_end(int m)
         return;
     il_sys_close(m);
     move_back();
+    spawning = 0;
 }
 
 /* Is a child this process makes counted by its counters, or an

@@ -437,7 +437,8 @@ static int
 spawn_begin(const char *path, char *const envp[])
 {
     int e = errno, m = il_counted_spawn(path, envp);
-    spawn_marker = m + 1;
+    if (m >= 0) /* a nested spawn's -1 leaves the outer marker's */
+        spawn_marker = m + 1;
     errno = e;
     return m;
 }

@@ -76,6 +76,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -417,6 +418,18 @@ cookie_holder(void *arg)
     return NULL;
 }
 
+/* posix_spawn of /bin/true, waited for (system-nested) */
+static void
+spawn_true(int sig)
+{
+    (void)sig;
+    pid_t p;
+    int st;
+    char *a[] = {(char *)"/bin/true", NULL};
+    if (!posix_spawn(&p, "/bin/true", NULL, NULL, a, environ))
+        waitpid(p, &st, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -611,6 +624,15 @@ main(int argc, char **argv)
         atexit_mib = (size_t)n;
         atexit(heavy_atexit);
         exit(0);
+    }
+    if (!strcmp(m, "system-nested")) {
+        /* a spawn in a signal handler during system() (review14d M1) */
+        struct itimerval it = {{0, 0}, {0, 200000}};
+        signal(SIGALRM, spawn_true);
+        setitimer(ITIMER_REAL, &it, NULL);
+        int r = system(argv[2]);
+        printf("system-nested %d\n", r);
+        return 0;
     }
     if (!strcmp(m, "system") || !strcmp(m, "system-threaded") || !strcmp(m, "spawn") ||
         !strcmp(m, "spawnp") || !strcmp(m, "popen")) {

@@ -226,6 +226,12 @@ rm -f r.jsonl
 INTERLOPER_INHERIT=threads same_as_without r.jsonl "$E" system "$work"
 assert_eq "$(jget r.jsonl '[x.get("counted_in") for x in r]')" '[null, null, null]' "INHERIT=threads: every image counts itself"
 
+try "a spawn in a signal handler during system(): the parent's counters survive (review14d M1)"
+rm -f r.jsonl
+INTERLOPER_INHERIT=all same_as_without r.jsonl "$E" system-nested "sleep 1"
+assert_eq "$(jget r.jsonl '[x["events"]["task-clock"]["value"] is not None for x in r if x["argv"][0].endswith("exitpaths")]')" '[true]' \
+	"the parent's task-clock has a value (it lost every value: the handler's spawn put the counter over the marker)"
+
 try "system() in a process of two threads: the child counts itself, as before (the marker only where no other thread can make a child meanwhile)"
 rm -f r.jsonl
 same_as_without r.jsonl "$E" system-threaded "$PROGS/probe busy 20 >/dev/null"

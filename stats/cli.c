@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "il_opt.h"
+#include "il_resolve.h"
 #include "il_stats.h"
 
 enum {
@@ -657,6 +658,15 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
     while (il_opt_next(&p))
         one(p.opt->id, (char *)p.val, o, &l);
     operands(tool, argc, argv, p.i, o, &l);
+    /* an event as the library records it, however spelled (review14c M2:
+     * -m TASK-CLOCK found no records of -e TASK-CLOCK once the library
+     * recorded task-clock) */
+    static char metric_fold[512];
+    if (strlen(o->sel.metric) < sizeof metric_fold) {
+        memcpy(metric_fold, o->sel.metric, strlen(o->sel.metric) + 1);
+        il_events_fold(metric_fold, '/');
+        o->sel.metric = metric_fold;
+    }
     if (il_metric_split(&o->sel, metric_buf, sizeof metric_buf) < 0)
         bad("--metric: expected an event name, or wall, user, sys, maxrss, or NUM/DEN");
     if (o->sel.subtract_floor &&

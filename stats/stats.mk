@@ -28,9 +28,10 @@ $(B)/stats/%.o: stats/%.c stats/il_stats.h stats/stats.mk
 
 # The allocation helpers, the project's one generator (for resampling too),
 # its one hash set, its option layer, the CSV field, the reader of record
-# files and the machine snapshots compared, from common/.
+# files and the machine snapshots compared, from common/; and the event
+# names' one fold to lower case, the library's (interposer/names.c).
 $(STATS_LIB): $(STATS_MODS:%=$(B)/stats/%.o) $(IL_XALLOC_OBJ) $(IL_PRNG_OBJ) $(IL_HSET_OBJ) \
-		$(IL_OPT_OBJ) $(IL_CSV_OBJ) $(IL_LINES_OBJ) $(IL_MACHINE_OBJ)
+		$(IL_OPT_OBJ) $(IL_CSV_OBJ) $(IL_LINES_OBJ) $(IL_MACHINE_OBJ) $(B)/interposer/names.o
 	rm -f $@
 	$(AR) rcs $@ $^
 

@@ -32,6 +32,8 @@ assert_match "$(cat dup.err)" "event task-clock named twice; counting it once" "
 assert_eq "$(jget dup.jsonl 'list(r[0]["events"])')" '["task-clock"]' "and counted once"
 assert_match "$(sh "$IL" events TASK-CLOCK 2>&1 | tail -n 1)" "^  task-clock +perf \(generic\)" \
 	"interloper events resolves it as the library does"
+assert_match "$(sh "$IL" report -m TASK-CLOCK/Page-Faults case.jsonl 2>&1 | head -n 1)" "^metric task-clock/page-faults: 3 records" \
+	"report -m in any case names the metric as recorded (review14c M2: unknown metric)"
 
 try "task-clock is close to the CPU time of a busy loop"
 rm -f r.jsonl

@@ -109,10 +109,14 @@ if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null || ! command -v setpr
 	! command -v setcap >/dev/null || [ ! -d /mnt ]; then
 	skip "needs root, unshare, setpriv, setcap and /mnt"
 else
-	unshare -m sh -s "$T" "$LIB" "$IL" <<'END' >"$T/fc.out" 2>"$T/fc.err"
+	unshare -m sh -s "$T" "$LIB" "$IL" "$TOP" <<'END' >"$T/fc.out" 2>"$T/fc.err"
 set -u
-T=$1 LIB=$2 IL=$3 M=/mnt
+T=$1 LIB=$2 IL=$3 TOP=$4 M=/mnt
 mount -t tmpfs -o mode=755 tmpfs "$M" || exit 3
+# the tree, where nobody can reach it whatever the modes of the
+# directories above it (a clone in a mktemp -d directory is 0700)
+mkdir "$M/top" && mount --bind "$TOP" "$M/top" || exit 3
+IL=$M/top/${IL#"$TOP"/}
 cp "$LIB" "$M/libinterloper.so" && cp /bin/true "$M/t-ep" && cp /bin/true "$M/t-p" &&
 	setcap cap_net_raw+ep "$M/t-ep" && setcap cap_net_raw+p "$M/t-p" || exit 3
 mkdir "$M/w" && chmod 1777 "$M/w"
@@ -128,7 +132,7 @@ echo "nnp $? $(wc -l <"$M/w/nnp.jsonl") $(grep -c 'not measured' "$M/w/nnp.jsonl
 # root gains none either
 env LD_PRELOAD="$M/libinterloper.so" INTERLOPER_OUTPUT="$M/w/root.jsonl" sh -c "exec $M/t-ep" 2>"$M/w/root.err"
 echo "root $? $(wc -l <"$M/w/root.jsonl") $(grep -c 'not measured' "$M/w/root.jsonl") $(wc -c <"$M/w/root.err")"
-nobody "$IL" run -q -e task-clock -o "$M/w/d.jsonl" -- "$M/t-ep" 2>"$M/w/d.err"
+nobody env TMPDIR="$M/w" "$IL" run -q -e task-clock -o "$M/w/d.jsonl" -- "$M/t-ep" 2>"$M/w/d.err"
 echo "driver $? $(cat "$M/w/d.err")"
 # set-user-ID root, run by nobody: secure; on a nosuid mount neither it nor
 # the capabilities count: measured, and nothing false is said
@@ -146,12 +150,12 @@ umount "$M/ns"
 # (review14a M1, M2)
 printf '#!/bin/sh\necho script\n' >"$M/s-ep" && chmod 755 "$M/s-ep" && setcap cap_net_raw+ep "$M/s-ep" &&
 	cp /bin/true "$M/t-adm" && setcap cap_sys_admin+ep "$M/t-adm" || exit 3
-nobody "$IL" run -q -e task-clock -o "$M/w/s.jsonl" -- "$M/s-ep" >"$M/w/s.out" 2>"$M/w/s.err"
+nobody env TMPDIR="$M/w" "$IL" run -q -e task-clock -o "$M/w/s.jsonl" -- "$M/s-ep" >"$M/w/s.out" 2>"$M/w/s.err"
 echo "script $? $(wc -l <"$M/w/s.jsonl") $(wc -c <"$M/w/s.err")"
 nobody --bounding-set -sys_admin env LD_PRELOAD="$M/libinterloper.so" INTERLOPER_OUTPUT="$M/w/adm.jsonl" \
 	sh -c "exec $M/t-adm" 2>"$M/w/adm.err"
 echo "eperm $? $(grep -c 'not measured' "$M/w/adm.jsonl") $(grep -c 'not measured' "$M/w/adm.err")"
-cd / && umount "$M"
+cd / && umount "$M/top" && umount "$M"
 END
 	assert_eq "$(sed -n 1,4p "$T/fc.out" | tr '\n' ' ')" "t-ep 0 1 1 1 t-p 0 1 1 1 nnp 0 2 0 0 root 0 2 0 0 " \
 		"the exec's record says it is the last, and a line says it, for nobody only ($(head -n 2 "$T/fc.err"))"

@@ -296,6 +296,12 @@ link_rest(const struct il_link *l, const struct il_tpls *t, size_t first)
             free(bin);
             free(log);
         }
+        /* a signal after the last check, with no link left running (one
+         * job, or the last), would leave il_wait nothing to wait for:
+         * "waitpid: No child processes", exit 1 where 143 is due (link.sh's
+         * SIGTERM case, twice with two CI clones at once) */
+        if (il_interrupted)
+            exit(128 + il_interrupted);
         int st;
         pid_t pid = il_wait(&st);
         if (il_interrupted)

@@ -107,8 +107,11 @@ il_wait(int *status)
     int st;
     pid_t pid;
     while ((pid = waitpid(-1, &st, 0)) < 0)
-        if (errno != EINTR)
+        if (errno != EINTR) {
+            if (il_interrupted) /* no child left: the signal's status */
+                exit(128 + il_interrupted);
             err(1, "waitpid");
+        }
     for (int i = 0; i <= IL_MAX_JOBS; i++)
         if (running[i] == pid)
             running[i] = 0;

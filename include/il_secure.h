@@ -26,8 +26,8 @@
  * bounding set (else the exec fails), or (without no_new_privs, which
  * keeps the permitted set within ours) a permitted capability in the
  * bounding set.
- * Pure: the caller gathers the facts by its own system calls (the library
- * has no libc calls on an exec path).
+ * il_exec_secure is pure; il_exec_secure_fd (interposer/secure.c) gathers
+ * its facts for an open file by raw system calls, for both callers.
  */
 #ifndef IL_SECURE_H
 #define IL_SECURE_H
@@ -94,5 +94,12 @@ il_exec_secure(const struct il_exec_facts *f)
         return in == perm ? 2 : 0;
     return !f->nnp && in ? 2 : 0;
 }
+
+struct stat;
+/* Does exec'ing the open file fd, of status st, surely run secure, so
+ * that ld.so ignores LD_PRELOAD?  1 by set-user-ID or set-group-ID, 2 by
+ * file capabilities (outside14 H1: such a program, run by a user other
+ * than root, ran unmeasured with no word), else 0. */
+int il_exec_secure_fd(int fd, const struct stat *st);
 
 #endif

@@ -31,10 +31,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/vfs.h>
 
 #include "il.h"
 #include "il_secure.h"
@@ -88,35 +85,6 @@ has_file_caps(int fd)
     return il_sc6(SYS_fgetxattr, fd, (long)"security.capability", 0, 0, 0, 0) >= 0;
 }
 
-static int
-in_bset(int c)
-{
-    return il_sc6(SYS_prctl, PR_CAPBSET_READ, c, 0, 0, 0, 0) == 1;
-}
-
-/* Does an exec of the open file fd, of status st, surely run secure
- * (il_secure.h)? */
-static int
-exec_secure(int fd, const struct stat *st)
-{
-    unsigned char x[XATTR_CAPS_SZ_3];
-    struct statfs sf;
-    long n = il_sc6(SYS_fgetxattr, fd, (long)"security.capability", (long)x, sizeof x, 0, 0);
-    if (!il_exec_maybe_secure(st->st_mode, n) || il_sc6(SYS_fstatfs, fd, (long)&sf, 0, 0, 0, 0) < 0)
-        return 0;
-    struct il_exec_facts f = {st->st_mode,
-                              st->st_uid,
-                              st->st_gid,
-                              (unsigned)il_sys_getuid(),
-                              (unsigned)il_sc6(SYS_getgid, 0, 0, 0, 0, 0, 0),
-                              (sf.f_flags & ST_NOSUID) != 0,
-                              il_sc6(SYS_prctl, PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0, 0) == 1,
-                              x,
-                              n,
-                              in_bset};
-    return il_exec_secure(&f);
-}
-
 /* What an exec of the file at (dir, path), or fd when path is NULL,
  * runs: 2 a #! script (its interpreter's path in interp, 256 bytes), 1 a
  * 64-bit ELF (*dyn: it names an interpreter, so it is dynamic), 0 another
@@ -140,7 +108,7 @@ exec_kind(int dir, const char *path, int fd, struct stat *st, char *interp, int 
     if (caps && n >= 0)
         *caps = has_file_caps((int)f);
     if (secure)
-        *secure = n >= 0 && exec_secure((int)f, st);
+        *secure = n >= 0 && il_exec_secure_fd((int)f, st);
     if (n >= 4 && h[0] == '#' && h[1] == '!') {
         h[n] = 0;
         char *p = (char *)h + 2, *e;

@@ -7,7 +7,7 @@
 #   tests/system/interposer_safety.sh checks that these objects call
 #   nothing outside themselves but the allowlist in interposer/safe.allow.
 IL_CORE = config sigsafe names backends backend_perf backend_papi backend_none pfm record_json \
-	summary output setup run_spec
+	summary output setup run_spec secure
 IL_HOOKS = start exit finish signals forkexec counted libc glibc bind others
 IL_SAFE = libc sigsafe names config record_json summary output exit finish signals backend_perf \
 	backend_none run_spec stack others

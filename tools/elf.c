@@ -21,11 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/vfs.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "il_secure.h"
@@ -207,30 +204,6 @@ check_elf(const struct elf *e, int *warn, char *first, size_t firstsz)
     return NULL;
 }
 
-static int
-in_bset(int c)
-{
-    return prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1;
-}
-
-/* Does exec'ing the open file fd (of status st) run secure, so that
- * ld.so ignores LD_PRELOAD (il_secure.h)?  1 by set-user-ID or
- * set-group-ID, 2 by file capabilities (outside14 H1: such a program, run
- * by a user other than root, ran unmeasured with no word), else 0. */
-static int
-exec_secure(int fd, const struct stat *st)
-{
-    unsigned char x[XATTR_CAPS_SZ_3];
-    struct statfs sf;
-    ssize_t n = fgetxattr(fd, "security.capability", x, sizeof x);
-    if (!il_exec_maybe_secure(st->st_mode, n) || fstatfs(fd, &sf) < 0)
-        return 0;
-    struct il_exec_facts f = {st->st_mode, st->st_uid, st->st_gid, getuid(), getgid(),
-                              (sf.f_flags & ST_NOSUID) != 0,
-                              prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1, x, n, in_bset};
-    return il_exec_secure(&f);
-}
-
 static const char *
 preloadable(const char *path, int *warn, char *first, size_t firstsz, int depth)
 {
@@ -250,7 +223,7 @@ preloadable(const char *path, int *warn, char *first, size_t firstsz, int depth)
     const unsigned char *p = m;
     /* a script's own set-user-ID bit and capabilities are ignored: its
      * interpreter's count (review14a M1) */
-    int secure = m != MAP_FAILED && !(p[0] == '#' && p[1] == '!') ? exec_secure(fd, &st) : 0;
+    int secure = m != MAP_FAILED && !(p[0] == '#' && p[1] == '!') ? il_exec_secure_fd(fd, &st) : 0;
     close(fd);
     if (m == MAP_FAILED)
         return NULL;

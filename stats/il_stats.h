@@ -147,6 +147,10 @@ struct il_path {
     const char *key[IL_SCAN_KEYS];
     size_t klen[IL_SCAN_KEYS];
     int depth;
+    /* bit d: the key at depth d is an event name, which a record's key
+     * matches also as the library would record it (il_event_fold: an
+     * older build's TASK-CLOCK is task-clock) */
+    unsigned fold;
 };
 
 struct il_scan {

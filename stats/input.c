@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "il_resolve.h"
 #include "input.h"
 
 int
@@ -132,6 +133,12 @@ collect_key(void *ctx, int path, const char *k, size_t n, int esc)
         k = tmp;
     }
     if (path == P_EVENTS) {
+        if (k != tmp && n < sizeof tmp) { /* listed as -m finds it (il_event_fold) */
+            memcpy(tmp, k, n);
+            k = tmp;
+        }
+        if (k == tmp)
+            il_event_fold(tmp, n);
         uint32_t before = rd->events.n, id = il_strtab_intern(&rd->events, k, n);
         if (rd->defer && id == before) {
             /* a new name: which records it came before, for the join */
@@ -161,7 +168,12 @@ metric_paths(struct il_path *p, const char *metric, enum il_metric_kind kind)
         il_path_set(&p[1], IL_F_EVENTS, metric, NULL);
         il_path_set(&p[3], IL_F_EVENTS, metric, IL_F_ENABLED);
         il_path_set(&p[4], IL_F_EVENTS, metric, IL_F_RUNNING);
-        break;
+        il_path_set(&p[2], IL_F_FLOOR, metric, NULL);
+        /* an older build's spelling too (TASK-CLOCK, recorded as given
+         * before 19718d3): one event is one metric across builds */
+        for (int i = 0; i <= 4; i++)
+            p[i].fold = 1u << 1;
+        return;
     case IL_M_MAXRSS:
         il_path_set(&p[0], IL_F_MAXRSS, NULL, NULL);
         break;

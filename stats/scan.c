@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "il_resolve.h"
 #include "il_stats.h"
 
 #define IL_SCAN_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH */
@@ -216,6 +217,21 @@ key_is(const char *k, size_t n, int esc, const char *want, size_t wn)
     return m == wn && memcmp(buf, want, m) == 0;
 }
 
+/* key_is() of an event name as the library records it (il_event_fold): a
+ * key that differs from want only in the case of a generic name.  Called
+ * where key_is() failed, so only on lines scanned in full. */
+static int
+key_folds(const char *k, size_t n, int esc, const char *want, size_t wn)
+{
+    char buf[256];
+    if (n >= sizeof buf || (!esc && n != wn))
+        return 0;
+    size_t m = esc ? il_json_unescape(k, n, buf) : n;
+    if (!esc)
+        memcpy(buf, k, n);
+    return m == wn && il_event_fold(buf, m) && memcmp(buf, want, m) == 0;
+}
+
 static const char *value(struct st *st, const char *p, uint64_t mask, int d, int collect);
 
 static const char *
@@ -240,7 +256,9 @@ object(struct st *st, const char *p, uint64_t mask, int d, int collect)
         for (uint64_t m = mask; m; m &= m - 1) {
             int i = __builtin_ctzll(m);
             const struct il_path *pa = &sc->paths[i];
-            if (pa->depth > d && key_is(k, kn, esc, pa->key[d], pa->klen[d]))
+            if (pa->depth > d && (key_is(k, kn, esc, pa->key[d], pa->klen[d]) ||
+                                  ((pa->fold >> d & 1) &&
+                                   key_folds(k, kn, esc, pa->key[d], pa->klen[d]))))
                 sub |= (uint64_t)1 << i;
         }
         p = ws(q, e);
@@ -388,6 +406,7 @@ il_path_set(struct il_path *p, const char *k0, const char *k1, const char *k2)
 {
     const char *k[IL_SCAN_KEYS] = {k0, k1, k2};
     p->depth = 0;
+    p->fold = 0;
     for (int i = 0; i < IL_SCAN_KEYS; i++) {
         p->key[i] = k[i];
         p->klen[i] = k[i] ? strlen(k[i]) : 0;

@@ -44,10 +44,12 @@ key_slots(const struct il_opts *o, size_t *slots)
  * signal, or non-zero status beside status 0; with --expect-status N, any
  * status but N.  Not the status of a child's record (IL_R_CHILD, with
  * --per or --expect-status): a run's status is its root's.  The counts:
- * n[0] swept, n[1] signal, n[2] status. */
+ * n[0] swept, n[1] signal, n[2] status; failed[i] is 1 + the cause of
+ * record i's; where names the first group with any, and *where_rec is a
+ * record of that group. */
 static void
 mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, size_t *n,
-            char *where, size_t wn)
+            char *where, size_t wn, size_t *where_rec)
 {
     size_t slots[IL_MAX_SLOTS], nk = key_slots(o, slots);
     const uint8_t bad = IL_R_NONZERO | IL_R_SIGNAL | IL_R_SWEPT;
@@ -78,7 +80,7 @@ mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, s
                         ? 2
                         : -1;
             if (k >= 0) {
-                failed[gr->rec[i]] = 1;
+                failed[gr->rec[i]] = (uint8_t)(1 + k); /* its cause, for --per */
                 n[k]++;
                 here++;
             }
@@ -87,9 +89,22 @@ mark_failed(const struct il_opts *o, const struct il_data *d, uint8_t *failed, s
             char *name = il_group_name(d, &gs, gr->key, " ", SIZE_MAX);
             snprintf(where, wn, "%zu in %s", here, name);
             free(name);
+            *where_rec = gr->rec[0];
         }
     }
     il_groups_free(&gs);
+}
+
+/* Whether records i and j have the same values of the report's groups'
+ * labels (key_slots). */
+static int
+same_group(const struct il_opts *o, const struct il_data *d, size_t i, size_t j)
+{
+    size_t slots[IL_MAX_SLOTS], nk = key_slots(o, slots);
+    for (size_t k = 0; k < nk; k++)
+        if (il_lab(d, i, slots[k]) != il_lab(d, j, slots[k]))
+            return 0;
+    return 1;
 }
 
 /* The [failed] warning's words: the causes of n (mark_failed), where. */
@@ -101,7 +116,8 @@ failed_words(const struct il_opts *o, const size_t *n, const char *where, char *
     if (n[0])
         k += (size_t)snprintf(out + k, cap - k, "%zu the sweep marked failed", n[0]);
     if (n[1] && k < cap)
-        k += (size_t)snprintf(out + k, cap - k, "%s%zu died of a signal", k ? ", " : "", n[1]);
+        k += (size_t)snprintf(out + k, cap - k, "%s%zu %s of a signal", k ? ", " : "", n[1],
+                              o->per ? "had a process that died" : "died");
     if (n[2] && k < cap) {
         if (o->sel.expect_given)
             k += (size_t)snprintf(out + k, cap - k, "%s%zu exited with a status other than %d",
@@ -388,10 +404,11 @@ il_prepare(const struct il_opts *o, struct il_data *d)
 {
     fold_chains(o, d);
     uint8_t *failed = il_xcalloc(d->n, 1);
-    size_t nf[3];
+    size_t nf[3], where_rec = 0;
     char where[512];
-    mark_failed(o, d, failed, nf, where, sizeof where);
-    if (o->per) {
+    mark_failed(o, d, failed, nf, where, sizeof where, &where_rec);
+    size_t nfail = nf[0] + nf[1] + nf[2], nrec = nfail;
+    if (o->per && nfail) {
         /* A run with a failed record failed as a whole; but not through
          * a record of a launch the sweep called failed (IL_R_SWEPT): a
          * resumed sweep retries the run under its label in a new launch,
@@ -403,35 +420,56 @@ il_prepare(const struct il_opts *o, struct il_data *d)
             t[i].i = i;
         }
         qsort(t, d->n, sizeof *t, cmp_pr);
+        /* [failed] counts runs, each by the first cause of its records
+         * (swept, signal, status), and where's group in runs too (fix14a:
+         * it counted records, and its causes before the spread) */
+        size_t here = 0;
+        nf[0] = nf[1] = nf[2] = nfail = nrec = 0;
         for (size_t a = 0; a < d->n;) {
             size_t b = a + 1;
             if (t[a].id != IL_MISSING_ID)
                 while (b < d->n && t[b].id == t[a].id)
                     b++;
             int any = 0;
-            for (size_t j = a; j < b; j++)
-                any |= failed[t[j].i] && !(d->flag[t[j].i] & IL_R_SWEPT);
+            uint8_t cause = 0;
+            for (size_t j = a; j < b; j++) {
+                uint8_t c = failed[t[j].i];
+                any |= c && !(d->flag[t[j].i] & IL_R_SWEPT);
+                if (c && (!cause || c < cause))
+                    cause = c;
+            }
             for (size_t j = a; j < b && any; j++)
                 failed[t[j].i] = 1;
+            if (cause) {
+                nf[cause - 1]++;
+                nfail++;
+                /* a record of the run in where's group (a run's records
+                 * belong to one group) */
+                int there = 0;
+                for (size_t j = a; j < b && !there; j++)
+                    there = failed[t[j].i] && same_group(o, d, t[j].i, where_rec);
+                here += (size_t)there;
+            }
+            for (size_t j = a; j < b; j++)
+                nrec += failed[t[j].i] != 0;
             a = b;
         }
         free(t);
-    }
-    /* mark_failed marks each of nf[] once: failed is read again
-     * only when --per made more, and cleared only for combine (at ten
-     * million records the two passes over untouched pages took 10 ms of
-     * the serial work) */
-    size_t nfail = nf[0] + nf[1] + nf[2];
-    if (o->per) {
-        nfail = 0;
-        for (size_t i = 0; i < d->n; i++)
-            nfail += failed[i];
+        char *in = strstr(where, " in ");
+        if (in) {
+            char count[24];
+            size_t cn = (size_t)snprintf(count, sizeof count, "%zu", here), rn = strlen(in) + 1;
+            if (cn + rn <= sizeof where) {
+                memmove(where + cn, in, rn);
+                memcpy(where, count, cn);
+            }
+        }
     }
     d->failed = nfail;
     if (nfail && !o->include_failed) {
         char what[768];
         failed_words(o, nf, where, what, sizeof what);
-        if (nfail == d->n)
+        if (nrec == d->n)
             errx(1,
                  "every selected run failed (%s); nothing is left to summarise: "
                  "--include-failed keeps them",

@@ -178,14 +178,17 @@ export_markdown(const char *path, const struct il_sweep *s, json_t *rep, const s
             fprintf(f, "- %s\n", b.p);
         il_buf_free(&b);
     }
-    char lay[64] = "";
+    char lay[64] = "", failed[64] = "";
     if (e->layouts < e->layouts_all)
         snprintf(lay, sizeof lay, IL_LAYOUTS_OVER, e->layouts, e->layouts_all);
+    size_t nfailed = il_ending_failed(e, s->nsys);
+    if (nfailed) /* not in the numbers: counted apart, as in the summary */
+        snprintf(failed, sizeof failed, "%zu failed run%s and ", nfailed, nfailed == 1 ? "" : "s");
     fprintf(f,
-            "\n%s; %s %s, %zu runs in %zu setups%s (and %zu warm-up runs, left out), %.1f s; "
+            "\n%s; %s %s, %zu runs in %zu setups%s (and %s%zu warm-up runs, left out), %.1f s; "
             "seed %u, plan %s, machine %s.\n",
-            e->stopped, il_json_str(rep, IL_R_METRIC), il_json_str(rep, IL_R_ESTIMATOR), e->runs,
-            e->setups, lay, e->warmups, e->seconds, s->d.seed, e->plan,
+            e->stopped, il_json_str(rep, IL_R_METRIC), il_json_str(rep, IL_R_ESTIMATOR),
+            e->runs - nfailed, e->setups, lay, failed, e->warmups, e->seconds, s->d.seed, e->plan,
             il_json_str(e->machine, IL_F_HOST) ? il_json_str(e->machine, IL_F_HOST) : "?");
     close_tmp(f, path, tmp);
 }

@@ -289,6 +289,10 @@ struct il_ending {
     const char *note;             /* a line on what was measured, or NULL */
     struct il_failures *failures; /* each system's failed runs, or NULL: none */
 };
+/* Of e->runs, those that failed (by each run's last launch, warm-ups
+ * apart): the numbers leave them out, so "N runs in K setups" does not
+ * count them, and says them apart (fix14a). */
+size_t il_ending_failed(const struct il_ending *e, size_t nsys);
 /* after "N runs in K setups", where not every layout has runs (layouts,
  * layouts_all): the summary's and the Markdown export's words */
 #define IL_LAYOUTS_OVER " over %zu of the %zu layouts"

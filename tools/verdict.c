@@ -303,6 +303,15 @@ setup_range(struct il_buf *b, const char *verdict)
     il_buf_str(b, "; ");
 }
 
+size_t
+il_ending_failed(const struct il_ending *e, size_t nsys)
+{
+    size_t n = 0;
+    for (size_t k = 0; e->failures && k < nsys; k++)
+        n += e->failures[k].failed;
+    return n <= e->runs ? n : e->runs;
+}
+
 void
 il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_ending *e)
 {
@@ -312,7 +321,7 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
            *cmps = json_object_get(rep, IL_R_COMPARISONS);
     struct scale sc = scale_of(il_json_str(rep, IL_R_UNIT),
                                il_json_num(json_array_get(groups, 0), IL_R_ESTIMATE));
-    size_t w = 6, i;
+    size_t w = 6, i, nfailed = il_ending_failed(e, s->nsys);
     json_t *g, *c;
     json_array_foreach(groups, i, g)
     {
@@ -329,15 +338,18 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
                      : il_xstrdup("");
     il_buf_printf(&b, "\n%s: %s%s, %s \u00b1 sd of the runs, %zu runs in %zu setups", e->me,
                   il_json_str(rep, IL_R_METRIC), dflt,
-                  estimator_words(il_json_str(rep, IL_R_ESTIMATOR), ew, sizeof ew), e->runs,
-                  e->setups);
+                  estimator_words(il_json_str(rep, IL_R_ESTIMATOR), ew, sizeof ew),
+                  e->runs - nfailed, e->setups);
     free(dflt);
     if (e->layouts < e->layouts_all)
         il_buf_printf(&b, IL_LAYOUTS_OVER, e->layouts, e->layouts_all);
-    /* the warm-up runs are not in the numbers: counted apart */
+    /* the failed and the warm-up runs are not in the numbers: counted apart */
+    if (nfailed)
+        il_buf_printf(&b, " (and %zu failed run%s%s", nfailed, nfailed == 1 ? "" : "s",
+                      e->warmups ? "" : ", left out)");
     if (e->warmups)
-        il_buf_printf(&b, " (and %zu warm-up run%s, left out)", e->warmups,
-                      e->warmups == 1 ? "" : "s");
+        il_buf_printf(&b, "%s%zu warm-up run%s, left out)", nfailed ? " and " : " (and ",
+                      e->warmups, e->warmups == 1 ? "" : "s");
     il_buf_str(&b, "\n");
     json_array_foreach(groups, i, g)
     {

@@ -283,6 +283,51 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
+try "[failed] under --per counts runs, not records, each by its first cause"
+if built; then
+	# 20 runs of each system, a root and 3 children each; one child of
+	# B's run 2 dies of SIGSEGV, every child of B's run 4 of SIGKILL, and
+	# B's run 7 was a launch the sweep called failed (fix14a: "8 failed
+	# runs ... (4 died of a signal; 4 in system=B)" for 2 runs)
+	python3 - >"$T/per.jsonl" <<'PY'
+import json
+pid = 100
+def rec(sys, run, ppid, sig=0, launch=None):
+    global pid
+    pid += 1
+    lab = {"system": sys, "run": run}
+    if launch:
+        lab["launch"] = launch
+    print(json.dumps({"schema": "interloper/1", "labels": lab, "pid": pid, "ppid": ppid, "host": "h",
+                      "exit": {"how": "signal" if sig else "return", "status": 0, "signal": sig},
+                      "times": {"wall_ns": 1000 + pid % 7}}))
+    return pid
+for sys in "AB":
+    for r in range(20):
+        run = "%s%d" % (sys, r)
+        launch = "l-%s" % run if sys == "B" and r == 7 else None
+        root = rec(sys, run, 1, launch=launch)
+        for c in range(3):
+            rec(sys, run, root, 11 if (sys, r, c) == ("B", 2, 1) else 9 if (sys, r) == ("B", 4) else 0, launch)
+print(json.dumps({"schema": "interloper-sweep/1", "kind": "failed", "plan": "p", "run": "B/e0/r7",
+                  "launch": "l-B7", "why": "ended with status 1", "status": 1, "records": 4}))
+PY
+	out=$(sh "$IL" report --by system --per run --json "$T/per.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js '(r["input"]["failed"], [(g["labels"]["system"], g["n"]) for g in r["groups"]])')" \
+		"(3, [('A', 20), ('B', 17)])" "three runs of B left out, counted as three"
+	assert_match "$(cat "$T/err")" \
+		'warning: 3 failed runs were left out \(1 the sweep marked failed, 2 had a process that died of a signal; 3 in system=B\); --include-failed keeps them \[failed\]' \
+		"each run once, by its first cause"
+	out=$(sh "$IL" report --by system --json "$T/per.jsonl" 2>"$T/err")
+	assert_eq "$(printf '%s' "$out" | js 'r["input"]["failed"]')" 8 "without --per, records are the runs"
+	assert_match "$(cat "$T/err")" '8 failed runs were left out \(4 the sweep marked failed, 4 died of a signal; 8 in system=B\)' \
+		"and counted so"
+	sed '/"system": "A"/d' "$T/per.jsonl" | sed 's/"how": "return", "status": 0, "signal": 0/"how": "signal", "status": 0, "signal": 6/' >"$T/allf.jsonl"
+	one_line "every run failed" '^interloper report: every selected run failed \(' report --per run "$T/allf.jsonl"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
 try "host is a label: the record's host field unless a label of that name exists; unequal hosts warn"
 if built; then
 	{

@@ -373,7 +373,12 @@ struct il_data {
     struct il_order *orders; /* the layouts' link orders, from sweeps' plan lines */
     size_t norders;
     uint8_t *flag; /* IL_R_* */
-    uint32_t *argh; /* a hash of each one's argv after the program, 0: none ([mixed-args]) */
+    /* A hash of each one's argv after the program, 0: none ([mixed-args]):
+     * NULL while every record's is argh1 (a sweep's runs of one command
+     * without {layout}: 4 bytes a record saved), else a column
+     * (il_argh_column). */
+    uint32_t *argh;
+    uint32_t argh1;
     double *env;   /* setup.env_bytes when want_env */
     double *wall;  /* times.wall_ns when want_wall (NAN if absent) */
     /* With want_pids, until il_read has flagged IL_R_CHILD: each one's pid
@@ -510,6 +515,8 @@ il_ival(const struct il_data *d, size_t rec)
 void il_ival_set(struct il_data *d, size_t rec, int64_t iv);
 /* The column of the n records' integers (room for cap), made if none. */
 int64_t *il_ival_column(struct il_data *d, size_t cap);
+/* The column of the n records' argv hashes (room for cap), made if none. */
+uint32_t *il_argh_column(struct il_data *d, size_t cap);
 /* The string id of label slot s of record rec. */
 static inline uint32_t
 il_lab(const struct il_data *d, size_t rec, size_t s)

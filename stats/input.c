@@ -763,7 +763,8 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         if (d->addr)
             d->addr = il_xrealloc_huge(d->addr, 2 * d->cap * sizeof *d->addr);
         d->flag = il_xrealloc_huge(d->flag, d->cap * sizeof *d->flag);
-        d->argh = il_xrealloc_huge(d->argh, d->cap * sizeof *d->argh);
+        if (d->argh)
+            d->argh = il_xrealloc_huge(d->argh, d->cap * sizeof *d->argh);
         if (d->env)
             d->env = il_xrealloc_huge(d->env, d->cap * sizeof *d->env);
         if (d->wall)
@@ -791,7 +792,12 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
     if (d->addr)
         memcpy(d->addr + 2 * d->n, r->addr, sizeof r->addr);
     d->flag[d->n] = r->flag;
-    d->argh[d->n] = r->argh;
+    if (!d->argh && d->n && r->argh != d->argh1)
+        il_argh_column(d, d->cap);
+    if (d->argh)
+        d->argh[d->n] = r->argh;
+    else
+        d->argh1 = r->argh;
     d->flagged += (r->flag & (IL_R_SIGNAL | IL_R_NONZERO)) != 0;
     d->others += (r->flag & IL_R_OTHERS) != 0;
     d->execs += (r->flag & IL_R_EXEC) != 0;
@@ -913,6 +919,17 @@ il_lab_put(struct il_data *d, size_t s, size_t rec, uint32_t id, size_t cap)
     il_lab_free(d, s);
     d->labc[s] = c;
     c[rec] = id;
+}
+
+uint32_t *
+il_argh_column(struct il_data *d, size_t cap)
+{
+    if (!d->argh && cap) {
+        d->argh = il_xcalloc_huge(cap > d->n ? cap : d->n, sizeof *d->argh);
+        for (size_t i = 0; i < d->n; i++)
+            d->argh[i] = d->argh1;
+    }
+    return d->argh;
 }
 
 void

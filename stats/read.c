@@ -710,6 +710,13 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
     join_col(&j, (void **)&d->den, (void **)&d2->den, d2->n, sizeof *d->den);
     join_col(&j, (void **)&d->addr, (void **)&d2->addr, d2->n, 2 * sizeof *d->addr);
     join_col(&j, (void **)&d->flag, (void **)&d2->flag, d2->n, sizeof *d->flag);
+    /* one hash for all of both parts: no column; else both parts' */
+    if (d2->n && (d->argh || d2->argh || (d->n && d->argh1 != d2->argh1))) {
+        il_argh_column(d, cap);
+        il_argh_column(d2, d2->n);
+    } else if (!d->n) {
+        d->argh1 = d2->argh1;
+    }
     join_col(&j, (void **)&d->argh, (void **)&d2->argh, d2->n, sizeof *d->argh);
     join_col(&j, (void **)&d->env, (void **)&d2->env, d2->n, sizeof *d->env);
     join_col(&j, (void **)&d->wall, (void **)&d2->wall, d2->n, sizeof *d->wall);

@@ -392,11 +392,17 @@ fi
 # the long line out (a remainder whose middle falls in it cannot be split,
 # so that the steals the tests' variant is to show may not happen).
 parts() {
-	awk -v n="$1" -v slow="$2" -v bad="$3" -v nolong="${4:-}" '
+	awk -v n="$1" -v slow="$2" -v bad="$3" -v nolong="${4:-}" -v args="${5:-}" '
 	function rec(i, sys, v,   s, ph) {
 		ph = i < n * 3 / 5 ? "one" : i % 2 ? "two" : "three"
 		s = sprintf("{\"schema\":\"interloper/1\",\"version\":\"0.2.0\",\"labels\":{\"bench\":\"tr\",\"system\":\"%s\",\"setup\":\"e%d\",\"rep\":\"%d\",\"phase\":\"%s\"%s},", sys, i % 5, int(i / 10), ph, i >= n * 9 / 10 ? ",\"late\":\"yes\"" : "")
 		s = s sprintf("\"pid\":%d,\"host\":\"vm\",\"exit\":{\"how\":\"return\",\"status\":0,\"signal\":0},", 7000 + i)
+		# args: the argv after the program, from the first record, the
+		# middle or the last tenth on
+		if (args == "first") s = s sprintf("\"argv\":[\"tr\",\"%s\"],", i ? "in" : "in0")
+		else if (args == "middle") s = s sprintf("\"argv\":[\"tr\",\"%s\"],", i < n / 2 ? "in" : "in2")
+		else if (args == "late") s = s sprintf("\"argv\":[\"tr\",\"%s\"],", i < n * 9 / 10 ? "in" : "in2")
+		else if (args == "one") s = s "\"argv\":[\"tr\",\"in\"],"
 		s = s sprintf("\"events\":{\"task-clock\":{\"value\":%d,\"enabled_ns\":%d,\"running_ns\":%d}},", v, v, v)
 		return s sprintf("\"times\":{\"wall_ns\":%d,\"user_ns\":1000,\"sys_ns\":0},\"floor\":{\"task-clock\":45}}", v + 900)
 	}
@@ -419,6 +425,33 @@ parts() {
 		}
 		printf "{\"schema\":\"interloper-sweep/1\",\"kind\":\"machine\",\"plan\":\"p1\",\"when\":\"end\",\"machine\":{\"cpus_online\":\"0-1\",\"loadavg\":[0.5,1,1],\"steal_ticks\":150,\"all_ticks\":11000}}"
 	}'
+}
+
+# parts_as_one WHAT TAKE JOIN ARGS...: the tests' variant reads $T/v.jsonl
+# in takes of TAKE bytes (joining JOIN bytes at a time on two threads, 0:
+# not), and its output, warnings and status are those of one reading of
+# it from a pipe; $T/a.err is the variant's warnings
+parts_as_one() {
+	_w=$1 _take=$2 _join=$3
+	shift 3
+	IL_TEST_TAKE=$_take IL_TEST_JOIN=$_join "$B/tests/interloper-report-parts" "$@" "$T/v.jsonl" >"$T/a.out" 2>"$T/a.err0"
+	_ra=$?
+	grep -v '^il-test-' "$T/a.err0" >"$T/a.err"
+	# shellcheck disable=SC2002 # a pipe: read by one thread
+	cat "$T/v.jsonl" | "$B/libexec/interloper-report" "$@" - >"$T/b.out" 2>"$T/b.err"
+	assert_eq "$_ra" "$?" "$_w: exit status"
+	_n=$(sed -n 's/^il-test-parts: //p' "$T/a.err0")
+	assert_true "$_w: parts taken from each other ($_n)" test "${_n:-0}" -ge 3
+	if [ "$_join" != 0 ]; then
+		_n=$(sed -n 's/^il-test-joins: //p' "$T/a.err0")
+		assert_true "$_w: parts joined on two threads ($_n)" test "${_n:-0}" -ge 2
+	fi
+	for _x in out err; do
+		norm "$T/a.$_x" "$T/v.jsonl" "$T/a.$_x.n"
+		norm "$T/b.$_x" - "$T/b.$_x.n"
+	done
+	assert_true "$_w: the same output" cmp -s "$T/a.out.n" "$T/b.out.n"
+	assert_true "$_w: the same warnings" cmp -s "$T/a.err.n" "$T/b.err.n"
 }
 
 try "a file read in parts that the two threads take from each other: as one reading"
@@ -494,26 +527,33 @@ if built && [ -x "$B/tests/interloper-report-parts" ]; then
 				[ "$take" = 4096 ] && join=13
 				for args in "--by system" "--json --compare system=A --setup setup" "--by phase,late"; do
 					# shellcheck disable=SC2086 # the options, split
-					IL_TEST_TAKE=$take IL_TEST_JOIN=$join "$B/tests/interloper-report-parts" $args "$T/v.jsonl" >"$T/a.out" 2>"$T/a.err0"
-					_ra=$?
-					grep -v '^il-test-' "$T/a.err0" >"$T/a.err"
-					# shellcheck disable=SC2086,SC2002
-					cat "$T/v.jsonl" | "$B/libexec/interloper-report" $args - >"$T/b.out" 2>"$T/b.err"
-					assert_eq "$_ra" "$?" "$slow, takes of $take, $args: exit status"
-					n=$(sed -n 's/^il-test-parts: //p' "$T/a.err0")
-					assert_true "$slow, takes of $take, $args: parts taken from each other ($n)" test "${n:-0}" -ge 3
-					if [ "$join" != 0 ]; then
-						nj=$(sed -n 's/^il-test-joins: //p' "$T/a.err0")
-						assert_true "$slow, takes of $take, $args: parts joined on two threads ($nj)" test "${nj:-0}" -ge 2
-					fi
-					for _x in out err; do
-						norm "$T/a.$_x" "$T/v.jsonl" "$T/a.$_x.n"
-						norm "$T/b.$_x" - "$T/b.$_x.n"
-					done
-					assert_true "$slow, takes of $take, $args: the same output" cmp -s "$T/a.out.n" "$T/b.out.n"
-					assert_true "$slow, takes of $take, $args: the same warnings" cmp -s "$T/a.err.n" "$T/b.err.n"
+					parts_as_one "$slow, takes of $take, $args" "$take" "$join" $args
 				done
 			done
+		done
+	else
+		skip "one CPU: a file is read by one thread"
+	fi
+else
+	skip "the tests' variant is not built; run make tests-build"
+fi
+
+try "argv lists in parts: one list for all keeps no column; a second list, in any part, is counted as in one reading"
+if built && [ -x "$B/tests/interloper-report-parts" ]; then
+	# the argv hashes ([mixed-args]) are a column only once a record's
+	# differs from the first's (stats/input.c, il_argh_column): a part's
+	# hash, joined with another's, makes both parts' columns
+	if il_two; then
+		for args in one first middle late; do
+			parts 6000 first many nolong "$args" >"$T/v.jsonl"
+			parts_as_one "$args" 4096 13 --by system
+			if [ "$args" = one ]; then
+				assert_eq "$(grep -c mixed-args "$T/a.err")" 0 "$args: no word"
+			elif [ "$args" = first ]; then
+				assert_match "$(cat "$T/a.err")" "system=A: 2 argument lists; they .*\[mixed-args\]" "$args: the first record's list counted in its system alone"
+			else
+				assert_match "$(cat "$T/a.err")" "system=A: 2 argument lists; system=B: 2 argument lists; .*\[mixed-args\]" "$args: both lists counted in each system"
+			fi
 		done
 	else
 		skip "one CPU: a file is read by one thread"

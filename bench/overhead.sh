@@ -131,8 +131,14 @@ chmod +x "$OUT/capture"
 capture() { # NAME, then the driver's command, which runs the capture script
 	name=$1
 	shift
+	# TMPDIR of the bench's own: the specs it puts back name a driver
+	# that has ended, and any interloper run or sweep of the same user
+	# removes such specs from its TMPDIR as stale (tools/launch.c
+	# il_spec_clean_stale), so that the library, finding none, stood
+	# aside now and then (session 14: run and run-q at about 19,600
+	# instructions, no rt_sigaction, in some runs of the bench)
 	# shellcheck disable=SC2086 # one word per variable
-	env -i $BASE "$@" >/dev/null 2>"$OUT/$name.err" || {
+	env -i $BASE TMPDIR="$OUT/tmp" "$@" >/dev/null 2>"$OUT/$name.err" || {
 		cat "$OUT/$name.err" >&2
 		exit 1
 	}
@@ -153,6 +159,8 @@ cleanup() {
 	done <"$OUT/specs"
 }
 trap cleanup EXIT
+rm -rf "$OUT/tmp"
+mkdir -m 700 "$OUT/tmp"
 capture sweep "$LX/interloper-sweep" -q --reps 1 --output "$OUT/sweep.jsonl" \
 	--system cap="$OUT/capture" -- "$OUT/sweep"
 capture run "$LX/interloper-run" --output "$OUT/run.jsonl" -- "$OUT/capture" "$OUT/run"

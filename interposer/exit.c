@@ -138,13 +138,30 @@ ending_decided(void)
     return k == IL_END_EXITPATH || k == IL_END_SELF || k == IL_END_EARLY;
 }
 
+/*
+ * Whether this process is measured (il_measured) is asked only where a
+ * thread would be held: the one getpid of the exit path is then
+ * exit_entry's, after the program's handlers and destructors (which may
+ * fork), where it is needed (session 15: one system call fewer in every
+ * process that ends by exit or a return from main).  A process not
+ * measured that counts itself in here changes nothing of the measured
+ * one's: a forked child counts in its own copy of the state, and is never
+ * held (asked below).  A vfork child calling exit(), which shares our
+ * memory (and glibc's list of exit handlers, which its exit then runs),
+ * notes its parent's thread (il_self is the same) and counts it once: that
+ * thread is not counted again when it calls exit() itself; if it never
+ * does, a third thread in exit() at once may be held until the ending is
+ * decided, at most IL_EXIT_WAIT_MS, where two would be let in.
+ */
 static void
 exit_admit(void)
 {
-    if (!il_measured() || admitted_before())
+    if (il.secure || (il.phase == IL_PHASE_LOADED && !il_measured()) || admitted_before())
         return; /* this thread is in already (exit() from a handler) */
     if (__atomic_fetch_add(&il.exit_runners, 1, __ATOMIC_SEQ_CST) < IL_EXIT_RUNNERS)
         return;
+    if (!il_measured())
+        return; /* a forked child: not ours to hold */
     uint64_t t0 = now_ms();
     struct timespec ms = {0, 1000000L}; /* the ender ends the process: no hurry */
     while (!ending_decided() && now_ms() - t0 < IL_EXIT_WAIT_MS)

@@ -18,6 +18,10 @@
  *             same with a second thread waiting
  *   exitpaths sigview SIG | sigreset SIG
  *   exitpaths atexit-work MIB | threads-busy N
+ *   exitpaths atexit-fork N   exit(N), whose atexit handler forks by the
+ *             raw system call (past any fork hook), so that the child goes
+ *             on through the rest of exit(N) with its parent's memory; the
+ *             parent waits for it and prints "child exited N"
  *   exitpaths altstack SIG | sigset SIG | resethand SIG | vfork-sig SIG
  *   exitpaths quick N | daemon | fsize | thread-_exit N | race-endings
  *   exitpaths exec-during-exit N
@@ -76,6 +80,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -133,6 +138,18 @@ bye(void)
 }
 
 static size_t atexit_mib;
+
+static void
+forking_atexit(void)
+{
+    fflush(stdout);
+    long pid = syscall(SYS_fork);
+    if (pid == 0)
+        return; /* the child: the rest of exit(), with its parent's state */
+    int st = 0;
+    if (pid > 0 && waitpid((pid_t)pid, &st, 0) == (pid_t)pid && WIFEXITED(st))
+        printf("child exited %d\n", WEXITSTATUS(st));
+}
 
 static void
 heavy_atexit(void)
@@ -619,6 +636,10 @@ main(int argc, char **argv)
         fflush(stdout);
         raise(n);
         return 99;
+    }
+    if (!strcmp(m, "atexit-fork")) {
+        atexit(forking_atexit);
+        exit(n);
     }
     if (!strcmp(m, "atexit-work")) {
         atexit_mib = (size_t)n;

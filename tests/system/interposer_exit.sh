@@ -57,6 +57,26 @@ pf=$(jget r.jsonl 'r[0]["events"]["page-faults"]["value"]')
 # the handler touched 4096 fresh pages after main had finished
 assert_true "page-faults ($pf) include the atexit handler's 4096" [ "$pf" -ge 4096 ]
 
+try "a child forked by an atexit handler ends through the rest of exit() with no record; the exit path asks the pid once"
+# forked by the raw system call (no fork hook sees it), so only the pid
+# asked after the program's handlers tells the child from the process
+# measured; exit()'s hook asks nothing where one thread ends (session 15)
+rm -f r.jsonl
+same_as_without r.jsonl "$E" atexit-fork 7
+assert_eq "$rc" 7 "status"
+assert_eq "$(grep -c 'child exited 7' out)" 1 "the child ended with exit(7)'s status"
+assert_eq "$(nrec r.jsonl)" 1 "records"
+assert_eq "$(jget r.jsonl 'r[0]["exit"]["how"] + " " + str(r[0]["exit"]["status"])')" "exit 7" "the parent's ending"
+if command -v strace >/dev/null; then
+	for how in "return 0" "exit 3"; do
+		# shellcheck disable=SC2086 # how is two words
+		strace -e trace=getpid -o pid.trace env INTERLOPER_OUTPUT=/dev/null LD_PRELOAD="$LIB" "$E" $how >/dev/null 2>&1
+		# the constructor's and main's (a fork between them, in the
+		# program's constructors), and exit's after the handlers
+		assert_eq "$(grep -c '^getpid' pid.trace)" 3 "getpid calls, $how"
+	done
+fi
+
 try "several threads calling exit at once: one record, the status that ended the process"
 rm -f r.jsonl
 with_lib r.jsonl "$E" threads-exit 8

@@ -10,7 +10,10 @@
  *       fails with EPERM: interloper run's --aslr; tests/system/run.sh),
  *       or pidfd-kill (pidfd_open(2) kills the process with SIGSYS, as
  *       a filter of older allow-lists whose default action is to kill
- *       does: review13b; tests/system/run.sh).
+ *       does: review13b; tests/system/run.sh), or pidfd-enosys
+ *       (pidfd_open(2) fails with ENOSYS, every other call is allowed, as
+ *       under a filter that knows nothing newer than Linux 5.2; any filter
+ *       makes the library read "Seccomp: 2": review14b).
  *       Exit status 125 when the filter cannot be installed here, 126
  *       when PROG cannot be executed, 2 for a bad WHAT.
  */
@@ -48,9 +51,16 @@ main(int argc, char **argv)
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
+    struct sock_filter nosys_f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 434 /* pidfd_open */, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
     struct sock_fprog p;
     if (argc < 3) {
-        fputs("usage: refuse mmap-noreserve|personality|pidfd-kill PROG [ARG...]\n", stderr);
+        fputs("usage: refuse mmap-noreserve|personality|pidfd-kill|pidfd-enosys PROG [ARG...]\n",
+              stderr);
         return 2;
     }
     if (!strcmp(argv[1], "mmap-noreserve"))
@@ -59,8 +69,11 @@ main(int argc, char **argv)
         p = (struct sock_fprog){sizeof pers_f / sizeof pers_f[0], pers_f};
     else if (!strcmp(argv[1], "pidfd-kill"))
         p = (struct sock_fprog){sizeof pidfd_f / sizeof pidfd_f[0], pidfd_f};
+    else if (!strcmp(argv[1], "pidfd-enosys"))
+        p = (struct sock_fprog){sizeof nosys_f / sizeof nosys_f[0], nosys_f};
     else {
-        fprintf(stderr, "refuse: %s: expected mmap-noreserve, personality or pidfd-kill\n",
+        fprintf(stderr,
+                "refuse: %s: expected mmap-noreserve, personality, pidfd-kill or pidfd-enosys\n",
                 argv[1]);
         return 2;
     }

@@ -818,9 +818,7 @@ per_setup(struct il_report *r, struct il_cmp *c, const struct il_units *un,
                      : runs ? "the runs within every setup are equal"
                             : "no setup has two runs of each side (it needs two runs of each side "
                               "in a setup)";
-        il_warn(IL_W_NOREPS, name,
-                runs ? "the runs within every setup are equal"
-                     : "no setup has two runs of each side");
+        il_warn_item(runs ? IL_W_NOREPS : IL_W_NOREPS_TWO, name);
     } else if (!s->has_het && !s->het_why) {
         s->het_why = k < 2 ? "one setup (it needs two at least)" : "the minimum has no test";
     }

@@ -102,7 +102,8 @@ enum il_wkind {
     IL_W_HOSTS,           /* comparison, detail */
     IL_W_BURSTY,          /* items: group, skewness */
     IL_W_NOPER,           /* count, key */
-    IL_W_NOREPS,          /* comparison, why */
+    IL_W_NOREPS,          /* item: comparison (its runs are equal) */
+    IL_W_NOREPS_TWO,      /* item: comparison (no setup has two runs a side) */
     IL_W_NOTCOUNTED,      /* count, metric */
     IL_W_MACHINES,        /* which hosts, which facts */
     IL_W_MACHINE_CHANGED, /* the host, when, what */

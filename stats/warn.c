@@ -136,10 +136,15 @@ static const struct wdef defs[IL_W_COUNT] = {
                     "%zu records lack the label '%s' named in --per; each is taken as a run of "
                     "its own",
                     0, 0},
-    [IL_W_NOREPS] = {"no-reps",
-                     "%s: %s, so the spread of the per-setup ratios cannot be told apart "
-                     "from run-to-run noise; repeat runs within setups",
-                     0, 0},
+    /* one line for all comparisons, however many (outside14 F10: 583 lines) */
+    [IL_W_NOREPS] = {"no-reps", "%s",
+                     "the runs within every setup are equal, so the spread of the per-setup "
+                     "ratios cannot be told apart from run-to-run noise",
+                     "repeat runs within setups"},
+    [IL_W_NOREPS_TWO] = {"no-reps", "%s",
+                         "no setup has two runs of each side, so the spread of the per-setup "
+                         "ratios cannot be told apart from run-to-run noise",
+                         "repeat runs within setups"},
     [IL_W_NOTCOUNTED] = {"not-counted",
                          "%zu records of '%s' were never counted (running_ns 0) and were "
                          "skipped",

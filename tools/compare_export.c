@@ -137,9 +137,10 @@ export_markdown(const char *path, const struct il_sweep *s, json_t *rep, const s
     double div = divisor(rep, &unit);
     char *tmp;
     FILE *f = open_tmp(path, &tmp);
-    fprintf(f, "| System | Command | %s [%s] | SD [%s] | Relative to %s (95%% CI) |\n",
-            il_json_str(rep, IL_R_ESTIMATOR) ? il_json_str(rep, IL_R_ESTIMATOR) : "mean", unit,
-            unit, s->d.sys[0]);
+    char ew[64];
+    fprintf(f, "| System | Command | %s [%s] | SD of the runs [%s] | Relative to %s (95%% CI) |\n",
+            il_estimate_words(il_json_str(rep, IL_R_ESTIMATOR), ew, sizeof ew), unit, unit,
+            s->d.sys[0]);
     fputs("|:---|:---|---:|---:|---:|\n", f);
     for (size_t k = 0; k < s->nsys; k++) {
         if (subtracted(s, k))

@@ -300,6 +300,9 @@ size_t il_ending_failed(const struct il_ending *e, size_t nsys);
 const char *il_json_str(json_t *o, const char *k);
 double il_json_num(json_t *o, const char *k);
 /* The five-second summary of a report of two or more systems. */
+/* "mean of the setups' means": what a system's estimate is, for the
+ * report's ESTIMATOR (NULL: mean); BUF (N bytes) may hold it */
+const char *il_estimate_words(const char *estimator, char *buf, size_t n);
 void il_verdict(FILE *f, const struct il_sweep *s, json_t *report, const struct il_ending *e);
 /* Run the report and print the summary on f; the report's JSON (the
  * caller's), or NULL when it failed (said on stderr). */

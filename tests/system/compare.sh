@@ -41,6 +41,8 @@ assert_eq "$(head -1 c.csv)" "system,command,metric,unit,estimator,estimate,sd,m
 assert_eq "$(python3 -c 'import csv; r = list(csv.DictReader(open("c.csv"))); print(len(r), r[0]["system"], r[0]["ratio"], r[1]["system"], r[1]["n"])')" \
 	"2 A 1 BB 4" "--export-csv: one row per program, the baseline's ratio 1"
 assert_match "$(sed -n 3p c.md)" '^\| A \| bin/A/probe \| ' "--export-markdown: a table, a row per program"
+assert_match "$(sed -n 1p c.md)" "^\\| System \\| Command \\| mean of the setups' means \\[[a-z]+\\] \\| SD of the runs \\[[a-z]+\\] \\| " \
+	"--export-markdown: the columns say what the numbers are (outside14 F7)"
 
 try "two shell commands: the shell alone measured in every setup and subtracted"
 printf 'b\na\nc\n' >in.txt
@@ -76,7 +78,7 @@ assert_eq "$(grep 'failed' out | grep -v 'sd of the runs')" "  b: $words" "the s
 left="$((12 - fm)) runs in 2 setups (and 4 warm-up runs, left out)"
 [ "$fm" -gt 0 ] && left="$((12 - fm)) runs in 2 setups (and $fm failed run$([ "$fm" -gt 1 ] && echo s) and 4 warm-up runs, left out)"
 assert_eq "$(grep 'sd of the runs' out)" \
-	"interloper compare: wall, mean ± sd of the runs, $left" \
+	"interloper compare: wall, mean of the setups' means ± sd of the runs, $left" \
 	"the header counts the measured runs, the failed ones and the warm-ups apart (outside12 F7)"
 assert_eq "$(python3 -c 'import json; j = json.load(open("k.json")); print(j["runs"], j["warmup_runs"], j["setups"])')" \
 	"12 4 2" "--export-json: runs, warmup_runs, setups"

@@ -87,6 +87,13 @@ gen '[({"system": s, "setup": str(u)}, 100 + u if s == "A" else 120 + u) for u i
 rep --compare system=A --setup setup single.jsonl >/dev/null 2>single.err
 assert_match "$(cat single.err)" "no setup has two runs of each side" "one run a setup"
 
+try "no-reps is one line however many comparisons lack repetitions, with the count of the rest (outside14 F10)"
+gen '[({"system": s, "setup": str(u), "bench": "b%02d" % b}, 100 + u + b if s == "A" else 120 + u + b)
+      for b in range(20) for u in range(3) for s in "AB"]' >many.jsonl
+rep --compare system=A --setup setup --by bench many.jsonl >/dev/null 2>many.err
+assert_eq "$(grep -c 'no-reps\]' many.err)" 1 "one no-reps line for 20 benchmarks"
+assert_match "$(grep 'no-reps\]' many.err)" "^[^:]*: warning: no setup has two runs of each side, so the spread .*: bench=b00 system=B / bench=b00 system=A; .*; and 14 more; repeat runs within setups \[no-reps\]$" "the reason once, the first comparisons, then the count"
+
 try "design-ignored suggests only labels the records carry, and speaks when one of two crossed factors is named"
 gen '[({"system": s, "env_add": str(e), "layout": str(l)}, int(1000 * (1 + 0.01 * e + 0.02 * l) + random.randint(0, 9)))
       for e in range(3) for l in range(3) for s in "AB" for r in range(2)]' >cr.jsonl

@@ -28,7 +28,7 @@ print(v[:v.index("; single setups")])
 print(v[v.index("single setups"):].split(",")[0])
 PY
 )
-assert_match "$(sed -n 3p sum)" "^interloper sweep: wall, mean ± sd of the runs, 16 runs in 4 setups$" "the header"
+assert_match "$(sed -n 3p sum)" "^interloper sweep: wall, mean of the setups' means ± sd of the runs, 16 runs in 4 setups$" "the header"
 assert_match "$(sed -n 4p sum)" "^  A       [0-9.]+ ms ± [0-9.]+ ms$" "system A"
 assert_match "$(sed -n 5p sum)" "^  B       [0-9.]+ ms ± [0-9.]+ ms$" "system B"
 assert_eq "$(sed -n 6p sum)" "  $(printf '%s\n' "$exp" | head -1)" "the verdict, the report's words"
@@ -71,11 +71,11 @@ try "with --events and no -m the summary is in wall time, and its header says so
 # reported the events; -m follows the user, and the default is said
 il sweep --seed 2 --reps 1 --env-add 0:64:64 --events task-clock --system A=bin/A/probe \
 	--system B=bin/B/probe --no-check-output --output ev.jsonl -- busy 1 2>err
-assert_eq "$(grep -c "^interloper sweep: wall (-m's default; the runs also recorded --events task-clock: give -m for one), mean ± sd of the runs" err)" \
+assert_eq "$(grep -c "^interloper sweep: wall (-m's default; the runs also recorded --events task-clock: give -m for one), mean of the setups' means ± sd of the runs" err)" \
 	1 "--events without -m: wall, said"
 il sweep --seed 2 --reps 1 --env-add 0:64:64 --events task-clock -m task-clock --system A=bin/A/probe \
 	--system B=bin/B/probe --no-check-output --output ev2.jsonl -- busy 1 2>err
-assert_eq "$(grep -c '^interloper sweep: task-clock, mean ± sd of the runs' err)" 1 "-m task-clock: as asked, nothing added"
+assert_eq "$(grep -c "^interloper sweep: task-clock, mean of the setups' means ± sd of the runs" err)" 1 "-m task-clock: as asked, nothing added"
 
 try "a sweep of shells: the commands they fork are counted in the shell's record, one run each"
 mkdir -p s1 s2

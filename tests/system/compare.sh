@@ -222,6 +222,39 @@ assert_eq "$?" 0 "status"
 assert_match "$(cat out)" "ended by --max-time 1 s" "the limit that ended it"
 assert_eq "$(rj t.jsonl 'len(r) % 2')" 0 "whole blocks: each setup's runs hold both programs"
 
+try "--max-time within a batch: the stop line judges every run, as the verdicts do (outside14 F9)"
+# the first batch (4 setups x 2 systems) is quick and checked; each later
+# run takes 1 s more (asleep: no task-clock), so --max-time 2 cuts the
+# second batch after a block
+mkdir -p bin/F/x bin/G/x
+for d in F G; do
+	cat >bin/$d/x/p <<EOS
+#!/bin/sh
+n=\$(cat "$T/count" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$T/count"
+[ "\$n" -ge 8 ] && sleep 1
+exec "$PROGS/probe" busy \$((n % 3 + 1))
+EOS
+	chmod +x bin/$d/x/p
+done
+rm -f "$T/count"
+il compare --seed 5 --no-check-output --setups 4 -r 1 -w 0 --max-time 2 --until 0.0001 -e task-clock \
+	-m task-clock -o mt.jsonl bin/F/x/p bin/G/x/p >out 2>err
+assert_eq "$?" 0 "status ($(tail -1 err))"
+want=$(il report --json --metric task-clock --compare system=F --setup setup mt.jsonl 2>/dev/null | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["comparisons"][0]
+if c["ci_kind"] != "bounded":
+    print("widest: G/F has no bounded interval")
+else:
+    lo, hi = c["ci"]
+    print("widest: G/F %.4g +-%.2f%%" % (c["ratio"], (hi - lo) / 2 / c["ratio"] * 100))')
+assert_eq "$(grep 'after 4 setups' err | grep -cF "($want; target")" 0 \
+	"the last check, before the runs of the cut batch, judged other numbers ($(grep 'after 4 setups' err))"
+assert_eq "$(grep 'ended by --max-time 2 s before --until 0.0001%' out | grep -cF "($want; target")" 1 \
+	"the widest ratio is the report's of the whole file ($want; $(grep 'ended by' out))"
+assert_eq "$(grep 'stopped (--max-time)' err | grep -cF "($want; target")" 1 "and so is the stderr line's"
+
 try "bad usage: one line each"
 il compare bin/A/probe >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper compare: expected two commands or more to compare, the first the baseline; see interloper compare --help" "one command"
@@ -241,7 +274,7 @@ assert_eq "$?:$(cat err)" "1:interloper compare: --export-json nodir/x.json: the
 mkdir adir
 il compare --export-csv adir bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper compare: --export-csv adir: a directory" "an export path that is a directory"
-assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 10 "no results file left by a refused comparison"
+assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 11 "no results file left by a refused comparison"
 
 try "--help states compare's own defaults, in the option lines, and no option of the sweep's alone"
 # newuser11 F8: sweep's defaults in the lines, compare's in a footer, and

@@ -257,9 +257,6 @@ int il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t
  * found and scanned as usual).  It spares the search for the line's end. */
 int il_tmpls_scan_nl(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t avail,
                      size_t *n);
-/* Forget every template (the scanner's paths changed: they know none of
- * the new ones). */
-void il_tmpls_forget(struct il_tmpls *ts);
 void il_tmpls_free(struct il_tmpls *ts);
 
 /* ------------------------------------------------------------ strtab.c */

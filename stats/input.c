@@ -234,6 +234,9 @@ setup_paths(struct rd *rd)
         rd->ppid_path = rd->sc.npaths++;
         il_path_set(&p[rd->ppid_path], IL_F_PPID, NULL, NULL);
     }
+    /* every record's launch, for the failed lines (swept_line) */
+    rd->launch_path = rd->sc.npaths++;
+    il_path_set(&p[rd->launch_path], IL_F_LABELS, IL_L_LAUNCH, NULL);
     rd->sc.key_cb = collect_key;
     rd->sc.key_ctx = rd;
     for (size_t i = 0; i < sel->nwhere; i++)
@@ -1372,15 +1375,61 @@ chain_note(struct rd *rd, const struct il_span *f, int ex, size_t rec)
  * il_prepare leaves them out as failed.  A record without the label
  * launch (no driver) is judged by its exit alone.
  */
+static uint64_t words_hash(struct il_span sp, uint64_t h);
+
 static void
-swept_line(struct il_data *d, const char *s, size_t n)
+swept_line(struct rd *rd, const char *s, size_t n)
 {
+    struct il_data *d = rd->d;
     json_t *j = json_loadb(s, n, 0, NULL);
     const char *kind = json_string_value(json_object_get(j, IL_M_KIND));
-    json_t *l = json_object_get(j, IL_M_LAUNCH);
-    if (kind && !strcmp(kind, IL_M_KIND_FAILED) && json_is_string(l))
-        il_strtab_intern(&d->swept, json_string_value(l), json_string_length(l));
+    json_t *l = json_object_get(j, IL_M_LAUNCH), *recs = json_object_get(j, IL_M_RECORDS);
+    if (kind && !strcmp(kind, IL_M_KIND_FAILED) && json_is_string(l)) {
+        /* its records just before it, in the ring of the lines read
+         * (review14b MEDIUM-2: one failed line made il_read read every
+         * input again, on one thread, about twice the CPU time): the
+         * launch as a record's JSON text has it, without escapes (an id
+         * of hex digits; one with escapes is not found so, and is looked
+         * for again) */
+        size_t ln = json_string_length(l);
+        char *q = il_xmalloc(ln + 2);
+        q[0] = q[ln + 1] = '"';
+        memcpy(q + 1, json_string_value(l), ln);
+        uint64_t h = words_hash((struct il_span){q, ln + 2}, 0) | 1;
+        free(q);
+        size_t m = il_win_flag(rd->win, rd->nwin, h, d);
+        long long want = json_is_integer(recs) ? (long long)json_integer_value(recs) : -1;
+        /* as many as the sweep wrote: all of them (a launch's records are
+         * one write's, once in a file); else, in a part that began with
+         * fewer lines than the ring holds, the join looks in the parts
+         * before, and il_read looks again for what is still missing */
+        if (want == (long long)m)
+            ;
+        else if (rd->defer && rd->nwin < IL_LAUNCH_WINDOW) {
+            rd->pend = il_xrealloc(rd->pend, (rd->npend + 1) * sizeof *rd->pend);
+            rd->pend[rd->npend++] = (struct il_pending){
+                il_xstrdup(json_string_value(l)), h, want, m};
+        } else {
+            il_strtab_intern(&d->swept, json_string_value(l), ln);
+        }
+    }
     json_decref(j);
+}
+
+size_t
+il_win_flag(const struct il_launch_hash *win, size_t nwin, uint64_t h, struct il_data *d)
+{
+    size_t m = 0, k = nwin < IL_LAUNCH_WINDOW ? nwin : IL_LAUNCH_WINDOW;
+    for (size_t i = 0; i < k; i++) {
+        if (win[i].h != h)
+            continue;
+        m++;
+        if (win[i].rec != SIZE_MAX && !(d->flag[win[i].rec] & IL_R_SWEPT)) {
+            d->flag[win[i].rec] |= IL_R_SWEPT;
+            d->nswept++;
+        }
+    }
+    return m;
 }
 
 uint64_t
@@ -1426,16 +1475,6 @@ launch_of(struct rd *rd, struct il_span sp)
     return id == IL_HSET_NONE ? UINT32_MAX : id;
 }
 
-void
-il_rd_launches(struct rd *rd)
-{
-    if (rd->launch_path)
-        return;
-    rd->launch_path = rd->sc.npaths++;
-    il_path_set(&rd->paths[rd->launch_path], IL_F_LABELS, IL_L_LAUNCH, NULL);
-    il_tmpls_forget(&rd->tm); /* learnt without it, when lines were read */
-}
-
 /* A hash of the bytes of sp, 8 at a time, mixed into h (the last 8
  * overlap): a fraction of a byte-wise FNV's time over a labels object. */
 static uint64_t
@@ -1470,7 +1509,7 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     if (span_is(f[P_SCHEMA], "\"" IL_SWEEP_SCHEMA "\"")) {
         d->sweep_lines++; /* the sweep's own metadata: not a record */
         if (!rd->dry && memmem(s, n, "\"" IL_M_KIND_FAILED "\"", strlen(IL_M_KIND_FAILED) + 2))
-            swept_line(d, s, n);
+            swept_line(rd, s, n);
         if (!rd->defer)
             il_disturb_line(d, s, n);
         else if (memmem(s, n, IL_M_KIND_MACHINE, strlen(IL_M_KIND_MACHINE)) ||
@@ -1486,6 +1525,14 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
         return;
     }
     d->records++;
+    struct il_launch_hash *w = NULL;
+    if (!rd->dry) {
+        /* its launch in the ring (swept_line), not kept until push */
+        struct il_span ls = f[rd->launch_path];
+        w = &rd->win[rd->nwin++ % IL_LAUNCH_WINDOW];
+        w->rec = SIZE_MAX;
+        w->h = ls.p && ls.p[0] == '"' ? words_hash(ls, 0) | 1 : 0;
+    }
     if (f[P_COUNTED_IN].p && !span_is(f[P_COUNTED_IN], "null")) {
         /* an exec'd child under INHERIT=all: its counts and its time are
          * in the record of the process that forked it (libinterloper(7)),
@@ -1611,6 +1658,7 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     }
     r.argh = args_hash(f[P_ARGV]);
     push(d, &r, rd->ids);
+    w->rec = d->n - 1;
     if (d->pid) {
         /* with want_pids (read.c, children) */
         int64_t v;
@@ -1699,6 +1747,9 @@ il_rd_free(struct rd *rd)
     free(rd->buf);
     free(rd->ev_at);
     free(rd->stdin_launch);
+    for (size_t i = 0; i < rd->npend; i++)
+        free(rd->pend[i].launch);
+    free(rd->pend);
     il_chains_free(&rd->open);
     for (size_t i = 0; i < rd->machine.n; i++)
         free(rd->machine.line[i]);

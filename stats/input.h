@@ -44,6 +44,7 @@ enum {
 #define IL_EVENT_SAMPLE 1000 /* records whose event names are collected */
 #define IL_ARGS_CACHE 256    /* bytes of argv text whose args id is remembered */
 #define IL_LV_HINTS 32       /* labels whose place is remembered (note_label) */
+#define IL_LAUNCH_WINDOW 256 /* record lines a failed line looks back at (swept_line) */
 
 /* Two texts (their JSON, at most IL_ARGS_CACHE bytes; n -1: none) and
  * their ids, the older one replaced next (input.c, args_id). */
@@ -153,12 +154,13 @@ struct rd {
      * linked in d->links with to its number in the part. */
     int dry;
     size_t ndry;
-    /* The path of label launch (0: not looked for): in the dry look of
-     * il_read for the records of the launches a sweep's failed line names
-     * (dry 2, their flags set in mark), and from the first input read
-     * once on (in_stdin: the standard input or any input not a regular
-     * file; stdin_launch: each record of it kept, its number and a hash
-     * of its launch, for il_read to look at once every line is read). */
+    /* The path of label launch: for the ring of launches (win), in the
+     * dry look of il_read for the records of the launches a sweep's
+     * failed line names and the ring did not hold (dry 2, their flags set
+     * in mark), and in an input read once (in_stdin: the standard input
+     * or any input not a regular file; stdin_launch: each record of it
+     * kept, its number and a hash of its launch, for il_read to look at
+     * once every line is read). */
     int launch_path;
     int ppid_path; /* the path of ppid, with want_pids (else 0) */
     struct il_data *mark;
@@ -169,9 +171,30 @@ struct rd {
         uint64_t h;
     } *stdin_launch;
     size_t nstdin_launch, capstdin_launch;
+    /* The last IL_LAUNCH_WINDOW record lines read (not in a dry look), a
+     * ring: a hash of each one's launch label as its JSON text (0: none)
+     * and its record's number (SIZE_MAX: not kept).  The sweep writes a
+     * failed line just after its launch's records, in the same write:
+     * there the line finds them (swept_line), and only a launch whose
+     * records are not all there is left to il_read's second look. */
+    struct il_launch_hash win[IL_LAUNCH_WINDOW];
+    size_t nwin;
+    /* In a part after a file's first (defer): the failed lines read
+     * before the ring filled whose records were not all there, which the
+     * join looks for in the ring of the parts before (read.c, join):
+     * their launch, its hash, the records the line says (want, -1 when it
+     * does not) and those found. */
+    struct il_pending {
+        char *launch;
+        uint64_t h;
+        long long want;
+        size_t found;
+    } *pend;
+    size_t npend;
 };
-/* Look for label launch too, in the lines read from now on. */
-void il_rd_launches(struct rd *rd);
+/* The records of ring win (of nwin lines) whose launch hash is h flagged
+ * IL_R_SWEPT in d; how many lines it has of h. */
+size_t il_win_flag(const struct il_launch_hash *win, size_t nwin, uint64_t h, struct il_data *d);
 /* A 64-bit hash of the n bytes at s (FNV-1a), never 0. */
 uint64_t il_launch_hash(const char *s, size_t n);
 void il_link_add(struct il_data *d, size_t from, size_t to, int sup);

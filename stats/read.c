@@ -313,8 +313,6 @@ read_file(struct rd *rd, const char *file)
      * (swept).  The standard input is read from where it is, by one
      * thread, even a regular file (review10a: `(read -r x; report -) < f`). */
     rd->in_stdin = !strcmp(file, "-") || !first.l.regular;
-    if (rd->in_stdin)
-        il_rd_launches(rd);
     off_t size = strcmp(file, "-") ? il_lines_size(&first.l) : -1,
           cut = size > 1 ? il_lines_cut(&first.l, size / 2) : -1;
     if (cut < 0 || cut >= size || !il_two_cpus()) {
@@ -803,6 +801,23 @@ join(struct rd *rd, struct part *h, size_t line0)
     size_t base = d->n;
     join_records(d, d2, map);
     free(map);
+    /* the part's failed lines whose records were not all in its own
+     * lines: in the ring of those before it, as a sequential read's ring
+     * would have held them (input.c, swept_line); then its ring after
+     * theirs */
+    for (size_t i = 0; i < r2->npend; i++) {
+        const struct il_pending *p = &r2->pend[i];
+        size_t m = il_win_flag(rd->win, rd->nwin, p->h, d);
+        if (p->want != (long long)(p->found + m))
+            il_strtab_intern(&d->swept, p->launch, strlen(p->launch));
+    }
+    size_t k = r2->nwin < IL_LAUNCH_WINDOW ? r2->nwin : IL_LAUNCH_WINDOW;
+    for (size_t i = 0; i < k; i++) {
+        struct il_launch_hash w = r2->win[(r2->nwin - k + i) % IL_LAUNCH_WINDOW];
+        if (w.rec != SIZE_MAX)
+            w.rec += base;
+        rd->win[rd->nwin++ % IL_LAUNCH_WINDOW] = w;
+    }
     join_chains(rd, h, base);
     d->lines += d2->lines;
     d->records += d2->records;
@@ -822,6 +837,7 @@ join(struct rd *rd, struct part *h, size_t line0)
         d->mux_frac = d2->mux_frac;
     d->multiplexed += d2->multiplexed;
     d->flagged += d2->flagged;
+    d->nswept += d2->nswept;
     d->others += d2->others;
     d->execs += d2->execs;
     for (size_t s = 0; s < IL_MAX_SLOTS; s++)
@@ -837,11 +853,14 @@ cmp_u64(const void *pa, const void *pb)
 
 /*
  * The records of the launches the sweep's failed lines name (input.c,
- * swept_line), once every line is read, flagged IL_R_SWEPT: those of the
- * standard input by the hashes of their launch noted as they were read;
- * those of the files by a look at their lines again (a dry rd, which
- * numbers the records it would keep as the reading did), so that a file
- * without such a line, the usual one, costs nothing more.  upto[i]: the
+ * swept_line) that were not all just before their line (the ring of the
+ * reading found them there, flagged), once every line is read, flagged
+ * IL_R_SWEPT: those of the standard input by the hashes of their launch
+ * noted as they were read; those of the files by a look at their lines
+ * again (a dry rd, which numbers the records it would keep as the
+ * reading did), so that a file without such a line, or whose failed
+ * lines follow their records, as the sweep writes them, costs nothing
+ * more.  upto[i]: the
  * records read up to the end of files[i]; once[i]: files[i] was read
  * once, as the standard input is (read_file), its hashes noted.
  */
@@ -868,7 +887,6 @@ swept(struct rd *rd, char **files, int nfiles, const size_t *upto, const char *o
     struct rd dry;
     struct il_data dd;
     il_rd_init(&dry, rd->sel, &dd);
-    il_rd_launches(&dry);
     dry.defer = 1;
     dry.dry = 2;
     dry.mark = d;
@@ -892,8 +910,6 @@ swept(struct rd *rd, char **files, int nfiles, const size_t *upto, const char *o
     }
     il_rd_free(&dry);
     il_data_free(&dd);
-    for (size_t i = 0; i < d->n; i++)
-        d->flagged += (d->flag[i] & (IL_R_SWEPT | IL_R_SIGNAL | IL_R_NONZERO)) == IL_R_SWEPT;
 }
 
 /*
@@ -959,6 +975,8 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
     if (d->swept.n > 1)
         swept(&rd, files, nfiles, upto, once);
     il_strtab_free(&d->swept); /* flagged: read no more */
+    for (size_t i = 0; d->nswept && i < d->n; i++)
+        d->flagged += (d->flag[i] & (IL_R_SWEPT | IL_R_SIGNAL | IL_R_NONZERO)) == IL_R_SWEPT;
     free(upto);
     free(once);
     if (d->pid && d->flagged)

@@ -597,16 +597,6 @@ il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t n)
 }
 
 void
-il_tmpls_forget(struct il_tmpls *ts)
-{
-    /* their memory is reused by tmpl_set; ngen goes on, so that no id
-     * cached against an old template's generation is a new one's */
-    ts->nt = 0;
-    ts->cur = -1;
-    ts->same = 0;
-}
-
-void
 il_tmpls_free(struct il_tmpls *ts)
 {
     for (size_t i = 0; i < IL_TMPL_N; i++) {

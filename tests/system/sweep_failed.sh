@@ -190,6 +190,66 @@ else
 	skip "one CPU, or the tests' variant of report is not built"
 fi
 
+try "a failed line just after its records is settled where it is read: no input is read again (review14b MEDIUM-2)"
+# the sweep writes a failed line just after its launch's records: 6,000
+# launches of 2 records, every 50th followed by its failed line; then a
+# launch of 300 records (more than the reading looks back at) and one
+# whose line says 3 records where 2 are there, both looked for again
+python3 - <<'PY' >after.jsonl
+import json
+def failed(i, records):
+    return json.dumps({"schema": "interloper-sweep/1", "kind": "failed", "plan": "p",
+                       "run": "r%d" % i, "launch": "a-%d" % i, "why": "x", "status": 1, "records": records})
+def rec(i, k):
+    return json.dumps({"schema": "interloper/1",
+                       "labels": {"system": "AB"[i % 2], "run": "r%d" % i, "launch": "a-%d" % i},
+                       "pid": 100000 + 2 * i + k, "ppid": 7, "exit": {"how": "return", "status": 0, "signal": 0},
+                       "times": {"wall_ns": 1000 + i % 7}})
+for i in range(6000):
+    for k in (0, 1):
+        print(rec(i, k))
+    if i % 50 == 0:
+        print(failed(i, 2))
+PY
+cp after.jsonl again.jsonl
+python3 - <<'PY' >>again.jsonl
+import json
+for k in range(300):
+    print(json.dumps({"schema": "interloper/1", "labels": {"system": "A", "run": "big", "launch": "big"},
+                      "times": {"wall_ns": 5}}))
+print(json.dumps({"schema": "interloper-sweep/1", "kind": "failed", "plan": "p", "run": "big",
+                  "launch": "big", "why": "x", "status": 1, "records": 300}))
+for k in range(2):
+    print(json.dumps({"schema": "interloper/1", "labels": {"system": "B", "run": "odd", "launch": "odd"},
+                      "times": {"wall_ns": 5}}))
+print(json.dumps({"schema": "interloper-sweep/1", "kind": "failed", "plan": "p", "run": "odd",
+                  "launch": "odd", "why": "x", "status": 1, "records": 3}))
+PY
+assert_eq "$(nrun after.jsonl)" "A=5760 B=6000" "120 launches of A left out"
+assert_match "$(cat rep.err)" "240 failed runs were left out \(240 the sweep marked failed" "counted"
+assert_eq "$(nrun again.jsonl)" "A=5760 B=6000" "a launch past the look back, and a count that disagrees: found by the second look"
+assert_eq "$(nrun - <after.jsonl)" "A=5760 B=6000" "the standard input"
+if command -v strace >/dev/null; then
+	opens() {
+		strace -f -e trace=openat,open -o trace sh "$IL" report --by system "$@" >/dev/null 2>&1
+		grep -c "$1" trace
+	}
+	assert_eq "$(opens after.jsonl)" 1 "after.jsonl opened once (on 93994f3: twice, read again on one thread)"
+	assert_eq "$(opens again.jsonl)" 2 "again.jsonl twice: its two lines are looked for again"
+else
+	skip "strace is not installed: the count of reads is not checked"
+fi
+if [ -x "$B/tests/interloper-report-parts" ] && [ "$(nproc)" -ge 2 ]; then
+	for take in 300 4096; do
+		IL_TEST_TAKE=$take "$B/tests/interloper-report-parts" --json --by system after.jsonl 2>p.err |
+			python3 -c 'import json, sys; print([g["n"] for g in json.load(sys.stdin)["groups"]])' >p.out
+		assert_eq "$(cat p.out)" "[5760, 6000]" "in parts of $take bytes (a failed line and its records in two parts: the join looks back)"
+		assert_true "many parts ($(sed -n 's/^il-test-parts: //p' p.err))" test "$(sed -n 's/^il-test-parts: //p' p.err)" -ge 3
+	done
+else
+	skip "one CPU, or the tests' variant of report is not built"
+fi
+
 try "a driver's run is judged by its failed lines alone: its children's exits are not judged again (review13e MEDIUM-1)"
 # a run whose child (a record of its own) ends with status 3 or a signal
 # while the run ends with 0: the sweep did not call it failed

@@ -712,7 +712,8 @@ il_report_release(struct il_report *r)
     void **col[] = {(void **)&d->val,  (void **)&d->den,     (void **)&d->ivcol,
                     (void **)&d->addr, (void **)&d->flag,    (void **)&d->env,
                     (void **)&d->argh,
-                    (void **)&d->wall, (void **)&r->gs.xs,   (void **)&r->gs.recs,
+                    (void **)&d->wall, (void **)&d->when,    (void **)&r->gs.xs,
+                    (void **)&r->gs.recs,
                     (void **)&r->gs.spare};
     for (size_t i = 0; i < sizeof col / sizeof col[0]; i++) {
         b[n++] = *col[i];

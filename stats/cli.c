@@ -693,6 +693,8 @@ il_parse_opts(enum il_tool tool, int argc, char **argv, struct il_opts *o)
         costs(o, l.costs);
     if (tool == IL_TOOL_PLAN && o->ncosts + 1 == o->nlevels)
         o->sel.want_wall = 1;
+    if (tool == IL_TOOL_REPORT && o->cmp_label) /* the passes in time order (suitepass.c) */
+        o->sel.want_when = 1;
     check_distinct(o);
     assign_slots(o);
 }

@@ -313,6 +313,7 @@ struct il_sel {
     int want_labels; /* note every label of the kept records (struct il_labvals) */
     int want_addr;   /* read setup.main_sp, setup.heap_start and env_bytes (--attribute) */
     int want_pids;   /* tell the records of a run's children (IL_R_CHILD: --per, --expect-status) */
+    int want_when;   /* each record's start and input (il_data's when: report --compare) */
     size_t pid_slot; /* with want_pids: the slot of --per's label, or SIZE_MAX (host and labels) */
     const char *slot_name[IL_MAX_SLOTS]; /* label names kept per record */
     size_t nslots;
@@ -357,6 +358,8 @@ struct il_labdict {
     size_t n, cap, nat;
 };
 
+#define IL_WHEN_FILE 31 /* il_data's when: the input's number modulo 2 in this bit */
+#define IL_WHEN_EPOCH 946684800 /* il_data's when: seconds from 1970 to 2000 */
 struct il_data {
     size_t n, cap, nslots;
     const char *slot_name[IL_MAX_SLOTS]; /* as in struct il_sel */
@@ -379,6 +382,11 @@ struct il_data {
     uint32_t argh1;
     double *env;   /* setup.env_bytes when want_env */
     double *wall;  /* times.wall_ns when want_wall (NAN if absent) */
+    /* with want_when, until a sweep's line is read: the record's start,
+     * in seconds since 2000 (0: none), and in bit IL_WHEN_FILE the number
+     * of its input modulo 2, so that two inputs meet where it changes
+     * (suitepass.c: the passes in time order) */
+    uint32_t *when;
     /* With want_pids, until il_read has flagged IL_R_CHILD: each one's pid
      * and ppid (-1: none), and without a pid_slot a hash of its host and
      * labels */
@@ -1166,7 +1174,6 @@ struct il_passes {
     size_t nval;
     uint32_t *val;
     size_t *k;
-    size_t **from, **to;
     size_t *vof;
     double **est;
 };

@@ -747,6 +747,7 @@ il_xcalloc_huge(size_t n, size_t size)
 
 struct rec {
     double v, den, env, wall;
+    uint32_t when;
     int64_t iv;
     uint64_t addr[2]; /* setup.main_sp, setup.heap_start (--attribute); 0: none */
     uint8_t flag;
@@ -772,6 +773,8 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
             d->env = il_xrealloc_huge(d->env, d->cap * sizeof *d->env);
         if (d->wall)
             d->wall = il_xrealloc_huge(d->wall, d->cap * sizeof *d->wall);
+        if (d->when)
+            d->when = il_xrealloc_huge(d->when, d->cap * sizeof *d->when);
         if (d->pid) {
             d->pid = il_xrealloc_huge(d->pid, d->cap * sizeof *d->pid);
             d->ppid = il_xrealloc_huge(d->ppid, d->cap * sizeof *d->ppid);
@@ -808,9 +811,37 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         d->env[d->n] = r->env;
     if (d->wall)
         d->wall[d->n] = r->wall;
+    if (d->when)
+        d->when[d->n] = r->when;
     for (size_t s = 0; s < d->nslots; s++)
         il_lab_set(d, s, d->n, ids[s], d->cap);
     d->n++;
+}
+
+/* A record's start, "YYYY-MM-DDTHH:MM:SSZ" as the library writes it, in
+ * seconds since 2000 (il_data's when); 0 for anything else. */
+static uint32_t
+span_time(struct il_span sp)
+{
+    static const char shape[] = "\"dddd-dd-ddTdd:dd:ddZ\"";
+    if (!sp.p || sp.n != sizeof shape - 1)
+        return 0;
+    for (size_t i = 0; i < sp.n; i++)
+        if (shape[i] == 'd' ? sp.p[i] < '0' || sp.p[i] > '9' : sp.p[i] != shape[i])
+            return 0;
+#define IL_NUM2(i) ((sp.p[i] - '0') * 10 + (sp.p[(i) + 1] - '0'))
+    long y = IL_NUM2(1) * 100 + IL_NUM2(3), m = IL_NUM2(6), dd = IL_NUM2(9);
+    long hh = IL_NUM2(12), mi = IL_NUM2(15), ss = IL_NUM2(18);
+#undef IL_NUM2
+    if (y < 2000 || y > 2067 || m < 1 || m > 12 || dd < 1 || dd > 31 || hh > 23 || mi > 59 || ss > 60)
+        return 0;
+    /* days since 1970-01-01 (Howard Hinnant's days_from_civil) */
+    y -= m <= 2;
+    long era = y / 400, yoe = y - era * 400;
+    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + dd - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    long days = era * 146097 + doe - 719468;
+    return (uint32_t)(days * 86400 + hh * 3600 + mi * 60 + ss - IL_WHEN_EPOCH);
 }
 
 /* 2^53: every integer below it in magnitude is a double exactly */
@@ -956,6 +987,8 @@ il_data_keep(struct il_data *d, const uint8_t *keep)
             d->env[m] = d->env[i];
         if (d->wall)
             d->wall[m] = d->wall[i];
+        if (d->when)
+            d->when[m] = d->when[i];
         for (size_t s = 0; s < d->nslots; s++) {
             if (d->labn[s])
                 d->labn[s][m] = d->labn[s][i];
@@ -1508,6 +1541,11 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     struct il_span *f = rd->sc.found;
     if (span_is(f[P_SCHEMA], "\"" IL_SWEEP_SCHEMA "\"")) {
         d->sweep_lines++; /* the sweep's own metadata: not a record */
+        if (d->when) { /* a sweep's file has no passes (suitepass.c) */
+            free(d->when);
+            d->when = NULL;
+        }
+        rd->sweep_here = 1;
         if (!rd->dry && memmem(s, n, "\"" IL_M_KIND_FAILED "\"", strlen(IL_M_KIND_FAILED) + 2))
             swept_line(rd, s, n);
         if (!rd->defer)
@@ -1597,6 +1635,12 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     }
     if (sel->want_wall && il_span_number(f[P_WALL], &r.wall) < 0)
         r.wall = NAN;
+    if (d->when && rd->no_when) { /* another part read a sweep's line */
+        free(d->when);
+        d->when = NULL;
+    }
+    if (d->when)
+        r.when = span_time(f[P_START]);
     if (sel->want_addr) {
         for (int k = 0; k < 2; k++)
             r.addr[k] = span_addr(f[k ? P_HEAP_START : P_MAIN_SP]);
@@ -1723,6 +1767,8 @@ il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d)
         d->env = il_xcalloc(1, sizeof *d->env);
     if (sel->want_wall)
         d->wall = il_xcalloc(1, sizeof *d->wall);
+    if (sel->want_when)
+        d->when = il_xcalloc(1, sizeof *d->when);
     if (sel->want_pids) {
         d->pid = il_xcalloc(1, sizeof *d->pid);
         d->ppid = il_xcalloc(1, sizeof *d->ppid);

@@ -179,6 +179,11 @@ struct rd {
      * records are not all there is left to il_read's second look. */
     struct il_launch_hash win[IL_LAUNCH_WINDOW];
     size_t nwin;
+    /* sweep_here: a sweep's line was read here; no_when: in a file read in
+     * parts, one was read in some part (read.c, read_parts, at each take):
+     * a sweep's file has no passes, and the records' starts (d->when) are
+     * noted no more */
+    int sweep_here, no_when;
     /* In a part after a file's first (defer): the failed lines read
      * before the ring filled whose records were not all there, which the
      * join looks for in the ring of the parts before (read.c, join):

@@ -144,6 +144,17 @@ cmp_pr(const void *pa, const void *pb)
     return (a->i > b->i) - (a->i < b->i);
 }
 
+/* Two records' il_data when as one: a's input, and the earlier start (a
+ * run's is its first record's; 0, none, gives way to the other). */
+static uint32_t
+when_min(uint32_t a, uint32_t b)
+{
+    uint32_t t = (uint32_t)1 << IL_WHEN_FILE, sa = a % t, sb = b % t;
+    if (!sa || (sb && sb < sa))
+        return a - sa + sb;
+    return a;
+}
+
 /* --per: one value per run.  Records lacking the label stay alone. */
 static void
 combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
@@ -186,6 +197,8 @@ combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
                 d->den[f] += d->den[r];
             if (d->wall)
                 d->wall[f] += d->wall[r];
+            if (d->when)
+                d->when[f] = when_min(d->when[f], d->when[r]);
             allint = allint && (d->flag[r] & IL_R_INT) &&
                      !__builtin_add_overflow(isum, il_ival(d, r), &isum);
             d->flag[f] |= d->flag[r] & (IL_R_SIGNAL | IL_R_NONZERO | IL_R_OTHERS);
@@ -384,6 +397,8 @@ fold_chains(const struct il_opts *o, struct il_data *d)
             d->den[t] = max2 ? fmax(d->den[t], d->den[f]) : d->den[t] + d->den[f];
         if (d->wall)
             d->wall[t] += d->wall[f];
+        if (d->when)
+            d->when[t] = when_min(d->when[t], d->when[f]);
         if (d->env)
             d->env[t] = d->env[f];
         if (d->addr)

@@ -116,6 +116,7 @@ struct parts {
     } left[2];
     struct part **p; /* the parts after the first */
     size_t n, cap;
+    int sweep; /* a sweep's line was read (input.h, struct rd's no_when) */
 };
 
 /* What a thread takes of its range at a time: an eighth of what is left
@@ -152,6 +153,7 @@ new_part(struct parts *ps, off_t from)
     struct part *p = il_xcalloc(1, sizeof *p);
     il_rd_init(&p->own, ps->sel, &p->d);
     p->own.defer = 1;
+    p->own.no_when = ps->sweep;
     p->rd = &p->own;
     p->ps = ps;
     p->from = from;
@@ -181,6 +183,10 @@ read_parts(struct parts *ps, int w, struct part *p)
 {
     for (;;) {
         pthread_mutex_lock(&ps->mu);
+        if (p) { /* whether a sweep's line was read anywhere, at each take */
+            ps->sweep |= p->rd->sweep_here;
+            p->rd->no_when = ps->sweep;
+        }
         off_t next = ps->left[w].next, stop = ps->left[w].stop;
         if (next < stop && p) {
             off_t to = take_end(ps, next, stop);
@@ -347,6 +353,7 @@ read_file(struct rd *rd, const char *file)
     }
     read_parts(&ps, 0, &first);
     pthread_join(t, NULL);
+    rd->sweep_here = rd->no_when = 0;
     qsort(ps.p, ps.n, sizeof *ps.p, part_cmp);
     size_t line0 = first.lines;
     for (size_t i = 0; i < ps.n; i++)
@@ -718,6 +725,12 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
     join_col(&j, (void **)&d->argh, (void **)&d2->argh, d2->n, sizeof *d->argh);
     join_col(&j, (void **)&d->env, (void **)&d2->env, d2->n, sizeof *d->env);
     join_col(&j, (void **)&d->wall, (void **)&d2->wall, d2->n, sizeof *d->wall);
+    if (!d->when || !d2->when) { /* a sweep's line read before the part, or in it */
+        free(d->when);
+        free(d2->when);
+        d->when = d2->when = NULL;
+    }
+    join_col(&j, (void **)&d->when, (void **)&d2->when, d2->n, sizeof *d->when);
     join_col(&j, (void **)&d->pid, (void **)&d2->pid, d2->n, sizeof *d->pid);
     join_col(&j, (void **)&d->ppid, (void **)&d2->ppid, d2->n, sizeof *d->ppid);
     join_col(&j, (void **)&d->lh, (void **)&d2->lh, d2->n, sizeof *d->lh);
@@ -972,6 +985,13 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
         once[i] = (char)rd.in_stdin;
     }
     rd.in_stdin = 0;
+    if (d->sweep_lines) { /* read before a sweep's line was */
+        free(d->when);
+        d->when = NULL;
+    }
+    for (int i = 1; d->when && i < nfiles; i += 2) /* each record's input, modulo 2 */
+        for (size_t r = upto[i - 1]; r < upto[i]; r++)
+            d->when[r] |= (uint32_t)1 << IL_WHEN_FILE;
     if (d->swept.n > 1)
         swept(&rd, files, nfiles, upto, once);
     il_strtab_free(&d->swept); /* flagged: read no more */
@@ -1127,6 +1147,7 @@ il_data_free(struct il_data *d)
     free(d->val);
     free(d->env);
     free(d->wall);
+    free(d->when);
     free(d->pid);
     free(d->ppid);
     free(d->lh);

@@ -22,12 +22,18 @@ built() {
 # SHIFT slower in every benchmark (a pass run under load), no other
 # difference; TSV beside it in $T/h.tsv for bench/passes.R.  With ORDER
 # "i", the same runs interleaved per benchmark (A b0, B b0, A b1, ...),
-# three rounds.
+# three rounds.  With DT, each record has a start, DT seconds after the
+# one before (whole seconds, as the library writes it).
 harness() {
-	awk -v seed="$1" -v nb="$2" -v order="$3" -v sh="$4" -v tsv="$T/h.tsv" '
+	awk -v seed="$1" -v nb="$2" -v order="$3" -v sh="$4" -v dt="${5:-}" -v tsv="$T/h.tsv" '
 	function gauss() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand()) }
-	function rec(s, b, v) {
-		printf "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"b%d\",\"system\":\"%s\"},\"times\":{\"wall_ns\":%.1f,\"user_ns\":1,\"sys_ns\":0}}\n", b, s, v
+	function rec(s, b, v,   at) {
+		at = ""
+		if (dt != "") {
+			at = sprintf(",\"start\":\"2026-11-28T%02d:%02d:%02dZ\"", int(t / 3600), int(t / 60) % 60, int(t) % 60)
+			t += dt
+		}
+		printf "{\"schema\":\"interloper/1\",\"labels\":{\"bench\":\"b%d\",\"system\":\"%s\"}%s,\"times\":{\"wall_ns\":%.1f,\"user_ns\":1,\"sys_ns\":0}}\n", b, s, at, v
 		printf "%s\tb%d\t%.1f\n", s, b, v >tsv
 	}
 	BEGIN {
@@ -117,6 +123,73 @@ if built; then
 		} }' >"$T/sw.jsonl"
 	rep --setup setup "$T/sw.jsonl" >"$T/out" 2>"$T/err"
 	assert_eq "$(grep -c 'ran in passes\|pass-shift\|one-pass' "$T/out" "$T/err" | awk -F: '{s += $2} END {print s}')" 0 "a sweep's order has no passes"
+else
+	skip "the statistics programs are not built; run make"
+fi
+
+try "passes are found in time order, from the records' start: one file per system, a merged file (review14c M1)"
+if built; then
+	# suite.passes of the JSON, or "none"
+	passes() {
+		rep --json --quiet-warning all "$@" 2>/dev/null | python3 -c 'import json, sys
+p = json.load(sys.stdin)["suite"].get("passes")
+print(json.dumps(p, sort_keys=True) if p else "none")'
+	}
+	harness 3 20 ABABAB 0.15 0.4 >"$T/t.jsonl"
+	want=$(passes "$T/t.jsonl")
+	assert_match "$want" '"value": 3' "the harness's own file: 3 passes a side"
+	grep '"system":"A"' "$T/t.jsonl" >"$T/A3.jsonl"
+	grep '"system":"B"' "$T/t.jsonl" >"$T/B3.jsonl"
+	assert_eq "$(passes "$T/A3.jsonl" "$T/B3.jsonl")" "$want" "one file per system: the same passes (on 93994f3: one a side, [one-pass])"
+	assert_eq "$(passes "$T/B3.jsonl" "$T/A3.jsonl")" "$want" "the files in the other order"
+	cat "$T/B3.jsonl" "$T/A3.jsonl" >"$T/m.jsonl"
+	assert_eq "$(passes "$T/m.jsonl")" "$want" "one file, merged"
+	if [ -x "$B/tests/interloper-report-parts" ] && [ "$(nproc)" -ge 2 ]; then
+		for take in 300 4096; do
+			got=$(IL_TEST_TAKE=$take "$B/tests/interloper-report-parts" --by bench --compare system=A --json \
+				--quiet-warning all "$T/m.jsonl" 2>/dev/null | python3 -c 'import json, sys
+print(json.dumps(json.load(sys.stdin)["suite"]["passes"], sort_keys=True))')
+			assert_eq "$got" "$want" "the merged file read in parts of $take bytes"
+		done
+	fi
+	rep "$T/A3.jsonl" "$T/B3.jsonl" >"$T/out" 2>"$T/err"
+	assert_eq "$(grep -c '\[pass-shift\]$' "$T/err")" 1 "[pass-shift], once"
+	assert_eq "$(grep -c '\[one-pass\]' "$T/err")" 0 "no [one-pass]"
+	# two passes of A, then two of B (AABB) in one file per system: the
+	# files overlap in time but their passes do not
+	harness 3 20 AABB 0 0.4 >"$T/t2.jsonl"
+	grep '"system":"A"' "$T/t2.jsonl" >"$T/A2.jsonl"
+	grep '"system":"B"' "$T/t2.jsonl" >"$T/B2.jsonl"
+	assert_match "$(passes "$T/A2.jsonl" "$T/B2.jsonl")" '"baseline": 1.*"value": 1' "files that follow in time: one pass a side, as in one file"
+	# interleaved per benchmark, one file per system: no passes
+	harness 3 20 i 0.15 0.4 >"$T/ti.jsonl"
+	grep '"system":"A"' "$T/ti.jsonl" >"$T/Ai.jsonl"
+	grep '"system":"B"' "$T/ti.jsonl" >"$T/Bi.jsonl"
+	rep "$T/Ai.jsonl" "$T/Bi.jsonl" >"$T/out" 2>"$T/err"
+	assert_eq "$(grep -c 'ran in passes\|pass-shift\|one-pass' "$T/out" "$T/err" | awk -F: '{s += $2} END {print s}')" 0 \
+		"systems interleaved per benchmark, a file each: no word of passes (on 93994f3: [one-pass])"
+	# every record in one second: the order cannot be told
+	harness 3 20 ABABAB 0.15 0 >"$T/t0.jsonl"
+	grep '"system":"A"' "$T/t0.jsonl" >"$T/A0.jsonl"
+	grep '"system":"B"' "$T/t0.jsonl" >"$T/B0.jsonl"
+	assert_eq "$(passes "$T/A0.jsonl" "$T/B0.jsonl")" "none" "starts in one second: no passes"
+	assert_eq "$(passes "$T/t0.jsonl")" "$(passes "$T/t.jsonl")" "one file keeps its order"
+	# a process's record after its child's (INHERIT=none), whose start is
+	# later: one file still keeps its order
+	python3 - "$T/t.jsonl" >"$T/kids.jsonl" <<'PY'
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.search(r'T(\d\d):(\d\d):(\d\d)Z', line)
+    t = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3)) + 1
+    print(line[:m.start()] + "T%02d:%02d:%02dZ" % (t // 3600, t // 60 % 60, t % 60) + line[m.end():], end="")
+    print(line, end="")
+PY
+	assert_match "$(passes "$T/kids.jsonl")" '"baseline": 3, .*"value": 3' "a parent's record after its child's: the passes of one file"
+	# records without a start: the order read, as before
+	harness 3 20 ABABAB 0.15 >"$T/u.jsonl"
+	grep '"system":"A"' "$T/u.jsonl" >"$T/Au.jsonl"
+	grep '"system":"B"' "$T/u.jsonl" >"$T/Bu.jsonl"
+	assert_match "$(passes "$T/Au.jsonl" "$T/Bu.jsonl")" '"baseline": 1.*"value": 1' "no start: the files in the order given"
 else
 	skip "the statistics programs are not built; run make"
 fi

@@ -327,7 +327,9 @@ exec_hooked(const struct exec_call *c, char *const argv[], char *const envp[])
      * record written now is the last, and it and stderr say why (outside13
      * F13: silently, the wrapper's start-up was the whole measurement) */
     const char *lost = runs && il_measured()
-                           ? il_exec_unfollowed(byfd ? AT_FDCWD : c->search ? AT_FDCWD : c->dir,
+                           ? il_exec_unfollowed(byfd        ? AT_FDCWD
+                                                : c->search ? AT_FDCWD
+                                                            : c->dir,
                                                 byfd ? NULL : runs, byfd ? c->dir : -1, envp)
                            : NULL;
     int nlate = il.nlate;
@@ -455,12 +457,22 @@ spawn_end(int m)
 typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
                      const posix_spawnattr_t *, char *const[], char *const[]);
 
+/* The file a spawn runs, as the parent can judge it: a relative path
+ * under file actions, which may change the directory first
+ * (posix_spawn_file_actions_addchdir_np, opaque to us), is none (review14d
+ * L1: the marker reached a static ./prog in the other directory). */
+static const char *
+spawn_path(const char *path, const posix_spawn_file_actions_t *fa)
+{
+    return path && fa && path[0] != '/' ? NULL : path;
+}
+
 IL_EXPORT int
 posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
             const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
     spawn_fn *real = (spawn_fn *)il_real_posix_spawn(0);
-    int m = spawn_begin(path, envp);
+    int m = spawn_begin(spawn_path(path, fa), envp);
     int r = real ? real(pid, path, fa, attr, argv, envp) : ENOSYS;
     spawn_end(m);
     return r;
@@ -474,7 +486,9 @@ posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 {
     char buf[IL_PATH_MAX];
     spawn_fn *real = (spawn_fn *)il_real_posix_spawn(1);
-    int m = il_counted_children() ? spawn_begin(search_path(file, buf, sizeof buf), envp) : -1;
+    int m = il_counted_children()
+                ? spawn_begin(spawn_path(search_path(file, buf, sizeof buf), fa), envp)
+                : -1;
     int r = real ? real(pid, file, fa, attr, argv, envp) : ENOSYS;
     spawn_end(m);
     return r;

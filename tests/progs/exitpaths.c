@@ -15,7 +15,9 @@
  *             glibc's system, posix_spawn(p) or popen (read to its end,
  *             pclose), waited for; the return, errno (set to 1234 before)
  *             and the child's status printed; system-threaded CMD: the
- *             same with a second thread waiting
+ *             same with a second thread waiting; spawn-chdir DIR PATH
+ *             ARGS...: posix_spawn with a file action that changes to DIR
+ *             first (posix_spawn_file_actions_addchdir_np)
  *   exitpaths sigview SIG | sigreset SIG
  *   exitpaths atexit-work MIB | threads-busy N
  *   exitpaths atexit-fork N   exit(N), whose atexit handler forks by the
@@ -92,8 +94,7 @@
  * its line and errno, so that a rare one in CI names its cause (SIGABRT
  * with nothing said once, in one of some thousand runs) */
 #define DIE() die_at(__LINE__)
-static void __attribute__((noreturn))
-die_at(int line)
+static void __attribute__((noreturn)) die_at(int line)
 {
     char b[96];
     int e = errno;
@@ -653,6 +654,19 @@ main(int argc, char **argv)
         setitimer(ITIMER_REAL, &it, NULL);
         int r = system(argv[2]);
         printf("system-nested %d\n", r);
+        return 0;
+    }
+    if (!strcmp(m, "spawn-chdir") && argc > 3) {
+        posix_spawn_file_actions_t fa;
+        pid_t p;
+        int st = -1;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addchdir_np(&fa, argv[2]);
+        fflush(stdout);
+        int r = posix_spawn(&p, argv[3], &fa, NULL, argv + 3, environ);
+        if (!r)
+            waitpid(p, &st, 0);
+        printf("%s %d status %d\n", m, r, st);
         return 0;
     }
     if (!strcmp(m, "system") || !strcmp(m, "system-threaded") || !strcmp(m, "spawn") ||

@@ -266,6 +266,20 @@ spawn 0 errno 1234 status 0$" "$prog: the descriptors it sees, as without the li
 	fi
 fi
 
+try "a relative path spawned after a change of directory (a file action): no marker reaches it"
+# review14d L1: the parent judged ./fdlist in its own directory (one that
+# loads the library), and the marker reached the static ./fdlist of the
+# directory the file action changed to
+if ! fdlists; then
+	skip "cannot link a static program here (libc.a missing)"
+else
+	mkdir -p cd && cp fdlist-static cd/fdlist && cp fdlist-dynamic fdlist
+	rm -f r.jsonl
+	same_as_without r.jsonl "$E" spawn-chdir cd ./fdlist
+	assert_match "$(cat "$T/out")" "^[0-9]+
+spawn-chdir 0 status 0$" "the descriptors the static program sees, as without the library"
+fi
+
 try "no symbol is bound for the library while it counts (system, posix_spawn, popen)"
 for mode in system spawn popen; do
 	rm -f r.jsonl

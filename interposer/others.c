@@ -16,7 +16,10 @@
  *           exec): the undo would go with it into the next image
  *           (review10d).  Where nothing of the program runs after the
  *           record (end_is_final) the kernel's undo at the process's end
- *           takes it back: one system call fewer;
+ *           takes it back: one system call fewer (but a child made with
+ *           clone(CLONE_SYSVSEM), not a thread, shares the undo, which
+ *           the kernel applies when the last sharer ends: the note stays
+ *           for the child's life; not hooked, documented: review14a L2);
  *   STARTS  how many have started (modulo its limit), which earlier
  *           versions of the library compare; still counted, in the same
  *           system call, so that they see this one.

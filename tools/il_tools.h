@@ -259,6 +259,9 @@ void il_env_setup(struct il_slots *s, unsigned long long stack_offset,
                   unsigned long long heap_offset, enum il_pinmode pin, uintptr_t pin_addr,
                   size_t pad);
 size_t il_env_bytes(const struct il_env *e);
+/* exec's limit on a program's arguments and environment together, in
+ * bytes (strings and pointers), as the kernel takes it from ulimit -s */
+size_t il_exec_limit(void);
 
 /* $TMPDIR where interloper's own files can go there (absolute, without
  * '%', a directory this user can make files in), else NULL; a TMPDIR set

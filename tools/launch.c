@@ -135,6 +135,24 @@ il_env_bytes(const struct il_env *e)
 }
 
 /*
+ * A quarter of the stack's limit, at most 6 MiB (the kernel's _STK_LIM / 4
+ * * 3), at least 128 KiB (ARG_MAX); the strings and a pointer to each
+ * count (execve(2), "Limits on size of arguments and environment"; fs/
+ * exec.c bprm_stack_limits).
+ */
+size_t
+il_exec_limit(void)
+{
+    struct rlimit rl;
+    size_t lim = (size_t)6 << 20;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < lim)
+        lim = (size_t)(rl.rlim_cur / 4);
+    if (lim < 32 * 4096)
+        lim = 32 * 4096;
+    return lim;
+}
+
+/*
  * LD_PRELOAD with the library in it: after the runtimes that must come
  * first (those already at the head of the user's LD_PRELOAD, or else the
  * one the programs need, by name, which the loader finds as it finds

@@ -372,6 +372,38 @@ environment(const struct run *r, const char *lib, struct il_spec *spec, struct i
     il_env_setup(slots, r->stack_offset, r->heap_offset, r->pin, r->pin_addr, pad);
 }
 
+/*
+ * --randomize: every pass must fit exec's limit with the largest pad it
+ * could draw, checked on each, so that a near-limit environment is
+ * refused on the first pass in one line, not with E2BIG on the passes
+ * that draw large pads only (outside14 F12: a harness saw one benchmark
+ * fail on one pass).  The strings (the file exec'd, the arguments, the
+ * environment) and a pointer to each count, as sweep's check counts them.
+ */
+static void
+exec_room(const struct run *r, const struct il_env *env, char **pargv, const char *path,
+          struct il_spec *spec)
+{
+    unsigned long long padmax = 0;
+    for (size_t k = 0; k < r->draw.nenv; k++)
+        padmax = r->draw.env[k] > padmax ? r->draw.env[k] : padmax;
+    size_t argb = strlen(path) + 1, n = 0;
+    for (char **w = pargv; *w; w++, n++)
+        argb += strlen(*w) + 1;
+    size_t envb = il_env_bytes(env) - (size_t)r->env_add + (size_t)padmax;
+    size_t need = envb + argb + (n + env->n) * sizeof(char *), lim = il_exec_limit();
+    if (need <= lim)
+        return;
+    if (!r->c.dry)
+        il_spec_remove(spec);
+    errx(1,
+         "the environment (%zu bytes in %zu variables with %llu bytes of pad, the largest "
+         "--randomize draws) and the arguments of %s (%zu bytes) need %zu bytes, above exec's "
+         "limit of %zu (a quarter of ulimit -s): the passes that draw large pads would fail "
+         "with E2BIG; clear the environment (--env-clean [--keep NAME]) or raise ulimit -s",
+         envb, env->n, padmax, pargv[0], argb, need, lim);
+}
+
 /* -n: the environment, the argument vector as exec'd (what goes after --
  * to run it again), the file exec'd, the size and the labels. */
 static int
@@ -439,6 +471,8 @@ main(int argc, char **argv)
     struct il_slots slots;
     environment(&r, lib, &spec, &env, &slots);
     char **pargv = &argv[i];
+    if (r.v_seed)
+        exec_room(&r, &env, pargv, path, &spec);
     if (c->dry)
         return print_dry(&env, &slots, pargv, path, lab);
     if (il_spec_write(&spec, (long)getpid(), abs_out, !c->quiet, lab, &slots) < 0) {

@@ -25,7 +25,6 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/random.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -1058,24 +1057,17 @@ env_differs(const json_t *base, const struct il_env *e)
 }
 
 /*
- * exec's limit on a run's arguments and environment together: a quarter
- * of the stack's limit, at most 6 MiB (the kernel's _STK_LIM / 4 * 3), at
- * least 128 KiB (ARG_MAX); the strings and a pointer to each count
- * (execve(2), "Limits on size of arguments and environment").  The largest
- * pad is known before the first run: a plan whose largest setup exceeds
- * the limit is refused now, not with E2BIG after the setups drawn before
- * it ran (outside13 F7: 16 setups, then "Argument list too long").
+ * exec's limit on a run's arguments and environment together
+ * (il_exec_limit).  The largest pad is known before the first run: a plan
+ * whose largest setup exceeds the limit is refused now, not with E2BIG
+ * after the setups drawn before it ran (outside13 F7: 16 setups, then
+ * "Argument list too long").
  */
 static void
 exec_room(const struct state *st, size_t padmax)
 {
     const struct il_sweep *s = st->s;
-    struct rlimit rl;
-    size_t lim = (size_t)6 << 20;
-    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < lim)
-        lim = (size_t)(rl.rlim_cur / 4);
-    if (lim < 32 * 4096)
-        lim = 32 * 4096;
+    size_t lim = il_exec_limit();
     for (size_t k = 0; k < s->nsys; k++) {
         const struct il_system *y = &s->sys[k];
         char **args = y->args ? y->args : s->args;

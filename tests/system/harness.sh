@@ -149,4 +149,39 @@ assert_eq "$?:$(cat err)" "1:interloper run: --pass numbers the passes of --rand
 il run --randomize 9 -o - -- /bin/true >out 2>err
 assert_match "$?:$(cat err)" "^1:interloper run: --randomize with --output -: .*--pass N" "stdout records need --pass"
 
+try "run --randomize near exec's limit: every pass refused in one line, not E2BIG on the passes that draw large pads (outside14 F12)"
+# a stack limit of 512 KiB: exec's limit is 128 KiB, which one variable can fill; the
+# first run is over it with the largest pad and says by how much, so that
+# BIG is sized to be 500 bytes over the limit with the largest pad, then
+# 500 bytes under it
+big() { python3 -c 'import sys; print("x" * int(sys.argv[1]))' "$1"; }
+lim() {
+	BIG=$(big "$1") python3 -c 'import os, resource, sys
+resource.setrlimit(resource.RLIMIT_STACK, (512 << 10, resource.getrlimit(resource.RLIMIT_STACK)[1]))
+os.execvp(sys.argv[1], sys.argv[1:])' sh "$IL" run -q --randomize 3 --pass "$2" -o "$T/lim.jsonl" -- /bin/true >out 2>err
+}
+# 2000 bytes under the limit with this environment: the wrapper's execs fit
+first=$(python3 -c 'import os; print(131072 - 2000 - 8 - sum(len(k) + len(v) + 2 + 8 for k, v in os.environ.items()))')
+lim "$first" 0
+l=$(sed -n 's/.* need \([0-9]*\) bytes, above exec.s limit of \([0-9]*\) .*/\1 \2/p' err)
+assert_match "$l" "^[0-9]+ 131072$" "over: refused, with the need and the limit ($(cat err))"
+over=$((first - ${l% *} + 131072 + 500))
+ok=1 why=
+for p in 0 1 2 3 4 5 6 7; do
+	lim $over $p
+	rc=$?
+	if [ "$rc:$(wc -l <err)" != 1:1 ] ||
+		! grep -q "would fail with E2BIG; clear the environment (--env-clean \[--keep NAME\]) or raise ulimit -s$" err; then
+		ok=0 why="$rc $(cat err)"
+	fi
+done
+assert_eq "$ok" 1 "500 bytes over with the largest pad: every pass refused in one line ($why)"
+assert_eq "$(test -e lim.jsonl && echo there)" "" "and nothing run"
+ok=1 why=
+for p in 0 1 2 3 4 5 6 7; do
+	lim $((over - 1000)) $p || { ok=0; why="$why $(cat err)"; }
+done
+assert_eq "$ok" 1 "500 bytes under: every pass runs ($why)"
+assert_eq "$(wc -l <lim.jsonl)" 8 "and writes its record"
+
 done_testing

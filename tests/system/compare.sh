@@ -255,6 +255,29 @@ assert_eq "$(grep 'ended by --max-time 2 s before --until 0.0001%' out | grep -c
 	"the widest ratio is the report's of the whole file ($want; $(grep 'ended by' out))"
 assert_eq "$(grep 'stopped (--max-time)' err | grep -cF "($want; target")" 1 "and so is the stderr line's"
 
+try "three commands: the two ratios' p-values adjusted for their number (Holm), in one line (outside14 F13)"
+mkdir -p bin/C
+cp "$PROGS/probe" bin/C/probe
+il compare -q --seed 3 --no-check-output --setups 4 -r 2 -w 0 --max-runs 24 --until 0.0001 -o h3.jsonl \
+	--export-json h3.json bin/A/probe bin/BB/probe bin/C/probe -- busy 1 >out 2>err
+assert_eq "$?" 0 "status ($(tail -1 err))"
+want=$(python3 -c '
+import json
+c = json.load(open("h3.json"))["report"]["comparisons"]
+p = sorted((x["p"], x["labels"]["system"]) for x in c)
+adj, run = {}, 0
+for i, (v, s) in enumerate(p):
+    run = max(run, min(1, (len(p) - i) * v))
+    adj[s] = run
+print("; ".join("%s adjusted p = %.2g, %s" % (s, adj[s], "a difference" if adj[s] < 0.05 else "no difference can be claimed")
+                for s in (x["labels"]["system"] for x in c)))')
+assert_eq "$(grep 'ratios to A' out)" \
+	"  2 ratios to A, each interval 95% on its own; adjusted for their number (Holm, family-wise 5%): $want" \
+	"the adjusted p-values are Holm's over the report's"
+il compare -q --seed 3 --no-check-output --setups 4 -r 2 -w 0 --max-runs 16 --until 0.0001 -o h2.jsonl \
+	bin/A/probe bin/BB/probe -- busy 1 >out 2>err
+assert_eq "$(grep -c 'ratios to' out)" 0 "two commands: one ratio, nothing to adjust"
+
 try "bad usage: one line each"
 il compare bin/A/probe >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper compare: expected two commands or more to compare, the first the baseline; see interloper compare --help" "one command"
@@ -274,7 +297,7 @@ assert_eq "$?:$(cat err)" "1:interloper compare: --export-json nodir/x.json: the
 mkdir adir
 il compare --export-csv adir bin/A/probe bin/BB/probe >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper compare: --export-csv adir: a directory" "an export path that is a directory"
-assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 11 "no results file left by a refused comparison"
+assert_eq "$(find . -maxdepth 1 -name '*.jsonl' | wc -l)" 13 "no results file left by a refused comparison"
 
 try "--help states compare's own defaults, in the option lines, and no option of the sweep's alone"
 # newuser11 F8: sweep's defaults in the lines, compare's in a footer, and

@@ -184,18 +184,61 @@ assert_match "$(cat err)" "environment" "merge says so"
 il sweep -q --seed 7 --env-add 0,64 --system A=bin/S1/sh --slurm 2 --output sl.jsonl -- -c true
 assert_match "$(cat sl.sbatch)" "--env-base [0-9]+ " "the Slurm script fixes the base for every task"
 assert_match "$(cat sl.sbatch)" "#SBATCH --open-mode=append" "a resubmitted array appends to its logs"
-python3 -c 'import json, sys
+# chain.jsonl with its first record's environment ADD bytes larger, and
+# its main_sp SP (none: as it was)
+skew() {
+	python3 -c 'import json, sys
 done = False
 for l in open(sys.argv[1]):
     x = json.loads(l)
     if not done and x.get("schema") == "interloper/1":
-        x["setup"]["env_bytes"] += 16
-        x["setup"]["main_sp"] = "0x7fffffffd000"
+        x["setup"]["env_bytes"] += int(sys.argv[2])
+        if sys.argv[3:]:
+            x["setup"]["main_sp"] = sys.argv[3]
         done = True
-    print(json.dumps(x, separators=(",", ":")))' chain.jsonl >skew.jsonl
+    print(json.dumps(x, separators=(",", ":")))' chain.jsonl "$@"
+}
+skew 16 0x7fffffffd000 >skew.jsonl
 il record merge -o skm.jsonl skew.jsonl 2>err
 assert_eq "$?" 2 "merge: one setup with two environment sizes"
 assert_match "$(cat err)" "setup e[0-9]+ .*(2 environment sizes|2 stacks)" "merge names the setup"
+# outside14 F3: sizes that differ by bytes main's stack does not feel (its
+# pointer 16-byte aligned: main_sp the same) are one setup, not a moved stack
+skew 1 >skew1.jsonl
+il record merge -o skm1.jsonl skew1.jsonl 2>err
+assert_eq "$?:$(grep -c 'not one setup' err)" "0:0" "merge: a byte more, main_sp the same: one setup ($(cat err))"
+for i in 1 2; do
+	il sweep -q --seed 7 --shard $i/2 --reps 3 --env-add 0,64 --system A=bin/S1/sh --output sb$i.jsonl -- -c true 2>/dev/null
+done
+# shard 1's file cut in two, the second part's plan line a byte larger and
+# its records too, as a shard resumed in an environment a byte longer
+python3 -c 'import json, sys
+a, b, n = open("sba.jsonl", "w"), open("sbb.jsonl", "w"), 0
+for l in open(sys.argv[1]):
+    x = json.loads(l)
+    if x.get("kind") == "plan":
+        a.write(l)
+        x["env_base"] += 1
+        b.write(json.dumps(x, separators=(",", ":")) + "\n")
+    elif x.get("schema") == "interloper/1":
+        n += 1
+        if n > 1:
+            x["setup"]["env_bytes"] += 1
+        (b if n > 1 else a).write(json.dumps(x, separators=(",", ":")) + "\n")
+    else:
+        a.write(l)' sb1.jsonl
+il record merge -o sbm.jsonl sba.jsonl sbb.jsonl sb2.jsonl 2>err
+assert_eq "$?" 0 "merge: parts whose bases differ by a byte, the setup's main_sp the same: status 0 ($(cat err))"
+assert_match "$(cat err)" "differ in environment \(.*\), but the stack did not move: 2 records in another size than their setup's first have its main_sp" "and it says why"
+python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    x = json.loads(l)
+    if x.get("schema") == "interloper/1":
+        x["setup"]["main_sp"] = hex(int(x["setup"]["main_sp"], 16) - 16)
+    print(json.dumps(x, separators=(",", ":")))' sbb.jsonl >sbc.jsonl
+il record merge -o sbm2.jsonl sba.jsonl sbc.jsonl sb2.jsonl 2>err
+assert_eq "$?" 2 "the same with main_sp moved: status 2"
+assert_match "$(cat err)" "2 environment sizes.*the setup is not one setup" "the stack moved: said"
 
 try "-n with --slurm --submit writes and submits nothing; it prints the script (R3 finding 3)"
 mkdir -p fakebin

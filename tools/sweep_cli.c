@@ -587,7 +587,8 @@ const struct il_opt il_sweep_opts[] = {
      "interloper run command that makes it (on stderr, how to\n"
      "make the links it names); run nothing",
      IL_O_DRY, CMP},
-    {"quiet", 'q', IL_OPT_FLAG, NULL, "no progress on stderr", IL_O_QUIET},
+    {"quiet", 'q', IL_OPT_FLAG, NULL, "no progress on stderr, and no summary", IL_O_QUIET, SW},
+    {"quiet", 'q', IL_OPT_FLAG, NULL, "no progress on stderr", IL_O_QUIET, CMP},
     {0},
 };
 

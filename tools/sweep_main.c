@@ -4,6 +4,7 @@
  * interloper compare (compare.c) runs the same three.
  */
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 
 #include "sweep.h"
@@ -18,9 +19,14 @@ main(int argc, char **argv)
     il_sweep_parse(&s, argc, argv);
     int rc = il_sweep_execute(&s, &e);
     /* two systems or more (of the whole plan, not a shard of it): what
-     * they compare to, as hyperfine ends */
-    if (!s.c.quiet && !s.c.dry && !s.slurm && s.nsys >= 2 && !s.shard_n)
-        json_decref(il_sweep_summary(&s, &e, stderr));
+     * they compare to, as hyperfine ends, on standard output as compare's
+     * (outside14 F4: `sweep ... >summary.txt` left it empty); a reader
+     * gone (| head) ends it as SIGPIPE would have */
+    if (!s.c.quiet && !s.c.dry && !s.slurm && s.nsys >= 2 && !s.shard_n) {
+        json_decref(il_sweep_summary(&s, &e, stdout));
+        if ((fflush(stdout) != 0 || ferror(stdout)) && errno == EPIPE)
+            rc = 128 + SIGPIPE;
+    }
     json_decref(e.machine);
     return rc;
 }

@@ -42,15 +42,15 @@ if ready; then
 	# model, as the full report it names does (outside review, session 12:
 	# setups that share a layout taken as independent, an interval too narrow)
 	sh "$IL" sweep --seed 1 --reps 1 --layouts 2 --env-add 0,16 --system "O1=$T/b/O1/link/ltp.{layout}" \
-		--system "O2=$T/b/O2/link/ltp.{layout}" -o "$T/x.jsonl" 2>"$T/sum"
-	assert_eq "$?" 0 "the sweep ran ($(tail -n 1 "$T/sum"))"
+		--system "O2=$T/b/O2/link/ltp.{layout}" -o "$T/x.jsonl" >"$T/sum" 2>"$T/sum.err"
+	assert_eq "$?" 0 "the sweep ran ($(tail -n 1 "$T/sum.err"))"
 	assert_match "$(tail -n 1 "$T/sum")" "interloper report --metric wall --compare system=O1 --setup env_add,layout " \
 		"layouts and environment sizes: the summary's design is crossed"
 	sh "$IL" report --json --metric wall --compare system=O1 --setup env_add,layout "$T/x.jsonl" >"$T/x.json" 2>/dev/null
 	assert_match "$(cat "$T/sum")" "$(python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["comparisons"][0]; print("ratio %.4g" % c["ratio"] if not isinstance(c.get("ci"), list) else "%.1f%%" % abs(100 * (c["ratio"] - 1)))' "$T/x.json")" \
 		"the summary's number is that report's"
 	sh "$IL" sweep --seed 1 --reps 1 --layouts 2 --system "O1=$T/b/O1/link/ltp.{layout}" \
-		--system "O2=$T/b/O2/link/ltp.{layout}" -o "$T/y.jsonl" 2>"$T/sum"
+		--system "O2=$T/b/O2/link/ltp.{layout}" -o "$T/y.jsonl" >"$T/sum" 2>"$T/sum.err"
 	assert_match "$(tail -n 1 "$T/sum")" " --setup setup " "layouts alone: one label"
 else
 	skip "needs the tools built, cc and make"

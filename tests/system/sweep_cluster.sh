@@ -237,14 +237,14 @@ assert_true "the runs of the missing shards, all" cmp -s want got
 # shell with other variables than the tasks had: the stack stays)
 cp part.jsonl part0.jsonl
 # shellcheck disable=SC2086
-il sweep $PLAN --runs todo --output part.jsonl -- hello 2>err
+il sweep $PLAN --runs todo --output part.jsonl -- hello >out 2>err
 assert_eq "$?" 0 "ran"
 runs part.jsonl >got
 runs part0.jsonl res.shard-2-of-4.jsonl res.shard-4-of-4.jsonl >all
 assert_true "exactly the listed runs, added" cmp -s all got
 assert_match "$(cat err)" "8 runs \(the 8 of --runs todo, of 4 setups x 2 systems x 2 reps" "says so"
 # outside12 F21: the summary reads the whole file, and counts it so
-assert_match "$(cat err)" ", 16 runs in 4 setups" "the summary counts the file's runs, not only those of --runs"
+assert_match "$(cat out)" ", 16 runs in 4 setups" "the summary counts the file's runs, not only those of --runs"
 il record merge --check part.jsonl 2>err
 assert_eq "$?" 0 "the plan, one setup one stack ($(cat err))"
 printf 'A/e64/r1\nZ/nope/r9\n' >bad

@@ -39,14 +39,14 @@ print(" ".join("%s=%d" % (g["labels"]["system"], g["n"]) for g in j["groups"]))'
 try "a run stopped at --timeout that exits 0 is left out of the report's numbers (review13e HIGH-2)"
 rm -f cnt
 il sweep --keep-going --seed 1 --reps 3 --timeout 1 --system A=bin/A/p --system B=bin/B/p \
-	--output k.jsonl 2>err
+	--output k.jsonl >out 2>err
 assert_eq "$?" 1 "status: a run failed"
 assert_eq "$(rj k.jsonl '[(x["run"], x["status"], x["timeout"]) for x in m if x.get("kind") == "failed"]')" \
 	'[["B/e0/r2", 0, 1.0]]' "the failed line: status 0, past the limit"
 assert_eq "$(nrun k.jsonl)" "A=3 B=2" "the report leaves it out"
 assert_match "$(cat rep.err)" "1 failed runs were left out \(1 the sweep marked failed; 1 in system=B\); --include-failed keeps them \[failed\]" "and says so"
 assert_eq "$(nrun k.jsonl --include-failed)" "A=3 B=3" "--include-failed keeps it"
-assert_match "$(cat err)" "B: 1 of 3 runs failed \(--timeout\), left out" "the summary says it is left out"
+assert_match "$(cat out)" "B: 1 of 3 runs failed \(--timeout\), left out" "the summary says it is left out"
 
 try "a resumed sweep's retried run counts once (review13e HIGH-1)"
 rm -f cnt

@@ -102,11 +102,13 @@ proc_head(const char *path, char *buf, size_t size)
  * hold any byte and the fields after it are numbers), read from a /proc
  * of this process's pid namespace, where /proc/self/stat gives this
  * process's own pid (a /proc of another namespace gives another's, or
- * none; there PID would be another process). */
+ * none; there PID would be another process), with one thread (a live
+ * process whose main thread ended by pthread_exit reads Z too:
+ * review15a). */
 static int
 zombie(long pid)
 {
-    char path[48], buf[256];
+    char path[48], buf[1024];
     long n = proc_head("/proc/self/stat", buf, sizeof buf), self = 0;
     for (const char *p = buf; n > 0 && *p >= '0' && *p <= '9'; p++)
         self = self * 10 + (*p - '0');
@@ -118,7 +120,14 @@ zombie(long pid)
     for (long i = 0; i < n; i++)
         if (buf[i] == ')')
             close = buf + i;
-    return close && close[1] == ' ' && close[2] == 'Z';
+    if (!close || close[1] != ' ' || close[2] != 'Z')
+        return 0;
+    /* field 20, num_threads: 1 for a process that has ended; a leader
+     * that ended (pthread_exit in main) while other threads run is Z too */
+    const char *q = close + 3;
+    for (int f = 3; f < 20 && q < buf + n; q++)
+        f += *q == ' ';
+    return q + 1 < buf + n && q[0] == '1' && q[1] == ' ';
 }
 
 /*

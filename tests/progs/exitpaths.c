@@ -9,7 +9,7 @@
  *   exitpaths segv-blocked | segv-ignored   a fault no handler can see: in a
  *             thread with every signal blocked (a thread pool's usual
  *             mask), or with SIGSEGV ignored; the kernel kills at once
- *   exitpaths threads-exit N | pthread-exit
+ *   exitpaths threads-exit N | pthread-exit | pthread-exit-spawn PROG [ARG...]
  *   exitpaths fork-noexec | fork-exec PATH ARGS... | vfork-exec PATH | vfork-spin
  *   exitpaths system CMD | spawn PATH ARGS... | spawnp FILE ARGS... | popen CMD
  *             glibc's system, posix_spawn(p) or popen (read to its end,
@@ -261,6 +261,38 @@ lingerer(void *arg)
     usleep(50000);
     printf("last thread done\n");
     fflush(stdout);
+    return NULL;
+}
+
+/* pthread-exit-spawn's thread: once the main thread has ended (the
+ * leader's state Z in /proc/self/stat, though the process lives), the
+ * run's spec goes (a cleaner of TMPDIR), then a child execs argv[2..] */
+static char **spawn_argv;
+static void *
+late_spawner(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 2000; i++) { /* 20 s at most */
+        char b[512] = {0};
+        FILE *f = fopen("/proc/self/stat", "r");
+        size_t n = f ? fread(b, 1, sizeof b - 1, f) : 0;
+        if (f)
+            fclose(f);
+        char *c = n ? strrchr(b, ')') : NULL;
+        if (c && c[1] == ' ' && c[2] == 'Z')
+            break;
+        usleep(10000);
+    }
+    const char *s = getenv("INTERLOPER_RUN");
+    if (s)
+        unlink(s);
+    pid_t p = fork();
+    if (p == 0) {
+        execv(spawn_argv[0], spawn_argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(p, &st, 0);
     return NULL;
 }
 
@@ -578,6 +610,13 @@ main(int argc, char **argv)
             pthread_create(&t[i], NULL, exiter, (void *)(i + 10));
         for (;;)
             pause();
+    }
+    if (!strcmp(m, "pthread-exit-spawn") && argc > 2) {
+        pthread_t t;
+        spawn_argv = argv + 2;
+        fflush(stdout);
+        pthread_create(&t, NULL, late_spawner, NULL);
+        pthread_exit(NULL);
     }
     if (!strcmp(m, "pthread-exit")) {
         pthread_t t;

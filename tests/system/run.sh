@@ -675,6 +675,14 @@ else
 	assert_eq "$?:$(cat livesec/out)" 0:child "the live run"
 	assert_match "$(cat livesec/err)" "^interloper: INTERLOPER_RUN=.*: not a regular file of yours \(ENOENT" "the line, under the filter"
 	assert_eq "$(nrec livesec/interloper.jsonl)" 1 "the record, in INTERLOPER_OUTPUT's default"
+	# nor is a live run whose main thread has ended (pthread_exit) while
+	# another runs: its leader reads Z too (review15a)
+	mkdir livethr
+	(cd livethr && "$PROGS/refuse" pidfd-enosys /bin/sh "$IL" run -q -o "$T/livethr.jsonl" -- \
+		"$PROGS/exitpaths" pthread-exit-spawn /bin/echo child >out 2>err)
+	assert_eq "$?:$(grep -c '^child$' livethr/out)" 0:1 "the live run, its leader ended"
+	assert_match "$(cat livethr/err)" "^interloper: INTERLOPER_RUN=.*: not a regular file of yours \(ENOENT" "the line, under the filter"
+	assert_eq "$(nrec livethr/interloper.jsonl)" 1 "the record, in INTERLOPER_OUTPUT's default"
 fi
 
 try "under a seccomp filter that kills at pidfd_open, a descendant after the run and a sweep's wait still live"

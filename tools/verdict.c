@@ -340,6 +340,12 @@ holm_line(struct il_buf *b, json_t *cmps, const char *base)
         if (!isnan(p[i]))
             ord[k++] = i;
     }
+    if (!k) { /* no ratio has a p-value (--estimator min): nothing to adjust (review15b L3) */
+        free(p);
+        free(adj);
+        free(ord);
+        return;
+    }
     for (size_t a = 1; a < k; a++) /* by p, ascending (insertion: k is small) */
         for (size_t z = a; z > 0 && p[ord[z - 1]] > p[ord[z]]; z--) {
             size_t t = ord[z];

@@ -277,6 +277,10 @@ assert_eq "$(grep 'ratios to A' out)" \
 il compare -q --seed 3 --no-check-output --setups 4 -r 2 -w 0 --max-runs 16 --until 0.0001 -o h2.jsonl \
 	bin/A/probe bin/BB/probe -- busy 1 >out 2>err
 assert_eq "$(grep -c 'ratios to' out)" 0 "two commands: one ratio, nothing to adjust"
+il compare -q --seed 3 --no-check-output --setups 4 -r 2 -w 0 --max-runs 24 --until 0.0001 --estimator min \
+	-o h3m.jsonl bin/A/probe bin/BB/probe bin/C/probe -- busy 1 >out 2>err
+assert_eq "$?:$(grep -c 'ratios to' out)" 0:0 "--estimator min: no p-value to adjust, no line (review15b L3)"
+rm -f h3m.jsonl
 
 try "bad usage: one line each"
 il compare bin/A/probe >out 2>err

@@ -1033,6 +1033,27 @@ skip_ws(const char *p, const char *e)
     return p;
 }
 
+/* The byte after the JSON string at p (its opening quote), which the
+ * scanner has validated: the first quote after p that an even number of
+ * backslashes precede (memchr's vector search rather than a loop of a
+ * branch per byte: plot's label walk, collect_labels, spent a tenth of
+ * its time here). */
+static const char *
+string_end(const char *p, const char *e)
+{
+    for (const char *q = p + 1; q < e; q++) {
+        q = memchr(q, '"', (size_t)(e - q));
+        if (!q)
+            break;
+        size_t bs = 0;
+        while (q - bs - 1 > p && q[-1 - (long)bs] == '\\')
+            bs++;
+        if (!(bs & 1))
+            return q + 1;
+    }
+    return e;
+}
+
 /* The end of the JSON value at p, which the scanner has validated. */
 static const char *
 skip_value(const char *p, const char *e)
@@ -1040,10 +1061,7 @@ skip_value(const char *p, const char *e)
     int depth = 0;
     do {
         if (*p == '"') {
-            for (p++; p < e && *p != '"'; p++)
-                if (*p == '\\')
-                    p++;
-            p++;
+            p = string_end(p, e);
         } else if (*p == '{' || *p == '[') {
             depth++;
             p++;

@@ -7,17 +7,106 @@
  */
 #include <err.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "il_names.h"
 #include "plot.h"
 
+/* One environment size of sort_by_size: its value, its runs, where they
+ * go. */
+struct size_slot {
+    double v;
+    size_t n, at;
+};
+
 static int
-cmp_env(const void *a, const void *b)
+cmp_size(const void *a, const void *b)
 {
-    const double *x = a, *y = b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
+    const struct size_slot *x = a, *y = b;
+    return (x->v > y->v) - (x->v < y->v);
+}
+
+/* The hash table's place of size v (its bits, 0 and -0 alike: they are one
+ * size, as == says) among cap (a power of 2). */
+static size_t
+size_hash(double v, size_t cap)
+{
+    uint64_t b;
+    v = v == 0 ? 0 : v;
+    memcpy(&b, &v, sizeof b);
+    /* a whole number's low bits are 0: fold the high ones down, before
+     * and after the multiplication (splitmix64's mixing) */
+    b ^= b >> 30;
+    b *= 0xBF58476D1CE4E5B9ULL;
+    b ^= b >> 27;
+    b *= 0x94D049BB133111EBULL;
+    b ^= b >> 31;
+    return (size_t)b & (cap - 1);
+}
+
+/* Sort the n runs of ev (3 doubles each: size, value, record) by size, the
+ * runs of one size in their order: what a stable comparison sort by size
+ * gives (glibc's qsort, a merge sort, did it before), in time linear in n
+ * and the sizes' sort: a run counts its size in a hash table of the sizes,
+ * the distinct sizes are sorted, and each run is placed after the runs of
+ * the sizes before its own (a counting sort).  Sizes are numbers (never
+ * NaN: il_span_number reads JSON's). */
+static void
+sort_by_size(double *ev, size_t n)
+{
+    size_t cap = 64, nd = 0, *tab = il_xmalloc(cap * sizeof *tab);
+    struct size_slot *d = il_xmalloc(cap / 2 * sizeof *d);
+    size_t *which = il_xmalloc((n ? n : 1) * sizeof *which);
+    memset(tab, 0xff, cap * sizeof *tab);
+    for (size_t i = 0; i < n; i++) {
+        double v = ev[3 * i];
+        size_t h = size_hash(v, cap);
+        while (tab[h] != SIZE_MAX && d[tab[h]].v != v)
+            h = (h + 1) & (cap - 1);
+        if (tab[h] == SIZE_MAX) {
+            if (2 * (nd + 1) > cap) {
+                /* twice the room: the table at most half full */
+                cap *= 2;
+                tab = il_xrealloc(tab, cap * sizeof *tab);
+                d = il_xrealloc(d, cap / 2 * sizeof *d);
+                memset(tab, 0xff, cap * sizeof *tab);
+                for (size_t k = 0; k < nd; k++) {
+                    size_t g = size_hash(d[k].v, cap);
+                    while (tab[g] != SIZE_MAX)
+                        g = (g + 1) & (cap - 1);
+                    tab[g] = k;
+                }
+                h = size_hash(v, cap);
+                while (tab[h] != SIZE_MAX)
+                    h = (h + 1) & (cap - 1);
+            }
+            tab[h] = nd;
+            d[nd++] = (struct size_slot){v, 0, 0};
+        }
+        which[i] = tab[h];
+        d[tab[h]].n++;
+    }
+    /* the sizes in order, each at its index in the table's order */
+    struct size_slot *o = il_xmalloc((nd ? nd : 1) * sizeof *o);
+    memcpy(o, d, nd * sizeof *o);
+    for (size_t k = 0; k < nd; k++)
+        o[k].at = k;
+    qsort(o, nd, sizeof *o, cmp_size);
+    for (size_t k = 0, at = 0; k < nd; k++) {
+        d[o[k].at].at = at;
+        at += o[k].n;
+    }
+    double *out = il_xmalloc((n ? n : 1) * 3 * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        memcpy(out + 3 * d[which[i]].at++, ev + 3 * i, 3 * sizeof *ev);
+    memcpy(ev, out, n * 3 * sizeof *ev);
+    free(out);
+    free(o);
+    free(which);
+    free(d);
+    free(tab);
 }
 
 /* A label's value as a key says it: the stack pin's "on" and "off" name
@@ -129,7 +218,7 @@ il_plot_env(struct plot *p)
             ev[3 * i + 1] = gr->x[i] * sc.f;
             ev[3 * i + 2] = (double)gr->rec[i];
         }
-        qsort(ev, gr->n, 3 * sizeof *ev, cmp_env);
+        sort_by_size(ev, gr->n);
         fprintf(f, "# %s\n", r->gname[g]);
         for (size_t i = 0; i < gr->n;) {
             size_t j = i, k = 0;

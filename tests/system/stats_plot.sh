@@ -235,6 +235,38 @@ sys.exit(0 if ymin <= dmin and dmax < ymax and dmin >= 0 else 1)' "$g"
 		assert_true "no image" test ! -e "$T/x.png"
 	}
 	one_line "systems are never pooled into one line"
+	# 300 sizes in no order (past the size table's first 64 places, whole
+	# numbers, whose low bits are 0), -0 and 0 one size: ascending, each
+	# size's runs counted and averaged, the first run's text for the size
+	awk 'BEGIN {
+		printf "{\"schema\":\"interloper/1\",\"labels\":{},\"times\":{\"wall_ns\":5,\"user_ns\":1,\"sys_ns\":0},\"setup\":{\"env_bytes\":-0}}\n"
+		for (i = 0; i < 900; i++) {
+			s = (i * 7919) % 300
+			printf "{\"schema\":\"interloper/1\",\"labels\":{},\"times\":{\"wall_ns\":%d,\"user_ns\":1,\"sys_ns\":0},\"setup\":{\"env_bytes\":%d}}\n", 1000 + 10 * s + i % 3, 16 * s
+		}
+	}' >"$T/many.jsonl"
+	sh "$IL" plot env --metric wall --keep "$T/km" --quiet-warning all -o "$T/m.png" "$T/many.jsonl" >/dev/null 2>&1
+	v=$(python3 - "$T/km/env.dat" "$T/many.jsonl" <<'EOF'
+import json, sys, collections
+m = collections.defaultdict(list)
+for l in open(sys.argv[2]):
+    r = json.loads(l)
+    m[r["setup"]["env_bytes"] + 0].append(r["times"]["wall_ns"] / 1e3)
+rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+ok = [float(r[0]) for r in rows] == sorted(m) and rows[0][0] == "-0" and rows[0][4] == "4"
+for r in rows:
+    xs = m[float(r[0]) + 0]
+    ok &= abs(float(r[1]) - sum(xs) / len(xs)) < 1e-6 and int(r[4]) == len(xs)
+print(ok, len(rows))
+EOF
+)
+	assert_eq "$v" "True 300" "300 sizes in order, their means and counts"
+	# label values with escapes (a quote, a backslash before the closing
+	# quote): the labels after them are read, and the mix is named
+	printf '{"schema":"interloper/1","labels":{"note":"q\\"x\\\\","system":"%s"},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0},"setup":{"env_bytes":%s}}\n' \
+		X 5 10 Y 6 10 X 7 20 Y 8 20 >"$T/esc.jsonl"
+	err=$(sh "$IL" plot env -o "$T/x.png" "$T/esc.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" '^interloper plot: env: the selected records mix system=X,Y; ' "a label after an escaped value"
 	# a mean interval reaching below 0 is cut at 0
 	for v in 1 2 100; do
 		# each its own launch, as interloper sweep labels them: not a series of its own

@@ -116,6 +116,7 @@ enum il_wkind {
     IL_W_PASS_SHIFT,      /* suite, per-pass ratios, F, df1, df2, p */
     IL_W_ONE_PASS,        /* suite, which side ran in one pass */
     IL_W_TWICE,           /* file, file, why, more (twice.c) */
+    IL_W_TWICE_RECORDS,   /* n, "records are copies of records", file, file */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -392,6 +393,8 @@ struct il_data {
      * labels */
     int32_t *pid, *ppid;
     uint32_t *lh;
+    /* until il_read ends: a hash of each one's identity (il_twice_id) */
+    uint64_t *idh;
     /* The label values, column by column (il_lab): every record has
      * labk[s] (a label no record has, or one value for all: the design
      * labels a report looks at on its own are often absent) while slot s
@@ -469,6 +472,14 @@ void il_twice_files(struct il_data *d, char **files, int nfiles);
 void il_twice_line(struct il_data *d, json_t *machine_line);
 void il_twice_warn(const struct il_data *d, char **files);
 void il_twice_free(struct il_data *d);
+/* A record's identity, hashed: the JSON text of its host, pid, start,
+ * times.wall_ns, argv (a long one's ends) and value.  il_twice_records: after reading
+ * (upto[i]: the records read from files 0..i), the records whose identity
+ * was read before, in one warning ([twice]); frees d->idh. */
+uint64_t il_twice_id(const struct il_span *host, const struct il_span *pid,
+                     const struct il_span *start, const struct il_span *wall,
+                     const struct il_span *argv, const struct il_span *value);
+void il_twice_records(struct il_data *d, char **files, const size_t *upto, int nfiles);
 
 int il_metric_parse(const char *name, enum il_metric_kind *kind);
 /* Split "NUM/DEN" into sel->part[]; one slash, both sides non-empty. */

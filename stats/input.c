@@ -752,6 +752,7 @@ struct rec {
     uint64_t addr[2]; /* setup.main_sp, setup.heap_start (--attribute); 0: none */
     uint8_t flag;
     uint32_t argh;
+    uint64_t idh; /* il_data's idh */
 };
 
 static void
@@ -775,6 +776,8 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
             d->wall = il_xrealloc_huge(d->wall, d->cap * sizeof *d->wall);
         if (d->when)
             d->when = il_xrealloc_huge(d->when, d->cap * sizeof *d->when);
+        if (d->idh)
+            d->idh = il_xrealloc_huge(d->idh, d->cap * sizeof *d->idh);
         if (d->pid) {
             d->pid = il_xrealloc_huge(d->pid, d->cap * sizeof *d->pid);
             d->ppid = il_xrealloc_huge(d->ppid, d->cap * sizeof *d->ppid);
@@ -813,6 +816,8 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         d->wall[d->n] = r->wall;
     if (d->when)
         d->when[d->n] = r->when;
+    if (d->idh)
+        d->idh[d->n] = r->idh;
     for (size_t s = 0; s < d->nslots; s++)
         il_lab_set(d, s, d->n, ids[s], d->cap);
     d->n++;
@@ -1659,6 +1664,7 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
     }
     if (d->when)
         r.when = span_time(f[P_START]);
+    r.idh = il_twice_id(f + P_HOST, f + P_PID, f + P_START, f + P_WALL, f + P_ARGV, f + P_VALUE);
     if (sel->want_addr) {
         for (int k = 0; k < 2; k++)
             r.addr[k] = span_addr(f[k ? P_HEAP_START : P_MAIN_SP]);
@@ -1787,6 +1793,7 @@ il_rd_init(struct rd *rd, const struct il_sel *sel, struct il_data *d)
         d->wall = il_xcalloc(1, sizeof *d->wall);
     if (sel->want_when)
         d->when = il_xcalloc(1, sizeof *d->when);
+    d->idh = il_xcalloc(1, sizeof *d->idh);
     if (sel->want_pids) {
         d->pid = il_xcalloc(1, sizeof *d->pid);
         d->ppid = il_xcalloc(1, sizeof *d->ppid);

@@ -731,6 +731,7 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
         d->when = d2->when = NULL;
     }
     join_col(&j, (void **)&d->when, (void **)&d2->when, d2->n, sizeof *d->when);
+    join_col(&j, (void **)&d->idh, (void **)&d2->idh, d2->n, sizeof *d->idh);
     join_col(&j, (void **)&d->pid, (void **)&d2->pid, d2->n, sizeof *d->pid);
     join_col(&j, (void **)&d->ppid, (void **)&d2->ppid, d2->n, sizeof *d->ppid);
     join_col(&j, (void **)&d->lh, (void **)&d2->lh, d2->n, sizeof *d->lh);
@@ -985,6 +986,7 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
         once[i] = (char)rd.in_stdin;
     }
     rd.in_stdin = 0;
+    il_twice_records(d, files, upto, nfiles);
     if (d->sweep_lines) { /* read before a sweep's line was */
         free(d->when);
         d->when = NULL;
@@ -1148,6 +1150,7 @@ il_data_free(struct il_data *d)
     free(d->env);
     free(d->wall);
     free(d->when);
+    free(d->idh);
     free(d->pid);
     free(d->ppid);
     free(d->lh);

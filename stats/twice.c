@@ -134,3 +134,156 @@ il_twice_free(struct il_data *d)
     free(t);
     d->twice = NULL;
 }
+
+/*
+ * The same record twice (outside15 H3): copies inside one file (`cat a a`,
+ * a shard appended again to its merge) or in two files that are no sweep's
+ * (a harness's `interloper run` records copied).  A record's identity is
+ * what no two processes share: its host, pid and start (a pid is reused,
+ * but not within a second on one host: times.wall_ns, argv and the value
+ * tell the rare rest apart); record merge says a sweep's run label seen
+ * twice, which these records may lack.  8 bytes a record while reading,
+ * freed here, before the statistics' larger arrays.  Two bitmaps of 16
+ * bits a record or more: a hash whose bit was set before marks its bit in
+ * the second; only the records of a marked bit (the copies, and about one
+ * in 32 others) are sorted and compared whole.
+ */
+static inline uint64_t
+mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    return h ^ h >> 29;
+}
+
+/* A field's bytes, 8 at a time (the last 8 overlapping); of a field over
+ * 64 bytes (a long argv) its first and last 32 and its length. */
+static inline uint64_t
+mix_span(uint64_t h, const struct il_span *sp)
+{
+    size_t n = sp->p ? sp->n : 0;
+    uint64_t w = 0;
+    h = mix(h, n);
+    if (n < 8) { /* 4 to 7 bytes (a pid, a number) in two loads, which overlap */
+        if (n >= 4) {
+            uint32_t a, b;
+            memcpy(&a, sp->p, 4);
+            memcpy(&b, sp->p + n - 4, 4);
+            w = (uint64_t)a << 32 | b;
+        } else {
+            for (size_t i = 0; i < n; i++)
+                w = w << 8 | (unsigned char)sp->p[i];
+        }
+        return mix(h, w);
+    }
+    for (size_t i = 0; i < n; i += 8) {
+        if (n > 64 && i == 32)
+            i = n - 32;
+        memcpy(&w, sp->p + (i + 8 <= n ? i : n - 8), 8);
+        h = mix(h, w);
+    }
+    return h;
+}
+
+uint64_t
+il_twice_id(const struct il_span *host, const struct il_span *pid, const struct il_span *start,
+            const struct il_span *wall, const struct il_span *argv, const struct il_span *value)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    h = mix_span(h, host);
+    h = mix_span(h, pid);
+    h = mix_span(h, start);
+    h = mix_span(h, wall);
+    h = mix_span(h, argv);
+    return mix_span(h, value);
+}
+
+struct idx {
+    uint64_t h;
+    size_t i;
+};
+
+static int
+idx_cmp(const void *a, const void *b)
+{
+    const struct idx *x = a, *y = b;
+    if (x->h != y->h)
+        return x->h < y->h ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int
+file_of(const size_t *upto, int nfiles, size_t i)
+{
+    int f = 0;
+    while (f < nfiles - 1 && upto[f] <= i)
+        f++;
+    return f;
+}
+
+void
+il_twice_records(struct il_data *d, char **files, const size_t *upto, int nfiles)
+{
+    uint64_t *h = d->idh;
+    size_t n = d->n;
+    d->idh = NULL;
+    /* a file given twice, or a sweep's start in two files, is said
+     * already (il_twice_warn), and so its copies */
+    if (!h || n < 2 || nfiles < 1 || (d->twice && d->twice->a >= 0)) {
+        free(h);
+        return;
+    }
+    int bits = 4;
+    while (((size_t)1 << bits) < 16 * n && bits < 40)
+        bits++;
+    size_t words = ((size_t)1 << bits) / 64;
+    uint64_t *seen = il_xcalloc(words, sizeof *seen), *again = il_xcalloc(words, sizeof *again);
+    size_t nagain = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t b = h[i] >> (64 - bits), m = (uint64_t)1 << (b & 63);
+        if (seen[b >> 6] & m) {
+            again[b >> 6] |= m;
+            nagain++;
+        } else {
+            seen[b >> 6] |= m;
+        }
+    }
+    free(seen);
+    if (!nagain) {
+        free(again);
+        free(h);
+        return;
+    }
+    struct idx *c = NULL;
+    size_t nc = 0, cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t b = h[i] >> (64 - bits);
+        if (!(again[b >> 6] & (uint64_t)1 << (b & 63)))
+            continue;
+        if (nc == cap) {
+            cap = cap ? 2 * cap : 64;
+            c = il_xrealloc(c, cap * sizeof *c);
+        }
+        c[nc++] = (struct idx){h[i], i};
+    }
+    free(again);
+    free(h);
+    qsort(c, nc, sizeof *c, idx_cmp);
+    size_t dups = 0, a = 0, b = 0;
+    for (size_t k = 1; k < nc; k++)
+        if (c[k].h == c[k - 1].h) {
+            /* the example: the earliest copy read */
+            size_t first = k;
+            while (first > 0 && c[first - 1].h == c[k].h)
+                first--;
+            if (!dups || c[k].i < b) {
+                a = c[first].i;
+                b = c[k].i;
+            }
+            dups++;
+        }
+    free(c);
+    if (dups)
+        il_warn(IL_W_TWICE_RECORDS, dups,
+                dups == 1 ? "record is a copy of a record" : "records are copies of records",
+                files[file_of(upto, nfiles, b)], files[file_of(upto, nfiles, a)]);
+}

@@ -205,6 +205,13 @@ static const struct wdef defs[IL_W_COUNT] = {
                     "%s and %s %s: a run in both is counted twice, as two runs%s; give each "
                     "run's records once",
                     0, 0},
+    [IL_W_TWICE_RECORDS] = {"twice",
+                            "%zu %s read before (the same host, "
+                            "pid, start, argv, times.wall_ns and value; e.g. one in %s of one "
+                            "in %s): each is counted as a run of its own, and the intervals "
+                            "are too narrow; they are kept: give each record once "
+                            "(`interloper record merge` joins a sweep's files without copies)",
+                            0, 0},
 };
 
 #define IL_W_SHOWN 6 /* items named in one aggregated line */

@@ -81,8 +81,38 @@ ln -s bare.jsonl link.jsonl
 assert_eq "$(rep bare.jsonl link.jsonl)" "$(nsys bare.jsonl bare.jsonl)" "records alone, through a link"
 assert_match "$(cat err)" "bare\.jsonl and link\.jsonl are one file, given twice" "said"
 cp bare.jsonl copy.jsonl
-rep bare.jsonl copy.jsonl >/dev/null
-assert_eq "$(twice)" 0 "a copy of records alone is not known (no sweep's start in it)"
+assert_eq "$(rep bare.jsonl copy.jsonl)" "$(nsys bare.jsonl bare.jsonl)" "a copy of records alone"
+assert_eq "$(twice)" 1 "said, record by record (outside15 H3)"
+assert_match "$(cat err)" "$(recs bare.jsonl) records are copies of records read before \\(the same host, pid, start, argv, times\\.wall_ns and value; e\\.g\\. one in copy\\.jsonl of one in bare\\.jsonl\\):.*they are kept: give each record once \\(\`interloper record merge\` joins a sweep's files without copies\\) \\[twice\\]" "how many, where, what to do"
+
+try "copies inside one file (outside15 H3)"
+cat bare.jsonl bare.jsonl >twice.jsonl
+assert_eq "$(rep twice.jsonl)" "$(nsys twice.jsonl)" "counted twice, as the warning says"
+assert_eq "$(twice)" 1 "said"
+assert_match "$(cat err)" "$(recs bare.jsonl) records are copies .*one in twice\\.jsonl of one in twice\\.jsonl" "how many"
+# a shard appended again to its merge
+cat results.jsonl results.2.jsonl >dup.jsonl
+rep dup.jsonl >/dev/null
+assert_eq "$(twice)" 1 "a shard appended to the merge: said"
+assert_match "$(cat err)" "^.*warning: $(recs results.2.jsonl) records are copies" "its records counted"
+head -n 1 bare.jsonl >one.jsonl
+cat bare.jsonl one.jsonl >plus1.jsonl
+rep plus1.jsonl >/dev/null
+assert_match "$(cat err)" "warning: 1 record is a copy of a record read before" "one copy"
+# every record distinct, many of them: the pre-test's collisions are no copies
+python3 -c 'import json, sys
+l = [x for x in open(sys.argv[1]) if x.startswith("{\"schema\":\"interloper/1\"")][0]
+x = json.loads(l)
+for i in range(5000):
+    x["pid"] = 100000 + i
+    print(json.dumps(x))' bare.jsonl >many.jsonl
+rep many.jsonl >/dev/null
+assert_eq "$(twice)" 0 "5000 distinct records: no word"
+cat many.jsonl one.jsonl many.jsonl >many2.jsonl
+rep many2.jsonl >/dev/null
+assert_match "$(cat err)" "warning: 5000 records are copies" "5000 copies among 10001"
+il plot seq -m task-clock --where system=A -o s.svg twice.jsonl 2>err >/dev/null
+assert_eq "$(twice)" 1 "plot says it too"
 
 try "in parts, the start read by the second thread"
 if [ -x "$B/tests/interloper-report-parts" ]; then
@@ -94,6 +124,12 @@ if [ -x "$B/tests/interloper-report-parts" ]; then
 		IL_TEST_TAKE=$take "$B/tests/interloper-report-parts" --by system -m task-clock \
 			results.jsonl >/dev/null 2>err
 		assert_eq "$(twice)" 0 "IL_TEST_TAKE=$take: not on the merge alone"
+		IL_TEST_TAKE=$take "$B/tests/interloper-report-parts" --by system -m task-clock \
+			dup.jsonl >/dev/null 2>err
+		assert_eq "$(twice)" 1 "IL_TEST_TAKE=$take: copies in one file, in parts: said"
+		IL_TEST_TAKE=$take "$B/tests/interloper-report-parts" --by system -m task-clock \
+			many2.jsonl >/dev/null 2>err
+		assert_match "$(cat err)" "warning: 5000 records are copies" "IL_TEST_TAKE=$take: each copy counted once"
 	done
 else
 	skip "no build/tests/interloper-report-parts (make check builds it)"

@@ -141,7 +141,8 @@ il_twice_free(struct il_data *d)
  * (a harness's `interloper run` records copied).  A record's identity is
  * what no two processes share: its host, pid and start (a pid is reused,
  * but not within a second on one host: times.wall_ns, argv and the value
- * tell the rare rest apart); record merge says a sweep's run label seen
+ * tell the rare rest apart; a record without a pid or a start has no
+ * identity and is never said); record merge says a sweep's run label seen
  * twice, which these records may lack.  8 bytes a record while reading,
  * freed here, before the statistics' larger arrays.  Two bitmaps of 16
  * bits a record or more: a hash whose bit was set before marks its bit in
@@ -188,13 +189,15 @@ uint64_t
 il_twice_id(const struct il_span *host, const struct il_span *pid, const struct il_span *start,
             const struct il_span *wall, const struct il_span *argv, const struct il_span *value)
 {
+    if (!pid->p || !pid->n || !start->p || !start->n)
+        return 0; /* no identity (a record made by hand, or by another tool) */
     uint64_t h = 0xcbf29ce484222325ULL;
     h = mix_span(h, host);
     h = mix_span(h, pid);
     h = mix_span(h, start);
     h = mix_span(h, wall);
     h = mix_span(h, argv);
-    return mix_span(h, value);
+    return mix_span(h, value) | 1;
 }
 
 struct idx {
@@ -240,6 +243,8 @@ il_twice_records(struct il_data *d, char **files, const size_t *upto, int nfiles
     size_t nagain = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t b = h[i] >> (64 - bits), m = (uint64_t)1 << (b & 63);
+        if (!h[i])
+            continue;
         if (seen[b >> 6] & m) {
             again[b >> 6] |= m;
             nagain++;
@@ -257,7 +262,7 @@ il_twice_records(struct il_data *d, char **files, const size_t *upto, int nfiles
     size_t nc = 0, cap = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t b = h[i] >> (64 - bits);
-        if (!(again[b >> 6] & (uint64_t)1 << (b & 63)))
+        if (!h[i] || !(again[b >> 6] & (uint64_t)1 << (b & 63)))
             continue;
         if (nc == cap) {
             cap = cap ? 2 * cap : 64;

@@ -90,6 +90,9 @@ cat bare.jsonl bare.jsonl >twice.jsonl
 assert_eq "$(rep twice.jsonl)" "$(nsys twice.jsonl)" "counted twice, as the warning says"
 assert_eq "$(twice)" 1 "said"
 assert_match "$(cat err)" "$(recs bare.jsonl) records are copies .*one in twice\\.jsonl of one in twice\\.jsonl" "how many"
+sed 's/"pid":[0-9]*,//' twice.jsonl >nopid.jsonl
+rep nopid.jsonl >/dev/null
+assert_eq "$(twice)" 0 "records without a pid have no identity: no word"
 # a shard appended again to its merge
 cat results.jsonl results.2.jsonl >dup.jsonl
 rep dup.jsonl >/dev/null

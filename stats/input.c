@@ -1116,10 +1116,10 @@ il_numbers_runs(const char *name)
     return 0;
 }
 
-/* Label k (kn bytes, escaped or not) of a kept record, the i-th of its
- * labels object, with value v. */
-static void
-note_label(struct rd *rd, size_t i, const char *k, size_t kn, int esc, struct il_span v)
+/* The labels of label k (kn bytes, escaped or not), the i-th of a kept
+ * record's labels object: its place in d->lv, new when first seen. */
+static size_t
+label_of(struct rd *rd, size_t i, const char *k, size_t kn, int esc)
 {
     struct il_data *d = rd->d;
     char tmp[256];
@@ -1129,9 +1129,9 @@ note_label(struct rd *rd, size_t i, const char *k, size_t kn, int esc, struct il
     } else if (esc) {
         char *name = il_xmalloc(kn + 1);
         kn = il_json_unescape(k, kn, name);
-        note_label(rd, i, name, kn, 0, v);
+        size_t at = label_of(rd, i, name, kn, 0);
         free(name);
-        return;
+        return at;
     }
     /* the label names come in the same order record after record */
     size_t h = i < IL_LV_HINTS ? rd->lvhint[i] : 0, j = h;
@@ -1153,6 +1153,13 @@ note_label(struct rd *rd, size_t i, const char *k, size_t kn, int esc, struct il
     }
     if (i < IL_LV_HINTS)
         rd->lvhint[i] = (size_t)(l - d->lv);
+    return (size_t)(l - d->lv);
+}
+
+/* Value v of label l in a kept record. */
+static void
+note_value(struct rd *rd, struct il_labvals *l, struct il_span v)
+{
     if (l->runs)
         return; /* one_series() passes over it: its values are not needed */
     /* the value of one of the last two records again (a sweep's systems
@@ -1176,27 +1183,46 @@ note_label(struct rd *rd, size_t i, const char *k, size_t kn, int esc, struct il
     }
 }
 
-/* Every label of a kept record, for want_labels. */
+/* Every label of a kept record, for want_labels.  The i-th label's key
+ * with its colon, as the last record wrote it, is kept (rd->lvkey): where
+ * the same bytes come again, so does the same label, and its name is
+ * neither read nor looked up. */
 static void
 collect_labels(struct rd *rd, struct il_span sp)
 {
+    struct il_data *d = rd->d;
     const char *p = sp.p + 1, *e = sp.p + sp.n;
     for (size_t i = 0;; i++) {
         p = skip_ws(p, e);
         if (p >= e || *p != '"')
             break;
-        const char *k = ++p;
-        int esc = 0;
-        while (p < e && *p != '"') {
-            esc |= *p == '\\';
-            p += *p == '\\' ? 2 : 1;
+        size_t at, kl = i < IL_LV_HINTS ? rd->nlvkey[i] : 0;
+        if (kl && (size_t)(e - p) > kl && rd->lvhint[i] < d->nlv &&
+            memcmp(p, rd->lvkey[i], kl) == 0) {
+            at = rd->lvhint[i];
+            p += kl;
+        } else {
+            const char *q = p, *k = ++p;
+            int esc = 0;
+            while (p < e && *p != '"') {
+                esc |= *p == '\\';
+                p += *p == '\\' ? 2 : 1;
+            }
+            size_t kn = (size_t)(p - k);
+            p = skip_ws(p + 1, e); /* at the colon */
+            at = label_of(rd, i, k, kn, esc);
+            p++;
+            if (i < IL_LV_HINTS) {
+                size_t n = (size_t)(p - q);
+                rd->nlvkey[i] = (uint8_t)(n <= sizeof rd->lvkey[i] ? n : 0);
+                if (rd->nlvkey[i])
+                    memcpy(rd->lvkey[i], q, n);
+            }
         }
-        size_t kn = (size_t)(p - k);
-        p = skip_ws(p + 1, e); /* at the colon */
-        p = skip_ws(p + 1, e);
+        p = skip_ws(p, e);
         const char *v = p;
         p = skip_value(p, e);
-        note_label(rd, i, k, kn, esc, (struct il_span){v, (size_t)(p - v)});
+        note_value(rd, &d->lv[at], (struct il_span){v, (size_t)(p - v)});
         p = skip_ws(p, e);
         if (p < e && *p == ',')
             p++;

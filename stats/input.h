@@ -135,6 +135,10 @@ struct rd {
     /* with want_labels: the label names' places in d->lv, by their
      * place in the labels object */
     size_t lvhint[IL_LV_HINTS];
+    /* and the key of each (from its opening quote to its colon) as the
+     * last record wrote it (nlvkey bytes; 0: none kept) */
+    char lvkey[IL_LV_HINTS][32];
+    uint8_t nlvkey[IL_LV_HINTS];
     /* A part of a file after its first (read.c): line numbers count from
      * the part's start, and what would be said is kept for the join. */
     int defer;

@@ -267,6 +267,26 @@ EOF
 		X 5 10 Y 6 10 X 7 20 Y 8 20 >"$T/esc.jsonl"
 	err=$(sh "$IL" plot env -o "$T/x.png" "$T/esc.jsonl" 2>&1 >/dev/null)
 	assert_match "$err" '^interloper plot: env: the selected records mix system=X,Y; ' "a label after an escaped value"
+	# labels in another order from one record to the next, a key past the
+	# 32 bytes kept of each (the label walk keeps the last record's keys),
+	# 34 labels (past the 32 places kept): each value under its own name
+	python3 - "$T/order.jsonl" <<'EOF'
+import json, sys
+long = "l" * 40
+with open(sys.argv[1], "w") as f:
+    for i, (b, z) in enumerate([("x", "p"), ("x", "p"), ("y", "q"), ("y", "q")]):
+        lab = {"a": "1", "b": b}
+        lab.update({"k%d" % j: "c" for j in range(30)})
+        lab[long] = "u" if i < 2 else "v"
+        lab["z"] = z
+        if i >= 2:
+            lab = dict(reversed(list(lab.items())))
+        f.write(json.dumps({"schema": "interloper/1", "labels": lab,
+                            "times": {"wall_ns": 5 + i, "user_ns": 1, "sys_ns": 0},
+                            "setup": {"env_bytes": 10}}, separators=(",", ":")) + "\n")
+EOF
+	err=$(sh "$IL" plot env -o "$T/x.png" "$T/order.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" "mix b=x,y, l{40}=u,v and z=p,q; " "each label's values, in any order of the labels"
 	# a mean interval reaching below 0 is cut at 0
 	for v in 1 2 100; do
 		# each its own launch, as interloper sweep labels them: not a series of its own

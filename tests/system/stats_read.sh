@@ -441,7 +441,10 @@ parts_as_one() {
 	cat "$T/v.jsonl" | "$B/libexec/interloper-report" "$@" - >"$T/b.out" 2>"$T/b.err"
 	assert_eq "$_ra" "$?" "$_w: exit status"
 	_n=$(sed -n 's/^il-test-parts: //p' "$T/a.err0")
-	assert_true "$_w: parts taken from each other ($_n)" test "${_n:-0}" -ge 3
+	# two parts at least; how many more the threads take from each other
+	# depends on how the machine runs them (under load both halves can
+	# end together: 2 parts, seen in the full suite twice)
+	assert_true "$_w: read in parts ($_n)" test "${_n:-0}" -ge 2
 	if [ "$_join" != 0 ]; then
 		_n=$(sed -n 's/^il-test-joins: //p' "$T/a.err0")
 		assert_true "$_w: parts joined on two threads ($_n)" test "${_n:-0}" -ge 2

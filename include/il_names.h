@@ -22,6 +22,10 @@
 #define IL_F_PID "pid"
 #define IL_F_PPID "ppid"
 #define IL_F_ARGV "argv"
+/* the main program's GNU build-id (its NT_GNU_BUILD_ID note), lowercase
+ * hex, or null where it has none: which image ran (outside15 H2; absent
+ * from older records) */
+#define IL_F_BUILD_ID "build_id"
 #define IL_F_HOST "host"
 #define IL_F_CPU "cpu"
 #define IL_F_KERNEL "kernel"

@@ -131,6 +131,11 @@ visit(struct dl_phdr_info *info, size_t size, void *arg)
 {
     struct search *s = arg;
     (void)size;
+    if (!il.prog_phdr) { /* the first object of the first search: the program */
+        il.prog_phdr = info->dlpi_phdr;
+        il.prog_phnum = info->dlpi_phnum;
+        il.prog_base = info->dlpi_addr;
+    }
     if (info->dlpi_addr == (uintptr_t)&__ehdr_start) {
         s->past_self = 1;
         return 0;

@@ -224,6 +224,11 @@ struct il_state {
     int argc;
     char **argv, **envp;
     const unsigned long *auxv;
+    /* the main program's program headers and load address: the first
+     * object dl_iterate_phdr gives bind.c (the record's build_id) */
+    const void *prog_phdr;
+    int prog_phnum;
+    uintptr_t prog_base;
     size_t env_bytes, env_vars, argv_bytes;
     int aslr;
     uintptr_t stack_top, main_sp, heap_base, heap_start;
@@ -307,6 +312,7 @@ il_fmt_back_u64(char *q, uint64_t v)
 IL_HIDDEN char *il_fmt_u64(char *p, uint64_t v);
 IL_HIDDEN char *il_fmt_i64(char *p, int64_t v);
 IL_HIDDEN char *il_fmt_hex(char *p, uint64_t v);
+IL_HIDDEN extern const char il_hex2[513]; /* "000102...ff": a byte's two hex digits */
 IL_HIDDEN char *il_cat(char *p, const char *s);
 IL_HIDDEN char *il_catn(char *p, const char *s, size_t max);
 /* how long a record waits, in all, for a FIFO whose reader is slow */

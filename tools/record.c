@@ -274,6 +274,13 @@ check(json_t *r)
     json_t *sx = json_object_get(r, IL_F_SUPERSEDES_EXEC);
     if (sx && !json_is_true(sx))
         return IL_F_SUPERSEDES_EXEC " (true where present)";
+    json_t *bid = json_object_get(r, IL_F_BUILD_ID);
+    if (bid && !json_is_null(bid)) {
+        const char *h = json_string_value(bid);
+        size_t n = h ? strspn(h, "0123456789abcdef") : 0;
+        if (!h || !n || h[n] || n % 2 || n > 128)
+            return IL_F_BUILD_ID " (lowercase hex, 2 to 128 digits, or null)";
+    }
     json_t *fs = json_object_get(r, IL_F_FLOOR_SOURCE);
     if (fs && (!json_is_string(fs) || (strcmp(json_string_value(fs), IL_FLOOR_SOURCE_PROCESS) &&
                                        strcmp(json_string_value(fs), IL_FLOOR_SOURCE_DRIVER))))

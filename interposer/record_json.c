@@ -257,8 +257,9 @@ mapped(const ElfW(Phdr) *ph, const ElfW(Phdr) *h)
 {
     for (int j = 0; j < il.prog_phnum; j++)
         if (ph[j].p_type == PT_LOAD && (ph[j].p_flags & PF_R) && h->p_vaddr >= ph[j].p_vaddr &&
-            h->p_memsz <= ph[j].p_vaddr + ph[j].p_filesz - h->p_vaddr)
-            return 1;
+            h->p_vaddr - ph[j].p_vaddr <= ph[j].p_filesz &&
+            h->p_memsz <= ph[j].p_filesz - (h->p_vaddr - ph[j].p_vaddr))
+            return 1; /* inside: no end subtracted from a start past it */
     return 0;
 }
 

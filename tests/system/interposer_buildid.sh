@@ -81,6 +81,35 @@ else
 	skip "no x86-64 loader to run a program through"
 fi
 
+try "a note header outside every loaded segment is not read (the program is not broken)"
+# The last PT_NOTE moved past every PT_LOAD: its bytes are not mapped.  A
+# check that subtracted its address from a segment's end wrapped around,
+# read it, and killed the program with SIGSEGV.
+if [ "$built" = 1 ] && command -v python3 >/dev/null 2>&1; then
+	python3 - known far <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+phoff = struct.unpack_from('<Q', b, 0x20)[0]
+phentsize, phnum = struct.unpack_from('<HH', b, 0x36)
+top, notes = 0, []
+for i in range(phnum):
+    o = phoff + i * phentsize
+    t, _, _, va, _, _, msz, _ = struct.unpack_from('<IIQQQQQQ', b, o)
+    if t == 1:
+        top = max(top, va + msz)
+    if t == 4:
+        notes.append(o)
+struct.pack_into('<Q', b, notes[-1] + 16, top + 0x10000000)
+open(sys.argv[2], 'wb').write(b)
+PY
+	chmod +x far
+	same_as_without r7.jsonl ./far
+	assert_eq "$rc" 0 "its status"
+	assert_eq "$(bid r7.jsonl 0)" null "build_id (null: the note is not mapped)"
+else
+	skip "cc or python3 missing"
+fi
+
 try "record validate: a build_id of hex digits or null, nothing else"
 for v in '"0123abcd"' null; do
 	printf '{"schema":"interloper/1","version":"0","labels":{},"pid":1,"ppid":1,"argv":[],"build_id":%s,"exit":{"how":"exit"},"backend":"none","events":{}}\n' "$v" >v.jsonl

@@ -258,6 +258,15 @@ int il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t
  * found and scanned as usual).  It spares the search for the line's end. */
 int il_tmpls_scan_nl(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t avail,
                      size_t *n);
+/* For the line just matched (cur >= 0): the scalars within its path p
+ * when the template has a container there, the first's index *k0 and
+ * their number *nk (1); else 0. */
+int il_tmpls_path_toks(const struct il_tmpls *ts, int p, uint32_t *k0, uint32_t *nk);
+/* For the line s just matched: its scalars k0 to k0 + nk - 1, each's
+ * bytes in s (out[i]) and whether the line replaced it (rep[i] 1: a hot
+ * scalar, or one that differed) or has the template's bytes there (0). */
+void il_tmpls_toks(const struct il_tmpls *ts, const char *s, uint32_t k0, uint32_t nk,
+                   struct il_span *out, uint8_t *rep);
 void il_tmpls_free(struct il_tmpls *ts);
 
 /* ------------------------------------------------------------ strtab.c */

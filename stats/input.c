@@ -1183,16 +1183,32 @@ note_value(struct rd *rd, struct il_labvals *l, struct il_span v)
     }
 }
 
-/* Every label of a kept record, for want_labels.  The i-th label's key
- * with its colon, as the last record wrote it, is kept (rd->lvkey): where
- * the same bytes come again, so does the same label, and its name is
- * neither read nor looked up. */
+/* rd->lvspan and rd->lvrep for n labels at least. */
 static void
-collect_labels(struct rd *rd, struct il_span sp)
+lv_room(struct rd *rd, size_t n)
+{
+    if (n <= rd->lvcap)
+        return;
+    rd->lvcap = 2 * n > 16 ? 2 * n : 16;
+    rd->lvspan = il_xrealloc(rd->lvspan, 2 * rd->lvcap * sizeof *rd->lvspan);
+    rd->lvrep = il_xrealloc(rd->lvrep, rd->lvcap);
+}
+
+/* Every label of a kept record (the labels object sp), walked.  The i-th
+ * label's key with its colon, as the last record wrote it, is kept
+ * (rd->lvkey): where the same bytes come again, so does the same label,
+ * and its name is neither read nor looked up.  With ly, each label's
+ * place and whether its value counted it present are kept in ly, and its
+ * value in rd->lvspan; the number of labels, or SIZE_MAX when a value is
+ * not a scalar. */
+static size_t
+walk_labels(struct rd *rd, struct il_span sp, struct il_lvlay *ly)
 {
     struct il_data *d = rd->d;
     const char *p = sp.p + 1, *e = sp.p + sp.n;
-    for (size_t i = 0;; i++) {
+    int scalars = 1;
+    size_t i;
+    for (i = 0;; i++) {
         p = skip_ws(p, e);
         if (p >= e || *p != '"')
             break;
@@ -1222,10 +1238,77 @@ collect_labels(struct rd *rd, struct il_span sp)
         p = skip_ws(p, e);
         const char *v = p;
         p = skip_value(p, e);
+        size_t present = d->lv[at].present;
         note_value(rd, &d->lv[at], (struct il_span){v, (size_t)(p - v)});
+        if (ly) {
+            if (i >= ly->cap) {
+                ly->cap = 2 * i > 16 ? 2 * i : 16;
+                ly->at = il_xrealloc(ly->at, ly->cap * sizeof *ly->at);
+                ly->counted = il_xrealloc(ly->counted, ly->cap);
+            }
+            lv_room(rd, i + 1);
+            ly->at[i] = at;
+            ly->counted[i] = d->lv[at].present != present;
+            rd->lvspan[i] = (struct il_span){v, (size_t)(p - v)};
+            scalars &= *v != '{' && *v != '[';
+        }
         p = skip_ws(p, e);
         if (p < e && *p == ',')
             p++;
+    }
+    return scalars ? i : SIZE_MAX;
+}
+
+/* Every label of a kept record, for want_labels: the labels object sp of
+ * line s.  A line that a template matched (tmpl.c) has the keys of the
+ * template's line, and its values in the template's scalars; the first
+ * kept record of each template is walked (walk_labels), and its layout
+ * kept (rd->lvlay) when each value is one scalar; in the records after
+ * it, a value that the line replaced is noted as the walk notes it, and
+ * one that it did not is the template's, noted before (the seen values
+ * and the last two are a cache that only saves work): the label counts
+ * as present as it did then.  So the walk of the keys and the values is
+ * done once per template, not once per record. */
+static void
+collect_labels(struct rd *rd, const char *s, struct il_span sp)
+{
+    int c = rd->tm.cur;
+    if (c < 0) {
+        walk_labels(rd, sp, NULL);
+        return;
+    }
+    struct il_lvlay *ly = &rd->lvlay[c];
+    if (ly->gen != rd->tm.gen[c]) {
+        ly->gen = rd->tm.gen[c];
+        size_t n = walk_labels(rd, sp, ly);
+        uint32_t k0, nk;
+        ly->walk = 1;
+        if (n == SIZE_MAX || !il_tmpls_path_toks(&rd->tm, P_LABELS, &k0, &nk) || nk != n)
+            return;
+        /* each label's value the scalar that the template says */
+        lv_room(rd, n + 1);
+        struct il_span *tok = rd->lvspan + rd->lvcap;
+        il_tmpls_toks(&rd->tm, s, k0, nk, tok, rd->lvrep);
+        for (size_t i = 0; i < n; i++)
+            if (tok[i].p != rd->lvspan[i].p || tok[i].n != rd->lvspan[i].n)
+                return;
+        ly->k0 = k0;
+        ly->n = nk;
+        ly->walk = 0;
+        return;
+    }
+    if (ly->walk) {
+        walk_labels(rd, sp, NULL);
+        return;
+    }
+    struct il_data *d = rd->d;
+    il_tmpls_toks(&rd->tm, s, ly->k0, ly->n, rd->lvspan, rd->lvrep);
+    for (size_t i = 0; i < ly->n; i++) {
+        struct il_labvals *l = &d->lv[ly->at[i]];
+        if (rd->lvrep[i])
+            note_value(rd, l, rd->lvspan[i]);
+        else
+            l->present += ly->counted[i];
     }
 }
 
@@ -1763,7 +1846,7 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
             d->lh[i] = (uint32_t)(words_hash(f[P_HOST], words_hash(f[P_LABELS], 0)) >> 32);
     }
     if (sel->want_labels)
-        collect_labels(rd, f[P_LABELS]);
+        collect_labels(rd, s, f[P_LABELS]);
 }
 
 void
@@ -1854,4 +1937,10 @@ il_rd_free(struct rd *rd)
     free(rd->machine.len);
     il_tmpls_free(&rd->tm);
     il_strtab_free(&rd->events);
+    for (size_t i = 0; i < IL_TMPL_N; i++) {
+        free(rd->lvlay[i].at);
+        free(rd->lvlay[i].counted);
+    }
+    free(rd->lvspan);
+    free(rd->lvrep);
 }

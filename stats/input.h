@@ -139,6 +139,22 @@ struct rd {
      * last record wrote it (nlvkey bytes; 0: none kept) */
     char lvkey[IL_LV_HINTS][32];
     uint8_t nlvkey[IL_LV_HINTS];
+    /* and per template (tmpl.c), the layout of its labels, made from
+     * the first kept record that it matched (collect_labels): each
+     * label's place in d->lv and whether the template's own value of it
+     * counts the label present; the values are its scalars k0 to
+     * k0 + n - 1, one a label, unless walk (then every record's labels
+     * are walked) */
+    struct il_lvlay {
+        uint64_t gen; /* the template's number (tm.gen) it was made for; 0: none */
+        uint32_t k0, n, cap;
+        int walk;
+        size_t *at;
+        uint8_t *counted;
+    } lvlay[IL_TMPL_N];
+    struct il_span *lvspan; /* scratch: the values of a record (lvcap) */
+    uint8_t *lvrep;
+    size_t lvcap;
     /* A part of a file after its first (read.c): line numbers count from
      * the part's start, and what would be said is kept for the join. */
     int defer;

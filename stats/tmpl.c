@@ -596,6 +596,44 @@ il_tmpls_scan(struct il_tmpls *ts, struct il_scan *sc, const char *s, size_t n)
     return 0;
 }
 
+int
+il_tmpls_path_toks(const struct il_tmpls *ts, int p, uint32_t *k0, uint32_t *nk)
+{
+    if (ts->cur < 0)
+        return 0;
+    const struct il_tmpl *t = &ts->t[ts->cur];
+    if (p >= t->npaths || t->ps[p] == UINT32_MAX || t->ptok[p] >= 0)
+        return 0;
+    *k0 = t->k[t->pkb[p]];
+    *nk = t->k[t->pke[p]] - *k0;
+    return 1;
+}
+
+void
+il_tmpls_toks(const struct il_tmpls *ts, const char *s, uint32_t k0, uint32_t nk,
+              struct il_span *out, uint8_t *rep)
+{
+    const struct il_tmpl *t = &ts->t[ts->cur];
+    size_t d = 0;
+    /* the replacements are in the order of their scalars, UINT32_MAX
+     * after the last (tmpl_match) */
+    while (ts->dk[d] < k0)
+        d++;
+    for (uint32_t i = 0; i < nk; i++) {
+        uint32_t k = k0 + i;
+        rep[i] = ts->dk[d] == k;
+        if (rep[i]) {
+            out[i].p = s + ts->dns[d];
+            out[i].n = ts->dne[d] - ts->dns[d];
+            d++;
+        } else {
+            /* the template's bytes, moved by the shift before them */
+            out[i].p = s + (long)t->ts[k] + ts->ds[d];
+            out[i].n = t->te[k] - t->ts[k];
+        }
+    }
+}
+
 void
 il_tmpls_free(struct il_tmpls *ts)
 {

@@ -287,6 +287,39 @@ with open(sys.argv[1], "w") as f:
 EOF
 	err=$(sh "$IL" plot env -o "$T/x.png" "$T/order.jsonl" 2>&1 >/dev/null)
 	assert_match "$err" "mix b=x,y, l{40}=u,v and z=p,q; " "each label's values, in any order of the labels"
+	# records of one shape (a template of the reading, tmpl.c): the labels
+	# of the first are walked, those after read from its layout, where a
+	# value the template does not hold (a late value, null, a number), a
+	# label of some shapes only (five shapes, past the four templates
+	# kept) and an array value (walked each time) must still be seen
+	rec() {
+		printf '{"schema":"interloper/1","labels":{%s},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0},"setup":{"env_bytes":%s}}\n' "$1" "$2" "$3"
+	}
+	i=0
+	while [ $i -lt 60 ]; do
+		i=$((i + 1))
+		rec "\"bench\":\"x\",\"system\":\"A\",\"rep\":\"$i\"" $((100 + i % 7)) $((10 * (i % 3))) >>"$T/same.jsonl"
+		rec "\"bench\":\"x\",\"k$((i % 5))\":\"v\",\"rep\":\"$i\"" $((100 + i % 7)) $((10 * (i % 3))) >>"$T/shapes.jsonl"
+		rec "\"bench\":\"x\",\"list\":[1,$((1 + i / 60))],\"rep\":\"$i\"" $((100 + i % 7)) $((10 * (i % 3))) >>"$T/arr.jsonl"
+	done
+	for v in y null 7; do
+		j=$v
+		[ "$v" = y ] && j='"y"'
+		{ cat "$T/same.jsonl"; rec "\"bench\":$j,\"system\":\"A\",\"rep\":\"61\"" 105 10; } >"$T/late-$v.jsonl"
+	done
+	rec '"bench":"x","list":[1,3],"rep":"61"' 105 10 >>"$T/arr.jsonl"
+	out=$(sh "$IL" plot env -o "$T/x.png" --quiet-warning all "$T/same.jsonl" 2>&1)
+	assert_eq "$out" "$T/x.png" "one shape, one value each: drawn"
+	err=$(sh "$IL" plot env -o "$T/x.png" "$T/late-y.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" "mix bench=x,y; " "a value of the 61st record of one shape"
+	err=$(sh "$IL" plot env -o "$T/x.png" "$T/late-null.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" "mix bench=x,\\(absent\\); " "a null in the 61st record of one shape"
+	err=$(sh "$IL" plot env -o "$T/x.png" "$T/late-7.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" "mix bench=7,x; " "a number in the 61st record of one shape"
+	err=$(sh "$IL" plot env -o "$T/x.png" "$T/shapes.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" "mix k1=v,\\(absent\\), k2=v,\\(absent\\), k3=v,\\(absent\\), k4=v,\\(absent\\) and k0=v,\\(absent\\); " "five shapes, each label in one"
+	err=$(sh "$IL" plot env -o "$T/x.png" "$T/arr.jsonl" 2>&1 >/dev/null)
+	assert_match "$err" "mix list=\\[1,1\\],\\[1,2\\],\\[1,3\\]; " "an array's values"
 	# a mean interval reaching below 0 is cut at 0
 	for v in 1 2 100; do
 		# each its own launch, as interloper sweep labels them: not a series of its own

@@ -261,6 +261,39 @@ print(ok, len(rows))
 EOF
 )
 	assert_eq "$v" "True 300" "300 sizes in order, their means and counts"
+	# 141 and 282 runs of a size (past the sort's runs of 16, merged in
+	# turn), values repeated: each size's median and p10 (R type 7) as
+	# Python sorts them
+	awk 'BEGIN {
+		srand(11)
+		for (i = 0; i < 705; i++) {
+			s = i % 5 < 2 ? 0 : 1 + i % 5
+			printf "{\"schema\":\"interloper/1\",\"labels\":{},\"times\":{\"wall_ns\":%d,\"user_ns\":1,\"sys_ns\":0},\"setup\":{\"env_bytes\":%d}}\n", 1000 + int(60 * rand()), 64 * s
+		}
+	}' >"$T/runs.jsonl"
+	for e in median p10; do
+		sh "$IL" plot env --metric wall --estimator $e --keep "$T/kr-$e" --quiet-warning all -o "$T/r.png" "$T/runs.jsonl" >/dev/null 2>&1
+	done
+	v=$(python3 - "$T/kr-median/env.dat" "$T/kr-p10/env.dat" "$T/runs.jsonl" <<'EOF'
+import json, math, sys, collections
+m = collections.defaultdict(list)
+for l in open(sys.argv[3]):
+    r = json.loads(l)
+    m[r["setup"]["env_bytes"]].append(r["times"]["wall_ns"] / 1e3)
+def q(xs, p):
+    xs = sorted(xs)
+    h = (len(xs) - 1) * p
+    i = math.floor(h)
+    return xs[i] if i + 1 >= len(xs) else xs[i] + (h - i) * (xs[i + 1] - xs[i])
+ok = True
+for f, p in ((sys.argv[1], 0.5), (sys.argv[2], 0.1)):
+    rows = [l.split() for l in open(f) if l.strip() and not l.startswith("#")]
+    ok &= [int(r[4]) for r in rows] == [len(m[k]) for k in sorted(m)]
+    ok &= all(abs(float(r[1]) - q(m[int(r[0])], p)) < 1e-9 for r in rows)
+print(ok, sorted(len(x) for x in m.values()))
+EOF
+)
+	assert_eq "$v" "True [141, 141, 141, 282]" "each size's median and p10, of 141 and 282 runs"
 	# label values with escapes (a quote, a backslash before the closing
 	# quote): the labels after them are read, and the mix is named
 	printf '{"schema":"interloper/1","labels":{"note":"q\\"x\\\\","system":"%s"},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0},"setup":{"env_bytes":%s}}\n' \

@@ -188,7 +188,8 @@ static const struct il_cmd cmds[] = {
                 "95% interval of the estimate; ratios value/baseline with Fieller intervals that\n"
                 "respect the design (runs paired by setup); the per-setup view of Mytkowicz et\n"
                 "al. with a test of whether setups differ beyond run-to-run noise; the geometric\n"
-                "mean over benchmarks (per pass too, where a harness ran the systems in passes);\n"
+                "mean over benchmarks (per pass too, where a harness ran the systems in passes;\n"
+                "with the setups as the unit, where the benchmarks share them);\n"
                 "the variance per level of Kalibera & Jones; warnings.",
             .more = "FILE... are records, one a line: plain, gzip or zstd; - is stdin.",
             .man = "interloper-report(1)",

@@ -1184,6 +1184,38 @@ suite_passes_words(const struct il_report *r, const struct il_suite *s, const ch
         il_warn(IL_W_PASS_SHIFT, what, list, s->pass_f, s->pass_df1, s->pass_df2, s->pass_p);
 }
 
+/* The setups suite s's benchmarks share (suiteshare.c) in its verdict
+ * (out, appended) and their warnings. */
+static void
+suite_shared_words(const struct il_report *r, const struct il_suite *s, const char *what,
+                   char *out, size_t n)
+{
+    const struct il_opts *o = r->o;
+    int timey = il_sel_is_time(&o->sel);
+    char lab[160], ci[256];
+    size_t at = strlen(out);
+    il_shared_what(lab, sizeof lab, o);
+    if (s->shared == 2) {
+        snprintf(out + at, at < n ? n - at : 0,
+                 "; %zu setups (%s) are shared by some of the benchmarks, %s: these intervals "
+                 "take the benchmarks as independent and may be too narrow",
+                 s->sh_k, lab, s->sh_why);
+        il_warn(IL_W_PART_SHARED, what, s->sh_k, lab, s->n, s->sh_why);
+        return;
+    }
+    snprintf(out + at, at < n ? n - at : 0,
+             "; the benchmarks share their %zu setups (%s), so both intervals take the setups "
+             "as the unit",
+             s->sh_k, lab);
+    /* the interval over independent benchmarks, had it been narrower */
+    double wide = log(s->hi / s->lo);
+    if (s->ind_has_ci && log(s->ind_hi / s->ind_lo) < wide) {
+        ci_words(ci, sizeof ci, s->gm, s->ind_lo, s->ind_hi, timey, o->speedup);
+        il_warn(IL_W_SHARED_SETUPS, what, s->n, s->sh_k, lab, ci,
+                wide / log(s->ind_hi / s->ind_lo));
+    }
+}
+
 static void
 suite(struct il_report *r)
 {
@@ -1235,6 +1267,7 @@ suite(struct il_report *r)
             s->hi = exp(m + hw);
             s->has_ci = 1;
         }
+        il_suite_shared(r, (const struct il_cmp *const *)cs, s->n, s);
         il_suite_passes(r, (const struct il_cmp *const *)cs, s->n, s);
         if (s->n > 1)
             holm(cs, s->n);
@@ -1257,6 +1290,8 @@ suite(struct il_report *r)
             snprintf(out, sizeof out, "%s, geometric mean over %zu benchmarks: %s, %s", what, s->n,
                      est, ci);
         }
+        if (s->shared)
+            suite_shared_words(r, s, what, out, sizeof out);
         if (s->has_passes)
             suite_passes_words(r, s, what, out, sizeof out);
         s->verdict = il_xstrdup(out);

@@ -117,6 +117,8 @@ enum il_wkind {
     IL_W_ONE_PASS,        /* suite, which side ran in one pass */
     IL_W_TWICE,           /* file, file, why, more (twice.c) */
     IL_W_TWICE_RECORDS,   /* n, "records are copies of records", file, file */
+    IL_W_SHARED_SETUPS,   /* suite, benchmarks, setups, labels, interval, times */
+    IL_W_PART_SHARED,     /* suite, setups, labels, benchmarks, why */
     IL_W_COUNT
 };
 /* Print "warning: SENTENCE [NAME]" on stderr (unless NAME is quieted) and
@@ -1183,6 +1185,18 @@ struct il_suite {
     double *pass_ratio;
     double pass_gm, pass_lo, pass_hi, pass_df;
     double pass_f, pass_df1, pass_df2, pass_p;
+    /* Setups shared by the benchmarks (suiteshare.c): 1, every benchmark
+     * was measured in the same sh_k setups, and lo/hi (sh_df) and
+     * blo/bhi (sh_bdf) above take the setups as the unit, the intervals
+     * over independent benchmarks kept in ind_*; 2, sh_k setups are in
+     * two or more benchmarks, but sh_why, so the intervals are as
+     * before. */
+    int shared;
+    size_t sh_k;
+    double sh_df, sh_bdf;
+    int ind_has_ci, ind_has_bci;
+    double ind_lo, ind_hi, ind_blo, ind_bhi;
+    char sh_why[96];
     char *verdict;
 };
 
@@ -1299,6 +1313,14 @@ void il_passes_free(struct il_passes *p);
  * a pass-wide shift, from comparisons cs[0..ncs) of its value. */
 void il_suite_passes(const struct il_report *r, const struct il_cmp *const *cs, size_t ncs,
                      struct il_suite *s);
+
+/* ------------------------------------------------------------ suiteshare.c */
+/* Whether suite s's benchmarks cs[0..n) share their setups, and if every
+ * one has the same setups, its intervals with the setups as the unit. */
+void il_suite_shared(const struct il_report *r, const struct il_cmp *const *cs, size_t n,
+                     struct il_suite *s);
+/* What a setup is, in words: "values of layout", "cells of env_add x layout". */
+void il_shared_what(char *buf, size_t n, const struct il_opts *o);
 
 /* ------------------------------------------------------------ comparisons.c */
 void il_compare(struct il_report *r);

@@ -265,16 +265,40 @@ il_out_csv(FILE *fp, const struct il_report *r)
         char a[512], b[512];
         snprintf(a, sizeof a, "%s=%s", o->cmp_label, il_str(&r->d.st, s->value));
         snprintf(b, sizeof b, "%s=%s", o->cmp_label, o->cmp_base);
+        /* with setups shared by the benchmarks (suiteshare.c), the
+         * setups are the unit, and the old intervals follow as *_independent */
+        int sh = s->shared == 1;
+        char mt[256], mb[256], lab[160];
+        il_shared_what(lab, sizeof lab, o);
+        snprintf(mt, sizeof mt, "these benchmarks: t over the %zu setups every benchmark shares (%s)",
+                 s->sh_k, lab);
+        snprintf(mb, sizeof mb,
+                 "benchmarks like these: the shared setups' variance and the benchmarks' spread");
         head(fp, r, "suite", a, b, s->n, 0, 0);
-        interval(fp, s->gm, s->has_ci ? "bounded" : "none", s->lo, s->hi, s->has_ci, NAN,
-                 "these benchmarks: each ratio's own uncertainty", NAN, NAN);
+        interval(fp, s->gm, s->has_ci ? "bounded" : "none", s->lo, s->hi, s->has_ci,
+                 sh ? s->sh_df : NAN, sh ? mt : "these benchmarks: each ratio's own uncertainty",
+                 NAN, NAN);
         fputs(",,,,,,,,", fp);
         csv_str(fp, s->verdict);
         fputs(",\n", fp);
         head(fp, r, "suite_benchmarks", a, b, s->n, 0, 0);
         interval(fp, s->gm, s->has_bci ? "bounded" : "none", s->blo, s->bhi, s->has_bci,
-                 (double)s->n - 1, "benchmarks like these: t in log space", NAN, NAN);
+                 sh ? s->sh_bdf : (double)s->n - 1,
+                 sh ? mb : "benchmarks like these: t in log space", NAN, NAN);
         fputs(",,,,,,,,,,\n", fp);
+        if (sh) {
+            head(fp, r, "suite_independent", a, b, s->n, 0, 0);
+            interval(fp, s->gm, s->ind_has_ci ? "bounded" : "none", s->ind_lo, s->ind_hi,
+                     s->ind_has_ci, NAN,
+                     "these benchmarks taken as independent: each ratio's own uncertainty", NAN,
+                     NAN);
+            fputs(",,,,,,,,,,\n", fp);
+            head(fp, r, "suite_benchmarks_independent", a, b, s->n, 0, 0);
+            interval(fp, s->gm, s->ind_has_bci ? "bounded" : "none", s->ind_blo, s->ind_bhi,
+                     s->ind_has_bci, (double)s->n - 1,
+                     "benchmarks like these taken as independent: t in log space", NAN, NAN);
+            fputs(",,,,,,,,,,\n", fp);
+        }
         if (s->has_passes && s->npass_ratio) {
             /* the harness's passes (suitepass.c): n the benchmarks in every pass */
             char m[160];

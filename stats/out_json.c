@@ -14,7 +14,8 @@
  *       ci is [lo, hi] only when ci_kind is "bounded", else null;
  *       ci_outside is [lo, hi] for "exclusive": the set is <= lo or >= hi;
  *       ci_kind "none" when there is no interval at all
- *   suite.{value,baseline,n,geomean,ci,ci_benchmarks,passes,verdict}, suites[]
+ *   suite.{value,baseline,n,geomean,ci,ci_benchmarks,passes,shared_setups,verdict},
+ *   suites[]
  *   levels.{names,reps,S2,T2,share,mean,ci}, highest level first
  *   plan.{levels,costs,cost_measured,reps,target,assurance,estimable,
  *         pilot_needed}; reps follows levels and its top entry is the count
@@ -393,6 +394,23 @@ suite_obj(const struct il_report *r, const struct il_suite *s)
                                          : json_null());
         set(p, "shift_p", s->has_pass_f ? jnum(s->pass_p) : json_null());
         set(o, "passes", p);
+    }
+    if (s->shared) {
+        /* setups shared by the benchmarks (suiteshare.c); absent without */
+        json_t *h = json_object();
+        char lab[160];
+        il_shared_what(lab, sizeof lab, r->o);
+        set(h, "setups", json_integer((json_int_t)s->sh_k));
+        set(h, "what", json_string(lab));
+        set(h, "unit", json_boolean(s->shared == 1));
+        set(h, "why_not", s->shared == 2 ? json_string(s->sh_why) : json_null());
+        set(h, "df", s->shared == 1 ? jnum(s->sh_df) : json_null());
+        set(h, "df_benchmarks", s->shared == 1 ? jnum(s->sh_bdf) : json_null());
+        set(h, "ci_independent",
+            jpair(s->ind_lo, s->ind_hi, s->shared == 1 && s->ind_has_ci));
+        set(h, "ci_benchmarks_independent",
+            jpair(s->ind_blo, s->ind_bhi, s->shared == 1 && s->ind_has_bci));
+        set(o, "shared_setups", h);
     }
     set(o, "verdict", json_string(s->verdict));
     return o;

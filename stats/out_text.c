@@ -698,6 +698,33 @@ suite_table(FILE *fp, const struct il_report *r, int md)
                 : "");
     for (size_t i = 0; i < r->nsuite; i++) {
         const struct il_suite *s = &r->suite[i];
+        char lab[160], c2[160];
+        if (!s->shared)
+            continue;
+        /* setups shared by the benchmarks (suiteshare.c) */
+        il_shared_what(lab, sizeof lab, r->o);
+        fprintf(fp, "%s%s vs %s: ", md ? "- " : "  ", il_str(&r->d.st, s->value), r->o->cmp_base);
+        if (s->shared == 2) {
+            fprintf(fp,
+                    "%zu setups (%s) are shared by some of the benchmarks, %s: the intervals "
+                    "take the benchmarks as independent and may be too narrow\n",
+                    s->sh_k, lab, s->sh_why);
+            continue;
+        }
+        fprintf(fp,
+                "the %zu benchmarks share their %zu setups (%s), so both intervals take the "
+                "setups as the unit: these benchmarks, t over the setups' mean log ratio (%.3g "
+                "df); like these, with the benchmarks' spread added (%.3g df); taking the "
+                "benchmarks as independent they would be %s and %s\n",
+                s->n, s->sh_k, lab, s->sh_df, s->sh_bdf,
+                s->ind_has_ci ? (il_fmt_interval(c, sizeof c, s->ind_lo, s->gm, s->ind_hi), c)
+                              : "none",
+                s->ind_has_bci
+                    ? (il_fmt_interval(c2, sizeof c2, s->ind_blo, s->gm, s->ind_bhi), c2)
+                    : "none");
+    }
+    for (size_t i = 0; i < r->nsuite; i++) {
+        const struct il_suite *s = &r->suite[i];
         if (!s->has_passes || !s->npass_ratio)
             continue;
         /* the harness's passes (suitepass.c): the interval to read */

@@ -6,7 +6,7 @@
 # `make install` copies them), and the unit tests linked against it.
 STATS_LIBS = -ljansson -lz -lzstd -lpthread -lgsl -lgslcblas -lm
 STATS_MODS = scan tmpl strtab input read prep group describe ratio design units robust perm minp seqp setupfx \
-	attrib levels suitepass kde plot_draw plot_kinds plot_env warn cli analyze comparisons out_text out_csv out_json out_attrib \
+	attrib levels suitepass suiteshare kde plot_draw plot_kinds plot_env warn cli analyze comparisons out_text out_csv out_json out_attrib \
 	disturb twice
 STATS_LIB = $(B)/stats/libilstats.a
 STATS_CMDS = report plan plot

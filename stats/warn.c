@@ -212,6 +212,21 @@ static const struct wdef defs[IL_W_COUNT] = {
                             "are too narrow; they are kept: give each record once "
                             "(`interloper record merge` joins a sweep's files without copies)",
                             0, 0},
+    /* benchmarks measured in the same setups (suiteshare.c) */
+    [IL_W_SHARED_SETUPS] = {"shared-setups",
+                            "%s: the %zu benchmarks were measured in the same %zu setups (%s), "
+                            "and a setup's effect moves every benchmark at once, so the suite's "
+                            "intervals take the setups as the unit; taking the benchmarks as "
+                            "independent would give %s for these benchmarks, %.3gx narrower",
+                            0, 0},
+    [IL_W_PART_SHARED] = {"part-shared-setups",
+                          "%s: %zu setups (%s) are shared by two or more of the %zu benchmarks, "
+                          "%s, so the suite's intervals take the benchmarks as independent, and "
+                          "a setup's effect moves every benchmark measured in it: they may be "
+                          "too narrow; measure every benchmark in the same setups (one plan: "
+                          "the same layouts and environment sizes) for intervals with the setups "
+                          "as the unit",
+                          0, 0},
 };
 
 #define IL_W_SHOWN 6 /* items named in one aggregated line */

@@ -161,7 +161,7 @@ r = json.load(open(sys.argv[1]))
 c = r["comparisons"][0]
 print(len(r["groups"]), sorted(c["setups"]), c["ci_kind"], len(c["ci"]), sorted(r["suite"]))
 ' "$T/r.json")
-	assert_eq "$v" "4 ['above_one', 'adjusted_setups', 'below_one', 'ci', 'geomean', 'geomean_ci', 'heterogeneity', 'max', 'mean', 'median', 'min', 'n', 'per_setup', 'raw_straddles_one', 'shares', 'straddles_one', 'straddles_one_tested', 'straddles_one_why', 'unpaired'] bounded 2 ['baseline', 'ci', 'ci_benchmarks', 'geomean', 'n', 'value', 'verdict']" \
+	assert_eq "$v" "4 ['above_one', 'adjusted_setups', 'below_one', 'ci', 'geomean', 'geomean_ci', 'heterogeneity', 'max', 'mean', 'median', 'min', 'n', 'per_setup', 'raw_straddles_one', 'shares', 'straddles_one', 'straddles_one_tested', 'straddles_one_why', 'unpaired'] bounded 2 ['baseline', 'ci', 'ci_benchmarks', 'geomean', 'n', 'shared_setups', 'value', 'verdict']" \
 		"fields"
 else
 	skip "the statistics programs are not built; run make"

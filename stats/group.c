@@ -3,7 +3,6 @@
  * its values in input order (the run sequence the diagnostics need).
  */
 #include <err.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,19 +165,6 @@ gb_gather(void *arg)
  * two threads. */
 #define IL_GROUP_SPLIT 100000
 
-/* fn on a and b, b on a second thread when two (else here). */
-static void
-gb_both(void *(*fn)(void *), void *a, void *b, int two)
-{
-    pthread_t t;
-    int thr = two && pthread_create(&t, NULL, fn, b) == 0;
-    fn(a);
-    if (thr)
-        pthread_join(t, NULL);
-    else if (two)
-        fn(b);
-}
-
 /* take: d->val, moved into gs (gathered in the groups' order, its room then gs->spare); NULL:
  * no values.  With many records and two CPUs, each pass over the records
  * runs on two threads: the scan and the placing one a half (the second
@@ -206,7 +192,7 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     gs->recs = il_xcalloc_huge(n, sizeof *gs->recs);
     struct gb_shared touch = {0, n * (xsz + sizeof *gs->recs), block, (char *)gs->recs, n * xsz};
     if (two)
-        gb_both(gb_touch, &touch, &touch, 1);
+        il_both(gb_touch, &touch, &touch, 1);
     struct gb_part part[2];
     memset(part, 0, sizeof part);
     for (int h = 0; h < 2; h++) {
@@ -217,7 +203,7 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     }
     part[0].to = part[1].from = two ? n / 2 : n;
     part[1].to = n;
-    gb_both(gb_scan, &part[0], &part[1], two);
+    il_both(gb_scan, &part[0], &part[1], two);
     /* The second half's groups as the first's ids (new ones after its). */
     struct il_hset *set = &part[0].set;
     size_t n0 = set->n; /* the first half's groups (the set grows below) */
@@ -261,7 +247,7 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
     part[0].pos = count;
     part[1].pos = pos1;
     part[0].recs = part[1].recs = gs->recs;
-    gb_both(gb_place, &part[0], &part[1], two);
+    il_both(gb_place, &part[0], &part[1], two);
     free(pos1);
     free(map);
     free(count);
@@ -278,7 +264,7 @@ group_by(const struct il_data *d, const size_t *slots, size_t nkey, double *take
         ga.xs = gs->xs;
         ga.take = take;
         ga.recs = gs->recs;
-        gb_both(gb_gather, &ga, &ga, two);
+        il_both(gb_gather, &ga, &ga, two);
         gs->spare = take; /* the caller's scratch, or freed with gs */
         gs->nspare = n;
     } else {

@@ -505,9 +505,6 @@ int il_sel_is_time(const struct il_sel *sel);
  * (file:line) and skipped, or fatal with sel->strict.  Calls errx on
  * unreadable files, an unknown metric and an empty selection. */
 void il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d);
-/* 1 when this process may run on two CPUs or more (the threads of read.c
- * and analyze.c). */
-int il_two_cpus(void);
 /* Transparent huge pages for the large block p of n bytes from malloc
  * (MADV_HUGEPAGE; nothing below 2 MiB, IL_HUGE_MIN, or where the kernel has
  * none):
@@ -589,6 +586,14 @@ enum il_lab_join il_lab_join_how(struct il_data *d, size_t s, size_t n0, const s
 void il_lab_free(struct il_data *d, size_t s);
 /* "bench, rep, setup, system" (at most 24 named). */
 void il_data_keys(const struct il_data *d, char *buf, size_t n);
+
+/* ------------------------------------------------------------ threads.c */
+/* 1 when this process may run on two CPUs or more (the threads of read.c,
+ * group.c, analyze.c and twice.c). */
+int il_two_cpus(void);
+/* fn(a); when two, also fn(b), on a second thread where one can be made
+ * (else after fn(a)). */
+void il_both(void *(*fn)(void *), void *a, void *b, int two);
 
 /* ------------------------------------------------------------ group.c */
 struct il_group {

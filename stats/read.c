@@ -23,7 +23,6 @@
 #include <malloc.h>
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -287,13 +286,6 @@ join_chains(struct rd *rd, struct part *h, size_t base)
         if (h->own.open.e[i].live)
             il_chains_add(&rd->open, h->own.open.e[i].h, h->own.open.e[i].start,
                           h->own.open.e[i].pid, base + h->own.open.e[i].rec);
-}
-
-int
-il_two_cpus(void)
-{
-    cpu_set_t set;
-    return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
 }
 
 static int

@@ -7,7 +7,7 @@
 STATS_LIBS = -ljansson -lz -lzstd -lpthread -lgsl -lgslcblas -lm
 STATS_MODS = scan tmpl strtab input read prep group describe ratio design units robust perm minp seqp setupfx \
 	attrib levels suitepass suiteshare kde plot_draw plot_kinds plot_env warn cli analyze comparisons out_text out_csv out_json out_attrib \
-	disturb twice
+	disturb twice threads
 STATS_LIB = $(B)/stats/libilstats.a
 STATS_CMDS = report plan plot
 STATS_TARGETS += $(STATS_CMDS:%=$(B)/libexec/interloper-%)

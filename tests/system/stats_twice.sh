@@ -117,6 +117,28 @@ assert_match "$(cat err)" "warning: 5000 records are copies" "5000 copies among 
 il plot seq -m task-clock --where system=A -o s.svg twice.jsonl 2>err >/dev/null
 assert_eq "$(twice)" 1 "plot says it too"
 
+try "the identities in two halves, on two threads: the earliest copy said, as on one"
+# 7001 records: the two halves of the hashes (by their top bit) are looked
+# at on two threads; a copy of record k (of the first 8, in one half or the
+# other) read before 2000 copies of others is the example either way
+sed -n '2001,4000p' many.jsonl >z.jsonl
+for k in 1 2 3 4 5 6 7 8; do
+	sed -n "${k}p" many.jsonl >y.jsonl
+	rep many.jsonl y.jsonl z.jsonl >/dev/null
+	assert_match "$(cat err)" "warning: 2001 records are copies .*e\\.g\\. one in y\\.jsonl of one in many\\.jsonl" "record $k's copy read first: the example"
+done
+rep many.jsonl z.jsonl y.jsonl >/dev/null
+assert_match "$(cat err)" "warning: 2001 records are copies .*e\\.g\\. one in z\\.jsonl of one in many\\.jsonl" "read last: not the example"
+if taskset -c 0 true 2>/dev/null; then
+	il report --by system -m task-clock many.jsonl z.jsonl y.jsonl >two.out 2>two.err
+	taskset -c 0 sh "$IL" report --by system -m task-clock many.jsonl z.jsonl y.jsonl >one.out 2>one.err
+	assert_eq "$(grep -c '\[twice\]$' one.err)" 1 "one CPU: said"
+	assert_true "one CPU: the same words" cmp one.err two.err
+	assert_true "one CPU: the same report" cmp one.out two.out
+else
+	skip "taskset -c 0 cannot run here"
+fi
+
 try "in parts, the start read by the second thread"
 if [ -x "$B/tests/interloper-report-parts" ]; then
 	for take in 300 2000; do

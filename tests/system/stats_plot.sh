@@ -88,6 +88,11 @@ for kind in violin env hist seq; do
 		assert_eq "$(cat "$T/out")" "$T/$kind.$fmt" "$fmt: prints the image's path"
 		assert_eq "$(size "$T/$kind.$fmt" 2>&1)" "$want" "$fmt: a valid file of the default size"
 	done
+	# gnuplot 5.4 draws a white disc behind each error bar's point (its
+	# pointintervalbox), which hid the neighbouring bars and the other
+	# series: drawn too small to show
+	assert_eq "$(grep "gpPt6.*color='white'" "$T/$kind.svg" | grep -vc 'scale(0[.]00)')" 0 \
+		"svg: no white disc behind the error bars' points"
 	# shellcheck disable=SC2046
 	sh "$IL" plot "$kind" $(args_of $kind) --quiet-warning all --size 7,2.6 -o "$T/w.png" "$T/r.jsonl" >/dev/null 2>&1
 	assert_eq "$(size "$T/w.png" 2>&1)" "2100 780" "--size 7,2.6 at 300 dots an inch"

@@ -269,6 +269,21 @@ int il_tmpls_path_toks(const struct il_tmpls *ts, int p, uint32_t *k0, uint32_t 
  * scalar, or one that differed) or has the template's bytes there (0). */
 void il_tmpls_toks(const struct il_tmpls *ts, const char *s, uint32_t k0, uint32_t nk,
                    struct il_span *out, uint8_t *rep);
+/* For the line s just matched: whether it replaced scalar k (then its
+ * bytes in *out), the scalars asked in ascending order, *d 0 before the
+ * first (the place in the replacements reached). */
+static inline int
+il_tmpls_replaced(const struct il_tmpls *ts, const char *s, uint32_t k, size_t *d,
+                  struct il_span *out)
+{
+    while (ts->dk[*d] < k) /* UINT32_MAX after the last */
+        ++*d;
+    if (ts->dk[*d] != k)
+        return 0;
+    out->p = s + ts->dns[*d];
+    out->n = ts->dne[*d] - ts->dns[*d];
+    return 1;
+}
 void il_tmpls_free(struct il_tmpls *ts);
 
 /* ------------------------------------------------------------ strtab.c */

@@ -1243,6 +1243,7 @@ walk_labels(struct rd *rd, struct il_span sp, struct il_lvlay *ly)
         if (ly) {
             if (i >= ly->cap) {
                 ly->cap = 2 * i > 16 ? 2 * i : 16;
+                ly->tok = il_xrealloc(ly->tok, ly->cap * sizeof *ly->tok);
                 ly->at = il_xrealloc(ly->at, ly->cap * sizeof *ly->at);
                 ly->counted = il_xrealloc(ly->counted, ly->cap);
             }
@@ -1267,8 +1268,10 @@ walk_labels(struct rd *rd, struct il_span sp, struct il_lvlay *ly)
  * it, a value that the line replaced is noted as the walk notes it, and
  * one that it did not is the template's, noted before (the seen values
  * and the last two are a cache that only saves work): the label counts
- * as present as it did then.  So the walk of the keys and the values is
- * done once per template, not once per record. */
+ * as present as it did then; a label whose values are not kept
+ * (il_numbers_runs: rep, run, setup, ...) is not visited.  So the walk of
+ * the keys and the values is done once per template, not once per
+ * record. */
 static void
 collect_labels(struct rd *rd, const char *s, struct il_span sp)
 {
@@ -1292,8 +1295,16 @@ collect_labels(struct rd *rd, const char *s, struct il_span sp)
         for (size_t i = 0; i < n; i++)
             if (tok[i].p != rd->lvspan[i].p || tok[i].n != rd->lvspan[i].n)
                 return;
+        /* the labels whose values are kept (note_value passes over the
+         * others) */
         ly->k0 = k0;
-        ly->n = nk;
+        ly->n = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!rd->d->lv[ly->at[i]].runs) {
+                ly->tok[ly->n] = (uint32_t)i;
+                ly->at[ly->n] = ly->at[i];
+                ly->counted[ly->n++] = ly->counted[i];
+            }
         ly->walk = 0;
         return;
     }
@@ -1302,13 +1313,14 @@ collect_labels(struct rd *rd, const char *s, struct il_span sp)
         return;
     }
     struct il_data *d = rd->d;
-    il_tmpls_toks(&rd->tm, s, ly->k0, ly->n, rd->lvspan, rd->lvrep);
-    for (size_t i = 0; i < ly->n; i++) {
-        struct il_labvals *l = &d->lv[ly->at[i]];
-        if (rd->lvrep[i])
-            note_value(rd, l, rd->lvspan[i]);
+    size_t at = 0;
+    for (size_t j = 0; j < ly->n; j++) {
+        struct il_labvals *l = &d->lv[ly->at[j]];
+        struct il_span v;
+        if (il_tmpls_replaced(&rd->tm, s, ly->k0 + ly->tok[j], &at, &v))
+            note_value(rd, l, v);
         else
-            l->present += ly->counted[i];
+            l->present += ly->counted[j];
     }
 }
 
@@ -1938,6 +1950,7 @@ il_rd_free(struct rd *rd)
     il_tmpls_free(&rd->tm);
     il_strtab_free(&rd->events);
     for (size_t i = 0; i < IL_TMPL_N; i++) {
+        free(rd->lvlay[i].tok);
         free(rd->lvlay[i].at);
         free(rd->lvlay[i].counted);
     }

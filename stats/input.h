@@ -140,15 +140,17 @@ struct rd {
     char lvkey[IL_LV_HINTS][32];
     uint8_t nlvkey[IL_LV_HINTS];
     /* and per template (tmpl.c), the layout of its labels, made from
-     * the first kept record that it matched (collect_labels): each
-     * label's place in d->lv and whether the template's own value of it
-     * counts the label present; the values are its scalars k0 to
-     * k0 + n - 1, one a label, unless walk (then every record's labels
-     * are walked) */
+     * the first kept record that it matched (collect_labels): the
+     * labels' values are its scalars from k0 on, one a label, unless walk
+     * (then every record's labels are walked); of the n whose values are
+     * kept (not il_numbers_runs'), each one's scalar (k0 + tok), its
+     * place in d->lv and whether the template's own value counts it
+     * present */
     struct il_lvlay {
         uint64_t gen; /* the template's number (tm.gen) it was made for; 0: none */
         uint32_t k0, n, cap;
         int walk;
+        uint32_t *tok;
         size_t *at;
         uint8_t *counted;
     } lvlay[IL_TMPL_N];

@@ -329,21 +329,22 @@ EOF
 	# of the first are walked, those after read from its layout, where a
 	# value the template does not hold (a late value, null, a number), a
 	# label of some shapes only (five shapes, past the four templates
-	# kept) and an array value (walked each time) must still be seen
+	# kept) and an array value (walked each time) must still be seen; a
+	# label that numbers runs (rep, not visited) before the others
 	rec() {
 		printf '{"schema":"interloper/1","labels":{%s},"times":{"wall_ns":%s,"user_ns":1,"sys_ns":0},"setup":{"env_bytes":%s}}\n' "$1" "$2" "$3"
 	}
 	i=0
 	while [ $i -lt 60 ]; do
 		i=$((i + 1))
-		rec "\"bench\":\"x\",\"system\":\"A\",\"rep\":\"$i\"" $((100 + i % 7)) $((10 * (i % 3))) >>"$T/same.jsonl"
+		rec "\"rep\":\"$i\",\"bench\":\"x\",\"system\":\"A\"" $((100 + i % 7)) $((10 * (i % 3))) >>"$T/same.jsonl"
 		rec "\"bench\":\"x\",\"k$((i % 5))\":\"v\",\"rep\":\"$i\"" $((100 + i % 7)) $((10 * (i % 3))) >>"$T/shapes.jsonl"
 		rec "\"bench\":\"x\",\"list\":[1,$((1 + i / 60))],\"rep\":\"$i\"" $((100 + i % 7)) $((10 * (i % 3))) >>"$T/arr.jsonl"
 	done
 	for v in y null 7; do
 		j=$v
 		[ "$v" = y ] && j='"y"'
-		{ cat "$T/same.jsonl"; rec "\"bench\":$j,\"system\":\"A\",\"rep\":\"61\"" 105 10; } >"$T/late-$v.jsonl"
+		{ cat "$T/same.jsonl"; rec "\"rep\":\"61\",\"bench\":$j,\"system\":\"A\"" 105 10; } >"$T/late-$v.jsonl"
 	done
 	rec '"bench":"x","list":[1,3],"rep":"61"' 105 10 >>"$T/arr.jsonl"
 	out=$(sh "$IL" plot env -o "$T/x.png" --quiet-warning all "$T/same.jsonl" 2>&1)

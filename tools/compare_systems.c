@@ -17,9 +17,9 @@
  *     interloper build whose paths differ in length (their manifest names
  *     them); a program among shell commands runs as a shell command, so
  *     that all are measured alike.
- * The names of the systems: --name, else what tells the commands apart
- * (the file names, or the path component where they differ, or the first
- * word of each shell command), else cmd1, cmd2, ...
+ * The names of the systems: --name, else what tells the paths the commands
+ * run apart (a program's word or a shell command's first word): their file
+ * names, or the first component where they differ; else cmd1, cmd2, ...
  */
 #include <err.h>
 #include <errno.h>
@@ -92,37 +92,43 @@ il_compare_names(struct il_compare *c)
         free(v);
         return;
     }
-    if (!c->shell_mode) {
-        /* the file names; else the first component where the paths differ */
-        for (size_t i = 0; i < n; i++) {
-            const char *b = strrchr(c->cmd[i], '/');
-            b = b ? b + 1 : c->cmd[i];
-            v[i] = label_safe(b, strlen(b));
+    /* One rule for both kinds of command (outside15 L2): the path each
+     * runs, a program's whole word or a shell command's first word, named
+     * by its file name, else by the first component where the paths
+     * differ: 'mb/O2/link/make.00 -s' and 'mb/O3/link/make.00 -s' are O2
+     * and O3, as the programs mb/O2/link/make.00 and mb/O3/... are. */
+    char **w = il_xcalloc(n, sizeof *w);
+    for (size_t i = 0; i < n; i++) {
+        const char *s = c->cmd[i];
+        size_t l = strlen(s);
+        if (c->shell_mode) {
+            s += strspn(s, " \t");
+            l = strcspn(s, " \t;|&<>()");
         }
-        for (size_t k = 0; !all_distinct(v, n) && k < 64; k++) {
-            free_names(v, n);
-            int same = 1, any = 0;
-            for (size_t i = 0; i < n; i++) {
-                v[i] = component(c->cmd[i], k);
-                any |= v[i] != NULL;
-                same &= v[i] && v[0] && !strcmp(v[i], v[0]);
-            }
-            if (!any)
-                break;
-            if (same)
-                free_names(v, n);
-        }
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            const char *w = c->cmd[i] + strspn(c->cmd[i], " \t");
-            size_t l = strcspn(w, " \t;|&<>()");
-            const char *b = w;
-            for (const char *p = w; p < w + l; p++)
-                if (*p == '/')
-                    b = p + 1;
-            v[i] = l > (size_t)(b - w) ? label_safe(b, l - (size_t)(b - w)) : NULL;
-        }
+        w[i] = il_xmalloc(l + 1);
+        memcpy(w[i], s, l);
+        w[i][l] = 0;
     }
+    for (size_t i = 0; i < n; i++) {
+        const char *b = strrchr(w[i], '/');
+        b = b ? b + 1 : w[i];
+        v[i] = *b ? label_safe(b, strlen(b)) : NULL;
+    }
+    for (size_t k = 0; !all_distinct(v, n) && k < 64; k++) {
+        free_names(v, n);
+        int same = 1, any = 0;
+        for (size_t i = 0; i < n; i++) {
+            v[i] = component(w[i], k);
+            any |= v[i] != NULL;
+            same &= v[i] && v[0] && !strcmp(v[i], v[0]);
+        }
+        if (!any)
+            break;
+        if (same)
+            free_names(v, n);
+    }
+    free_names(w, n);
+    free(w);
     if (!all_distinct(v, n)) {
         free_names(v, n);
         for (size_t i = 0; i < n; i++)

@@ -327,6 +327,9 @@ assert_match "$(grep -m 1 'system=B ' plan)" " -- 'sp a/B/probe' < /dev/null\$" 
 il compare -n --seed 5 -o n.jsonl "$T/sp a/A/probe" "$T//sp a/B/probe" >plan 2>/dev/null
 assert_eq "$(grep -c ' system=A ' plan):$(grep -c ' system=B ' plan):$(grep -c ' system=cmd' plan)" "32:32:0" \
 	"absolute paths are named by the component where they differ, as relative ones are (outside14 F1)"
+il compare -n --seed 5 -o n.jsonl "bin/A/probe busy 1" "bin/BB/probe busy 1" >plan 2>/dev/null
+assert_eq "$(grep -c ' system=A ' plan):$(grep -c ' system=BB ' plan):$(grep -c ' system=cmd' plan)" "32:32:0" \
+	"shell commands whose first words differ only in a path component are named by it, as programs are (outside15 L2)"
 il compare -n --seed 5 -o n.jsonl 'sort in.txt' 'sort -r in.txt' >plan 2>/dev/null
 assert_match "$(grep -m 1 'system=cmd2 ' plan)" " -- [^ ]*sh -c 'sort -r in\.txt' < /dev/null\$" \
 	"-n: a shell command's line runs sh -c COMMAND, as the runs do (it ran sh alone)"

@@ -64,7 +64,8 @@ static const struct il_opt opts[] = {
     {"max-time", 0, IL_OPT_VALUE, "TIME",
      "stop after this long, at the end of a setup's runs\n"
      "(default 10m; s, m, h suffixes; a run under way is\n"
-     "ended by --timeout only)",
+     "ended by --timeout only); a resumed compare has it\n"
+     "all again, where --max-runs counts the file's runs",
      O_MAX_TIME},
     {.head = "the result"},
     {"estimator", 0, IL_OPT_VALUE, "E",

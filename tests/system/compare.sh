@@ -313,6 +313,8 @@ assert_match "$(opt setups)" "\(default 8, doubled until --until is met\)" "--se
 assert_match "$(opt warmup)" "default 1\)" "--warmup"
 assert_match "$(opt until)" "default 1\)" "--until"
 assert_match "$(opt output)" "\(default compare-PLAN.jsonl" "--output"
+assert_match "$(grep -A3 -- '^ *--max-time ' help | tr -s ' \n' ' ')" "a resumed compare has it all again, where --max-runs counts the file's runs" \
+	"--max-time says what a resume counts (outside15 L4)"
 assert_eq "$(grep -c -e 'interloper.jsonl' -e 'default: all' -e '--shard' -e '--slurm' -e 'sweep' help)" 0 \
 	"nothing of the sweep's: its defaults, --shard, --slurm"
 il sweep --help >help

@@ -952,27 +952,59 @@ il_spawn(const char *path, char *const argv[], char *const env[], int in, int ou
  * forked once, holds the read end of a socket, and when the socket reads
  * end of file (the sweep is gone, however it ended) it kills the process
  * group of the run under way, which the sweep keeps in a page they share
- * (0 between runs): a store per run, no system call, no wakeup.  It
- * ignores the terminal's signals, which the sweep handles.
+ * (0 between runs): a store per run, no wakeup.  It ignores the terminal's
+ * signals, which the sweep handles.  The watcher itself can be killed
+ * (SIGKILL, or a pkill of the command line it shares with the sweep): the
+ * sweep looks, before each run, whether it has ended (one waitpid WNOHANG
+ * a run), says so in one line and starts another (outside15 L3: the sweep
+ * went on without one, and a SIGKILL of it then left its run behind).
  */
 static int watch_fd = -1;
+static pid_t watch_pid;
 static int32_t *watch_group;
 
-void
-il_spawn_watch(void)
+/* In the watcher: every descriptor but keep closed, so that it holds
+ * nothing of the sweep's (the results file's lock, the plan's socket) when
+ * started in the middle of a sweep: /proc/self/fd's, or every number below
+ * the limit where /proc cannot be read. */
+static void
+close_all_but(int keep)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) {
+        struct rlimit rl;
+        long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (long)rl.rlim_cur
+                                                                               : 65536;
+        for (int fd = 3; fd < max; fd++)
+            if (fd != keep)
+                close(fd);
+        return;
+    }
+    int dfd = dirfd(d), fds[256];
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        int fd = atoi(e->d_name);
+        if (fd > 2 && fd != keep && fd != dfd && n < sizeof fds / sizeof *fds)
+            fds[n++] = fd;
+    }
+    closedir(d);
+    for (size_t i = 0; i < n; i++)
+        close(fds[i]);
+    if (n == sizeof fds / sizeof *fds)
+        close_all_but(keep); /* more than a buffer's worth: again */
+}
+
+static void
+watch_start(void)
 {
     int sv[2];
-    watch_group =
-        mmap(NULL, sizeof *watch_group, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (watch_group == MAP_FAILED)
-        err(1, "cannot map the watcher's page");
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
         err(1, "cannot make the watcher's socket");
     pid_t w = fork();
     if (w < 0)
         err(1, "cannot start the watcher");
     if (w == 0) {
-        close(sv[1]);
+        close_all_but(sv[0]);
         prctl(PR_SET_NAME, "il-sweep-watch");
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
@@ -992,6 +1024,17 @@ il_spawn_watch(void)
     }
     close(sv[0]);
     watch_fd = sv[1];
+    watch_pid = w;
+}
+
+void
+il_spawn_watch(void)
+{
+    watch_group =
+        mmap(NULL, sizeof *watch_group, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (watch_group == MAP_FAILED)
+        err(1, "cannot map the watcher's page");
+    watch_start();
 }
 
 static void
@@ -1001,9 +1044,30 @@ watch(pid_t group)
         __atomic_store_n(watch_group, (int32_t)group, __ATOMIC_SEQ_CST);
 }
 
+/* Has the watcher ended?  Then say so, and start another. */
+static void
+watch_check(void)
+{
+    int st;
+    if (watch_pid <= 0 || waitpid(watch_pid, &st, WNOHANG) != watch_pid)
+        return;
+    char how[96];
+    if (WIFSIGNALED(st))
+        snprintf(how, sizeof how, "was killed by SIG%s",
+                 sigabbrev_np(WTERMSIG(st)) ? sigabbrev_np(WTERMSIG(st)) : "?");
+    else
+        snprintf(how, sizeof how, "ended with status %d", WEXITSTATUS(st));
+    warnx("its watcher il-sweep-watch (pid %d, which kills a run left behind if the sweep is "
+          "killed) %s; another started",
+          (int)watch_pid, how);
+    close(watch_fd);
+    watch_start();
+}
+
 void
 il_spawn_started(pid_t p)
 {
+    watch_check();
     watch(p);
 }
 

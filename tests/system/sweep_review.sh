@@ -64,6 +64,33 @@ for how in TERM KILL; do
 	pkill -KILL -f "$T/slp$how 300" # only this test's own leftover
 done
 
+try "a killed watcher is said and started again: a SIGKILL of the sweep still ends its run (outside15 L3)"
+cp /bin/sleep "$T/slpW"
+"$IL" sweep -q --seed 3 --reps 2 --system A=bin/S1/sh --output w.jsonl \
+	-- -c "$T/slpW 300; true" >/dev/null 2>w.err &
+sw=$!
+assert_true "the first run started" wait_for alive "^$T/slpW 300"
+# the watcher by its pid, as the sweep's child named il-sweep-watch
+watcher() { ps -o pid=,comm= --ppid "$sw" | awk '$2 == "il-sweep-watch" { print $1 }'; }
+w1=$(watcher)
+assert_match "$w1" "^[0-9]+$" "the sweep has a watcher"
+kill -KILL "$w1"
+# anchored: the sweep's command line, and its watcher's, hold the words too
+pkill -KILL -f "^$T/slpW 300" # the first run ends; the next one starts
+said() { grep -q "il-sweep-watch (pid $w1, .*) was killed by SIGKILL; another started" w.err; }
+assert_true "the sweep says so, in one line, at the next run" wait_for said
+assert_eq "$(wc -l <w.err | tr -d ' ')" 1 "one line ($(cat w.err))"
+assert_true "the next run started" wait_for alive "^$T/slpW 300"
+w2=$(watcher)
+assert_match "$w2" "^[0-9]+$" "another watcher"
+assert_true "another pid" test "$w2" != "$w1"
+assert_eq "$(for f in /proc/"$w2"/fd/*; do case ${f##*/} in [012]) ;; *) readlink "$f" | cut -d: -f1 ;; esac; done | tr '\n' ' ')" \
+	"socket " "it holds nothing of the sweep's (the results file's lock): its socket and stdio only"
+kill -KILL "$sw"
+wait "$sw"
+assert_true "the run ended with the sweep" wait_for gone "^$T/slpW 300"
+pkill -KILL -f "^$T/slpW 300" # only this test's own leftover
+
 try "a run's background children end with the run (R3 finding 6)"
 cp /bin/sleep "$T/slpbg"
 il sweep -q --seed 3 --reps 1 --system A=bin/S1/sh --output bg.jsonl \

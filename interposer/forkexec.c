@@ -478,6 +478,33 @@ posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
     return r;
 }
 
+/* Under file actions (a change of directory, opaque to us), may the
+ * child's search of PATH find another file than found, absolute?  Where
+ * an entry before found's own is relative or empty: the child searches
+ * it from the directory it changed to, and a static ./prog there got the
+ * marker (review15a LOW, the residue of review14d L1 through PATH).
+ * Entries after found's are never reached: its absolute path names the
+ * same file from any directory. */
+static int
+relative_before(const char *found, const char *file)
+{
+    const char *path = il_getenv(il_environ(), "PATH");
+    if (!path)
+        path = "/bin:/usr/bin";
+    size_t dlen = strlen(found) - strlen(file) - 1; /* found is DIR/file */
+    for (const char *p = path;; p++) {
+        const char *end = strchr(p, ':');
+        size_t l = end ? (size_t)(end - p) : strlen(p);
+        if (l == dlen && !memcmp(p, found, l))
+            return 0;
+        if (!l || p[0] != '/')
+            return 1;
+        if (!end)
+            return 0;
+        p = end;
+    }
+}
+
 /* glibc's posix_spawnp searches the caller's PATH (not envp's), as
  * execvp does: search_path finds the same file. */
 IL_EXPORT int
@@ -486,9 +513,11 @@ posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 {
     char buf[IL_PATH_MAX];
     spawn_fn *real = (spawn_fn *)il_real_posix_spawn(1);
-    int m = il_counted_children()
-                ? spawn_begin(spawn_path(search_path(file, buf, sizeof buf), fa), envp)
-                : -1;
+    const char *found = il_counted_children() ? spawn_path(search_path(file, buf, sizeof buf), fa)
+                                              : NULL;
+    if (found && fa && !strchr(file, '/') && relative_before(found, file))
+        found = NULL;
+    int m = found ? spawn_begin(found, envp) : -1;
     int r = real ? real(pid, file, fa, attr, argv, envp) : ENOSYS;
     spawn_end(m);
     return r;

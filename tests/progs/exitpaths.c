@@ -17,7 +17,8 @@
  *             and the child's status printed; system-threaded CMD: the
  *             same with a second thread waiting; spawn-chdir DIR PATH
  *             ARGS...: posix_spawn with a file action that changes to DIR
- *             first (posix_spawn_file_actions_addchdir_np)
+ *             first (posix_spawn_file_actions_addchdir_np); spawnp-chdir
+ *             DIR FILE ARGS...: the same with posix_spawnp
  *   exitpaths sigview SIG | sigreset SIG
  *   exitpaths atexit-work MIB | threads-busy N
  *   exitpaths atexit-fork N   exit(N), whose atexit handler forks by the
@@ -695,14 +696,15 @@ main(int argc, char **argv)
         printf("system-nested %d\n", r);
         return 0;
     }
-    if (!strcmp(m, "spawn-chdir") && argc > 3) {
+    if ((!strcmp(m, "spawn-chdir") || !strcmp(m, "spawnp-chdir")) && argc > 3) {
         posix_spawn_file_actions_t fa;
         pid_t p;
         int st = -1;
         posix_spawn_file_actions_init(&fa);
         posix_spawn_file_actions_addchdir_np(&fa, argv[2]);
         fflush(stdout);
-        int r = posix_spawn(&p, argv[3], &fa, NULL, argv + 3, environ);
+        int r = (m[5] == 'p' ? posix_spawnp : posix_spawn)(&p, argv[3], &fa, NULL, argv + 3,
+                                                             environ);
         if (!r)
             waitpid(p, &st, 0);
         printf("%s %d status %d\n", m, r, st);

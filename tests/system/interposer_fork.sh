@@ -278,6 +278,20 @@ else
 	same_as_without r.jsonl "$E" spawn-chdir cd ./fdlist
 	assert_match "$(cat "$T/out")" "^[0-9]+
 spawn-chdir 0 status 0$" "the descriptors the static program sees, as without the library"
+	# review15a LOW: posix_spawnp, PATH=.:ABS, the file absent from the
+	# parent's directory: the parent found ABS/fdlist (dynamic, absolute),
+	# the child, after the change of directory, the static ./fdlist there
+	mkdir -p abs && cp fdlist-dynamic abs/fdlist && rm -f fdlist
+	for path in ".:$T/abs" ":$T/abs"; do
+		rm -f r.jsonl
+		PATH="$path:$PATH" same_as_without r.jsonl "$E" spawnp-chdir "$T/cd" fdlist
+		assert_match "$(cat "$T/out")" "^[0-9]+
+spawnp-chdir 0 status 0$" "posix_spawnp through PATH=$path: the descriptors the static program sees, as without the library"
+	done
+	rm -f r.jsonl
+	PATH="$T/abs:.:$PATH" same_as_without r.jsonl "$E" spawnp-chdir "$T/cd" fdlist
+	assert_eq "$(nrec r.jsonl)" 1 \
+		"posix_spawnp through PATH=ABS:.: the dynamic ABS/fdlist has the marker still (counted in its parent's record, none of its own)"
 fi
 
 try "no symbol is bound for the library while it counts (system, posix_spawn, popen)"

@@ -78,6 +78,10 @@ struct state {
     int had_failed;      /* the results file held a failed line when resumed */
     char runid[512];     /* the run under way */
     const char *current; /* a run gone on for a while, in the progress line's words */
+    /* per system and layout (cell * nlay + layout): the images its first
+     * run's process ran (image_chain), and that run */
+    char **images;
+    char **images_run;
 };
 
 /* Drawn setup i has a run in the results file (--max-time may end a
@@ -560,6 +564,31 @@ prepare(struct state *st, const struct il_system *y, const char *runid)
          WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), st->s->output);
 }
 
+/* Stop: the program at path (the file given, or an image it exec'd)
+ * changed while the runs went on, said in what, found at run runid. */
+static void
+stop_changed(struct state *st, const char *path, const char *what, const char *when,
+             const char *runid)
+{
+    /* compare's links of one length: the user's file */
+    struct stat ls;
+    char *real = lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode) ? realpath(path, NULL) : NULL;
+    char again[64] = "the same command";
+    if (st->s->compare && !st->s->c.output)
+        snprintf(again, sizeof again, "it again with --seed %u", st->s->d.seed);
+    progress(st, 1);
+    fprintf(stderr,
+            "%s: %s changed while the runs went on (%s), %s run %s: its runs before and "
+            "after would be of two programs, so nothing more is run; the runs so far are in "
+            "%s: put the measured program back and run %s to resume, or measure the new one "
+            "into another output file\n",
+            st->s->me, real ? real : path, what, when, runid, st->s->output, again);
+    free(real);
+    end_line(st, "a program changed");
+    finish(st);
+    exit(1);
+}
+
 /* The program of this launch is still the one the plan hashed (one stat;
  * a hash only when the file changed): a binary rebuilt while a sweep runs
  * was measured on as the same system, its old runs and new ones in one
@@ -572,29 +601,107 @@ program_unchanged(struct state *st, struct il_system *y, size_t lay, const char 
     if (!y->ident || il_program_same(path, y->sha256[lay], &y->ident[lay], now))
         return;
     int e = errno;
-    /* compare's links of one length: the user's file */
-    struct stat ls;
-    char *real = lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode) ? realpath(path, NULL) : NULL;
     char what[160];
     if (*now)
         snprintf(what, sizeof what, "its SHA-256 is now %.12s, the plan's %.12s", now,
                  y->sha256[lay]);
     else
         snprintf(what, sizeof what, "it cannot be read now (%s)", strerror(e));
-    char again[64] = "the same command";
-    if (st->s->compare && !st->s->c.output)
-        snprintf(again, sizeof again, "it again with --seed %u", st->s->d.seed);
-    progress(st, 1);
-    fprintf(stderr,
-            "%s: %s changed while the runs went on (%s), before run %s: its runs before and "
-            "after would be of two programs, so nothing more is run; the runs so far are in "
-            "%s: put the measured program back and run %s to resume, or measure the new one "
-            "into another output file\n",
-            st->s->me, real ? real : path, what, runid, st->s->output, again);
-    free(real);
-    end_line(st, "a program changed");
-    finish(st);
-    exit(1);
+    stop_changed(st, path, what, "before", runid);
+}
+
+/*
+ * The images the run's own process ran, from its records (rec, n bytes):
+ * the build_id of each record of pid p, in the order written (an exec
+ * chain: a #! launcher's interpreter, then the program it execs), joined
+ * by '>', "none" for a null one; NULL where no record of p has the field
+ * (an older library).  *last: the argv[0] of the last, for the message.
+ * The SHA-256 of the file given covers that file only: a program a
+ * launcher execs can be replaced mid-run (outside15 H2).
+ */
+static char *
+image_chain(const char *rec, size_t n, pid_t p, char **last)
+{
+    char pat[32];
+    int pn = snprintf(pat, sizeof pat, "\"" IL_F_PID "\":%ld,", (long)p);
+    struct il_buf b = {0};
+    int any = 0;
+    *last = NULL;
+    for (const char *l = rec, *end = rec + n; l < end;) {
+        const char *e = memchr(l, '\n', (size_t)(end - l));
+        if (!e)
+            e = end;
+        json_t *j = memmem(l, (size_t)(e - l), pat, (size_t)pn)
+                        ? json_loadb(l, (size_t)(e - l), 0, NULL)
+                        : NULL;
+        json_t *bid = json_object_get(j, IL_F_BUILD_ID);
+        const char *schema = json_string_value(json_object_get(j, IL_F_SCHEMA));
+        if (bid && json_integer_value(json_object_get(j, IL_F_PID)) == p && schema &&
+            !strcmp(schema, IL_SCHEMA)) {
+            il_buf_printf(&b, "%s%s", any++ ? ">" : "",
+                          json_is_string(bid) ? json_string_value(bid) : "none");
+            const char *a0 = json_string_value(json_array_get(json_object_get(j, IL_F_ARGV), 0));
+            free(*last);
+            *last = a0 ? il_xstrdup(a0) : NULL;
+        }
+        json_decref(j);
+        l = e + 1;
+    }
+    if (!any) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}
+
+/* A chain of image_chain's, each id cut to 12 digits (as SHA-256s are
+ * said), into out (256 bytes) */
+static const char *
+short_ids(const char *chain, char *out)
+{
+    size_t o = 0;
+    for (const char *c = chain; *c && o < 240;) {
+        size_t n = strcspn(c, ">");
+        o += (size_t)snprintf(out + o, 256 - o, "%s%.*s", c == chain ? "" : ">",
+                              (int)(n < 12 ? n : 12), c);
+        c += n + (c[n] == '>');
+    }
+    out[o < 256 ? o : 255] = 0;
+    return out;
+}
+
+/* The run's process ran the images the first run of its system and layout
+ * ran, else stop, its records left out. */
+static void
+images_unchanged(struct state *st, size_t cell, size_t lay, pid_t p, size_t n, const char *runid)
+{
+    const struct il_sweep *s = st->s;
+    size_t nlay = s->d.nlay ? s->d.nlay : 1, k = cell * nlay + lay;
+    char *last;
+    char *now = image_chain(st->buf, n, p, &last);
+    if (!now)
+        return;
+    if (!st->images) {
+        st->images = il_xcalloc(s->d.nsys * nlay, sizeof *st->images);
+        st->images_run = il_xcalloc(s->d.nsys * nlay, sizeof *st->images_run);
+    }
+    if (!st->images[k]) {
+        st->images[k] = now;
+        st->images_run[k] = il_xstrdup(runid);
+        free(last);
+        return;
+    }
+    if (!strcmp(now, st->images[k])) {
+        free(now);
+        free(last);
+        return;
+    }
+    char what[600], was[256], is[256];
+    snprintf(what, sizeof what, "run %s ran the image%s with build-id %s, run %s %s",
+             st->images_run[k], strchr(now, '>') ? "s" : "", short_ids(st->images[k], was),
+             runid, short_ids(now, is));
+    const char *path = s->sys[cell].path[lay];
+    stop_changed(st, last ? last : path, what, "in", runid);
 }
 
 static void
@@ -682,6 +789,12 @@ run_one(struct state *st, const struct il_run *r, struct il_buf *lab)
                      "thread that blocks or ignores it) or one that came before main");
     else if (!n || st->buf[n - 1] != '\n')
         snprintf(what, sizeof what, "wrote %s", n ? "a partial record" : "no record");
+
+    /* the images its process ran, against its system and layout's first
+     * run's: only of runs that ended well (a run killed mid-chain left
+     * fewer records) */
+    if (!what[0])
+        images_unchanged(st, r->cell % s->d.nsys, lay >= 0 ? (size_t)lay : 0, p, n, runid);
 
     /* its output, against the first run's (or --expect-output) */
     if (ok && !what[0] && s->check_output && !y->no_check_output) {

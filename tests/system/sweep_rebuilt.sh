@@ -76,4 +76,66 @@ il compare -q --seed 4 --setups 4 -r 1 -w 0 --max-runs 8 --until 0.0001 -o r.jso
 	--prepare "[ -f $T/rm.done ] || { touch $T/rm.done; rm $T/b/p; }" a/p b/p -- hello >out 2>err
 assert_match "$?:$(tail -n 1 err)" "^1:interloper compare: b/p changed while the runs went on \(it cannot be read now \(No such file or directory\)\)" "the line"
 
+# A launcher that execs the measured program (README "Wrap a harness"):
+# the plan hashes the launcher, not what it execs; each record names its
+# image (build_id), and a system whose process ran other images than its
+# first run's stops the runs (outside15 H2: 35 runs of two binaries, one
+# verdict, no word).
+mkdir -p la lb lnew
+printf '#include <stdio.h>\nint main(void){puts("hello"); return 0;}\n' >hello.c
+if cc -Wl,--build-id=0xaaaa0001 -o la/p hello.c 2>/dev/null &&
+	cc -Wl,--build-id=0xbbbb0002 -o lb/p hello.c && cc -Wl,--build-id=0xcccc0003 -o lnew/p hello.c; then
+	built=1
+else
+	built=0
+fi
+cp lb/p lb.orig 2>/dev/null
+printf '#!/bin/sh\nexec %s/la/p "$@"\n' "$T" >xa.sh
+printf '#!/bin/sh\nexec %s/lb/p "$@"\n' "$T" >xb.sh
+chmod +x xa.sh xb.sh
+# lswap N: a --prepare that replaces lb/p, the program xb.sh execs, before
+# its Nth call
+lswap() {
+	# shellcheck disable=SC2016 # the command's own $(...) and $n
+	printf 'n=$(cat %s/lcalls 2>/dev/null || echo 0); n=$((n + 1)); echo $n >%s/lcalls; [ $n -ne %s ] || { cp %s/lnew/p %s/lb/p.new && mv %s/lb/p.new %s/lb/p; }' \
+		"$T" "$T" "$1" "$T" "$T" "$T" "$T"
+}
+shid=$(readelf -n "$(readlink -f /bin/sh)" 2>/dev/null | sed -n 's/.*Build ID: //p' | cut -c1-12)
+
+try "compare through launchers: the program a launcher execs replaced mid-compare stops the runs"
+if [ "$built" = 1 ] && [ -n "$shid" ]; then
+	rm -f lcalls
+	il compare -q --seed 4 --setups 4 -r 1 -w 0 --max-runs 8 --until 0.0001 -o l.jsonl \
+		--prepare "$(lswap 3)" ./xa.sh ./xb.sh >out 2>err
+	rc=$?
+	assert_eq "$rc" 1 "status"
+	assert_match "$(tail -n 1 err)" "^interloper compare: $T/lb/p changed while the runs went on \(run [^ ]+ ran the images with build-id $shid>bbbb0002, run [^ ]+ $shid>cccc0003\), in run [^ ]+: its runs before and after would be of two programs, so nothing more is run; the runs so far are in l.jsonl: put the measured program back and run the same command to resume, or measure the new one into another output file$" "the line"
+	# every record kept is of the first images: the run that found it is left out
+	assert_eq "$(rj l.jsonl '[x for x in r if x.get("build_id") == "cccc0003"]')" "[]" "no record of the new image"
+	assert_true "xb.sh's runs before it are kept" [ "$(rj l.jsonl 'len([x for x in r if x.get("build_id") == "bbbb0002"])')" -ge 1 ]
+	assert_eq "$(rj l.jsonl 'm[-1]["sweep"]["stopped"]')" "a program changed" "the end line says why"
+else
+	skip "cc cannot link with -Wl,--build-id, or /bin/sh has no build-id"
+fi
+
+try "through launchers, put back: the same command resumes and completes"
+if [ "$built" = 1 ] && [ -n "$shid" ]; then
+	cp lb.orig lb/p
+	il compare -q --seed 4 --setups 4 -r 1 -w 0 --max-runs 8 --until 0.0001 -o l.jsonl \
+		./xa.sh ./xb.sh >out 2>err
+	assert_eq "$?:$(rj l.jsonl 'len([x for x in r if x["exit"]["how"] != "exec"])')" "0:8" "status, every run ($(tail -n 2 err))"
+else
+	skip "cc cannot link with -Wl,--build-id, or /bin/sh has no build-id"
+fi
+
+try "through launchers, a copy of the same bytes and a touch: the same images, nothing stops"
+if [ "$built" = 1 ] && [ -n "$shid" ]; then
+	il compare -q --seed 4 --setups 4 -r 1 -w 0 --max-runs 8 --until 0.0001 -o lt.jsonl \
+		--prepare "touch $T/lb/p; cp $T/lb.orig $T/lb/p.new && mv $T/lb/p.new $T/lb/p" \
+		./xa.sh ./xb.sh >out 2>err
+	assert_eq "$?:$(rj lt.jsonl 'len([x for x in r if x["exit"]["how"] != "exec"])')" "0:8" "status, every run ($(tail -n 1 err))"
+else
+	skip "cc cannot link with -Wl,--build-id, or /bin/sh has no build-id"
+fi
+
 done_testing

@@ -152,9 +152,11 @@ drop_runs(struct il_report *r, int units)
     free(d->flag);
     free(d->ivcol);
     free(d->argh);
+    free(d->imgh);
     d->flag = NULL;
     d->ivcol = NULL;
     d->argh = NULL;
+    d->imgh = NULL;
     if (!units)
         return;
     if (!keep_rec) {
@@ -384,6 +386,88 @@ count_args(struct il_report *r)
     }
 }
 
+/* il_data's imgh (input.c, image_of): the program (its argv[0] and
+ * layout), and its image (the build_id's digits kept, and their number) */
+#define IMG_PROG(h) ((h) >> 37)
+#define IMG_ID(h) ((h) & 0x1effffffffULL)
+
+/* An image (IMG_ID) as said: its build_id's first digits, or "none" */
+static void
+image_text(uint64_t h, char *out, size_t n)
+{
+    int digits = (int)(h >> 33 & 15);
+    if (digits)
+        snprintf(out, n, "%0*x", digits, (unsigned)(h & 0xffffffffu));
+    else
+        snprintf(out, n, "none");
+}
+
+/* Each group whose runs of one program (one argv[0] and layout label)
+ * ran two images or more (their build_id, libinterloper(7)): the first
+ * program found so, its images and their runs (outside15 H2: a binary a
+ * launcher execs, replaced mid-compare; or rebuilt in place between two
+ * invocations of a harness).  A fold of an exec chain is its last image's
+ * record, so a launcher's own image is never compared with the program's. */
+static void
+count_images(struct il_report *r)
+{
+    const struct il_data *d = &r->d;
+    if (!d->imgh)
+        return; /* one image for every record, or no build_id read */
+    for (size_t g = 0; g < r->gs.ng; g++) {
+        const struct il_group *gr = &r->gs.g[g];
+        struct kset first; /* per program: the record of its first image */
+        kset_init(&first, gr->n);
+        uint64_t prog = 0;
+        int isnew;
+        for (size_t i = 0; i < gr->n && !prog; i++) {
+            uint64_t h = d->imgh[gr->rec[i]];
+            if (!h)
+                continue;
+            size_t at = kset_put(&first, IMG_PROG(h) + 1, (uint32_t)gr->rec[i], &isnew);
+            if (!isnew && IMG_ID(d->imgh[first.v[at]]) != IMG_ID(h))
+                prog = IMG_PROG(h);
+        }
+        kset_free(&first);
+        if (!prog)
+            continue;
+        /* that program's images, in the order first run, and their runs */
+        struct kset seen; /* the program's images past the first two */
+        kset_init(&seen, gr->n);
+        uint64_t img[2];
+        size_t runs[2] = {0, 0}, nimg = 0, more = 0, rest = 0;
+        for (size_t i = 0; i < gr->n; i++) {
+            uint64_t h = d->imgh[gr->rec[i]];
+            if (!h || IMG_PROG(h) != prog)
+                continue;
+            size_t k = 0;
+            while (k < nimg && img[k] != IMG_ID(h))
+                k++;
+            if (k == nimg && nimg < 2)
+                img[nimg++] = IMG_ID(h);
+            if (k < 2) {
+                runs[k]++;
+            } else {
+                rest++;
+                kset_put(&seen, IMG_ID(h) + 1, 0, &isnew);
+                more += isnew;
+            }
+        }
+        kset_free(&seen);
+        char a[16], b[16], text[200], tail[64] = "";
+        image_text(img[0], a, sizeof a);
+        image_text(img[1], b, sizeof b);
+        if (more)
+            snprintf(tail, sizeof tail, ", and %zu run%s of %zu more", rest, rest == 1 ? "" : "s",
+                     more);
+        snprintf(text, sizeof text, "build-id %s in %zu runs, %s in %zu%s", a, runs[0], b,
+                 runs[1], tail);
+        if (!r->images)
+            r->images = il_xcalloc(r->gs.ng, sizeof *r->images);
+        r->images[g] = il_xstrdup(text);
+    }
+}
+
 /* With --levels or --setup the run sequence follows the design, which the
  * intervals model; the dependence warning would only repeat that.  With
  * --levels the pooled runs also carry every level's effects, so that their
@@ -422,6 +506,8 @@ warn_groups(const struct il_report *r)
             il_warn_item(IL_W_OTHERS, r->gname[g], r->others[g], gr->n);
         if (r->nargs && r->nargs[g])
             il_warn_item(IL_W_ARGS, r->gname[g], r->nargs[g]);
+        if (r->images && r->images[g])
+            il_warn_item(IL_W_IMAGES, r->gname[g], r->images[g]);
         if (r->execs && r->execs[g])
             il_warn_item(IL_W_EXEC, r->gname[g], r->execs[g], gr->n);
     }
@@ -701,7 +787,7 @@ void
 il_report_release(struct il_report *r)
 {
     struct il_data *d = &r->d;
-    void *b[2 * IL_MAX_SLOTS + 12];
+    void *b[2 * IL_MAX_SLOTS + 13];
     size_t n = 0;
     for (size_t s = 0; s < d->nslots; s++) {
         b[n++] = d->labn[s];
@@ -711,7 +797,7 @@ il_report_release(struct il_report *r)
     }
     void **col[] = {(void **)&d->val,  (void **)&d->den,     (void **)&d->ivcol,
                     (void **)&d->addr, (void **)&d->flag,    (void **)&d->env,
-                    (void **)&d->argh,
+                    (void **)&d->argh,     (void **)&d->imgh,
                     (void **)&d->wall, (void **)&d->when,    (void **)&r->gs.xs,
                     (void **)&r->gs.recs,
                     (void **)&r->gs.spare};
@@ -752,6 +838,7 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     if (r->d.execs)
         count_execs(r);
     count_args(r); /* before drop_runs frees the label columns */
+    count_images(r);
     il_passes_find(r); /* before drop_runs frees the groups' records */
     r->lean = o->tool == IL_TOOL_REPORT && o->design != IL_D_FLAT && !o->nlevels && !o->attribute &&
               o->fmt != IL_FMT_GOBENCH;

@@ -112,6 +112,7 @@ enum il_wkind {
     IL_W_FREE,            /* items: group, why its setup-effect test exchanged runs freely */
     IL_W_OTHERS,          /* items: group, records, of n */
     IL_W_ARGS,            /* items: group, distinct argument lists */
+    IL_W_IMAGES,          /* items: group, the images and their runs */
     IL_W_EXEC,            /* items: group, records ending in an exec, of n */
     IL_W_PASS_SHIFT,      /* suite, per-pass ratios, F, df1, df2, p */
     IL_W_ONE_PASS,        /* suite, which side ran in one pass */
@@ -407,6 +408,11 @@ struct il_data {
      * (il_argh_column). */
     uint32_t *argh;
     uint32_t argh1;
+    /* Each one's image (il_image_of: its program's argv[0] and layout
+     * label, and the first digits of its build_id; 0: no build_id), for
+     * [two-images]: NULL while every record's is imgh1, like argh. */
+    uint64_t *imgh;
+    uint64_t imgh1;
     double *env;   /* setup.env_bytes when want_env */
     double *wall;  /* times.wall_ns when want_wall (NAN if absent) */
     /* with want_when, until a sweep's line is read: the record's start,
@@ -557,6 +563,7 @@ void il_ival_set(struct il_data *d, size_t rec, int64_t iv);
 int64_t *il_ival_column(struct il_data *d, size_t cap);
 /* The column of the n records' argv hashes (room for cap), made if none. */
 uint32_t *il_argh_column(struct il_data *d, size_t cap);
+uint64_t *il_imgh_column(struct il_data *d, size_t cap);
 /* The string id of label slot s of record rec. */
 static inline uint32_t
 il_lab(const struct il_data *d, size_t rec, size_t s)
@@ -1280,6 +1287,7 @@ struct il_report {
     size_t *others;         /* per group, its records with others_measured (NULL: none read) */
     size_t *execs;          /* per group, its records that end in an exec (NULL: none read) */
     size_t *nargs;          /* per group, its argument lists if mixed in a setup (NULL: none) */
+    char **images;          /* per group, its images if one program ran two (NULL: none) */
     size_t cmp_pos;         /* key position of the compared label */
     uint32_t base_id;
     struct il_cmp *cmp;

@@ -217,6 +217,8 @@ setup_paths(struct rd *rd)
     il_path_set(&p[P_PID], IL_F_PID, NULL, NULL);
     il_path_set(&p[P_START], IL_F_START, NULL, NULL);
     il_path_set(&p[P_SUPERSEDES], IL_F_SUPERSEDES_EXEC, NULL, NULL);
+    il_path_set(&p[P_BUILD_ID], IL_F_BUILD_ID, NULL, NULL);
+    il_path_set(&p[P_LAYOUT], IL_F_LABELS, IL_L_LAYOUT, NULL);
     rd->host_slot = rd->warm_slot = rd->args_slot = SIZE_MAX;
     rd->args_whole.n[0] = rd->args_whole.n[1] = rd->args_rest.n[0] = rd->args_rest.n[1] = -1;
     for (size_t i = 0; i < sel->nslots; i++) {
@@ -752,7 +754,8 @@ struct rec {
     uint64_t addr[2]; /* setup.main_sp, setup.heap_start (--attribute); 0: none */
     uint8_t flag;
     uint32_t argh;
-    uint64_t idh; /* il_data's idh */
+    uint64_t imgh; /* il_data's imgh */
+    uint64_t idh;  /* il_data's idh */
 };
 
 static void
@@ -770,6 +773,8 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         d->flag = il_xrealloc_huge(d->flag, d->cap * sizeof *d->flag);
         if (d->argh)
             d->argh = il_xrealloc_huge(d->argh, d->cap * sizeof *d->argh);
+        if (d->imgh)
+            d->imgh = il_xrealloc_huge(d->imgh, d->cap * sizeof *d->imgh);
         if (d->env)
             d->env = il_xrealloc_huge(d->env, d->cap * sizeof *d->env);
         if (d->wall)
@@ -807,6 +812,12 @@ push(struct il_data *d, const struct rec *r, const uint32_t *ids)
         d->argh[d->n] = r->argh;
     else
         d->argh1 = r->argh;
+    if (!d->imgh && d->n && r->imgh != d->imgh1)
+        il_imgh_column(d, d->cap);
+    if (d->imgh)
+        d->imgh[d->n] = r->imgh;
+    else
+        d->imgh1 = r->imgh;
     d->flagged += (r->flag & (IL_R_SIGNAL | IL_R_NONZERO)) != 0;
     d->others += (r->flag & IL_R_OTHERS) != 0;
     d->execs += (r->flag & IL_R_EXEC) != 0;
@@ -971,6 +982,17 @@ il_argh_column(struct il_data *d, size_t cap)
     return d->argh;
 }
 
+uint64_t *
+il_imgh_column(struct il_data *d, size_t cap)
+{
+    if (!d->imgh && cap) {
+        d->imgh = il_xcalloc_huge(cap > d->n ? cap : d->n, sizeof *d->imgh);
+        for (size_t i = 0; i < d->n; i++)
+            d->imgh[i] = d->imgh1;
+    }
+    return d->imgh;
+}
+
 void
 il_data_keep(struct il_data *d, const uint8_t *keep)
 {
@@ -988,6 +1010,8 @@ il_data_keep(struct il_data *d, const uint8_t *keep)
         d->flag[m] = d->flag[i];
         if (d->argh)
             d->argh[m] = d->argh[i];
+        if (d->imgh)
+            d->imgh[m] = d->imgh[i];
         if (d->env)
             d->env[m] = d->env[i];
         if (d->wall)
@@ -1422,6 +1446,70 @@ fnv(uint64_t h, struct il_span sp)
     return h;
 }
 
+/* n bytes at p into h, a word at a time */
+static inline uint64_t
+words_into(uint64_t h, const char *p, size_t n)
+{
+    uint64_t w;
+    for (; n >= 8; p += 8, n -= 8) {
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    w = n;
+    for (size_t k = 0; k < n; k++)
+        w = w << 8 | (unsigned char)p[k];
+    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+    return h ^ h >> 29;
+}
+
+/*
+ * A record's image, for [two-images] (outside15 H2: one system's runs of
+ * two binaries, a program rebuilt or replaced behind a launcher while the
+ * runs went on): in the high 32 bits a hash of its argv[0] and its layout
+ * label (the program and the link order, which a sweep varies on purpose)
+ * with bit 0 set and the number of hex digits kept in bits 1-4 (0: a null
+ * build_id), in the low 32 bits the build_id's first 8 hex digits.  Called
+ * only for a record with a build_id.
+ */
+static uint64_t
+image_of(struct il_span bid, struct il_span argv, struct il_span layout)
+{
+    uint64_t h = 0x6a09e667f3bcc909ULL;
+    /* argv[0]: the first string of the array, to its closing quote */
+    if (argv.p && argv.n > 2 && argv.p[0] == '[' && argv.p[1] == '"') {
+        const char *s = argv.p + 2, *e = argv.p + argv.n, *q = s;
+        while ((q = memchr(q, '"', (size_t)(e - q))) && q[-1] == '\\') {
+            const char *b = q - 1; /* an escaped quote: an odd run of backslashes */
+            while (b > s && b[-1] == '\\')
+                b--;
+            if ((q - b) % 2 == 0)
+                break;
+            q++;
+        }
+        h = words_into(h, s, q ? (size_t)(q - s) : 0);
+    }
+    h = words_into(h, layout.p, layout.p ? layout.n : 0);
+    /* the build_id's first 8 digits, a nibble each ('0'-'9', 'a'-'f') */
+    uint32_t digits = 0, v = 0;
+    if (bid.n >= 10 && bid.p[0] == '"') {
+        uint64_t x, n;
+        memcpy(&x, bid.p + 1, 8);
+        n = (x & 0x0f0f0f0f0f0f0f0fULL) + 9 * ((x >> 6) & 0x0101010101010101ULL);
+        n = ((n & 0x000f000f000f000fULL) << 4) | ((n >> 8) & 0x000f000f000f000fULL);
+        n = ((n & 0x000000ff000000ffULL) << 8) | ((n >> 16) & 0x000000ff000000ffULL);
+        v = (uint32_t)((n & 0xffff) << 16 | (n >> 32 & 0xffff));
+        digits = 8;
+    } else if (bid.n > 2 && bid.p[0] == '"') {
+        for (size_t k = 1; k < bid.n - 1; k++, digits++) {
+            unsigned char c = (unsigned char)bid.p[k];
+            v = v << 4 | ((c & 15u) + 9u * (c >> 6 & 1u));
+        }
+    }
+    uint32_t hi = (uint32_t)(h >> 32) & ~0x1fu;
+    return (uint64_t)(hi | digits << 1 | 1u) << 32 | v;
+}
+
 /*
  * Exec chains (outside13 F12).  The library writes a record per image of
  * a process: an image that execs writes its record then, with exit.how
@@ -1846,6 +1934,8 @@ rd_scanned(struct rd *rd, const char *file, size_t line, const char *s, size_t n
             (struct il_launch_hash){d->n, il_launch_hash(ls, ln)};
     }
     r.argh = args_hash(f[P_ARGV]);
+    if (f[P_BUILD_ID].p)
+        r.imgh = image_of(f[P_BUILD_ID], f[P_ARGV], f[P_LAYOUT]);
     push(d, &r, rd->ids);
     w->rec = d->n - 1;
     if (d->pid) {

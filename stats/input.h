@@ -37,6 +37,8 @@ enum {
     P_PID,
     P_START,
     P_SUPERSEDES,
+    P_BUILD_ID,
+    P_LAYOUT,
     P_LABEL0
 };
 

@@ -715,6 +715,13 @@ join_records(struct il_data *d, struct il_data *d2, const uint32_t *map)
         d->argh1 = d2->argh1;
     }
     join_col(&j, (void **)&d->argh, (void **)&d2->argh, d2->n, sizeof *d->argh);
+    if (d2->n && (d->imgh || d2->imgh || (d->n && d->imgh1 != d2->imgh1))) {
+        il_imgh_column(d, cap);
+        il_imgh_column(d2, d2->n);
+    } else if (!d->n) {
+        d->imgh1 = d2->imgh1;
+    }
+    join_col(&j, (void **)&d->imgh, (void **)&d2->imgh, d2->n, sizeof *d->imgh);
     join_col(&j, (void **)&d->env, (void **)&d2->env, d2->n, sizeof *d->env);
     join_col(&j, (void **)&d->wall, (void **)&d2->wall, d2->n, sizeof *d->wall);
     if (!d->when || !d2->when) { /* a sweep's line read before the part, or in it */
@@ -1136,6 +1143,7 @@ il_data_free(struct il_data *d)
     free(d->den);
     free(d->addr);
     free(d->argh);
+    free(d->imgh);
     free(d->ivcol);
     free(d->flag);
     free(d->val);

@@ -176,6 +176,12 @@ static const struct wdef defs[IL_W_COUNT] = {
                    "adding the pseudo-label args to --by (e.g. --by bench,args), or label each "
                    "input and add that label; arguments that change only from one setup to "
                    "the next are the setup's and not counted"},
+    [IL_W_IMAGES] = {"two-images", "%s: %s",
+                     "groups whose runs of one program (one argv[0] and layout) ran different "
+                     "images (their records' build_id differ)",
+                     "one system's runs of two binaries are pooled in one verdict: the program "
+                     "was rebuilt, or replaced behind a launcher, while the runs went on; "
+                     "measure each binary under a label of its own"},
     [IL_W_EXEC] = {"exec-chain", "%s: %zu of %zu",
                    "records that end in an exec (exit.how \"exec\") with no record of the "
                    "next image of their process (same pid, host and labels) after them",

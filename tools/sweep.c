@@ -82,6 +82,16 @@ struct state {
      * run's process ran (image_chain), and that run */
     char **images;
     char **images_run;
+    /* the results file's launch being read, for images from a resumed
+     * file (seed_record, seed_done): its key, run and records' pid, ppid, build_id */
+    struct seed {
+        char *launch, *run;
+        size_t key;
+        int failed, nobid;
+        size_t n, cap;
+        long long *pid, *ppid;
+        char **bid;
+    } seed;
 };
 
 /* Drawn setup i has a run in the results file (--max-time may end a
@@ -193,6 +203,92 @@ design_update(struct state *st)
 
 /* ------------------------------------------------------------ resume */
 
+/* The image chain of a launch of the results file (st->seed), as
+ * image_chain finds it after a run: the records of its own process, those
+ * whose parent wrote none (one pid, else nothing is kept); kept as its
+ * key's first where it has none, from a launch that did not fail
+ * (outside15 H2: a resumed sweep's new runs are checked against the
+ * file's). */
+static void
+seed_done(struct state *st)
+{
+    struct seed *e = &st->seed;
+    size_t nkeys = st->s->d.nsys * (st->s->d.nlay ? st->s->d.nlay : 1);
+    if (e->launch && !e->failed && !e->nobid && e->n) {
+        if (!st->images) {
+            st->images = il_xcalloc(nkeys, sizeof *st->images);
+            st->images_run = il_xcalloc(nkeys, sizeof *st->images_run);
+        }
+        struct il_buf b = {0};
+        int any = 0, one = 1;
+        long long root = 0;
+        for (size_t i = 0; i < e->n; i++) {
+            size_t k = 0;
+            while (k < e->n && e->pid[k] != e->ppid[i])
+                k++;
+            if (k < e->n)
+                continue;
+            one = one && (!any || e->pid[i] == root); /* else a child whose parent wrote none */
+            root = e->pid[i];
+            il_buf_printf(&b, "%s%s", any++ ? ">" : "", e->bid[i]);
+        }
+        if (any && one && !st->images[e->key]) {
+            st->images[e->key] = b.p;
+            st->images_run[e->key] = il_xstrdup(e->run);
+        } else {
+            free(b.p);
+        }
+    }
+    for (size_t i = 0; i < e->n; i++)
+        free(e->bid[i]);
+    free(e->launch);
+    free(e->run);
+    e->launch = e->run = NULL;
+    e->n = 0;
+    e->failed = e->nobid = 0;
+}
+
+/* A record of the results file, for seed_done */
+static void
+seed_record(struct state *st, json_t *j)
+{
+    const struct il_design *d = &st->s->d;
+    struct seed *e = &st->seed;
+    const char *launch = il_record_label(j, IL_L_LAUNCH), *run = il_record_label(j, IL_L_RUN);
+    const char *sys = il_record_label(j, IL_L_SYSTEM), *lay = il_record_label(j, IL_L_LAYOUT);
+    if (!launch || !run || !sys)
+        return;
+    if (!e->launch || strcmp(e->launch, launch)) {
+        seed_done(st);
+        size_t k = 0, l = 0;
+        while (k < d->nsys && strcmp(d->sys[k], sys))
+            k++;
+        while (d->nlay && lay && l < d->nlay && strcmp(d->lay[l], lay))
+            l++;
+        if (k == d->nsys || (d->nlay && (!lay || l == d->nlay)))
+            return;
+        if (st->images && st->images[k * (d->nlay ? d->nlay : 1) + l])
+            return; /* that key has its images */
+        e->launch = il_xstrdup(launch);
+        e->run = il_xstrdup(run);
+        e->key = k * (d->nlay ? d->nlay : 1) + l;
+    }
+    json_t *bid = json_object_get(j, IL_F_BUILD_ID);
+    if (!bid) {
+        e->nobid = 1;
+        return;
+    }
+    if (e->n == e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 16;
+        e->pid = il_xrealloc(e->pid, e->cap * sizeof *e->pid);
+        e->ppid = il_xrealloc(e->ppid, e->cap * sizeof *e->ppid);
+        e->bid = il_xrealloc(e->bid, e->cap * sizeof *e->bid);
+    }
+    e->pid[e->n] = json_integer_value(json_object_get(j, IL_F_PID));
+    e->ppid[e->n] = json_integer_value(json_object_get(j, IL_F_PPID));
+    e->bid[e->n++] = il_xstrdup(json_is_string(bid) ? json_string_value(bid) : "none");
+}
+
 static int
 on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
 {
@@ -235,8 +331,13 @@ on_line(void *ctx, long lineno, json_t *j, const char *raw, size_t n)
         if (run)
             il_launch_record(&st->done, run, il_record_label(j, IL_L_LAUNCH), lineno,
                              il_fnv1a(raw, n));
+        seed_record(st, j);
     } else {
         const char *k = json_string_value(json_object_get(j, IL_M_KIND));
+        const char *fl = json_string_value(json_object_get(j, IL_M_LAUNCH));
+        if (k && !strcmp(k, IL_M_KIND_FAILED) && fl && st->seed.launch &&
+            !strcmp(fl, st->seed.launch))
+            st->seed.failed = 1;
         st->had_failed |= k && !strcmp(k, IL_M_KIND_FAILED);
         if (k && !strcmp(k, IL_M_KIND_FAILED))
             il_launch_failed(&st->done, json_string_value(json_object_get(j, IL_M_RUN)),
@@ -1663,6 +1764,7 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
         lock_results(&st, lock_fd); /* held, through lock_fd, until we end */
     if (il_results_scan(s->me, s->output, 1, on_line, &st) < 0 && errno != ENOENT)
         err(1, "cannot read %s", s->output);
+    seed_done(&st);
     if (s->expect && !st.have_ref) {
         st.have_ref = 1;
         strcpy(st.ref_sha, s->expect_sha);

@@ -128,6 +128,27 @@ else
 	skip "cc cannot link with -Wl,--build-id, or /bin/sh has no build-id"
 fi
 
+try "through launchers, replaced between two invocations: the resumed compare stops at its first run of it"
+if [ "$built" = 1 ] && [ -n "$shid" ]; then
+	cp lb.orig lb/p
+	rm -f lr.jsonl
+	il compare -q --seed 4 --setups 4 -r 1 -w 0 --max-runs 8 --until 0.0001 -o lr.jsonl \
+		./xa.sh ./xb.sh >out 2>err
+	assert_eq "$?" 0 "the first invocation ($(tail -n 1 err))"
+	cp lnew/p lb/p
+	il compare -q --seed 4 --setups 4 -r 1 -w 0 --max-runs 16 --until 0.0001 -o lr.jsonl \
+		./xa.sh ./xb.sh >out 2>err
+	assert_eq "$?" 1 "the resumed one's status"
+	assert_match "$(tail -n 1 err)" "^interloper compare: $T/lb/p changed while the runs went on \(run [^ ]+ ran the images with build-id $shid>bbbb0002, run [^ ]+ $shid>cccc0003\)" "the line"
+	assert_eq "$(rj lr.jsonl '[x for x in r if x.get("build_id") == "cccc0003"]')" "[]" "no record of the new image"
+	cp lb.orig lb/p
+	il compare -q --seed 4 --setups 4 -r 1 -w 0 --max-runs 16 --until 0.0001 -o lr.jsonl \
+		./xa.sh ./xb.sh >out 2>err
+	assert_eq "$?:$(rj lr.jsonl 'len([x for x in r if x["exit"]["how"] != "exec"])')" "0:16" "put back: resumed and completed ($(tail -n 1 err))"
+else
+	skip "cc cannot link with -Wl,--build-id, or /bin/sh has no build-id"
+fi
+
 try "through launchers, a copy of the same bytes and a touch: the same images, nothing stops"
 if [ "$built" = 1 ] && [ -n "$shid" ]; then
 	il compare -q --seed 4 --setups 4 -r 1 -w 0 --max-runs 8 --until 0.0001 -o lt.jsonl \

@@ -852,10 +852,9 @@ il_analyze(const struct il_opts *o, struct il_report *r)
     il_group_intervals(r);
     /* plot env --setup: the noise band and the sizes that stand out */
     if (o->tool == IL_TOOL_REPORT || (o->tool == IL_TOOL_PLOT && !strcmp(o->plot_kind, "env")))
-        il_group_setups_begin(r);
+        il_group_setups(r);
     if (o->cmp_label)
         il_compare(r);
-    il_group_setups_end(r);
     il_attribute(r);
     if (o->tool == IL_TOOL_PLAN)
         plan(r);

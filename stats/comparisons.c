@@ -1342,15 +1342,12 @@ il_compare(struct il_report *r)
         else
             snprintf(buf, sizeof buf, "%s / %s", r->gname[g], r->gname[b]);
         one_comparison(r, c, buf);
+        il_setup_var_ratio(r, c);
         if (!c->few && c->f.kind != IL_CI_BOUNDED)
             il_warn_item(IL_W_NOTBOUNDED, buf,
                          c->f.kind == IL_CI_EXCLUSIVE ? "two half-lines" : "the whole line");
         check_hosts(r, c, buf);
     }
-    /* the setups' effects, made meanwhile (setupfx.c) */
-    il_group_setups_end(r);
-    for (size_t i = 0; i < r->ncmp; i++)
-        il_setup_var_ratio(r, &r->cmp[i]);
     if (r->gs.nkey > 1 && r->ncmp)
         suite(r);
     for (size_t i = 0; i < r->ncmp; i++)

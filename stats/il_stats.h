@@ -1283,7 +1283,6 @@ struct il_report {
     struct il_units *units; /* per group, with a design */
     int lean;               /* the runs are read through the units only (analyze.c, drop_runs) */
     struct il_gsetups *gsu; /* per group, with a design (report only) */
-    struct il_setups_job *setups_job; /* while gsu is being made (setupfx.c) */
     size_t *others;         /* per group, its records with others_measured (NULL: none read) */
     size_t *execs;          /* per group, its records that end in an exec (NULL: none read) */
     size_t *nargs;          /* per group, its argument lists if mixed in a setup (NULL: none) */
@@ -1319,12 +1318,8 @@ void il_change(char *buf, size_t n, double x, int timey, int speedup);
 void il_group_intervals(struct il_report *r);
 
 /* ------------------------------------------------------------ setupfx.c */
-/* Each group's setup effect, with a design (r->gsu): begun on a second
- * thread where two CPUs are (the comparisons, which read no gsu before
- * il_setup_var_ratio, go on meanwhile), ended (the rest taken, the thread
- * joined) before r->gsu is read. */
-void il_group_setups_begin(struct il_report *r);
-void il_group_setups_end(struct il_report *r);
+/* Each group's setup effect, with a design (r->gsu). */
+void il_group_setups(struct il_report *r);
 /* Comparison c's ratio of setup variances (tau^2), value over baseline in
  * the report's direction, with an interval of at least 95%. */
 void il_setup_var_ratio(const struct il_report *r, struct il_cmp *c);

@@ -35,20 +35,11 @@
 
 #include "il_stats.h"
 
-/* log Gamma(x), x > 0: lgamma_r, which writes no global (lgamma sets
- * signgam, and the groups' tests run on two threads: setupfx.c) */
-static inline double
-lgam(double x)
-{
-    int sign;
-    return lgamma_r(x, &sign);
-}
-
 /* log C(n, k) */
 static double
 lchoose(size_t n, size_t k)
 {
-    return lgam((double)n + 1) - lgam((double)k + 1) - lgam((double)(n - k) + 1);
+    return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
 }
 
 /* The passes (or setups) of the same kind that make log g - L * n <= log
@@ -130,16 +121,16 @@ il_minp_group(const struct il_units *un, const uint32_t *pos, const size_t *bs, 
     /* log n! of the small counts, once (lgamma's values) */
     double lf[LF_N];
     for (size_t c = 0; c < LF_N; c++)
-        lf[c] = lgam((double)c + 1);
+        lf[c] = lgamma((double)c + 1);
     double logm = 0;
     for (size_t b = 0; b < nb; b++) {
         size_t n = 0;
         for (size_t u = 0; u < k; u++) {
             size_t c = cnt[b * k + u];
             n += c;
-            logm -= c < LF_N ? lf[c] : lgam((double)c + 1);
+            logm -= c < LF_N ? lf[c] : lgamma((double)c + 1);
         }
-        logm += lgam((double)n + 1);
+        logm += lgamma((double)n + 1);
     }
     /* the classes of units with equal rows (a unit's counts over the
      * blocks): one class of all when every block holds as many runs of
@@ -152,7 +143,7 @@ il_minp_group(const struct il_units *un, const uint32_t *pos, const size_t *bs, 
     double logg = 0;
     free(cnt);
     if (one) {
-        logg += lgam((double)k + 1);
+        logg += lgamma((double)k + 1);
     } else {
         /* counted again unit by unit (two tables at once would double
          * the peak) */
@@ -171,7 +162,7 @@ il_minp_group(const struct il_units *un, const uint32_t *pos, const size_t *bs, 
                 c++;
                 continue;
             }
-            logg += lgam((double)c + 1);
+            logg += lgamma((double)c + 1);
             c = 1;
         }
         free(row);

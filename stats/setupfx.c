@@ -30,7 +30,6 @@
  * (Bonferroni; conservative enough to hold with bursty noise too).
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -795,51 +794,14 @@ one_group(const struct il_report *r, const struct il_units *un, struct il_gsetup
     free(keep_tau);
 }
 
-/* The groups' setup effects on two threads: each takes the next group not
- * taken.  Each group's test draws from streams of its own seeded by --seed
- * alone (perm_p, pooled_var), reads its units only and writes its gsu only,
- * so which thread takes it changes nothing. */
-struct il_setups_job {
-    const struct il_report *r;
-    size_t next;
-    pthread_t t;
-    int thr;
-};
-
-static void *
-take_groups(void *arg)
-{
-    struct il_setups_job *j = arg;
-    const struct il_report *r = j->r;
-    size_t g;
-    while ((g = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < r->gs.ng)
-        one_group(r, &r->units[g], &r->gsu[g]);
-    return NULL;
-}
-
 void
-il_group_setups_begin(struct il_report *r)
+il_group_setups(struct il_report *r)
 {
     if (r->o->design == IL_D_FLAT || !r->units)
         return;
     r->gsu = il_xcalloc(r->gs.ng, sizeof *r->gsu);
-    struct il_setups_job *j = il_xcalloc(1, sizeof *j);
-    j->r = r;
-    r->setups_job = j;
-    j->thr = il_two_cpus() && pthread_create(&j->t, NULL, take_groups, j) == 0;
-}
-
-void
-il_group_setups_end(struct il_report *r)
-{
-    struct il_setups_job *j = r->setups_job;
-    if (!j)
-        return;
-    take_groups(j);
-    if (j->thr)
-        pthread_join(j->t, NULL);
-    free(j);
-    r->setups_job = NULL;
+    for (size_t g = 0; g < r->gs.ng; g++)
+        one_group(r, &r->units[g], &r->gsu[g]);
 }
 
 /* tau^2 of the value over tau^2 of the baseline (the report's direction),

@@ -262,24 +262,4 @@ else
 	skip "the statistics programs are not built; run make"
 fi
 
-try "the groups' setup effects on two threads, beside the comparisons: as on one"
-# each group's test draws from streams seeded by --seed alone: which thread
-# takes a group, and whether the comparisons run meanwhile, change nothing
-if ! built; then
-	skip "the statistics programs are not built; run make"
-elif [ "$(nproc)" -lt 2 ] || ! taskset -c 0 true 2>/dev/null; then
-	skip "needs two CPUs and taskset to compare with one"
-else
-	for args in "--by g --setup setup" "--compare g=0 --setup setup" \
-		"--compare g=0 --setup setup --estimator median"; do
-		# shellcheck disable=SC2086 # the arguments' words
-		sh "$IL" report $args --json "$T/aa.jsonl" >"$T/two.json" 2>"$T/two.err"
-		# shellcheck disable=SC2086
-		taskset -c 0 sh "$IL" report $args --json "$T/aa.jsonl" >"$T/one.json" 2>"$T/one.err"
-		assert_true "$args: a report" test -s "$T/two.json"
-		assert_true "$args: the same report on one CPU" cmp "$T/one.json" "$T/two.json"
-		assert_true "$args: the same words on one CPU" cmp "$T/one.err" "$T/two.err"
-	done
-fi
-
 done_testing

@@ -689,10 +689,16 @@ suite_table(FILE *fp, const struct il_report *r, int md)
                            : "none (1 benchmark)");
     }
     tab_print(fp, &t, md, "suite: geometric mean of the per-benchmark ratios");
-    fprintf(fp,
-            "%sthese benchmarks: from each ratio's own uncertainty; benchmarks like these: "
-            "from their spread (t in log space, benchmarks - 1 df)%s\n",
-            md ? "\n" : "  ",
+    /* every suite's benchmarks share their setups (suiteshare.c): the
+     * intervals over independent benchmarks are not the ones shown */
+    int all_shared = r->nsuite > 0;
+    for (size_t i = 0; i < r->nsuite; i++)
+        all_shared &= r->suite[i].shared == 1;
+    fprintf(fp, "%s%s%s\n", md ? "\n" : "  ",
+            all_shared ? "these benchmarks and benchmarks like these: with the setups the "
+                         "benchmarks share as the unit (below)"
+                       : "these benchmarks: from each ratio's own uncertainty; benchmarks like "
+                         "these: from their spread (t in log space, benchmarks - 1 df)",
             r->nsuite && r->suite[0].n > 1
                 ? "; the per-benchmark verdicts are adjusted for their number (Holm)"
                 : "");

@@ -75,6 +75,8 @@ if built; then
 	v=$(grep 'B vs A, geometric mean' "$T/out")
 	assert_match "$v" 'for benchmarks like these, 95% CI [^;]*; the benchmarks share their 8 setups \(values of layout\), so both intervals take the setups as the unit$' "the verdict: $v"
 	assert_match "$(cat "$T/out")" 'B vs A: the 6 benchmarks share their 8 setups \(values of layout\), so both intervals take the setups as the unit: these benchmarks, t over the setups. mean log ratio \(7 df\); like these, with the benchmarks. spread added \([0-9.]+ df\); taking the benchmarks as independent they would be \[' "the line under the suite table"
+	assert_match "$(cat "$T/out")" '  these benchmarks and benchmarks like these: with the setups the benchmarks share as the unit \(below\); the per-benchmark' "the note under the suite table"
+	assert_eq "$(grep -c "from each ratio's own uncertainty" "$T/out")" 0 "no word of the intervals over independent benchmarks there"
 	assert_match "$(cat "$T/err")" 'B vs A: the 6 benchmarks were measured in the same 8 setups \(values of layout\).*taking the benchmarks as independent would give 95% CI .* for these benchmarks, [0-9.]+x narrower \[shared-setups\]' "the warning: $(cat "$T/err")"
 	# wider than the intervals over independent benchmarks, which the JSON keeps
 	rep --setup layout --json --quiet-warning all "$T/a.jsonl" 2>/dev/null >"$T/j"

@@ -1,8 +1,8 @@
 # Build fragment for what several programs share (common/ -> build/common),
 # included by the top-level Makefile.  Headers in include/: il_xalloc.h,
 # il_prng.h, il_sha256.h, il_hset.h, il_opt.h, il_util.h, il_csv.h,
-# il_lines.h.  Not the library's: libinterloper.so links nothing of this (it
-# allocates nothing before main).
+# il_lines.h, il_plural.h (header only).  Not the library's: libinterloper.so
+# links nothing of this (it allocates nothing before main).
 #
 # IL_XALLOC_OBJ: allocation that cannot fail; IL_PRNG_OBJ: the one
 # generator of every order; IL_HSET_OBJ: the one hash set; IL_OPT_OBJ: the

@@ -628,7 +628,7 @@ level_group(struct il_report *r, size_t gi, struct il_levels *lv, double **ly)
         errx(1,
              "unbalanced design%s: %s has %zu value%s of '%s', but %s has %zu; every %s needs "
              "the same number",
-             in, a, got, got == 1 ? "" : "s", o->levels[depth], b, want,
+             in, a, got, il_s(got), o->levels[depth], b, want,
              depth ? o->levels[depth - 1] : "group");
     }
     if (e == IL_SE_DUP) {

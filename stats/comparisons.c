@@ -589,7 +589,7 @@ straddle_test(const struct il_opts *o, const struct il_strtab *st, struct il_set
         snprintf(s->straddle_why, sizeof s->straddle_why,
                  "whether the setups differ could not be tested (%s), and %s of %zu setups %s "
                  "an interval adjusted for their number (it needs %s)",
-                 s->het_why, with ? "1" : "none", s->n, with == 1 ? "has" : "have", need);
+                 s->het_why, with ? "1" : "none", s->n, il_pl(with, "has", "have"), need);
     } else if (!s->has_het) {
         snprintf(s->straddle_why, sizeof s->straddle_why,
                  "whether the setups differ could not be tested (%s)", s->het_why);
@@ -600,7 +600,7 @@ straddle_test(const struct il_opts *o, const struct il_strtab *st, struct il_set
          * intervals, whatever the test of equal ratios says */
         snprintf(s->straddle_why, sizeof s->straddle_why,
                  "%s of %zu setups %s an interval adjusted for their number (it needs %s)",
-                 with ? "1" : "none", s->n, with == 1 ? "has" : "have", need);
+                 with ? "1" : "none", s->n, il_pl(with, "has", "have"), need);
     } else {
         s->straddle_tested = 1; /* the setups do not differ, or they do */
         if (with < s->n)
@@ -995,7 +995,8 @@ one_comparison(struct il_report *r, struct il_cmp *c, const char *name)
     c->unpaired = unpaired;
     c->paired = k;
     if (unpaired)
-        il_warn(IL_W_UNPAIRED, name, unpaired, k);
+        il_warn(IL_W_UNPAIRED, name, unpaired, il_s(unpaired), il_pl(unpaired, "has", "have"),
+                il_pl(unpaired, "is", "are"), k, il_pl(k, "is", "are"));
     c->few = 1;
     c->f.kind = IL_CI_UNBOUNDED;
     c->f.lo = c->f.hi = c->f.df = NAN;

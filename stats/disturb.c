@@ -150,7 +150,7 @@ il_disturb_line(struct il_data *d, const char *s, size_t n)
     when = when ? when : "?";
     if (cpus > 0 && json_is_number(json_array_get(la, 0)) && load > cpus)
         note(m, host, il_xasprintf("plan %s at the %s", plan, when),
-             il_xasprintf(": load average %.2f on %d CPU%s", load, cpus, cpus == 1 ? "" : "s"));
+             il_xasprintf(": load average %.2f on %d CPU%s", load, cpus, il_s(cpus)));
     json_t *st = json_object_get(mc, IL_MF_STEAL_TICKS),
            *all = json_object_get(mc, IL_MF_ALL_TICKS);
     if (json_is_integer(st) && json_is_integer(all)) {

@@ -42,6 +42,7 @@
 #include "il_hset.h"
 #include "il_machine.h"
 #include "il_names.h"
+#include "il_plural.h"
 #include "il_xalloc.h"
 
 #define IL_CONF 0.95        /* every interval is a 95% interval */

@@ -60,7 +60,7 @@ attr_text(FILE *fp, const struct il_report *r, const struct il_attr *A, int md)
 {
     const char *in = md ? "  - " : "    ", *sub = md ? "    - " : "      ";
     fprintf(fp, "%s%s: %zu setups, %zu %s (%zu blocks", md ? "- " : "  ", A->name, A->setups,
-            A->passes, A->blocked ? (A->passes == 1 ? "pass" : "passes") : "(no passes)",
+            A->passes, A->blocked ? (il_pl(A->passes, "pass", "passes")) : "(no passes)",
             A->blocks);
     if (A->left_out)
         fprintf(fp, "; %zu runs without the other system in their block left out", A->left_out);

@@ -902,15 +902,15 @@ il_out_text(FILE *fp, const struct il_report *r, int md)
     const char *unit = il_sel_unit(&o->sel);
     fprintf(fp, "metric %s%s%s%s%s: %zu %s from %zu file%s", o->sel.metric,
             o->sel.subtract_floor ? " minus floor" : "", *unit ? " (" : "", unit, *unit ? ")" : "",
-            d->n, o->per ? "runs" : "records", d->files, d->files == 1 ? "" : "s");
+            d->n, o->per ? "runs" : "records", d->files, il_s(d->files));
     if (o->per)
         fprintf(fp, " (%zu records combined per %s)", d->per_records, o->per);
     if (d->folded)
         fprintf(fp, "; %zu record%s of exec chains folded into the next image's", d->folded,
-                d->folded == 1 ? "" : "s");
+                il_s(d->folded));
     if (d->superseded)
         fprintf(fp, "; %zu exec record%s left out, superseded by %s image's own (the exec failed)",
-                d->superseded, d->superseded == 1 ? "" : "s", d->superseded == 1 ? "its" : "their");
+                d->superseded, il_s(d->superseded), il_pl(d->superseded, "its", "their"));
     fputc('\n', fp);
     groups_table(fp, r, md);
     if (r->ncmp)

@@ -107,27 +107,59 @@ same_group(const struct il_opts *o, const struct il_data *d, size_t i, size_t j)
     return 1;
 }
 
-/* The [failed] warning's words: the causes of n (mark_failed), where. */
+/*
+ * The [failed] warning's words: the failed runs left out and their causes
+ * n (mark_failed; without --per each record is a run), the records of
+ * launches the sweep marked failed: n[0] of them without --per, where a
+ * record of such a launch is not said a failed run (a resumed sweep ran
+ * its run again in a new launch, whose records are kept), and with --per
+ * nretrec of them, of nretried runs whose every failed record was of
+ * such a launch and that another launch of kept (review15b M1: such a
+ * run is in the numbers, not a failed run left out); where.
+ */
 static void
-failed_words(const struct il_opts *o, const size_t *n, const char *where, char *out, size_t cap)
+failed_words(const struct il_opts *o, const size_t *n, size_t nretried, size_t nretrec,
+             const char *where, char *out, size_t cap)
 {
-    size_t k = 0;
+    size_t runs = o->per ? n[0] + n[1] + n[2] : n[1] + n[2];
+    size_t swept = o->per ? nretrec : n[0], k = 0;
     out[0] = '\0';
-    if (n[0])
-        k += (size_t)snprintf(out + k, cap - k, "%zu the sweep marked failed", n[0]);
-    if (n[1] && k < cap)
-        k += (size_t)snprintf(out + k, cap - k, "%s%zu %s of a signal", k ? ", " : "", n[1],
-                              o->per ? "had a process that died" : "died");
-    if (n[2] && k < cap) {
-        if (o->sel.expect_given)
-            k += (size_t)snprintf(out + k, cap - k, "%s%zu exited with a status other than %d",
-                                  k ? ", " : "", n[2], o->sel.expect_status);
-        else
-            k += (size_t)snprintf(out + k, cap - k, "%s%zu exited non-zero where other runs exit 0",
-                                  k ? ", " : "", n[2]);
+#define ADD(...)                                                                                   \
+    do {                                                                                           \
+        if (k < cap)                                                                               \
+            k += (size_t)snprintf(out + k, cap - k, __VA_ARGS__);                                  \
+    } while (0)
+    if (runs)
+        ADD("%zu failed run%s", runs, il_s(runs));
+    if (swept)
+        ADD("%s%zu %s the sweep marked failed", runs ? " and " : "", swept,
+            il_pl(swept, "record of a launch", "records of launches"));
+    ADD(" %s left out (", il_pl(runs + swept, "was", "were"));
+    const char *sep = "";
+    if (o->per && n[0]) {
+        ADD("%zu the sweep marked failed", n[0]);
+        sep = ", ";
     }
-    if (k < cap)
-        snprintf(out + k, cap - k, "; %s", where);
+    if (n[1]) {
+        ADD("%s%zu %s of a signal", sep, n[1], o->per ? "had a process that died" : "died");
+        sep = ", ";
+    }
+    if (n[2]) {
+        if (o->sel.expect_given)
+            ADD("%s%zu exited with a status other than %d", sep, n[2], o->sel.expect_status);
+        else
+            ADD("%s%zu exited non-zero where other runs exit 0", sep, n[2]);
+        sep = ", ";
+    }
+    if (*sep)
+        sep = "; ";
+    if (nretried) {
+        ADD("%s%zu run%s retried, whose retr%s kept", sep, nretried, il_s(nretried),
+            il_pl(nretried, "y is", "ies are"));
+        sep = "; ";
+    }
+    ADD("%s%s)", sep, where);
+#undef ADD
 }
 
 struct pr {
@@ -210,7 +242,7 @@ combine(const struct il_opts *o, struct il_data *d, uint8_t *drop)
         a = b;
     }
     if (lone)
-        il_warn(IL_W_NOPER, lone, o->per);
+        il_warn(IL_W_NOPER, lone, il_s(lone), il_pl(lone, "lacks", "lack"), o->per);
     il_data_keep(d, keep);
     free(keep);
     free(t);
@@ -286,7 +318,8 @@ subtract(const struct il_opts *o, struct il_data *d)
         keep[i] = 1;
     }
     if (lost)
-        il_warn(IL_W_SUBTRACT, lost, o->sub_label, o->sub_value);
+        il_warn(IL_W_SUBTRACT, lost, il_s(lost), il_pl(lost, "is", "are"), o->sub_label, o->sub_value,
+                il_pl(lost, "it", "them"), il_pl(lost, "it was", "they were"));
     d->sub_mean = total / (double)nsub;
     d->sub_runs = nsub;
     d->sub_units = k;
@@ -422,7 +455,7 @@ il_prepare(const struct il_opts *o, struct il_data *d)
     size_t nf[3], where_rec = 0;
     char where[512];
     mark_failed(o, d, failed, nf, where, sizeof where, &where_rec);
-    size_t nfail = nf[0] + nf[1] + nf[2], nrec = nfail;
+    size_t nfail = nf[0] + nf[1] + nf[2], nrec = nfail, nretried = 0, nretrec = 0;
     if (o->per && nfail) {
         /* A run with a failed record failed as a whole; but not through
          * a record of a launch the sweep called failed (IL_R_SWEPT): a
@@ -455,9 +488,19 @@ il_prepare(const struct il_opts *o, struct il_data *d)
             }
             for (size_t j = a; j < b && any; j++)
                 failed[t[j].i] = 1;
-            if (cause) {
+            /* a record kept: the run's retry, it is no failed run */
+            int kept = 0;
+            for (size_t j = a; j < b && cause && !any && !kept; j++)
+                kept = !failed[t[j].i];
+            if (kept) {
+                nretried++;
+                for (size_t j = a; j < b; j++)
+                    nretrec += failed[t[j].i] != 0;
+            } else if (cause) {
                 nf[cause - 1]++;
                 nfail++;
+            }
+            if (cause) {
                 /* a record of the run in where's group (a run's records
                  * belong to one group) */
                 int there = 0;
@@ -481,15 +524,15 @@ il_prepare(const struct il_opts *o, struct il_data *d)
         }
     }
     d->failed = nfail;
-    if (nfail && !o->include_failed) {
+    if (nrec && !o->include_failed) {
         char what[768];
-        failed_words(o, nf, where, what, sizeof what);
+        failed_words(o, nf, nretried, nretrec, where, what, sizeof what);
         if (nrec == d->n)
             errx(1,
-                 "every selected run failed (%s); nothing is left to summarise: "
+                 "every selected run failed: %s; nothing is left to summarise: "
                  "--include-failed keeps them",
                  what);
-        il_warn(IL_W_FAILED, nfail, what);
+        il_warn(IL_W_FAILED, what);
         for (size_t i = 0; i < d->n; i++)
             failed[i] = !failed[i];
         il_data_keep(d, failed);

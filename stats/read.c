@@ -1011,26 +1011,38 @@ il_read(const struct il_sel *sel, char **files, int nfiles, struct il_data *d)
     }
     il_twice_warn(d, files);
     if (rd.shown > IL_MAX_SHOWN)
-        il_warn(IL_W_MORE_LINES, rd.shown - IL_MAX_SHOWN);
+        {
+        size_t more = rd.shown - IL_MAX_SHOWN;
+        il_warn(IL_W_MORE_LINES, more, il_s(more), il_pl(more, "was", "were"));
+    }
     if (d->n == 0)
         explain_empty(&rd);
     if (d->first_schema_other)
         il_warn(IL_W_SCHEMA, d->first_schema_other);
     if (d->unsupported)
-        il_warn(IL_W_UNSUPPORTED, d->unsupported, sel->metric, d->n);
+        il_warn(IL_W_UNSUPPORTED, d->unsupported, il_s(d->unsupported),
+                il_pl(d->unsupported, "has", "have"), sel->metric, il_pl(d->unsupported, "was", "were"),
+                d->n, il_s(d->n), il_pl(d->n, "is", "are"));
     if (d->missing)
-        il_warn(IL_W_MISSING, d->missing, sel->metric, d->n);
+        il_warn(IL_W_MISSING, d->missing, il_s(d->missing), il_pl(d->missing, "lacks", "lack"),
+                sel->metric, il_pl(d->missing, "was", "were"), d->n, il_s(d->n),
+                il_pl(d->n, "is", "are"));
     if (d->nofloor)
-        il_warn(IL_W_NOFLOOR, d->nofloor, sel->metric);
+        il_warn(IL_W_NOFLOOR, d->nofloor, il_s(d->nofloor), il_pl(d->nofloor, "has", "have"),
+                sel->metric, il_pl(d->nofloor, "was", "were"));
     if (d->noenv)
-        il_warn(IL_W_NOENV, d->noenv);
+        il_warn(IL_W_NOENV, d->noenv, il_s(d->noenv), il_pl(d->noenv, "has", "have"),
+                il_pl(d->noenv, "was", "were"));
     if (d->notcounted)
-        il_warn(IL_W_NOTCOUNTED, d->notcounted, sel->metric);
+        il_warn(IL_W_NOTCOUNTED, d->notcounted, il_s(d->notcounted), sel->metric,
+                il_pl(d->notcounted, "was", "were"), il_pl(d->notcounted, "was", "were"));
     if (d->warmup && !sel->include_warmup)
-        il_warn(IL_W_WARMUP, d->warmup, IL_L_WARMUP);
+        il_warn(IL_W_WARMUP, d->warmup, il_s(d->warmup), IL_L_WARMUP,
+                il_pl(d->warmup, "was", "were"));
     il_disturb_warn(d);
     if (d->multiplexed)
-        il_warn(IL_W_MULTIPLEX, d->multiplexed, sel->metric, 100 * d->mux_frac,
+        il_warn(IL_W_MULTIPLEX, d->multiplexed, il_s(d->multiplexed), sel->metric,
+                il_pl(d->multiplexed, "was", "were"), 100 * d->mux_frac,
                 sel->scale ? "scaled by enabled/running as perf stat does (--scale)"
                            : "not scaled; --scale scales them by enabled/running as perf stat "
                              "does");

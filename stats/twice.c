@@ -116,7 +116,7 @@ il_twice_warn(const struct il_data *d, char **files)
         return;
     if (t->pairs)
         snprintf(more, sizeof more, " (and %zu more such pair%s)", t->pairs,
-                 t->pairs == 1 ? "" : "s");
+                 il_s(t->pairs));
     il_warn(IL_W_TWICE, files[t->a], files[t->b],
             t->what ? t->what : "are one file, given twice", more);
 }
@@ -374,6 +374,6 @@ il_twice_records(struct il_data *d, char **files, const size_t *upto, int nfiles
     size_t dups = w[0].dups + w[1].dups;
     if (dups)
         il_warn(IL_W_TWICE_RECORDS, dups,
-                dups == 1 ? "record is a copy of a record" : "records are copies of records",
+                il_pl(dups, "record is a copy of a record", "records are copies of records"),
                 files[file_of(upto, nfiles, e->b)], files[file_of(upto, nfiles, e->a)]);
 }

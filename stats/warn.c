@@ -24,23 +24,23 @@ struct wdef {
 static const struct wdef defs[IL_W_COUNT] = {
     [IL_W_LINE] = {"malformed", "%s:%zu: %s; line skipped (--strict stops instead)", 0, 0},
     [IL_W_MORE_LINES] = {"malformed",
-                         "%zu more unusable lines were skipped; --strict stops at the first", 0, 0},
+                         "%zu more unusable line%s %s skipped; --strict stops at the first", 0, 0},
     [IL_W_SCHEMA] = {"schema", "%s is not interloper/1; its records were read as interloper/1", 0,
                      0},
     [IL_W_UNSUPPORTED] = {"unsupported",
-                          "%zu selected records have '%s' unsupported (value null) and were "
-                          "skipped; %zu records are used: measure on a machine that counts it "
+                          "%zu selected record%s %s '%s' unsupported (value null) and %s "
+                          "skipped; %zu record%s %s used: measure on a machine that counts it "
                           "or choose another --metric",
                           0, 0},
     [IL_W_MISSING] = {"missing",
-                      "%zu selected records lack the metric '%s' and were skipped; %zu records "
-                      "are used",
+                      "%zu selected record%s %s the metric '%s' and %s skipped; %zu "
+                      "record%s %s used",
                       0, 0},
     [IL_W_NOFLOOR] = {"no-floor",
-                      "%zu selected records have no floor.%s and were skipped "
+                      "%zu selected record%s %s no floor.%s and %s skipped "
                       "(--subtract-floor); record them with a calibrated floor",
                       0, 0},
-    [IL_W_NOENV] = {"no-env", "%zu selected records have no setup.env_bytes and were skipped", 0,
+    [IL_W_NOENV] = {"no-env", "%zu selected record%s %s no setup.env_bytes and %s skipped", 0,
                     0},
     [IL_W_FEW] = {"few", "%s (%zu value)",
                   "only one value, so no standard deviation and no interval",
@@ -75,8 +75,8 @@ static const struct wdef defs[IL_W_COUNT] = {
     [IL_W_NOBASE] = {"no-baseline", "%s (no %s)", "no baseline records beside these groups",
                      "they have no comparison: measure the baseline there too"},
     [IL_W_UNPAIRED] = {"unpaired",
-                       "%s: %zu setups have only one side and are left out of the per-setup "
-                       "view and the paired interval (%zu are paired; with none, the setups "
+                       "%s: %zu setup%s %s only one side and %s left out of the per-setup "
+                       "view and the paired interval (%zu %s paired; with none, the setups "
                        "of the two sides are compared unpaired); measure both in every setup",
                        0, 0},
     [IL_W_NOTBOUNDED] = {"not-bounded", "%s (%s)",
@@ -100,15 +100,15 @@ static const struct wdef defs[IL_W_COUNT] = {
                          "%s: only %zu paired value of '%s', so the design gives no interval; "
                          "measure more setups",
                          0, 0},
-    [IL_W_FAILED] = {"failed", "%zu failed runs were left out (%s); --include-failed keeps them", 0,
+    [IL_W_FAILED] = {"failed", "%s; --include-failed keeps them", 0,
                      0},
     [IL_W_WARMUP] = {"warmup",
-                     "%zu warm-up runs (label '%s') were left out; --include-warmup keeps them", 0,
+                     "%zu warm-up run%s (label '%s') %s left out; --include-warmup keeps them", 0,
                      0},
     [IL_W_DESIGN] = {"design-ignored", "the records carry %s, which the intervals ignore: %s", 0,
                      0},
     [IL_W_MULTIPLEX] = {"multiplexed",
-                        "%zu records of '%s' were multiplexed (counted for as little as %.1f%% "
+                        "%zu record%s of '%s' %s multiplexed (counted for as little as %.1f%% "
                         "of the time); values are %s",
                         0, 0},
     [IL_W_HOSTS] = {"hosts",
@@ -133,7 +133,7 @@ static const struct wdef defs[IL_W_COUNT] = {
                      "the mean follows the bursts; a low quantile (--estimator p10) estimates "
                      "the undisturbed time better"},
     [IL_W_NOPER] = {"per",
-                    "%zu records lack the label '%s' named in --per; each is taken as a run of "
+                    "%zu record%s %s the label '%s' named in --per; each is taken as a run of "
                     "its own",
                     0, 0},
     /* one line for all comparisons, however many (outside14 F10: 583 lines) */
@@ -146,12 +146,12 @@ static const struct wdef defs[IL_W_COUNT] = {
                          "ratios cannot be told apart from run-to-run noise",
                          "repeat runs within setups"},
     [IL_W_NOTCOUNTED] = {"not-counted",
-                         "%zu records of '%s' were never counted (running_ns 0) and were "
+                         "%zu record%s of '%s' %s never counted (running_ns 0) and %s "
                          "skipped",
                          0, 0},
     [IL_W_SUBTRACT] = {"subtract",
-                       "%zu runs are in setups without a run of %s=%s, so nothing could be "
-                       "subtracted from them, and they were left out; measure it in every setup",
+                       "%zu run%s %s in setups without a run of %s=%s, so nothing could be "
+                       "subtracted from %s, and %s left out; measure it in every setup",
                        0, 0},
     [IL_W_DISTURBED] = {"disturbed", "%s",
                         "the machine was disturbed while the records were measured",

@@ -33,6 +33,7 @@
 #include "il_tools.h"
 #include "linkcmd.h"
 #include "linkopts.h"
+#include "il_plural.h"
 
 extern char **environ;
 
@@ -625,7 +626,7 @@ summary(const struct build *b, const char *prog, size_t norders, const char *lay
     fprintf(stderr,
             "interloper build: %zu system%s of %s, %zu binaries each in the same orders "
             "(seed %s), in %s; measure them with interloper sweep --layouts %s%s\n",
-            b->nsys, b->nsys == 1 ? "" : "s", prog, norders, seed, b->dir, layouts, m.p);
+            b->nsys, il_s(b->nsys), prog, norders, seed, b->dir, layouts, m.p);
     il_buf_free(&m);
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sweep.h"
+#include "il_plural.h"
 
 #define IL_CHECK_SAMPLE_MS 200        /* interloper check */
 #define IL_CHECK_SAMPLE_MS_DRIVER 100 /* at a sweep's start, which waits for it */
@@ -129,11 +130,11 @@ check_load(struct il_findings *fs, json_t *m)
         add(fs, "load", IL_FINDING_PROBLEM,
             "load average %.2f on %d CPU%s: other programs compete with the measured ones and "
             "slow runs at random%s; stop them (top shows which) or measure on a quiet machine",
-            l1, ncpu, ncpu == 1 ? "" : "s",
+            l1, ncpu, il_s(ncpu),
             l1 > ncpu ? " (more than the CPUs: every CPU is shared)" : "");
     else
         add(fs, "load", IL_FINDING_OK, "load average %.2f on %d CPU%s", l1, ncpu,
-            ncpu == 1 ? "" : "s");
+            il_s(ncpu));
 }
 
 static void

@@ -12,6 +12,7 @@
 
 #include "il_opt.h"
 #include "sweep.h"
+#include "il_plural.h"
 
 static const struct il_opt opts[] = {
     {"json", 0, IL_OPT_FLAG, NULL, "the findings as JSON, with the machine's state", 1},
@@ -61,7 +62,7 @@ main(int argc, char **argv)
             printf("  %-8s %-9s %s\n", lv[fs.v[i].level], fs.v[i].name, fs.v[i].text);
         if (fs.problems)
             printf("%zu problem%s: measurements here may be disturbed\n", fs.problems,
-                   fs.problems == 1 ? "" : "s");
+                   il_s(fs.problems));
         else
             printf("nothing wrong found\n");
     }

@@ -16,6 +16,7 @@
 #include "il_csv.h"
 #include "il_report.h"
 #include "compare.h"
+#include "il_plural.h"
 
 /* the entry of the report's array key (groups, comparisons) whose labels
  * say system sys (and no pin: with --stack-pin both, the first) */
@@ -184,7 +185,7 @@ export_markdown(const char *path, const struct il_sweep *s, json_t *rep, const s
         snprintf(lay, sizeof lay, IL_LAYOUTS_OVER, e->layouts, e->layouts_all);
     size_t nfailed = il_ending_failed(e, s->nsys);
     if (nfailed) /* not in the numbers: counted apart, as in the summary */
-        snprintf(failed, sizeof failed, "%zu failed run%s and ", nfailed, nfailed == 1 ? "" : "s");
+        snprintf(failed, sizeof failed, "%zu failed run%s and ", nfailed, il_s(nfailed));
     fprintf(f,
             "\n%s; %s %s, %zu runs in %zu setups%s (and %s%zu warm-up runs, left out), %.1f s; "
             "seed %u, plan %s, machine %s.\n",

@@ -36,6 +36,7 @@
 #include "il_opt.h"
 #include "link.h"
 #include "linkopts.h"
+#include "il_plural.h"
 
 /* ---------------------------------------------------------------- options */
 enum {
@@ -694,7 +695,7 @@ report(const struct il_link *l)
         fprintf(stderr, ME ": %zu binaries of %s (%zu objects", l->k, l->prog, l->nobj);
         if (l->nar)
             fprintf(stderr, ", %zu of them from %zu archive%s", members, l->nar,
-                    l->nar == 1 ? "" : "s");
+                    il_s(l->nar));
         fprintf(stderr, ", %s granularity, seed %u) in %s\n", l->function ? "function" : "object",
                 l->seed, l->out);
     }

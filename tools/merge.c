@@ -22,6 +22,7 @@
 
 #include "il_machine.h"
 #include "sweep.h"
+#include "il_plural.h"
 
 #define ME "interloper record merge"
 
@@ -500,7 +501,7 @@ il_record_merge(int argc, char **argv)
         snprintf(head, sizeof head, "%s: ", out);
     fprintf(stderr, "%s: %splan %s, %zu of its %zu runs (%zu records) from %d file%s\n", ME, head,
             m.plan, planned - missing.n - failed.n, planned, m.records, argc - i,
-            argc - i == 1 ? "" : "s");
+            il_s(argc - i));
     for (size_t k = 0; k < m.empty.n; k++)
         fprintf(stderr,
                 "%s: %s is empty (no line): its sweep never started, or was refused; see its "
@@ -544,6 +545,6 @@ il_record_merge(int argc, char **argv)
         fprintf(stderr,
                 "%s: warning: the machine changed during %zu sweep%s (%s); the runs around the "
                 "change may differ for it\n",
-                ME, m.mach.changed, m.mach.changed == 1 ? "" : "s", m.mach.change);
+                ME, m.mach.changed, il_s(m.mach.changed), m.mach.change);
     return missing.n || failed.n || dup.n || extra.n || env_moved || m.setup_differs[0] ? 2 : 0;
 }

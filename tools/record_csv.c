@@ -30,6 +30,7 @@
 #include "il_hset.h"
 #include "il_opt.h"
 #include "sweep.h"
+#include "il_plural.h"
 
 struct table {
     struct il_hset col; /* the columns' names, their ids their order */
@@ -244,8 +245,8 @@ il_record_csv(int argc, char **argv)
         fprintf(stderr,
                 "interloper record csv: %ld record%s; %ld line%s that %s not records (the "
                 "sweep's own, or not interloper/1) left out\n",
-                t.records, t.records == 1 ? "" : "s", t.skipped, t.skipped == 1 ? "" : "s",
-                t.skipped == 1 ? "is" : "are");
+                t.records, il_s(t.records), t.skipped, il_s(t.skipped),
+                il_pl(t.skipped, "is", "are"));
     free(in);
     free(t.cell);
     il_hset_free(&t.col);

@@ -20,6 +20,7 @@
 #include "il_lines.h"
 #include "il_tools.h"
 #include "sweep.h"
+#include "il_plural.h"
 
 /* ------------------------------------------------------------ a set of ids */
 
@@ -455,7 +456,7 @@ il_failures_words(struct il_buf *b, const char *sys, const struct il_failures *f
     if (sys)
         il_buf_printf(b, "%s: ", sys);
     if (!f->failed)
-        il_buf_printf(b, "%zu warm-up run%s failed (", w, w == 1 ? "" : "s");
+        il_buf_printf(b, "%zu warm-up run%s failed (", w, il_s(w));
     else if (f->failed == f->runs && f->runs == 1)
         il_buf_str(b, "its one run failed (");
     else if (f->failed == f->runs)
@@ -465,7 +466,7 @@ il_failures_words(struct il_buf *b, const char *sys, const struct il_failures *f
     cause_words(b, f);
     il_buf_str(b, f->failed && f->failed < f->runs ? "), left out" : ")");
     if (f->failed && w)
-        il_buf_printf(b, "; and %zu warm-up run%s", w, w == 1 ? "" : "s");
+        il_buf_printf(b, "; and %zu warm-up run%s", w, il_s(w));
 }
 
 /* The status every failed run of f ended with, or -1 (another cause, or

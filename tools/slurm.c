@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "sweep.h"
+#include "il_plural.h"
 
 /* results.jsonl -> results (the stem of the shards' files) */
 static char *
@@ -518,7 +519,7 @@ il_slurm(struct il_sweep *s, const char *plan_id, const struct il_plan *p,
         fprintf(stderr,
                 "interloper sweep: task%s %s still in Slurm's queue: not submitted again (if "
                 "a node died, Slurm says so within its SlurmdTimeout; or scancel them)\n",
-                nactive == 1 ? "" : "s", busy.p);
+                il_s(nactive), busy.p);
     if (!nwant) {
         if (!nactive)
             fprintf(stderr,
@@ -547,7 +548,7 @@ il_slurm(struct il_sweep *s, const char *plan_id, const struct il_plan *p,
         struct il_buf tasks = {0};
         il_buf_str(&tasks, "");
         if (nfiles) {
-            il_buf_str(&tasks, nwant == 1 ? "task " : "tasks ");
+            il_buf_str(&tasks, il_pl(nwant, "task ", "tasks "));
             array_spec(&tasks, want, s->slurm);
             il_buf_str(&tasks, " of ");
         }

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "sweep.h"
+#include "il_plural.h"
 
 static volatile sig_atomic_t stop_sig;
 
@@ -1496,7 +1497,7 @@ batches(struct state *st, struct il_run *runs, size_t nruns, struct stop *sp)
             char again[96] = "";
             if (retry)
                 snprintf(again, sizeof again, " (retrying %zu failed run%s)", retry,
-                         retry == 1 ? "" : "s");
+                         il_s(retry));
             fprintf(stderr,
                     "%s: resuming plan %s in %s: %zu of %zu runs are there already; running "
                     "the other %zu%s\n",
@@ -1700,7 +1701,7 @@ il_sweep_execute(struct il_sweep *s, struct il_ending *e)
         errx(1, "the plan cannot be made: %s", why);
     if (s->d.setups > st.plan.n)
         errx(1, "--setups %zu: only %zu setup%s", s->d.setups, st.plan.n,
-             st.plan.n == 1 ? " exists" : "s exist");
+             il_pl(st.plan.n, " exists", "s exist"));
     json_t *identity = il_meta_identity(s);
     il_meta_plan_id(identity, st.id);
     if (!s->output) /* interloper compare's: a file of the plan's own */

@@ -24,6 +24,7 @@
 
 #include "il_report.h"
 #include "sweep.h"
+#include "il_plural.h"
 
 /* ------------------------------------------------------------ interloper report */
 
@@ -410,11 +411,11 @@ il_verdict(FILE *f, const struct il_sweep *s, json_t *rep, const struct il_endin
         il_buf_printf(&b, IL_LAYOUTS_OVER, e->layouts, e->layouts_all);
     /* the failed and the warm-up runs are not in the numbers: counted apart */
     if (nfailed)
-        il_buf_printf(&b, " (and %zu failed run%s%s", nfailed, nfailed == 1 ? "" : "s",
+        il_buf_printf(&b, " (and %zu failed run%s%s", nfailed, il_s(nfailed),
                       e->warmups ? "" : ", left out)");
     if (e->warmups)
         il_buf_printf(&b, "%s%zu warm-up run%s, left out)", nfailed ? " and " : " (and ",
-                      e->warmups, e->warmups == 1 ? "" : "s");
+                      e->warmups, il_s(e->warmups));
     il_buf_str(&b, "\n");
     json_array_foreach(groups, i, g)
     {

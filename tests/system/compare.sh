@@ -136,7 +136,7 @@ assert_eq "$(python3 -c 'import json; print(sorted(g["n"] for g in json.load(ope
 assert_match "$(cat out)" ": 1 of 4 runs failed \\(ended with status 0\\), left out" "and said so"
 assert_match "$(tail -n 1 out)" " --expect-status 1 mix.jsonl$" "the full report's line says the rule"
 il report --compare system=a --expect-status 1 mix.jsonl >rep 2>rerr
-assert_match "$(cat rerr)" "1 failed runs were left out" "the report alone leaves the same run out"
+assert_match "$(cat rerr)" "1 record of a launch the sweep marked failed was left out" "the report alone leaves the same run out"
 rm -f mix.jsonl
 il compare --expect-status 1 'exit 1' 'false' >out 2>err
 assert_eq "$?:$(cat err)" "1:interloper compare: --expect-status 1 with shell commands: the shell alone, whose time is subtracted, ends with 0; end each command so that it does too (COMMAND; true), or give programs" \

@@ -488,10 +488,10 @@ if built; then
 	for at in 39999 2; do
 		awk -v at="$at" 'NR == at + 1 { sub(/"how": ?"return"/, "\"how\":\"signal\"") } { print }' "$T/p.jsonl" >"$T/f.jsonl"
 		same "a run killed by a signal, record $at" "$T/f.jsonl" --by system
-		assert_match "$(cat "$T/a.err")" "1 failed runs were left out \(1 died of a signal" "record $at: left out"
+		assert_match "$(cat "$T/a.err")" "1 failed run was left out \(1 died of a signal" "record $at: left out"
 		if [ -x "$B/tests/interloper-report-parts" ]; then
 			IL_TEST_TAKE=4096 "$B/tests/interloper-report-parts" --by system "$T/f.jsonl" >/dev/null 2>"$T/c.err"
-			assert_match "$(cat "$T/c.err")" "1 failed runs were left out \(1 died of a signal" "record $at, takes of 4 KiB: left out"
+			assert_match "$(cat "$T/c.err")" "1 failed run was left out \(1 died of a signal" "record $at, takes of 4 KiB: left out"
 		fi
 	done
 	# parts of more than IL_JOIN_SPLIT (100,000) records: their join's

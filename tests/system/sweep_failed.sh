@@ -44,7 +44,7 @@ assert_eq "$?" 1 "status: a run failed"
 assert_eq "$(rj k.jsonl '[(x["run"], x["status"], x["timeout"]) for x in m if x.get("kind") == "failed"]')" \
 	'[["B/e0/r2", 0, 1.0]]' "the failed line: status 0, past the limit"
 assert_eq "$(nrun k.jsonl)" "A=3 B=2" "the report leaves it out"
-assert_match "$(cat rep.err)" "1 failed runs were left out \(1 the sweep marked failed; 1 in system=B\); --include-failed keeps them \[failed\]" "and says so"
+assert_match "$(cat rep.err)" "1 record of a launch the sweep marked failed was left out \(1 in system=B\); --include-failed keeps them \[failed\]" "and says so"
 assert_eq "$(nrun k.jsonl --include-failed)" "A=3 B=3" "--include-failed keeps it"
 assert_match "$(cat out)" "B: 1 of 3 runs failed \(--timeout\), left out" "the summary says it is left out"
 
@@ -59,7 +59,16 @@ assert_eq "$(nrun r.jsonl)" "A=3 B=3" "each run once"
 assert_eq "$(il report --json --by run r.jsonl 2>/dev/null | python3 -c 'import json, sys; print(sorted(set(g["n"] for g in json.load(sys.stdin)["groups"])))')" \
 	"[1]" "every run one value"
 assert_eq "$(nrun r.jsonl --per run)" "A=3 B=3" "--per run: the retry is the run (review14b HIGH-1)"
-assert_match "$(cat rep.err)" "^[^[]*1 failed runs were left out \(1 the sweep marked failed; 1 in system=B\)" "the failed attempt left out, counted once"
+assert_match "$(cat rep.err)" "^[^[]*1 record of a launch the sweep marked failed was left out \(1 run retried, whose retry is kept; 1 in system=B\)" \
+	"--per: the failed attempt left out, the run not said a failed run (review15b M1)"
+assert_eq "$(il report --json --by system --per run r.jsonl 2>/dev/null | python3 -c 'import json, sys; i = json.load(sys.stdin)["input"]; print(i["failed"], i["used"])')" \
+	"0 6" "--per: no run failed, every run used (review15b M1)"
+nrun r.jsonl >/dev/null
+assert_match "$(cat rep.err)" "^[^[]*1 record of a launch the sweep marked failed was left out \(1 in system=B\)" \
+	"without --per: the failed attempt's record, not a failed run (review15b M1)"
+assert_eq "$(nrun k.jsonl --per run)" "A=3 B=2" "--per: the --keep-going sweep's run that failed, never retried"
+assert_match "$(cat rep.err)" "^[^[]*1 failed run was left out \(1 the sweep marked failed; 1 in system=B\)" \
+	"--per: a run never retried is a failed run left out"
 
 try "the failed line before its records, in another file, on the standard input, compressed"
 grep '"kind":"failed"' k.jsonl >f.jsonl
@@ -179,7 +188,7 @@ print(failed(0))
 print(failed(n + 5))
 PY
 assert_eq "$(nrun many.jsonl)" "A=5998 B=5996" "3 launches of 2 records left out"
-assert_match "$(cat rep.err)" "6 failed runs were left out \(6 the sweep marked failed" "counted"
+assert_match "$(cat rep.err)" "6 records of launches the sweep marked failed were left out \(2 in system=A\)" "counted"
 assert_eq "$(nrun - <many.jsonl)" "A=5998 B=5996" "the standard input"
 if [ -x "$B/tests/interloper-report-parts" ] && [ "$(nproc)" -ge 2 ]; then
 	IL_TEST_TAKE=4096 "$B/tests/interloper-report-parts" --json --by system many.jsonl 2>p.err |
@@ -226,7 +235,7 @@ print(json.dumps({"schema": "interloper-sweep/1", "kind": "failed", "plan": "p",
                   "launch": "odd", "why": "x", "status": 1, "records": 3}))
 PY
 assert_eq "$(nrun after.jsonl)" "A=5760 B=6000" "120 launches of A left out"
-assert_match "$(cat rep.err)" "240 failed runs were left out \(240 the sweep marked failed" "counted"
+assert_match "$(cat rep.err)" "240 records of launches the sweep marked failed were left out \(240 in system=A\)" "counted"
 assert_eq "$(nrun again.jsonl)" "A=5760 B=6000" "a launch past the look back, and a count that disagrees: found by the second look"
 assert_eq "$(nrun - <after.jsonl)" "A=5760 B=6000" "the standard input"
 if command -v strace >/dev/null; then
@@ -285,10 +294,10 @@ if [ "$(grep -c '"status":0' per.jsonl)" = 4 ]; then
 	il report --json --by sys --per r --expect-status 1 per.jsonl >p.json 2>p.err
 	assert_eq "$(python3 -c 'import json; print(json.dumps([(g["labels"]["sys"], g["n"]) for g in json.load(open("p.json"))["groups"]]))')" \
 		'[["A", 3], ["B", 3]]' "--per: every run kept but C's, whose status is 0"
-	assert_match "$(cat p.err)" "1 failed runs were left out \(1 exited with a status other than 1; 1 in sys=C\)" "said in the option's words"
+	assert_match "$(cat p.err)" "1 failed run was left out \(1 exited with a status other than 1; 1 in sys=C\)" "said in the option's words"
 	assert_eq "$(il report --json --by sys --expect-status 1 per.jsonl 2>p.err | python3 -c 'import json, sys; print([g["n"] for g in json.load(sys.stdin)["groups"]])')" \
 		"[6, 3]" "without --per: the children's records are not failed"
-	assert_match "$(cat p.err)" "1 failed runs were left out \(1 exited with a status other than 1; 1 in sys=C\)" "only C's"
+	assert_match "$(cat p.err)" "1 failed run was left out \(1 exited with a status other than 1; 1 in sys=C\)" "only C's"
 else
 	skip "the children wrote no records of their own here ($(grep -c . per.jsonl) records)"
 fi

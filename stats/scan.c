@@ -242,6 +242,12 @@ object(struct st *st, const char *p, uint64_t mask, int d, int collect)
     p = ws(p + 1, e);
     if (p < e && *p == '}')
         return p + 1;
+    /* the paths whose key this object has as written: a key that only
+     * folds to it (an older build's TASK-CLOCK beside task-clock, both
+     * counted under `-e task-clock,TASK-CLOCK`) is not read after it, and
+     * the exact key read after a folded one takes its place (review15b
+     * L2: the later of the two won, whichever it was) */
+    uint64_t exact = 0;
     for (;;) {
         if (p >= e || *p != '"')
             return fail(st, p, "string or '}' expected");
@@ -256,10 +262,15 @@ object(struct st *st, const char *p, uint64_t mask, int d, int collect)
         for (uint64_t m = mask; m; m &= m - 1) {
             int i = __builtin_ctzll(m);
             const struct il_path *pa = &sc->paths[i];
-            if (pa->depth > d && (key_is(k, kn, esc, pa->key[d], pa->klen[d]) ||
-                                  ((pa->fold >> d & 1) &&
-                                   key_folds(k, kn, esc, pa->key[d], pa->klen[d]))))
+            if (pa->depth <= d)
+                continue;
+            if (key_is(k, kn, esc, pa->key[d], pa->klen[d])) {
                 sub |= (uint64_t)1 << i;
+                exact |= (uint64_t)1 << i;
+            } else if ((pa->fold >> d & 1) && !(exact >> i & 1) &&
+                       key_folds(k, kn, esc, pa->key[d], pa->klen[d])) {
+                sub |= (uint64_t)1 << i;
+            }
         }
         p = ws(q, e);
         if (p >= e || *p != ':')

@@ -276,6 +276,18 @@ if built; then
 	out=$(sh "$IL" report -m papi_tot_cyc --by system --json "$T/case.jsonl" 2>/dev/null)
 	assert_eq "$(printf '%s' "$out" | js '[(g["labels"]["system"], g["n"]) for g in r["groups"]]')" \
 		"[('new', 20)]" "a name that is not generic keeps its case (no fold but the library's)"
+	# a record of an older build given -e task-clock,TASK-CLOCK holds both
+	# keys: the one as written is read, before or after the other
+	# (review15b L2: the later won, 5 where task-clock said 3001)
+	awk 'BEGIN { for (r = 1; r <= 20; r++) {
+		printf "{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"both1\",\"rep\":\"%d\"},\"events\":{\"task-clock\":{\"value\":%d},\"TASK-CLOCK\":{\"value\":5}}}\n", r, 3000 + r
+		printf "{\"schema\":\"interloper/1\",\"labels\":{\"system\":\"both2\",\"rep\":\"%d\"},\"events\":{\"TASK-CLOCK\":{\"value\":5},\"task-clock\":{\"value\":%d}}}\n", r, 4000 + r } }' >"$T/both.jsonl"
+	out=$(sh "$IL" report -m task-clock --by system --json "$T/both.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '[(g["labels"]["system"], g["n"], g["min"], g["max"]) for g in r["groups"]]')" \
+		"[('both1', 20, 3001, 3020), ('both2', 20, 4001, 4020)]" "both spellings in one record: the one as written, wherever it is (review15b L2)"
+	out=$(sh "$IL" report -m TASK-CLOCK --by system --json "$T/both.jsonl" 2>/dev/null)
+	assert_eq "$(printf '%s' "$out" | js '[(g["labels"]["system"], g["min"]) for g in r["groups"]]')" \
+		"[('both1', 3001), ('both2', 4001)]" "-m TASK-CLOCK is task-clock, as the library records it"
 	one_line "the known metrics list each once" \
 		"^interloper report: unknown metric 'nosuch': no selected record has it; known metrics: wall, user, sys, maxrss, task-clock, page-faults:u, PAPI_TOT_CYC, papi_tot_cyc\$" \
 		report -m nosuch "$T/case.jsonl"

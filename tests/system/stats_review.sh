@@ -36,7 +36,7 @@ gen '[({"system": s, "setup": str(u)}, int(1000 * (1.1 if s == "B" else 1) * (1 
 rep --compare system=A --setup setup --json one.jsonl >one.json 2>one.err
 assert_eq "$(js '[r["comparisons"][0][k] for k in ("setups_paired", "setups_unpaired")] + [r["comparisons"][0]["setups"]["unpaired"]]' <one.json)" \
 	"[6, 1, 1]" "paired, unpaired, and the per-setup view's unpaired"
-assert_match "$(cat one.err)" "1 setups have only one side" "the warning agrees"
+assert_match "$(cat one.err)" "1 setup has only one side and is left out" "the warning agrees"
 gen '[({"system": s, "setup": str(u)}, 1000 + u + r) for u in range(4) for s in "AB" for r in range(3)]' >all.jsonl
 rep --compare system=A --setup setup --json all.jsonl >all.json 2>/dev/null
 assert_eq "$(js 'r["comparisons"][0]["setups_unpaired"]' <all.json)" 0 "every setup paired: none unpaired"

@@ -458,7 +458,7 @@ count_images(struct il_report *r)
         image_text(img[0], a, sizeof a);
         image_text(img[1], b, sizeof b);
         if (more)
-            snprintf(tail, sizeof tail, ", and %zu run%s of %zu more", rest, rest == 1 ? "" : "s",
+            snprintf(tail, sizeof tail, ", and %zu run%s of %zu more", rest, il_s(rest),
                      more);
         snprintf(text, sizeof text, "build-id %s in %zu runs, %s in %zu%s", a, runs[0], b,
                  runs[1], tail);
